@@ -1,0 +1,6 @@
+import { healthRoute } from "@/server/api/health";
+import { EXTERNAL_PHARMACY } from "@/server/rest/families";
+import { createRestApi } from "@/server/rest/kit";
+import { pharmacySkuRoutes } from "./pharmacy-skus.routes";
+
+export const externalPharmacyApi = createRestApi(EXTERNAL_PHARMACY, [healthRoute, ...pharmacySkuRoutes]);

@@ -1,0 +1,59 @@
+import { z } from "zod";
+import { amount, count, text, uid } from "@/server/api/schemas";
+import { listPharmacySkus, updatePharmacySku, type PharmacySkuChanges } from "@/server/domain/catalogue/pharmacy-skus";
+import { route, type Context } from "@/server/rest/kit";
+import { reply } from "@/server/rest/responses";
+import { paginated } from "@/server/rest/validation";
+import { presentPharmacySku } from "./presenters";
+
+const scopeQuery = z.object({ pharmacy_uid: uid().optional() });
+
+async function update(ctx: Context<unknown, unknown>, changes: PharmacySkuChanges) {
+  const row = await updatePharmacySku(ctx.db, ctx.pharmacy, ctx.params.pharmacy_sku_uid, changes, {
+    type: "API_KEY",
+    apiKeyId: ctx.principal.keyId,
+  });
+  return reply(200, presentPharmacySku(row));
+}
+
+export const pharmacySkuRoutes = [
+  route({
+    method: "GET",
+    path: "/pharmacy_skus",
+    summary: "List the pharmacy's SKUs with price and stock",
+    permission: "stock_read",
+    paginated: {},
+    query: scopeQuery,
+    async handle({ db, pharmacy, page }) {
+      const { items, total } = await listPharmacySkus(db, pharmacy, page);
+      return reply(200, paginated(items.map(presentPharmacySku), total, page));
+    },
+  }),
+  route({
+    method: "PATCH",
+    path: "/pharmacy_skus/:pharmacy_sku_uid",
+    summary: "Update price, stock and external id of a pharmacy SKU",
+    permission: "stock_write",
+    query: scopeQuery,
+    body: z.object({ price: amount().optional(), stock: count().optional(), external_id: text().optional() }),
+    handle: (ctx) => update(ctx, { price: ctx.body.price, stock: ctx.body.stock, externalId: ctx.body.external_id }),
+  }),
+  route({
+    method: "PATCH",
+    path: "/pharmacy_skus/:pharmacy_sku_uid/stock",
+    summary: "Set the stock of a pharmacy SKU",
+    permission: "stock_write",
+    query: scopeQuery,
+    body: z.object({ stock: count() }),
+    handle: (ctx) => update(ctx, { stock: ctx.body.stock }),
+  }),
+  route({
+    method: "PATCH",
+    path: "/pharmacy_skus/:pharmacy_sku_uid/external_id",
+    summary: "Set the pharmacy's own id of a pharmacy SKU",
+    permission: "stock_write",
+    query: scopeQuery,
+    body: z.object({ external_id: text() }),
+    handle: (ctx) => update(ctx, { externalId: ctx.body.external_id }),
+  }),
+];

@@ -1,0 +1,21 @@
+import pkg from "@/package.json";
+import { route } from "@/server/rest/kit";
+import { reply } from "@/server/rest/responses";
+
+/** GET …/health/ of every family: needs a valid key of the family; reports the database check. */
+export const healthRoute = route({
+  method: "GET",
+  path: "/health",
+  summary: "Service health: status, version and a database check",
+  pharmacyScope: "optional",
+  async handle({ db }) {
+    const started = performance.now();
+    try {
+      await db.$queryRaw`SELECT 1`;
+      const latency = Math.round((performance.now() - started) * 10) / 10;
+      return reply(200, { status: "ok", version: pkg.version, database: { status: "ok", latency_ms: latency } });
+    } catch {
+      return reply(503, { status: "error", version: pkg.version, database: { status: "unavailable" } });
+    }
+  },
+});

@@ -1,0 +1,218 @@
+import { z } from "zod";
+import { amount, count, httpUrl, searchTerm, text, uid } from "@/server/api/schemas";
+import { getProduct, listProducts } from "@/server/domain/catalogue/products";
+import { createShopSku, deleteShopSku, getShopSku, listShopSkus, updateShopSku } from "@/server/domain/catalogue/shop-skus";
+import { createSku, deleteSku, getSku, listSkus, updateSku, type SkuFields } from "@/server/domain/catalogue/skus";
+import { route } from "@/server/rest/kit";
+import { reply } from "@/server/rest/responses";
+import { paginated } from "@/server/rest/validation";
+import { presentProduct, presentShopSku, presentSku, presentSkuListEntry } from "./presenters";
+
+const optionalSkuFields = {
+  pzn: z.string().trim().max(64).nullable().optional(),
+  dosage: z.string().max(255).nullable().optional(),
+  unit: z.string().max(32).nullable().optional(),
+  pcs: count().nullable().optional(),
+  weight: z.number().min(0).nullable().optional(),
+  therapy_duration: count().nullable().optional(),
+  standard_selling_unit: z.number().positive().nullable().optional(),
+  prescription_name: z.string().max(255).nullable().optional(),
+};
+
+const createSkuBody = z.object({
+  product_uid: uid(),
+  display_name: text(),
+  digital: z.boolean().optional(),
+  skip_for_pharmacy_orders: z.boolean().optional(),
+  ...optionalSkuFields,
+});
+
+// display_name, digital and skip_for_pharmacy_orders cannot be set to null.
+const updateSkuBody = z.object({
+  product_uid: uid().optional(),
+  display_name: text().optional(),
+  digital: z.boolean().optional(),
+  skip_for_pharmacy_orders: z.boolean().optional(),
+  ...optionalSkuFields,
+});
+
+function skuFields(body: z.output<typeof updateSkuBody>): Partial<SkuFields> {
+  return {
+    displayName: body.display_name,
+    pzn: body.pzn,
+    digital: body.digital,
+    dosage: body.dosage,
+    unit: body.unit,
+    pcs: body.pcs,
+    weight: body.weight,
+    therapyDuration: body.therapy_duration,
+    standardSellingUnit: body.standard_selling_unit,
+    prescriptionName: body.prescription_name,
+    skipForPharmacyOrders: body.skip_for_pharmacy_orders,
+  };
+}
+
+const shopSkuFields = {
+  sku_uid: uid().nullable().optional(),
+  shop_sku: z.string().trim().max(255).nullable().optional(),
+  shop_variation_id: z.string().trim().min(1).max(255).nullable().optional(),
+  image_url: httpUrl().nullable().optional(),
+  last_synced_stock: z.number().int().nullable().optional(),
+};
+
+const createShopSkuBody = z.object({ shop_uid: uid(), shop_product_uid: uid(), price: amount(), ...shopSkuFields });
+const updateShopSkuBody = z.object({ price: amount().optional(), ...shopSkuFields });
+
+function shopSkuFieldsOf(body: z.output<typeof updateShopSkuBody>) {
+  return {
+    skuId: body.sku_uid,
+    shopSku: body.shop_sku,
+    shopVariationId: body.shop_variation_id,
+    price: body.price,
+    imageUrl: body.image_url,
+    lastSyncedStock: body.last_synced_stock,
+  };
+}
+
+export const catalogueRoutes = [
+  route({
+    method: "GET",
+    path: "/products",
+    summary: "List products with their SKUs, shop SKUs, shop products and pharmacy SKUs",
+    permission: "product:read",
+    paginated: {},
+    async handle({ db, principal, page }) {
+      const { items, total } = await listProducts(db, principal.organisationId, page);
+      return reply(200, paginated(items.map(presentProduct), total, page, "products"));
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/products/:product_uid",
+    summary: "One product with all connected SKUs, shop SKUs, shop products and pharmacy SKUs",
+    permission: "product:read",
+    async handle({ db, principal, params }) {
+      return reply(200, presentProduct(await getProduct(db, principal.organisationId, params.product_uid)));
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/skus",
+    summary: "List SKUs; search is a case-insensitive prefix match on SKU name, PZN or product name",
+    permission: "product:read",
+    paginated: {},
+    query: z.object({ search: searchTerm() }),
+    async handle({ db, principal, page, query }) {
+      const { items, total } = await listSkus(db, principal.organisationId, query.search, page);
+      return reply(200, paginated(items.map(presentSkuListEntry), total, page));
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/skus",
+    summary: "Create a SKU of a product",
+    permission: "product:write",
+    body: createSkuBody,
+    async handle({ db, principal, body }) {
+      const fields = skuFields(body);
+      const sku = await createSku(db, principal.organisationId, body.product_uid, { ...fields, displayName: body.display_name });
+      return reply(201, presentSku(sku));
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/skus/:sku_uid",
+    summary: "One SKU",
+    permission: "product:read",
+    async handle({ db, principal, params }) {
+      return reply(200, presentSku(await getSku(db, principal.organisationId, params.sku_uid)));
+    },
+  }),
+  route({
+    method: "PATCH",
+    path: "/skus/:sku_uid",
+    summary: "Update SKU fields (display_name, digital and skip_for_pharmacy_orders cannot be null)",
+    permission: "product:write",
+    body: updateSkuBody,
+    async handle({ db, principal, params, body }) {
+      const sku = await updateSku(db, principal.organisationId, params.sku_uid, {
+        ...skuFields(body),
+        productId: body.product_uid,
+      });
+      return reply(200, presentSku(sku));
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: "/skus/:sku_uid",
+    summary: "Soft-delete a SKU",
+    permission: "product:write",
+    async handle({ db, principal, params }) {
+      await deleteSku(db, principal.organisationId, params.sku_uid);
+      return reply(204);
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/shop-skus",
+    summary: "List shop SKUs; search is a prefix match on shop variation id or shop SKU",
+    permission: "product:read",
+    paginated: {},
+    query: z.object({ shop_uid: uid().optional(), search: searchTerm() }),
+    async handle({ db, principal, page, query }) {
+      const { items, total } = await listShopSkus(
+        db,
+        principal.organisationId,
+        { shopId: query.shop_uid, search: query.search },
+        page,
+      );
+      return reply(200, paginated(items.map(presentShopSku), total, page));
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/shop-skus",
+    summary: "Create a shop SKU (unique per shop by sku_uid and by shop_variation_id among live rows)",
+    permission: "product:write",
+    body: createShopSkuBody,
+    async handle({ db, principal, body }) {
+      const shopSku = await createShopSku(db, principal.organisationId, {
+        ...shopSkuFieldsOf(body),
+        shopId: body.shop_uid,
+        shopProductId: body.shop_product_uid,
+        price: body.price,
+      });
+      return reply(201, presentShopSku(shopSku));
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/shop-skus/:shop_sku_uid",
+    summary: "One shop SKU",
+    permission: "product:read",
+    async handle({ db, principal, params }) {
+      return reply(200, presentShopSku(await getShopSku(db, principal.organisationId, params.shop_sku_uid)));
+    },
+  }),
+  route({
+    method: "PATCH",
+    path: "/shop-skus/:shop_sku_uid",
+    summary: "Update a shop SKU",
+    permission: "product:write",
+    body: updateShopSkuBody,
+    async handle({ db, principal, params, body }) {
+      const shopSku = await updateShopSku(db, principal.organisationId, params.shop_sku_uid, shopSkuFieldsOf(body));
+      return reply(200, presentShopSku(shopSku));
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: "/shop-skus/:shop_sku_uid",
+    summary: "Delete a shop SKU (soft delete)",
+    permission: "product:write",
+    async handle({ db, principal, params }) {
+      await deleteShopSku(db, principal.organisationId, params.shop_sku_uid);
+      return reply(204);
+    },
+  }),
+];

@@ -1,0 +1,6 @@
+import { healthRoute } from "@/server/api/health";
+import { MANAGEMENT } from "@/server/rest/families";
+import { createRestApi } from "@/server/rest/kit";
+import { catalogueRoutes } from "./catalogue.routes";
+
+export const managementApi = createRestApi(MANAGEMENT, [healthRoute, ...catalogueRoutes]);

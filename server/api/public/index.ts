@@ -1,0 +1,5 @@
+import { healthRoute } from "@/server/api/health";
+import { PUBLIC } from "@/server/rest/families";
+import { createRestApi } from "@/server/rest/kit";
+
+export const publicApi = createRestApi(PUBLIC, [healthRoute]);

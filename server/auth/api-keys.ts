@@ -1,0 +1,95 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Db, Tx } from "@/server/db/client";
+import type { ApiKeyFamily } from "@/server/db/generated/enums";
+import { ValidationError } from "@/server/domain/errors";
+import { isPermissionOf } from "./permissions";
+
+const FAMILY_PREFIX: Record<ApiKeyFamily, string> = { MANAGEMENT: "rxm", PUBLIC: "rxp", PHARMACY: "rxe" };
+
+/**
+ * API keys are 256-bit random tokens. Only their SHA-256 is stored: a fast hash is right for
+ * high-entropy secrets (nothing to brute-force), and it makes the lookup one indexed equality.
+ */
+export function hashApiKey(plaintext: string): string {
+  return createHash("sha256").update(plaintext, "utf8").digest("hex");
+}
+
+function generateApiKey(family: ApiKeyFamily): string {
+  return `${FAMILY_PREFIX[family]}_${randomBytes(32).toString("base64url")}`;
+}
+
+export type NewApiKey = {
+  family: ApiKeyFamily;
+  displayName: string;
+  permissions: string[];
+  organisationId: string;
+  pharmacyId?: string | null;
+  pharmacyGroupId?: string | null;
+  createdById?: string | null;
+};
+
+/** Creates a key and returns its plaintext, which is never stored and shown only this once. */
+export async function createApiKey(db: Db | Tx, input: NewApiKey): Promise<{ id: string; plaintext: string }> {
+  const displayName = input.displayName.trim();
+  if (!displayName) throw ValidationError.field("display_name", "This field may not be blank.");
+  const unknown = input.permissions.filter((p) => !isPermissionOf(input.family, p));
+  if (unknown.length > 0) {
+    throw ValidationError.field("permissions", `Unknown permission for this key type: ${unknown.join(", ")}`);
+  }
+  if (input.family === "PHARMACY" && Boolean(input.pharmacyId) === Boolean(input.pharmacyGroupId)) {
+    throw ValidationError.field("scope", "A pharmacy key is scoped to exactly one pharmacy or one pharmacy group.");
+  }
+  if (input.family !== "PHARMACY" && (input.pharmacyId || input.pharmacyGroupId)) {
+    throw ValidationError.field("scope", "Management and Public keys are scoped to the organisation.");
+  }
+  const plaintext = generateApiKey(input.family);
+  const key = await db.apiKey.create({
+    data: {
+      family: input.family,
+      displayName,
+      permissions: [...new Set(input.permissions)],
+      organisationId: input.organisationId,
+      pharmacyId: input.pharmacyId ?? null,
+      pharmacyGroupId: input.pharmacyGroupId ?? null,
+      createdById: input.createdById ?? null,
+      keyHash: hashApiKey(plaintext),
+      prefix: plaintext.slice(0, 12),
+    },
+  });
+  return { id: key.id, plaintext };
+}
+
+export async function revokeApiKey(db: Db | Tx, id: string): Promise<void> {
+  await db.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } });
+}
+
+export type ApiPrincipal = {
+  keyId: string;
+  family: ApiKeyFamily;
+  organisationId: string;
+  permissions: ReadonlySet<string>;
+  pharmacyId: string | null;
+  pharmacyGroupId: string | null;
+};
+
+// last_used_at is written at most once a minute per key, so a busy key costs no write per request.
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** The active key of `family` with this plaintext, or null (unknown, revoked or another family's key). */
+export async function authenticateApiKey(db: Db, family: ApiKeyFamily, plaintext: string): Promise<ApiPrincipal | null> {
+  const key = await db.apiKey.findUnique({ where: { keyHash: hashApiKey(plaintext) } });
+  if (!key || key.revokedAt || key.family !== family) return null;
+  const now = Date.now();
+  if (!key.lastUsedAt || now - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    await db.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: new Date(now) } });
+  }
+  return {
+    keyId: key.id,
+    family: key.family,
+    organisationId: key.organisationId,
+    permissions: new Set(key.permissions),
+    pharmacyId: key.pharmacyId,
+    pharmacyGroupId: key.pharmacyGroupId,
+  };
+}
+

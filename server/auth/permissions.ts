@@ -1,0 +1,34 @@
+import type { ApiKeyFamily } from "@/server/db/generated/enums";
+
+/** Permission names per key family, exactly as the spec's Authentication section lists them. */
+export const PERMISSIONS = {
+  MANAGEMENT: [
+    "order:read",
+    "order:write",
+    "prescription:read",
+    "prescription:external_sign",
+    "product:read",
+    "product:write",
+    "doctor:read",
+    "doctor_statistics:read",
+    "patient:read",
+    "waiting_room:read",
+    "waiting_room:write",
+    "wallet_pass_template:read",
+    "wallet_pass:read",
+    "wallet_pass:write",
+    "wallet_pass:verify",
+    "wallet_pass_push_notification:write",
+    "telemedicine_provider:read",
+    "telemedicine_provider:write",
+    "questionnaire:write",
+  ],
+  PUBLIC: ["product:read", "order:read", "create_prescription_checkout", "create_treatment_checkout"],
+  PHARMACY: ["orders_read", "orders_write", "stock_read", "stock_write", "webhooks_read", "webhooks_write"],
+} as const satisfies Record<ApiKeyFamily, readonly string[]>;
+
+export type Permission = (typeof PERMISSIONS)[keyof typeof PERMISSIONS][number];
+
+export function isPermissionOf(family: ApiKeyFamily, permission: string): boolean {
+  return (PERMISSIONS[family] as readonly string[]).includes(permission);
+}

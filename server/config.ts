@@ -1,0 +1,69 @@
+import { z } from "zod";
+
+/** Every setting of the service, read once from the environment. Documented in README and .env.example. */
+const flag = z
+  .enum(["1", "0", "true", "false", "yes", "no", "on", "off", ""])
+  .default("")
+  .transform((v) => ["1", "true", "yes", "on"].includes(v));
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  /** postgres:// URL of a PostgreSQL server; unset → embedded PGlite under DATA_DIR. `memory:` → in-memory PGlite (tests). */
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .refine((v) => v === undefined || /^(postgres|postgresql):\/\//.test(v) || v === "memory:", {
+      message: "DATABASE_URL must be a postgres:// URL (or memory: for tests)",
+    }),
+  DATA_DIR: z.string().default(".data"),
+  PORT: positiveInt(3000),
+  /** Public URL of the service, written to .data/demo.json and used in links. */
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  RATE_LIMIT_PER_SECOND: positiveInt(25),
+  /** Portal session secret (next-auth). Unset → generated once and kept in DATA_DIR/secrets.json. */
+  AUTH_SECRET: z.string().min(32).optional(),
+  /** 32-byte key (hex or base64) that encrypts webhook secrets at rest. Unset → generated like AUTH_SECRET. */
+  ENCRYPTION_KEY: z.string().min(32).optional(),
+  /** Create the sandbox organisation on an empty database at start-up. */
+  SEED_ON_START: flag.default(true),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: flag,
+  WEBHOOK_RETRY_BASE_MS: positiveInt(10_000),
+  WEBHOOK_RETRY_MAX_MS: positiveInt(600_000),
+  WEBHOOK_TIMEOUT_MS: positiveInt(30_000),
+  /** Inngest Cloud or a self-hosted Inngest server drives background work when configured. */
+  INNGEST_EVENT_KEY: z.string().optional(),
+  INNGEST_SIGNING_KEY: z.string().optional(),
+  INNGEST_BASE_URL: z.string().url().optional(),
+});
+
+export type Config = z.infer<typeof schema> & { baseUrl: string; inngestConfigured: boolean };
+
+let cached: Config | undefined;
+
+export function config(): Config {
+  if (!cached) cached = parseConfig(process.env);
+  return cached;
+}
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  const c = result.data;
+  return {
+    ...c,
+    baseUrl: c.PUBLIC_BASE_URL ?? `http://localhost:${c.PORT}`,
+    inngestConfigured: Boolean(c.INNGEST_BASE_URL || (c.INNGEST_EVENT_KEY && c.INNGEST_SIGNING_KEY)),
+  };
+}
+
+/** Tests change the environment between cases; this makes the next config() call read it again. */
+export function reloadConfig(): void {
+  cached = undefined;
+}

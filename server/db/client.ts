@@ -1,0 +1,63 @@
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { PrismaClient, Prisma } from "./generated/client";
+import { openDriver, type Driver } from "./driver";
+import { applyMigrations } from "./migrate";
+
+export { Prisma };
+export type Db = PrismaClient;
+/** A Prisma client or the transaction client inside `db.$transaction(async (tx) => …)`. */
+export type Tx = Prisma.TransactionClient;
+
+type Opened = { driver: Driver; prisma: PrismaClient };
+
+// Kept on globalThis so that Next.js dev reloads and test helpers share one connection:
+// only one process may open a PGlite directory, and only once.
+const holder = globalThis as unknown as { __rxDatabase?: Promise<Opened> };
+
+async function open(): Promise<Opened> {
+  const driver = openDriver();
+  await applyMigrations(driver);
+  // pglite-prisma-adapter ships its own copy of the adapter interface types; at run time it is the same interface.
+  const adapter =
+    driver.kind === "postgres" ? new PrismaPg(driver.pool) : (new PrismaPGlite(driver.pglite) as unknown as PrismaPg);
+  const prisma = new PrismaClient({ adapter });
+  return { driver, prisma };
+}
+
+/** The Prisma client, connected and migrated on first use. */
+export async function database(): Promise<Db> {
+  holder.__rxDatabase ??= open();
+  try {
+    return (await holder.__rxDatabase).prisma;
+  } catch (error) {
+    holder.__rxDatabase = undefined;
+    throw error;
+  }
+}
+
+export async function databaseDriver(): Promise<Driver> {
+  await database();
+  return (await holder.__rxDatabase!).driver;
+}
+
+export async function closeDatabase(): Promise<void> {
+  const opened = holder.__rxDatabase;
+  holder.__rxDatabase = undefined;
+  if (!opened) return;
+  const { prisma, driver } = await opened;
+  await prisma.$disconnect();
+  await driver.close();
+}
+
+/** Unique-constraint violations arrive as P2002 from Prisma or as raw SQLSTATE 23505 from a driver adapter. */
+export function isUniqueViolation(error: unknown): boolean {
+  if (error instanceof Prisma.PrismaClientKnownRequestError) {
+    if (error.code === "P2002") return true;
+    const cause = (error.meta as { driverAdapterError?: { cause?: { originalCode?: string; kind?: string } } } | undefined)
+      ?.driverAdapterError?.cause;
+    if (cause?.originalCode === "23505" || cause?.kind === "UniqueConstraintViolation") return true;
+  }
+  const text = String((error as { code?: unknown })?.code ?? "") + " " + String((error as Error)?.message ?? "");
+  return /\b23505\b|Unique constraint failed|duplicate key value/.test(text);
+}

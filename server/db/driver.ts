@@ -1,0 +1,40 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import { config } from "@/server/config";
+
+/**
+ * The raw database connection under Prisma: embedded PGlite (a directory under DATA_DIR, or in
+ * memory for tests) or a PostgreSQL pool. Migrations and a few locking queries use it directly;
+ * everything else goes through the Prisma client built on it (server/db/client.ts).
+ */
+export type Driver =
+  | { kind: "pglite"; pglite: PGlite; exec(sql: string): Promise<void>; close(): Promise<void> }
+  | { kind: "postgres"; pool: pg.Pool; exec(sql: string): Promise<void>; close(): Promise<void> };
+
+export function openDriver(databaseUrl = config().DATABASE_URL): Driver {
+  if (databaseUrl && databaseUrl !== "memory:") {
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+    return {
+      kind: "postgres",
+      pool,
+      exec: async (sql) => void (await pool.query(sql)),
+      close: () => pool.end(),
+    };
+  }
+  let pglite: PGlite;
+  if (databaseUrl === "memory:") {
+    pglite = new PGlite();
+  } else {
+    const dir = path.resolve(config().DATA_DIR, "pglite");
+    mkdirSync(path.dirname(dir), { recursive: true });
+    pglite = new PGlite(dir);
+  }
+  return {
+    kind: "pglite",
+    pglite,
+    exec: async (sql) => void (await pglite.exec(sql)),
+    close: () => pglite.close(),
+  };
+}

@@ -1,0 +1,87 @@
+import type { Db, Tx } from "@/server/db/client";
+import type { HiddenSkuType } from "@/server/db/generated/enums";
+import { actorColumns, type Actor } from "@/server/domain/actor";
+import { NotFoundError } from "@/server/domain/errors";
+import { recordEvent } from "@/server/domain/events/outbox";
+import { pageArgs, type Page } from "@/server/domain/paging";
+
+export type PharmacyScope = { id: string; organisationId: string; hiddenSkuType: HiddenSkuType };
+
+/**
+ * What a pharmacy sees of its SKUs: live pharmacy SKUs of live SKUs, without the SKU type the
+ * account hides (digital or physical), which is left out of lists, totals and updates alike.
+ */
+function visibleTo(pharmacy: PharmacyScope) {
+  const sku = {
+    deletedAt: null,
+    ...(pharmacy.hiddenSkuType === "DIGITAL" ? { digital: false } : {}),
+    ...(pharmacy.hiddenSkuType === "PHYSICAL" ? { digital: true } : {}),
+  };
+  return { pharmacyId: pharmacy.id, deletedAt: null, sku };
+}
+
+const withSku = { sku: { include: { product: true } } } as const;
+
+export async function listPharmacySkus(db: Db, pharmacy: PharmacyScope, page: Page) {
+  const where = visibleTo(pharmacy);
+  const [items, total] = await Promise.all([
+    db.pharmacySku.findMany({ where, include: withSku, orderBy: [{ createdAt: "asc" }, { id: "asc" }], ...pageArgs(page) }),
+    db.pharmacySku.count({ where }),
+  ]);
+  return { items, total };
+}
+
+export type PharmacySkuChanges = { price?: number; stock?: number; externalId?: string };
+
+/**
+ * Updates a pharmacy SKU the pharmacy can see. A stock change locks the row, writes a stock
+ * movement and records pharmacy_sku_stock_updated in the same transaction.
+ */
+export async function updatePharmacySku(
+  db: Db,
+  pharmacy: PharmacyScope,
+  pharmacySkuId: string,
+  changes: PharmacySkuChanges,
+  actor: Actor,
+) {
+  return db.$transaction(async (tx) => {
+    const visible = await tx.pharmacySku.findFirst({ where: { id: pharmacySkuId, ...visibleTo(pharmacy) }, select: { id: true } });
+    if (!visible) throw new NotFoundError();
+    if (changes.stock !== undefined) {
+      await setStock(tx, { pharmacySkuId, organisationId: pharmacy.organisationId, pharmacyId: pharmacy.id }, changes.stock, actor);
+    }
+    return tx.pharmacySku.update({
+      where: { id: pharmacySkuId },
+      data: { price: changes.price, externalId: changes.externalId },
+      include: withSku,
+    });
+  });
+}
+
+/** Sets the stock of a pharmacy SKU under a row lock; records a movement and an event only when it changed. */
+async function setStock(
+  tx: Tx,
+  target: { pharmacySkuId: string; organisationId: string; pharmacyId: string },
+  stock: number,
+  actor: Actor,
+): Promise<void> {
+  const [row] = await tx.$queryRaw<{ stock: number }[]>`
+    SELECT "stock" FROM "PharmacySku" WHERE "id" = ${target.pharmacySkuId} FOR UPDATE`;
+  if (!row || row.stock === stock) return;
+  await tx.pharmacySku.update({ where: { id: target.pharmacySkuId }, data: { stock } });
+  await tx.stockMovement.create({
+    data: {
+      pharmacySkuId: target.pharmacySkuId,
+      delta: stock - row.stock,
+      stockAfter: stock,
+      reason: "STOCK_UPDATE",
+      ...actorColumns(actor),
+    },
+  });
+  await recordEvent(tx, {
+    type: "pharmacy_sku_stock_updated",
+    organisationId: target.organisationId,
+    pharmacyId: target.pharmacyId,
+    subjectId: target.pharmacySkuId,
+  });
+}

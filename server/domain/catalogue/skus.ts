@@ -1,0 +1,73 @@
+import type { Db } from "@/server/db/client";
+import { NotFoundError, ValidationError } from "@/server/domain/errors";
+import { pageArgs, type Page } from "@/server/domain/paging";
+import { startsWithInsensitive } from "@/server/domain/search";
+
+export type SkuFields = {
+  displayName: string;
+  pzn: string | null;
+  digital: boolean;
+  dosage: string | null;
+  unit: string | null;
+  pcs: number | null;
+  weight: number | null;
+  therapyDuration: number | null;
+  standardSellingUnit: number | null;
+  prescriptionName: string | null;
+  skipForPharmacyOrders: boolean;
+};
+
+/** Prefix search, case-insensitive, on the SKU display name, the PZN or the product display name. */
+export async function listSkus(db: Db, organisationId: string, search: string | undefined, page: Page) {
+  const prefix = search?.trim();
+  const startsWith = (field: string) => ({ [field]: startsWithInsensitive(prefix!) });
+  const where = {
+    organisationId,
+    deletedAt: null,
+    ...(prefix
+      ? { OR: [startsWith("displayName"), startsWith("pzn"), { product: startsWith("displayName") }] }
+      : {}),
+  };
+  const [items, total] = await Promise.all([
+    db.sku.findMany({ where, orderBy: [{ createdAt: "asc" }, { id: "asc" }], ...pageArgs(page) }),
+    db.sku.count({ where }),
+  ]);
+  return { items, total };
+}
+
+export async function getSku(db: Db, organisationId: string, skuId: string) {
+  const sku = await db.sku.findFirst({ where: { id: skuId, organisationId, deletedAt: null } });
+  if (!sku) throw new NotFoundError();
+  return sku;
+}
+
+async function requireProduct(db: Db, organisationId: string, productId: string) {
+  const product = await db.product.findFirst({ where: { id: productId, organisationId, deletedAt: null } });
+  if (!product) throw ValidationError.field("product_uid", "Product not found.");
+  return product;
+}
+
+export async function createSku(db: Db, organisationId: string, productId: string, fields: Partial<SkuFields> & { displayName: string }) {
+  await requireProduct(db, organisationId, productId);
+  return db.sku.create({ data: { ...fields, organisationId, productId } });
+}
+
+export async function updateSku(
+  db: Db,
+  organisationId: string,
+  skuId: string,
+  changes: Partial<SkuFields> & { productId?: string },
+) {
+  await getSku(db, organisationId, skuId);
+  if (changes.productId) await requireProduct(db, organisationId, changes.productId);
+  return db.sku.update({ where: { id: skuId }, data: changes });
+}
+
+/** Soft delete: the SKU disappears from every list and read; orders that used it keep their reference. */
+export async function deleteSku(db: Db, organisationId: string, skuId: string): Promise<void> {
+  const { count } = await db.sku.updateMany({
+    where: { id: skuId, organisationId, deletedAt: null },
+    data: { deletedAt: new Date() },
+  });
+  if (count === 0) throw new NotFoundError();
+}

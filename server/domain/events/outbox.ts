@@ -1,0 +1,30 @@
+import type { Tx } from "@/server/db/client";
+
+/** Event types of the spec's event table. Pharmacy events go to pharmacy and organisation subscriptions. */
+export const EVENT_TYPES = [
+  "pharmacy_order_created",
+  "pharmacy_order_updated",
+  "pharmacy_sku_stock_updated",
+  "appointment_reminder_due",
+  "patient_doctor_meeting_updated",
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * Records a domain event in the outbox, inside the transaction of the change that caused it, so the
+ * event exists exactly when the change committed. Delivery reads the outbox after commit and rebuilds
+ * each payload from current state; the event itself only names its subject.
+ */
+export async function recordEvent(
+  tx: Tx,
+  event: { type: EventType; organisationId: string; pharmacyId?: string | null; subjectId: string },
+): Promise<void> {
+  await tx.outboxEvent.create({
+    data: {
+      eventType: event.type,
+      organisationId: event.organisationId,
+      pharmacyId: event.pharmacyId ?? null,
+      subjectId: event.subjectId,
+    },
+  });
+}

@@ -1,0 +1,54 @@
+import type { Family } from "./kit";
+
+/** Management and Public API: permission errors carry the permission_denied code. */
+const codedErrors = {
+  permissionDenied: (permission: string) => ({
+    code: "permission_denied",
+    description: `The API key lacks the permission ${permission}.`,
+  }),
+  invalidBody: (reason: "json" | "content_type") => ({
+    error: reason === "json" ? "Invalid JSON in request body" : "Content-Type must be application/json",
+  }),
+};
+
+/** External Pharmacy API and payouts: {error: Permission denied} and the generic Bad request. */
+const pharmacyErrors = {
+  permissionDenied: () => ({ error: "Permission denied" }),
+  invalidBody: () => ({ error: "Bad request" }),
+};
+
+export const MANAGEMENT: Family = {
+  name: "management",
+  basePath: "/v1/management",
+  keyFamily: "MANAGEMENT",
+  legacyAuthHeaders: false,
+  pharmacyScoped: false,
+  maxLimit: 200,
+  ...codedErrors,
+};
+
+export const PUBLIC: Family = {
+  name: "public",
+  basePath: "/v2/public-api",
+  keyFamily: "PUBLIC",
+  legacyAuthHeaders: true,
+  pharmacyScoped: false,
+  maxLimit: 200,
+  ...codedErrors,
+};
+
+export const EXTERNAL_PHARMACY: Family = {
+  name: "external_pharmacy",
+  basePath: "/v1/external_pharmacy_api",
+  keyFamily: "PHARMACY",
+  legacyAuthHeaders: false,
+  pharmacyScoped: true,
+  maxLimit: 200,
+  ...pharmacyErrors,
+};
+
+export const PHARMACY_PAYOUTS: Family = {
+  ...EXTERNAL_PHARMACY,
+  name: "pharmacy_payouts",
+  basePath: "/v1/external-pharmacy-api-v1",
+};

@@ -1,0 +1,314 @@
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createApiKey, revokeApiKey } from "@/server/auth/api-keys";
+import { reloadConfig } from "@/server/config";
+import { createTenant, type Tenant } from "@/tests/fixtures";
+import { call, get, patch, post } from "@/tests/http";
+
+let t: Tenant;
+let other: Tenant;
+beforeAll(async () => {
+  t = await createTenant();
+  other = await createTenant();
+});
+
+const SKUS = "/v1/management/skus";
+const PHARMACY_SKUS = "/v1/external_pharmacy_api/pharmacy_skus/";
+
+describe("authentication", () => {
+  it("answers 401 authorization_header_missing without any key header", async () => {
+    for (const path of [SKUS, "/v2/public-api/health/", PHARMACY_SKUS]) {
+      const r = await get(path);
+      expect(r.status).toBe(401);
+      expect(r.json).toEqual({ code: "authorization_header_missing", description: expect.any(String) });
+    }
+  });
+
+  it("accepts only X-API-Key on the Management and External Pharmacy APIs", async () => {
+    const forms: Record<string, string>[] = [{ authorization: `Bearer ${t.keys.management}` }, { "x-service-authorization": t.keys.management }];
+    for (const headers of forms) {
+      const r = await get(SKUS, { headers });
+      expect(r.status).toBe(401);
+      expect(r.json.code).toBe("api_key_missing");
+    }
+    const r = await get(PHARMACY_SKUS, { headers: { authorization: `Bearer ${t.keys.pharmacy}` } });
+    expect(r.json.code).toBe("api_key_missing");
+  });
+
+  it("accepts X-API-Key, X-Service-Authorization and a bearer token on the Public API", async () => {
+    const forms: Record<string, string>[] = [
+      { "x-api-key": t.keys.public },
+      { "x-service-authorization": t.keys.public },
+      { authorization: `Bearer ${t.keys.public}` },
+    ];
+    for (const headers of forms) expect((await get("/v2/public-api/health", { headers })).status).toBe(200);
+    const malformed = await get("/v2/public-api/health", { headers: { authorization: `Basic ${t.keys.public}` } });
+    expect(malformed.status).toBe(401);
+    expect(malformed.json.code).toBe("invalid_header");
+  });
+
+  it("answers invalid_header for a blank X-API-Key and invalid_api_key for an unknown one", async () => {
+    expect((await get(SKUS, { key: "  " })).json.code).toBe("invalid_header");
+    const r = await get(SKUS, { key: "rxm_not-a-key" });
+    expect(r.status).toBe(401);
+    expect(r.json).toEqual({ code: "invalid_api_key", description: expect.any(String) });
+  });
+
+  it("rejects a key of another family as invalid_api_key", async () => {
+    expect((await get(SKUS, { key: t.keys.public })).json.code).toBe("invalid_api_key");
+    expect((await get(SKUS, { key: t.keys.pharmacy })).json.code).toBe("invalid_api_key");
+    expect((await get("/v2/public-api/health", { key: t.keys.management })).json.code).toBe("invalid_api_key");
+    expect((await get(PHARMACY_SKUS, { key: t.keys.management })).json.code).toBe("invalid_api_key");
+  });
+
+  it("rejects a revoked key with 401 invalid_api_key", async () => {
+    const { id, plaintext } = await createApiKey(t.db, {
+      family: "MANAGEMENT",
+      displayName: "to revoke",
+      permissions: ["product:read"],
+      organisationId: t.organisation.id,
+    });
+    expect((await get(SKUS, { key: plaintext })).status).toBe(200);
+    await revokeApiKey(t.db, id);
+    const r = await get(SKUS, { key: plaintext });
+    expect(r.status).toBe(401);
+    expect(r.json.code).toBe("invalid_api_key");
+  });
+
+  it("stores only a hash of the key and records its last use", async () => {
+    const { id, plaintext } = await createApiKey(t.db, {
+      family: "PHARMACY",
+      displayName: "hash check",
+      permissions: ["stock_read"],
+      organisationId: t.organisation.id,
+      pharmacyId: t.pharmacy.id,
+    });
+    const before = await t.db.apiKey.findUniqueOrThrow({ where: { id } });
+    expect(JSON.stringify(before)).not.toContain(plaintext);
+    expect(before.keyHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(before.lastUsedAt).toBeNull();
+    await get(PHARMACY_SKUS, { key: plaintext });
+    const after = await t.db.apiKey.findUniqueOrThrow({ where: { id } });
+    expect(after.lastUsedAt).toBeInstanceOf(Date);
+  });
+
+  it("refuses permissions that do not belong to the key's family", async () => {
+    await expect(
+      createApiKey(t.db, { family: "PHARMACY", displayName: "x", permissions: ["product:read"], organisationId: t.organisation.id, pharmacyId: t.pharmacy.id }),
+    ).rejects.toThrow("Validation failed");
+  });
+});
+
+describe("permissions", () => {
+  it("answers 403 permission_denied naming the permission on the Management API", async () => {
+    const r = await post(SKUS, { key: t.keys.managementReadOnly, body: { product_uid: t.product.id, display_name: "X" } });
+    expect(r.status).toBe(403);
+    expect(r.json.code).toBe("permission_denied");
+    expect(r.json.description).toContain("product:write");
+    expect(await t.db.sku.count({ where: { displayName: "X" } })).toBe(0);
+  });
+
+  it("answers 403 {error: Permission denied} on the External Pharmacy API", async () => {
+    const r = await get(PHARMACY_SKUS, { key: t.keys.pharmacyOrdersRead });
+    expect(r.status).toBe(403);
+    expect(r.json).toEqual({ error: "Permission denied" });
+  });
+
+  it("lets any valid key of the family reach health", async () => {
+    expect((await get("/v1/management/health", { key: t.keys.managementNoPermissions })).status).toBe(200);
+    expect((await get("/v1/external_pharmacy_api/health/", { key: t.keys.pharmacyOrdersRead })).status).toBe(200);
+    const r = await get("/v1/external_pharmacy_api/health/", { key: t.keys.pharmacyGroup });
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({ status: "ok", version: expect.any(String), database: { status: "ok" } });
+  });
+});
+
+describe("paths and methods", () => {
+  it("serves both trailing-slash forms without a redirect", async () => {
+    for (const path of [SKUS, `${SKUS}/`, "/v1/management/health", "/v1/management/health/"]) {
+      expect((await get(path, { key: t.keys.management })).status).toBe(200);
+    }
+  });
+
+  it("answers an unknown path with a text/html 404 page, before authentication", async () => {
+    for (const path of ["/v1/management/nope", "/v1/management/skus/a/b/c", "/v1/management", "/v2/public-api/x"]) {
+      const r = await get(path, { key: t.keys.management });
+      expect(r.status).toBe(404);
+      expect(r.headers.get("content-type")).toMatch(/^text\/html/);
+      expect(r.text).toContain("<html");
+    }
+  });
+
+  it("answers an unknown method with a text/html 405 page listing the allowed ones", async () => {
+    const r = await call("PUT", `${SKUS}/${t.sku.id}`, { key: t.keys.management });
+    expect(r.status).toBe(405);
+    expect(r.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(r.headers.get("allow")).toBe("GET, PATCH, DELETE");
+    expect((await call("DELETE", SKUS, { key: t.keys.management })).status).toBe(405);
+  });
+});
+
+describe("request bodies", () => {
+  const path = () => `${SKUS}/${t.sku.id}`;
+
+  it("refuses invalid JSON and a missing JSON content type in the family's format", async () => {
+    const headers = { "content-type": "application/json" };
+    let r = await patch(path(), { key: t.keys.management, raw: "{not json", headers });
+    expect(r.status).toBe(400);
+    expect(r.json).toEqual({ error: "Invalid JSON in request body" });
+    r = await patch(path(), { key: t.keys.management, raw: JSON.stringify({ display_name: "Y" }), headers: { "content-type": "text/plain" } });
+    expect(r.status).toBe(400);
+    expect(r.json).toEqual({ error: "Content-Type must be application/json" });
+    r = await patch(path(), { key: t.keys.management, raw: JSON.stringify({ display_name: "Y" }) });
+    expect(r.status).toBe(400);
+
+    const epa = `${PHARMACY_SKUS}${t.pharmacySku.id}/stock`;
+    r = await patch(epa, { key: t.keys.pharmacy, raw: "{", headers });
+    expect(r.json).toEqual({ error: "Bad request" });
+    r = await patch(epa, { key: t.keys.pharmacy, raw: '{"stock": 1}', headers: { "content-type": "application/x-www-form-urlencoded" } });
+    expect(r.status).toBe(400);
+    expect(r.json).toEqual({ error: "Bad request" });
+    expect((await t.db.pharmacySku.findUniqueOrThrow({ where: { id: t.pharmacySku.id } })).stock).toBe(10);
+  });
+
+  it("accepts a JSON content type with a charset", async () => {
+    const r = await patch(path(), { key: t.keys.management, body: { dosage: "1 daily" }, headers: { "content-type": "application/json; charset=utf-8" } });
+    expect(r.status).toBe(200);
+  });
+
+  it("answers a body that is not an object with a validation error", async () => {
+    const r = await patch(path(), { key: t.keys.management, raw: "[1,2]", headers: { "content-type": "application/json" } });
+    expect(r.status).toBe(400);
+    expect(r.json.error.non_field_errors).toBeDefined();
+  });
+
+  it("refuses a declared body over 32 MiB at once with 413", async () => {
+    const r = await patch(path(), {
+      key: t.keys.management,
+      raw: "{}",
+      headers: { "content-type": "application/json", "content-length": String(32 * 1024 * 1024 + 1) },
+    });
+    expect(r.status).toBe(413);
+    expect(r.json.error).toMatch(/32 MiB/);
+  });
+
+  it("stops reading a streamed body as soon as it passes 32 MiB", async () => {
+    const chunk = new Uint8Array(1024 * 1024).fill(0x20);
+    let pulled = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 1;
+        if (pulled > 64) controller.close();
+        else controller.enqueue(chunk);
+      },
+    });
+    const r = await patch(path(), { key: t.keys.management, raw: stream, headers: { "content-type": "application/json" } });
+    expect(r.status).toBe(413);
+    expect(pulled).toBeLessThan(40);
+  });
+});
+
+describe("validation errors", () => {
+  it("lists every invalid field as {error: {field: [messages]}}", async () => {
+    const r = await post(SKUS, {
+      key: t.keys.management,
+      body: { product_uid: t.product.id, display_name: "", pcs: 1.5, weight: "heavy", digital: "yes" },
+    });
+    expect(r.status).toBe(400);
+    expect(r.json).toEqual({
+      error: {
+        display_name: ["This field may not be blank."],
+        pcs: ["A valid integer is required."],
+        weight: ["A valid number is required."],
+        digital: ["Must be a valid boolean."],
+      },
+    });
+  });
+});
+
+describe("pagination", () => {
+  it("caps a huge limit at 200 and computes totalPages from the capped limit", async () => {
+    const r = await get(SKUS, { key: t.keys.management, query: { limit: "99999999999999999999" } });
+    expect(r.status).toBe(200);
+    expect(r.json.totalRegistries).toBe(3);
+    expect(r.json.totalPages).toBe(1);
+  });
+
+  it("refuses a negative page, a zero limit and non-integers", async () => {
+    const queries: Record<string, string | number>[] = [{ page: -1 }, { limit: 0 }, { limit: "ten" }, { page: "1.5" }];
+    for (const query of queries) {
+      const r = await get(SKUS, { key: t.keys.management, query });
+      expect(r.status).toBe(400);
+      expect(Object.keys(r.json.error)).toEqual(Object.keys(query));
+    }
+  });
+
+  it("pages from 0 with totalPages = ceil(totalRegistries / limit)", async () => {
+    const page0 = await get(SKUS, { key: t.keys.management, query: { limit: 2 } });
+    expect(page0.json).toMatchObject({ totalRegistries: 3, totalPages: 2 });
+    expect(page0.json.data).toHaveLength(2);
+    const page1 = await get(SKUS, { key: t.keys.management, query: { limit: 2, page: 1 } });
+    expect(page1.json.data).toHaveLength(1);
+    const beyond = await get(SKUS, { key: t.keys.management, query: { limit: 2, page: 7 } });
+    expect(beyond.json).toEqual({ data: [], totalRegistries: 3, totalPages: 2 });
+  });
+});
+
+describe("pharmacy scope", () => {
+  it("requires pharmacy_uid from a group key, inside its group", async () => {
+    let r = await get(PHARMACY_SKUS, { key: t.keys.pharmacyGroup });
+    expect(r.status).toBe(400);
+    expect(r.json).toEqual({ error: "Bad request" });
+    r = await get(PHARMACY_SKUS, { key: t.keys.pharmacyGroup, query: { pharmacy_uid: t.loosePharmacy.id } });
+    expect(r).toMatchObject({ status: 400, json: { error: "Bad request" } });
+    r = await get(PHARMACY_SKUS, { key: t.keys.pharmacyGroup, query: { pharmacy_uid: other.pharmacy.id } });
+    expect(r).toMatchObject({ status: 400, json: { error: "Bad request" } });
+    r = await get(PHARMACY_SKUS, { key: t.keys.pharmacyGroup, query: { pharmacy_uid: t.groupPharmacy.id } });
+    expect(r.status).toBe(200);
+    expect(r.json.data.map((s: { uid: string }) => s.uid)).toEqual([t.groupPharmacySku.id]);
+  });
+
+  it("refuses a single-pharmacy key naming another pharmacy", async () => {
+    const r = await get(PHARMACY_SKUS, { key: t.keys.pharmacy, query: { pharmacy_uid: t.groupPharmacy.id } });
+    expect(r).toMatchObject({ status: 400, json: { error: "Bad request" } });
+    expect((await get(PHARMACY_SKUS, { key: t.keys.pharmacy, query: { pharmacy_uid: t.pharmacy.id } })).status).toBe(200);
+  });
+});
+
+describe("rate limiting", () => {
+  afterEach(() => {
+    process.env.RATE_LIMIT_PER_SECOND = "1000000";
+    reloadConfig();
+  });
+
+  async function atStartOfSecond() {
+    await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 20));
+  }
+
+  it("answers 429 with an HTML page and no rate headers over the per-key limit, then lets the next second through", async () => {
+    process.env.RATE_LIMIT_PER_SECOND = "3";
+    reloadConfig();
+    await atStartOfSecond();
+    const statuses = [];
+    for (let i = 0; i < 4; i++) {
+      statuses.push(await get("/v1/management/health", { key: t.keys.management, headers: { "x-forwarded-for": `10.0.0.${i}` } }));
+    }
+    expect(statuses.slice(0, 3).map((r) => r.status)).toEqual([200, 200, 200]);
+    const limited = statuses[3];
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(limited.headers.get("retry-after")).toBeNull();
+    expect([...limited.headers.keys()].filter((h) => h.startsWith("x-ratelimit"))).toEqual([]);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await get("/v1/management/health", { key: t.keys.management, headers: { "x-forwarded-for": "10.0.1.1" } })).status).toBe(200);
+  });
+
+  it("limits per client address across keys, and counts requests without a key", async () => {
+    process.env.RATE_LIMIT_PER_SECOND = "2";
+    reloadConfig();
+    await atStartOfSecond();
+    const headers = { "x-forwarded-for": "192.0.2.7" };
+    expect((await get("/v1/management/health", { key: t.keys.management, headers })).status).toBe(200);
+    expect((await get(SKUS, { headers })).status).toBe(401);
+    expect((await get("/v1/management/health", { key: t.keys.managementReadOnly, headers })).status).toBe(429);
+  });
+});

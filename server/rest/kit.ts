@@ -1,0 +1,289 @@
+import { z } from "zod";
+import { authenticateApiKey, hashApiKey, type ApiPrincipal } from "@/server/auth/api-keys";
+import { database, type Db } from "@/server/db/client";
+import type { ApiKeyFamily, HiddenSkuType } from "@/server/db/generated/enums";
+import {
+  BadRequestError,
+  ConflictError,
+  NotFoundError,
+  UnprocessableError,
+  ValidationError,
+  type FieldErrors,
+} from "@/server/domain/errors";
+import { log } from "@/server/log";
+import { BodyTooLargeError, declaresTooLargeBody, isJsonContentType, readBodyText } from "./body";
+import { clientAddress, withinRateLimit } from "./rate-limit";
+import { methodNotAllowedPage, notFoundPage, reply, toResponse, tooManyRequestsPage, type Reply } from "./responses";
+import { paginationQuery, toFieldErrors, type Page } from "./validation";
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** How one API family authenticates and shapes its errors (the spec's Authentication and Errors sections). */
+export type Family = {
+  name: string;
+  basePath: string;
+  keyFamily: ApiKeyFamily;
+  /** X-Service-Authorization and `Authorization: Bearer` are accepted on the Public API only. */
+  legacyAuthHeaders: boolean;
+  /** Pharmacy keys: requests act for one pharmacy (group keys select it with pharmacy_uid). */
+  pharmacyScoped: boolean;
+  permissionDenied(permission: string): unknown;
+  invalidBody(reason: "json" | "content_type"): unknown;
+  maxLimit: number;
+};
+
+export type ScopedPharmacy = { id: string; displayName: string; organisationId: string; hiddenSkuType: HiddenSkuType };
+
+export type Context<Q, B> = {
+  request: Request;
+  db: Db;
+  params: Record<string, string>;
+  query: Q;
+  body: B;
+  principal: ApiPrincipal;
+  /** The pharmacy the request acts for; set on pharmacy-scoped routes only. */
+  pharmacy: ScopedPharmacy;
+  page: Page;
+};
+
+type AnySchema = z.ZodType;
+
+export type RouteDef<Q extends AnySchema, B extends AnySchema> = {
+  method: Method;
+  /** Relative to the family's base path, e.g. "/skus/:sku_uid". */
+  path: string;
+  summary: string;
+  /** Required permission; omitted: any valid key of the family. */
+  permission?: string;
+  /** Pharmacy families: "required" (default) needs a resolved pharmacy; "optional" resolves one only when given. */
+  pharmacyScope?: "required" | "optional";
+  query?: Q;
+  body?: B;
+  /** Paginated list: page and limit are parsed and capped (maxLimit overrides the family's). */
+  paginated?: { maxLimit?: number };
+  /** Route-specific 400 bodies (complete_order has its own shapes). */
+  invalidJsonBody?: unknown;
+  validationErrorBody?: (fields: FieldErrors, pharmacy: ScopedPharmacy | null) => unknown;
+  handle(ctx: Context<z.output<Q>, z.output<B>>): Promise<Reply>;
+};
+
+export type Route = RouteDef<AnySchema, AnySchema>;
+
+/** Declares a route with its schemas' types flowing into the handler. */
+export function route<Q extends AnySchema = z.ZodObject<{}>, B extends AnySchema = z.ZodUndefined>(
+  def: RouteDef<Q, B>,
+): Route {
+  return def as unknown as Route;
+}
+
+type Compiled = { route: Route; segments: string[]; staticCount: number };
+
+function compile(route: Route): Compiled {
+  const segments = route.path.split("/").filter(Boolean);
+  return { route, segments, staticCount: segments.filter((s) => !s.startsWith(":")).length };
+}
+
+function matchPath(compiled: Compiled, parts: string[]): Record<string, string> | null {
+  if (compiled.segments.length !== parts.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < parts.length; i++) {
+    const pattern = compiled.segments[i];
+    if (pattern.startsWith(":")) {
+      try {
+        params[pattern.slice(1)] = decodeURIComponent(parts[i]);
+      } catch {
+        return null;
+      }
+    } else if (pattern !== parts[i]) {
+      return null;
+    }
+  }
+  return params;
+}
+
+class HttpReply extends Error {
+  constructor(readonly reply: Reply | Response) {
+    super("reply");
+  }
+}
+const stop = (r: Reply | Response): never => {
+  throw new HttpReply(r);
+};
+
+const authError = (code: string, description: string) => reply(401, { code, description });
+
+/** The presented key, following the family's header rules, or the 401 to answer when there is none. */
+function presentedKey(family: Family, headers: Headers): { key: string } | { failure: Reply } {
+  const xApiKey = headers.get("x-api-key");
+  if (xApiKey !== null) {
+    const key = xApiKey.trim();
+    if (!key || /\s/.test(key)) return { failure: authError("invalid_header", "The X-API-Key header is malformed.") };
+    return { key };
+  }
+  const authorization = headers.get("authorization");
+  const legacy = headers.get("x-service-authorization");
+  if (family.legacyAuthHeaders) {
+    if (legacy !== null && legacy.trim()) return { key: legacy.trim() };
+    if (authorization !== null) {
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization.trim());
+      if (!match) return { failure: authError("invalid_header", "The Authorization header must be 'Bearer <API key>'.") };
+      return { key: match[1] };
+    }
+  } else if (authorization !== null || legacy !== null) {
+    return { failure: authError("api_key_missing", "This API expects the key in the X-API-Key header.") };
+  }
+  return { failure: authError("authorization_header_missing", "No X-API-Key or Authorization header was sent.") };
+}
+
+async function resolvePharmacy(
+  db: Db,
+  principal: ApiPrincipal,
+  requested: string | null,
+  scope: "required" | "optional",
+): Promise<ScopedPharmacy | null> {
+  const select = { id: true, displayName: true, organisationId: true, hiddenSkuType: true, groupId: true } as const;
+  if (principal.pharmacyId) {
+    if (requested && requested !== principal.pharmacyId) stop(reply(400, { error: "Bad request" }));
+    return db.pharmacy.findUnique({ where: { id: principal.pharmacyId }, select });
+  }
+  if (!requested) return scope === "required" ? stop(reply(400, { error: "Bad request" })) : null;
+  const pharmacy = await db.pharmacy.findUnique({ where: { id: requested }, select });
+  if (!pharmacy || pharmacy.groupId !== principal.pharmacyGroupId) stop(reply(400, { error: "Bad request" }));
+  return pharmacy;
+}
+
+function firstValues(params: URLSearchParams): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of params) if (!(key in out)) out[key] = value;
+  return out;
+}
+
+function errorReply(error: unknown, family: Family): Reply {
+  if (error instanceof NotFoundError) return reply(404, { error: error.message });
+  if (error instanceof ValidationError) return reply(400, { error: error.fields });
+  if (error instanceof BadRequestError) return reply(400, error.body ?? { error: error.message });
+  if (error instanceof ConflictError) return reply(409, { ...error.extra, error: error.message });
+  if (error instanceof UnprocessableError) {
+    return reply(422, error.fields ? { error: error.fields, message: error.message } : { error: error.message });
+  }
+  if (error instanceof BodyTooLargeError) {
+    return reply(413, { error: "Request body too large: the limit is 32 MiB." });
+  }
+  log.error("unhandled error in REST handler", { family: family.name, error });
+  return reply(500, { error: "Internal server error" });
+}
+
+export type RestApi = {
+  family: Family;
+  routes: Route[];
+  handle(request: Request): Promise<Response>;
+};
+
+export function createRestApi(family: Family, routes: Route[]): RestApi {
+  // Static segments win over parameters ("/notification-subscriptions/test" before "/:uid").
+  const compiled = routes.map(compile).sort((a, b) => b.staticCount - a.staticCount);
+
+  async function run(route: Route, params: Record<string, string>, request: Request, url: URL): Promise<Reply> {
+    const presented = presentedKey(family, request.headers);
+    const subjects = [`addr:${clientAddress(request)}`];
+    if ("key" in presented) subjects.push(`key:${hashApiKey(presented.key)}`);
+    if (!(await withinRateLimit(subjects))) stop(tooManyRequestsPage());
+    if ("failure" in presented) return presented.failure;
+    if (declaresTooLargeBody(request)) throw new BodyTooLargeError();
+
+    const db = await database();
+    const principal = await authenticateApiKey(db, family.keyFamily, presented.key);
+    if (!principal) return authError("invalid_api_key", "The API key is unknown or no longer active.");
+    if (route.permission && !principal.permissions.has(route.permission)) {
+      return reply(403, family.permissionDenied(route.permission));
+    }
+
+    const rawQuery = firstValues(url.searchParams);
+    const pharmacy = family.pharmacyScoped
+      ? await resolvePharmacy(db, principal, rawQuery.pharmacy_uid ?? null, route.pharmacyScope ?? "required")
+      : null;
+
+    const validationError = (fields: FieldErrors) =>
+      reply(400, route.validationErrorBody ? route.validationErrorBody(fields, pharmacy) : { error: fields });
+
+    let page: Page = { page: 0, limit: family.maxLimit };
+    if (route.paginated) {
+      const parsed = z.object(paginationQuery(route.paginated.maxLimit ?? family.maxLimit)).safeParse(rawQuery);
+      if (!parsed.success) return validationError(toFieldErrors(parsed.error.issues));
+      page = parsed.data;
+    }
+    let query: unknown = {};
+    if (route.query) {
+      const parsed = route.query.safeParse(rawQuery);
+      if (!parsed.success) return validationError(toFieldErrors(parsed.error.issues));
+      query = parsed.data;
+    }
+    let body: unknown = undefined;
+    if (route.body) {
+      if (!isJsonContentType(request)) return reply(400, route.invalidJsonBody ?? family.invalidBody("content_type"));
+      const text = await readBodyText(request);
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        return reply(400, route.invalidJsonBody ?? family.invalidBody("json"));
+      }
+      const parsed = route.body.safeParse(json);
+      if (!parsed.success) return validationError(toFieldErrors(parsed.error.issues));
+      body = parsed.data;
+    }
+
+    const context: Context<unknown, unknown> = {
+      request,
+      db,
+      params,
+      query,
+      body,
+      principal,
+      page,
+      get pharmacy(): ScopedPharmacy {
+        if (!pharmacy) throw new Error(`route ${route.method} ${route.path} used a pharmacy it did not resolve`);
+        return pharmacy;
+      },
+    };
+    try {
+      return await route.handle(context as Context<never, never>);
+    } catch (error) {
+      if (error instanceof ValidationError) return validationError(error.fields);
+      throw error;
+    }
+  }
+
+  async function handle(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const isHead = request.method.toUpperCase() === "HEAD";
+    const method = isHead ? "GET" : request.method.toUpperCase();
+    if (url.pathname !== family.basePath && !url.pathname.startsWith(`${family.basePath}/`)) {
+      return notFoundPage(url.pathname);
+    }
+    const parts = url.pathname.slice(family.basePath.length).split("/").filter(Boolean);
+    const candidates = compiled
+      .map((c) => ({ c, params: matchPath(c, parts) }))
+      .filter((m): m is { c: Compiled; params: Record<string, string> } => m.params !== null);
+    if (candidates.length === 0) return notFoundPage(url.pathname);
+    const chosen = candidates.find((m) => m.c.route.method === method);
+    if (!chosen) {
+      const allowed = [...new Set(candidates.map((m) => m.c.route.method))];
+      return methodNotAllowedPage(request.method.toUpperCase(), allowed);
+    }
+    try {
+      return toResponse(await run(chosen.c.route, chosen.params, request, url), isHead);
+    } catch (error) {
+      if (error instanceof HttpReply) return error.reply instanceof Response ? error.reply : toResponse(error.reply, isHead);
+      return toResponse(errorReply(error, family), isHead);
+    }
+  }
+
+  return { family, routes, handle };
+}
+
+/** Route module exports for a catch-all App Router route: every method goes to the REST kit. */
+export function routeHandlers(api: RestApi) {
+  const handler = (request: Request) => api.handle(request);
+  return { GET: handler, HEAD: handler, POST: handler, PUT: handler, PATCH: handler, DELETE: handler, OPTIONS: handler };
+}

@@ -1,0 +1,36 @@
+/** Response builders of the REST kit. */
+
+export type Reply = { status: number; body?: unknown; headers?: Record<string, string> };
+
+export function reply(status: number, body?: unknown): Reply {
+  return { status, body };
+}
+
+export function toResponse(r: Reply, head = false): Response {
+  const headers = new Headers(r.headers);
+  if (r.body === undefined || r.status === 204) return new Response(null, { status: r.status, headers });
+  headers.set("content-type", "application/json");
+  return new Response(head ? null : JSON.stringify(r.body), { status: r.status, headers });
+}
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The short HTML error pages the spec prescribes for unknown paths, unknown methods and rate limiting. */
+export function htmlPage(status: number, title: string, message: string, headers: Record<string, string> = {}): Response {
+  const body = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${status} ${esc(title)}</title></head>
+<body><h1>${status} ${esc(title)}</h1><p>${esc(message)}</p></body></html>
+`;
+  return new Response(body, { status, headers: { "content-type": "text/html; charset=utf-8", ...headers } });
+}
+
+export const notFoundPage = (path: string) =>
+  htmlPage(404, "Not Found", `The requested URL ${path} was not found on this server.`);
+
+export const methodNotAllowedPage = (method: string, allowed: string[]) =>
+  htmlPage(405, "Method Not Allowed", `The method ${method} is not allowed for the requested URL.`, {
+    allow: allowed.join(", "),
+  });
+
+export const tooManyRequestsPage = () =>
+  htmlPage(429, "Too Many Requests", "Too many requests in one second. Wait at least one second and retry.");

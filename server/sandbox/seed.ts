@@ -1,0 +1,299 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { authenticateApiKey, createApiKey, revokeApiKey } from "@/server/auth/api-keys";
+import { hashPassword, verifyPassword } from "@/server/auth/password";
+import { PERMISSIONS } from "@/server/auth/permissions";
+import { config } from "@/server/config";
+import type { Db } from "@/server/db/client";
+import type { ApiKeyFamily } from "@/server/db/generated/enums";
+import { log } from "@/server/log";
+
+/**
+ * The sandbox: one demo organisation with a shop, a pharmacy group of two pharmacies and one
+ * pharmacy outside it, portal users, API keys and a small catalogue. Idempotent: a second run
+ * finds everything by its natural keys and keeps the keys and passwords of .data/demo.json that
+ * still work. The file is a contract other tools rely on (README, "Sandbox data").
+ */
+
+export const DEMO_SHOP_IDENTIFIER = "demo-shop.example";
+
+type CatalogueEntry = {
+  sku_reference: string;
+  product_reference: string;
+  product_uid: string;
+  sku_uid: string;
+  shop_product_uid: string;
+  pharmacy_sku_uid: string;
+};
+
+export type DemoFile = {
+  base_url: string;
+  organisation_uid: string;
+  shop: { uid: string; identifier: string };
+  pharmacy_group_uid: string;
+  pharmacies: { uid: string; display_name: string; group_uid: string | null }[];
+  keys: {
+    management: string;
+    management_order_read: string;
+    public: string;
+    pharmacy: string;
+    pharmacy_group: string;
+    pharmacy_orders_read: string;
+  };
+  users: { admin: { email: string; password: string }; pharmacist: { email: string; password: string } };
+  catalogue: { otc: CatalogueEntry[]; rx: CatalogueEntry[] };
+};
+
+const PHARMACIES = [
+  { displayName: "Demo Apotheke Berlin", locationId: "BER-1", inGroup: true },
+  { displayName: "Demo Apotheke Hamburg", locationId: "HAM-1", inGroup: true },
+  { displayName: "Demo Apotheke München", locationId: "MUC-1", inGroup: false },
+];
+
+const PRODUCTS = [
+  { handle: "ibuprofen-400", name: "Ibuprofen 400 mg", sku: "Ibuprofen 400 mg, 20 tablets", pzn: "01016144", rx: false, price: 399 },
+  { handle: "vitamin-d3-1000", name: "Vitamin D3 1000 IE", sku: "Vitamin D3 1000 IE, 90 capsules", pzn: "10796437", rx: false, price: 1249 },
+  { handle: "finasteride-1mg", name: "Finasteride 1 mg", sku: "Finasteride 1 mg, 28 tablets", pzn: "09703312", rx: true, price: 2890 },
+];
+
+export function demoFilePath(): string {
+  return path.resolve(config().DATA_DIR, "demo.json");
+}
+
+function readDemoFile(): Partial<DemoFile> {
+  try {
+    return JSON.parse(readFileSync(demoFilePath(), "utf8")) as Partial<DemoFile>;
+  } catch {
+    return {};
+  }
+}
+
+async function findOrCreate<T>(find: () => Promise<T | null>, create: () => Promise<T>): Promise<T> {
+  return (await find()) ?? (await create());
+}
+
+/** Seeds only when the database has no organisation yet (start-up of a fresh install). */
+export async function seedSandboxIfEmpty(db: Db): Promise<DemoFile | null> {
+  if ((await db.organisation.count()) > 0) return null;
+  const demo = await seedSandbox(db);
+  log.info("sandbox data created", { demo_file: demoFilePath() });
+  return demo;
+}
+
+export async function seedSandbox(db: Db): Promise<DemoFile> {
+  const previous = readDemoFile();
+
+  const existingShop = await db.shop.findUnique({ where: { identifier: DEMO_SHOP_IDENTIFIER } });
+  const organisationId =
+    existingShop?.organisationId ?? (await db.organisation.create({ data: { displayName: "Demo Telemedicine GmbH" } })).id;
+  const shop =
+    existingShop ??
+    (await db.shop.create({ data: { organisationId, identifier: DEMO_SHOP_IDENTIFIER, displayName: "Demo Shop" } }));
+
+  const group = await findOrCreate(
+    () => db.pharmacyGroup.findFirst({ where: { organisationId, displayName: "Demo Apotheken-Gruppe" } }),
+    () => db.pharmacyGroup.create({ data: { organisationId, displayName: "Demo Apotheken-Gruppe" } }),
+  );
+  const pharmacies = [];
+  for (const p of PHARMACIES) {
+    pharmacies.push(
+      await findOrCreate(
+        () => db.pharmacy.findFirst({ where: { organisationId, locationId: p.locationId } }),
+        () =>
+          db.pharmacy.create({
+            data: {
+              organisationId,
+              displayName: p.displayName,
+              locationId: p.locationId,
+              groupId: p.inGroup ? group.id : null,
+              email: `${p.locationId.toLowerCase()}@pharmacy.demo.example`,
+            },
+          }),
+      ),
+    );
+  }
+
+  // Catalogue: every product at every pharmacy, plenty of stock at the first.
+  const catalogue: DemoFile["catalogue"] = { otc: [], rx: [] };
+  for (const item of PRODUCTS) {
+    const product = await findOrCreate(
+      () => db.product.findFirst({ where: { organisationId, handle: item.handle } }),
+      () =>
+        db.product.create({
+          data: { organisationId, handle: item.handle, displayName: item.name, prescriptionRequired: item.rx },
+        }),
+    );
+    const sku = await findOrCreate(
+      () => db.sku.findFirst({ where: { productId: product.id, pzn: item.pzn } }),
+      () =>
+        db.sku.create({
+          data: { organisationId, productId: product.id, displayName: item.sku, pzn: item.pzn, unit: "pcs", standardSellingUnit: 1 },
+        }),
+    );
+    const productReference = `gid://demo-shop/Product/${item.handle}`;
+    const skuReference = `gid://demo-shop/ProductVariant/${item.handle}`;
+    const shopProduct = await findOrCreate(
+      () => db.shopProduct.findUnique({ where: { shopId_externalId: { shopId: shop.id, externalId: productReference } } }),
+      () => db.shopProduct.create({ data: { shopId: shop.id, productId: product.id, externalId: productReference } }),
+    );
+    await findOrCreate(
+      () => db.shopSku.findFirst({ where: { shopId: shop.id, shopVariationId: skuReference, deletedAt: null } }),
+      () =>
+        db.shopSku.create({
+          data: {
+            shopId: shop.id,
+            shopProductId: shopProduct.id,
+            skuId: sku.id,
+            shopVariationId: skuReference,
+            shopSku: item.handle.toUpperCase(),
+            price: item.price,
+          },
+        }),
+    );
+    const pharmacySkus = [];
+    for (const [index, pharmacy] of pharmacies.entries()) {
+      pharmacySkus.push(
+        await findOrCreate(
+          () => db.pharmacySku.findFirst({ where: { pharmacyId: pharmacy.id, skuId: sku.id, deletedAt: null } }),
+          () =>
+            db.pharmacySku.create({
+              data: {
+                pharmacyId: pharmacy.id,
+                skuId: sku.id,
+                externalId: `${pharmacy.locationId}-${item.pzn}`,
+                price: item.price - 50,
+                stock: index === 0 ? 5000 : 100,
+              },
+            }),
+        ),
+      );
+    }
+    (item.rx ? catalogue.rx : catalogue.otc).push({
+      sku_reference: skuReference,
+      product_reference: productReference,
+      product_uid: product.id,
+      sku_uid: sku.id,
+      shop_product_uid: shopProduct.id,
+      pharmacy_sku_uid: pharmacySkus[0].id,
+    });
+  }
+
+  // A shop shipping method, mapped for the first pharmacy only (others show a null mapping).
+  const standard = await findOrCreate(
+    () => db.shopShippingMethod.findUnique({ where: { shopId_externalId: { shopId: shop.id, externalId: "standard" } } }),
+    () => db.shopShippingMethod.create({ data: { shopId: shop.id, externalId: "standard", displayName: "Standard shipping" } }),
+  );
+  await db.pharmacyShippingMethodMapping.upsert({
+    where: { pharmacyId_shopShippingMethodId: { pharmacyId: pharmacies[0].id, shopShippingMethodId: standard.id } },
+    create: { pharmacyId: pharmacies[0].id, shopShippingMethodId: standard.id, identifierForPharmacy: "DHL_PAKET" },
+    update: {},
+  });
+
+  await findOrCreate(
+    () => db.doctor.findFirst({ where: { organisationId, email: "dr.weber@demo.example" } }),
+    () => db.doctor.create({ data: { organisationId, displayName: "Dr. Anna Weber", email: "dr.weber@demo.example" } }),
+  );
+  await findOrCreate(
+    () => db.telemedicineProvider.findFirst({ where: { organisationId, identifier: "demo-telemedicine" } }),
+    () =>
+      db.telemedicineProvider.create({
+        data: { organisationId, identifier: "demo-telemedicine", displayName: "Demo Telemedicine Provider" },
+      }),
+  );
+
+  const users = {
+    admin: await ensureUser(db, previous.users?.admin, {
+      email: "admin@demo.example",
+      displayName: "Demo Admin",
+      role: "ADMIN",
+      organisationId,
+    }),
+    pharmacist: await ensureUser(db, previous.users?.pharmacist, {
+      email: "pharmacist@demo.example",
+      displayName: "Demo Pharmacist",
+      role: "PHARMACIST",
+      organisationId,
+      pharmacyId: pharmacies[0].id,
+    }),
+  };
+
+  const key = (slot: keyof DemoFile["keys"], spec: KeySpec) => ensureKey(db, previous.keys?.[slot], { ...spec, organisationId });
+  const keys: DemoFile["keys"] = {
+    management: await key("management", { family: "MANAGEMENT", name: "Sandbox: Management (all)", permissions: [...PERMISSIONS.MANAGEMENT] }),
+    management_order_read: await key("management_order_read", { family: "MANAGEMENT", name: "Sandbox: Management (order:read)", permissions: ["order:read"] }),
+    public: await key("public", { family: "PUBLIC", name: "Sandbox: Public (all)", permissions: [...PERMISSIONS.PUBLIC] }),
+    pharmacy: await key("pharmacy", { family: "PHARMACY", name: "Sandbox: Pharmacy (all)", permissions: [...PERMISSIONS.PHARMACY], pharmacyId: pharmacies[0].id }),
+    pharmacy_group: await key("pharmacy_group", { family: "PHARMACY", name: "Sandbox: Pharmacy group (all)", permissions: [...PERMISSIONS.PHARMACY], pharmacyGroupId: group.id }),
+    pharmacy_orders_read: await key("pharmacy_orders_read", { family: "PHARMACY", name: "Sandbox: Pharmacy (orders_read)", permissions: ["orders_read"], pharmacyId: pharmacies[0].id }),
+  };
+
+  const demo: DemoFile = {
+    base_url: config().baseUrl,
+    organisation_uid: organisationId,
+    shop: { uid: shop.id, identifier: shop.identifier },
+    pharmacy_group_uid: group.id,
+    pharmacies: pharmacies.map((p) => ({ uid: p.id, display_name: p.displayName, group_uid: p.groupId })),
+    keys,
+    users,
+    catalogue,
+  };
+  const file = demoFilePath();
+  if (!existsSync(path.dirname(file))) mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
+  return demo;
+}
+
+type KeySpec = {
+  family: ApiKeyFamily;
+  name: string;
+  permissions: string[];
+  pharmacyId?: string;
+  pharmacyGroupId?: string;
+};
+
+/** Keeps a sandbox key that still authenticates; otherwise revokes the slot's old keys and issues a new one. */
+async function ensureKey(db: Db, previous: string | undefined, spec: KeySpec & { organisationId: string }): Promise<string> {
+  if (previous) {
+    const principal = await authenticateApiKey(db, spec.family, previous);
+    if (principal && principal.organisationId === spec.organisationId) return previous;
+  }
+  const stale = await db.apiKey.findMany({
+    where: { organisationId: spec.organisationId, displayName: spec.name, revokedAt: null },
+    select: { id: true },
+  });
+  for (const { id } of stale) await revokeApiKey(db, id);
+  const created = await createApiKey(db, {
+    family: spec.family,
+    displayName: spec.name,
+    permissions: spec.permissions,
+    organisationId: spec.organisationId,
+    pharmacyId: spec.pharmacyId,
+    pharmacyGroupId: spec.pharmacyGroupId,
+  });
+  return created.plaintext;
+}
+
+type UserSpec = {
+  email: string;
+  displayName: string;
+  role: "ADMIN" | "PHARMACIST";
+  organisationId: string;
+  pharmacyId?: string;
+};
+
+/** Keeps a sandbox user's password from demo.json when it still matches; otherwise sets a new random one. */
+async function ensureUser(db: Db, previous: { email: string; password: string } | undefined, spec: UserSpec) {
+  const existing = await db.user.findUnique({ where: { email: spec.email } });
+  if (existing && previous?.email === spec.email && (await verifyPassword(previous.password, existing.passwordHash))) {
+    return { email: spec.email, password: previous.password };
+  }
+  const password = randomBytes(12).toString("base64url");
+  const passwordHash = await hashPassword(password);
+  await db.user.upsert({
+    where: { email: spec.email },
+    create: { ...spec, passwordHash },
+    update: { passwordHash },
+  });
+  return { email: spec.email, password };
+}

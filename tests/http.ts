@@ -1,0 +1,49 @@
+/** Calls the real App Router route modules in-process with real Request objects. */
+import * as externalPharmacyRoute from "@/app/v1/external_pharmacy_api/[[...path]]/route";
+import * as managementRoute from "@/app/v1/management/[[...path]]/route";
+import * as publicRoute from "@/app/v2/public-api/[[...path]]/route";
+
+type RouteModule = Record<"GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS", (r: Request) => Promise<Response>>;
+
+const modules: Record<string, RouteModule> = {
+  "/v1/management": managementRoute,
+  "/v2/public-api": publicRoute,
+  "/v1/external_pharmacy_api": externalPharmacyRoute,
+};
+
+export type CallOptions = {
+  key?: string;
+  /** JSON body (serialised) — or use `raw` for an exact body. */
+  body?: unknown;
+  raw?: BodyInit;
+  headers?: Record<string, string>;
+  query?: Record<string, string | number>;
+};
+
+export type Result = { status: number; headers: Headers; text: string; json: any };
+
+export async function call(method: string, path: string, options: CallOptions = {}): Promise<Result> {
+  const base = Object.keys(modules).find((b) => path === b || path.startsWith(`${b}/`));
+  if (!base) throw new Error(`no route module for ${path}`);
+  const url = new URL(path, "http://localhost:3000");
+  for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, String(v));
+  const headers = new Headers(options.headers);
+  if (options.key !== undefined) headers.set("x-api-key", options.key);
+  let body: BodyInit | undefined = options.raw;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    if (!headers.has("content-type")) headers.set("content-type", "application/json");
+  }
+  const request = new Request(url, { method, headers, body, ...(body ? { duplex: "half" } : {}) } as RequestInit);
+  const handler = modules[base][method.toUpperCase() as keyof RouteModule];
+  const response = await handler(request);
+  const text = response.status === 204 ? "" : await response.text();
+  let json: unknown = undefined;
+  if (response.headers.get("content-type")?.includes("application/json")) json = JSON.parse(text);
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+export const get = (path: string, o?: CallOptions) => call("GET", path, o);
+export const post = (path: string, o?: CallOptions) => call("POST", path, o);
+export const patch = (path: string, o?: CallOptions) => call("PATCH", path, o);
+export const del = (path: string, o?: CallOptions) => call("DELETE", path, o);

@@ -1,0 +1,49 @@
+/**
+ * Per test file: a fresh database. Without DATABASE_URL an in-memory PGlite; with a postgres://
+ * DATABASE_URL a new database on that server, created from scratch and dropped afterwards. Either way
+ * the application's own migrations build the schema, exactly as at start-up.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll } from "vitest";
+import { reloadConfig } from "@/server/config";
+import { closeDatabase } from "@/server/db/client";
+
+const serverUrl = process.env.DATABASE_URL?.startsWith("postgres") ? process.env.DATABASE_URL : undefined;
+const dataDir = mkdtempSync(path.join(os.tmpdir(), "rx-test-"));
+const databaseName = `rx_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+
+process.env.DATA_DIR = dataDir;
+process.env.LOG_LEVEL ??= "silent";
+process.env.RATE_LIMIT_PER_SECOND = "1000000";
+process.env.SEED_ON_START = "false";
+
+async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+beforeAll(async () => {
+  if (serverUrl) {
+    await admin((c) => c.query(`CREATE DATABASE "${databaseName}"`));
+    const url = new URL(serverUrl);
+    url.pathname = `/${databaseName}`;
+    process.env.DATABASE_URL = url.toString();
+  } else {
+    process.env.DATABASE_URL = "memory:";
+  }
+  reloadConfig();
+});
+
+afterAll(async () => {
+  await closeDatabase();
+  if (serverUrl) await admin((c) => c.query(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`));
+  rmSync(dataDir, { recursive: true, force: true });
+});

@@ -1,0 +1,16 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  test: {
+    environment: "node",
+    include: ["server/**/*.test.ts", "scripts/**/*.test.ts"],
+    setupFiles: ["tests/setup.ts"],
+    // Each test file gets its own database (tests/setup.ts); two workers for the two cores.
+    pool: "forks",
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
