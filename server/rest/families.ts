@@ -19,6 +19,7 @@ const pharmacyErrors = {
 
 export const MANAGEMENT: Family = {
   name: "management",
+  title: "Management",
   basePath: "/v1/management",
   keyFamily: "MANAGEMENT",
   legacyAuthHeaders: false,
@@ -29,6 +30,7 @@ export const MANAGEMENT: Family = {
 
 export const PUBLIC: Family = {
   name: "public",
+  title: "Public",
   basePath: "/v2/public-api",
   keyFamily: "PUBLIC",
   legacyAuthHeaders: true,
@@ -39,6 +41,7 @@ export const PUBLIC: Family = {
 
 export const EXTERNAL_PHARMACY: Family = {
   name: "external_pharmacy",
+  title: "External Pharmacy",
   basePath: "/v1/external_pharmacy_api",
   keyFamily: "PHARMACY",
   legacyAuthHeaders: false,
@@ -50,5 +53,6 @@ export const EXTERNAL_PHARMACY: Family = {
 export const PHARMACY_PAYOUTS: Family = {
   ...EXTERNAL_PHARMACY,
   name: "pharmacy_payouts",
+  title: "Pharmacy payouts",
   basePath: "/v1/external-pharmacy-api-v1",
 };

@@ -312,3 +312,32 @@ describe("rate limiting", () => {
     expect((await get("/v1/management/health", { key: t.keys.managementReadOnly, headers })).status).toBe(429);
   });
 });
+
+describe("API explorer", () => {
+  it("serves an OpenAPI document generated from the route table, without a key", async () => {
+    const r = await get("/v1/management/apidocs/openapi.json");
+    expect(r.status).toBe(200);
+    expect(r.json.openapi).toBe("3.1.0");
+    const create = r.json.paths["/v1/management/skus/"].post;
+    expect(create.description).toContain("product:write");
+    expect(create.requestBody.content["application/json"].schema.required).toEqual(["product_uid", "display_name"]);
+    expect(Object.keys(r.json.paths["/v1/management/skus/{sku_uid}/"]).sort()).toEqual(["delete", "get", "patch"]);
+    const list = r.json.paths["/v1/external_pharmacy_api/pharmacy_skus/"] ?? null;
+    expect(list).toBeNull();
+    const epa = await get("/v1/external_pharmacy_api/apidocs/openapi.json");
+    expect(epa.json.paths["/v1/external_pharmacy_api/pharmacy_skus/"].get.parameters.map((p: { name: string }) => p.name)).toEqual(["page", "limit", "pharmacy_uid"]);
+    const pub = await get("/v2/public-api/apidocs/openapi.json");
+    expect(Object.keys(pub.json.components.securitySchemes)).toEqual(["ApiKey", "Bearer"]);
+  });
+
+  it("serves the Swagger UI page and its assets", async () => {
+    const page = await get("/v2/public-api/apidocs");
+    expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(page.text).toContain("/v2/public-api/apidocs/openapi.json");
+    const js = await get("/v2/public-api/apidocs/swagger-ui-bundle.js");
+    expect(js.status).toBe(200);
+    expect(js.headers.get("content-type")).toBe("text/javascript");
+    expect((await get("/v2/public-api/apidocs/../../package.json")).status).toBe(404);
+    expect((await get("/v2/public-api/apidocs/index.html")).status).toBe(404);
+  });
+});

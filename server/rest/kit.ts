@@ -12,6 +12,7 @@ import {
 } from "@/server/domain/errors";
 import { log } from "@/server/log";
 import { BodyTooLargeError, declaresTooLargeBody, isJsonContentType, readBodyText } from "./body";
+import { serveApiDocs } from "./openapi";
 import { clientAddress, withinRateLimit } from "./rate-limit";
 import { methodNotAllowedPage, notFoundPage, reply, toResponse, tooManyRequestsPage, type Reply } from "./responses";
 import { paginationQuery, toFieldErrors, type Page } from "./validation";
@@ -21,6 +22,8 @@ export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 /** How one API family authenticates and shapes its errors (the spec's Authentication and Errors sections). */
 export type Family = {
   name: string;
+  /** Shown in the API explorer. */
+  title: string;
   basePath: string;
   keyFamily: ApiKeyFamily;
   /** X-Service-Authorization and `Authorization: Bearer` are accepted on the Public API only. */
@@ -59,6 +62,8 @@ export type RouteDef<Q extends AnySchema, B extends AnySchema> = {
   pharmacyScope?: "required" | "optional";
   query?: Q;
   body?: B;
+  /** Status of a success, for the OpenAPI document (default: 201 for POST, 204 for DELETE, else 200). */
+  successStatus?: number;
   /** Paginated list: page and limit are parsed and capped (maxLimit overrides the family's). */
   paginated?: { maxLimit?: number };
   /** Route-specific 400 bodies (complete_order has its own shapes). */
@@ -262,6 +267,10 @@ export function createRestApi(family: Family, routes: Route[]): RestApi {
       return notFoundPage(url.pathname);
     }
     const parts = url.pathname.slice(family.basePath.length).split("/").filter(Boolean);
+    if (method === "GET") {
+      const docs = await serveApiDocs(family, routes, parts);
+      if (docs) return docs;
+    }
     const candidates = compiled
       .map((c) => ({ c, params: matchPath(c, parts) }))
       .filter((m): m is { c: Compiled; params: Record<string, string> } => m.params !== null);

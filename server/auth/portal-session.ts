@@ -1,0 +1,193 @@
+import { randomBytes } from "node:crypto";
+import type { AuthOptions, DefaultSession } from "next-auth";
+import { getServerSession } from "next-auth";
+import CredentialsProvider from "next-auth/providers/credentials";
+import { redirect } from "next/navigation";
+import { config } from "@/server/config";
+import { database } from "@/server/db/client";
+import { hashPassword, verifyPassword } from "@/server/auth/password";
+import { portalHome, type PortalRole } from "@/server/auth/portal-roles";
+import { portalAuthSecret } from "@/server/auth/secrets";
+
+/** What a portal session carries about its user (next-auth JWT strategy: no session table). */
+export type PortalSessionUser = {
+  id: string;
+  email: string;
+  name: string;
+  role: PortalRole;
+  organisationId: string;
+  pharmacyId: string | null;
+  pharmacyGroupId: string | null;
+};
+
+declare module "next-auth" {
+  interface Session {
+    user: PortalSessionUser & DefaultSession["user"];
+  }
+  interface User {
+    role: PortalRole;
+    organisationId: string;
+    pharmacyId: string | null;
+    pharmacyGroupId: string | null;
+  }
+}
+
+declare module "next-auth/jwt" {
+  interface JWT {
+    role?: PortalRole;
+    organisationId?: string;
+    pharmacyId?: string | null;
+    pharmacyGroupId?: string | null;
+  }
+}
+
+/**
+ * next-auth v4 takes its base URL from NEXTAUTH_URL, read on every request (server side: origin
+ * of redirects and callback-URL checks, and whether cookies are `Secure`) and once when
+ * `next-auth/react` is first loaded. Without it, it assumes http://localhost:3000. When the
+ * operator has not set it, derive it from BASE_URL (default http://localhost:PORT). Called from
+ * instrumentation.ts before the first request, and again before next-auth sees the options.
+ */
+export function applyPortalAuthUrl(): string {
+  const current = process.env.NEXTAUTH_URL?.trim();
+  if (current) return current;
+  process.env.NEXTAUTH_URL = config().baseUrl;
+  return process.env.NEXTAUTH_URL;
+}
+
+// A password check runs even for unknown emails, so response time does not reveal which emails exist.
+let decoyHash: Promise<string> | undefined;
+
+async function authorizeCredentials(email: unknown, password: unknown): Promise<PortalSessionUser | null> {
+  if (typeof email !== "string" || typeof password !== "string" || !email.trim() || !password) return null;
+  const db = await database();
+  const user = await db.user.findFirst({
+    where: { email: { equals: email.trim(), mode: "insensitive" } },
+    select: {
+      id: true,
+      email: true,
+      displayName: true,
+      passwordHash: true,
+      role: true,
+      organisationId: true,
+      pharmacyId: true,
+      pharmacyGroupId: true,
+    },
+  });
+  if (!user) {
+    decoyHash ??= hashPassword(randomBytes(16).toString("hex"));
+    await verifyPassword(password, await decoyHash);
+    return null;
+  }
+  if (!(await verifyPassword(password, user.passwordHash))) return null;
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.displayName,
+    role: user.role,
+    organisationId: user.organisationId,
+    pharmacyId: user.pharmacyId,
+    pharmacyGroupId: user.pharmacyGroupId,
+  };
+}
+
+let options: AuthOptions | undefined;
+
+/**
+ * next-auth options for the portals: email + password against the User table, JWT sessions.
+ * Built on first use rather than at import, so that `next build` (which loads the auth route)
+ * neither reads secrets nor touches DATA_DIR.
+ */
+export function portalAuthOptions(): AuthOptions {
+  applyPortalAuthUrl();
+  options ??= {
+    secret: portalAuthSecret(),
+    session: { strategy: "jwt", maxAge: 12 * 60 * 60, updateAge: 60 * 60 },
+    pages: { signIn: "/signin", error: "/signin" },
+    providers: [
+      CredentialsProvider({
+        name: "Email and password",
+        credentials: {
+          email: { label: "Email", type: "email" },
+          password: { label: "Password", type: "password" },
+        },
+        authorize: (credentials) => authorizeCredentials(credentials?.email, credentials?.password),
+      }),
+    ],
+    callbacks: {
+      jwt({ token, user }) {
+        if (user) {
+          token.sub = user.id;
+          token.role = user.role;
+          token.organisationId = user.organisationId;
+          token.pharmacyId = user.pharmacyId;
+          token.pharmacyGroupId = user.pharmacyGroupId;
+        }
+        return token;
+      },
+      session({ session, token }) {
+        session.user = {
+          id: token.sub ?? "",
+          email: token.email ?? "",
+          name: token.name ?? "",
+          role: token.role ?? "PHARMACIST",
+          organisationId: token.organisationId ?? "",
+          pharmacyId: token.pharmacyId ?? null,
+          pharmacyGroupId: token.pharmacyGroupId ?? null,
+        };
+        return session;
+      },
+    },
+  };
+  return options;
+}
+
+/** The signed-in portal user of the current request (server components, route handlers), or null. */
+export async function currentPortalUser(): Promise<PortalSessionUser | null> {
+  const session = await getServerSession(portalAuthOptions());
+  return session?.user?.id ? session.user : null;
+}
+
+/** The signed-in user as the portals show them: names of their organisation, pharmacy or group. */
+export type PortalViewer = {
+  id: string;
+  email: string;
+  displayName: string;
+  role: PortalRole;
+  organisation: { id: string; displayName: string };
+  pharmacy: { id: string; displayName: string } | null;
+  pharmacyGroup: { id: string; displayName: string } | null;
+};
+
+async function loadViewer(userId: string): Promise<PortalViewer | null> {
+  const db = await database();
+  const place = { select: { id: true, displayName: true } } as const;
+  return db.user.findUnique({
+    where: { id: userId },
+    select: {
+      id: true,
+      email: true,
+      displayName: true,
+      role: true,
+      organisation: place,
+      pharmacy: place,
+      pharmacyGroup: place,
+    },
+  });
+}
+
+/**
+ * For portal pages: the signed-in user if their role may open this portal. Otherwise redirects:
+ * to sign-in (with a callbackUrl back to `path`) when there is no session or its user no longer
+ * exists, and to the user's own portal when the role does not fit. Roles are checked against the
+ * database, not only the session token.
+ */
+export async function requirePortalViewer(role: PortalRole, path: string): Promise<PortalViewer> {
+  const signIn = `/signin?callbackUrl=${encodeURIComponent(path)}`;
+  const user = await currentPortalUser();
+  if (!user) redirect(signIn);
+  const viewer = await loadViewer(user.id);
+  if (!viewer) redirect(signIn);
+  if (viewer.role !== role) redirect(portalHome(viewer.role));
+  return viewer;
+}

@@ -1,0 +1,83 @@
+import { readFileSync, statSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { database } from "@/server/db/client";
+import { get } from "@/tests/http";
+import { demoFilePath, seedSandbox, seedSandboxIfEmpty, type DemoFile } from "./seed";
+
+const readDemo = () => JSON.parse(readFileSync(demoFilePath(), "utf8")) as DemoFile;
+
+describe("sandbox seed", () => {
+  it("seeds an empty database and writes demo.json in the contract's shape", async () => {
+    const db = await database();
+    expect(await seedSandboxIfEmpty(db)).not.toBeNull();
+    expect(await seedSandboxIfEmpty(db)).toBeNull();
+    const demo = readDemo();
+    expect(statSync(demoFilePath()).mode & 0o777).toBe(0o600);
+    expect(demo).toMatchObject({
+      base_url: expect.stringMatching(/^http/),
+      organisation_uid: expect.any(String),
+      shop: { uid: expect.any(String), identifier: expect.any(String) },
+      pharmacy_group_uid: expect.any(String),
+      users: { admin: { email: expect.any(String), password: expect.any(String) }, pharmacist: { email: expect.any(String), password: expect.any(String) } },
+    });
+    expect(demo.pharmacies[0].group_uid).toBe(demo.pharmacy_group_uid);
+    expect(demo.pharmacies[1].group_uid).toBe(demo.pharmacy_group_uid);
+    expect(demo.pharmacies.some((p) => p.group_uid === null)).toBe(true);
+    expect(Object.keys(demo.keys).sort()).toEqual(
+      ["management", "management_order_read", "pharmacy", "pharmacy_group", "pharmacy_orders_read", "public"].sort(),
+    );
+    expect(demo.catalogue.otc.length).toBeGreaterThanOrEqual(2);
+    expect(demo.catalogue.rx.length).toBeGreaterThanOrEqual(1);
+    for (const entry of [...demo.catalogue.otc, ...demo.catalogue.rx]) {
+      expect(Object.keys(entry).sort()).toEqual(["pharmacy_sku_uid", "product_reference", "product_uid", "shop_product_uid", "sku_reference", "sku_uid"]);
+    }
+  });
+
+  it("gives keys with exactly the promised permissions and scopes", async () => {
+    const demo = readDemo();
+    const M = "/v1/management";
+    expect((await get(`${M}/products`, { key: demo.keys.management })).status).toBe(200);
+    expect((await get(`${M}/products`, { key: demo.keys.management_order_read })).status).toBe(403);
+    expect((await get("/v2/public-api/health", { key: demo.keys.public })).status).toBe(200);
+    const skus = await get("/v1/external_pharmacy_api/pharmacy_skus", { key: demo.keys.pharmacy });
+    expect(skus.status).toBe(200);
+    const pharmacySkuUids = skus.json.data.map((s: { uid: string }) => s.uid);
+    for (const entry of [...demo.catalogue.otc, ...demo.catalogue.rx]) expect(pharmacySkuUids).toContain(entry.pharmacy_sku_uid);
+    for (const entry of demo.catalogue.otc) {
+      expect(skus.json.data.find((s: { uid: string }) => s.uid === entry.pharmacy_sku_uid).stock).toBeGreaterThanOrEqual(1000);
+    }
+    expect((await get("/v1/external_pharmacy_api/pharmacy_skus", { key: demo.keys.pharmacy_orders_read })).status).toBe(403);
+    expect((await get("/v1/external_pharmacy_api/pharmacy_skus", { key: demo.keys.pharmacy_group })).status).toBe(400);
+    const viaGroup = await get("/v1/external_pharmacy_api/pharmacy_skus", {
+      key: demo.keys.pharmacy_group,
+      query: { pharmacy_uid: demo.pharmacies[1].uid },
+    });
+    expect(viaGroup.status).toBe(200);
+
+    const db = await database();
+    const rx = await db.product.findUniqueOrThrow({ where: { id: demo.catalogue.rx[0].product_uid } });
+    const otc = await db.product.findUniqueOrThrow({ where: { id: demo.catalogue.otc[0].product_uid } });
+    expect([rx.prescriptionRequired, otc.prescriptionRequired]).toEqual([true, false]);
+  });
+
+  it("is idempotent: a second run keeps the organisation, keys and passwords and creates nothing", async () => {
+    const db = await database();
+    const before = readDemo();
+    const counts = async () => [await db.organisation.count(), await db.apiKey.count(), await db.pharmacy.count(), await db.sku.count(), await db.user.count()];
+    const countsBefore = await counts();
+    const again = await seedSandbox(db);
+    expect(again).toEqual(before);
+    expect(await counts()).toEqual(countsBefore);
+  });
+
+  it("replaces a sandbox key that no longer works and revokes the old one", async () => {
+    const db = await database();
+    const before = readDemo();
+    await db.apiKey.updateMany({ where: { displayName: "Sandbox: Public (all)" }, data: { revokedAt: new Date() } });
+    const after = await seedSandbox(db);
+    expect(after.keys.public).not.toBe(before.keys.public);
+    expect((await get("/v2/public-api/health", { key: after.keys.public })).status).toBe(200);
+    expect((await get("/v2/public-api/health", { key: before.keys.public })).status).toBe(401);
+    expect(after.keys.management).toBe(before.keys.management);
+  });
+});
