@@ -45,7 +45,7 @@ declare module "next-auth/jwt" {
  * next-auth v4 takes its base URL from NEXTAUTH_URL, read on every request (server side: origin
  * of redirects and callback-URL checks, and whether cookies are `Secure`) and once when
  * `next-auth/react` is first loaded. Without it, it assumes http://localhost:3000. When the
- * operator has not set it, derive it from BASE_URL (default http://localhost:PORT). Called from
+ * operator has not set it, derive it from PUBLIC_BASE_URL (default http://localhost:PORT). Called from
  * instrumentation.ts before the first request, and again before next-auth sees the options.
  */
 export function applyPortalAuthUrl(): string {

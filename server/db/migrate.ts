@@ -3,7 +3,8 @@ import { readdirSync, readFileSync, existsSync } from "node:fs";
 import path from "node:path";
 import type { Driver } from "./driver";
 
-export const migrationsDir = path.resolve(process.cwd(), "prisma", "migrations");
+// Read from the project at run time; turbopackIgnore keeps the bundler from tracing the whole tree.
+export const migrationsDir = path.resolve(/*turbopackIgnore: true*/ process.cwd(), "prisma", "migrations");
 
 type Migration = { name: string; sql: string; checksum: string };
 

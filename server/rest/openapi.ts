@@ -86,7 +86,7 @@ export async function serveApiDocs(family: Family, routes: Route[], subPath: str
   if (subPath.length !== 2) return null;
   if (subPath[1] === "openapi.json") return Response.json(openApiDocument(family, routes));
   if (!ASSETS.has(subPath[1])) return null;
-  const file = path.join(process.cwd(), "node_modules", "swagger-ui-dist", subPath[1]);
+  const file = path.join(/*turbopackIgnore: true*/ process.cwd(), "node_modules", "swagger-ui-dist", subPath[1]);
   return new Response(await readFile(file), {
     headers: { "content-type": ASSET_TYPES[path.extname(file)], "cache-control": "public, max-age=86400" },
   });

@@ -1178,3 +1178,5 @@ CREATE UNIQUE INDEX "PharmacySku_live_pharmacyId_skuId_key" ON "PharmacySku" ("p
 CREATE UNIQUE INDEX "WebhookSubscription_live_pharmacy_key" ON "WebhookSubscription" ("notificationType", "target", "pharmacyId") WHERE "deletedAt" IS NULL AND "pharmacyId" IS NOT NULL;
 CREATE UNIQUE INDEX "WebhookSubscription_live_organisation_key" ON "WebhookSubscription" ("organisationId", "notificationType", "target") WHERE "deletedAt" IS NULL AND "pharmacyId" IS NULL;
 CREATE UNIQUE INDEX "WalletPass_live_template_customer_key" ON "WalletPass" ("templateId", "shopCustomerId") WHERE "deletedAt" IS NULL;
+-- Sign-in matches emails case-insensitively, so they must be unique case-insensitively too.
+CREATE UNIQUE INDEX "User_email_lower_key" ON "User" (lower("email"));

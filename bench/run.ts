@@ -1,0 +1,99 @@
+/**
+ * npm run bench [-- --db pglite|postgres|both] [--concurrency 10] [--seconds 10] [--build]
+ *
+ * For each database: a fresh database, seeded by the scenario itself; then the production server
+ * (`next start`) on it, and a closed-loop load from this process over loopback. PostgreSQL comes
+ * from BENCH_DATABASE_URL (a server URL; a database rx_bench is created on it) or, when unset, a
+ * throwaway cluster started with scripts/ci/postgres.sh. Not part of the tests.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { reloadConfig } from "../server/config";
+import { closeDatabase, database } from "../server/db/client";
+import { runLoad, type LoadResult } from "./load";
+import { catalogueEndpoints, seedCatalogue } from "./scenarios/catalogue";
+import { ensureBuild, startServer } from "./server";
+
+const { values } = parseArgs({
+  options: {
+    db: { type: "string", default: "both" },
+    concurrency: { type: "string", default: "10" },
+    seconds: { type: "string", default: "10" },
+    build: { type: "boolean", default: false },
+  },
+});
+const concurrency = Number(values.concurrency);
+const durationMs = Number(values.seconds) * 1000;
+const PORT = 3200;
+
+type Row = { database: string; endpoint: string } & LoadResult;
+
+async function freshPostgres(): Promise<{ url: string; cleanup: () => void }> {
+  let serverUrl = process.env.BENCH_DATABASE_URL;
+  let cleanup = () => {};
+  if (!serverUrl) {
+    const env = { ...process.env, RX_PG_DIR: "/tmp/rx-bench-postgres", RX_PG_PORT: "55442" };
+    const out = execFileSync("bash", ["scripts/ci/postgres.sh", "start"], { env, encoding: "utf8" });
+    serverUrl = /DATABASE_URL=(\S+)/.exec(out)![1];
+    cleanup = () => execFileSync("bash", ["scripts/ci/postgres.sh", "stop"], { env, stdio: "ignore" });
+  }
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query("DROP DATABASE IF EXISTS rx_bench WITH (FORCE)");
+  await admin.query("CREATE DATABASE rx_bench");
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = "/rx_bench";
+  return { url: url.toString(), cleanup };
+}
+
+async function benchDatabase(kind: "pglite" | "postgres"): Promise<Row[]> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "rx-bench-"));
+  const pgServer = kind === "postgres" ? await freshPostgres() : null;
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    DATABASE_URL: pgServer?.url ?? "",
+    RATE_LIMIT_PER_SECOND: "1000000",
+    SEED_ON_START: "false",
+  };
+  Object.assign(process.env, env);
+  reloadConfig();
+  try {
+    console.log(`[${kind}] seeding…`);
+    const t0 = performance.now();
+    const ctx = await seedCatalogue(await database());
+    await closeDatabase(); // PGlite: the server must be the only process with the directory open
+    console.log(`[${kind}] seeded ${ctx.skuCount} SKUs in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const server = await startServer(env, PORT);
+    const rows: Row[] = [];
+    try {
+      for (const endpoint of catalogueEndpoints(server.url, ctx)) {
+        const result = await runLoad({ concurrency, durationMs, request: endpoint.request });
+        rows.push({ database: kind, endpoint: endpoint.name, ...result });
+        console.log(`[${kind}] ${endpoint.name}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(1)} ms, p95 ${result.p95.toFixed(1)} ms, errors ${result.errors}`);
+      }
+    } finally {
+      await server.stop();
+    }
+    return rows;
+  } finally {
+    pgServer?.cleanup();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+ensureBuild(values.build);
+const kinds = values.db === "both" ? (["pglite", "postgres"] as const) : [values.db as "pglite" | "postgres"];
+const rows: Row[] = [];
+for (const kind of kinds) rows.push(...(await benchDatabase(kind)));
+
+console.log(`\n${concurrency} concurrent clients, ${durationMs / 1000} s per endpoint, ${os.cpus().length} cores\n`);
+console.log("| Database | Endpoint | req/s | p50 ms | p95 ms | p99 ms | errors |");
+console.log("| --- | --- | ---: | ---: | ---: | ---: | ---: |");
+for (const r of rows) {
+  console.log(`| ${r.database} | ${r.endpoint} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} |`);
+}

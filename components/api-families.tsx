@@ -1,0 +1,88 @@
+import Link from "next/link";
+
+type ApiFamily = {
+  name: string;
+  basePath: string;
+  audience: string;
+  explorer?: string;
+};
+
+/** The REST API families of the specification, each with its own base path and kind of API key. */
+export const apiFamilies: readonly ApiFamily[] = [
+  {
+    name: "Management API",
+    basePath: "/v1/management",
+    audience: "Back-office integrations. Key scoped to an organisation.",
+    explorer: "/v1/management/apidocs",
+  },
+  {
+    name: "Public API",
+    basePath: "/v2/public-api",
+    audience: "Storefronts and telemedicine platforms. Every path is scoped by a shop identifier.",
+    explorer: "/v2/public-api/apidocs",
+  },
+  {
+    name: "External Pharmacy API",
+    basePath: "/v1/external_pharmacy_api",
+    audience: "Pharmacies. Key scoped to one pharmacy or to a pharmacy group.",
+    explorer: "/v1/external_pharmacy_api/apidocs",
+  },
+  {
+    name: "Pharmacy payouts",
+    basePath: "/v1/external-pharmacy-api-v1/payouts",
+    audience: "Pharmacies, with the same keys as the External Pharmacy API.",
+  },
+  {
+    name: "Patient data",
+    basePath: "/api/v0/patient",
+    audience: "Shop integrations, identified by shop customer id and shop identifier.",
+  },
+];
+
+/** Table of the API families for the landing page. */
+export function ApiFamilies() {
+  return (
+    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+      <table className="w-full text-left text-sm">
+        <thead className="bg-slate-50 text-xs font-medium uppercase tracking-wide text-slate-500">
+          <tr>
+            <th scope="col" className="px-5 py-3">
+              API
+            </th>
+            <th scope="col" className="px-5 py-3">
+              Base path
+            </th>
+            <th scope="col" className="hidden px-5 py-3 md:table-cell">
+              For
+            </th>
+            <th scope="col" className="px-5 py-3">
+              <span className="sr-only">Explorer</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {apiFamilies.map((family) => (
+            <tr key={family.basePath} data-testid="api-family">
+              <th scope="row" className="px-5 py-4 font-medium text-slate-900">
+                {family.name}
+              </th>
+              <td className="px-5 py-4">
+                <code className="whitespace-nowrap rounded bg-slate-100 px-1.5 py-0.5 font-mono text-[13px] text-slate-800">
+                  {family.basePath}
+                </code>
+              </td>
+              <td className="hidden px-5 py-4 text-slate-600 md:table-cell">{family.audience}</td>
+              <td className="px-5 py-4 text-right whitespace-nowrap">
+                {family.explorer ? (
+                  <Link href={family.explorer} prefetch={false} className="font-medium text-brand-700 hover:text-brand-800">
+                    API explorer →
+                  </Link>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,26 @@
+import Link from "next/link";
+
+/** The service's mark and name, linking home. */
+export function Brand({ suffix }: { suffix?: string }) {
+  return (
+    <Link href="/" className="flex items-center gap-2.5 text-slate-900">
+      <span
+        aria-hidden
+        className="flex size-8 items-center justify-center rounded-lg bg-brand-700 text-sm font-bold tracking-tight text-white"
+      >
+        Rx
+      </span>
+      <span className="font-semibold tracking-tight">
+        Rx Fulfilment
+        {suffix ? (
+          <>
+            <span aria-hidden className="font-normal text-slate-400">
+              {" · "}
+            </span>
+            <span className="font-normal text-slate-500">{suffix}</span>
+          </>
+        ) : null}
+      </span>
+    </Link>
+  );
+}

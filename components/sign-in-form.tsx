@@ -1,0 +1,96 @@
+"use client";
+
+import { getSession, signIn } from "next-auth/react";
+import { useState, type FormEvent } from "react";
+import { portalHome } from "@/server/auth/portal-roles";
+
+const messages: Record<string, string> = {
+  CredentialsSignin: "The email or password is not correct.",
+  SessionRequired: "Please sign in to continue.",
+};
+
+function messageFor(code: string): string {
+  return messages[code] ?? "Sign-in failed. Please try again.";
+}
+
+/**
+ * Email and password sign-in. Posts to next-auth without letting it redirect, then navigates to
+ * the (already sanitised) callback path, or to the user's own portal when there is none.
+ */
+export function SignInForm({ callbackPath, errorCode }: { callbackPath?: string; errorCode?: string }) {
+  const [error, setError] = useState<string | null>(errorCode ? messageFor(errorCode) : null);
+  const [pending, setPending] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setPending(true);
+    setError(null);
+    try {
+      const result = await signIn("credentials", {
+        email: String(form.get("email") ?? ""),
+        password: String(form.get("password") ?? ""),
+        redirect: false,
+      });
+      if (!result?.ok || result.error) {
+        setError(messageFor(result?.error ?? ""));
+        setPending(false);
+        return;
+      }
+      let target = callbackPath;
+      if (!target) {
+        const session = await getSession();
+        target = session?.user?.role ? portalHome(session.user.role) : "/";
+      }
+      // A full navigation, so the server renders the portal with the new session cookie.
+      window.location.assign(target);
+    } catch {
+      setError(messageFor(""));
+      setPending(false);
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="space-y-5">
+      {error ? (
+        <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">
+          {error}
+        </p>
+      ) : null}
+      <div>
+        <label htmlFor="email" className="block text-sm font-medium text-slate-700">
+          Email
+        </label>
+        <input
+          id="email"
+          name="email"
+          type="email"
+          autoComplete="username"
+          required
+          autoFocus
+          className="mt-1.5 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm outline-none focus:border-brand-600 focus:ring-2 focus:ring-brand-100"
+        />
+      </div>
+      <div>
+        <label htmlFor="password" className="block text-sm font-medium text-slate-700">
+          Password
+        </label>
+        <input
+          id="password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          className="mt-1.5 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm outline-none focus:border-brand-600 focus:ring-2 focus:ring-brand-100"
+        />
+      </div>
+      <button
+        type="submit"
+        disabled={pending}
+        className="w-full rounded-md bg-brand-700 px-3 py-2 text-sm font-medium text-white shadow-sm hover:bg-brand-800 disabled:opacity-60"
+      >
+        {pending ? "Signing in…" : "Sign in"}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,15 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
+/** The sandbox credentials that the e2e server's seed wrote (DATA_DIR=.data/e2e, see playwright.config.ts). */
+export type DemoFile = {
+  base_url: string;
+  /** The pharmacist belongs to the first pharmacy. */
+  pharmacies: { uid: string; display_name: string }[];
+  users: { admin: { email: string; password: string }; pharmacist: { email: string; password: string } };
+};
+
+export function readDemoFile(): DemoFile {
+  const file = path.resolve(import.meta.dirname, "..", ".data", "e2e", "demo.json");
+  return JSON.parse(readFileSync(file, "utf8")) as DemoFile;
+}

@@ -1,0 +1,62 @@
+import { defineConfig, devices } from "@playwright/test";
+
+/**
+ * Browser tests against the production build in Debian's Chromium (never `playwright install`).
+ * The server gets its own port and DATA_DIR (wiped per run by scripts/e2e/serve.ts); DATABASE_URL
+ * is passed through, so the same tests run on embedded PGlite and on PostgreSQL.
+ */
+const port = Number(process.env.E2E_PORT ?? 3100);
+const baseURL = `http://127.0.0.1:${port}`;
+
+export default defineConfig({
+  testDir: "e2e",
+  fullyParallel: false,
+  workers: 1,
+  forbidOnly: Boolean(process.env.CI),
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+  },
+  projects: [
+    {
+      name: "chromium",
+      use: {
+        ...devices["Desktop Chrome"],
+        launchOptions: {
+          executablePath: "/usr/bin/chromium",
+          args: [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    command: "npx tsx scripts/e2e/serve.ts",
+    url: `${baseURL}/`,
+    env: {
+      PORT: String(port),
+      DATA_DIR: ".data/e2e",
+      PUBLIC_BASE_URL: baseURL,
+      // Emptied so the app derives it from PUBLIC_BASE_URL (server/auth/portal-session.ts), as on a plain install.
+      NEXTAUTH_URL: "",
+      ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    },
+    reuseExistingServer: false,
+    // `next build` runs inside the web server command.
+    timeout: 10 * 60_000,
+    stdout: "pipe",
+    stderr: "pipe",
+    gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
+  },
+});

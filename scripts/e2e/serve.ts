@@ -1,0 +1,67 @@
+/**
+ * The web server of the Playwright run (playwright.config.ts → webServer.command):
+ *  1. wipes the e2e DATA_DIR, so the server starts on an empty embedded database and the seed
+ *     writes a fresh DATA_DIR/demo.json;
+ *  2. when DATABASE_URL names a PostgreSQL server, recreates a database of its own beside it
+ *     (`<name>_e2e`) and points the server there: the seed only runs on an empty database, and
+ *     the integration tests may have left rows in the one they share;
+ *  3. builds the production bundle (skip with E2E_SKIP_BUILD=1 when `.next` is current);
+ *  4. runs `next start` in the foreground until Playwright stops it.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { rmSync } from "node:fs";
+import path from "node:path";
+import pg from "pg";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const dataDir = path.resolve(root, process.env.DATA_DIR ?? ".data/e2e");
+const port = process.env.PORT ?? "3100";
+const host = process.env.E2E_HOST ?? "127.0.0.1";
+const next = path.join(root, "node_modules", ".bin", "next");
+
+function fail(message: string): never {
+  console.error(`[e2e server] ${message}`);
+  process.exit(1);
+}
+
+async function freshPostgresDatabase(url: string): Promise<string> {
+  const parsed = new URL(url);
+  const name = `${decodeURIComponent(parsed.pathname.slice(1)) || "postgres"}_e2e`;
+  if (!/^[A-Za-z0-9_]+$/.test(name)) fail(`cannot derive an e2e database name from ${parsed.pathname}`);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await client.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await client.end();
+  }
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
+}
+
+async function main() {
+  if (!dataDir.startsWith(path.join(root, ".data") + path.sep) && process.env.E2E_ALLOW_ANY_DATA_DIR !== "1") {
+    fail(`refusing to wipe DATA_DIR=${dataDir} outside ${path.join(root, ".data")}`);
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: port };
+  env.PUBLIC_BASE_URL ??= `http://${host}:${port}`;
+  const databaseUrl = process.env.DATABASE_URL?.trim();
+  if (databaseUrl && databaseUrl !== "memory:") {
+    env.DATABASE_URL = await freshPostgresDatabase(databaseUrl);
+    console.log(`[e2e server] PostgreSQL database ${new URL(env.DATABASE_URL).pathname.slice(1)} recreated`);
+  }
+
+  if (process.env.E2E_SKIP_BUILD !== "1") {
+    const build = spawnSync(next, ["build"], { cwd: root, env, stdio: "inherit" });
+    if (build.status !== 0) fail(`next build failed (exit ${build.status ?? build.signal})`);
+  }
+
+  const server = spawn(next, ["start", "--hostname", host, "--port", port], { cwd: root, env, stdio: "inherit" });
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
+  server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
+
+main().catch((error: unknown) => fail(error instanceof Error ? (error.stack ?? error.message) : String(error)));

@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { parseConfig } from "./config";
+
+describe("configuration", () => {
+  it("has the documented defaults", () => {
+    const c = parseConfig({});
+    expect(c.DATABASE_URL).toBeUndefined();
+    expect(c).toMatchObject({
+      DATA_DIR: ".data",
+      PORT: 3000,
+      RATE_LIMIT_PER_SECOND: 25,
+      SEED_ON_START: true,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: false,
+      WEBHOOK_RETRY_BASE_MS: 10_000,
+      WEBHOOK_RETRY_MAX_MS: 600_000,
+      WEBHOOK_TIMEOUT_MS: 30_000,
+      baseUrl: "http://localhost:3000",
+      inngestConfigured: false,
+    });
+  });
+
+  it("parses values and refuses invalid ones with the setting's name", () => {
+    const c = parseConfig({ PORT: "8080", WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", DATABASE_URL: "postgres://u@h/db", INNGEST_BASE_URL: "http://127.0.0.1:8288" });
+    expect(c).toMatchObject({ PORT: 8080, WEBHOOK_ALLOW_PRIVATE_TARGETS: true, baseUrl: "http://localhost:8080", inngestConfigured: true });
+    expect(() => parseConfig({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
+    expect(() => parseConfig({ RATE_LIMIT_PER_SECOND: "0" })).toThrow(/RATE_LIMIT_PER_SECOND/);
+    expect(() => parseConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "maybe" })).toThrow(/WEBHOOK_ALLOW_PRIVATE_TARGETS/);
+  });
+});
