@@ -1,5 +1,6 @@
 import { config } from "@/server/config";
-import { database } from "@/server/db/client";
+import { database, databaseDriver } from "@/server/db/client";
+import { keepEmbeddedStatisticsFresh } from "@/server/db/maintenance";
 
 /**
  * Runs once when the Next.js server starts (instrumentation.ts): opens the database, which applies
@@ -7,6 +8,7 @@ import { database } from "@/server/db/client";
  */
 export async function startService(): Promise<void> {
   const db = await database();
+  keepEmbeddedStatisticsFresh(await databaseDriver());
   if (config().SEED_ON_START) {
     const { seedSandboxIfEmpty } = await import("@/server/sandbox/seed");
     await seedSandboxIfEmpty(db);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTenant, type Tenant } from "@/tests/fixtures";
-import { get, patch } from "@/tests/http";
+import { del, get, patch } from "@/tests/http";
 
 let t: Tenant;
 let hiding: Tenant;
@@ -45,11 +45,15 @@ describe("list", () => {
     });
   });
 
-  it("leaves out deleted pharmacy SKUs and SKUs", async () => {
-    const sku = await t.db.sku.create({ data: { organisationId: t.organisation.id, productId: t.product.id, displayName: "Gone", deletedAt: new Date() } });
-    await t.db.pharmacySku.create({ data: { pharmacyId: t.pharmacy.id, skuId: sku.id, externalId: "G", price: 1, stock: 1 } });
+  it("leaves out deleted pharmacy SKUs, and those of a SKU deleted through the Management API", async () => {
+    const sku = await t.db.sku.create({ data: { organisationId: t.organisation.id, productId: t.product.id, displayName: "Gone" } });
+    const doomed = await t.db.pharmacySku.create({ data: { pharmacyId: t.pharmacy.id, skuId: sku.id, externalId: "G", price: 1, stock: 1 } });
     await t.db.pharmacySku.create({ data: { pharmacyId: t.pharmacy.id, skuId: t.rxSku.id, externalId: "D", price: 1, stock: 1, deletedAt: new Date() } });
+    expect((await get(BASE, { key: t.keys.pharmacy })).json.totalRegistries).toBe(3);
+    expect((await del(`/v1/management/skus/${sku.id}`, { key: t.keys.management })).status).toBe(204);
     expect((await get(BASE, { key: t.keys.pharmacy })).json.totalRegistries).toBe(2);
+    const gone = await patch(`${BASE}/${doomed.id}/stock`, { key: t.keys.pharmacy, body: { stock: 5 } });
+    expect(gone.status).toBe(404);
   });
 
   it("hides the account's hidden SKU type from the list and its totals", async () => {

@@ -151,8 +151,9 @@ describe("SKUs", () => {
     expect((await patch(`${M}/skus/${sku.id}`, { key: t.keys.management, body: { product_uid: other.product.id } })).status).toBe(400);
   });
 
-  it("soft-deletes with 204: gone from reads and lists, row kept", async () => {
+  it("soft-deletes with 204: gone from reads and lists with its shop SKUs, row kept", async () => {
     const sku = await t.db.sku.create({ data: { organisationId: t.organisation.id, productId: t.product.id, displayName: "Doomed" } });
+    const shopSku = await t.db.shopSku.create({ data: { shopId: t.shop.id, shopProductId: t.shopProduct.id, skuId: sku.id, price: 1 } });
     const r = await del(`${M}/skus/${sku.id}`, { key: t.keys.management });
     expect(r.status).toBe(204);
     expect(r.text).toBe("");
@@ -162,6 +163,7 @@ describe("SKUs", () => {
     const list = await get(`${M}/skus`, { key: t.keys.management, query: { search: "Doomed" } });
     expect(list.json.totalRegistries).toBe(0);
     expect((await t.db.sku.findUniqueOrThrow({ where: { id: sku.id } })).deletedAt).toBeInstanceOf(Date);
+    expect((await get(`${M}/shop-skus/${shopSku.id}`, { key: t.keys.management })).status).toBe(404);
   });
 
   it("answers 404 for another organisation's SKU on every operation", async () => {

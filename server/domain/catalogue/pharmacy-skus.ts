@@ -8,16 +8,18 @@ import { pageArgs, type Page } from "@/server/domain/paging";
 export type PharmacyScope = { id: string; organisationId: string; hiddenSkuType: HiddenSkuType };
 
 /**
- * What a pharmacy sees of its SKUs: live pharmacy SKUs of live SKUs, without the SKU type the
- * account hides (digital or physical), which is left out of lists, totals and updates alike.
+ * What a pharmacy sees of its SKUs: its live pharmacy SKUs (deleting a SKU deletes them too),
+ * without the SKU type the account hides (digital or physical), which is left out of lists,
+ * totals and updates alike. Only that setting needs a join with the SKU.
  */
 function visibleTo(pharmacy: PharmacyScope) {
-  const sku = {
-    deletedAt: null,
-    ...(pharmacy.hiddenSkuType === "DIGITAL" ? { digital: false } : {}),
-    ...(pharmacy.hiddenSkuType === "PHYSICAL" ? { digital: true } : {}),
-  };
-  return { pharmacyId: pharmacy.id, deletedAt: null, sku };
+  const hidden =
+    pharmacy.hiddenSkuType === "DIGITAL"
+      ? { sku: { digital: false } }
+      : pharmacy.hiddenSkuType === "PHYSICAL"
+        ? { sku: { digital: true } }
+        : {};
+  return { pharmacyId: pharmacy.id, deletedAt: null, ...hidden };
 }
 
 const withSku = { sku: { include: { product: true } } } as const;
@@ -25,7 +27,12 @@ const withSku = { sku: { include: { product: true } } } as const;
 export async function listPharmacySkus(db: Db, pharmacy: PharmacyScope, page: Page) {
   const where = visibleTo(pharmacy);
   const [items, total] = await Promise.all([
-    db.pharmacySku.findMany({ where, include: withSku, orderBy: [{ createdAt: "asc" }, { id: "asc" }], ...pageArgs(page) }),
+    db.pharmacySku.findMany({
+      where,
+      include: withSku,
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      ...pageArgs(page),
+    }),
     db.pharmacySku.count({ where }),
   ]);
   return { items, total };

@@ -63,11 +63,16 @@ export async function updateSku(
   return db.sku.update({ where: { id: skuId }, data: changes });
 }
 
-/** Soft delete: the SKU disappears from every list and read; orders that used it keep their reference. */
+/**
+ * Soft delete: the SKU, and with it its shop SKUs and pharmacy SKUs, disappear from every list and
+ * read; orders that used them keep their references.
+ */
 export async function deleteSku(db: Db, organisationId: string, skuId: string): Promise<void> {
-  const { count } = await db.sku.updateMany({
-    where: { id: skuId, organisationId, deletedAt: null },
-    data: { deletedAt: new Date() },
+  const deletedAt = new Date();
+  await db.$transaction(async (tx) => {
+    const { count } = await tx.sku.updateMany({ where: { id: skuId, organisationId, deletedAt: null }, data: { deletedAt } });
+    if (count === 0) throw new NotFoundError();
+    await tx.shopSku.updateMany({ where: { skuId, deletedAt: null }, data: { deletedAt } });
+    await tx.pharmacySku.updateMany({ where: { skuId, deletedAt: null }, data: { deletedAt } });
   });
-  if (count === 0) throw new NotFoundError();
 }
