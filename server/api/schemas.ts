@@ -14,3 +14,19 @@ export const httpUrl = () =>
     .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), "Enter a valid http(s) URL.");
 /** Search terms: at most 100 characters. */
 export const searchTerm = () => z.string().max(100).optional();
+
+const regions = new Intl.DisplayNames(["en"], { type: "region", fallback: "none" });
+const currencies = new Set(Intl.supportedValuesOf("currency"));
+
+/** A 2-letter ISO 3166-1 country code ("DE"). */
+export const countryCode = () =>
+  z
+    .string()
+    .refine((code) => /^[A-Z]{2}$/.test(code) && code !== "ZZ" && regions.of(code) !== undefined, "Enter a 2-letter ISO country code, e.g. DE.");
+
+/** A 3-letter ISO 4217 currency code ("EUR"). */
+export const currencyCode = () =>
+  z.string().refine((code) => /^[A-Z]{3}$/.test(code) && currencies.has(code), "Enter a 3-letter ISO currency code, e.g. EUR.");
+
+/** Money: an integer amount in minor units with its currency. */
+export const money = () => z.object({ amount: amount(), currency: currencyCode() });

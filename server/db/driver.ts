@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import pg from "pg";
 import { config } from "@/server/config";
 
@@ -23,13 +24,15 @@ export function openDriver(databaseUrl = config().DATABASE_URL): Driver {
       close: () => pool.end(),
     };
   }
+  // pg_trgm backs the substring search of pharmacy orders (a trigram index), as on PostgreSQL.
+  const extensions = { pg_trgm };
   let pglite: PGlite;
   if (databaseUrl === "memory:") {
-    pglite = new PGlite();
+    pglite = new PGlite({ extensions });
   } else {
     const dir = path.resolve(config().DATA_DIR, "pglite");
     mkdirSync(path.dirname(dir), { recursive: true });
-    pglite = new PGlite(dir);
+    pglite = new PGlite(dir, { extensions });
   }
   return {
     kind: "pglite",

@@ -40,3 +40,41 @@ export class UnprocessableError extends DomainError {
     super(message);
   }
 }
+
+/** Collects field errors at nested paths (["fulfillments", 0, "items", 1, "quantity"]) into one ValidationError. */
+export class FieldErrorCollector {
+  readonly fields: FieldErrors = {};
+  private count = 0;
+
+  add(path: readonly (string | number)[], message: string): void {
+    const keys = path.length > 0 ? path.map(String) : [NON_FIELD_ERRORS];
+    let node: FieldErrors = this.fields;
+    for (const key of keys.slice(0, -1)) {
+      const next = node[key];
+      if (!next || Array.isArray(next)) node[key] = {};
+      node = node[key] as FieldErrors;
+    }
+    const leaf = keys[keys.length - 1];
+    const existing = node[leaf];
+    if (Array.isArray(existing)) {
+      if (!existing.includes(message)) existing.push(message);
+    } else if (existing) {
+      const nested = existing[NON_FIELD_ERRORS];
+      existing[NON_FIELD_ERRORS] = Array.isArray(nested) ? [...nested, message] : [message];
+    } else {
+      node[leaf] = [message];
+    }
+    this.count += 1;
+  }
+
+  get empty(): boolean {
+    return this.count === 0;
+  }
+
+  throwIfAny(): void {
+    if (this.count > 0) throw new ValidationError(this.fields);
+  }
+}
+
+/** Field key for errors that concern an object as a whole. */
+export const NON_FIELD_ERRORS = "non_field_errors";

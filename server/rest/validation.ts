@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { FieldErrors } from "@/server/domain/errors";
+import { FieldErrorCollector, type FieldErrors } from "@/server/domain/errors";
 
 // Messages an integrator can act on, in place of zod's generic ones.
 z.config({
@@ -24,32 +24,11 @@ z.config({
   },
 });
 
-/** Field key for errors that concern the body as a whole. */
-export const NON_FIELD_ERRORS = "non_field_errors";
-
 /** Zod issues as `{field: [messages]}`, nested per object (array entries keyed by their index). */
 export function toFieldErrors(issues: readonly z.core.$ZodIssue[]): FieldErrors {
-  const out: FieldErrors = {};
-  for (const issue of issues) {
-    const path = issue.path.length > 0 ? issue.path.map(String) : [NON_FIELD_ERRORS];
-    let node: FieldErrors = out;
-    for (const key of path.slice(0, -1)) {
-      const next = node[key];
-      if (!next || Array.isArray(next)) node[key] = {};
-      node = node[key] as FieldErrors;
-    }
-    const leaf = path[path.length - 1];
-    const existing = node[leaf];
-    if (Array.isArray(existing)) {
-      if (!existing.includes(issue.message)) existing.push(issue.message);
-    } else if (existing) {
-      const nested = existing[NON_FIELD_ERRORS];
-      existing[NON_FIELD_ERRORS] = Array.isArray(nested) ? [...nested, issue.message] : [issue.message];
-    } else {
-      node[leaf] = [issue.message];
-    }
-  }
-  return out;
+  const collector = new FieldErrorCollector();
+  for (const issue of issues) collector.add(issue.path.map((p) => (typeof p === "symbol" ? String(p) : p)), issue.message);
+  return collector.fields;
 }
 
 // ── Query parameter schemas: query values arrive as strings. ──

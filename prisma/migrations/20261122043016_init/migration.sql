@@ -1180,3 +1180,6 @@ CREATE UNIQUE INDEX "WebhookSubscription_live_organisation_key" ON "WebhookSubsc
 CREATE UNIQUE INDEX "WalletPass_live_template_customer_key" ON "WalletPass" ("templateId", "shopCustomerId") WHERE "deletedAt" IS NULL;
 -- Sign-in matches emails case-insensitively, so they must be unique case-insensitively too.
 CREATE UNIQUE INDEX "User_email_lower_key" ON "User" (lower("email"));
+-- Case-insensitive substring search of pharmacy orders (`search`) on the lower-cased searchText.
+CREATE EXTENSION IF NOT EXISTS pg_trgm;
+CREATE INDEX "PharmacyOrder_searchText_trgm_idx" ON "PharmacyOrder" USING gin ("searchText" gin_trgm_ops);

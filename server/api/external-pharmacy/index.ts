@@ -1,6 +1,7 @@
 import { healthRoute } from "@/server/api/health";
 import { EXTERNAL_PHARMACY } from "@/server/rest/families";
 import { createRestApi } from "@/server/rest/kit";
+import { pharmacyOrderRoutes } from "./pharmacy-orders.routes";
 import { pharmacySkuRoutes } from "./pharmacy-skus.routes";
 
-export const externalPharmacyApi = createRestApi(EXTERNAL_PHARMACY, [healthRoute, ...pharmacySkuRoutes]);
+export const externalPharmacyApi = createRestApi(EXTERNAL_PHARMACY, [healthRoute, ...pharmacyOrderRoutes, ...pharmacySkuRoutes]);

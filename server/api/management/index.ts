@@ -2,5 +2,6 @@ import { healthRoute } from "@/server/api/health";
 import { MANAGEMENT } from "@/server/rest/families";
 import { createRestApi } from "@/server/rest/kit";
 import { catalogueRoutes } from "./catalogue.routes";
+import { orderRoutes } from "./orders.routes";
 
-export const managementApi = createRestApi(MANAGEMENT, [healthRoute, ...catalogueRoutes]);
+export const managementApi = createRestApi(MANAGEMENT, [healthRoute, ...orderRoutes, ...catalogueRoutes]);

@@ -1,0 +1,94 @@
+import { unix, unixOrNull } from "@/server/api/wire";
+import type { Address } from "@/server/domain/orders/intake";
+import type { PharmacyOrderDetail, PharmacyOrderView } from "@/server/domain/pharmacy-orders/queries";
+
+const regionNames = new Intl.DisplayNames(["en"], { type: "region" });
+
+/** Pharmacy order responses carry the country as its name (intake takes the ISO code). */
+function presentAddress(address: Address) {
+  return {
+    first_name: address.first_name,
+    last_name: address.last_name,
+    street: address.street,
+    house_number: address.house_number,
+    zip_code: address.zip_code,
+    city: address.city,
+    country: regionNames.of(address.country) ?? address.country,
+    additional_address: address.additional_address ?? null,
+    province: address.province ?? null,
+  };
+}
+
+/** The list entry (and the summary complete_order returns). */
+export function presentPharmacyOrder(view: PharmacyOrderView) {
+  return {
+    uid: view.id,
+    status: view.status,
+    name: view.name,
+    shop_order_name: view.shopOrderName,
+    external_status: view.externalStatus,
+    pharmacy: { uid: view.pharmacy.id, display_name: view.pharmacy.displayName },
+    order: {
+      uid: view.order.id,
+      delivery_address: presentAddress(view.order.deliveryAddress),
+      invoice_address: presentAddress(view.order.invoiceAddress),
+      priority: view.order.priority,
+    },
+    order_items: view.items.map((item) => ({
+      uid: item.uid,
+      amount: item.amount,
+      sku: { uid: item.sku.uid, display_name: item.sku.displayName, pzn: item.sku.pzn },
+      total_paid_amount: item.totalPaidAmount,
+    })),
+    shop_shipping_methods: view.shippingMethods.map((method) => ({
+      uid: method.uid,
+      display_name: method.displayName,
+      external_id: method.externalId,
+      pharmacy_mapping:
+        method.identifierForPharmacy === null
+          ? null
+          : { pharmacy_uid: view.pharmacy.id, shipping_method_identifier_for_pharmacy: method.identifierForPharmacy },
+    })),
+    shipping_costs_amount: view.shippingCostsAmount,
+    shipping_costs_currency: view.shippingCostsCurrency,
+    created_at: unix(view.createdAt),
+    updated_at: unix(view.updatedAt),
+  };
+}
+
+export function presentPharmacyOrderDetail(detail: PharmacyOrderDetail) {
+  return {
+    ...presentPharmacyOrder(detail),
+    patient_data: {
+      uid: detail.patient.id,
+      display_name: detail.patient.displayName,
+      email: detail.patient.email,
+      date_of_birth: detail.patient.dateOfBirth ? detail.patient.dateOfBirth.toISOString().slice(0, 10) : null,
+    },
+    doctor_data: detail.doctor ? { uid: detail.doctor.id, display_name: detail.doctor.displayName } : null,
+    prescription_file: null,
+    prepaid: detail.prepaid,
+    shipments: detail.shipments.map((s) => ({
+      uid: s.id,
+      sequence_number: s.sequenceNumber,
+      tracking_url: s.trackingUrl,
+      tracking_number: s.trackingNumber,
+      carrier_name: s.carrierName,
+      is_test: s.isTest,
+      return_tracking_number: s.returnTrackingNumber,
+      return_label_expiry: s.returnLabelExpiry ? s.returnLabelExpiry.toISOString().slice(0, 10) : null,
+    })),
+    payouts: detail.payouts.map((p) => ({
+      status: p.status === "ROUTED" ? "routed" : "projected",
+      amount: p.amount,
+      currency: p.currency,
+      component_type: p.componentType,
+      routing_description: p.routingDescription,
+      provider_route_id: p.providerRouteId,
+      pharmacy_order_uid: p.pharmacyOrder.id,
+      pharmacy_order_name: p.pharmacyOrder.name,
+      pharmacy_order_created_at: unix(p.pharmacyOrder.createdAt),
+      routing_created_at: unixOrNull(p.routingCreatedAt),
+    })),
+  };
+}

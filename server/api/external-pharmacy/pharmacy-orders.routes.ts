@@ -1,0 +1,99 @@
+import { z } from "zod";
+import { httpUrl, searchTerm, uid } from "@/server/api/schemas";
+import type { Actor } from "@/server/domain/actor";
+import { changePharmacyOrderStatus } from "@/server/domain/pharmacy-orders/change-status";
+import { CARRIERS, completePharmacyOrder } from "@/server/domain/pharmacy-orders/complete";
+import { getPharmacyOrderDetail, getPharmacyOrderView, listPharmacyOrders } from "@/server/domain/pharmacy-orders/queries";
+import { PHARMACY_ORDER_STATUSES, SETTABLE_PHARMACY_ORDER_STATUSES } from "@/server/domain/pharmacy-orders/statuses";
+import { route, type Context } from "@/server/rest/kit";
+import { reply } from "@/server/rest/responses";
+import { paginated, queryInt } from "@/server/rest/validation";
+import { presentPharmacyOrder, presentPharmacyOrderDetail } from "./pharmacy-order-presenters";
+
+const scopeQuery = { pharmacy_uid: uid().optional() };
+const keyActor = (ctx: Context<unknown, unknown>): Actor => ({ type: "API_KEY", apiKeyId: ctx.principal.keyId });
+
+/** start_date / end_date: Unix seconds, inclusive bounds on the creation time (as the payouts filters). */
+const unixSeconds = () => queryInt().pipe(z.number().int().min(0).max(253_402_300_799)).optional();
+const fromUnix = (seconds: number | undefined) => (seconds === undefined ? undefined : new Date(seconds * 1000));
+const toUnixInclusive = (seconds: number | undefined) => (seconds === undefined ? undefined : new Date(seconds * 1000 + 999));
+
+export const pharmacyOrderRoutes = [
+  route({
+    method: "GET",
+    path: "/pharmacy_orders",
+    summary: "List the pharmacy's orders, newest first",
+    permission: "orders_read",
+    paginated: {},
+    query: z.object({
+      ...scopeQuery,
+      status: z.enum(PHARMACY_ORDER_STATUSES).optional(),
+      search: searchTerm(),
+      start_date: unixSeconds(),
+      end_date: unixSeconds(),
+    }),
+    async handle({ db, pharmacy, page, query }) {
+      const { items, total } = await listPharmacyOrders(
+        db,
+        {
+          pharmacyId: pharmacy.id,
+          status: query.status,
+          search: query.search?.trim() || undefined,
+          createdFrom: fromUnix(query.start_date),
+          createdTo: toUnixInclusive(query.end_date),
+        },
+        page,
+      );
+      return reply(200, paginated(items.map(presentPharmacyOrder), total, page));
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/pharmacy_orders/:pharmacy_order_uid",
+    summary: "One pharmacy order with patient, doctor, prescription file, shipments and payouts",
+    permission: "orders_read",
+    query: z.object(scopeQuery),
+    async handle({ db, pharmacy, params }) {
+      return reply(200, presentPharmacyOrderDetail(await getPharmacyOrderDetail(db, pharmacy.id, params.pharmacy_order_uid)));
+    },
+  }),
+  route({
+    method: "PATCH",
+    path: "/pharmacy_orders/:pharmacy_order_uid/status",
+    summary: "Change the status (completed only through complete_order; on-hold needs a comment)",
+    permission: "orders_write",
+    query: z.object(scopeQuery),
+    body: z.object({ status: z.enum(SETTABLE_PHARMACY_ORDER_STATUSES), comment: z.string().max(5000).nullable().optional() }),
+    async handle(ctx) {
+      const { db, pharmacy, params, body } = ctx;
+      await changePharmacyOrderStatus(db, pharmacy.id, params.pharmacy_order_uid, { status: body.status, comment: body.comment }, keyActor(ctx));
+      return reply(200, presentPharmacyOrder(await getPharmacyOrderView(db, pharmacy.id, params.pharmacy_order_uid)));
+    },
+  }),
+  route({
+    method: "PATCH",
+    path: "/pharmacy_orders/:pharmacy_order_uid/complete_order",
+    summary: "Complete the order: stock reduced, shipments from tracking links, payouts routed",
+    permission: "orders_write",
+    query: z.object(scopeQuery),
+    body: z
+      .object({
+        tracking_links: z
+          .array(z.object({ tracking_link: httpUrl(), carrier: z.enum(CARRIERS) }))
+          .max(20)
+          .optional(),
+      })
+      .optional(),
+    invalidJsonBody: { error: ["Invalid JSON in request body"] },
+    validationErrorBody: (fields, pharmacy) => ({
+      error: fields,
+      pharmacy: pharmacy ? { uid: pharmacy.id, display_name: pharmacy.displayName } : null,
+    }),
+    async handle(ctx) {
+      const { db, pharmacy, params, body } = ctx;
+      const links = (body?.tracking_links ?? []).map((l) => ({ trackingLink: l.tracking_link, carrier: l.carrier }));
+      await completePharmacyOrder(db, pharmacy.id, params.pharmacy_order_uid, links, keyActor(ctx));
+      return reply(200, presentPharmacyOrder(await getPharmacyOrderView(db, pharmacy.id, params.pharmacy_order_uid)));
+    },
+  }),
+];

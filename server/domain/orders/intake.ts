@@ -1,0 +1,66 @@
+/** The order intake command (Management API "Create an order"), in domain terms. */
+export type Address = {
+  first_name: string;
+  last_name: string;
+  street: string;
+  house_number: string;
+  zip_code: string;
+  city: string;
+  country: string;
+  additional_address?: string | null;
+  province?: string | null;
+};
+
+export type Money = { amount: number; currency: string };
+
+export type ItemIntake = {
+  externalId: string;
+  skuReference: string;
+  productReference?: string;
+  quantity: number;
+  totalPaid: Money;
+  prescriptionUid?: string;
+  prescriptionReference?: string;
+  anamnesisUid?: string;
+  fulfillmentMethod?: string;
+};
+
+export type FulfillmentIntake = {
+  externalId: string;
+  items: ItemIntake[];
+  destinationPharmacyUid?: string;
+  locationId?: string;
+  prescriptions?: { id: string; pdfBase64: string }[];
+};
+
+export type OrderIntake = {
+  shopIdentifier: string;
+  externalId: string;
+  name?: string;
+  customer: { id: string; email?: string };
+  deliveryAddress: Address;
+  invoiceAddress?: Address;
+  shippingCost?: Money;
+  shippingMethods?: string[];
+  priority?: number;
+  onHold?: boolean;
+  holdComment?: string;
+  doctorUid?: string;
+  pharmacyUid?: string;
+  pharmacyEmail?: string;
+  referralScanUid?: string;
+  fulfillments: FulfillmentIntake[];
+};
+
+/** Order status values (the product's order lifecycle; see docs/spec-gaps.md). */
+export const ORDER_STATUS = {
+  started: "started",
+  paused: "paused",
+  waitingForDoctor: "waiting for doctor",
+  waitingForPharmacy: "waiting for pharmacy",
+  completed: "completed",
+  cancelled: "cancelled",
+} as const;
+
+/** Prescription statuses that let an order item go to a pharmacy. */
+export const SIGNED_PRESCRIPTION_STATUSES = ["signed", "NON_QES_SIGNED", "EXTERNALLY_SIGNED"];

@@ -1,0 +1,63 @@
+import type { Tx } from "@/server/db/client";
+import { PHARMACY_ORDER_STATUS } from "@/server/domain/pharmacy-orders/statuses";
+import { ORDER_STATUS } from "./intake";
+
+/**
+ * Keeps the order's status in step with its fulfilments once they are with pharmacies: completed
+ * when every live fulfilment's pharmacy order is completed, cancelled when every fulfilment is
+ * cancelled. An order that waits for a doctor or is paused keeps that status.
+ */
+export async function refreshOrderStatus(tx: Tx, orderId: string): Promise<void> {
+  const order = await tx.order.findUniqueOrThrow({
+    where: { id: orderId },
+    select: {
+      status: true,
+      fulfillments: { select: { status: true, pharmacyOrder: { select: { status: true } } } },
+    },
+  });
+  if (order.status === ORDER_STATUS.paused || order.status === ORDER_STATUS.waitingForDoctor) return;
+  const live = order.fulfillments.filter((f) => f.status !== "CANCELLED" && f.pharmacyOrder?.status !== PHARMACY_ORDER_STATUS.cancelled);
+  let status: string = ORDER_STATUS.waitingForPharmacy;
+  if (live.length === 0) status = ORDER_STATUS.cancelled;
+  else if (live.every((f) => f.pharmacyOrder?.status === PHARMACY_ORDER_STATUS.completed)) status = ORDER_STATUS.completed;
+  else if (live.every((f) => !f.pharmacyOrder)) status = ORDER_STATUS.started;
+  if (status !== order.status) await tx.order.update({ where: { id: orderId }, data: { status } });
+}
+
+export const OVERALL_STATUS = {
+  pending: "pending",
+  inProgress: "in_progress",
+  onHold: "on_hold",
+  completed: "completed",
+  cancelled: "cancelled",
+} as const;
+
+/**
+ * overall_status, one word for the whole order across its fulfilments: cancelled (all cancelled),
+ * completed (every live fulfilment's pharmacy order completed), on_hold (the order is paused or a
+ * pharmacy order is on hold), in_progress (a pharmacy is working on it or part is completed),
+ * pending (otherwise: waiting for a doctor or a pharmacy).
+ */
+export function overallStatus(order: {
+  status: string;
+  onHold: boolean;
+  fulfillments: { status: string; pharmacyOrder: { status: string } | null }[];
+}): string {
+  if (order.status === ORDER_STATUS.cancelled) return OVERALL_STATUS.cancelled;
+  if (order.status === ORDER_STATUS.completed) return OVERALL_STATUS.completed;
+  const working = order.fulfillments
+    .filter((f) => f.status !== "CANCELLED")
+    .map((f) => f.pharmacyOrder?.status)
+    .filter((s): s is string => Boolean(s));
+  if (order.onHold || order.status === ORDER_STATUS.paused || working.includes(PHARMACY_ORDER_STATUS.onHold)) {
+    return OVERALL_STATUS.onHold;
+  }
+  const started = [
+    PHARMACY_ORDER_STATUS.pendingReview,
+    PHARMACY_ORDER_STATUS.inProgress,
+    PHARMACY_ORDER_STATUS.readyForPickup,
+    PHARMACY_ORDER_STATUS.completed,
+  ] as string[];
+  if (working.some((s) => started.includes(s))) return OVERALL_STATUS.inProgress;
+  return OVERALL_STATUS.pending;
+}

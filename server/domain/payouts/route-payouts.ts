@@ -1,0 +1,57 @@
+import type { Tx } from "@/server/db/client";
+import { paymentProvider } from "./payment-provider";
+
+/**
+ * At completion a pharmacy order's payouts become routed: its projected rows, or, when it has
+ * none, rows computed now — item_rest (the pharmacy's price of the items, at most what was paid),
+ * item_markup (what was paid above that) and shipping (the order's shipping cost carried by this
+ * pharmacy order). Each routed row gets the provider's route id, if the provider returns one.
+ */
+export async function routePayouts(tx: Tx, pharmacyOrderId: string, now: Date): Promise<void> {
+  const order = await tx.pharmacyOrder.findUniqueOrThrow({
+    where: { id: pharmacyOrderId },
+    select: {
+      pharmacyId: true,
+      shippingCostsAmount: true,
+      shippingCostsCurrency: true,
+      payouts: { where: { status: "PROJECTED" }, select: { id: true } },
+      items: {
+        select: {
+          amount: true,
+          totalPaidAmount: true,
+          pharmacySku: { select: { price: true } },
+          orderItem: { select: { totalPaidCurrency: true } },
+        },
+      },
+    },
+  });
+  if (order.payouts.length === 0) {
+    const currency = order.items[0]?.orderItem.totalPaidCurrency ?? order.shippingCostsCurrency ?? "EUR";
+    const paid = order.items.reduce((sum, i) => sum + i.totalPaidAmount, 0);
+    const rest = order.items.reduce((sum, i) => sum + Math.min(i.totalPaidAmount, (i.pharmacySku?.price ?? i.totalPaidAmount) * i.amount), 0);
+    const rows = [
+      { componentType: "item_rest", amount: rest, currency, routingDescription: "Items at the pharmacy's price" },
+      { componentType: "item_markup", amount: paid - rest, currency, routingDescription: "Amount paid above the pharmacy's price" },
+      {
+        componentType: "shipping",
+        amount: order.shippingCostsAmount ?? 0,
+        currency: order.shippingCostsCurrency ?? currency,
+        routingDescription: "Shipping costs",
+      },
+    ].filter((r) => r.amount > 0);
+    await tx.payout.createMany({
+      data: rows.map((r) => ({ ...r, pharmacyOrderId, receiverPharmacyId: order.pharmacyId, status: "PROJECTED" as const })),
+    });
+  }
+  const pending = await tx.payout.findMany({ where: { pharmacyOrderId, status: "PROJECTED" } });
+  for (const payout of pending) {
+    const providerRouteId = await paymentProvider().createRoute({
+      payoutId: payout.id,
+      receiverPharmacyId: payout.receiverPharmacyId,
+      amount: payout.amount,
+      currency: payout.currency,
+      componentType: payout.componentType,
+    });
+    await tx.payout.update({ where: { id: payout.id }, data: { status: "ROUTED", providerRouteId, routingCreatedAt: now } });
+  }
+}

@@ -1,0 +1,97 @@
+import type { Db, Tx } from "@/server/db/client";
+import { actorColumns, type Actor } from "@/server/domain/actor";
+import { BadRequestError } from "@/server/domain/errors";
+import { recordEvent } from "@/server/domain/events/outbox";
+import { routePayouts } from "@/server/domain/payouts/route-payouts";
+import { lockPharmacyOrder, recordStatusChange, type LockedPharmacyOrder } from "./lock";
+import { PHARMACY_ORDER_STATUS } from "./statuses";
+
+export const CARRIERS = ["DHL", "DPD", "UPS", "Hermes", "FedEx", "Other"] as const;
+export type TrackingLink = { trackingLink: string; carrier: (typeof CARRIERS)[number] };
+
+export const ALREADY_COMPLETED_WITH_TRACKING = "The order is already completed; tracking data cannot be added to it.";
+
+/**
+ * complete_order, in one transaction under the order's row lock: status completed; the stock of
+ * the order's pharmacy SKUs reduced, each under its own row lock with a stock movement and a
+ * pharmacy_sku_stock_updated; a shipment per tracking link; payouts routed; pharmacy_order_updated.
+ * Completing a completed order again without tracking data changes nothing, so concurrent or
+ * repeated completions reduce stock once; with tracking data it is refused.
+ */
+export async function completePharmacyOrder(
+  db: Db,
+  pharmacyId: string,
+  pharmacyOrderId: string,
+  trackingLinks: TrackingLink[],
+  actor: Actor,
+): Promise<void> {
+  await db.$transaction(async (tx) => {
+    const order = await lockPharmacyOrder(tx, pharmacyId, pharmacyOrderId);
+    await completeLockedPharmacyOrder(tx, order, trackingLinks, actor);
+  });
+}
+
+/** The completion itself, for callers that already hold the lock (the automatic status check). */
+export async function completeLockedPharmacyOrder(
+  tx: Tx,
+  order: LockedPharmacyOrder,
+  trackingLinks: TrackingLink[],
+  actor: Actor,
+): Promise<void> {
+  if (order.status === PHARMACY_ORDER_STATUS.completed) {
+    if (trackingLinks.length > 0) throw new BadRequestError(ALREADY_COMPLETED_WITH_TRACKING, { error: ALREADY_COMPLETED_WITH_TRACKING });
+    return;
+  }
+  if (order.status === PHARMACY_ORDER_STATUS.cancelled) {
+    throw new BadRequestError("A cancelled order cannot be completed.", { error: "A cancelled order cannot be completed." });
+  }
+  const now = new Date();
+  await reduceStock(tx, order, actor);
+  if (trackingLinks.length > 0) {
+    const last = await tx.shipment.aggregate({ where: { pharmacyOrderId: order.id }, _max: { sequenceNumber: true } });
+    const start = (last._max.sequenceNumber ?? 0) + 1;
+    await tx.shipment.createMany({
+      data: trackingLinks.map((link, i) => ({
+        pharmacyOrderId: order.id,
+        sequenceNumber: start + i,
+        trackingUrl: link.trackingLink,
+        carrierName: link.carrier,
+      })),
+    });
+  }
+  await routePayouts(tx, order.id, now);
+  await recordStatusChange(tx, order, PHARMACY_ORDER_STATUS.completed, actor);
+}
+
+/** Reduces stock by the order's quantities, per pharmacy SKU, locking SKUs in a fixed order (no deadlocks). */
+async function reduceStock(tx: Tx, order: LockedPharmacyOrder, actor: Actor): Promise<void> {
+  const items = await tx.pharmacyOrderItem.findMany({
+    where: { pharmacyOrderId: order.id, pharmacySkuId: { not: null } },
+    select: { pharmacySkuId: true, amount: true },
+  });
+  const quantities = new Map<string, number>();
+  for (const item of items) quantities.set(item.pharmacySkuId!, (quantities.get(item.pharmacySkuId!) ?? 0) + item.amount);
+  for (const pharmacySkuId of [...quantities.keys()].sort()) {
+    const [row] = await tx.$queryRaw<{ stock: number }[]>`
+      SELECT "stock" FROM "PharmacySku" WHERE "id" = ${pharmacySkuId} FOR UPDATE`;
+    // Stock does not go below zero; the movement records what was actually taken.
+    const stockAfter = Math.max(0, row.stock - quantities.get(pharmacySkuId)!);
+    await tx.pharmacySku.update({ where: { id: pharmacySkuId }, data: { stock: stockAfter } });
+    await tx.stockMovement.create({
+      data: {
+        pharmacySkuId,
+        delta: stockAfter - row.stock,
+        stockAfter,
+        reason: "ORDER_COMPLETION",
+        pharmacyOrderId: order.id,
+        ...actorColumns(actor),
+      },
+    });
+    await recordEvent(tx, {
+      type: "pharmacy_sku_stock_updated",
+      organisationId: order.organisationId,
+      pharmacyId: order.pharmacyId,
+      subjectId: pharmacySkuId,
+    });
+  }
+}

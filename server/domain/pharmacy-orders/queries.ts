@@ -1,0 +1,163 @@
+import { Prisma, type Db, type Tx } from "@/server/db/client";
+import type { Address } from "@/server/domain/orders/intake";
+import { NotFoundError } from "@/server/domain/errors";
+import type { Page } from "@/server/domain/paging";
+import { escapeLike } from "@/server/domain/search";
+
+/** A pharmacy order as pharmacies see it: the read model behind the list, the detail and webhooks. */
+export type PharmacyOrderView = {
+  id: string;
+  name: string;
+  status: string;
+  externalStatus: string;
+  createdAt: Date;
+  updatedAt: Date;
+  prepaid: number;
+  shippingCostsAmount: number | null;
+  shippingCostsCurrency: string | null;
+  pharmacy: { id: string; displayName: string };
+  order: { id: string; deliveryAddress: Address; invoiceAddress: Address; priority: number };
+  shopOrderName: string | null;
+  items: { uid: string; amount: number; totalPaidAmount: number; sku: { uid: string; displayName: string; pzn: string | null } }[];
+  shippingMethods: { uid: string; displayName: string; externalId: string; identifierForPharmacy: string | null }[];
+};
+
+export type PharmacyOrderFilter = {
+  pharmacyId: string;
+  status?: string;
+  search?: string;
+  createdFrom?: Date;
+  createdTo?: Date;
+};
+
+type Row = {
+  id: string;
+  name: string;
+  status: string;
+  externalStatus: string;
+  createdAt: Date;
+  updatedAt: Date;
+  prepaid: number;
+  shippingCostsAmount: number | null;
+  shippingCostsCurrency: string | null;
+  pharmacyId: string;
+  pharmacyName: string;
+  orderId: string;
+  deliveryAddress: Address;
+  invoiceAddress: Address;
+  priority: number;
+  shopOrderName: string | null;
+  items: PharmacyOrderView["items"];
+  shippingMethods: PharmacyOrderView["shippingMethods"];
+};
+
+function whereClause(filter: PharmacyOrderFilter): Prisma.Sql {
+  const conditions = [Prisma.sql`"pharmacyId" = ${filter.pharmacyId}`];
+  if (filter.status) conditions.push(Prisma.sql`"status" = ${filter.status}`);
+  // searchText is lower-cased; the trigram index serves LIKE '%…%'.
+  if (filter.search) conditions.push(Prisma.sql`"searchText" LIKE ${`%${escapeLike(filter.search.toLowerCase())}%`}`);
+  if (filter.createdFrom) conditions.push(Prisma.sql`"createdAt" >= ${filter.createdFrom}`);
+  if (filter.createdTo) conditions.push(Prisma.sql`"createdAt" <= ${filter.createdTo}`);
+  return Prisma.join(conditions, " AND ");
+}
+
+/**
+ * One statement for a whole page: the page of pharmacy orders is chosen first (index on pharmacy
+ * and creation time), then each row's items and shipping methods are aggregated as JSON.
+ */
+async function selectViews(db: Db | Tx, pageQuery: Prisma.Sql): Promise<PharmacyOrderView[]> {
+  const rows = await db.$queryRaw<Row[]>`
+    SELECT po."id", po."name", po."status", po."externalStatus", po."createdAt", po."updatedAt", po."prepaid",
+           po."shippingCostsAmount", po."shippingCostsCurrency", po."pharmacyId",
+           ph."displayName" AS "pharmacyName",
+           o."id" AS "orderId", o."deliveryAddress", o."invoiceAddress", o."priority",
+           so."name" AS "shopOrderName",
+           (SELECT coalesce(json_agg(json_build_object(
+                      'uid', oi."id", 'amount', poi."amount", 'totalPaidAmount', poi."totalPaidAmount",
+                      'sku', json_build_object('uid', s."id", 'displayName', s."displayName", 'pzn', s."pzn"))
+                    ORDER BY oi."createdAt", oi."id"), '[]'::json)
+              FROM "PharmacyOrderItem" poi
+              JOIN "OrderItem" oi ON oi."id" = poi."orderItemId"
+              JOIN "Sku" s ON s."id" = oi."skuId"
+             WHERE poi."pharmacyOrderId" = po."id") AS "items",
+           (SELECT coalesce(json_agg(json_build_object(
+                      'uid', m."id", 'displayName', m."displayName", 'externalId', m."externalId",
+                      'identifierForPharmacy', map."identifierForPharmacy")
+                    ORDER BY m."externalId"), '[]'::json)
+              FROM "ShopOrderShippingMethod" sosm
+              JOIN "ShopShippingMethod" m ON m."id" = sosm."shopShippingMethodId"
+              LEFT JOIN "PharmacyShippingMethodMapping" map
+                     ON map."shopShippingMethodId" = m."id" AND map."pharmacyId" = po."pharmacyId"
+             WHERE sosm."shopOrderId" = so."id") AS "shippingMethods"
+      FROM (${pageQuery}) po
+      JOIN "Pharmacy" ph ON ph."id" = po."pharmacyId"
+      JOIN "Order" o ON o."id" = po."orderId"
+      LEFT JOIN "ShopOrder" so ON so."orderId" = o."id"
+     ORDER BY po."createdAt" DESC, po."id" DESC`;
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    status: r.status,
+    externalStatus: r.externalStatus,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    prepaid: r.prepaid,
+    shippingCostsAmount: r.shippingCostsAmount,
+    shippingCostsCurrency: r.shippingCostsCurrency,
+    pharmacy: { id: r.pharmacyId, displayName: r.pharmacyName },
+    order: { id: r.orderId, deliveryAddress: r.deliveryAddress, invoiceAddress: r.invoiceAddress, priority: r.priority },
+    shopOrderName: r.shopOrderName,
+    items: typeof r.items === "string" ? JSON.parse(r.items) : r.items,
+    shippingMethods: typeof r.shippingMethods === "string" ? JSON.parse(r.shippingMethods) : r.shippingMethods,
+  }));
+}
+
+/** A page of a pharmacy's orders, newest first, with the total count under the same filter. */
+export async function listPharmacyOrders(db: Db, filter: PharmacyOrderFilter, page: Page) {
+  const where = whereClause(filter);
+  const [items, [{ count }]] = await Promise.all([
+    selectViews(
+      db,
+      Prisma.sql`SELECT * FROM "PharmacyOrder" WHERE ${where}
+                 ORDER BY "createdAt" DESC, "id" DESC LIMIT ${page.limit} OFFSET ${page.page * page.limit}`,
+    ),
+    db.$queryRaw<{ count: number }[]>`SELECT count(*)::int AS "count" FROM "PharmacyOrder" WHERE ${where}`,
+  ]);
+  return { items, total: count };
+}
+
+export async function getPharmacyOrderView(db: Db | Tx, pharmacyId: string, pharmacyOrderId: string): Promise<PharmacyOrderView> {
+  const [view] = await selectViews(
+    db,
+    Prisma.sql`SELECT * FROM "PharmacyOrder" WHERE "id" = ${pharmacyOrderId} AND "pharmacyId" = ${pharmacyId}`,
+  );
+  if (!view) throw new NotFoundError();
+  return view;
+}
+
+/** The detail adds patient, doctor, prescription, shipments and the pharmacy's payouts. */
+export async function getPharmacyOrderDetail(db: Db | Tx, pharmacyId: string, pharmacyOrderId: string) {
+  const view = await getPharmacyOrderView(db, pharmacyId, pharmacyOrderId);
+  const extra = await db.pharmacyOrder.findUniqueOrThrow({
+    where: { id: pharmacyOrderId },
+    select: {
+      order: { select: { patient: { select: { id: true, displayName: true, email: true, dateOfBirth: true } } } },
+      prescription: { select: { status: true, signedFileKey: true, doctor: { select: { id: true, displayName: true } } } },
+      shipments: { orderBy: { sequenceNumber: "asc" } },
+      payouts: {
+        where: { receiverPharmacyId: pharmacyId },
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+        include: { pharmacyOrder: { select: { id: true, name: true, createdAt: true } } },
+      },
+    },
+  });
+  return {
+    ...view,
+    patient: extra.order.patient,
+    doctor: extra.prescription?.doctor ?? null,
+    shipments: extra.shipments,
+    payouts: extra.payouts,
+  };
+}
+
+export type PharmacyOrderDetail = Awaited<ReturnType<typeof getPharmacyOrderDetail>>;
