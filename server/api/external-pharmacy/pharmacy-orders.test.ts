@@ -1,0 +1,294 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { createTenant, type Tenant } from "@/tests/fixtures";
+import { get, patch } from "@/tests/http";
+import { item, orderBody, placeOrder, withShopSkus } from "@/tests/orders";
+
+let t: Tenant;
+let refs: Awaited<ReturnType<typeof withShopSkus>>;
+beforeAll(async () => {
+  t = await createTenant();
+  refs = await withShopSkus(t);
+  await t.db.pharmacySku.update({ where: { id: t.pharmacySku.id }, data: { stock: 1000 } });
+});
+
+const BASE = "/v1/external_pharmacy_api/pharmacy_orders";
+
+/** Places an order routed to pharmacy A and returns its pharmacy order. */
+async function newPharmacyOrder(overrides: Record<string, unknown> = {}, quantity = 1) {
+  const r = await placeOrder(t, orderBody(t, [item(refs.otcReference, { quantity, total_paid: { amount: 499 * quantity, currency: "EUR" } })], overrides));
+  expect(r.status).toBe(201);
+  return t.db.pharmacyOrder.findFirstOrThrow({ where: { orderId: r.json.uid } });
+}
+
+const setStatus = (id: string, body: Record<string, unknown>, key = t.keys.pharmacy) => patch(`${BASE}/${id}/status`, { key, body });
+const complete = (id: string, body?: Record<string, unknown>, key = t.keys.pharmacy) => patch(`${BASE}/${id}/complete_order`, { key, body });
+const stockOf = async (id = t.pharmacySku.id) => (await t.db.pharmacySku.findUniqueOrThrow({ where: { id } })).stock;
+
+describe("list and detail", () => {
+  it("lists the pharmacy's orders in the spec's shape, newest first", async () => {
+    await t.db.pharmacyShippingMethodMapping.deleteMany({});
+    const po = await newPharmacyOrder({
+      name: "#1001",
+      shipping_methods: ["standard", "express"],
+      shipping_cost: { amount: 495, currency: "EUR" },
+      priority: 3,
+    });
+    const standard = await t.db.shopShippingMethod.findFirstOrThrow({ where: { shopId: t.shop.id, externalId: "standard" } });
+    await t.db.pharmacyShippingMethodMapping.create({ data: { pharmacyId: t.pharmacy.id, shopShippingMethodId: standard.id, identifierForPharmacy: "DHL_STD" } });
+    const r = await get(`${BASE}/`, { key: t.keys.pharmacy });
+    expect(r.status).toBe(200);
+    const entry = r.json.data[0];
+    expect(entry).toEqual({
+      uid: po.id,
+      status: "waiting for pharmacy",
+      name: po.name,
+      shop_order_name: "#1001",
+      external_status: "OPEN",
+      pharmacy: { uid: t.pharmacy.id, display_name: "Apotheke A" },
+      order: {
+        uid: po.orderId,
+        delivery_address: expect.objectContaining({ first_name: "Erika", country: "Germany", additional_address: null, province: null }),
+        invoice_address: expect.objectContaining({ country: "Germany" }),
+        priority: 3,
+      },
+      order_items: [{ uid: expect.any(String), amount: 1, sku: { uid: t.sku.id, display_name: "Aspirin 500 mg", pzn: "11111111" }, total_paid_amount: 499 }],
+      shop_shipping_methods: [
+        { uid: expect.any(String), display_name: "express", external_id: "express", pharmacy_mapping: null },
+        { uid: standard.id, display_name: "standard", external_id: "standard", pharmacy_mapping: { pharmacy_uid: t.pharmacy.id, shipping_method_identifier_for_pharmacy: "DHL_STD" } },
+      ],
+      shipping_costs_amount: 495,
+      shipping_costs_currency: "EUR",
+      created_at: expect.any(Number),
+      updated_at: expect.any(Number),
+    });
+  });
+
+  it("returns the detail with patient, doctor, prescription file, prepaid, shipments and payouts", async () => {
+    const po = await newPharmacyOrder();
+    const r = await get(`${BASE}/${po.id}`, { key: t.keys.pharmacyOrdersRead });
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({
+      uid: po.id,
+      patient_data: { uid: expect.any(String), display_name: "Erika Mustermann", email: "erika@example.com", date_of_birth: null },
+      doctor_data: null,
+      prescription_file: null,
+      prepaid: 0,
+      shipments: [],
+      payouts: [],
+    });
+  });
+
+  it("filters by status, search (names and uids, any case), creation time, and pages", async () => {
+    const a = await newPharmacyOrder({ name: "#SHOPNAME-77", customer: { id: "c-77" }, delivery_address: { ...orderBody(t, []).delivery_address, first_name: "Zelda", last_name: "Quackenbush" } });
+    const b = await newPharmacyOrder();
+    await setStatus(b.id, { status: "in-progress" });
+    const list = async (query: Record<string, string | number>) =>
+      (await get(BASE, { key: t.keys.pharmacy, query })).json as { data: { uid: string }[]; totalRegistries: number; totalPages: number };
+    const uids = async (query: Record<string, string | number>) => (await list(query)).data.map((d) => d.uid);
+
+    expect(await uids({ status: "in-progress" })).toEqual([b.id]);
+    expect(await uids({ search: "shopname-7" })).toEqual([a.id]);
+    expect(await uids({ search: "QUACKEN" })).toEqual([a.id]);
+    expect(await uids({ search: a.name.slice(3, 12).toLowerCase() })).toEqual([a.id]);
+    expect(await uids({ search: a.orderId })).toEqual([a.id]);
+    expect(await uids({ search: a.id.toUpperCase() })).toEqual([a.id]);
+    expect(await uids({ search: "%" })).toEqual([]);
+
+    const created = Math.floor(a.createdAt.getTime() / 1000);
+    expect(await uids({ start_date: created, end_date: created, search: "quackenbush" })).toEqual([a.id]);
+    expect(await uids({ start_date: created + 1, search: "quackenbush" })).toEqual([]);
+    expect(await uids({ end_date: created - 1, search: "quackenbush" })).toEqual([]);
+
+    const total = (await list({})).totalRegistries;
+    const page = await list({ limit: 1, page: 1 });
+    expect(page.totalPages).toBe(total);
+    expect(page.data).toHaveLength(1);
+  });
+
+  it("refuses unknown filter values with field errors", async () => {
+    for (const query of [{ status: "shipped" }, { start_date: "yesterday" }, { end_date: -5 }]) {
+      const r = await get(BASE, { key: t.keys.pharmacy, query: query as Record<string, string | number> });
+      expect(r.status).toBe(400);
+      expect(Object.keys(r.json.error)).toEqual(Object.keys(query));
+    }
+  });
+
+  it("hides other pharmacies' orders (404) and scopes group keys by pharmacy_uid", async () => {
+    const po = await newPharmacyOrder();
+    expect((await get(`${BASE}/${po.id}`, { key: t.keys.loosePharmacy })).status).toBe(404);
+    expect((await setStatus(po.id, { status: "in-progress" }, t.keys.loosePharmacy)).status).toBe(404);
+    expect((await complete(po.id, undefined, t.keys.loosePharmacy)).status).toBe(404);
+    expect((await get(`${BASE}/${po.id}`, { key: t.keys.pharmacyGroup })).status).toBe(400);
+    expect((await get(`${BASE}/${po.id}`, { key: t.keys.pharmacyGroup, query: { pharmacy_uid: t.pharmacy.id } })).status).toBe(200);
+    expect((await get(`${BASE}/${po.id}`, { key: t.keys.pharmacyGroup, query: { pharmacy_uid: t.groupPharmacy.id } })).status).toBe(404);
+    const listed = await get(BASE, { key: t.keys.loosePharmacy });
+    expect(listed.json.totalRegistries).toBe(0);
+  });
+
+  it("needs orders_read to read and orders_write to change", async () => {
+    const po = await newPharmacyOrder();
+    expect((await get(BASE, { key: t.keys.pharmacyStockRead })).json).toEqual({ error: "Permission denied" });
+    expect((await setStatus(po.id, { status: "in-progress" }, t.keys.pharmacyOrdersRead)).status).toBe(403);
+    expect((await complete(po.id, undefined, t.keys.pharmacyOrdersRead)).status).toBe(403);
+  });
+});
+
+describe("status changes", () => {
+  const history = (id: string) => t.db.pharmacyOrderHistory.findMany({ where: { pharmacyOrderId: id }, orderBy: { createdAt: "asc" } });
+  const updates = (id: string) => t.db.outboxEvent.count({ where: { eventType: "pharmacy_order_updated", subjectId: id } });
+
+  it("moves between the settable statuses, with history and pharmacy_order_updated", async () => {
+    const po = await newPharmacyOrder();
+    for (const status of ["pending review", "in-progress", "ready_for_pickup", "waiting for pharmacy"]) {
+      const r = await setStatus(po.id, { status, comment: "ignored" });
+      expect(r.status).toBe(200);
+      expect(r.json.status).toBe(status);
+    }
+    const entries = await history(po.id);
+    expect(entries.map((h) => [h.fromStatus, h.toStatus])).toEqual([
+      [null, "waiting for pharmacy"],
+      ["waiting for pharmacy", "pending review"],
+      ["pending review", "in-progress"],
+      ["in-progress", "ready_for_pickup"],
+      ["ready_for_pickup", "waiting for pharmacy"],
+    ]);
+    expect(entries.slice(1).every((h) => h.actorType === "API_KEY" && h.actorApiKeyId && h.comment === null)).toBe(true);
+    expect(await updates(po.id)).toBe(4);
+  });
+
+  it("treats re-sending the current status as a no-op", async () => {
+    const po = await newPharmacyOrder();
+    await setStatus(po.id, { status: "in-progress" });
+    const r = await setStatus(po.id, { status: "in-progress" });
+    expect(r.status).toBe(200);
+    expect(await updates(po.id)).toBe(1);
+  });
+
+  it("puts an order on hold only with a comment, opening an admin issue thread; re-sending on-hold needs none", async () => {
+    const po = await newPharmacyOrder();
+    for (const body of [{ status: "on-hold" }, { status: "on-hold", comment: "   " }, { status: "on-hold", comment: null }]) {
+      const r = await setStatus(po.id, body);
+      expect(r.status).toBe(400);
+      expect(r.json).toEqual({ error: { comment: ["A comment is required when setting an order on hold"] } });
+    }
+    expect((await t.db.pharmacyOrder.findUniqueOrThrow({ where: { id: po.id } })).status).toBe("waiting for pharmacy");
+    const held = await setStatus(po.id, { status: "on-hold", comment: "Patient's date of birth is missing" });
+    expect(held.json.status).toBe("on-hold");
+    const threads = await t.db.adminIssueThread.findMany({ where: { pharmacyOrderId: po.id } });
+    expect(threads).toMatchObject([{ description: "Patient's date of birth is missing", status: "OPEN", openedByType: "API_KEY" }]);
+    expect((await history(po.id)).at(-1)).toMatchObject({ toStatus: "on-hold", comment: "Patient's date of birth is missing" });
+    const again = await setStatus(po.id, { status: "on-hold" });
+    expect(again).toMatchObject({ status: 200, json: { status: "on-hold" } });
+    expect(await t.db.adminIssueThread.count({ where: { pharmacyOrderId: po.id } })).toBe(1);
+  });
+
+  it("keeps a cancelled order cancelled: every change answers 400 Bad request", async () => {
+    const po = await newPharmacyOrder();
+    expect((await setStatus(po.id, { status: "cancelled" })).json.status).toBe("cancelled");
+    for (const status of ["waiting for pharmacy", "in-progress", "cancelled", "on-hold"]) {
+      const r = await setStatus(po.id, { status, comment: "x" });
+      expect(r).toMatchObject({ status: 400, json: { error: "Bad request" } });
+    }
+    const r = await complete(po.id);
+    expect(r.status).toBe(400);
+    expect((await t.db.pharmacyOrder.findUniqueOrThrow({ where: { id: po.id } })).status).toBe("cancelled");
+    const order = await t.db.order.findUniqueOrThrow({ where: { id: po.orderId } });
+    expect(order.status).toBe("cancelled");
+  });
+
+  it("never sets completed through PATCH status, and refuses unknown statuses and bodies", async () => {
+    const po = await newPharmacyOrder();
+    for (const body of [{ status: "completed" }, { status: "shipped" }, {}, { status: 3 }]) {
+      const r = await setStatus(po.id, body);
+      expect(r.status).toBe(400);
+      expect(r.json.error.status).toBeDefined();
+    }
+    const bad = await patch(`${BASE}/${po.id}/status`, { key: t.keys.pharmacy, raw: "{oops", headers: { "content-type": "application/json" } });
+    expect(bad).toMatchObject({ status: 400, json: { error: "Bad request" } });
+    expect((await t.db.pharmacyOrder.findUniqueOrThrow({ where: { id: po.id } })).status).toBe("waiting for pharmacy");
+  });
+});
+
+describe("completion", () => {
+  it("completes with stock reduced, movements, events, shipments and routed payouts", async () => {
+    const po = await newPharmacyOrder({ shipping_cost: { amount: 495, currency: "EUR" } }, 3);
+    const before = await stockOf();
+    const r = await complete(po.id, {
+      tracking_links: [
+        { tracking_link: "https://tracking.example/dhl/123", carrier: "DHL" },
+        { tracking_link: "https://tracking.example/ups/456", carrier: "UPS" },
+      ],
+    });
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({ uid: po.id, status: "completed", name: po.name, external_status: "OPEN", pharmacy: { uid: t.pharmacy.id } });
+    expect(await stockOf()).toBe(before - 3);
+    const moves = await t.db.stockMovement.findMany({ where: { pharmacyOrderId: po.id } });
+    expect(moves).toMatchObject([{ pharmacySkuId: t.pharmacySku.id, delta: -3, stockAfter: before - 3, reason: "ORDER_COMPLETION" }]);
+    expect(await t.db.outboxEvent.count({ where: { eventType: "pharmacy_sku_stock_updated", subjectId: t.pharmacySku.id, createdAt: { gte: po.createdAt } } })).toBeGreaterThanOrEqual(1);
+    expect(await t.db.outboxEvent.count({ where: { eventType: "pharmacy_order_updated", subjectId: po.id } })).toBe(1);
+
+    const detail = await get(`${BASE}/${po.id}`, { key: t.keys.pharmacy });
+    expect(detail.json.shipments).toEqual([
+      { uid: expect.any(String), sequence_number: 1, tracking_url: "https://tracking.example/dhl/123", tracking_number: null, carrier_name: "DHL", is_test: false, return_tracking_number: null, return_label_expiry: null },
+      { uid: expect.any(String), sequence_number: 2, tracking_url: "https://tracking.example/ups/456", tracking_number: null, carrier_name: "UPS", is_test: false, return_tracking_number: null, return_label_expiry: null },
+    ]);
+    // 3 × 499 paid; the pharmacy's price is 450 → 1350 rest, 147 markup; shipping 495.
+    expect(detail.json.payouts.map((p: any) => [p.status, p.component_type, p.amount, p.currency, p.provider_route_id, typeof p.routing_created_at])).toEqual([
+      ["routed", "item_rest", 1350, "EUR", null, "number"],
+      ["routed", "item_markup", 147, "EUR", null, "number"],
+      ["routed", "shipping", 495, "EUR", null, "number"],
+    ]);
+    const order = await t.db.order.findUniqueOrThrow({ where: { id: po.orderId } });
+    expect(order.status).toBe("completed");
+    const management = await get(`/v1/management/orders/${po.orderId}`, { key: t.keys.management });
+    expect(management.json.overall_status).toBe("completed");
+  });
+
+  it("is idempotent without tracking data and refuses tracking data on a completed order", async () => {
+    const po = await newPharmacyOrder();
+    expect((await complete(po.id)).status).toBe(200);
+    const stock = await stockOf();
+    const again = await complete(po.id, {});
+    expect(again).toMatchObject({ status: 200, json: { status: "completed" } });
+    expect(await stockOf()).toBe(stock);
+    const withTracking = await complete(po.id, { tracking_links: [{ tracking_link: "https://t.example/1", carrier: "DPD" }] });
+    expect(withTracking.status).toBe(400);
+    expect(typeof withTracking.json.error).toBe("string");
+    expect(await t.db.shipment.count({ where: { pharmacyOrderId: po.id } })).toBe(0);
+  });
+
+  it("answers the spec's own 400 shapes for invalid JSON and validation failures", async () => {
+    const po = await newPharmacyOrder();
+    const invalid = await patch(`${BASE}/${po.id}/complete_order`, { key: t.keys.pharmacy, raw: "{nope", headers: { "content-type": "application/json" } });
+    expect(invalid).toMatchObject({ status: 400, json: { error: ["Invalid JSON in request body"] } });
+    const carrier = await complete(po.id, { tracking_links: [{ tracking_link: "https://t.example/1", carrier: "Pigeon" }] });
+    expect(carrier.status).toBe(400);
+    expect(carrier.json).toEqual({
+      error: { tracking_links: { "0": { carrier: [expect.stringContaining("DHL")] } } },
+      pharmacy: { uid: t.pharmacy.id, display_name: "Apotheke A" },
+    });
+    const link = await complete(po.id, { tracking_links: [{ tracking_link: "not a url", carrier: "DHL" }] });
+    expect(link.json.error.tracking_links["0"].tracking_link).toBeDefined();
+    expect((await t.db.pharmacyOrder.findUniqueOrThrow({ where: { id: po.id } })).status).toBe("waiting for pharmacy");
+  });
+
+  it("reduces stock once under 20 concurrent completions of one order", async () => {
+    const po = await newPharmacyOrder({}, 2);
+    const before = await stockOf();
+    const results = await Promise.all(Array.from({ length: 20 }, () => complete(po.id)));
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect(await stockOf()).toBe(before - 2);
+    expect(await t.db.stockMovement.count({ where: { pharmacyOrderId: po.id } })).toBe(1);
+    expect(await t.db.payout.count({ where: { pharmacyOrderId: po.id, status: "ROUTED", componentType: "item_rest" } })).toBe(1);
+  });
+
+  it("reduces stock by exactly the sum under concurrent completions of different orders", async () => {
+    const orders = [];
+    for (let i = 0; i < 10; i++) orders.push(await newPharmacyOrder({}, (i % 3) + 1));
+    const sum = orders.reduce((s, _, i) => s + (i % 3) + 1, 0);
+    const before = await stockOf();
+    const results = await Promise.all(orders.map((po) => complete(po.id)));
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect(await stockOf()).toBe(before - sum);
+  });
+});
