@@ -106,8 +106,9 @@ describe("list and detail", () => {
   });
 
   it("refuses unknown filter values with field errors", async () => {
-    for (const query of [{ status: "shipped" }, { start_date: "yesterday" }, { end_date: -5 }]) {
-      const r = await get(BASE, { key: t.keys.pharmacy, query: query as Record<string, string | number> });
+    const queries: Record<string, string | number>[] = [{ status: "shipped" }, { start_date: "yesterday" }, { end_date: -5 }];
+    for (const query of queries) {
+      const r = await get(BASE, { key: t.keys.pharmacy, query });
       expect(r.status).toBe(400);
       expect(Object.keys(r.json.error)).toEqual(Object.keys(query));
     }
@@ -234,8 +235,8 @@ describe("completion", () => {
     ]);
     // 3 × 499 paid; the pharmacy's price is 450 → 1350 rest, 147 markup; shipping 495.
     expect(detail.json.payouts.map((p: any) => [p.status, p.component_type, p.amount, p.currency, p.provider_route_id, typeof p.routing_created_at])).toEqual([
-      ["routed", "item_rest", 1350, "EUR", null, "number"],
       ["routed", "item_markup", 147, "EUR", null, "number"],
+      ["routed", "item_rest", 1350, "EUR", null, "number"],
       ["routed", "shipping", 495, "EUR", null, "number"],
     ]);
     const order = await t.db.order.findUniqueOrThrow({ where: { id: po.orderId } });

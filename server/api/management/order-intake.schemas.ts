@@ -142,3 +142,25 @@ export function toOrderIntake(body: z.output<typeof createOrderSchema>): OrderIn
     fulfillments: body.fulfillments.map(toFulfillmentIntake),
   };
 }
+
+/** PATCH /orders/{external_id}: the item-free fields, named as at intake. A body with an `items` key is refused. */
+export const updateOrderSchema = z.preprocess(
+  (raw, ctx) => {
+    if (raw !== null && typeof raw === "object" && "items" in raw) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["items"],
+        message: "Items cannot be changed: cancel the fulfillment and add a new one.",
+        input: raw,
+      });
+    }
+    return raw;
+  },
+  z.object({
+    delivery_address: addressSchema.optional(),
+    invoice_address: addressSchema.optional(),
+    priority: z.number().int().min(-1000).max(1000).optional(),
+    customer: z.object({ email: z.email().max(254).nullable().optional() }).optional(),
+    shipping_cost: money().nullable().optional(),
+  }),
+);

@@ -1,12 +1,22 @@
 import { z } from "zod";
 import { searchTerm, text } from "@/server/api/schemas";
+import type { Actor } from "@/server/domain/actor";
+import { addFulfillmentToOrder, cancelFulfillment, updateOrder } from "@/server/domain/orders/change-order";
 import { createOrder } from "@/server/domain/orders/create-order";
 import { getOrder, listOrders } from "@/server/domain/orders/queries";
-import { route } from "@/server/rest/kit";
+import { route, type Context } from "@/server/rest/kit";
 import { reply } from "@/server/rest/responses";
 import { paginated, queryInt } from "@/server/rest/validation";
 import { presentManagementOrder } from "./order-presenters";
-import { createOrderSchema, toOrderIntake } from "./order-intake.schemas";
+import { createOrderSchema, fulfillmentSchema, toFulfillmentIntake, toOrderIntake, updateOrderSchema } from "./order-intake.schemas";
+
+const keyActor = (ctx: Context<unknown, unknown>): Actor => ({ type: "API_KEY", apiKeyId: ctx.principal.keyId });
+
+/** Every order command answers with the order as GET /orders/{uid} shows it. */
+async function presentOrder(ctx: Context<unknown, unknown>, orderId: string, status: number) {
+  const order = await getOrder(ctx.db, ctx.principal.organisationId, orderId);
+  return reply(status, presentManagementOrder(order, ctx.principal.permissions.has("prescription:read")));
+}
 
 const unixSeconds = () => queryInt().pipe(z.number().int().min(0).max(253_402_300_799)).optional();
 /** Inclusive bounds on Unix seconds: "to" covers the whole second. */
@@ -53,10 +63,7 @@ export const orderRoutes = [
     path: "/orders/:order_uid",
     summary: "One order",
     permission: "order:read",
-    async handle({ db, principal, params }) {
-      const order = await getOrder(db, principal.organisationId, params.order_uid);
-      return reply(200, presentManagementOrder(order, principal.permissions.has("prescription:read")));
-    },
+    handle: (ctx) => presentOrder(ctx, ctx.params.order_uid, 200),
   }),
   route({
     method: "POST",
@@ -64,13 +71,57 @@ export const orderRoutes = [
     summary: "Create an order with at least one fulfillment (strictly once per external_id)",
     permission: "order:write",
     body: createOrderSchema,
-    async handle({ db, principal, body }) {
-      const orderId = await createOrder(db, principal.organisationId, toOrderIntake(body), {
-        type: "API_KEY",
-        apiKeyId: principal.keyId,
-      });
-      const order = await getOrder(db, principal.organisationId, orderId);
-      return reply(201, presentManagementOrder(order, principal.permissions.has("prescription:read")));
+    async handle(ctx) {
+      const orderId = await createOrder(ctx.db, ctx.principal.organisationId, toOrderIntake(ctx.body), keyActor(ctx));
+      return presentOrder(ctx, orderId, 201);
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/orders/:order_external_id/fulfillments",
+    summary: "Add a fulfillment to an order (fulfillments are immutable: a repeated external_id is 409)",
+    permission: "order:write",
+    body: fulfillmentSchema,
+    async handle(ctx) {
+      const { db, principal, params, body } = ctx;
+      const orderId = await addFulfillmentToOrder(db, principal.organisationId, params.order_external_id, toFulfillmentIntake(body), keyActor(ctx));
+      return presentOrder(ctx, orderId, 201);
+    },
+  }),
+  route({
+    method: "PATCH",
+    path: "/orders/:order_external_id",
+    summary: "Update the item-free fields: addresses, priority, customer email, shipping cost",
+    permission: "order:write",
+    body: updateOrderSchema,
+    async handle(ctx) {
+      const { db, principal, params, body } = ctx;
+      const orderId = await updateOrder(
+        db,
+        principal.organisationId,
+        params.order_external_id,
+        {
+          deliveryAddress: body.delivery_address,
+          invoiceAddress: body.invoice_address,
+          priority: body.priority,
+          customerEmail: body.customer?.email,
+          shippingCost: body.shipping_cost,
+        },
+        keyActor(ctx),
+      );
+      return presentOrder(ctx, orderId, 200);
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/orders/:order_external_id/fulfillments/:fulfillment_external_id/cancel",
+    summary: "Cancel a fulfillment while it is cancellable (its pharmacy has not started preparing it)",
+    permission: "order:write",
+    successStatus: 200,
+    async handle(ctx) {
+      const { db, principal, params } = ctx;
+      const orderId = await cancelFulfillment(db, principal.organisationId, params.order_external_id, params.fulfillment_external_id, keyActor(ctx));
+      return presentOrder(ctx, orderId, 200);
     },
   }),
 ];

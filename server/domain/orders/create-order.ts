@@ -47,7 +47,12 @@ export async function createOrder(db: Db, organisationId: string, intake: OrderI
   });
   if (existing) throw orderAlreadyExists(existing.id);
 
-  const resolved = await resolveReferences(db, organisationId, shop!, intake.fulfillments, intake);
+  const resolved = await resolveReferences(db, organisationId, shop!, intake.fulfillments, {
+    customer: intake.customer,
+    pharmacyUid: intake.pharmacyUid,
+    doctorUid: intake.doctorUid,
+    fieldPrefix: (f) => ["fulfillments", f],
+  });
   rejectInlinePdfs(intake.fulfillments);
 
   try {
@@ -80,12 +85,21 @@ function rejectInlinePdfs(fulfillments: FulfillmentIntake[]) {
   }
 }
 
-async function resolveReferences(
+export type ReferenceContext = {
+  customer: { id: string };
+  pharmacyUid?: string;
+  doctorUid?: string;
+  /** Where a fulfillment sits in the request body, for error paths. */
+  fieldPrefix: (fulfillmentIndex: number) => (string | number)[];
+};
+
+/** Checks every reference of the fulfillments before anything is written; all problems at once, as field errors. */
+export async function resolveReferences(
   db: Db,
   organisationId: string,
   shop: Shop,
   fulfillments: FulfillmentIntake[],
-  intake: OrderIntake,
+  intake: ReferenceContext,
 ): Promise<Resolved> {
   const errors = new FieldErrorCollector();
   const allItems = fulfillments.flatMap((f) => f.items);
@@ -141,7 +155,7 @@ async function resolveReferences(
 
   const items = fulfillments.map((fulfillment, f) =>
     fulfillment.items.map((item, i): ResolvedItem => {
-      const at = (field: string) => ["fulfillments", f, "items", i, field];
+      const at = (field: string) => [...intake.fieldPrefix(f), "items", i, field];
       const matches = shopSkus.filter(
         (s) =>
           (s.shopVariationId === item.skuReference || s.shopSku === item.skuReference) &&
@@ -190,9 +204,9 @@ async function resolveReferences(
   const fulfillmentPharmacyIds = await Promise.all(
     fulfillments.map((f, index) =>
       f.destinationPharmacyUid
-        ? pharmacyOf({ id: f.destinationPharmacyUid }, ["fulfillments", index, "destination_pharmacy_uid"], "No pharmacy with this uid in the organisation.")
+        ? pharmacyOf({ id: f.destinationPharmacyUid }, [...intake.fieldPrefix(index), "destination_pharmacy_uid"], "No pharmacy with this uid in the organisation.")
         : f.locationId
-          ? pharmacyOf({ locationId: f.locationId }, ["fulfillments", index, "location_id"], "No pharmacy at this location in the organisation.")
+          ? pharmacyOf({ locationId: f.locationId }, [...intake.fieldPrefix(index), "location_id"], "No pharmacy at this location in the organisation.")
           : Promise.resolve(null),
     ),
   );

@@ -146,7 +146,7 @@ export async function getPharmacyOrderDetail(db: Db | Tx, pharmacyId: string, ph
       shipments: { orderBy: { sequenceNumber: "asc" } },
       payouts: {
         where: { receiverPharmacyId: pharmacyId },
-        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+        orderBy: [{ createdAt: "asc" }, { componentType: "asc" }, { id: "asc" }],
         include: { pharmacyOrder: { select: { id: true, name: true, createdAt: true } } },
       },
     },

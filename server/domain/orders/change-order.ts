@@ -1,0 +1,207 @@
+import { isUniqueViolation, type Db, type Tx } from "@/server/db/client";
+import { actorColumns, type Actor } from "@/server/domain/actor";
+import { ConflictError, FieldErrorCollector, NotFoundError } from "@/server/domain/errors";
+import { recordEvent } from "@/server/domain/events/outbox";
+import { lockPharmacyOrder, recordStatusChange } from "@/server/domain/pharmacy-orders/lock";
+import { PHARMACY_ORDER_STATUS } from "@/server/domain/pharmacy-orders/statuses";
+import { addFulfillment, resolveReferences } from "./create-order";
+import { ORDER_STATUS, type Address, type FulfillmentIntake, type Money } from "./intake";
+import { refreshOrderStatus } from "./order-status";
+
+type LockedOrder = { id: string; status: string; onHold: boolean; doctorId: string | null; pharmacyId: string; patientId: string };
+
+/** Locks an order of the organisation by the caller's external_id, so changes to one order serialise. */
+async function lockOrder(tx: Tx, organisationId: string, externalId: string): Promise<LockedOrder> {
+  const [order] = await tx.$queryRaw<LockedOrder[]>`
+    SELECT "id", "status", "onHold", "doctorId", "pharmacyId", "patientId" FROM "Order"
+    WHERE "organisationId" = ${organisationId} AND "externalId" = ${externalId}
+    FOR UPDATE`;
+  if (!order) throw new NotFoundError();
+  return order;
+}
+
+/**
+ * Adds a fulfillment to an existing order: the same checks and routing as at intake. Fulfillments
+ * are immutable, so an external_id the order already has is a conflict (409); item external_ids
+ * stay unique across the whole order.
+ */
+export async function addFulfillmentToOrder(
+  db: Db,
+  organisationId: string,
+  orderExternalId: string,
+  fulfillment: FulfillmentIntake,
+  actor: Actor,
+): Promise<string> {
+  const existing = await db.order.findUnique({
+    where: { organisationId_externalId: { organisationId, externalId: orderExternalId } },
+    select: {
+      id: true,
+      shopOrder: { select: { name: true, shop: true } },
+      patient: { select: { id: true, displayName: true, shopCustomers: { select: { shopId: true, shopCustomerId: true } } } },
+      fulfillments: { select: { externalId: true } },
+      items: { select: { externalId: true } },
+    },
+  });
+  if (!existing?.shopOrder) throw new NotFoundError();
+  if (existing.fulfillments.some((f) => f.externalId === fulfillment.externalId)) throw fulfillmentExists();
+  const errors = new FieldErrorCollector();
+  const taken = new Set(existing.items.map((i) => i.externalId));
+  fulfillment.items.forEach((item, i) => {
+    if (taken.has(item.externalId)) errors.add(["items", i, "external_id"], "Item external_id values must be unique across the whole order.");
+  });
+  errors.throwIfAny();
+
+  const shop = existing.shopOrder.shop;
+  const customerId = existing.patient.shopCustomers.find((c) => c.shopId === shop.id)?.shopCustomerId ?? "";
+  const resolved = await resolveReferences(db, organisationId, shop, [fulfillment], {
+    customer: { id: customerId },
+    fieldPrefix: () => [],
+  });
+  try {
+    return await db.$transaction(async (tx) => {
+      const order = await lockOrder(tx, organisationId, orderExternalId);
+      const routed = await addFulfillment(tx, {
+        organisationId,
+        orderId: order.id,
+        fulfillment,
+        resolvedItems: resolved.items[0],
+        explicitPharmacyId: resolved.fulfillmentPharmacyIds[0] ?? order.pharmacyId,
+        doctorId: order.doctorId,
+        patientId: existing.patient.id,
+        patientName: existing.patient.displayName,
+        shopOrderName: existing.shopOrder!.name,
+        route: !order.onHold,
+        shippingCost: null,
+        actor,
+      });
+      if (fulfillment.items.some((i) => i.anamnesisUid) && !order.onHold) {
+        await tx.order.update({ where: { id: order.id }, data: { status: ORDER_STATUS.waitingForDoctor } });
+      } else if (routed) {
+        await tx.order.update({ where: { id: order.id }, data: { updatedAt: new Date() } });
+        await refreshOrderStatus(tx, order.id);
+      }
+      return order.id;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw fulfillmentExists();
+    throw error;
+  }
+}
+
+const fulfillmentExists = () => new ConflictError("Fulfillment already exists on this order: fulfillments are immutable.");
+
+export type OrderChanges = {
+  deliveryAddress?: Address;
+  invoiceAddress?: Address;
+  priority?: number;
+  customerEmail?: string | null;
+  shippingCost?: Money | null;
+};
+
+/**
+ * Updates the item-free fields of an order. Pharmacy orders read addresses and priority from the
+ * order, so each live pharmacy order of it gets a pharmacy_order_updated; a new shipping cost
+ * moves to the pharmacy order that carries the order's shipping, unless it is completed.
+ */
+export async function updateOrder(db: Db, organisationId: string, orderExternalId: string, changes: OrderChanges, actor: Actor): Promise<string> {
+  return db.$transaction(async (tx) => {
+    const order = await lockOrder(tx, organisationId, orderExternalId);
+    await tx.order.update({
+      where: { id: order.id },
+      data: {
+        deliveryAddress: changes.deliveryAddress,
+        invoiceAddress: changes.invoiceAddress,
+        priority: changes.priority,
+        customerEmail: changes.customerEmail,
+        ...(changes.shippingCost !== undefined
+          ? { shippingCostAmount: changes.shippingCost?.amount ?? null, shippingCostCurrency: changes.shippingCost?.currency ?? null }
+          : {}),
+      },
+    });
+    const live = await tx.pharmacyOrder.findMany({
+      where: { orderId: order.id, status: { notIn: [PHARMACY_ORDER_STATUS.cancelled, PHARMACY_ORDER_STATUS.completed] } },
+      select: { id: true, pharmacyId: true, shippingCostsAmount: true },
+    });
+    if (changes.shippingCost !== undefined) {
+      const carrier = live.find((p) => p.shippingCostsAmount !== null) ?? null;
+      if (carrier) {
+        await tx.pharmacyOrder.update({
+          where: { id: carrier.id },
+          data: { shippingCostsAmount: changes.shippingCost?.amount ?? 0, shippingCostsCurrency: changes.shippingCost?.currency ?? null },
+        });
+      }
+    }
+    for (const po of live) {
+      await tx.pharmacyOrder.update({ where: { id: po.id }, data: { updatedAt: new Date() } });
+      await recordEvent(tx, { type: "pharmacy_order_updated", organisationId, pharmacyId: po.pharmacyId, subjectId: po.id });
+    }
+    if (actor.type !== "SYSTEM") {
+      // Who changed the order is kept with the pharmacy orders it touched.
+      await tx.pharmacyOrderHistory.createMany({
+        data: live.map((po) => ({ pharmacyOrderId: po.id, fromStatus: null, toStatus: "order updated", ...actorColumns(actor) })),
+      });
+    }
+    return order.id;
+  });
+}
+
+/** Pharmacy order statuses in which the pharmacy has not started preparing: a fulfillment can still be cancelled. */
+const CANCELLABLE_PHARMACY_STATUSES: string[] = [
+  PHARMACY_ORDER_STATUS.waitingForPharmacy,
+  PHARMACY_ORDER_STATUS.pendingReview,
+  PHARMACY_ORDER_STATUS.onHold,
+];
+
+/**
+ * Cancels a fulfillment while it is cancellable: open, and its pharmacy order (if any) not yet in
+ * preparation (waiting for pharmacy, pending review or on-hold). Its items, its pharmacy order and
+ * a prescription request that waits for a doctor are cancelled with it. Cancelling a cancelled
+ * fulfillment again changes nothing; one that is no longer cancellable is a conflict (409).
+ */
+export async function cancelFulfillment(
+  db: Db,
+  organisationId: string,
+  orderExternalId: string,
+  fulfillmentExternalId: string,
+  actor: Actor,
+): Promise<string> {
+  return db.$transaction(async (tx) => {
+    const order = await lockOrder(tx, organisationId, orderExternalId);
+    const fulfillment = await tx.fulfillment.findUnique({
+      where: { orderId_externalId: { orderId: order.id, externalId: fulfillmentExternalId } },
+      select: { id: true, status: true, pharmacyOrder: { select: { id: true, pharmacyId: true } }, items: { select: { prescriptionId: true } } },
+    });
+    if (!fulfillment) throw new NotFoundError();
+    if (fulfillment.status === "CANCELLED") return order.id;
+    if (fulfillment.pharmacyOrder) {
+      const po = await lockPharmacyOrder(tx, fulfillment.pharmacyOrder.pharmacyId, fulfillment.pharmacyOrder.id);
+      if (!CANCELLABLE_PHARMACY_STATUSES.includes(po.status)) {
+        throw new ConflictError(`The fulfillment is no longer cancellable: its pharmacy order is ${po.status}.`);
+      }
+      await recordStatusChange(tx, po, PHARMACY_ORDER_STATUS.cancelled, actor);
+    }
+    const now = new Date();
+    await tx.fulfillment.update({ where: { id: fulfillment.id }, data: { status: "CANCELLED", cancelledAt: now } });
+    await tx.orderItem.updateMany({ where: { fulfillmentId: fulfillment.id }, data: { status: "CANCELLED" } });
+    const waiting = await tx.prescription.findMany({
+      where: {
+        id: { in: fulfillment.items.flatMap((i) => (i.prescriptionId ? [i.prescriptionId] : [])) },
+        orderId: order.id,
+        status: "waiting for doctor",
+      },
+      select: { id: true },
+    });
+    for (const p of waiting) {
+      await tx.prescription.update({ where: { id: p.id }, data: { status: "cancelled" } });
+      await tx.prescriptionHistory.create({
+        data: { prescriptionId: p.id, fromStatus: "waiting for doctor", toStatus: "cancelled", note: "fulfillment cancelled", ...actorColumns(actor) },
+      });
+    }
+    if (order.status === ORDER_STATUS.waitingForDoctor && waiting.length > 0) {
+      const stillWaiting = await tx.prescription.count({ where: { orderId: order.id, status: "waiting for doctor" } });
+      if (stillWaiting === 0) await tx.order.update({ where: { id: order.id }, data: { status: ORDER_STATUS.waitingForPharmacy } });
+    }
+    await refreshOrderStatus(tx, order.id);
+    return order.id;
+  });
+}
