@@ -30,3 +30,9 @@ export const currencyCode = () =>
 
 /** Money: an integer amount in minor units with its currency. */
 export const money = () => z.object({ amount: amount(), currency: currencyCode() });
+
+/** Date filters in queries: Unix seconds, inclusive bounds ("to" covers its whole second). */
+export const unixSecondsQuery = () =>
+  z.string().trim().regex(/^\d+$/, "A valid integer is required.").transform(Number).pipe(z.number().int().max(253_402_300_799)).optional();
+export const fromUnixSeconds = (s: number | undefined) => (s === undefined ? undefined : new Date(s * 1000));
+export const toUnixSecondsInclusive = (s: number | undefined) => (s === undefined ? undefined : new Date(s * 1000 + 999));

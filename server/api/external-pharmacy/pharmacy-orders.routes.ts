@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { httpUrl, searchTerm, uid } from "@/server/api/schemas";
+import { fromUnixSeconds, httpUrl, searchTerm, toUnixSecondsInclusive, uid, unixSecondsQuery } from "@/server/api/schemas";
 import type { Actor } from "@/server/domain/actor";
 import { changePharmacyOrderStatus } from "@/server/domain/pharmacy-orders/change-status";
 import { CARRIERS, completePharmacyOrder } from "@/server/domain/pharmacy-orders/complete";
@@ -7,16 +7,11 @@ import { getPharmacyOrderDetail, getPharmacyOrderView, listPharmacyOrders } from
 import { PHARMACY_ORDER_STATUSES, SETTABLE_PHARMACY_ORDER_STATUSES } from "@/server/domain/pharmacy-orders/statuses";
 import { route, type Context } from "@/server/rest/kit";
 import { reply } from "@/server/rest/responses";
-import { paginated, queryInt } from "@/server/rest/validation";
+import { paginated } from "@/server/rest/validation";
 import { presentPharmacyOrder, presentPharmacyOrderDetail } from "./pharmacy-order-presenters";
 
 const scopeQuery = { pharmacy_uid: uid().optional() };
 const keyActor = (ctx: Context<unknown, unknown>): Actor => ({ type: "API_KEY", apiKeyId: ctx.principal.keyId });
-
-/** start_date / end_date: Unix seconds, inclusive bounds on the creation time (as the payouts filters). */
-const unixSeconds = () => queryInt().pipe(z.number().int().min(0).max(253_402_300_799)).optional();
-const fromUnix = (seconds: number | undefined) => (seconds === undefined ? undefined : new Date(seconds * 1000));
-const toUnixInclusive = (seconds: number | undefined) => (seconds === undefined ? undefined : new Date(seconds * 1000 + 999));
 
 export const pharmacyOrderRoutes = [
   route({
@@ -29,8 +24,8 @@ export const pharmacyOrderRoutes = [
       ...scopeQuery,
       status: z.enum(PHARMACY_ORDER_STATUSES).optional(),
       search: searchTerm(),
-      start_date: unixSeconds(),
-      end_date: unixSeconds(),
+      start_date: unixSecondsQuery(),
+      end_date: unixSecondsQuery(),
     }),
     async handle({ db, pharmacy, page, query }) {
       const { items, total } = await listPharmacyOrders(
@@ -39,8 +34,8 @@ export const pharmacyOrderRoutes = [
           pharmacyId: pharmacy.id,
           status: query.status,
           search: query.search?.trim() || undefined,
-          createdFrom: fromUnix(query.start_date),
-          createdTo: toUnixInclusive(query.end_date),
+          createdFrom: fromUnixSeconds(query.start_date),
+          createdTo: toUnixSecondsInclusive(query.end_date),
         },
         page,
       );

@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { searchTerm, text } from "@/server/api/schemas";
+import { fromUnixSeconds as from, searchTerm, text, toUnixSecondsInclusive as to, unixSecondsQuery as unixSeconds } from "@/server/api/schemas";
 import type { Actor } from "@/server/domain/actor";
 import { addFulfillmentToOrder, cancelFulfillment, updateOrder } from "@/server/domain/orders/change-order";
 import { createOrder } from "@/server/domain/orders/create-order";
 import { getOrder, listOrders } from "@/server/domain/orders/queries";
 import { route, type Context } from "@/server/rest/kit";
 import { reply } from "@/server/rest/responses";
-import { paginated, queryInt } from "@/server/rest/validation";
+import { paginated } from "@/server/rest/validation";
 import { presentManagementOrder } from "./order-presenters";
 import { createOrderSchema, fulfillmentSchema, toFulfillmentIntake, toOrderIntake, updateOrderSchema } from "./order-intake.schemas";
 
@@ -18,10 +18,6 @@ async function presentOrder(ctx: Context<unknown, unknown>, orderId: string, sta
   return reply(status, presentManagementOrder(order, ctx.principal.permissions.has("prescription:read")));
 }
 
-const unixSeconds = () => queryInt().pipe(z.number().int().min(0).max(253_402_300_799)).optional();
-/** Inclusive bounds on Unix seconds: "to" covers the whole second. */
-const from = (s: number | undefined) => (s === undefined ? undefined : new Date(s * 1000));
-const to = (s: number | undefined) => (s === undefined ? undefined : new Date(s * 1000 + 999));
 
 export const orderRoutes = [
   route({

@@ -30,25 +30,14 @@ export type PharmacyOrderFilter = {
   createdTo?: Date;
 };
 
-type Row = {
-  id: string;
-  name: string;
-  status: string;
-  externalStatus: string;
-  createdAt: Date;
-  updatedAt: Date;
-  prepaid: number;
-  shippingCostsAmount: number | null;
-  shippingCostsCurrency: string | null;
+/** The statement's flat row: the view's scalar fields plus the joined columns. */
+type Row = Omit<PharmacyOrderView, "pharmacy" | "order"> & {
   pharmacyId: string;
   pharmacyName: string;
   orderId: string;
   deliveryAddress: Address;
   invoiceAddress: Address;
   priority: number;
-  shopOrderName: string | null;
-  items: PharmacyOrderView["items"];
-  shippingMethods: PharmacyOrderView["shippingMethods"];
 };
 
 function whereClause(filter: PharmacyOrderFilter): Prisma.Sql {
@@ -94,21 +83,10 @@ async function selectViews(db: Db | Tx, pageQuery: Prisma.Sql): Promise<Pharmacy
       JOIN "Order" o ON o."id" = po."orderId"
       LEFT JOIN "ShopOrder" so ON so."orderId" = o."id"
      ORDER BY po."createdAt" DESC, po."id" DESC`;
-  return rows.map((r) => ({
-    id: r.id,
-    name: r.name,
-    status: r.status,
-    externalStatus: r.externalStatus,
-    createdAt: r.createdAt,
-    updatedAt: r.updatedAt,
-    prepaid: r.prepaid,
-    shippingCostsAmount: r.shippingCostsAmount,
-    shippingCostsCurrency: r.shippingCostsCurrency,
-    pharmacy: { id: r.pharmacyId, displayName: r.pharmacyName },
-    order: { id: r.orderId, deliveryAddress: r.deliveryAddress, invoiceAddress: r.invoiceAddress, priority: r.priority },
-    shopOrderName: r.shopOrderName,
-    items: typeof r.items === "string" ? JSON.parse(r.items) : r.items,
-    shippingMethods: typeof r.shippingMethods === "string" ? JSON.parse(r.shippingMethods) : r.shippingMethods,
+  return rows.map(({ pharmacyId, pharmacyName, orderId, deliveryAddress, invoiceAddress, priority, ...r }) => ({
+    ...r,
+    pharmacy: { id: pharmacyId, displayName: pharmacyName },
+    order: { id: orderId, deliveryAddress, invoiceAddress, priority },
   }));
 }
 
