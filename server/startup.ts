@@ -4,7 +4,8 @@ import { keepEmbeddedStatisticsFresh } from "@/server/db/maintenance";
 
 /**
  * Runs once when the Next.js server starts (instrumentation.ts): opens the database, which applies
- * pending migrations, and on an empty database creates the sandbox organisation and .data/demo.json.
+ * pending migrations, and on an empty database creates the sandbox organisation and .data/demo.json;
+ * then starts the background jobs.
  */
 export async function startService(): Promise<void> {
   const db = await database();
@@ -13,4 +14,6 @@ export async function startService(): Promise<void> {
     const { seedSandboxIfEmpty } = await import("@/server/sandbox/seed");
     await seedSandboxIfEmpty(db);
   }
+  // Background jobs run in this process unless Inngest drives them.
+  (await import("@/server/jobs/embedded-runner")).startEmbeddedJobs();
 }

@@ -1,6 +1,7 @@
 /** Calls the real App Router route modules in-process with real Request objects. */
 import * as externalPharmacyRoute from "@/app/v1/external_pharmacy_api/[[...path]]/route";
 import * as managementRoute from "@/app/v1/management/[[...path]]/route";
+import * as pharmacyPayoutsRoute from "@/app/v1/external-pharmacy-api-v1/[[...path]]/route";
 import * as publicRoute from "@/app/v2/public-api/[[...path]]/route";
 
 type RouteModule = Record<"GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS", (r: Request) => Promise<Response>>;
@@ -9,6 +10,7 @@ const modules: Record<string, RouteModule> = {
   "/v1/management": managementRoute,
   "/v2/public-api": publicRoute,
   "/v1/external_pharmacy_api": externalPharmacyRoute,
+  "/v1/external-pharmacy-api-v1": pharmacyPayoutsRoute,
 };
 
 export type CallOptions = {

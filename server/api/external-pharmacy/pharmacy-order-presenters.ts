@@ -1,4 +1,5 @@
-import { unix, unixOrNull } from "@/server/api/wire";
+import { presentPayoutRow } from "@/server/api/pharmacy-payouts/presenters";
+import { unix } from "@/server/api/wire";
 import type { Address } from "@/server/domain/orders/intake";
 import type { PharmacyOrderDetail, PharmacyOrderView } from "@/server/domain/pharmacy-orders/queries";
 
@@ -78,17 +79,6 @@ export function presentPharmacyOrderDetail(detail: PharmacyOrderDetail) {
       return_tracking_number: s.returnTrackingNumber,
       return_label_expiry: s.returnLabelExpiry ? s.returnLabelExpiry.toISOString().slice(0, 10) : null,
     })),
-    payouts: detail.payouts.map((p) => ({
-      status: p.status === "ROUTED" ? "routed" : "projected",
-      amount: p.amount,
-      currency: p.currency,
-      component_type: p.componentType,
-      routing_description: p.routingDescription,
-      provider_route_id: p.providerRouteId,
-      pharmacy_order_uid: p.pharmacyOrder.id,
-      pharmacy_order_name: p.pharmacyOrder.name,
-      pharmacy_order_created_at: unix(p.pharmacyOrder.createdAt),
-      routing_created_at: unixOrNull(p.routingCreatedAt),
-    })),
+    payouts: detail.payouts.map(presentPayoutRow),
   };
 }

@@ -1,0 +1,125 @@
+import { CARRIERS } from "@/server/domain/pharmacy-orders/complete";
+import { log } from "@/server/log";
+import { UNKNOWN, type CheckedPharmacyOrder, type PharmacySystemConnector, type PharmacySystemReport } from "./connector";
+
+/**
+ * The HTTP contract a pharmacy system implements for the automatic status check:
+ *
+ *   GET {url}/orders/{pharmacy_order_uid}?name={pharmacy_order_name}
+ *   Accept: application/json
+ *   (plus the configured headers, e.g. Authorization)
+ *
+ * answered with 200 and a JSON object:
+ *
+ *   {"status": "shipped", "tracking_url": "https://…", "carrier": "DHL"}
+ *
+ * `status` (case-insensitive): shipped, completed, cancelled (or canceled) change our order; any
+ * other string (open, in_progress, …) means "still in work". `tracking_url` (http/https) and
+ * `carrier` (DHL, DPD, UPS, Hermes, FedEx, Other; anything else counts as Other) are optional and
+ * used when the order completes. Any other answer — a non-2xx status (redirects are not followed),
+ * a body that is not such an object, a body over 64 KiB, no answer within the timeout, a failed
+ * connection — is "unknown" and changes nothing; it is logged, never thrown.
+ */
+export type HttpConnectorConfig = {
+  url: string;
+  headers: Record<string, string>;
+  timeoutMs: number;
+};
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+export const MAX_RESPONSE_BYTES = 64 * 1024;
+const USER_AGENT = "rx-fulfilment-status-check/1";
+
+const STATUS_WORDS: Record<string, PharmacySystemReport["status"]> = {
+  shipped: "shipped",
+  completed: "completed",
+  cancelled: "cancelled",
+  canceled: "cancelled",
+};
+
+/** The report a response body stands for; null when the body is not a status object. */
+export function parseStatusBody(text: string): PharmacySystemReport | null {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!body || typeof body !== "object" || Array.isArray(body)) return null;
+  const { status, tracking_url: trackingUrl, carrier } = body as Record<string, unknown>;
+  if (typeof status !== "string" || !status.trim()) return null;
+  const report: PharmacySystemReport = { status: STATUS_WORDS[status.trim().toLowerCase()] ?? "open" };
+  if (typeof trackingUrl === "string" && isHttpUrl(trackingUrl.trim())) {
+    report.trackingUrl = trackingUrl.trim();
+    const named = typeof carrier === "string" ? CARRIERS.find((c) => c.toLowerCase() === carrier.trim().toLowerCase()) : undefined;
+    report.carrier = named ?? "Other";
+  }
+  return report;
+}
+
+function isHttpUrl(value: string): boolean {
+  return value.length <= 2048 && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
+}
+
+/** The body as text, or null when it is larger than `max` bytes (then the rest is not read). */
+async function readCapped(response: Response, max: number): Promise<string | null> {
+  if (Number(response.headers.get("content-length") ?? 0) > max) {
+    await response.body?.cancel().catch(() => {});
+    return null;
+  }
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** A failure's class and code for the log; never the URL or headers, which may carry credentials. */
+function describe(error: unknown): { errorClass: string; code?: string } {
+  const e = error as { name?: string; cause?: { code?: string } };
+  return { errorClass: e?.name ?? typeof error, ...(e?.cause?.code ? { code: e.cause.code } : {}) };
+}
+
+export function httpConnector(config: HttpConnectorConfig, context: { pharmacyId: string }): PharmacySystemConnector {
+  const base = config.url.replace(/\/+$/, "");
+  return {
+    type: "http",
+    async fetchStatus(order: CheckedPharmacyOrder): Promise<PharmacySystemReport> {
+      const url = `${base}/orders/${encodeURIComponent(order.uid)}?name=${encodeURIComponent(order.name)}`;
+      const fields = { pharmacyId: context.pharmacyId, pharmacyOrderId: order.uid };
+      try {
+        const response = await fetch(url, {
+          method: "GET",
+          headers: { accept: "application/json", "user-agent": USER_AGENT, ...config.headers },
+          redirect: "manual",
+          signal: AbortSignal.timeout(config.timeoutMs),
+        });
+        if (response.status < 200 || response.status > 299) {
+          await response.body?.cancel().catch(() => {});
+          log.warn("pharmacy system answered the status check with an error status", { ...fields, httpStatus: response.status });
+          return UNKNOWN;
+        }
+        const text = await readCapped(response, MAX_RESPONSE_BYTES);
+        const report = text === null ? null : parseStatusBody(text);
+        if (!report) {
+          log.warn("pharmacy system answered the status check with an unusable body", { ...fields, httpStatus: response.status });
+          return UNKNOWN;
+        }
+        return report;
+      } catch (error) {
+        log.warn("pharmacy system could not be asked for an order status", { ...fields, ...describe(error) });
+        return UNKNOWN;
+      }
+    },
+  };
+}

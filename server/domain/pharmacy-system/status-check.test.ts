@@ -1,0 +1,367 @@
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createOrder } from "@/server/domain/orders/create-order";
+import { completePharmacyOrder } from "@/server/domain/pharmacy-orders/complete";
+import { createTenant, type Tenant } from "@/tests/fixtures";
+import type { PharmacySystemConnector } from "./connector";
+import { parseStatusBody } from "./http-connector";
+import { connectorFor } from "./registry";
+import { checkPharmacyOrderStatuses, type StatusCheckSummary } from "./status-check";
+
+// ── A fake pharmacy system: answers GET /pms/orders/{uid} as told per order, and records each request. ──
+
+type Behaviour =
+  | { json: unknown; code?: number; before?: () => Promise<void> }
+  | { text: string; code?: number }
+  | { redirect: string }
+  | { hang: true };
+
+const behaviours = new Map<string, Behaviour>();
+const requests: { uid: string; url: string; headers: IncomingHttpHeaders }[] = [];
+let server: Server;
+let baseUrl: string;
+
+async function startFakeSystem() {
+  server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? "/", "http://fake");
+    const match = /^\/pms\/orders\/([^/]+)$/.exec(url.pathname);
+    const uid = match ? decodeURIComponent(match[1]) : "";
+    requests.push({ uid, url: req.url ?? "", headers: req.headers });
+    const behaviour = behaviours.get(uid);
+    if (!behaviour) return void res.writeHead(404).end();
+    if ("hang" in behaviour) return; // never answers; the connector's timeout ends it
+    if ("redirect" in behaviour) return void res.writeHead(302, { location: behaviour.redirect }).end();
+    if ("text" in behaviour) return void res.writeHead(behaviour.code ?? 200, { "content-type": "text/html" }).end(behaviour.text);
+    await behaviour.before?.();
+    res.writeHead(behaviour.code ?? 200, { "content-type": "application/json" }).end(JSON.stringify(behaviour.json));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+// ── Tenant and orders ──
+
+let t: Tenant;
+type PO = { id: string; name: string };
+const orders: Record<string, PO> = {};
+let bOrder: PO; // pharmacy B has no connector
+let cOrder: PO; // pharmacy C has an invalid connector setting
+let alreadyCompleted: PO;
+
+const ADDRESS = {
+  first_name: "Erika",
+  last_name: "Mustermann",
+  street: "Hauptstraße",
+  house_number: "1",
+  zip_code: "10115",
+  city: "Berlin",
+  country: "DE",
+};
+
+async function placeOrder(externalId: string, pharmacyId: string, items: [string, number][]): Promise<PO> {
+  const orderId = await createOrder(
+    t.db,
+    t.organisation.id,
+    {
+      shopIdentifier: t.shop.identifier,
+      externalId,
+      customer: { id: `customer-${externalId}` },
+      deliveryAddress: ADDRESS,
+      fulfillments: [
+        {
+          externalId: `${externalId}-f1`,
+          destinationPharmacyUid: pharmacyId,
+          items: items.map(([skuReference, quantity], i) => ({
+            externalId: `${externalId}-i${i}`,
+            skuReference,
+            quantity,
+            totalPaid: { amount: 1000 * quantity, currency: "EUR" },
+          })),
+        },
+      ],
+    },
+    { type: "SYSTEM" },
+  );
+  return t.db.pharmacyOrder.findFirstOrThrow({ where: { orderId }, select: { id: true, name: true } });
+}
+
+const statusOf = async (order: PO) => (await t.db.pharmacyOrder.findUniqueOrThrow({ where: { id: order.id } })).status;
+const stockOf = async (pharmacySkuId: string) => (await t.db.pharmacySku.findUniqueOrThrow({ where: { id: pharmacySkuId } })).stock;
+const events = (eventType: string, subjectId: string) => t.db.outboxEvent.count({ where: { eventType, subjectId } });
+const movementsOf = (order: PO) => t.db.stockMovement.findMany({ where: { pharmacyOrderId: order.id }, orderBy: { sequence: "asc" } });
+
+// Long enough for answers that need a database write in this same process (the race case) on a busy
+// machine; the "timeout" order never gets an answer at all.
+const TIMEOUT_MS = 2000;
+
+const OPEN_KINDS = ["open", "garbage", "error500", "timeout", "notFound", "arrayBody", "blankStatus", "redirect", "huge"] as const;
+
+beforeAll(async () => {
+  await startFakeSystem();
+  t = await createTenant();
+  await t.db.shopSku.createMany({
+    data: [
+      { shopId: t.shop.id, shopProductId: t.shopProduct.id, skuId: t.sku.id, shopVariationId: "var-aspirin", price: 1000 },
+      { shopId: t.shop.id, shopProductId: t.shopProduct.id, skuId: t.digitalSku.id, shopVariationId: "var-voucher", price: 1000 },
+    ],
+  });
+  await t.db.pharmacySku.update({ where: { id: t.pharmacySku.id }, data: { stock: 50 } });
+  await t.db.pharmacy.update({
+    where: { id: t.pharmacy.id },
+    data: {
+      systemConnector: { type: "http", url: `${baseUrl}/pms/`, headers: { Authorization: "Bearer pms-token" }, timeout_ms: TIMEOUT_MS },
+    },
+  });
+  await t.db.pharmacy.update({ where: { id: t.loosePharmacy.id }, data: { systemConnector: { type: "http", url: "not a url" } } });
+  await t.db.pharmacySku.create({ data: { pharmacyId: t.loosePharmacy.id, skuId: t.sku.id, externalId: "C-1", price: 400, stock: 5 } });
+
+  alreadyCompleted = await placeOrder("done", t.pharmacy.id, [["var-aspirin", 1]]);
+  await completePharmacyOrder(t.db, t.pharmacy.id, alreadyCompleted.id, [], { type: "SYSTEM" });
+
+  orders.shipped = await placeOrder("shipped", t.pharmacy.id, [["var-aspirin", 2], ["var-voucher", 1]]);
+  orders.completed = await placeOrder("completed", t.pharmacy.id, [["var-aspirin", 1]]);
+  orders.cancelled = await placeOrder("cancelled", t.pharmacy.id, [["var-aspirin", 1]]);
+  orders.race = await placeOrder("race", t.pharmacy.id, [["var-aspirin", 1]]);
+  for (const kind of OPEN_KINDS) orders[kind] = await placeOrder(kind, t.pharmacy.id, [["var-aspirin", 1]]);
+  bOrder = await placeOrder("b", t.groupPharmacy.id, [["var-aspirin", 1]]);
+  cOrder = await placeOrder("c", t.loosePharmacy.id, [["var-aspirin", 1]]);
+
+  behaviours.set(orders.shipped.id, { json: { status: "Shipped", tracking_url: "https://track.example/dhl/123", carrier: "dhl" } });
+  behaviours.set(orders.completed.id, { json: { status: "completed" } });
+  behaviours.set(orders.cancelled.id, { json: { status: "CANCELED" } });
+  // Completed through the API while the pharmacy system is being asked, which then says cancelled.
+  behaviours.set(orders.race.id, {
+    before: () => completePharmacyOrder(t.db, t.pharmacy.id, orders.race.id, [], { type: "SYSTEM" }),
+    json: { status: "cancelled" },
+  });
+  behaviours.set(orders.open.id, { json: { status: "in_progress", tracking_url: "https://track.example/x" } });
+  behaviours.set(orders.garbage.id, { text: "<html>oops</html>" });
+  behaviours.set(orders.error500.id, { json: { status: "shipped" }, code: 500 });
+  behaviours.set(orders.timeout.id, { hang: true });
+  // orders.notFound: no behaviour → 404
+  behaviours.set(orders.arrayBody.id, { json: [{ status: "shipped" }] });
+  behaviours.set(orders.blankStatus.id, { json: { status: " " } });
+  behaviours.set(orders.redirect.id, { redirect: `/pms/orders/${orders.shipped.id}` });
+  behaviours.set(orders.huge.id, { json: { status: "shipped", padding: "x".repeat(70 * 1024) } });
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+describe("the automatic status check", () => {
+  let first: StatusCheckSummary;
+  let stockBefore: { aspirin: number; voucher: number };
+  let stockEventsBefore: { aspirin: number; voucher: number };
+
+  beforeAll(async () => {
+    stockBefore = { aspirin: await stockOf(t.pharmacySku.id), voucher: await stockOf(t.digitalPharmacySku.id) };
+    stockEventsBefore = {
+      aspirin: await events("pharmacy_sku_stock_updated", t.pharmacySku.id),
+      voucher: await events("pharmacy_sku_stock_updated", t.digitalPharmacySku.id),
+    };
+    requests.length = 0;
+    first = await checkPharmacyOrderStatuses(t.db, { now: new Date() });
+  });
+
+  it("asks the pharmacy system once for each open order of pharmacies with a valid connector", () => {
+    expect(first).toEqual({
+      checked: 4 + OPEN_KINDS.length,
+      completed: 2,
+      cancelled: 1,
+      open: 1,
+      unknown: OPEN_KINDS.length - 1,
+      skipped: 1,
+      failed: 0,
+      cursor: null,
+    });
+    const asked = requests.map((r) => r.uid).sort();
+    expect(asked).toEqual(Object.values(orders).map((o) => o.id).sort());
+    expect(asked).not.toContain(alreadyCompleted.id);
+    expect(asked).not.toContain(bOrder.id);
+    expect(asked).not.toContain(cOrder.id);
+  });
+
+  it("follows the documented request contract", () => {
+    const request = requests.find((r) => r.uid === orders.shipped.id)!;
+    expect(request.url).toBe(`/pms/orders/${orders.shipped.id}?name=${orders.shipped.name}`);
+    expect(request.headers.authorization).toBe("Bearer pms-token");
+    expect(request.headers.accept).toBe("application/json");
+  });
+
+  it("completes a shipped order like complete_order: stock reduced per SKU, events, payouts, the tracking link", async () => {
+    expect(await statusOf(orders.shipped)).toBe("completed");
+    const moves = await movementsOf(orders.shipped);
+    expect(moves.map((m) => [m.pharmacySkuId, m.delta, m.reason, m.actorType]).sort()).toEqual(
+      [
+        [t.pharmacySku.id, -2, "ORDER_COMPLETION", "SYSTEM"],
+        [t.digitalPharmacySku.id, -1, "ORDER_COMPLETION", "SYSTEM"],
+      ].sort(),
+    );
+    expect(await events("pharmacy_order_updated", orders.shipped.id)).toBe(1);
+    const shipments = await t.db.shipment.findMany({ where: { pharmacyOrderId: orders.shipped.id } });
+    expect(shipments).toMatchObject([{ sequenceNumber: 1, trackingUrl: "https://track.example/dhl/123", carrierName: "DHL" }]);
+    const payouts = await t.db.payout.findMany({ where: { pharmacyOrderId: orders.shipped.id } });
+    expect(payouts.length).toBeGreaterThan(0);
+    expect(payouts.every((p) => p.status === "ROUTED" && p.routingCreatedAt)).toBe(true);
+    const history = await t.db.pharmacyOrderHistory.findMany({ where: { pharmacyOrderId: orders.shipped.id }, orderBy: { createdAt: "asc" } });
+    expect(history.at(-1)).toMatchObject({ fromStatus: "waiting for pharmacy", toStatus: "completed", actorType: "SYSTEM" });
+  });
+
+  it("completes a completed order without a shipment", async () => {
+    expect(await statusOf(orders.completed)).toBe("completed");
+    expect((await movementsOf(orders.completed)).map((m) => m.delta)).toEqual([-1]);
+    expect(await events("pharmacy_order_updated", orders.completed.id)).toBe(1);
+    expect(await t.db.shipment.count({ where: { pharmacyOrderId: orders.completed.id } })).toBe(0);
+  });
+
+  it("reduces each SKU's stock once per completed order, with one stock event per SKU and order", async () => {
+    // aspirin: shipped 2 + completed 1 + race 1 (completed by the concurrent request); voucher: shipped 1.
+    expect(await stockOf(t.pharmacySku.id)).toBe(stockBefore.aspirin - 4);
+    expect(await stockOf(t.digitalPharmacySku.id)).toBe(stockBefore.voucher - 1);
+    expect(await events("pharmacy_sku_stock_updated", t.pharmacySku.id)).toBe(stockEventsBefore.aspirin + 3);
+    expect(await events("pharmacy_sku_stock_updated", t.digitalPharmacySku.id)).toBe(stockEventsBefore.voucher + 1);
+  });
+
+  it("cancels a cancelled order without touching stock", async () => {
+    expect(await statusOf(orders.cancelled)).toBe("cancelled");
+    expect(await movementsOf(orders.cancelled)).toEqual([]);
+    expect(await events("pharmacy_order_updated", orders.cancelled.id)).toBe(1);
+    const history = await t.db.pharmacyOrderHistory.findMany({ where: { pharmacyOrderId: orders.cancelled.id }, orderBy: { createdAt: "asc" } });
+    expect(history.at(-1)).toMatchObject({ toStatus: "cancelled", actorType: "SYSTEM" });
+    expect(await t.db.payout.count({ where: { pharmacyOrderId: orders.cancelled.id } })).toBe(0);
+  });
+
+  it("leaves an order alone that was completed meanwhile, re-reading its status under the lock", async () => {
+    expect(await statusOf(orders.race)).toBe("completed");
+    expect((await movementsOf(orders.race)).map((m) => m.delta)).toEqual([-1]);
+    const history = await t.db.pharmacyOrderHistory.findMany({ where: { pharmacyOrderId: orders.race.id } });
+    expect(history.map((h) => h.toStatus).sort()).toEqual(["completed", "waiting for pharmacy"]);
+    expect(await events("pharmacy_order_updated", orders.race.id)).toBe(1);
+  });
+
+  it("changes nothing for open, unusable or missing answers (garbage, 500, timeout, 404, redirect, too large)", async () => {
+    for (const kind of OPEN_KINDS) {
+      expect(await statusOf(orders[kind]), kind).toBe("waiting for pharmacy");
+      expect(await movementsOf(orders[kind]), kind).toEqual([]);
+      expect(await events("pharmacy_order_updated", orders[kind].id), kind).toBe(0);
+    }
+    expect(await statusOf(bOrder)).toBe("waiting for pharmacy");
+    expect(await statusOf(cOrder)).toBe("waiting for pharmacy");
+  });
+
+  it("does nothing more on a second run: no stock reduced twice, only the still-open orders asked again", async () => {
+    const counts = async () => ({
+      aspirin: await stockOf(t.pharmacySku.id),
+      voucher: await stockOf(t.digitalPharmacySku.id),
+      movements: await t.db.stockMovement.count(),
+      outbox: await t.db.outboxEvent.count(),
+      history: await t.db.pharmacyOrderHistory.count(),
+      shipments: await t.db.shipment.count(),
+    });
+    const before = await counts();
+    requests.length = 0;
+    const second = await checkPharmacyOrderStatuses(t.db, { now: new Date() });
+    expect(second).toEqual({
+      checked: OPEN_KINDS.length,
+      completed: 0,
+      cancelled: 0,
+      open: 1,
+      unknown: OPEN_KINDS.length - 1,
+      skipped: 0,
+      failed: 0,
+      cursor: null,
+    });
+    expect(requests.map((r) => r.uid).sort()).toEqual(OPEN_KINDS.map((k) => orders[k].id).sort());
+    expect(await counts()).toEqual(before);
+  });
+});
+
+describe("bounded runs", () => {
+  it("checks the oldest orders first and goes on from the cursor", async () => {
+    const open = await t.db.pharmacyOrder.findMany({
+      where: { pharmacyId: t.pharmacy.id, status: "waiting for pharmacy" },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      select: { id: true, createdAt: true },
+    });
+    expect(open).toHaveLength(OPEN_KINDS.length);
+    requests.length = 0;
+    const part = await checkPharmacyOrderStatuses(t.db, { batchSize: 2, maxOrders: 3, concurrency: 1 });
+    expect(part.checked).toBe(3);
+    expect(part.cursor).toEqual({ createdAt: open[2].createdAt, id: open[2].id });
+    expect(requests.map((r) => r.uid)).toEqual(open.slice(0, 3).map((o) => o.id));
+
+    requests.length = 0;
+    const rest = await checkPharmacyOrderStatuses(t.db, { batchSize: 2, maxOrders: 100, concurrency: 1, after: part.cursor });
+    expect(rest.checked).toBe(open.length - 3);
+    expect(rest.cursor).toBeNull();
+    expect(requests.map((r) => r.uid)).toEqual(open.slice(3).map((o) => o.id));
+  });
+
+  it("stops after one batch when the time budget is spent", async () => {
+    const run = await checkPharmacyOrderStatuses(t.db, { batchSize: 2, timeBudgetMs: 0, concurrency: 2 });
+    expect(run.checked).toBe(2);
+    expect(run.cursor).not.toBeNull();
+  });
+
+  it("leaves orders created after `now` to the next run", async () => {
+    requests.length = 0;
+    const run = await checkPharmacyOrderStatuses(t.db, { now: new Date("2000-01-01T00:00:00Z") });
+    expect(run).toMatchObject({ checked: 0, cursor: null });
+    expect(requests).toEqual([]);
+  });
+
+  it("survives a connector that throws despite its contract", async () => {
+    const throwing: PharmacySystemConnector = {
+      type: "broken",
+      fetchStatus: async () => {
+        throw new Error("boom");
+      },
+    };
+    const run = await checkPharmacyOrderStatuses(t.db, { connectorFor: () => throwing });
+    // Every open order of a pharmacy with a setting, C's invalid one included (the injected factory ignores it).
+    expect(run).toMatchObject({ checked: OPEN_KINDS.length + 1, unknown: OPEN_KINDS.length + 1, completed: 0, failed: 0 });
+    expect(await statusOf(cOrder)).toBe("waiting for pharmacy");
+  });
+});
+
+describe("connector settings and answers", () => {
+  it("builds an HTTP connector from a valid setting only", () => {
+    const pharmacy = (systemConnector: unknown) => ({ id: "p", systemConnector });
+    expect(connectorFor(pharmacy(null))).toBeNull();
+    expect(connectorFor(pharmacy({ type: "http", url: "https://pms.example/api" }))?.type).toBe("http");
+    for (const bad of [
+      { type: "ftp", url: "https://pms.example" },
+      { type: "http" },
+      { type: "http", url: "ftp://pms.example" },
+      { type: "http", url: "https://user:pw@pms.example" },
+      { type: "http", url: "https://pms.example", headers: { "Bad Header": "x" } },
+      { type: "http", url: "https://pms.example", headers: { "X-Token": "a\r\nb" } },
+      { type: "http", url: "https://pms.example", timeout_ms: 10 },
+      "http://pms.example",
+      [],
+    ]) {
+      expect(connectorFor(pharmacy(bad)), JSON.stringify(bad)).toBeNull();
+    }
+  });
+
+  it("reads the status answer leniently but never guesses", () => {
+    expect(parseStatusBody('{"status":"SHIPPED"}')).toEqual({ status: "shipped" });
+    expect(parseStatusBody('{"status":"canceled"}')).toEqual({ status: "cancelled" });
+    expect(parseStatusBody('{"status":"packing"}')).toEqual({ status: "open" });
+    expect(parseStatusBody('{"status":"shipped","tracking_url":"https://t.example/1","carrier":"ups"}')).toEqual({
+      status: "shipped",
+      trackingUrl: "https://t.example/1",
+      carrier: "UPS",
+    });
+    expect(parseStatusBody('{"status":"shipped","tracking_url":"https://t.example/1","carrier":"Royal Mail"}')).toMatchObject({
+      carrier: "Other",
+    });
+    expect(parseStatusBody('{"status":"shipped","tracking_url":"javascript:alert(1)"}')).toEqual({ status: "shipped" });
+    for (const garbage of ["", "null", "[]", '"shipped"', '{"state":"shipped"}', '{"status":5}', "{"]) {
+      expect(parseStatusBody(garbage), garbage).toBeNull();
+    }
+  });
+});

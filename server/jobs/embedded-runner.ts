@@ -1,0 +1,68 @@
+import { config } from "@/server/config";
+import { log } from "@/server/log";
+import { PHARMACY_STATUS_CHECK_JOB, runPharmacyStatusCheck } from "./pharmacy-status-check";
+
+export type Job = { id: string; everyMs: number; run: () => Promise<unknown> };
+
+export type ScheduledJob = {
+  /** Runs the job now unless a run is still going; says which. */
+  tick(): Promise<"ran" | "skipped">;
+  stop(): void;
+};
+
+/**
+ * Runs `job` every `everyMs` in this process. Runs never overlap: a tick that comes while the
+ * previous run is still going is skipped. A failing run is logged and the schedule goes on. The
+ * timer does not keep the process alive.
+ */
+export function scheduleJob(job: Job): ScheduledJob {
+  let running = false;
+  const tick = async (): Promise<"ran" | "skipped"> => {
+    if (running) {
+      log.warn("background job still running; this run is skipped", { job: job.id });
+      return "skipped";
+    }
+    running = true;
+    try {
+      await job.run();
+    } catch (error) {
+      log.error("background job failed", { job: job.id, error });
+    } finally {
+      running = false;
+    }
+    return "ran";
+  };
+  const timer = setInterval(() => void tick(), job.everyMs);
+  timer.unref();
+  return { tick, stop: () => clearInterval(timer) };
+}
+
+/** The jobs that Inngest runs when it is configured (server/jobs/inngest.ts), in the same rhythm. */
+export const EMBEDDED_JOBS: Job[] = [
+  { id: PHARMACY_STATUS_CHECK_JOB.id, everyMs: PHARMACY_STATUS_CHECK_JOB.everyMs, run: () => runPharmacyStatusCheck() },
+];
+
+const holder = globalThis as unknown as { __rxEmbeddedJobs?: { stop(): void } };
+
+/**
+ * Starts the background jobs in-process when Inngest is not configured (config().inngestConfigured
+ * false); with Inngest, its cron triggers run them and this does nothing. Starting twice (Next.js
+ * dev reloads) keeps the first schedule. Returns a handle to stop them, or null.
+ */
+export function startEmbeddedJobs(jobs: Job[] = EMBEDDED_JOBS): { stop(): void } | null {
+  if (config().inngestConfigured) {
+    log.info("background jobs run on Inngest", { jobs: jobs.map((j) => j.id) });
+    return null;
+  }
+  if (holder.__rxEmbeddedJobs) return holder.__rxEmbeddedJobs;
+  const scheduled = jobs.map(scheduleJob);
+  const handle = {
+    stop() {
+      for (const job of scheduled) job.stop();
+      if (holder.__rxEmbeddedJobs === handle) holder.__rxEmbeddedJobs = undefined;
+    },
+  };
+  holder.__rxEmbeddedJobs = handle;
+  log.info("background jobs run in-process", { jobs: jobs.map((j) => `${j.id} every ${j.everyMs / 1000}s`) });
+  return handle;
+}

@@ -1,0 +1,199 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { InngestTestEngine } from "@inngest/test";
+import type { NextRequest } from "next/server";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { reloadConfig } from "@/server/config";
+import { createOrder } from "@/server/domain/orders/create-order";
+import { createTenant, type Tenant } from "@/tests/fixtures";
+import { EMBEDDED_JOBS, scheduleJob, startEmbeddedJobs, type Job } from "./embedded-runner";
+import { pharmacyStatusCheck } from "./inngest";
+import { PHARMACY_STATUS_CHECK_JOB } from "./pharmacy-status-check";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+const INNGEST_ENV = ["INNGEST_BASE_URL", "INNGEST_EVENT_KEY", "INNGEST_SIGNING_KEY", "INNGEST_DEV"] as const;
+afterEach(() => {
+  for (const name of INNGEST_ENV) delete process.env[name];
+  reloadConfig();
+});
+
+describe("embedded runner", () => {
+  it("never overlaps runs: a tick during a run is skipped", async () => {
+    const gate = deferred();
+    let calls = 0;
+    const job = scheduleJob({
+      id: "slow",
+      everyMs: 60_000,
+      run: async () => {
+        calls += 1;
+        await gate.promise;
+      },
+    });
+    try {
+      const firstRun = job.tick();
+      expect(await job.tick()).toBe("skipped");
+      expect(await job.tick()).toBe("skipped");
+      expect(calls).toBe(1);
+      gate.resolve();
+      expect(await firstRun).toBe("ran");
+      expect(await job.tick()).toBe("ran");
+      expect(calls).toBe(2);
+    } finally {
+      job.stop();
+    }
+  });
+
+  it("runs on its interval, skipping ticks while a run is still going, and stops", async () => {
+    let gate = deferred();
+    let calls = 0;
+    let running = 0;
+    let overlapped = false;
+    const job = scheduleJob({
+      id: "interval",
+      everyMs: 10,
+      run: async () => {
+        calls += 1;
+        running += 1;
+        overlapped ||= running > 1;
+        await gate.promise;
+        running -= 1;
+      },
+    });
+    try {
+      await sleep(120); // about ten ticks while the first run waits
+      expect(calls).toBe(1);
+      gate.resolve();
+      gate = deferred();
+      gate.resolve();
+      await sleep(120);
+      expect(calls).toBeGreaterThan(2);
+      expect(overlapped).toBe(false);
+    } finally {
+      job.stop();
+    }
+    const stoppedAt = calls;
+    await sleep(60);
+    expect(calls).toBe(stoppedAt);
+  });
+
+  it("keeps the schedule going after a failing run", async () => {
+    let calls = 0;
+    const job = scheduleJob({
+      id: "flaky",
+      everyMs: 60_000,
+      run: async () => {
+        calls += 1;
+        if (calls === 1) throw new Error("pharmacy systems down");
+      },
+    });
+    try {
+      expect(await job.tick()).toBe("ran");
+      expect(await job.tick()).toBe("ran");
+      expect(calls).toBe(2);
+    } finally {
+      job.stop();
+    }
+  });
+
+  it("starts only when Inngest is not configured, once", () => {
+    const jobs: Job[] = [{ id: "noop", everyMs: 60_000, run: async () => {} }];
+    process.env.INNGEST_BASE_URL = "http://127.0.0.1:8288";
+    reloadConfig();
+    expect(startEmbeddedJobs(jobs)).toBeNull();
+
+    delete process.env.INNGEST_BASE_URL;
+    reloadConfig();
+    const handle = startEmbeddedJobs(jobs);
+    expect(handle).not.toBeNull();
+    expect(startEmbeddedJobs(jobs)).toBe(handle);
+    handle!.stop();
+    const again = startEmbeddedJobs(jobs);
+    expect(again).not.toBe(handle);
+    again!.stop();
+  });
+
+  it("schedules the pharmacy status check every five minutes, like the Inngest cron", () => {
+    expect(EMBEDDED_JOBS.map((j) => [j.id, j.everyMs])).toEqual([["pharmacy-status-check", 300_000]]);
+    expect(pharmacyStatusCheck.opts).toMatchObject({
+      id: "pharmacy-status-check",
+      triggers: [{ cron: "*/5 * * * *" }],
+      singleton: { mode: "skip" },
+    });
+    expect(PHARMACY_STATUS_CHECK_JOB.cron).toBe("*/5 * * * *");
+  });
+});
+
+describe("the pharmacy-status-check function", () => {
+  let t: Tenant;
+  let server: Server;
+  let pharmacyOrderId: string;
+
+  beforeAll(async () => {
+    server = createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end('{"status":"shipped"}'));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    t = await createTenant();
+    await t.db.pharmacy.update({
+      where: { id: t.pharmacy.id },
+      data: { systemConnector: { type: "http", url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` } },
+    });
+    await t.db.shopSku.create({
+      data: { shopId: t.shop.id, shopProductId: t.shopProduct.id, skuId: t.sku.id, shopVariationId: "var-aspirin", price: 600 },
+    });
+    const orderId = await createOrder(
+      t.db,
+      t.organisation.id,
+      {
+        shopIdentifier: t.shop.identifier,
+        externalId: "job-1",
+        customer: { id: "c-1" },
+        deliveryAddress: { first_name: "A", last_name: "B", street: "S", house_number: "1", zip_code: "1", city: "C", country: "DE" },
+        fulfillments: [
+          {
+            externalId: "f1",
+            destinationPharmacyUid: t.pharmacy.id,
+            items: [{ externalId: "i1", skuReference: "var-aspirin", quantity: 1, totalPaid: { amount: 600, currency: "EUR" } }],
+          },
+        ],
+      },
+      { type: "SYSTEM" },
+    );
+    pharmacyOrderId = (await t.db.pharmacyOrder.findFirstOrThrow({ where: { orderId } })).id;
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it("runs the status check when Inngest invokes it, and again without effect", async () => {
+    const engine = new InngestTestEngine({ function: pharmacyStatusCheck });
+    const { result } = await engine.execute();
+    expect(result).toEqual({ checked: 1, completed: 1, cancelled: 0, open: 0, unknown: 0, skipped: 0, failed: 0, more: false });
+    expect((await t.db.pharmacyOrder.findUniqueOrThrow({ where: { id: pharmacyOrderId } })).status).toBe("completed");
+    const again = await new InngestTestEngine({ function: pharmacyStatusCheck }).execute();
+    expect(again.result).toMatchObject({ checked: 0, completed: 0 });
+  });
+
+  it("is served at /api/inngest when Inngest is configured, and is a 404 otherwise", async () => {
+    const route = await import("@/app/api/inngest/route");
+    const request = () => new Request("http://localhost:3000/api/inngest") as unknown as NextRequest;
+
+    const off = await route.GET(request(), undefined);
+    expect(off.status).toBe(404);
+    expect(off.headers.get("content-type")).toContain("text/html");
+
+    process.env.INNGEST_BASE_URL = "http://127.0.0.1:9";
+    process.env.INNGEST_DEV = "1";
+    reloadConfig();
+    const on = await route.GET(request(), undefined);
+    expect(on.status).toBe(200);
+    expect(await on.json()).toMatchObject({ function_count: 1, mode: "dev" });
+  });
+});
