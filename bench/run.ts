@@ -1,10 +1,14 @@
 /**
- * npm run bench [-- --db pglite|postgres|both] [--concurrency 10] [--seconds 10] [--build]
+ * npm run bench [-- --db pglite|postgres|both] [--scenario catalogue|orders|all] [--concurrency N] [--seconds 10] [--build]
  *
  * For each database: a fresh database, seeded by the scenario itself; then the production server
  * (`next start`) on it, and a closed-loop load from this process over loopback. PostgreSQL comes
  * from BENCH_DATABASE_URL (a server URL; a database rx_bench is created on it) or, when unset, a
  * throwaway cluster started with scripts/ci/postgres.sh. Not part of the tests.
+ *
+ * Scenarios: every selected scenario seeds into the same fresh database before the server starts.
+ * Each has its own concurrency (catalogue 10, orders 20) unless --concurrency sets one for all.
+ * BENCH_ORDERS sets the orders scenario's size (default 100,000 pharmacy orders).
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -16,21 +20,40 @@ import { reloadConfig } from "../server/config";
 import { closeDatabase, database } from "../server/db/client";
 import { runLoad, type LoadResult } from "./load";
 import { catalogueEndpoints, seedCatalogue } from "./scenarios/catalogue";
+import { ORDERS_CONCURRENCY, ordersEndpoints, seedOrders, type StatusTally } from "./scenarios/orders";
 import { ensureBuild, startServer } from "./server";
 
 const { values } = parseArgs({
   options: {
     db: { type: "string", default: "both" },
-    concurrency: { type: "string", default: "10" },
+    scenario: { type: "string", default: "all" },
+    concurrency: { type: "string" },
     seconds: { type: "string", default: "10" },
     build: { type: "boolean", default: false },
   },
 });
-const concurrency = Number(values.concurrency);
+// ── Scenarios ──
+type Scenario = "catalogue" | "orders";
+const SCENARIOS: Scenario[] = ["catalogue", "orders"];
+if (values.scenario !== "all" && !SCENARIOS.includes(values.scenario as Scenario)) {
+  throw new Error(`--scenario must be catalogue, orders or all (got ${values.scenario})`);
+}
+const scenarios = values.scenario === "all" ? SCENARIOS : [values.scenario as Scenario];
+const DEFAULT_CONCURRENCY: Record<Scenario, number> = { catalogue: 10, orders: ORDERS_CONCURRENCY };
+const concurrencyOf = (scenario: Scenario) => (values.concurrency ? Number(values.concurrency) : DEFAULT_CONCURRENCY[scenario]);
+type Endpoint = {
+  scenario: Scenario;
+  name: string;
+  request: (i: number) => Promise<Response>;
+  expectStatus?: number;
+  target?: string;
+  statuses?: StatusTally;
+};
+// ──
 const durationMs = Number(values.seconds) * 1000;
 const PORT = 3200;
 
-type Row = { database: string; endpoint: string } & LoadResult;
+type Row = { database: string; scenario: Scenario; endpoint: string; target: string } & LoadResult;
 
 async function freshPostgres(): Promise<{ url: string; cleanup: () => void }> {
   let serverUrl = process.env.BENCH_DATABASE_URL;
@@ -65,18 +88,35 @@ async function benchDatabase(kind: "pglite" | "postgres"): Promise<Row[]> {
   try {
     console.log(`[${kind}] seeding…`);
     const t0 = performance.now();
-    const ctx = await seedCatalogue(await database());
+    const endpointsOf: ((url: string) => Endpoint[])[] = [];
+    if (scenarios.includes("catalogue")) {
+      const ctx = await seedCatalogue(await database());
+      console.log(`[${kind}] seeded ${ctx.skuCount} SKUs in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      endpointsOf.push((url) => catalogueEndpoints(url, ctx).map((e) => ({ scenario: "catalogue" as const, ...e })));
+    }
+    if (scenarios.includes("orders")) {
+      const ctx = await seedOrders(await database());
+      console.log(`[${kind}] seeded ${ctx.orderCount} pharmacy orders in ${(ctx.seedMs / 1000).toFixed(1)} s`);
+      endpointsOf.push((url) => ordersEndpoints(url, ctx).map((e) => ({ scenario: "orders" as const, ...e })));
+    }
     // A database in service has planner statistics (autovacuum; the embedded runner's ANALYZE).
+    const tAnalyze = performance.now();
     await (await database()).$executeRawUnsafe("ANALYZE");
     await closeDatabase(); // PGlite: the server must be the only process with the directory open
-    console.log(`[${kind}] seeded ${ctx.skuCount} SKUs in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    console.log(`[${kind}] ANALYZE in ${((performance.now() - tAnalyze) / 1000).toFixed(1)} s; seeding in all ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     const server = await startServer(env, PORT);
     const rows: Row[] = [];
     try {
-      for (const endpoint of catalogueEndpoints(server.url, ctx)) {
-        const result = await runLoad({ concurrency, durationMs, request: endpoint.request });
-        rows.push({ database: kind, endpoint: endpoint.name, ...result });
-        console.log(`[${kind}] ${endpoint.name}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(1)} ms, p95 ${result.p95.toFixed(1)} ms, errors ${result.errors}`);
+      for (const endpoint of endpointsOf.flatMap((of) => of(server.url))) {
+        const concurrency = concurrencyOf(endpoint.scenario);
+        const result = await runLoad({ concurrency, durationMs, request: endpoint.request, expectStatus: endpoint.expectStatus });
+        rows.push({ database: kind, scenario: endpoint.scenario, endpoint: endpoint.name, target: endpoint.target ?? "—", ...result });
+        console.log(`[${kind}] ${endpoint.name} (${concurrency} clients): ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(1)} ms, p95 ${result.p95.toFixed(1)} ms, errors ${result.errors}`);
+        if (endpoint.statuses && result.errors > 0) {
+          for (const [status, { count, sample }] of endpoint.statuses) {
+            console.log(`[${kind}]   HTTP ${status}: ${count}${sample ? ` (first body: ${sample})` : ""}`);
+          }
+        }
       }
     } finally {
       await server.stop();
@@ -93,9 +133,10 @@ const kinds = values.db === "both" ? (["pglite", "postgres"] as const) : [values
 const rows: Row[] = [];
 for (const kind of kinds) rows.push(...(await benchDatabase(kind)));
 
-console.log(`\n${concurrency} concurrent clients, ${durationMs / 1000} s per endpoint, ${os.cpus().length} cores\n`);
-console.log("| Database | Endpoint | req/s | p50 ms | p95 ms | p99 ms | errors |");
-console.log("| --- | --- | ---: | ---: | ---: | ---: | ---: |");
+const clients = scenarios.map((s) => `${s} ${concurrencyOf(s)}`).join(", ");
+console.log(`\nConcurrent clients: ${clients}; ${durationMs / 1000} s per endpoint, ${os.cpus().length} cores\n`);
+console.log("| Database | Scenario | Endpoint | req/s | p50 ms | p95 ms | p99 ms | errors | target |");
+console.log("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |");
 for (const r of rows) {
-  console.log(`| ${r.database} | ${r.endpoint} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} |`);
+  console.log(`| ${r.database} | ${r.scenario} | ${r.endpoint} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} | ${r.target} |`);
 }
