@@ -51,8 +51,8 @@ function whereClause(filter: PharmacyOrderFilter): Prisma.Sql {
 }
 
 /**
- * One statement for a whole page: the page of pharmacy orders is chosen first (index on pharmacy
- * and creation time), then each row's items and shipping methods are aggregated as JSON.
+ * One statement for a whole page: the page's ids are chosen first (an index-only scan in list
+ * order), then each row is joined and its items and shipping methods are aggregated as JSON.
  */
 async function selectViews(db: Db | Tx, pageQuery: Prisma.Sql): Promise<PharmacyOrderView[]> {
   const rows = await db.$queryRaw<Row[]>`
@@ -78,7 +78,8 @@ async function selectViews(db: Db | Tx, pageQuery: Prisma.Sql): Promise<Pharmacy
               LEFT JOIN "PharmacyShippingMethodMapping" map
                      ON map."shopShippingMethodId" = m."id" AND map."pharmacyId" = po."pharmacyId"
              WHERE sosm."shopOrderId" = so."id") AS "shippingMethods"
-      FROM (${pageQuery}) po
+      FROM (${pageQuery}) page
+      JOIN "PharmacyOrder" po ON po."id" = page."id"
       JOIN "Pharmacy" ph ON ph."id" = po."pharmacyId"
       JOIN "Order" o ON o."id" = po."orderId"
       LEFT JOIN "ShopOrder" so ON so."orderId" = o."id"
@@ -96,7 +97,8 @@ export async function listPharmacyOrders(db: Db, filter: PharmacyOrderFilter, pa
   const [items, [{ count }]] = await Promise.all([
     selectViews(
       db,
-      Prisma.sql`SELECT * FROM "PharmacyOrder" WHERE ${where}
+      // Only ids here: skipping OFFSET rows then reads the index alone, not the table.
+      Prisma.sql`SELECT "id" FROM "PharmacyOrder" WHERE ${where}
                  ORDER BY "createdAt" DESC, "id" DESC LIMIT ${page.limit} OFFSET ${page.page * page.limit}`,
     ),
     db.$queryRaw<{ count: number }[]>`SELECT count(*)::int AS "count" FROM "PharmacyOrder" WHERE ${where}`,
@@ -107,7 +109,7 @@ export async function listPharmacyOrders(db: Db, filter: PharmacyOrderFilter, pa
 export async function getPharmacyOrderView(db: Db | Tx, pharmacyId: string, pharmacyOrderId: string): Promise<PharmacyOrderView> {
   const [view] = await selectViews(
     db,
-    Prisma.sql`SELECT * FROM "PharmacyOrder" WHERE "id" = ${pharmacyOrderId} AND "pharmacyId" = ${pharmacyId}`,
+    Prisma.sql`SELECT "id" FROM "PharmacyOrder" WHERE "id" = ${pharmacyOrderId} AND "pharmacyId" = ${pharmacyId}`,
   );
   if (!view) throw new NotFoundError();
   return view;

@@ -835,10 +835,10 @@ CREATE UNIQUE INDEX "PharmacyOrder_name_key" ON "PharmacyOrder"("name");
 CREATE UNIQUE INDEX "PharmacyOrder_fulfillmentId_key" ON "PharmacyOrder"("fulfillmentId");
 
 -- CreateIndex
-CREATE INDEX "PharmacyOrder_pharmacyId_createdAt_idx" ON "PharmacyOrder"("pharmacyId", "createdAt");
+CREATE INDEX "PharmacyOrder_pharmacyId_createdAt_id_idx" ON "PharmacyOrder"("pharmacyId", "createdAt" DESC, "id" DESC);
 
 -- CreateIndex
-CREATE INDEX "PharmacyOrder_pharmacyId_status_createdAt_idx" ON "PharmacyOrder"("pharmacyId", "status", "createdAt");
+CREATE INDEX "PharmacyOrder_pharmacyId_status_createdAt_id_idx" ON "PharmacyOrder"("pharmacyId", "status", "createdAt" DESC, "id" DESC);
 
 -- CreateIndex
 CREATE INDEX "PharmacyOrder_orderId_idx" ON "PharmacyOrder"("orderId");
@@ -1178,7 +1178,6 @@ CREATE UNIQUE INDEX "PharmacySku_live_pharmacyId_skuId_key" ON "PharmacySku" ("p
 CREATE UNIQUE INDEX "WebhookSubscription_live_pharmacy_key" ON "WebhookSubscription" ("notificationType", "target", "pharmacyId") WHERE "deletedAt" IS NULL AND "pharmacyId" IS NOT NULL;
 CREATE UNIQUE INDEX "WebhookSubscription_live_organisation_key" ON "WebhookSubscription" ("organisationId", "notificationType", "target") WHERE "deletedAt" IS NULL AND "pharmacyId" IS NULL;
 CREATE UNIQUE INDEX "WalletPass_live_template_customer_key" ON "WalletPass" ("templateId", "shopCustomerId") WHERE "deletedAt" IS NULL;
--- Sign-in matches emails case-insensitively, so they must be unique case-insensitively too.
 CREATE UNIQUE INDEX "User_email_lower_key" ON "User" (lower("email"));
 -- Case-insensitive substring search of pharmacy orders (`search`) on the lower-cased searchText.
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
