@@ -2,6 +2,7 @@ import { randomInt, randomUUID } from "node:crypto";
 import { createApiKey } from "@/server/auth/api-keys";
 import type { Db } from "@/server/db/client";
 import { newPharmacyOrderName, pharmacyOrderSearchText } from "@/server/domain/pharmacy-orders/create-pharmacy-order";
+import { compactPharmacyOrderTally } from "@/server/domain/pharmacy-orders/tally";
 import { PHARMACY_ORDER_STATUS, type PharmacyOrderStatus } from "@/server/domain/pharmacy-orders/statuses";
 import { ORDER_STATUS } from "@/server/domain/orders/intake";
 
@@ -353,6 +354,8 @@ export async function seedOrders(db: Db) {
       if (!o.atB) sampleA.push({ id: o.pharmacyOrderId, name: o.name, status: o.status });
     }
   }
+  // The PharmacyOrder trigger wrote one tally delta per order; a service folds them every minute.
+  await compactPharmacyOrderTally(db);
   const ordersMs = performance.now() - ordersStarted;
 
   const management = await createApiKey(db, {

@@ -1,5 +1,6 @@
 import { config } from "@/server/config";
 import { log } from "@/server/log";
+import { runTallyCompaction, TALLY_COMPACTION_JOB } from "./pharmacy-order-tally";
 import { PHARMACY_STATUS_CHECK_JOB, runPharmacyStatusCheck } from "./pharmacy-status-check";
 
 export type Job = { id: string; everyMs: number; run: () => Promise<unknown> };
@@ -40,6 +41,7 @@ export function scheduleJob(job: Job): ScheduledJob {
 /** The jobs that Inngest runs when it is configured (server/jobs/inngest.ts), in the same rhythm. */
 export const EMBEDDED_JOBS: Job[] = [
   { id: PHARMACY_STATUS_CHECK_JOB.id, everyMs: PHARMACY_STATUS_CHECK_JOB.everyMs, run: () => runPharmacyStatusCheck() },
+  { id: TALLY_COMPACTION_JOB.id, everyMs: TALLY_COMPACTION_JOB.everyMs, run: runTallyCompaction },
 ];
 
 const holder = globalThis as unknown as { __rxEmbeddedJobs?: { stop(): void } };

@@ -1,4 +1,5 @@
 import { cron, Inngest } from "inngest";
+import { runTallyCompaction, TALLY_COMPACTION_JOB } from "./pharmacy-order-tally";
 import { PHARMACY_STATUS_CHECK_JOB, runPharmacyStatusCheck } from "./pharmacy-status-check";
 
 /**
@@ -25,4 +26,15 @@ export const pharmacyStatusCheck = inngest.createFunction(
   async ({ step }) => step.run("check-pharmacy-order-statuses", () => runPharmacyStatusCheck()),
 );
 
-export const inngestFunctions = [pharmacyStatusCheck];
+export const pharmacyOrderTallyCompaction = inngest.createFunction(
+  {
+    id: TALLY_COMPACTION_JOB.id,
+    name: "Pharmacy order tally compaction",
+    triggers: [cron(TALLY_COMPACTION_JOB.cron)],
+    singleton: { mode: "skip" },
+    retries: 1,
+  },
+  async ({ step }) => step.run("compact-pharmacy-order-tally", () => runTallyCompaction()),
+);
+
+export const inngestFunctions = [pharmacyStatusCheck, pharmacyOrderTallyCompaction];

@@ -3,6 +3,7 @@ import type { Address } from "@/server/domain/orders/intake";
 import { NotFoundError } from "@/server/domain/errors";
 import type { Page } from "@/server/domain/paging";
 import { escapeLike } from "@/server/domain/search";
+import { countPharmacyOrders } from "./tally";
 
 /** A pharmacy order as pharmacies see it: the read model behind the list, the detail and webhooks. */
 export type PharmacyOrderView = {
@@ -91,19 +92,26 @@ async function selectViews(db: Db | Tx, pageQuery: Prisma.Sql): Promise<Pharmacy
   }));
 }
 
+/** The exact total under the filter: from the tally when only pharmacy and status filter, else counted. */
+async function countMatching(db: Db, filter: PharmacyOrderFilter, where: Prisma.Sql): Promise<number> {
+  if (!filter.search && !filter.createdFrom && !filter.createdTo) return countPharmacyOrders(db, filter.pharmacyId, filter.status);
+  const [{ count }] = await db.$queryRaw<{ count: number }[]>`SELECT count(*)::int AS "count" FROM "PharmacyOrder" WHERE ${where}`;
+  return count;
+}
+
 /** A page of a pharmacy's orders, newest first, with the total count under the same filter. */
 export async function listPharmacyOrders(db: Db, filter: PharmacyOrderFilter, page: Page) {
   const where = whereClause(filter);
-  const [items, [{ count }]] = await Promise.all([
+  const [items, total] = await Promise.all([
     selectViews(
       db,
       // Only ids here: skipping OFFSET rows then reads the index alone, not the table.
       Prisma.sql`SELECT "id" FROM "PharmacyOrder" WHERE ${where}
                  ORDER BY "createdAt" DESC, "id" DESC LIMIT ${page.limit} OFFSET ${page.page * page.limit}`,
     ),
-    db.$queryRaw<{ count: number }[]>`SELECT count(*)::int AS "count" FROM "PharmacyOrder" WHERE ${where}`,
+    countMatching(db, filter, where),
   ]);
-  return { items, total: count };
+  return { items, total };
 }
 
 export async function getPharmacyOrderView(db: Db | Tx, pharmacyId: string, pharmacyOrderId: string): Promise<PharmacyOrderView> {

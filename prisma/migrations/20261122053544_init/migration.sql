@@ -482,6 +482,16 @@ CREATE TABLE "PharmacyOrder" (
 );
 
 -- CreateTable
+CREATE TABLE "PharmacyOrderTally" (
+    "id" BIGSERIAL NOT NULL,
+    "pharmacyId" TEXT NOT NULL,
+    "status" TEXT NOT NULL,
+    "delta" INTEGER NOT NULL,
+
+    CONSTRAINT "PharmacyOrderTally_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
 CREATE TABLE "PharmacyOrderItem" (
     "id" TEXT NOT NULL,
     "pharmacyOrderId" TEXT NOT NULL,
@@ -844,6 +854,9 @@ CREATE INDEX "PharmacyOrder_pharmacyId_status_createdAt_id_idx" ON "PharmacyOrde
 CREATE INDEX "PharmacyOrder_orderId_idx" ON "PharmacyOrder"("orderId");
 
 -- CreateIndex
+CREATE INDEX "PharmacyOrderTally_pharmacyId_status_idx" ON "PharmacyOrderTally"("pharmacyId", "status");
+
+-- CreateIndex
 CREATE UNIQUE INDEX "PharmacyOrderItem_pharmacyOrderId_orderItemId_key" ON "PharmacyOrderItem"("pharmacyOrderId", "orderItemId");
 
 -- CreateIndex
@@ -1182,3 +1195,20 @@ CREATE UNIQUE INDEX "User_email_lower_key" ON "User" (lower("email"));
 -- Case-insensitive substring search of pharmacy orders (`search`) on the lower-cased searchText.
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
 CREATE INDEX "PharmacyOrder_searchText_trgm_idx" ON "PharmacyOrder" USING gin ("searchText" gin_trgm_ops);
+-- Hand-written: the pharmacy order tally (see PharmacyOrderTally in schema.prisma).
+CREATE FUNCTION "pharmacy_order_tally"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP IN ('UPDATE', 'DELETE') THEN
+    INSERT INTO "PharmacyOrderTally" ("pharmacyId", "status", "delta") VALUES (OLD."pharmacyId", OLD."status", -1);
+  END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') THEN
+    INSERT INTO "PharmacyOrderTally" ("pharmacyId", "status", "delta") VALUES (NEW."pharmacyId", NEW."status", 1);
+  END IF;
+  RETURN NULL;
+END
+$$;
+CREATE TRIGGER "PharmacyOrder_tally_insert_delete" AFTER INSERT OR DELETE ON "PharmacyOrder"
+  FOR EACH ROW EXECUTE FUNCTION "pharmacy_order_tally"();
+CREATE TRIGGER "PharmacyOrder_tally_update" AFTER UPDATE OF "status", "pharmacyId" ON "PharmacyOrder"
+  FOR EACH ROW WHEN (OLD."status" IS DISTINCT FROM NEW."status" OR OLD."pharmacyId" IS DISTINCT FROM NEW."pharmacyId")
+  EXECUTE FUNCTION "pharmacy_order_tally"();
