@@ -13,28 +13,19 @@ const devServer = Boolean(process.env.INNGEST_BASE_URL) && !process.env.INNGEST_
 
 export const inngest = new Inngest({ id: "rx-fulfilment", ...(devServer ? { isDev: true } : {}) });
 
-/** The automatic status check every five minutes; a tick while a run is still going is skipped. */
-export const pharmacyStatusCheck = inngest.createFunction(
-  {
-    id: PHARMACY_STATUS_CHECK_JOB.id,
-    name: "Pharmacy status check",
-    triggers: [cron(PHARMACY_STATUS_CHECK_JOB.cron)],
-    singleton: { mode: "skip" },
-    // The next tick in five minutes is the retry; a failed run changes nothing half-way (one transaction per order).
-    retries: 1,
-  },
-  async ({ step }) => step.run("check-pharmacy-order-statuses", () => runPharmacyStatusCheck()),
-);
+/**
+ * A scheduled job as an Inngest cron function, on the same schedule as the embedded runner. A tick
+ * while a run is still going is skipped; the next tick is the retry (each job changes nothing
+ * half-way: one transaction per order or statement).
+ */
+function cronFunction(job: { id: string; cron: string }, name: string, run: () => Promise<unknown>) {
+  return inngest.createFunction(
+    { id: job.id, name, triggers: [cron(job.cron)], singleton: { mode: "skip" }, retries: 1 },
+    async ({ step }) => step.run(job.id, run),
+  );
+}
 
-export const pharmacyOrderTallyCompaction = inngest.createFunction(
-  {
-    id: TALLY_COMPACTION_JOB.id,
-    name: "Pharmacy order tally compaction",
-    triggers: [cron(TALLY_COMPACTION_JOB.cron)],
-    singleton: { mode: "skip" },
-    retries: 1,
-  },
-  async ({ step }) => step.run("compact-pharmacy-order-tally", () => runTallyCompaction()),
-);
+export const pharmacyStatusCheck = cronFunction(PHARMACY_STATUS_CHECK_JOB, "Pharmacy status check", () => runPharmacyStatusCheck());
+export const pharmacyOrderTallyCompaction = cronFunction(TALLY_COMPACTION_JOB, "Pharmacy order tally compaction", runTallyCompaction);
 
 export const inngestFunctions = [pharmacyStatusCheck, pharmacyOrderTallyCompaction];

@@ -1,5 +1,5 @@
 import { database } from "@/server/db/client";
-import { checkPharmacyOrderStatuses, type StatusCheckCursor } from "@/server/domain/pharmacy-system/status-check";
+import { checkPharmacyOrderStatuses, type StatusCheckCursor, type StatusCheckSummary } from "@/server/domain/pharmacy-system/status-check";
 import { log } from "@/server/log";
 
 /** The automatic status check as a scheduled job: every five minutes, on Inngest or in-process. */
@@ -16,17 +16,8 @@ const LIMITS = { batchSize: 100, maxOrders: 1000, concurrency: 10, timeBudgetMs:
 // there (a restart starts again from the oldest open order, which is harmless).
 let resumeAfter: StatusCheckCursor | null = null;
 
-export type PharmacyStatusCheckResult = {
-  checked: number;
-  completed: number;
-  cancelled: number;
-  open: number;
-  unknown: number;
-  skipped: number;
-  failed: number;
-  /** The run stopped at its limits; the next run goes on after the last order it checked. */
-  more: boolean;
-};
+/** The run's counts; `more`: it stopped at its limits and the next run goes on after the last order it checked. */
+export type PharmacyStatusCheckResult = Omit<StatusCheckSummary, "cursor"> & { more: boolean };
 
 export async function runPharmacyStatusCheck(now = new Date()): Promise<PharmacyStatusCheckResult> {
   const db = await database();
