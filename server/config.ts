@@ -34,6 +34,12 @@ const schema = z.object({
   WEBHOOK_RETRY_BASE_MS: positiveInt(10_000),
   WEBHOOK_RETRY_MAX_MS: positiveInt(600_000),
   WEBHOOK_TIMEOUT_MS: positiveInt(30_000),
+  /** Attempts in flight at once per target origin (per server process): one slow receiver cannot take every slot. */
+  WEBHOOK_TARGET_CONCURRENCY: positiveInt(4),
+  /** Attempts in flight at once in one server process (embedded runner). */
+  WEBHOOK_CONCURRENCY: positiveInt(64),
+  /** Delivery logs (deliveries, attempts, their outbox events) are kept this many days after they end. */
+  WEBHOOK_LOG_RETENTION_DAYS: positiveInt(30),
   /** Inngest Cloud or a self-hosted Inngest server drives background work when configured. */
   INNGEST_EVENT_KEY: z.string().optional(),
   INNGEST_SIGNING_KEY: z.string().optional(),

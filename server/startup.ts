@@ -16,4 +16,8 @@ export async function startService(): Promise<void> {
   }
   // Background jobs run in this process unless Inngest drives them.
   (await import("@/server/jobs/embedded-runner")).startEmbeddedJobs();
+  // Webhooks: this process always fans committed events out; it makes the attempts unless Inngest does.
+  const { announceDeliveries } = await import("@/server/jobs/webhook-delivery");
+  const { startWebhookRunner } = await import("@/server/jobs/webhook-runner");
+  await startWebhookRunner(config().inngestConfigured ? announceDeliveries : undefined);
 }

@@ -2,6 +2,7 @@ import { config } from "@/server/config";
 import { log } from "@/server/log";
 import { runTallyCompaction, TALLY_COMPACTION_JOB } from "./pharmacy-order-tally";
 import { PHARMACY_STATUS_CHECK_JOB, runPharmacyStatusCheck } from "./pharmacy-status-check";
+import { runWebhookLogRetention, WEBHOOK_LOG_RETENTION_JOB } from "./webhook-delivery";
 
 export type Job = { id: string; everyMs: number; run: () => Promise<unknown> };
 
@@ -42,6 +43,7 @@ export function scheduleJob(job: Job): ScheduledJob {
 export const EMBEDDED_JOBS: Job[] = [
   { id: PHARMACY_STATUS_CHECK_JOB.id, everyMs: PHARMACY_STATUS_CHECK_JOB.everyMs, run: () => runPharmacyStatusCheck() },
   { id: TALLY_COMPACTION_JOB.id, everyMs: TALLY_COMPACTION_JOB.everyMs, run: runTallyCompaction },
+  { id: WEBHOOK_LOG_RETENTION_JOB.id, everyMs: WEBHOOK_LOG_RETENTION_JOB.everyMs, run: () => runWebhookLogRetention() },
 ];
 
 const holder = globalThis as unknown as { __rxEmbeddedJobs?: { stop(): void } };

@@ -1,17 +1,17 @@
-import { cron, Inngest } from "inngest";
+import { cron } from "inngest";
+import { config } from "@/server/config";
+import { inngest } from "./inngest-client";
 import { runTallyCompaction, TALLY_COMPACTION_JOB } from "./pharmacy-order-tally";
 import { PHARMACY_STATUS_CHECK_JOB, runPharmacyStatusCheck } from "./pharmacy-status-check";
+import {
+  attemptWebhookDelivery,
+  runWebhookLogRetention,
+  sweepOverdueDeliveries,
+  WEBHOOK_LOG_RETENTION_JOB,
+  webhookDeliveryDue,
+} from "./webhook-delivery";
 
-/**
- * The Inngest client and the functions it serves (app/api/inngest). The SDK reads its settings
- * from the same environment variables as server/config.ts: INNGEST_EVENT_KEY, INNGEST_SIGNING_KEY
- * and INNGEST_BASE_URL. INNGEST_BASE_URL without a signing key means a local Inngest dev server
- * (which signs nothing), so the client is put in dev mode then; INNGEST_DEV=1 does the same. When
- * none is set the jobs run in-process instead (server/jobs/embedded-runner.ts).
- */
-const devServer = Boolean(process.env.INNGEST_BASE_URL) && !process.env.INNGEST_SIGNING_KEY;
-
-export const inngest = new Inngest({ id: "rx-fulfilment", ...(devServer ? { isDev: true } : {}) });
+export { inngest };
 
 /**
  * A scheduled job as an Inngest cron function, on the same schedule as the embedded runner. A tick
@@ -27,5 +27,44 @@ function cronFunction(job: { id: string; cron: string }, name: string, run: () =
 
 export const pharmacyStatusCheck = cronFunction(PHARMACY_STATUS_CHECK_JOB, "Pharmacy status check", () => runPharmacyStatusCheck());
 export const pharmacyOrderTallyCompaction = cronFunction(TALLY_COMPACTION_JOB, "Pharmacy order tally compaction", runTallyCompaction);
+export const webhookLogRetention = cronFunction(WEBHOOK_LOG_RETENTION_JOB, "Webhook log retention", () => runWebhookLogRetention());
+export const webhookDeliverySweep = cronFunction(
+  { id: "webhook-delivery-sweep", cron: "*/5 * * * *" },
+  "Re-announce overdue webhook deliveries",
+  () => sweepOverdueDeliveries(),
+);
 
-export const inngestFunctions = [pharmacyStatusCheck, pharmacyOrderTallyCompaction];
+/** Safety net for a run that never ends its loop; a delivery has maxAttempts (5, +5 per re-send) attempts. */
+const MAX_STEPS = 100;
+
+/**
+ * The attempts of one delivery: an attempt in a step, then a sleep until the next attempt is due,
+ * until it succeeds or is dropped. Each step claims the attempt in the database first, so the same
+ * delivery announced twice is still attempted once per round. At most WEBHOOK_TARGET_CONCURRENCY
+ * attempts run at once per target (sleeping runs hold no slot).
+ */
+export const deliverWebhook = inngest.createFunction(
+  {
+    id: "deliver-webhook",
+    name: "Deliver a webhook",
+    triggers: [webhookDeliveryDue],
+    retries: 3,
+    concurrency: [{ key: "event.data.target", limit: config().WEBHOOK_TARGET_CONCURRENCY }],
+  },
+  async ({ event, step }) => {
+    for (let i = 1; i <= MAX_STEPS; i++) {
+      const result = await step.run(`attempt-${i}`, () => attemptWebhookDelivery(event.data.deliveryId));
+      if (result.state !== "PENDING" || result.nextAttemptAt === null) return result;
+      await step.sleepUntil(`wait-${i}`, new Date(result.nextAttemptAt));
+    }
+    return null;
+  },
+);
+
+export const inngestFunctions = [
+  pharmacyStatusCheck,
+  pharmacyOrderTallyCompaction,
+  webhookLogRetention,
+  webhookDeliverySweep,
+  deliverWebhook,
+];

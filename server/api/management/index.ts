@@ -2,6 +2,7 @@ import { healthRoute } from "@/server/api/health";
 import { MANAGEMENT } from "@/server/rest/families";
 import { createRestApi } from "@/server/rest/kit";
 import { catalogueRoutes } from "./catalogue.routes";
+import { notificationSubscriptionRoutes } from "./notification-subscriptions.routes";
 import { orderRoutes } from "./orders.routes";
 
-export const managementApi = createRestApi(MANAGEMENT, [healthRoute, ...orderRoutes, ...catalogueRoutes]);
+export const managementApi = createRestApi(MANAGEMENT, [healthRoute, ...orderRoutes, ...catalogueRoutes, ...notificationSubscriptionRoutes]);

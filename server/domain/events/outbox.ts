@@ -1,4 +1,4 @@
-import type { Tx } from "@/server/db/client";
+import type { Prisma, Tx } from "@/server/db/client";
 
 /** Event types of the spec's event table. Pharmacy events go to pharmacy and organisation subscriptions. */
 export const EVENT_TYPES = [
@@ -17,7 +17,14 @@ export type EventType = (typeof EVENT_TYPES)[number];
  */
 export async function recordEvent(
   tx: Tx,
-  event: { type: EventType; organisationId: string; pharmacyId?: string | null; subjectId: string },
+  event: {
+    type: EventType;
+    organisationId: string;
+    pharmacyId?: string | null;
+    subjectId: string;
+    /** Events whose payload is what happened (appointment_reminder_due, patient_doctor_meeting_updated), not current state. */
+    data?: Prisma.InputJsonValue;
+  },
 ): Promise<void> {
   await tx.outboxEvent.create({
     data: {
@@ -25,6 +32,7 @@ export async function recordEvent(
       organisationId: event.organisationId,
       pharmacyId: event.pharmacyId ?? null,
       subjectId: event.subjectId,
+      data: event.data,
     },
   });
 }

@@ -1,0 +1,73 @@
+import { z } from "zod";
+import { uid } from "@/server/api/schemas";
+import { BadRequestError } from "@/server/domain/errors";
+import {
+  deletePharmacySubscription,
+  listPharmacySubscriptions,
+  pharmacyOfKey,
+  registerPharmacySubscription,
+} from "@/server/domain/webhooks/subscriptions";
+import { route } from "@/server/rest/kit";
+import { reply } from "@/server/rest/responses";
+import { presentPharmacySubscription, presentRegisteredPharmacySubscription } from "./webhook-presenters";
+
+const scopeQuery = z.object({ pharmacy_uid: uid().optional() });
+// null is accepted as "no custom header", like omitting the field.
+const optionalText = () => z.string().nullable().optional();
+
+const registerBody = z.object({
+  notification_type: z.string(),
+  target: z.string().trim(),
+  pharmacy_uid: uid().nullable().optional(),
+  header_key: optionalText(),
+  header_value: optionalText(),
+});
+
+export const webhookRoutes = [
+  route({
+    method: "POST",
+    path: "/webhooks",
+    summary:
+      "Register a webhook (shows webhook_secret once). Registering the same notification_type, target and pharmacy again keeps the uid, issues a new secret and replaces the custom header",
+    permission: "webhooks_write",
+    // pharmacy_uid travels in the body here; resolved below with the kit's rules.
+    pharmacyScope: "optional",
+    query: scopeQuery,
+    body: registerBody,
+    async handle({ db, principal, query, body }) {
+      if (body.pharmacy_uid && query.pharmacy_uid && body.pharmacy_uid !== query.pharmacy_uid) throw new BadRequestError();
+      const pharmacy = await pharmacyOfKey(db, principal, body.pharmacy_uid ?? query.pharmacy_uid ?? null);
+      const { subscription, secret } = await registerPharmacySubscription(db, {
+        organisationId: pharmacy.organisationId,
+        pharmacyId: pharmacy.id,
+        notificationType: body.notification_type,
+        target: body.target,
+        headerKey: body.header_key,
+        headerValue: body.header_value,
+      });
+      return reply(201, presentRegisteredPharmacySubscription(subscription, secret));
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/webhooks",
+    summary: "List the pharmacy's webhook subscriptions (a bare array; never the secret or header_value)",
+    permission: "webhooks_read",
+    query: scopeQuery,
+    async handle({ db, pharmacy }) {
+      const subscriptions = await listPharmacySubscriptions(db, pharmacy.id);
+      return reply(200, subscriptions.map(presentPharmacySubscription));
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: "/webhooks/:subscription_uid",
+    summary: "Delete a webhook subscription of the pharmacy",
+    permission: "webhooks_write",
+    query: scopeQuery,
+    async handle({ db, pharmacy, params }) {
+      await deletePharmacySubscription(db, pharmacy.id, params.subscription_uid);
+      return reply(204);
+    },
+  }),
+];

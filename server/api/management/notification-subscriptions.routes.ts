@@ -1,0 +1,105 @@
+import { z } from "zod";
+import { uid } from "@/server/api/schemas";
+import { ValidationError } from "@/server/domain/errors";
+import {
+  deleteOrganisationSubscription,
+  listOrganisationSubscriptions,
+  registerOrganisationSubscription,
+} from "@/server/domain/webhooks/subscriptions";
+import { sendTestDelivery } from "@/server/domain/webhooks/test-delivery";
+import { route } from "@/server/rest/kit";
+import { reply } from "@/server/rest/responses";
+import {
+  presentNotificationSubscription,
+  presentRegisteredNotificationSubscription,
+  presentTestDelivery,
+} from "./subscription-presenters";
+
+// Spec: these operations need only a valid Management key (no permission), see docs/spec-gaps.md (C1).
+const optionalText = () => z.string().nullable().optional();
+
+const registerBody = z.object({
+  notification_type: z.string(),
+  target: z.string().trim(),
+  header_key: optionalText(),
+  header_value: optionalText(),
+  meta_data: z.record(z.string(), z.unknown()).nullable().optional(),
+  payload_version: z.string().nullable().optional(),
+});
+
+// DELETE on the collection path names the subscription in a JSON body {uid} or as ?uid=.
+const deleteQuery = z.object({ uid: uid().optional() });
+const deleteBody = z.object({ uid: uid().optional() }).optional();
+
+export const notificationSubscriptionRoutes = [
+  route({
+    method: "GET",
+    path: "/notification-subscriptions",
+    summary: "List the organisation's webhook subscriptions (a bare array; never the secret or header_value)",
+    async handle({ db, principal }) {
+      const subscriptions = await listOrganisationSubscriptions(db, principal.organisationId);
+      return reply(200, subscriptions.map(presentNotificationSubscription));
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/notification-subscriptions",
+    summary:
+      "Register an organisation-level webhook (shows webhook_secret once). The same notification_type and target again keeps the uid, issues a new secret and replaces header, meta_data and payload_version",
+    body: registerBody,
+    async handle({ db, principal, body }) {
+      const { subscription, secret } = await registerOrganisationSubscription(db, {
+        organisationId: principal.organisationId,
+        notificationType: body.notification_type,
+        target: body.target,
+        headerKey: body.header_key,
+        headerValue: body.header_value,
+        metaData: body.meta_data,
+        payloadVersion: body.payload_version,
+      });
+      return reply(201, presentRegisteredNotificationSubscription(subscription, secret));
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: "/notification-subscriptions",
+    summary: "Delete a subscription named by the body {\"uid\": …} or the query parameter uid",
+    query: deleteQuery,
+    body: deleteBody,
+    async handle({ db, principal, query, body }) {
+      const fromBody = body?.uid;
+      if (fromBody && query.uid && fromBody !== query.uid) {
+        throw ValidationError.field("uid", "The uid in the body and in the query differ.");
+      }
+      const subscriptionId = fromBody ?? query.uid;
+      if (!subscriptionId) throw ValidationError.field("uid", "This field is required.");
+      await deleteOrganisationSubscription(db, principal.organisationId, subscriptionId);
+      return reply(204);
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: "/notification-subscriptions/:subscription_uid",
+    summary: "Delete a subscription",
+    async handle({ db, principal, params }) {
+      await deleteOrganisationSubscription(db, principal.organisationId, params.subscription_uid);
+      return reply(204);
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/notification-subscriptions/test",
+    summary:
+      "Send a sample delivery of notification_type to target now (X-Webhook-Test: true); signed when a subscription of the organisation has this target and notification_type",
+    successStatus: 200,
+    body: z.object({ notification_type: z.string(), target: z.string().trim() }),
+    async handle({ db, principal, body }) {
+      const result = await sendTestDelivery(db, {
+        organisationId: principal.organisationId,
+        target: body.target,
+        notificationType: body.notification_type,
+      });
+      return reply(200, presentTestDelivery(result));
+    },
+  }),
+];

@@ -1,0 +1,171 @@
+import { config } from "@/server/config";
+import { Prisma, type Db } from "@/server/db/client";
+import type { SubscriptionScope } from "@/server/db/generated/enums";
+import { webhookHeaders } from "./headers";
+import { postWebhook, type SendOutcome } from "./http-sender";
+import { openSecret } from "./secret-box";
+
+export type WebhookEvent = {
+  id: string;
+  eventType: string;
+  organisationId: string;
+  pharmacyId: string | null;
+  subjectId: string;
+  data: unknown;
+};
+
+/** Builds an event's `data` for a subscription scope from current state; null when its subject is gone. */
+export type WebhookDataBuilder = (db: Db, event: WebhookEvent, scope: SubscriptionScope) => Promise<object | null>;
+
+/** The spec's "5 attempts in total". */
+export const DEFAULT_MAX_ATTEMPTS = 5;
+
+/**
+ * Delay before the attempt after `attemptNumber` failed: base × 4^(n−1) (10 s, 40 s, 160 s, 600 s
+ * with the defaults: "about 10 seconds, growing to at most about 10 minutes"), ±20 % jitter so
+ * retries of many deliveries to one receiver spread out, capped at the maximum.
+ */
+export function retryDelayMs(attemptNumber: number, random: () => number = Math.random): number {
+  const { WEBHOOK_RETRY_BASE_MS: base, WEBHOOK_RETRY_MAX_MS: max } = config();
+  const exponential = base * 4 ** Math.max(0, attemptNumber - 1);
+  return Math.round(Math.min(max, exponential * (0.8 + 0.4 * random())));
+}
+
+/** An attempt this process has claimed: its number is already counted on the delivery. */
+export type ClaimedAttempt = { deliveryId: string; attemptNumber: number; target: string };
+
+/** While an attempt runs, nextAttemptAt is a lease: a process that dies mid-attempt leaves a row that becomes due again. */
+const leaseMs = () => config().WEBHOOK_TIMEOUT_MS + 15_000;
+
+/**
+ * Claims due deliveries for this process (FOR UPDATE SKIP LOCKED, so several processes sharing one
+ * PostgreSQL never claim the same row), at most `limit`, and at most `slotsFor(target)` per target
+ * so one slow receiver cannot take every slot. Oldest due first.
+ */
+export async function claimDueDeliveries(
+  db: Db,
+  limit: number,
+  slotsFor: (target: string) => number,
+): Promise<ClaimedAttempt[]> {
+  if (limit <= 0) return [];
+  return db.$transaction(async (tx) => {
+    const candidates = await tx.$queryRaw<{ id: string; target: string }[]>`
+      SELECT d."id", s."target" FROM "WebhookDelivery" d
+        JOIN "WebhookSubscription" s ON s."id" = d."subscriptionId"
+       WHERE d."state" = 'PENDING' AND d."nextAttemptAt" <= now()
+       ORDER BY d."nextAttemptAt"
+       LIMIT ${limit * 4}
+         FOR UPDATE OF d SKIP LOCKED`;
+    const taken = new Map<string, number>();
+    const picked: { id: string; target: string }[] = [];
+    for (const candidate of candidates) {
+      const used = taken.get(candidate.target) ?? 0;
+      if (picked.length >= limit || used >= slotsFor(candidate.target)) continue;
+      taken.set(candidate.target, used + 1);
+      picked.push(candidate);
+    }
+    if (picked.length === 0) return [];
+    const targets = new Map(picked.map((p) => [p.id, p.target]));
+    const rows = await tx.$queryRaw<{ id: string; attemptCount: number }[]>`
+      UPDATE "WebhookDelivery"
+         SET "attemptCount" = "attemptCount" + 1, "lastAttemptAt" = now(),
+             "nextAttemptAt" = now() + ${leaseMs()} * interval '1 millisecond', "updatedAt" = now()
+       WHERE "id" IN (${Prisma.join(picked.map((p) => p.id))})
+   RETURNING "id", "attemptCount"`;
+    return rows.map((r) => ({ deliveryId: r.id, attemptNumber: r.attemptCount, target: targets.get(r.id)! }));
+  });
+}
+
+/**
+ * Claims the next attempt of one delivery (the Inngest function's step), or null when it is not
+ * due: already final, or held by another runner's lease. `toleranceMs` absorbs the difference
+ * between Inngest's sleep and the database clock.
+ */
+export async function claimDelivery(db: Db, deliveryId: string, toleranceMs = 2_000): Promise<ClaimedAttempt | null> {
+  const [row] = await db.$queryRaw<{ id: string; attemptCount: number; target: string }[]>`
+    UPDATE "WebhookDelivery" d
+       SET "attemptCount" = d."attemptCount" + 1, "lastAttemptAt" = now(),
+           "nextAttemptAt" = now() + ${leaseMs()} * interval '1 millisecond', "updatedAt" = now()
+      FROM "WebhookSubscription" s
+     WHERE d."id" = ${deliveryId} AND s."id" = d."subscriptionId" AND d."state" = 'PENDING'
+       AND d."nextAttemptAt" <= now() + ${toleranceMs} * interval '1 millisecond'
+ RETURNING d."id", d."attemptCount", s."target"`;
+  return row ? { deliveryId: row.id, attemptNumber: row.attemptCount, target: row.target } : null;
+}
+
+export type AttemptResult = { state: "SUCCEEDED" | "FAILED" | "PENDING"; nextAttemptAt: Date | null; outcome: SendOutcome };
+
+const notSent = (errorClass: string, errorMessage: string): SendOutcome => ({
+  ok: false,
+  durationMs: 0,
+  status: null,
+  errorClass,
+  errorMessage,
+});
+
+/**
+ * Makes one claimed attempt: rebuilds the payload from current state with a fresh timestamp, signs
+ * it with the subscription's current secret (a re-registered secret applies to retries at once),
+ * POSTs it, and records the attempt with the delivery's new state in one transaction.
+ */
+export async function performClaimedAttempt(db: Db, claimed: ClaimedAttempt, buildData: WebhookDataBuilder): Promise<AttemptResult> {
+  const delivery = await db.webhookDelivery.findUniqueOrThrow({
+    where: { id: claimed.deliveryId },
+    include: { subscription: true, outboxEvent: true },
+  });
+  const { subscription, outboxEvent } = delivery;
+  const startedAt = new Date();
+  let outcome: SendOutcome;
+  let requestBytes: number | null = null;
+  let final = false;
+  if (subscription.deletedAt) {
+    outcome = notSent("subscription_deleted", "The subscription was deleted; the delivery ends.");
+    final = true;
+  } else {
+    const data = await buildData(db, outboxEvent, subscription.scope);
+    if (data === null) {
+      outcome = notSent("subject_gone", "The event's subject no longer exists; the delivery ends.");
+      final = true;
+    } else {
+      const body = JSON.stringify({
+        event_type: outboxEvent.eventType,
+        timestamp: Math.floor(Date.now() / 1000),
+        payload_version: subscription.payloadVersion,
+        data,
+      });
+      requestBytes = Buffer.byteLength(body);
+      const customHeader =
+        subscription.headerKey && subscription.headerValueEncrypted
+          ? { key: subscription.headerKey, value: openSecret(subscription.headerValueEncrypted) }
+          : null;
+      const headers = webhookHeaders({ eventType: outboxEvent.eventType, body, secret: openSecret(subscription.secretEncrypted), customHeader });
+      outcome = await postWebhook({ target: subscription.target, body, headers, timeoutMs: config().WEBHOOK_TIMEOUT_MS });
+    }
+  }
+
+  const exhausted = claimed.attemptNumber >= delivery.maxAttempts;
+  const state = outcome.ok ? "SUCCEEDED" : final || exhausted ? "FAILED" : "PENDING";
+  const nextAttemptAt = state === "PENDING" ? new Date(Date.now() + retryDelayMs(claimed.attemptNumber)) : null;
+  await db.$transaction([
+    db.webhookAttempt.create({
+      data: {
+        deliveryId: delivery.id,
+        attemptNumber: claimed.attemptNumber,
+        startedAt,
+        durationMs: outcome.durationMs,
+        target: subscription.target,
+        responseStatus: outcome.status,
+        errorClass: outcome.errorClass,
+        errorMessage: outcome.errorMessage,
+        requestBytes,
+        nextAttemptAt,
+      },
+    }),
+    // Only while this attempt is still the delivery's latest (an operator re-send may have reset it).
+    db.webhookDelivery.updateMany({
+      where: { id: delivery.id, attemptCount: claimed.attemptNumber, state: "PENDING" },
+      data: { state, nextAttemptAt },
+    }),
+  ]);
+  return { state, nextAttemptAt, outcome };
+}

@@ -1,0 +1,104 @@
+import type { LookupAddress } from "node:dns";
+import { Agent, request } from "undici";
+import ipaddr from "ipaddr.js";
+import { BlockedTargetError, parseWebhookTarget, resolvePublicAddresses } from "./target-guard";
+
+export type SendOutcome = {
+  ok: boolean;
+  durationMs: number;
+  status: number | null;
+  /** Why a send failed: timeout, connection, tls, redirect, http_status, blocked_target. */
+  errorClass: string | null;
+  /** A short description for the delivery log; never contains the body or headers. */
+  errorMessage: string | null;
+};
+
+/**
+ * Connections are made only to addresses that passed the SSRF guard: the agent resolves the host
+ * itself through resolvePublicAddresses, so the address that was checked is the one connected to.
+ */
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+function guardedLookup(hostname: string, options: { all?: boolean }, callback: LookupCallback): void {
+  resolvePublicAddresses(hostname).then(
+    (addresses) => (options.all ? callback(null, addresses) : callback(null, addresses[0].address, addresses[0].family)),
+    (error: Error) => callback(error as NodeJS.ErrnoException, ""),
+  );
+}
+
+const holder = globalThis as unknown as { __rxWebhookAgent?: Agent };
+function agent(): Agent {
+  // Keep-alive connections are reused per origin; pipelining off so one slow response blocks nothing else.
+  holder.__rxWebhookAgent ??= new Agent({ connect: { lookup: guardedLookup as never }, pipelining: 1, connections: 64 });
+  return holder.__rxWebhookAgent;
+}
+
+const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH)/;
+
+function classify(error: unknown, timedOut: boolean): { errorClass: string; errorMessage: string } {
+  const chain: unknown[] = [];
+  for (let e: unknown = error; e && chain.length < 5; e = (e as { cause?: unknown }).cause) chain.push(e);
+  if (chain.some((e) => e instanceof BlockedTargetError)) {
+    return { errorClass: "blocked_target", errorMessage: (chain.find((e) => e instanceof BlockedTargetError) as Error).message };
+  }
+  const codes = chain.map((e) => String((e as { code?: unknown }).code ?? ""));
+  if (timedOut || codes.some((c) => /TIMEOUT/.test(c)) || chain.some((e) => (e as Error).name === "TimeoutError")) {
+    return { errorClass: "timeout", errorMessage: "No response within the delivery timeout." };
+  }
+  const tls = codes.find((c) => TLS_CODES.test(c));
+  if (tls) return { errorClass: "tls", errorMessage: `TLS handshake failed (${tls}).` };
+  const code = codes.find((c) => c) ?? "";
+  return { errorClass: "connection", errorMessage: `Connection failed${code ? ` (${code})` : ""}.` };
+}
+
+/**
+ * POSTs one webhook body. Success is any 2xx; redirects are not followed (3xx is a failure), every
+ * other status fails too, as do timeouts, connection and TLS errors. The response body is read and
+ * thrown away (at most a small amount), so a receiver that answers with garbage costs nothing.
+ */
+export async function postWebhook(input: {
+  target: string;
+  body: string;
+  headers: Record<string, string>;
+  timeoutMs: number;
+}): Promise<SendOutcome> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const url = parseWebhookTarget(input.target);
+  if (typeof url === "string") return { ok: false, durationMs: 0, status: null, errorClass: "blocked_target", errorMessage: url };
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, input.timeoutMs);
+  try {
+    // Connecting to an IP literal skips the agent's lookup, so such a target is checked here.
+    const host = url.hostname.replace(/^\[|\]$/g, "");
+    if (ipaddr.isValid(host)) await resolvePublicAddresses(host);
+    const response = await request(url, {
+      method: "POST",
+      body: input.body,
+      headers: input.headers,
+      dispatcher: agent(),
+      signal: controller.signal,
+      headersTimeout: input.timeoutMs,
+      bodyTimeout: input.timeoutMs,
+    });
+    await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+    const status = response.statusCode;
+    if (status >= 200 && status < 300) return { ok: true, durationMs: elapsed(), status, errorClass: null, errorMessage: null };
+    const redirect = status >= 300 && status < 400;
+    return {
+      ok: false,
+      durationMs: elapsed(),
+      status,
+      errorClass: redirect ? "redirect" : "http_status",
+      errorMessage: redirect ? `Redirect ${status} (redirects are not followed).` : `HTTP ${status}.`,
+    };
+  } catch (error) {
+    return { ok: false, durationMs: elapsed(), status: null, ...classify(error, timedOut) };
+  } finally {
+    clearTimeout(timer);
+  }
+}

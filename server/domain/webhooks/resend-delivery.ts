@@ -1,0 +1,80 @@
+/**
+ * An operator's re-send of a dropped delivery from the Webhook Delivery Logs. The spec has no
+ * replay for integrators ("no dead-letter queue and no replay"); this is the portal's manual way
+ * back after the receiver is fixed. The delivery gets a fresh round of attempts (attempt numbers
+ * continue) and, like every attempt, sends the subject's state at send time, not the state when
+ * the event happened.
+ */
+import { announceDeliveries } from "@/server/jobs/webhook-delivery";
+import { Prisma, type Db } from "@/server/db/client";
+import type { Actor } from "@/server/domain/actor";
+import { ConflictError, NotFoundError } from "@/server/domain/errors";
+import { log } from "@/server/log";
+import { DEFAULT_MAX_ATTEMPTS } from "./deliver-attempt";
+
+/** Attempts a re-send adds: the spec's round of five. */
+export const RESEND_ROUND_ATTEMPTS = DEFAULT_MAX_ATTEMPTS;
+
+type LockedDelivery = { id: string; state: "PENDING" | "SUCCEEDED" | "FAILED"; attemptCount: number; subscriptionDeleted: boolean };
+
+export type ResendResult = { deliveryId: string; attemptCount: number; maxAttempts: number };
+
+/**
+ * Re-sends a FAILED delivery of one of `pharmacyIds` (pharmacy-scoped subscriptions only, as the logs
+ * show them): PENDING again, due now, `maxAttempts` raised to attemptCount + 5, and a
+ * WebhookDeliveryResend row naming who asked, all in one transaction under the delivery's row lock,
+ * so concurrent re-sends of one delivery give exactly one. Then the delivery engine is told.
+ *
+ * NotFoundError: unknown or outside the pharmacies. ConflictError: not permanently failed (pending or
+ * succeeded), or its subscription was deleted.
+ */
+export async function resendWebhookDelivery(
+  db: Db,
+  input: { deliveryId: string; pharmacyIds: readonly string[]; actor: Actor },
+): Promise<ResendResult> {
+  if (input.pharmacyIds.length === 0) throw new NotFoundError();
+  const result = await db.$transaction(async (tx) => {
+    const [delivery] = await tx.$queryRaw<LockedDelivery[]>`
+      SELECT d."id", d."state"::text AS "state", d."attemptCount", (s."deletedAt" IS NOT NULL) AS "subscriptionDeleted"
+        FROM "WebhookDelivery" d
+        JOIN "WebhookSubscription" s ON s."id" = d."subscriptionId"
+       WHERE d."id" = ${input.deliveryId}
+         AND d."pharmacyId" IN (${Prisma.join([...input.pharmacyIds])})
+         AND s."scope" = 'PHARMACY'
+         FOR UPDATE OF d`;
+    if (!delivery) throw new NotFoundError();
+    if (delivery.state !== "FAILED") {
+      throw new ConflictError(
+        delivery.state === "PENDING"
+          ? "This delivery is still being attempted; only a permanently failed delivery can be re-sent."
+          : "This delivery succeeded; only a permanently failed delivery can be re-sent.",
+        { state: delivery.state.toLowerCase() },
+      );
+    }
+    if (delivery.subscriptionDeleted) {
+      throw new ConflictError("The subscription of this delivery was deleted; it cannot be re-sent.");
+    }
+    const maxAttempts = delivery.attemptCount + RESEND_ROUND_ATTEMPTS;
+    // Due at the database's now(), the clock the delivery engine claims by.
+    await tx.$executeRaw`
+      UPDATE "WebhookDelivery"
+         SET "state" = 'PENDING', "maxAttempts" = ${maxAttempts}, "nextAttemptAt" = now(), "updatedAt" = now()
+       WHERE "id" = ${delivery.id}`;
+    await tx.webhookDeliveryResend.create({
+      data: {
+        deliveryId: delivery.id,
+        userId: input.actor.type === "USER" ? input.actor.userId : null,
+        apiKeyId: input.actor.type === "API_KEY" ? input.actor.apiKeyId : null,
+      },
+    });
+    return { deliveryId: delivery.id, attemptCount: delivery.attemptCount, maxAttempts };
+  });
+  // After commit. The row is due either way: a failed announcement only delays it to the next poll
+  // (embedded runner) or the overdue sweep (Inngest), so it does not fail the re-send.
+  try {
+    await announceDeliveries([result.deliveryId]);
+  } catch (error) {
+    log.warn("re-sent webhook delivery could not be announced; it is picked up later", { deliveryId: result.deliveryId, error });
+  }
+  return result;
+}

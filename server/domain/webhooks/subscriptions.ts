@@ -1,0 +1,219 @@
+import { isUniqueViolation, Prisma, type Db } from "@/server/db/client";
+import { BadRequestError, FieldErrorCollector, NotFoundError } from "@/server/domain/errors";
+import { EVENT_TYPES, PAYLOAD_VERSION, PHARMACY_EVENT_TYPES } from "./event-types";
+import { RESERVED_HEADER_NAMES } from "./headers";
+import { generateWebhookSecret, sealSecret } from "./secret-box";
+import { checkWebhookTarget } from "./target-guard";
+
+/**
+ * Webhook subscriptions of a pharmacy (External Pharmacy API, pharmacy portal) or of an organisation
+ * (Management API). Registering the same notification type and target again in the same scope is an
+ * upsert: the uid stays, a new secret is issued and the custom header is replaced. Secrets and header
+ * values are stored sealed only; the plaintext secret leaves this module once, in the register result.
+ */
+
+/** The columns callers may see: never the sealed secret or header value. */
+const VISIBLE = {
+  id: true,
+  organisationId: true,
+  scope: true,
+  pharmacyId: true,
+  notificationType: true,
+  target: true,
+  headerKey: true,
+  payloadVersion: true,
+  metaData: true,
+  createdAt: true,
+  updatedAt: true,
+} as const satisfies Prisma.WebhookSubscriptionSelect;
+
+export type Subscription = Prisma.WebhookSubscriptionGetPayload<{ select: typeof VISIBLE }>;
+export type Registered = { subscription: Subscription; secret: string };
+
+type CustomHeader = { headerKey?: string | null; headerValue?: string | null };
+
+export const MAX_HEADER_KEY_LENGTH = 100;
+export const MAX_HEADER_VALUE_LENGTH = 1000;
+/** meta_data is echoed on every list; a cap keeps it metadata. */
+export const MAX_META_DATA_BYTES = 16 * 1024;
+
+// RFC 7230 token (tchar).
+const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+// Printable ASCII and tab: header bytes that every HTTP stack passes through unchanged.
+const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
+
+const present = (value: string | null | undefined): value is string => value !== undefined && value !== null;
+
+function checkNotificationType(errors: FieldErrorCollector, type: string, allowed: readonly string[]) {
+  if (!allowed.includes(type)) errors.add(["notification_type"], `Must be one of: ${allowed.join(", ")}.`);
+}
+
+function checkCustomHeader(errors: FieldErrorCollector, { headerKey, headerValue }: CustomHeader) {
+  if (present(headerKey) && !present(headerValue)) errors.add(["header_value"], "Required when header_key is set.");
+  if (present(headerValue) && !present(headerKey)) errors.add(["header_key"], "Required when header_value is set.");
+  if (present(headerKey)) {
+    if (headerKey.length > MAX_HEADER_KEY_LENGTH) {
+      errors.add(["header_key"], `Ensure this field has no more than ${MAX_HEADER_KEY_LENGTH} characters.`);
+    } else if (!HTTP_TOKEN.test(headerKey)) {
+      errors.add(["header_key"], "Enter a valid HTTP header name (letters, digits and !#$%&'*+-.^_`|~).");
+    } else if (RESERVED_HEADER_NAMES.includes(headerKey.toLowerCase())) {
+      errors.add(["header_key"], `The header ${headerKey} is set by the service and cannot be replaced.`);
+    }
+  }
+  if (present(headerValue)) {
+    if (headerValue.length > MAX_HEADER_VALUE_LENGTH) {
+      errors.add(["header_value"], `Ensure this field has no more than ${MAX_HEADER_VALUE_LENGTH} characters.`);
+    } else if (headerValue.length === 0 || !HEADER_VALUE.test(headerValue)) {
+      errors.add(["header_value"], "Enter a non-empty value of printable ASCII characters (no line breaks or control characters).");
+    } else if (headerValue.trim() !== headerValue) {
+      // HTTP strips surrounding whitespace, so the receiver would see another value.
+      errors.add(["header_value"], "Remove the leading or trailing whitespace.");
+    }
+  }
+}
+
+async function checkTarget(errors: FieldErrorCollector, target: string) {
+  const problem = await checkWebhookTarget(target);
+  if (problem) errors.add(["target"], problem);
+}
+
+/** The sealed columns of a (re-)registration: a fresh secret, and the custom header as given (absent: removed). */
+function sealedColumns(input: CustomHeader) {
+  const secret = generateWebhookSecret();
+  const header = present(input.headerKey) && present(input.headerValue);
+  return {
+    secret,
+    data: {
+      secretEncrypted: sealSecret(secret),
+      headerKey: header ? input.headerKey! : null,
+      headerValueEncrypted: header ? sealSecret(input.headerValue!) : null,
+    },
+  };
+}
+
+const isRecordNotFound = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2025";
+
+/**
+ * The upsert. The partial unique indexes on live rows make a concurrent first registration fail for
+ * all but one caller; those retry and take the update path. An update races only with a delete
+ * (the row is no longer live: retry, which creates a new one) or with another update (last one wins,
+ * as with two sequential re-registrations).
+ */
+async function upsert(
+  db: Db,
+  liveKey: Prisma.WebhookSubscriptionWhereInput,
+  create: Prisma.WebhookSubscriptionUncheckedCreateInput,
+  update: Prisma.WebhookSubscriptionUncheckedUpdateInput,
+): Promise<Subscription> {
+  for (let attempt = 0; ; attempt++) {
+    const existing = await db.webhookSubscription.findFirst({ where: { ...liveKey, deletedAt: null }, select: { id: true } });
+    try {
+      if (existing) {
+        return await db.webhookSubscription.update({ where: { id: existing.id, deletedAt: null }, data: update, select: VISIBLE });
+      }
+      return await db.webhookSubscription.create({ data: create, select: VISIBLE });
+    } catch (error) {
+      if (attempt >= 10 || !(isUniqueViolation(error) || isRecordNotFound(error))) throw error;
+    }
+  }
+}
+
+export async function registerPharmacySubscription(
+  db: Db,
+  input: { organisationId: string; pharmacyId: string; notificationType: string; target: string } & CustomHeader,
+): Promise<Registered> {
+  const errors = new FieldErrorCollector();
+  checkNotificationType(errors, input.notificationType, PHARMACY_EVENT_TYPES);
+  checkCustomHeader(errors, input);
+  await checkTarget(errors, input.target);
+  errors.throwIfAny();
+
+  const { secret, data } = sealedColumns(input);
+  const key = { scope: "PHARMACY", pharmacyId: input.pharmacyId, notificationType: input.notificationType, target: input.target } as const;
+  const subscription = await upsert(db, key, { ...key, organisationId: input.organisationId, payloadVersion: PAYLOAD_VERSION, ...data }, data);
+  return { subscription, secret };
+}
+
+export async function registerOrganisationSubscription(
+  db: Db,
+  input: {
+    organisationId: string;
+    notificationType: string;
+    target: string;
+    metaData?: Record<string, unknown> | null;
+    payloadVersion?: string | null;
+  } & CustomHeader,
+): Promise<Registered> {
+  const errors = new FieldErrorCollector();
+  checkNotificationType(errors, input.notificationType, EVENT_TYPES);
+  const payloadVersion = input.payloadVersion ?? PAYLOAD_VERSION;
+  if (payloadVersion !== PAYLOAD_VERSION) errors.add(["payload_version"], `Must be one of: ${PAYLOAD_VERSION}.`);
+  const metaData = input.metaData ?? null;
+  if (metaData !== null && Buffer.byteLength(JSON.stringify(metaData)) > MAX_META_DATA_BYTES) {
+    errors.add(["meta_data"], `Ensure this object has no more than ${MAX_META_DATA_BYTES} bytes as JSON.`);
+  }
+  checkCustomHeader(errors, input);
+  await checkTarget(errors, input.target);
+  errors.throwIfAny();
+
+  const { secret, data } = sealedColumns(input);
+  const replaced = { ...data, payloadVersion, metaData: metaData === null ? Prisma.DbNull : (metaData as Prisma.InputJsonObject) };
+  const key = {
+    scope: "ORGANISATION",
+    organisationId: input.organisationId,
+    pharmacyId: null,
+    notificationType: input.notificationType,
+    target: input.target,
+  } as const;
+  const subscription = await upsert(db, key, { ...key, ...replaced }, replaced);
+  return { subscription, secret };
+}
+
+const ORDER = [{ createdAt: "asc" }, { id: "asc" }] satisfies Prisma.WebhookSubscriptionOrderByWithRelationInput[];
+
+export function listPharmacySubscriptions(db: Db, pharmacyId: string): Promise<Subscription[]> {
+  return db.webhookSubscription.findMany({ where: { scope: "PHARMACY", pharmacyId, deletedAt: null }, orderBy: ORDER, select: VISIBLE });
+}
+
+export function listOrganisationSubscriptions(db: Db, organisationId: string): Promise<Subscription[]> {
+  return db.webhookSubscription.findMany({
+    where: { scope: "ORGANISATION", organisationId, pharmacyId: null, deletedAt: null },
+    orderBy: ORDER,
+    select: VISIBLE,
+  });
+}
+
+/** Soft delete: deliveries already queued for it end at their next attempt. Out of scope or unknown: 404. */
+async function softDelete(db: Db, where: Prisma.WebhookSubscriptionWhereInput): Promise<void> {
+  const { count } = await db.webhookSubscription.updateMany({ where: { ...where, deletedAt: null }, data: { deletedAt: new Date() } });
+  if (count === 0) throw new NotFoundError();
+}
+
+export const deletePharmacySubscription = (db: Db, pharmacyId: string, subscriptionId: string) =>
+  softDelete(db, { id: subscriptionId, scope: "PHARMACY", pharmacyId });
+
+export const deleteOrganisationSubscription = (db: Db, organisationId: string, subscriptionId: string) =>
+  softDelete(db, { id: subscriptionId, scope: "ORGANISATION", organisationId, pharmacyId: null });
+
+/**
+ * The pharmacy a pharmacy key registers for when it names one in a request body: a single-pharmacy
+ * key may omit it or name its own; a group key must name a pharmacy of its group. Anything else is
+ * the family's generic Bad request, like a pharmacy_uid query parameter outside the key's scope.
+ */
+export async function pharmacyOfKey(
+  db: Db,
+  key: { pharmacyId: string | null; pharmacyGroupId: string | null },
+  requested: string | null,
+): Promise<{ id: string; organisationId: string }> {
+  const select = { id: true, organisationId: true, groupId: true } as const;
+  if (key.pharmacyId) {
+    if (requested && requested !== key.pharmacyId) throw new BadRequestError();
+    const own = await db.pharmacy.findUnique({ where: { id: key.pharmacyId }, select });
+    if (!own) throw new BadRequestError();
+    return own;
+  }
+  if (!requested || !key.pharmacyGroupId) throw new BadRequestError();
+  const pharmacy = await db.pharmacy.findUnique({ where: { id: requested }, select });
+  if (!pharmacy || pharmacy.groupId !== key.pharmacyGroupId) throw new BadRequestError();
+  return pharmacy;
+}

@@ -1,0 +1,375 @@
+import { createHmac } from "node:crypto";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { reloadConfig } from "@/server/config";
+import { database } from "@/server/db/client";
+import { recordEvent } from "@/server/domain/events/outbox";
+import { retryDelayMs } from "@/server/domain/webhooks/deliver-attempt";
+import { sealSecret } from "@/server/domain/webhooks/secret-box";
+import { createTenant, type Tenant } from "@/tests/fixtures";
+import { get, patch } from "@/tests/http";
+import { item, orderBody, placeOrder, withShopSkus } from "@/tests/orders";
+import { startReceiver, type Receiver } from "@/tests/webhook-receiver";
+import { WebhookRunner } from "./webhook-runner";
+import { buildWebhookData } from "@/server/api/webhooks/payloads";
+
+const ENV = {
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+  WEBHOOK_RETRY_BASE_MS: "40",
+  WEBHOOK_RETRY_MAX_MS: "150",
+  WEBHOOK_TIMEOUT_MS: "2500",
+  WEBHOOK_TARGET_CONCURRENCY: "2",
+};
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const hmac = (secret: string, raw: Buffer) => createHmac("sha256", Buffer.from(secret, "utf8")).update(raw).digest("hex");
+
+let t: Tenant;
+let receiver: Receiver;
+let runners: WebhookRunner[] = [];
+
+async function startRunner() {
+  const runner = new WebhookRunner(await database(), { deliver: true });
+  runners.push(runner);
+  await runner.start();
+  return runner;
+}
+
+async function subscribe(
+  type: string,
+  target: string,
+  options: { scope?: "PHARMACY" | "ORGANISATION"; secret?: string; header?: [string, string]; pharmacyId?: string } = {},
+) {
+  const scope = options.scope ?? "PHARMACY";
+  const secret = options.secret ?? `whsec_${type}_${scope}`;
+  const row = await t.db.webhookSubscription.create({
+    data: {
+      organisationId: t.organisation.id,
+      scope,
+      pharmacyId: scope === "PHARMACY" ? (options.pharmacyId ?? t.pharmacy.id) : null,
+      notificationType: type,
+      target,
+      secretEncrypted: sealSecret(secret),
+      headerKey: options.header?.[0] ?? null,
+      headerValueEncrypted: options.header ? sealSecret(options.header[1]) : null,
+    },
+  });
+  return { ...row, secret };
+}
+
+async function deliveriesOf(subscriptionId: string) {
+  return t.db.webhookDelivery.findMany({
+    where: { subscriptionId },
+    include: { attempts: { orderBy: { attemptNumber: "asc" } } },
+    orderBy: { createdAt: "asc" },
+  });
+}
+
+async function until<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 10_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > end) throw new Error("condition not reached in time");
+    await sleep(20);
+  }
+}
+
+beforeAll(async () => {
+  Object.assign(process.env, ENV);
+  reloadConfig();
+});
+afterAll(() => {
+  for (const k of Object.keys(ENV)) delete process.env[k];
+  reloadConfig();
+});
+beforeEach(async () => {
+  t = await createTenant();
+  receiver = await startReceiver();
+});
+afterEach(async () => {
+  await Promise.all(runners.map((r) => r.stop()));
+  runners = [];
+  await receiver.close();
+  // Leave no pending work for the next test's runner.
+  await t.db.webhookDelivery.updateMany({ where: { state: "PENDING" }, data: { state: "FAILED" } });
+  await t.db.outboxEvent.updateMany({ where: { dispatchedAt: null }, data: { dispatchedAt: new Date() } });
+});
+
+async function orderAtPharmacy() {
+  const refs = await withShopSkus(t);
+  const created = await placeOrder(t, orderBody(t, [item(refs.otcReference, { quantity: 2 })], { shipping_cost: { amount: 495, currency: "EUR" } }));
+  expect(created.status).toBe(201);
+  const po = await t.db.pharmacyOrder.findFirstOrThrow({ where: { orderId: created.json.uid } });
+  return po;
+}
+
+describe("webhook delivery (embedded runner)", () => {
+  it("delivers a status change to the pharmacy's and the organisation's subscriptions, signed, with current state", async () => {
+    await startRunner();
+    const po = await orderAtPharmacy();
+    await until(async () => (await t.db.outboxEvent.count({ where: { dispatchedAt: null } })) === 0);
+    const pharmacySub = await subscribe("pharmacy_order_updated", `${receiver.url}/pharmacy`, { header: ["X-Partner-Token", "tok-123"] });
+    const orgSub = await subscribe("pharmacy_order_updated", `${receiver.url}/org`, { scope: "ORGANISATION" });
+    await subscribe("pharmacy_order_updated", `${receiver.url}/other-pharmacy`, { pharmacyId: t.groupPharmacy.id });
+    await subscribe("pharmacy_order_created", `${receiver.url}/created`);
+    await startRunner();
+
+    const changed = await patch(`/v1/external_pharmacy_api/pharmacy_orders/${po.id}/status`, { key: t.keys.pharmacy, body: { status: "in-progress" } });
+    expect(changed.status).toBe(200);
+    await receiver.waitFor(2);
+    await sleep(200);
+    const paths = receiver.received.map((r) => r.path).sort();
+    expect(paths).toEqual(["/org", "/pharmacy"]); // not the other pharmacy's, not another event type
+
+    const detail = await get(`/v1/external_pharmacy_api/pharmacy_orders/${po.id}`, { key: t.keys.pharmacy });
+    const atPharmacy = receiver.received.find((r) => r.path === "/pharmacy")!;
+    expect(atPharmacy.headers["content-type"]).toBe("application/json");
+    expect(atPharmacy.headers["x-webhook-event"]).toBe("pharmacy_order_updated");
+    expect(atPharmacy.headers["x-partner-token"]).toBe("tok-123");
+    expect(atPharmacy.headers["x-webhook-test"]).toBeUndefined();
+    expect(atPharmacy.headers["x-webhook-signature"]).toBe(hmac(pharmacySub.secret, atPharmacy.raw));
+    expect(atPharmacy.headers["x-webhook-signature"]).toMatch(/^[0-9a-f]{64}$/);
+    const body = atPharmacy.json;
+    expect(Object.keys(body).sort()).toEqual(["data", "event_type", "payload_version", "timestamp"]);
+    expect(body.event_type).toBe("pharmacy_order_updated");
+    expect(body.payload_version).toBe("1");
+    expect(Math.abs(body.timestamp - Date.now() / 1000)).toBeLessThan(5);
+    expect(body.data.status).toBe("in-progress");
+    expect(body.data.prescription_file).toBeNull();
+    expect(body.data.shipments).toEqual([]);
+    expect(body.data.order.shipping_costs_amount).toBe(495);
+    // Built from the same data as GET …/pharmacy_orders/{uid}.
+    const { order: _o1, ...dataRest } = body.data;
+    const { order: _o2, ...detailRest } = detail.json;
+    expect(dataRest).toEqual(detailRest);
+
+    const atOrg = receiver.received.find((r) => r.path === "/org")!;
+    expect(atOrg.headers["x-webhook-signature"]).toBe(hmac(orgSub.secret, atOrg.raw));
+    expect(atOrg.json.data).not.toHaveProperty("prescription_file");
+    expect(atOrg.json.data.order_items[0].sku).toMatchObject({ shop_variation_id: `var-otc-${t.shop.id}`, shop_product_external_id: t.shopProduct.externalId });
+    expect(atOrg.json.data.fulfillment).toMatchObject({ external_id: "f-1", items: [expect.objectContaining({ amount: 2 })] });
+    expect(atOrg.json.data.fulfillment.items[0].sku.shop_variation_id).toBe(`var-otc-${t.shop.id}`);
+
+    const [delivery] = await deliveriesOf(pharmacySub.id);
+    expect(delivery).toMatchObject({ state: "SUCCEEDED", attemptCount: 1, eventType: "pharmacy_order_updated", pharmacyId: t.pharmacy.id });
+    expect(delivery.attempts[0]).toMatchObject({ attemptNumber: 1, responseStatus: 200, errorClass: null, target: `${receiver.url}/pharmacy` });
+  });
+
+  it("sends pharmacy_order_created for a routed order and one pharmacy_sku_stock_updated per SKU on completion", async () => {
+    await subscribe("pharmacy_order_created", `${receiver.url}/created`);
+    await subscribe("pharmacy_sku_stock_updated", `${receiver.url}/stock`);
+    const orgStock = await subscribe("pharmacy_sku_stock_updated", `${receiver.url}/org-stock`, { scope: "ORGANISATION" });
+    await startRunner();
+    const po = await orderAtPharmacy();
+    await receiver.waitFor(1);
+    expect(receiver.received[0].json.data).toMatchObject({ uid: po.id, status: "waiting for pharmacy", shipments: [] });
+
+    const done = await patch(`/v1/external_pharmacy_api/pharmacy_orders/${po.id}/complete_order`, {
+      key: t.keys.pharmacy,
+      body: { tracking_links: [{ tracking_link: "https://tracking.example/1", carrier: "DHL" }] },
+    });
+    expect(done.status).toBe(200);
+    await receiver.waitFor(3);
+    const stock = receiver.received.find((r) => r.path === "/stock")!;
+    expect(stock.json.data).toMatchObject({ uid: t.pharmacySku.id, stock: 8, external_id: "A-1" });
+    const org = receiver.received.find((r) => r.path === "/org-stock")!;
+    expect(org.json.data.shop_identifier).toBe(t.shop.identifier);
+    expect(org.json.data.sku.shop_variation_id).toBe(`var-otc-${t.shop.id}`);
+    expect(org.headers["x-webhook-signature"]).toBe(hmac(orgStock.secret, org.raw));
+  });
+
+  it("retries failures with growing delays and a new timestamp, then succeeds; redirects are not followed", async () => {
+    let calls = 0;
+    receiver.respondWith((_r, res) => {
+      calls += 1;
+      if (calls === 1) return void res.writeHead(500).end("boom");
+      if (calls === 2) return void res.writeHead(302, { location: `${receiver.url}/elsewhere` }).end();
+      if (calls === 3) return void res.writeHead(413).end();
+      res.writeHead(204).end();
+    });
+    const sub = await subscribe("pharmacy_sku_stock_updated", `${receiver.url}/stock`);
+    await startRunner();
+    await patch(`/v1/external_pharmacy_api/pharmacy_skus/${t.pharmacySku.id}/stock`, { key: t.keys.pharmacy, body: { stock: 42 } });
+    await receiver.waitFor(4);
+    const [delivery] = await until(async () => {
+      const d = await deliveriesOf(sub.id);
+      return d[0]?.state === "SUCCEEDED" ? d : null;
+    });
+    expect(receiver.received.map((r) => r.path)).toEqual(["/stock", "/stock", "/stock", "/stock"]); // never /elsewhere
+    expect(delivery.attempts.map((a) => [a.attemptNumber, a.responseStatus, a.errorClass])).toEqual([
+      [1, 500, "http_status"],
+      [2, 302, "redirect"],
+      [3, 413, "http_status"],
+      [4, 204, null],
+    ]);
+    for (const r of receiver.received) expect(r.json.data.stock).toBe(42);
+    // Each attempt waited at least its backoff (base 40 ms × 4^(n−1), capped at 150 ms, −20 % jitter).
+    const gaps = receiver.received.slice(1).map((r, i) => r.at - receiver.received[i].at);
+    expect(gaps[0]).toBeGreaterThanOrEqual(30);
+    expect(gaps[1]).toBeGreaterThanOrEqual(115);
+    expect(delivery.attempts[0].nextAttemptAt).not.toBeNull();
+    expect(delivery.attempts[3].nextAttemptAt).toBeNull();
+  });
+
+  it("drops a delivery after five failed attempts, as a permanent failure", async () => {
+    receiver.respondWith((_r, res) => void res.writeHead(503).end());
+    const sub = await subscribe("pharmacy_sku_stock_updated", `${receiver.url}/down`);
+    await startRunner();
+    await patch(`/v1/external_pharmacy_api/pharmacy_skus/${t.pharmacySku.id}/stock`, { key: t.keys.pharmacy, body: { stock: 7 } });
+    const [delivery] = await until(async () => {
+      const d = await deliveriesOf(sub.id);
+      return d[0]?.state === "FAILED" ? d : null;
+    });
+    expect(delivery.attemptCount).toBe(5);
+    expect(delivery.attempts.map((a) => a.attemptNumber)).toEqual([1, 2, 3, 4, 5]);
+    expect(delivery.nextAttemptAt).toBeNull();
+    await sleep(300);
+    expect(receiver.received).toHaveLength(5);
+  });
+
+  it("signs a pending retry with a re-registered secret at once", async () => {
+    let calls = 0;
+    receiver.respondWith((_r, res) => void res.writeHead(++calls === 1 ? 500 : 200).end());
+    const sub = await subscribe("pharmacy_sku_stock_updated", `${receiver.url}/rotate`, { secret: "old-secret" });
+    process.env.WEBHOOK_RETRY_BASE_MS = "600";
+    reloadConfig();
+    try {
+      await startRunner();
+      await patch(`/v1/external_pharmacy_api/pharmacy_skus/${t.pharmacySku.id}/stock`, { key: t.keys.pharmacy, body: { stock: 9 } });
+      await receiver.waitFor(1);
+      await t.db.webhookSubscription.update({ where: { id: sub.id }, data: { secretEncrypted: sealSecret("new-secret") } });
+      await receiver.waitFor(2);
+    } finally {
+      process.env.WEBHOOK_RETRY_BASE_MS = ENV.WEBHOOK_RETRY_BASE_MS;
+      reloadConfig();
+    }
+    expect(receiver.received[0].headers["x-webhook-signature"]).toBe(hmac("old-secret", receiver.received[0].raw));
+    expect(receiver.received[1].headers["x-webhook-signature"]).toBe(hmac("new-secret", receiver.received[1].raw));
+  });
+
+  it("classifies timeouts, refused connections and private targets; a slow receiver does not hold up others", async () => {
+    const slow = await startReceiver(() => undefined); // never answers
+    const refused = await startReceiver();
+    const refusedUrl = refused.url;
+    await refused.close();
+    try {
+      const slowSub = await subscribe("pharmacy_sku_stock_updated", `${slow.url}/slow`);
+      const refusedSub = await subscribe("pharmacy_sku_stock_updated", `${refusedUrl}/gone`, { scope: "ORGANISATION" });
+      const fastSub = await subscribe("pharmacy_sku_stock_updated", `${receiver.url}/fast`, { pharmacyId: t.groupPharmacy.id });
+      await startRunner();
+      // Six stock events at the slow pharmacy (slots: 2 per target), then one at another pharmacy.
+      for (let stock = 1; stock <= 6; stock++) {
+        await patch(`/v1/external_pharmacy_api/pharmacy_skus/${t.pharmacySku.id}/stock`, { key: t.keys.pharmacy, body: { stock } });
+      }
+      const started = Date.now();
+      await patch(`/v1/external_pharmacy_api/pharmacy_skus/${t.groupPharmacySku.id}/stock`, {
+        key: t.keys.pharmacyGroup,
+        query: { pharmacy_uid: t.groupPharmacy.id },
+        body: { stock: 11 },
+      });
+      await receiver.waitFor(1);
+      expect(Date.now() - started).toBeLessThan(2000); // before the slow receiver's timeout frees a slot
+      expect(slow.received.length).toBeLessThanOrEqual(2);
+      await until(async () => (await deliveriesOf(fastSub.id))[0]?.state === "SUCCEEDED");
+
+      const slowAttempt = await until(async () => (await t.db.webhookAttempt.findFirst({ where: { delivery: { subscriptionId: slowSub.id } } })) ?? null);
+      expect(slowAttempt).toMatchObject({ errorClass: "timeout", responseStatus: null });
+      expect(slowAttempt.durationMs).toBeGreaterThanOrEqual(2490);
+      const refusedAttempt = await until(async () => (await t.db.webhookAttempt.findFirst({ where: { delivery: { subscriptionId: refusedSub.id } } })) ?? null);
+      expect(refusedAttempt.errorClass).toBe("connection");
+      expect(refusedAttempt.errorMessage).toContain("ECONNREFUSED");
+
+      // With private targets no longer allowed, the delivery-time check refuses loopback.
+      process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "false";
+      reloadConfig();
+      const blockedSub = await subscribe("pharmacy_sku_stock_updated", `${receiver.url}/blocked`, { scope: "ORGANISATION", secret: "b" });
+      await patch(`/v1/external_pharmacy_api/pharmacy_skus/${t.groupPharmacySku.id}/stock`, {
+        key: t.keys.pharmacyGroup,
+        query: { pharmacy_uid: t.groupPharmacy.id },
+        body: { stock: 12 },
+      });
+      const blocked = await until(async () => (await t.db.webhookAttempt.findFirst({ where: { delivery: { subscriptionId: blockedSub.id } } })) ?? null);
+      expect(blocked.errorClass).toBe("blocked_target");
+      expect(receiver.received.some((r) => r.path === "/blocked")).toBe(false);
+    } finally {
+      process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
+      reloadConfig();
+      await slow.close();
+    }
+  });
+
+  it("sends bodies of 10 MB and more whole, signed over the exact bytes", async () => {
+    const sub = await subscribe("appointment_reminder_due", `${receiver.url}/big`, { scope: "ORGANISATION" });
+    await startRunner();
+    const note = "x".repeat(10 * 1024 * 1024);
+    await t.db.$transaction(async (tx) => {
+      await recordEvent(tx, { type: "appointment_reminder_due", organisationId: t.organisation.id, subjectId: "appointment-1", data: { recipient_role: "patient", rebook_allowed: true, cancel_allowed: false, note } });
+    });
+    await receiver.waitFor(1, 20_000);
+    const got = receiver.received[0];
+    expect(got.raw.length).toBeGreaterThan(10 * 1024 * 1024);
+    expect(got.json.data.note).toHaveLength(note.length);
+    expect(got.headers["x-webhook-signature"]).toBe(hmac(sub.secret, got.raw));
+  });
+
+  it("attempts each delivery once when several runners share the database", async () => {
+    const sub = await subscribe("pharmacy_sku_stock_updated", `${receiver.url}/shared`);
+    await Promise.all([startRunner(), startRunner(), startRunner()]);
+    for (let stock = 100; stock < 110; stock++) {
+      await patch(`/v1/external_pharmacy_api/pharmacy_skus/${t.pharmacySku.id}/stock`, { key: t.keys.pharmacy, body: { stock } });
+    }
+    await receiver.waitFor(10);
+    await sleep(300);
+    const deliveries = await deliveriesOf(sub.id);
+    expect(receiver.received).toHaveLength(10);
+    expect(deliveries).toHaveLength(10);
+    expect(deliveries.every((d) => d.state === "SUCCEEDED" && d.attempts.length === 1)).toBe(true);
+  });
+
+  it("ends deliveries of a deleted subscription without sending", async () => {
+    receiver.respondWith((_r, res) => void res.writeHead(500).end());
+    const sub = await subscribe("pharmacy_sku_stock_updated", `${receiver.url}/deleted`);
+    process.env.WEBHOOK_RETRY_BASE_MS = "400";
+    reloadConfig();
+    try {
+      await startRunner();
+      await patch(`/v1/external_pharmacy_api/pharmacy_skus/${t.pharmacySku.id}/stock`, { key: t.keys.pharmacy, body: { stock: 3 } });
+      await receiver.waitFor(1);
+      await t.db.webhookSubscription.update({ where: { id: sub.id }, data: { deletedAt: new Date() } });
+      const [delivery] = await until(async () => {
+        const d = await deliveriesOf(sub.id);
+        return d[0]?.state === "FAILED" ? d : null;
+      });
+      expect(delivery.attempts.map((a) => a.errorClass)).toEqual(["http_status", "subscription_deleted"]);
+      expect(receiver.received).toHaveLength(1);
+    } finally {
+      process.env.WEBHOOK_RETRY_BASE_MS = ENV.WEBHOOK_RETRY_BASE_MS;
+      reloadConfig();
+    }
+  });
+});
+
+describe("retry schedule", () => {
+  it("grows from the base by ×4 with ±20 % jitter and never passes the maximum", () => {
+    process.env.WEBHOOK_RETRY_BASE_MS = "10000";
+    process.env.WEBHOOK_RETRY_MAX_MS = "600000";
+    reloadConfig();
+    try {
+      expect([1, 2, 3, 4].map((n) => retryDelayMs(n, () => 0.5))).toEqual([10_000, 40_000, 160_000, 600_000]);
+      expect(retryDelayMs(1, () => 0)).toBe(8_000);
+      expect(retryDelayMs(1, () => 1)).toBe(12_000);
+      expect(retryDelayMs(4, () => 1)).toBe(600_000);
+    } finally {
+      Object.assign(process.env, ENV);
+      reloadConfig();
+    }
+  });
+});
+
+describe("payload builder", () => {
+  it("returns null when the subject no longer exists", async () => {
+    const db = await database();
+    const event = { id: "e", eventType: "pharmacy_sku_stock_updated", organisationId: t.organisation.id, pharmacyId: t.pharmacy.id, subjectId: "missing", data: null };
+    expect(await buildWebhookData(db, event, "PHARMACY")).toBeNull();
+    expect(await buildWebhookData(db, { ...event, eventType: "pharmacy_order_updated" }, "ORGANISATION")).toBeNull();
+  });
+});

@@ -1,0 +1,172 @@
+import pg from "pg";
+import { buildWebhookData } from "@/server/api/webhooks/payloads";
+import { config } from "@/server/config";
+import { database, databaseDriver, type Db } from "@/server/db/client";
+import { claimDueDeliveries, performClaimedAttempt, type ClaimedAttempt } from "@/server/domain/webhooks/deliver-attempt";
+import { dispatchOutboxEvents } from "@/server/domain/webhooks/dispatch";
+import { log } from "@/server/log";
+
+/** Fallback poll: catches other processes' re-sends and any notification missed while reconnecting. */
+const POLL_MS = 1_000;
+const OUTBOX_CHANNEL = "rx_outbox";
+
+export type WebhookRunnerOptions = {
+  /** Make the attempts in this process (embedded mode); false with Inngest, which then only needs the fan-out. */
+  deliver: boolean;
+  /** Called with the ids of new deliveries (Inngest mode: announce them). */
+  onDispatched?: (deliveryIds: string[]) => Promise<void>;
+};
+
+/**
+ * The embedded webhook runner: wakes when an outbox event commits (PostgreSQL NOTIFY from a trigger,
+ * delivered at commit, in every listening process; PGlite the same in-process), fans events out into
+ * deliveries, claims due deliveries with FOR UPDATE SKIP LOCKED and makes their attempts
+ * concurrently: at most WEBHOOK_CONCURRENCY in flight, WEBHOOK_TARGET_CONCURRENCY per target. The
+ * state is all in the database, so a killed process loses nothing: its claimed attempts become due
+ * again when their lease runs out, and the next process picks them up.
+ */
+export class WebhookRunner {
+  private stopped = false;
+  private pumping = false;
+  private again = false;
+  private timer: NodeJS.Timeout | null = null;
+  private inFlight = new Map<string, Promise<void>>();
+  private perTarget = new Map<string, number>();
+  private unlisten: (() => Promise<void>) | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly options: WebhookRunnerOptions,
+  ) {}
+
+  async start(): Promise<void> {
+    this.unlisten = await listenForOutbox(() => this.wake());
+    this.wake();
+  }
+
+  /** Stops claiming; waits for attempts in flight (each ends within the delivery timeout). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.unlisten?.().catch(() => undefined);
+    await Promise.allSettled([...this.inFlight.values()]);
+  }
+
+  wake(): void {
+    if (this.stopped) return;
+    if (this.pumping) {
+      this.again = true;
+      return;
+    }
+    this.pumping = true;
+    void this.pump().finally(() => {
+      this.pumping = false;
+      if (this.again && !this.stopped) {
+        this.again = false;
+        this.wake();
+      }
+    });
+  }
+
+  private async pump(): Promise<void> {
+    let nextPollMs = POLL_MS;
+    try {
+      for (;;) {
+        const { events, deliveries } = await dispatchOutboxEvents(this.db);
+        if (deliveries.length > 0) await this.options.onDispatched?.(deliveries.map((d) => d.id));
+        if (events === 0) break;
+      }
+      if (this.options.deliver) {
+        const { WEBHOOK_CONCURRENCY: total, WEBHOOK_TARGET_CONCURRENCY: perTarget } = config();
+        const claimed = await claimDueDeliveries(this.db, total - this.inFlight.size, (t) => perTarget - (this.perTarget.get(t) ?? 0));
+        for (const attempt of claimed) this.run(attempt);
+        nextPollMs = await this.msUntilNextDue();
+      }
+    } catch (error) {
+      log.error("webhook runner failed; retrying", { error });
+    }
+    this.schedule(nextPollMs);
+  }
+
+  private run(attempt: ClaimedAttempt): void {
+    this.perTarget.set(attempt.target, (this.perTarget.get(attempt.target) ?? 0) + 1);
+    const done = performClaimedAttempt(this.db, attempt, buildWebhookData)
+      .then(
+        () => undefined,
+        (error: unknown) => log.error("webhook attempt failed to run", { deliveryId: attempt.deliveryId, error }),
+      )
+      .finally(() => {
+        this.inFlight.delete(attempt.deliveryId);
+        const left = (this.perTarget.get(attempt.target) ?? 1) - 1;
+        if (left > 0) this.perTarget.set(attempt.target, left);
+        else this.perTarget.delete(attempt.target);
+        this.wake();
+      });
+    this.inFlight.set(attempt.deliveryId, done);
+  }
+
+  /** Sleep until the earliest pending retry is due, at most the poll interval. */
+  private async msUntilNextDue(): Promise<number> {
+    const [row] = await this.db.$queryRaw<{ ms: number | null }[]>`
+      SELECT (extract(epoch FROM min("nextAttemptAt") - now()) * 1000)::float8 AS "ms"
+        FROM "WebhookDelivery" WHERE "state" = 'PENDING'`;
+    if (row?.ms === null || row?.ms === undefined) return POLL_MS;
+    return Math.min(POLL_MS, Math.max(5, Math.ceil(row.ms)));
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.wake(), ms);
+    this.timer.unref();
+  }
+}
+
+/** LISTEN on the outbox channel: a dedicated connection on PostgreSQL (reconnecting), PGlite's own listener. */
+async function listenForOutbox(onNotify: () => void): Promise<() => Promise<void>> {
+  const driver = await databaseDriver();
+  if (driver.kind === "pglite") return driver.pglite.listen(OUTBOX_CHANNEL, onNotify);
+  let client: pg.Client | null = null;
+  let closed = false;
+  const connect = async (): Promise<void> => {
+    const c = new pg.Client({ connectionString: config().DATABASE_URL });
+    c.on("notification", onNotify);
+    c.on("error", (error) => {
+      log.warn("outbox listener lost its connection; reconnecting", { error: error.message });
+      void c.end().catch(() => undefined);
+      if (!closed) setTimeout(() => void connect().catch(() => undefined), POLL_MS).unref();
+    });
+    await c.connect();
+    await c.query(`LISTEN ${OUTBOX_CHANNEL}`);
+    client = c;
+    onNotify(); // whatever committed while we were not listening
+  };
+  await connect();
+  return async () => {
+    closed = true;
+    await client?.end();
+  };
+}
+
+const holder = globalThis as unknown as { __rxWebhookRunner?: WebhookRunner };
+
+/** Starts this process's runner (once). With Inngest it only fans out and announces; Inngest makes the attempts. */
+export async function startWebhookRunner(onDispatched?: (ids: string[]) => Promise<void>): Promise<WebhookRunner> {
+  if (holder.__rxWebhookRunner) return holder.__rxWebhookRunner;
+  const runner = new WebhookRunner(await database(), { deliver: !config().inngestConfigured, onDispatched });
+  holder.__rxWebhookRunner = runner;
+  await runner.start();
+  log.info("webhook runner started", { deliver: !config().inngestConfigured });
+  return runner;
+}
+
+export async function stopWebhookRunner(): Promise<void> {
+  const runner = holder.__rxWebhookRunner;
+  holder.__rxWebhookRunner = undefined;
+  await runner?.stop();
+}
+
+/** Wakes this process's runner, if it runs here. */
+export function wakeWebhookRunner(): void {
+  holder.__rxWebhookRunner?.wake();
+}

@@ -1,0 +1,14 @@
+import { createCallerFactory, router } from "@/server/trpc/init";
+import { pharmaciesRouter } from "./routers/pharmacies";
+import { webhookLogsRouter } from "./routers/webhook-logs";
+
+/** Every portal procedure, served at /api/trpc (app/api/trpc/[trpc]/route.ts). */
+export const appRouter = router({
+  pharmacies: pharmaciesRouter,
+  webhookLogs: webhookLogsRouter,
+});
+
+export type AppRouter = typeof appRouter;
+
+/** Server-side calls (server components, tests): `createCaller(context).webhookLogs.list(…)`. */
+export const createCaller = createCallerFactory(appRouter);
