@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --db pglite|postgres|both] [--scenario catalogue|orders|all] [--concurrency N] [--seconds 10] [--build]
+ * npm run bench [-- --db pglite|postgres|both] [--scenario catalogue|orders|webhooks|all] [--concurrency N] [--seconds 10] [--build]
  *
  * For each database: a fresh database, seeded by the scenario itself; then the production server
  * (`next start`) on it, and a closed-loop load from this process over loopback. PostgreSQL comes
@@ -9,6 +9,9 @@
  * Scenarios: every selected scenario seeds into the same fresh database before the server starts.
  * Each has its own concurrency (catalogue 10, orders 20) unless --concurrency sets one for all.
  * BENCH_ORDERS sets the orders scenario's size (default 100,000 pharmacy orders).
+ * The webhooks scenario is open loop instead (see bench/scenarios/webhooks.ts): --seconds per offered
+ * rate, BENCH_WEBHOOK_RATES (PATCH/s, default 20,50,100); the server runs with
+ * WEBHOOK_ALLOW_PRIVATE_TARGETS=true so it may deliver to the bench's receivers on 127.0.0.1.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -21,6 +24,7 @@ import { closeDatabase, database } from "../server/db/client";
 import { runLoad, type LoadResult } from "./load";
 import { catalogueEndpoints, seedCatalogue } from "./scenarios/catalogue";
 import { ORDERS_CONCURRENCY, ordersEndpoints, seedOrders, type StatusTally } from "./scenarios/orders";
+import { analyseWebhooks, printWebhookTables, runWebhooks, seedWebhooks, type WebhookRow, type WebhooksRun } from "./scenarios/webhooks";
 import { ensureBuild, startServer } from "./server";
 
 const { values } = parseArgs({
@@ -33,16 +37,18 @@ const { values } = parseArgs({
   },
 });
 // ── Scenarios ──
-type Scenario = "catalogue" | "orders";
-const SCENARIOS: Scenario[] = ["catalogue", "orders"];
+type Scenario = "catalogue" | "orders" | "webhooks";
+const SCENARIOS: Scenario[] = ["catalogue", "orders", "webhooks"];
 if (values.scenario !== "all" && !SCENARIOS.includes(values.scenario as Scenario)) {
-  throw new Error(`--scenario must be catalogue, orders or all (got ${values.scenario})`);
+  throw new Error(`--scenario must be catalogue, orders, webhooks or all (got ${values.scenario})`);
 }
 const scenarios = values.scenario === "all" ? SCENARIOS : [values.scenario as Scenario];
-const DEFAULT_CONCURRENCY: Record<Scenario, number> = { catalogue: 10, orders: ORDERS_CONCURRENCY };
-const concurrencyOf = (scenario: Scenario) => (values.concurrency ? Number(values.concurrency) : DEFAULT_CONCURRENCY[scenario]);
+/** The closed-loop scenarios (webhooks drives its own open-loop load). */
+type LoadScenario = Exclude<Scenario, "webhooks">;
+const DEFAULT_CONCURRENCY: Record<LoadScenario, number> = { catalogue: 10, orders: ORDERS_CONCURRENCY };
+const concurrencyOf = (scenario: LoadScenario) => (values.concurrency ? Number(values.concurrency) : DEFAULT_CONCURRENCY[scenario]);
 type Endpoint = {
-  scenario: Scenario;
+  scenario: LoadScenario;
   name: string;
   request: (i: number) => Promise<Response>;
   expectStatus?: number;
@@ -53,7 +59,7 @@ type Endpoint = {
 const durationMs = Number(values.seconds) * 1000;
 const PORT = 3200;
 
-type Row = { database: string; scenario: Scenario; endpoint: string; target: string } & LoadResult;
+type Row = { database: string; scenario: LoadScenario; endpoint: string; target: string } & LoadResult;
 
 async function freshPostgres(): Promise<{ url: string; cleanup: () => void }> {
   let serverUrl = process.env.BENCH_DATABASE_URL;
@@ -74,7 +80,7 @@ async function freshPostgres(): Promise<{ url: string; cleanup: () => void }> {
   return { url: url.toString(), cleanup };
 }
 
-async function benchDatabase(kind: "pglite" | "postgres"): Promise<Row[]> {
+async function benchDatabase(kind: "pglite" | "postgres"): Promise<{ rows: Row[]; webhookRows: WebhookRow[] }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "rx-bench-"));
   const pgServer = kind === "postgres" ? await freshPostgres() : null;
   const env: Record<string, string> = {
@@ -82,6 +88,7 @@ async function benchDatabase(kind: "pglite" | "postgres"): Promise<Row[]> {
     DATABASE_URL: pgServer?.url ?? "",
     RATE_LIMIT_PER_SECOND: "1000000",
     SEED_ON_START: "false",
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
   };
   Object.assign(process.env, env);
   reloadConfig();
@@ -99,6 +106,10 @@ async function benchDatabase(kind: "pglite" | "postgres"): Promise<Row[]> {
       console.log(`[${kind}] seeded ${ctx.orderCount} pharmacy orders in ${(ctx.seedMs / 1000).toFixed(1)} s`);
       endpointsOf.push((url) => ordersEndpoints(url, ctx).map((e) => ({ scenario: "orders" as const, ...e })));
     }
+    const webhooks = scenarios.includes("webhooks") ? await seedWebhooks(await database(), durationMs / 1000) : null;
+    if (webhooks) {
+      console.log(`[${kind}] seeded ${webhooks.orderCount} pharmacy orders for webhooks in ${(webhooks.seedMs / 1000).toFixed(1)} s`);
+    }
     // A database in service has planner statistics and a visibility map (autovacuum; the embedded runner's ANALYZE).
     const tAnalyze = performance.now();
     await (await database()).$executeRawUnsafe("VACUUM ANALYZE");
@@ -106,6 +117,7 @@ async function benchDatabase(kind: "pglite" | "postgres"): Promise<Row[]> {
     console.log(`[${kind}] ANALYZE in ${((performance.now() - tAnalyze) / 1000).toFixed(1)} s; seeding in all ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     const server = await startServer(env, PORT);
     const rows: Row[] = [];
+    let webhooksRun: WebhooksRun | null = null;
     try {
       for (const endpoint of endpointsOf.flatMap((of) => of(server.url))) {
         const concurrency = concurrencyOf(endpoint.scenario);
@@ -118,10 +130,20 @@ async function benchDatabase(kind: "pglite" | "postgres"): Promise<Row[]> {
           }
         }
       }
+      if (webhooks) webhooksRun = await runWebhooks(server.url, webhooks, durationMs / 1000, (line) => console.log(`[${kind}] ${line}`));
     } finally {
       await server.stop();
     }
-    return rows;
+    // Deliveries and outbox events are read once the server is gone (PGlite: one process at a time).
+    let webhookRows: WebhookRow[] = [];
+    if (webhooksRun) {
+      try {
+        webhookRows = await analyseWebhooks(await database(), kind, webhooksRun);
+      } finally {
+        await closeDatabase();
+      }
+    }
+    return { rows, webhookRows };
   } finally {
     pgServer?.cleanup();
     rmSync(dataDir, { recursive: true, force: true });
@@ -131,12 +153,21 @@ async function benchDatabase(kind: "pglite" | "postgres"): Promise<Row[]> {
 ensureBuild(values.build);
 const kinds = values.db === "both" ? (["pglite", "postgres"] as const) : [values.db as "pglite" | "postgres"];
 const rows: Row[] = [];
-for (const kind of kinds) rows.push(...(await benchDatabase(kind)));
-
-const clients = scenarios.map((s) => `${s} ${concurrencyOf(s)}`).join(", ");
-console.log(`\nConcurrent clients: ${clients}; ${durationMs / 1000} s per endpoint, ${os.cpus().length} cores\n`);
-console.log("| Database | Scenario | Endpoint | req/s | p50 ms | p95 ms | p99 ms | errors | target |");
-console.log("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |");
-for (const r of rows) {
-  console.log(`| ${r.database} | ${r.scenario} | ${r.endpoint} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} | ${r.target} |`);
+const webhookRows: WebhookRow[] = [];
+for (const kind of kinds) {
+  const result = await benchDatabase(kind);
+  rows.push(...result.rows);
+  webhookRows.push(...result.webhookRows);
 }
+
+const loadScenarios = scenarios.filter((s): s is LoadScenario => s !== "webhooks");
+if (loadScenarios.length > 0) {
+  const clients = loadScenarios.map((s) => `${s} ${concurrencyOf(s)}`).join(", ");
+  console.log(`\nConcurrent clients: ${clients}; ${durationMs / 1000} s per endpoint, ${os.cpus().length} cores\n`);
+  console.log("| Database | Scenario | Endpoint | req/s | p50 ms | p95 ms | p99 ms | errors | target |");
+  console.log("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |");
+  for (const r of rows) {
+    console.log(`| ${r.database} | ${r.scenario} | ${r.endpoint} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} | ${r.target} |`);
+  }
+}
+printWebhookTables(webhookRows, durationMs / 1000);

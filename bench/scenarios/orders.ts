@@ -17,9 +17,7 @@ import { ORDER_STATUS } from "@/server/domain/orders/intake";
  * Not createMany: Prisma 6.19's client engine spends ~0.4 ms of CPU per row building a createMany
  * (≈ 2,000 rows/s, ≈ 5.5 min for 100,000 orders on PostgreSQL); the JSON route does ≈ 10,000 rows/s.
  */
-const ORDERS = Number(process.env.BENCH_ORDERS ?? 100_000);
-const SECOND_PHARMACY_ORDERS = Math.round(ORDERS * 0.05);
-const PATIENTS = Math.max(10, Math.min(20_000, Math.floor(ORDERS / 5)));
+const DEFAULT_ORDERS = Number(process.env.BENCH_ORDERS ?? 100_000);
 const SKUS = 50;
 const BATCH = 2_000;
 const DAY = 86_400_000;
@@ -94,7 +92,10 @@ function seconds(ms: number) {
   return `${(ms / 1000).toFixed(1)} s`;
 }
 
-export async function seedOrders(db: Db) {
+/** `orders` at pharmacy A (default BENCH_ORDERS); `label` prefixes the log lines (another scenario may reuse this seed). */
+export async function seedOrders(db: Db, { orders: ORDERS = DEFAULT_ORDERS, label = "orders" }: { orders?: number; label?: string } = {}) {
+  const SECOND_PHARMACY_ORDERS = Math.round(ORDERS * 0.05);
+  const PATIENTS = Math.max(10, Math.min(20_000, Math.floor(ORDERS / 5)));
   const started = performance.now();
   const now = Date.now();
   const organisation = await db.organisation.create({ data: { displayName: "Bench orders organisation" } });
@@ -385,11 +386,11 @@ export async function seedOrders(db: Db) {
   const totalMs = performance.now() - started;
   const breakdown = [...statusCounts.entries()].map(([s, n]) => `${s} ${n}`).join(", ");
   console.log(
-    `[orders] seeded ${total} pharmacy orders (${ORDERS} at pharmacy A, ${SECOND_PHARMACY_ORDERS} at B), ` +
+    `[${label}] seeded ${total} pharmacy orders (${ORDERS} at pharmacy A, ${SECOND_PHARMACY_ORDERS} at B), ` +
       `${orderItemCount} order items, ${historyCount} history rows, ${PATIENTS} patients in ${seconds(totalMs)} ` +
       `(catalogue and patients ${seconds(setupMs)}, orders ${seconds(ordersMs)}, ${Math.round(total / (ordersMs / 1000))} orders/s)`,
   );
-  console.log(`[orders] statuses: ${breakdown}`);
+  console.log(`[${label}] statuses: ${breakdown}`);
 
   return {
     managementKey: management.plaintext,
@@ -403,6 +404,10 @@ export async function seedOrders(db: Db) {
     lastNameFragments,
     orderCount: total,
     seedMs: totalMs,
+    organisationId,
+    pharmacyId: pharmacyA.id,
+    /** Every order at pharmacy A with its seeded status. */
+    ordersAtPharmacyA: sampleA,
   };
 }
 

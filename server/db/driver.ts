@@ -4,6 +4,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import pg from "pg";
 import { config } from "@/server/config";
+import { log } from "@/server/log";
 
 /**
  * The raw database connection under Prisma: embedded PGlite (a directory under DATA_DIR, or in
@@ -17,6 +18,10 @@ export type Driver =
 export function openDriver(databaseUrl = config().DATABASE_URL): Driver {
   if (databaseUrl && databaseUrl !== "memory:") {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+    // An idle client's connection can drop (server restart, terminated backend, a database dropped
+    // in tests just as the pool closes). pg emits that on the pool, and an 'error' event without a
+    // listener throws: the pool already discards the client, so log it and go on.
+    pool.on("error", (error) => log.warn("idle PostgreSQL connection closed by the server", { error }));
     return {
       kind: "postgres",
       pool,

@@ -7,7 +7,7 @@ import { reloadConfig } from "@/server/config";
 import { createOrder } from "@/server/domain/orders/create-order";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { EMBEDDED_JOBS, scheduleJob, startEmbeddedJobs, type Job } from "./embedded-runner";
-import { pharmacyOrderTallyCompaction, pharmacyStatusCheck } from "./inngest";
+import { pharmacyOrderTallyCompaction, pharmacyStatusCheck, webhookLogRetention } from "./inngest";
 import { PHARMACY_STATUS_CHECK_JOB } from "./pharmacy-status-check";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -119,11 +119,13 @@ describe("embedded runner", () => {
     again!.stop();
   });
 
-  it("schedules the same jobs as the Inngest crons: status check every five minutes, tally compaction every minute", () => {
+  it("schedules the same jobs as the Inngest crons: status check every five minutes, tally compaction every minute, log retention hourly", () => {
     expect(EMBEDDED_JOBS.map((j) => [j.id, j.everyMs])).toEqual([
       ["pharmacy-status-check", 300_000],
       ["pharmacy-order-tally-compaction", 60_000],
+      ["webhook-log-retention", 3_600_000],
     ]);
+    expect(webhookLogRetention.opts).toMatchObject({ id: "webhook-log-retention", triggers: [{ cron: "17 * * * *" }] });
     expect(pharmacyOrderTallyCompaction.opts).toMatchObject({
       id: "pharmacy-order-tally-compaction",
       triggers: [{ cron: "* * * * *" }],
@@ -202,6 +204,6 @@ describe("the pharmacy-status-check function", () => {
     reloadConfig();
     const on = await route.GET(request(), undefined);
     expect(on.status).toBe(200);
-    expect(await on.json()).toMatchObject({ function_count: 2, mode: "dev" });
+    expect(await on.json()).toMatchObject({ function_count: 5, mode: "dev" });
   });
 });

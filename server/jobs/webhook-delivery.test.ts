@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import net from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { reloadConfig } from "@/server/config";
 import { database } from "@/server/db/client";
@@ -294,6 +295,29 @@ describe("webhook delivery (embedded runner)", () => {
       process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
       reloadConfig();
       await slow.close();
+    }
+  });
+
+  it("survives receivers that reset the connection or answer garbage, and records why", async () => {
+    const garbage = net.createServer((socket) => socket.once("data", () => socket.end("NOT HTTP AT ALL\r\n\r\n")));
+    const reset = net.createServer((socket) => socket.once("data", () => socket.resetAndDestroy()));
+    await Promise.all([garbage, reset].map((srv) => new Promise<void>((r) => srv.listen(0, "127.0.0.1", r))));
+    const urlOf = (srv: net.Server) => `http://127.0.0.1:${(srv.address() as net.AddressInfo).port}/hook`;
+    try {
+      const garbageSub = await subscribe("pharmacy_sku_stock_updated", urlOf(garbage));
+      const resetSub = await subscribe("pharmacy_sku_stock_updated", urlOf(reset), { scope: "ORGANISATION" });
+      const fine = await subscribe("pharmacy_sku_stock_updated", `${receiver.url}/fine`, { scope: "ORGANISATION", secret: "fine" });
+      await startRunner();
+      await patch(`/v1/external_pharmacy_api/pharmacy_skus/${t.pharmacySku.id}/stock`, { key: t.keys.pharmacy, body: { stock: 77 } });
+      await receiver.waitFor(1);
+      const firstAttempt = (subscriptionId: string) =>
+        until(async () => (await t.db.webhookAttempt.findFirst({ where: { delivery: { subscriptionId } } })) ?? null);
+      expect(await firstAttempt(garbageSub.id)).toMatchObject({ errorClass: "connection", responseStatus: null });
+      expect(await firstAttempt(resetSub.id)).toMatchObject({ errorClass: "connection", responseStatus: null });
+      expect((await deliveriesOf(garbageSub.id))[0].state).toBe("PENDING"); // retried later
+      await until(async () => (await deliveriesOf(fine.id))[0]?.state === "SUCCEEDED");
+    } finally {
+      await Promise.all([garbage, reset].map((srv) => new Promise((r) => srv.close(r))));
     }
   });
 

@@ -1,11 +1,13 @@
 import { createCallerFactory, router } from "@/server/trpc/init";
 import { pharmaciesRouter } from "./routers/pharmacies";
 import { webhookLogsRouter } from "./routers/webhook-logs";
+import { webhookSubscriptionsRouter } from "./routers/webhook-subscriptions";
 
 /** Every portal procedure, served at /api/trpc (app/api/trpc/[trpc]/route.ts). */
 export const appRouter = router({
   pharmacies: pharmaciesRouter,
   webhookLogs: webhookLogsRouter,
+  webhookSubscriptions: webhookSubscriptionsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -30,6 +30,9 @@ CREATE TABLE "WebhookDeliveryResend" (
 CREATE INDEX "WebhookDeliveryResend_deliveryId_idx" ON "WebhookDeliveryResend"("deliveryId");
 
 -- CreateIndex
+CREATE INDEX "WebhookDelivery_outboxEventId_idx" ON "WebhookDelivery"("outboxEventId");
+
+-- CreateIndex
 CREATE INDEX "WebhookDelivery_pharmacyId_createdAt_idx" ON "WebhookDelivery"("pharmacyId", "createdAt");
 
 -- CreateIndex

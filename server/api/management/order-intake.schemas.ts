@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { countryCode, money, text, uid } from "@/server/api/schemas";
-import type { FulfillmentIntake, OrderIntake } from "@/server/domain/orders/intake";
+import { ORDER_PRIORITY_MAX, ORDER_PRIORITY_MIN, type FulfillmentIntake, type OrderIntake } from "@/server/domain/orders/intake";
 
 const optionalText = (max = 255) => z.string().trim().max(max).nullable().optional();
 
@@ -73,7 +73,7 @@ export const createOrderSchema = z
     invoice_address: addressSchema.optional(),
     shipping_cost: money().optional(),
     shipping_methods: z.array(text()).max(20).optional(),
-    priority: z.number().int().min(-1000).max(1000).optional(),
+    priority: z.number().int().min(ORDER_PRIORITY_MIN).max(ORDER_PRIORITY_MAX).optional(),
     on_hold: z.boolean().optional(),
     hold_comment: z.string().max(5000).optional(),
     doctor_uid: uid().optional(),
@@ -159,7 +159,7 @@ export const updateOrderSchema = z.preprocess(
   z.object({
     delivery_address: addressSchema.optional(),
     invoice_address: addressSchema.optional(),
-    priority: z.number().int().min(-1000).max(1000).optional(),
+    priority: z.number().int().min(ORDER_PRIORITY_MIN).max(ORDER_PRIORITY_MAX).optional(),
     customer: z.object({ email: z.email().max(254).nullable().optional() }).optional(),
     shipping_cost: money().nullable().optional(),
   }),

@@ -1,9 +1,8 @@
 import { isUniqueViolation, type Db, type Tx } from "@/server/db/client";
 import { actorColumns, type Actor } from "@/server/domain/actor";
 import { ConflictError, FieldErrorCollector, NotFoundError } from "@/server/domain/errors";
-import { recordEvent } from "@/server/domain/events/outbox";
-import { lockPharmacyOrder, recordStatusChange } from "@/server/domain/pharmacy-orders/lock";
-import { PHARMACY_ORDER_STATUS } from "@/server/domain/pharmacy-orders/statuses";
+import { lockPharmacyOrder, recordOrderChangeOnPharmacyOrders, recordStatusChange } from "@/server/domain/pharmacy-orders/lock";
+import { FINAL_PHARMACY_ORDER_STATUSES, PHARMACY_ORDER_STATUS } from "@/server/domain/pharmacy-orders/statuses";
 import { addFulfillment, resolveReferences } from "./create-order";
 import { ORDER_STATUS, type Address, type FulfillmentIntake, type Money } from "./intake";
 import { refreshOrderStatus } from "./order-status";
@@ -118,12 +117,11 @@ export async function updateOrder(db: Db, organisationId: string, orderExternalI
           : {}),
       },
     });
-    const live = await tx.pharmacyOrder.findMany({
-      where: { orderId: order.id, status: { notIn: [PHARMACY_ORDER_STATUS.cancelled, PHARMACY_ORDER_STATUS.completed] } },
-      select: { id: true, pharmacyId: true, shippingCostsAmount: true },
-    });
     if (changes.shippingCost !== undefined) {
-      const carrier = live.find((p) => p.shippingCostsAmount !== null) ?? null;
+      const carrier = await tx.pharmacyOrder.findFirst({
+        where: { orderId: order.id, status: { notIn: [...FINAL_PHARMACY_ORDER_STATUSES] }, shippingCostsAmount: { not: null } },
+        select: { id: true },
+      });
       if (carrier) {
         await tx.pharmacyOrder.update({
           where: { id: carrier.id },
@@ -131,16 +129,8 @@ export async function updateOrder(db: Db, organisationId: string, orderExternalI
         });
       }
     }
-    for (const po of live) {
-      await tx.pharmacyOrder.update({ where: { id: po.id }, data: { updatedAt: new Date() } });
-      await recordEvent(tx, { type: "pharmacy_order_updated", organisationId, pharmacyId: po.pharmacyId, subjectId: po.id });
-    }
-    if (actor.type !== "SYSTEM") {
-      // Who changed the order is kept with the pharmacy orders it touched.
-      await tx.pharmacyOrderHistory.createMany({
-        data: live.map((po) => ({ pharmacyOrderId: po.id, fromStatus: null, toStatus: "order updated", ...actorColumns(actor) })),
-      });
-    }
+    // Each live pharmacy order: updatedAt, pharmacy_order_updated, and who changed it in its history.
+    await recordOrderChangeOnPharmacyOrders(tx, order.id, actor);
     return order.id;
   });
 }

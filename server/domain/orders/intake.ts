@@ -13,6 +13,10 @@ export type Address = {
 
 export type Money = { amount: number; currency: string };
 
+/** Order priority: an integer, higher is more urgent, 0 no special priority (intake, order update, portal). */
+export const ORDER_PRIORITY_MIN = -1000;
+export const ORDER_PRIORITY_MAX = 1000;
+
 export type ItemIntake = {
   externalId: string;
   skuReference: string;

@@ -1,42 +1,65 @@
-import type { Db } from "@/server/db/client";
+import type { Db, Tx } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
 import { BadRequestError, ValidationError } from "@/server/domain/errors";
-import { lockPharmacyOrder, recordStatusChange } from "./lock";
-import { PHARMACY_ORDER_STATUS, type SettablePharmacyOrderStatus } from "./statuses";
+import { issueDescription, openIssueThread } from "./issue-threads";
+import { lockPharmacyOrder, recordStatusChange, type LockedPharmacyOrder } from "./lock";
+import { PHARMACY_ORDER_STATUS, SETTABLE_PHARMACY_ORDER_STATUSES, type SettablePharmacyOrderStatus } from "./statuses";
 
 export const ON_HOLD_COMMENT_REQUIRED = "A comment is required when setting an order on hold";
+/** A cancelled order is final. The External Pharmacy API answers its generic body; portals show the message. */
+export const cancelledIsFinal = () => new BadRequestError("A cancelled order cannot be changed.", { error: "Bad request" });
+
+export type StatusChange = { status: SettablePharmacyOrderStatus; comment?: string | null };
+
+/** A status the caller may set (every status but completed); otherwise a ValidationError on `status`. */
+export function assertSettableStatus(status: string): asserts status is SettablePharmacyOrderStatus {
+  if (!(SETTABLE_PHARMACY_ORDER_STATUSES as readonly string[]).includes(status)) {
+    throw ValidationError.field("status", `Must be one of: ${SETTABLE_PHARMACY_ORDER_STATUSES.join(", ")}.`);
+  }
+}
+
+/** The on-hold comment: required (trimmed, not blank, ≤ 5000 characters) to put an order on hold. */
+export function onHoldComment(comment: string | null | undefined): string {
+  return issueDescription(comment, "comment", ON_HOLD_COMMENT_REQUIRED);
+}
 
 /**
- * PATCH …/status, by the spec's table: a cancelled order is final (400 Bad request); on-hold from
- * another status needs a comment, which opens an admin issue thread; re-sending on-hold to an
- * on-hold order is accepted and changes nothing; completed is never set here (the caller's schema
- * refuses it). Re-sending the current status is an idempotent no-op: no history, no event.
+ * The status rule of the spec's table, for one order the caller has locked: a cancelled order is
+ * final (BadRequestError); on-hold from another status needs a comment, which opens an admin issue
+ * thread; re-sending on-hold to an on-hold order is accepted and changes nothing; re-sending the
+ * current status is an idempotent no-op (no history, no event). Completed is never set here.
+ * Returns whether the order changed, and the issue thread it opened. The one place for this rule: PATCH …/status, bulk updates,
+ * clarification requests.
  */
+export async function applyStatusChange(
+  tx: Tx,
+  order: LockedPharmacyOrder,
+  change: StatusChange,
+  actor: Actor,
+): Promise<{ changed: boolean; issueThreadId: string | null }> {
+  assertSettableStatus(change.status);
+  if (order.status === PHARMACY_ORDER_STATUS.cancelled) throw cancelledIsFinal();
+  if (order.status === change.status) return { changed: false, issueThreadId: null };
+  let comment: string | null = null;
+  let issueThreadId: string | null = null;
+  if (change.status === PHARMACY_ORDER_STATUS.onHold) {
+    comment = onHoldComment(change.comment);
+    issueThreadId = (await openIssueThread(tx, order.id, comment, actor)).id;
+  }
+  await recordStatusChange(tx, order, change.status, actor, comment);
+  return { changed: true, issueThreadId };
+}
+
+/** PATCH …/status (and the portal's single-order status change): applyStatusChange in one transaction under the order's row lock. */
 export async function changePharmacyOrderStatus(
   db: Db,
   pharmacyId: string,
   pharmacyOrderId: string,
-  change: { status: SettablePharmacyOrderStatus; comment?: string | null },
+  change: StatusChange,
   actor: Actor,
 ): Promise<void> {
   await db.$transaction(async (tx) => {
     const order = await lockPharmacyOrder(tx, pharmacyId, pharmacyOrderId);
-    if (order.status === PHARMACY_ORDER_STATUS.cancelled) throw new BadRequestError();
-    if (order.status === change.status) return;
-    let comment: string | null = null;
-    if (change.status === PHARMACY_ORDER_STATUS.onHold) {
-      comment = change.comment?.trim() || null;
-      if (!comment) throw ValidationError.field("comment", ON_HOLD_COMMENT_REQUIRED);
-      await tx.adminIssueThread.create({
-        data: {
-          pharmacyOrderId,
-          description: comment,
-          openedByType: actor.type,
-          openedByApiKeyId: actor.type === "API_KEY" ? actor.apiKeyId : null,
-          openedByUserId: actor.type === "USER" ? actor.userId : null,
-        },
-      });
-    }
-    await recordStatusChange(tx, order, change.status, actor, comment);
+    await applyStatusChange(tx, order, change, actor);
   });
 }

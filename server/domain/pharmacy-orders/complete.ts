@@ -4,10 +4,11 @@ import { BadRequestError } from "@/server/domain/errors";
 import { recordEvent } from "@/server/domain/events/outbox";
 import { routePayouts } from "@/server/domain/payouts/route-payouts";
 import { lockPharmacyOrder, recordStatusChange, type LockedPharmacyOrder } from "./lock";
+import { appendShipments, type Carrier } from "./shipments";
 import { PHARMACY_ORDER_STATUS } from "./statuses";
 
-export const CARRIERS = ["DHL", "DPD", "UPS", "Hermes", "FedEx", "Other"] as const;
-export type TrackingLink = { trackingLink: string; carrier: (typeof CARRIERS)[number] };
+export { CARRIERS } from "./shipments";
+export type TrackingLink = { trackingLink: string; carrier: Carrier };
 
 export const ALREADY_COMPLETED_WITH_TRACKING = "The order is already completed; tracking data cannot be added to it.";
 
@@ -47,18 +48,11 @@ export async function completeLockedPharmacyOrder(
   }
   const now = new Date();
   await reduceStock(tx, order, actor);
-  if (trackingLinks.length > 0) {
-    const last = await tx.shipment.aggregate({ where: { pharmacyOrderId: order.id }, _max: { sequenceNumber: true } });
-    const start = (last._max.sequenceNumber ?? 0) + 1;
-    await tx.shipment.createMany({
-      data: trackingLinks.map((link, i) => ({
-        pharmacyOrderId: order.id,
-        sequenceNumber: start + i,
-        trackingUrl: link.trackingLink,
-        carrierName: link.carrier,
-      })),
-    });
-  }
+  await appendShipments(
+    tx,
+    order.id,
+    trackingLinks.map((link) => ({ trackingUrl: link.trackingLink, trackingNumber: null, carrierName: link.carrier })),
+  );
   await routePayouts(tx, order.id, now);
   await recordStatusChange(tx, order, PHARMACY_ORDER_STATUS.completed, actor);
 }

@@ -1,23 +1,49 @@
-import type { Tx } from "@/server/db/client";
+import { Prisma, type Tx } from "@/server/db/client";
 import { actorColumns, type Actor } from "@/server/domain/actor";
 import { NotFoundError } from "@/server/domain/errors";
 import { recordEvent } from "@/server/domain/events/outbox";
 import { refreshOrderStatus } from "@/server/domain/orders/order-status";
+import { FINAL_PHARMACY_ORDER_STATUSES } from "./statuses";
 
 export type LockedPharmacyOrder = { id: string; status: string; organisationId: string; pharmacyId: string; orderId: string };
 
 /**
- * Locks a pharmacy order of `pharmacyId` for the rest of the transaction (FOR UPDATE), so that
- * concurrent commands on one order run one after the other and each sees the other's result.
- * Another pharmacy's order is not found.
+ * Whose pharmacy orders a caller may act on: a pharmacist's pharmacies (`pharmacyIds`, from
+ * `resolvePharmacyScope`, or a pharmacy key's one pharmacy) or an admin's whole organisation.
+ * An order outside the scope is not found, exactly like one that does not exist.
  */
-export async function lockPharmacyOrder(tx: Tx, pharmacyId: string, pharmacyOrderId: string): Promise<LockedPharmacyOrder> {
+export type PharmacyOrderScope = { pharmacyIds: readonly string[] } | { organisationId: string };
+
+function scopeCondition(scope: PharmacyOrderScope): Prisma.Sql | null {
+  if ("organisationId" in scope) return Prisma.sql`"organisationId" = ${scope.organisationId}`;
+  if (scope.pharmacyIds.length === 0) return null;
+  return Prisma.sql`"pharmacyId" IN (${Prisma.join(scope.pharmacyIds)})`;
+}
+
+/** The same scope as a Prisma `where` on PharmacyOrder, for reads that need no lock. */
+export function pharmacyOrderScopeWhere(scope: PharmacyOrderScope): Prisma.PharmacyOrderWhereInput {
+  return "organisationId" in scope ? { organisationId: scope.organisationId } : { pharmacyId: { in: [...scope.pharmacyIds] } };
+}
+
+/**
+ * Locks a pharmacy order within `scope` for the rest of the transaction (FOR UPDATE), so that
+ * concurrent commands on one order run one after the other and each sees the other's result.
+ * An order outside the scope is not found.
+ */
+export async function lockPharmacyOrderInScope(tx: Tx, scope: PharmacyOrderScope, pharmacyOrderId: string): Promise<LockedPharmacyOrder> {
+  const condition = scopeCondition(scope);
+  if (!condition) throw new NotFoundError();
   const [row] = await tx.$queryRaw<LockedPharmacyOrder[]>`
     SELECT "id", "status", "organisationId", "pharmacyId", "orderId" FROM "PharmacyOrder"
-    WHERE "id" = ${pharmacyOrderId} AND "pharmacyId" = ${pharmacyId}
+    WHERE "id" = ${pharmacyOrderId} AND ${condition}
     FOR UPDATE`;
   if (!row) throw new NotFoundError();
   return row;
+}
+
+/** Locks a pharmacy order of `pharmacyId` (see lockPharmacyOrderInScope); another pharmacy's order is not found. */
+export function lockPharmacyOrder(tx: Tx, pharmacyId: string, pharmacyOrderId: string): Promise<LockedPharmacyOrder> {
+  return lockPharmacyOrderInScope(tx, { pharmacyIds: [pharmacyId] }, pharmacyOrderId);
 }
 
 /** Sets the status, writes the history entry and records pharmacy_order_updated, in the caller's transaction. */
@@ -34,4 +60,54 @@ export async function recordStatusChange(
   });
   await recordEvent(tx, { type: "pharmacy_order_updated", organisationId: order.organisationId, pharmacyId: order.pharmacyId, subjectId: order.id });
   await refreshOrderStatus(tx, order.orderId);
+}
+
+/**
+ * Labels of history entries that record a change other than a status change (fromStatus null,
+ * toStatus the label, comment the detail), so that who changed a pharmacy order is kept with it.
+ */
+export const PHARMACY_ORDER_CHANGE = {
+  orderUpdated: "order updated",
+  shipmentAdded: "shipment added",
+  deliveryTypeChanged: "delivery type changed",
+} as const;
+export type PharmacyOrderChange = (typeof PHARMACY_ORDER_CHANGE)[keyof typeof PHARMACY_ORDER_CHANGE];
+
+/**
+ * Records a change to pharmacy orders that is not a status change (a shipment, the delivery type,
+ * the order's addresses or priority), in the caller's transaction: `updatedAt` moves on (the
+ * payload's staleness key), one pharmacy_order_updated per order, and a history entry naming who
+ * (keys and users; the system's own changes are not entered).
+ */
+export async function recordPharmacyOrderChange(
+  tx: Tx,
+  orders: readonly { id: string; organisationId: string; pharmacyId: string }[],
+  change: PharmacyOrderChange,
+  actor: Actor,
+  comment: string | null = null,
+): Promise<void> {
+  if (orders.length === 0) return;
+  await tx.pharmacyOrder.updateMany({ where: { id: { in: orders.map((o) => o.id) } }, data: { updatedAt: new Date() } });
+  for (const po of orders) {
+    await recordEvent(tx, { type: "pharmacy_order_updated", organisationId: po.organisationId, pharmacyId: po.pharmacyId, subjectId: po.id });
+  }
+  if (actor.type !== "SYSTEM") {
+    await tx.pharmacyOrderHistory.createMany({
+      data: orders.map((po) => ({ pharmacyOrderId: po.id, fromStatus: null, toStatus: change, comment, ...actorColumns(actor) })),
+    });
+  }
+}
+
+/**
+ * Pharmacy orders show their order's addresses and priority, so a change of those is a change of
+ * every live pharmacy order of it (neither cancelled nor completed): each gets the change recorded.
+ * The one place for that rule (Management order update, portal priority change).
+ */
+export async function recordOrderChangeOnPharmacyOrders(tx: Tx, orderId: string, actor: Actor, comment: string | null = null): Promise<void> {
+  const live = await tx.pharmacyOrder.findMany({
+    where: { orderId, status: { notIn: [...FINAL_PHARMACY_ORDER_STATUSES] } },
+    select: { id: true, organisationId: true, pharmacyId: true },
+    orderBy: { id: "asc" },
+  });
+  await recordPharmacyOrderChange(tx, live, PHARMACY_ORDER_CHANGE.orderUpdated, actor, comment);
 }

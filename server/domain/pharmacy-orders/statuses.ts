@@ -19,3 +19,14 @@ export type SettablePharmacyOrderStatus = Exclude<PharmacyOrderStatus, "complete
 export const SETTABLE_PHARMACY_ORDER_STATUSES = PHARMACY_ORDER_STATUSES.filter(
   (s): s is SettablePharmacyOrderStatus => s !== PHARMACY_ORDER_STATUS.completed,
 ) as [SettablePharmacyOrderStatus, ...SettablePharmacyOrderStatus[]];
+
+/** Statuses an order does not leave through its normal course: it is no longer in a pharmacy's queue. */
+export const FINAL_PHARMACY_ORDER_STATUSES = [PHARMACY_ORDER_STATUS.cancelled, PHARMACY_ORDER_STATUS.completed] as const;
+
+export function isLivePharmacyOrderStatus(status: string): boolean {
+  return !(FINAL_PHARMACY_ORDER_STATUSES as readonly string[]).includes(status);
+}
+
+/** How a pharmacy order reaches the patient (PharmacyOrder.deliveryType; new orders: shipping). */
+export const DELIVERY_TYPES = ["shipping", "pickup"] as const;
+export type DeliveryType = (typeof DELIVERY_TYPES)[number];

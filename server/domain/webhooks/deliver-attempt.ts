@@ -145,7 +145,9 @@ export async function performClaimedAttempt(db: Db, claimed: ClaimedAttempt, bui
 
   const exhausted = claimed.attemptNumber >= delivery.maxAttempts;
   const state = outcome.ok ? "SUCCEEDED" : final || exhausted ? "FAILED" : "PENDING";
-  const nextAttemptAt = state === "PENDING" ? new Date(Date.now() + retryDelayMs(claimed.attemptNumber)) : null;
+  // Backoff counts within the current round: a re-send starts again at the base delay.
+  const attemptInRound = claimed.attemptNumber - (delivery.maxAttempts - DEFAULT_MAX_ATTEMPTS);
+  const nextAttemptAt = state === "PENDING" ? new Date(Date.now() + retryDelayMs(attemptInRound)) : null;
   await db.$transaction([
     db.webhookAttempt.create({
       data: {

@@ -1,0 +1,83 @@
+import type { Db } from "@/server/db/client";
+import type { Actor } from "@/server/domain/actor";
+import { BadRequestError, NotFoundError, ValidationError } from "@/server/domain/errors";
+import { ORDER_PRIORITY_MAX, ORDER_PRIORITY_MIN } from "@/server/domain/orders/intake";
+import {
+  lockPharmacyOrderInScope,
+  PHARMACY_ORDER_CHANGE,
+  pharmacyOrderScopeWhere,
+  recordOrderChangeOnPharmacyOrders,
+  recordPharmacyOrderChange,
+  type PharmacyOrderScope,
+} from "./lock";
+import { DELIVERY_TYPES, isLivePharmacyOrderStatus, type DeliveryType } from "./statuses";
+
+const notInQueue = (status: string) => new BadRequestError(`The order is ${status}; it is no longer in the pharmacy's queue.`);
+
+/**
+ * The priority shown on a pharmacy order, changed in a portal. Priority belongs to the order
+ * (`order.priority`, shown on every pharmacy order of it), so this changes the order's priority,
+ * exactly like the Management order update: under the order's row lock, each live pharmacy order
+ * of the order (neither cancelled nor completed, whichever pharmacy has it) gets `updatedAt` moved
+ * on, a history entry ("order updated", naming who) and one pharmacy_order_updated
+ * (recordOrderChangeOnPharmacyOrders, the one place for that rule).
+ *
+ * An integer from -1000 to 1000 (the Management API's range), else ValidationError on `priority`.
+ * The pharmacy order named must be in scope (else NotFoundError) and live (else BadRequestError: a
+ * priority means nothing to an order that left the queue). The same priority again changes nothing
+ * and records nothing. Returns whether it changed.
+ */
+export async function changePharmacyOrderPriority(
+  db: Db,
+  scope: PharmacyOrderScope,
+  pharmacyOrderId: string,
+  priority: number,
+  actor: Actor,
+): Promise<boolean> {
+  if (!Number.isInteger(priority) || priority < ORDER_PRIORITY_MIN || priority > ORDER_PRIORITY_MAX) {
+    throw ValidationError.field("priority", `Enter an integer from ${ORDER_PRIORITY_MIN} to ${ORDER_PRIORITY_MAX}.`);
+  }
+  return db.$transaction(async (tx) => {
+    // Read, not locked: the order is locked first, as every order-level command does (no lock-order inversion).
+    const po = await tx.pharmacyOrder.findFirst({
+      where: { id: pharmacyOrderId, ...pharmacyOrderScopeWhere(scope) },
+      select: { status: true, orderId: true },
+    });
+    if (!po) throw new NotFoundError();
+    if (!isLivePharmacyOrderStatus(po.status)) throw notInQueue(po.status);
+    const [order] = await tx.$queryRaw<{ priority: number }[]>`SELECT "priority" FROM "Order" WHERE "id" = ${po.orderId} FOR UPDATE`;
+    if (order.priority === priority) return false;
+    await tx.order.update({ where: { id: po.orderId }, data: { priority } });
+    await recordOrderChangeOnPharmacyOrders(tx, po.orderId, actor, `priority ${order.priority} → ${priority}`);
+    return true;
+  });
+}
+
+/**
+ * The delivery type of one pharmacy order (`shipping`, the default, or `pickup` at the pharmacy),
+ * changed in a portal, in one transaction under the order's row lock: `updatedAt` moved on, a
+ * history entry naming who ("delivery type changed", comment "shipping → pickup") and one
+ * pharmacy_order_updated. Another value: ValidationError on `delivery_type`. Out of scope:
+ * NotFoundError; cancelled or completed: BadRequestError. The same type again records nothing.
+ * Returns whether it changed.
+ */
+export async function changePharmacyOrderDeliveryType(
+  db: Db,
+  scope: PharmacyOrderScope,
+  pharmacyOrderId: string,
+  deliveryType: DeliveryType,
+  actor: Actor,
+): Promise<boolean> {
+  if (!(DELIVERY_TYPES as readonly string[]).includes(deliveryType)) {
+    throw ValidationError.field("delivery_type", `Must be one of: ${DELIVERY_TYPES.join(", ")}.`);
+  }
+  return db.$transaction(async (tx) => {
+    const order = await lockPharmacyOrderInScope(tx, scope, pharmacyOrderId);
+    if (!isLivePharmacyOrderStatus(order.status)) throw notInQueue(order.status);
+    const { deliveryType: current } = await tx.pharmacyOrder.findUniqueOrThrow({ where: { id: order.id }, select: { deliveryType: true } });
+    if (current === deliveryType) return false;
+    await tx.pharmacyOrder.update({ where: { id: order.id }, data: { deliveryType } });
+    await recordPharmacyOrderChange(tx, [order], PHARMACY_ORDER_CHANGE.deliveryTypeChanged, actor, `${current} → ${deliveryType}`);
+    return true;
+  });
+}

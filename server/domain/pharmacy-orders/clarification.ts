@@ -1,0 +1,46 @@
+import type { Db } from "@/server/db/client";
+import type { Actor } from "@/server/domain/actor";
+import { BadRequestError } from "@/server/domain/errors";
+import { applyStatusChange } from "./change-status";
+import { issueDescription, openIssueThread } from "./issue-threads";
+import { lockPharmacyOrderInScope, type PharmacyOrderScope } from "./lock";
+import { PHARMACY_ORDER_STATUS } from "./statuses";
+
+/**
+ * A clarification request, opened by a pharmacist (scope: their pharmacies) or by the admin team
+ * (scope: the organisation), in one transaction under the order's row lock: an admin issue thread
+ * with the description, and the order put on hold — the on-hold rule of a status change
+ * (applyStatusChange: history entry with the description as comment, pharmacy_order_updated).
+ *
+ * - Already on hold: only the thread is added; no history entry, no event (the order's state, which
+ *   is all the payload carries, did not change; the order already reads as on hold).
+ * - Cancelled or completed: BadRequestError. Cancelled is final; putting a completed order on hold
+ *   would reopen it, and completing it again would reduce stock and route payouts a second time.
+ *
+ * The description is required: trimmed, not blank, at most 5000 characters (ValidationError on
+ * `description`). An order outside the scope is not found.
+ */
+export async function openClarificationRequest(
+  db: Db,
+  scope: PharmacyOrderScope,
+  pharmacyOrderId: string,
+  request: { description: string | null | undefined },
+  actor: Actor,
+): Promise<{ threadId: string; statusChanged: boolean }> {
+  const description = issueDescription(request.description, "description");
+  return db.$transaction(async (tx) => {
+    const order = await lockPharmacyOrderInScope(tx, scope, pharmacyOrderId);
+    if (order.status === PHARMACY_ORDER_STATUS.cancelled) {
+      throw new BadRequestError("A cancelled order cannot get a clarification request.");
+    }
+    if (order.status === PHARMACY_ORDER_STATUS.completed) {
+      throw new BadRequestError("A completed order cannot be put on hold for a clarification request.");
+    }
+    if (order.status === PHARMACY_ORDER_STATUS.onHold) {
+      const thread = await openIssueThread(tx, order.id, description, actor);
+      return { threadId: thread.id, statusChanged: false };
+    }
+    const applied = await applyStatusChange(tx, order, { status: PHARMACY_ORDER_STATUS.onHold, comment: description }, actor);
+    return { threadId: applied.issueThreadId!, statusChanged: true };
+  });
+}

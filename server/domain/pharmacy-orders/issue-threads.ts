@@ -1,0 +1,32 @@
+import type { Tx } from "@/server/db/client";
+import type { Actor } from "@/server/domain/actor";
+import { ValidationError } from "@/server/domain/errors";
+
+export const ISSUE_DESCRIPTION_MAX_LENGTH = 5000;
+
+/**
+ * The text of an admin issue thread (an on-hold comment, a clarification request's description):
+ * trimmed, not blank, at most 5000 characters; otherwise a ValidationError on `field`.
+ */
+export function issueDescription(raw: string | null | undefined, field: string, requiredMessage = "This field is required."): string {
+  const text = typeof raw === "string" ? raw.trim() : "";
+  if (!text) throw ValidationError.field(field, requiredMessage);
+  if (text.length > ISSUE_DESCRIPTION_MAX_LENGTH) {
+    throw ValidationError.field(field, `Ensure this field has no more than ${ISSUE_DESCRIPTION_MAX_LENGTH} characters.`);
+  }
+  return text;
+}
+
+/** Opens an admin issue thread on a pharmacy order, naming who opened it, in the caller's transaction. */
+export async function openIssueThread(tx: Tx, pharmacyOrderId: string, description: string, actor: Actor): Promise<{ id: string }> {
+  return tx.adminIssueThread.create({
+    data: {
+      pharmacyOrderId,
+      description,
+      openedByType: actor.type,
+      openedByApiKeyId: actor.type === "API_KEY" ? actor.apiKeyId : null,
+      openedByUserId: actor.type === "USER" ? actor.userId : null,
+    },
+    select: { id: true },
+  });
+}
