@@ -21,6 +21,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { reloadConfig } from "../server/config";
 import { closeDatabase, database } from "../server/db/client";
+import { cpuSampler } from "./cpu";
 import { runLoad, type LoadResult } from "./load";
 import { catalogueEndpoints, seedCatalogue } from "./scenarios/catalogue";
 import { ORDERS_CONCURRENCY, ordersEndpoints, seedOrders, type StatusTally } from "./scenarios/orders";
@@ -58,6 +59,7 @@ type Endpoint = {
 // ──
 const durationMs = Number(values.seconds) * 1000;
 const PORT = 3200;
+const BENCH_PG_DIR = "/tmp/rx-bench-postgres";
 
 type Row = { database: string; scenario: LoadScenario; endpoint: string; target: string } & LoadResult;
 
@@ -65,7 +67,7 @@ async function freshPostgres(): Promise<{ url: string; cleanup: () => void }> {
   let serverUrl = process.env.BENCH_DATABASE_URL;
   let cleanup = () => {};
   if (!serverUrl) {
-    const env = { ...process.env, RX_PG_DIR: "/tmp/rx-bench-postgres", RX_PG_PORT: "55442" };
+    const env = { ...process.env, RX_PG_DIR: BENCH_PG_DIR, RX_PG_PORT: "55442" };
     const out = execFileSync("bash", ["scripts/ci/postgres.sh", "start"], { env, encoding: "utf8" });
     serverUrl = /DATABASE_URL=(\S+)/.exec(out)![1];
     cleanup = () => execFileSync("bash", ["scripts/ci/postgres.sh", "stop"], { env, stdio: "ignore" });
@@ -130,7 +132,10 @@ async function benchDatabase(kind: "pglite" | "postgres"): Promise<{ rows: Row[]
           }
         }
       }
-      if (webhooks) webhooksRun = await runWebhooks(server.url, webhooks, durationMs / 1000, (line) => console.log(`[${kind}] ${line}`));
+      if (webhooks) {
+        const cpu = cpuSampler(server.pid, kind === "postgres" && !process.env.BENCH_DATABASE_URL ? `${BENCH_PG_DIR}/data` : null);
+        webhooksRun = await runWebhooks(server.url, webhooks, durationMs / 1000, cpu, (line) => console.log(`[${kind}] ${line}`));
+      }
     } finally {
       await server.stop();
     }

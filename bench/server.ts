@@ -10,7 +10,10 @@ export function ensureBuild(force = false) {
   }
 }
 
-export async function startServer(env: Record<string, string>, port: number): Promise<{ url: string; stop: () => Promise<void> }> {
+export async function startServer(
+  env: Record<string, string>,
+  port: number,
+): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   const child: ChildProcess = spawn("npx", ["next", "start", "-p", String(port)], {
     env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: "silent" },
     stdio: ["ignore", "ignore", "inherit"],
@@ -31,6 +34,8 @@ export async function startServer(env: Record<string, string>, port: number): Pr
   }
   return {
     url,
+    /** Also the process group of the server and its children. */
+    pid: child.pid!,
     stop: () =>
       new Promise<void>((resolve) => {
         child.once("exit", () => resolve());

@@ -1,9 +1,11 @@
 import { createHmac } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import os from "node:os";
 import { createApiKey } from "@/server/auth/api-keys";
 import type { Db } from "@/server/db/client";
 import { PHARMACY_ORDER_STATUS } from "@/server/domain/pharmacy-orders/statuses";
+import { cpuBetween, type CpuSample, type CpuUse } from "../cpu";
 import { seedOrders } from "./orders";
 
 /**
@@ -65,7 +67,7 @@ export type WebhooksContext = Awaited<ReturnType<typeof seedWebhooks>>;
 
 type Arrival = { sub: number; uid: string | null; event: string | undefined; hex64: boolean; signed: boolean; at: number };
 type Patch = { uid: string; step: number; sentAt: number; answeredAt: number; status: number };
-type Step = { rate: number; seconds: number; sends: number; drainedAt: number | null; lastAnsweredAt: number; maxInFlight: number };
+type Step = { rate: number; seconds: number; sends: number; drainedAt: number | null; lastAnsweredAt: number; maxInFlight: number; cpu: CpuUse };
 
 /** SUBSCRIPTIONS receivers: one server each (ports) or one server with SUBSCRIPTIONS paths. Records every request. */
 async function startReceivers(onArrival: (arrival: Arrival) => void) {
@@ -163,7 +165,13 @@ async function drive(url: string, key: string, changes: WebhooksContext["changes
 }
 
 /** Registers the subscriptions through the API and runs the steps against a running server. */
-export async function runWebhooks(url: string, ctx: WebhooksContext, seconds: number, log: (line: string) => void) {
+export async function runWebhooks(
+  url: string,
+  ctx: WebhooksContext,
+  seconds: number,
+  sampleCpu: () => CpuSample,
+  log: (line: string) => void,
+) {
   const stepOf = new Map<string, number>();
   /** Per step: distinct (receiver, uid) pairs arrived, and the last arrival. */
   const arrivedOf = new Map<number, { keys: Set<string>; last: number }>();
@@ -199,6 +207,7 @@ export async function runWebhooks(url: string, ctx: WebhooksContext, seconds: nu
       const arrived = { keys: new Set<string>(), last: 0 };
       arrivedOf.set(index, arrived);
       receivers.maxInFlight.clear();
+      const cpuBefore = sampleCpu();
       const sent = await drive(url, ctx.pharmacyKey, changes, rate, index);
       patches.push(...sent);
       const lastAnsweredAt = max(sent.map((p) => p.answeredAt));
@@ -207,7 +216,7 @@ export async function runWebhooks(url: string, ctx: WebhooksContext, seconds: nu
       while (distinct() < expected && Date.now() - lastAnsweredAt < WAIT_MS) await sleep(20);
       const drained = distinct() >= expected;
       const drainedAt = drained ? arrived.last : null;
-      const step: Step = { rate, seconds: s, sends: sent.length, drainedAt, lastAnsweredAt, maxInFlight: 0 };
+      const step: Step = { rate, seconds: s, sends: sent.length, drainedAt, lastAnsweredAt, maxInFlight: 0, cpu: cpuBetween(cpuBefore, cpuBefore) };
       const ok = sent.filter((p) => p.status === 200).length;
       log(
         `webhooks: ${warmup ? "warm-up " : ""}${rate} PATCH/s × ${s} s: ${ok}/${sent.length} answered 200, ` +
@@ -220,6 +229,7 @@ export async function runWebhooks(url: string, ctx: WebhooksContext, seconds: nu
         log(`webhooks: backlog: ${distinct()}/${expected} after ${((Date.now() - lastAnsweredAt) / 1000).toFixed(0)} s; no higher rates`);
       }
       step.maxInFlight = Math.max(0, ...receivers.maxInFlight.values());
+      step.cpu = cpuBetween(cpuBefore, sampleCpu());
       if (!warmup) steps.push(step);
       if (!drained) break;
     }
@@ -265,6 +275,9 @@ export type WebhookRow = {
   upperBound: [number, number];
   failedAttempts: string;
   maxInFlight: number;
+  cpu: CpuUse;
+  /** CPU of server and PostgreSQL per delivery arrived, its share of the PATCH included. */
+  cpuMsPerDelivery: number;
 };
 
 function percentile(values: number[], p: number): number {
@@ -366,6 +379,8 @@ export async function analyseWebhooks(db: Db, database: string, run: WebhooksRun
       upperBound: pair(upper),
       failedAttempts: failed.size ? [...failed].map(([c, n]) => `${c} ${n}`).join(", ") : "0",
       maxInFlight: step.maxInFlight,
+      cpu: step.cpu,
+      cpuMsPerDelivery: ((step.cpu.server + (Number.isNaN(step.cpu.postgres) ? 0 : step.cpu.postgres)) * step.cpu.seconds * 1000) / seen.size,
     };
   });
 }
@@ -391,8 +406,20 @@ export function printWebhookTables(rows: WebhookRow[], seconds: number) {
   console.log("| Database | offered PATCH/s | commit → fan-out | fan-out → attempt | attempt → arrival | arrival − PATCH answered (lower bound) | arrival − PATCH sent (upper bound) | failed attempts | max in flight at one receiver origin |");
   console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |");
   for (const r of rows) {
+    // With an immediate answer the receiver holds a request for no time, so the count says nothing then.
+    const inFlight = RECEIVER_DELAY_MS > 0 ? String(r.maxInFlight) : "—";
     console.log(
-      `| ${r.database} | ${r.rate} | ${pair(r.fanOut)} | ${pair(r.claim)} | ${pair(r.send)} | ${pair(r.lowerBound)} | ${pair(r.upperBound)} | ${r.failedAttempts} | ${r.maxInFlight} |`,
+      `| ${r.database} | ${r.rate} | ${pair(r.fanOut)} | ${pair(r.claim)} | ${pair(r.send)} | ${pair(r.lowerBound)} | ${pair(r.upperBound)} | ${r.failedAttempts} | ${inFlight} |`,
+    );
+  }
+  const c = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : "—");
+  console.log(`\nCPU from each step's first PATCH until its last delivery arrived, in cores (of ${os.cpus().length}); "other" is every other process on the machine\n`);
+  console.log("| Database | offered PATCH/s | window s | server | PostgreSQL | bench (load + receivers) | other | idle | server + PostgreSQL CPU ms per delivery |");
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+  for (const r of rows) {
+    const u = r.cpu;
+    console.log(
+      `| ${r.database} | ${r.rate} | ${u.seconds.toFixed(0)} | ${c(u.server)} | ${c(u.postgres)} | ${c(u.bench)} | ${c(u.other)} | ${c(u.idle)} | ${r.cpuMsPerDelivery.toFixed(1)} |`,
     );
   }
 }

@@ -57,9 +57,12 @@ export function presentPharmacyOrder(view: PharmacyOrderView) {
   };
 }
 
+const DELIVERY_TYPE_NAMES: Record<string, string> = { shipping: "Shipping", pickup: "Pharmacy pickup" };
+
 export function presentPharmacyOrderDetail(detail: PharmacyOrderDetail) {
   return {
     ...presentPharmacyOrder(detail),
+    delivery_type: { identifier: detail.deliveryType, display_name: DELIVERY_TYPE_NAMES[detail.deliveryType] ?? detail.deliveryType },
     patient_data: {
       uid: detail.patient.id,
       display_name: detail.patient.displayName,

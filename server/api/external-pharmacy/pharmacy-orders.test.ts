@@ -258,6 +258,21 @@ describe("completion", () => {
     expect(await t.db.shipment.count({ where: { pharmacyOrderId: po.id } })).toBe(0);
   });
 
+  it("reduces stock and routes payouts at the first completion only, also when the order left completed and came back", async () => {
+    const po = await newPharmacyOrder({}, 2);
+    const before = await stockOf();
+    expect((await complete(po.id)).status).toBe(200);
+    expect(await stockOf()).toBe(before - 2);
+    const payouts = await t.db.payout.count({ where: { pharmacyOrderId: po.id } });
+    expect((await setStatus(po.id, { status: "in-progress" })).json.status).toBe("in-progress");
+    const again = await complete(po.id, { tracking_links: [{ tracking_link: "https://t.example/2", carrier: "DHL" }] });
+    expect(again).toMatchObject({ status: 200, json: { status: "completed" } });
+    expect(await stockOf()).toBe(before - 2);
+    expect(await t.db.payout.count({ where: { pharmacyOrderId: po.id } })).toBe(payouts);
+    expect(await t.db.stockMovement.count({ where: { pharmacyOrderId: po.id } })).toBe(1);
+    expect(await t.db.shipment.count({ where: { pharmacyOrderId: po.id } })).toBe(1); // the new parcel is recorded
+  });
+
   it("answers the spec's own 400 shapes for invalid JSON and validation failures", async () => {
     const po = await newPharmacyOrder();
     const invalid = await patch(`${BASE}/${po.id}/complete_order`, { key: t.keys.pharmacy, raw: "{nope", headers: { "content-type": "application/json" } });

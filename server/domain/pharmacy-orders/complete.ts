@@ -47,13 +47,19 @@ export async function completeLockedPharmacyOrder(
     throw new BadRequestError("A cancelled order cannot be completed.", { error: "A cancelled order cannot be completed." });
   }
   const now = new Date();
-  await reduceStock(tx, order, actor);
+  // Stock and money move at the first completion only (an order may leave completed and come back).
+  const { completedAt } = await tx.pharmacyOrder.findUniqueOrThrow({ where: { id: order.id }, select: { completedAt: true } });
+  const firstCompletion = completedAt === null;
+  if (firstCompletion) {
+    await tx.pharmacyOrder.update({ where: { id: order.id }, data: { completedAt: now } });
+    await reduceStock(tx, order, actor);
+  }
   await appendShipments(
     tx,
     order.id,
     trackingLinks.map((link) => ({ trackingUrl: link.trackingLink, trackingNumber: null, carrierName: link.carrier })),
   );
-  await routePayouts(tx, order.id, now);
+  if (firstCompletion) await routePayouts(tx, order.id, now);
   await recordStatusChange(tx, order, PHARMACY_ORDER_STATUS.completed, actor);
 }
 

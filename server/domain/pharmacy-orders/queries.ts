@@ -11,6 +11,7 @@ export type PharmacyOrderView = {
   name: string;
   status: string;
   externalStatus: string;
+  deliveryType: string;
   createdAt: Date;
   updatedAt: Date;
   prepaid: number;
@@ -57,7 +58,7 @@ function whereClause(filter: PharmacyOrderFilter): Prisma.Sql {
  */
 async function selectViews(db: Db | Tx, pageQuery: Prisma.Sql): Promise<PharmacyOrderView[]> {
   const rows = await db.$queryRaw<Row[]>`
-    SELECT po."id", po."name", po."status", po."externalStatus", po."createdAt", po."updatedAt", po."prepaid",
+    SELECT po."id", po."name", po."status", po."externalStatus", po."deliveryType", po."createdAt", po."updatedAt", po."prepaid",
            po."shippingCostsAmount", po."shippingCostsCurrency", po."pharmacyId",
            ph."displayName" AS "pharmacyName",
            o."id" AS "orderId", o."deliveryAddress", o."invoiceAddress", o."priority",

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "PharmacyOrder" ADD COLUMN     "completedAt" TIMESTAMPTZ(3);
+
