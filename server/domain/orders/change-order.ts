@@ -3,6 +3,7 @@ import { actorColumns, type Actor } from "@/server/domain/actor";
 import { ConflictError, FieldErrorCollector, NotFoundError } from "@/server/domain/errors";
 import { lockPharmacyOrder, recordOrderChangeOnPharmacyOrders, recordStatusChange } from "@/server/domain/pharmacy-orders/lock";
 import { FINAL_PHARMACY_ORDER_STATUSES, PHARMACY_ORDER_STATUS } from "@/server/domain/pharmacy-orders/statuses";
+import { refreshProjectedPayouts } from "@/server/domain/payouts/route-payouts";
 import { addFulfillment, resolveReferences } from "./create-order";
 import { ORDER_STATUS, type Address, type FulfillmentIntake, type Money } from "./intake";
 import { refreshOrderStatus } from "./order-status";
@@ -127,6 +128,7 @@ export async function updateOrder(db: Db, organisationId: string, orderExternalI
           where: { id: carrier.id },
           data: { shippingCostsAmount: changes.shippingCost?.amount ?? 0, shippingCostsCurrency: changes.shippingCost?.currency ?? null },
         });
+        await refreshProjectedPayouts(tx, carrier.id);
       }
     }
     // Each live pharmacy order: updatedAt, pharmacy_order_updated, and who changed it in its history.

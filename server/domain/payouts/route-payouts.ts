@@ -2,19 +2,18 @@ import type { Tx } from "@/server/db/client";
 import { paymentProvider } from "./payment-provider";
 
 /**
- * At completion a pharmacy order's payouts become routed: its projected rows, or, when it has
- * none, rows computed now — item_rest (the pharmacy's price of the items, at most what was paid),
- * item_markup (what was paid above that) and shipping (the order's shipping cost carried by this
- * pharmacy order). Each routed row gets the provider's route id, if the provider returns one.
+ * Projects a pharmacy order's payouts, replacing its earlier projection: item_rest (the pharmacy's
+ * price of the items, at most what was paid), item_markup (what was paid above that) and shipping
+ * (the order's shipping cost carried by this pharmacy order); zero rows are left out. Projected
+ * rows are an indicative preview that can change until completion.
  */
-export async function routePayouts(tx: Tx, pharmacyOrderId: string, now: Date): Promise<void> {
+export async function projectPayouts(tx: Tx, pharmacyOrderId: string): Promise<void> {
   const order = await tx.pharmacyOrder.findUniqueOrThrow({
     where: { id: pharmacyOrderId },
     select: {
       pharmacyId: true,
       shippingCostsAmount: true,
       shippingCostsCurrency: true,
-      payouts: { where: { status: "PROJECTED" }, select: { id: true } },
       items: {
         select: {
           amount: true,
@@ -25,25 +24,40 @@ export async function routePayouts(tx: Tx, pharmacyOrderId: string, now: Date): 
       },
     },
   });
-  if (order.payouts.length === 0) {
-    const currency = order.items[0]?.orderItem.totalPaidCurrency ?? order.shippingCostsCurrency ?? "EUR";
-    const paid = order.items.reduce((sum, i) => sum + i.totalPaidAmount, 0);
-    const rest = order.items.reduce((sum, i) => sum + Math.min(i.totalPaidAmount, (i.pharmacySku?.price ?? i.totalPaidAmount) * i.amount), 0);
-    const rows = [
-      { componentType: "item_rest", amount: rest, currency, routingDescription: "Items at the pharmacy's price" },
-      { componentType: "item_markup", amount: paid - rest, currency, routingDescription: "Amount paid above the pharmacy's price" },
-      {
-        componentType: "shipping",
-        amount: order.shippingCostsAmount ?? 0,
-        currency: order.shippingCostsCurrency ?? currency,
-        routingDescription: "Shipping costs",
-      },
-    ].filter((r) => r.amount > 0);
-    await tx.payout.createMany({
-      data: rows.map((r) => ({ ...r, pharmacyOrderId, receiverPharmacyId: order.pharmacyId, status: "PROJECTED" as const })),
-    });
-  }
-  const pending = await tx.payout.findMany({ where: { pharmacyOrderId, status: "PROJECTED" } });
+  const currency = order.items[0]?.orderItem.totalPaidCurrency ?? order.shippingCostsCurrency ?? "EUR";
+  const paid = order.items.reduce((sum, i) => sum + i.totalPaidAmount, 0);
+  const rest = order.items.reduce((sum, i) => sum + Math.min(i.totalPaidAmount, (i.pharmacySku?.price ?? i.totalPaidAmount) * i.amount), 0);
+  const rows = [
+    { componentType: "item_rest", amount: rest, currency, routingDescription: "Items at the pharmacy's price" },
+    { componentType: "item_markup", amount: paid - rest, currency, routingDescription: "Amount paid above the pharmacy's price" },
+    {
+      componentType: "shipping",
+      amount: order.shippingCostsAmount ?? 0,
+      currency: order.shippingCostsCurrency ?? currency,
+      routingDescription: "Shipping costs",
+    },
+  ].filter((r) => r.amount > 0);
+  await tx.payout.deleteMany({ where: { pharmacyOrderId, status: "PROJECTED" } });
+  await tx.payout.createMany({
+    data: rows.map((r) => ({ ...r, pharmacyOrderId, receiverPharmacyId: order.pharmacyId, status: "PROJECTED" as const })),
+  });
+}
+
+/** Pharmacy orders that show projected payouts before completion: paid orders with a prescription. */
+export async function refreshProjectedPayouts(tx: Tx, pharmacyOrderId: string): Promise<void> {
+  const order = await tx.pharmacyOrder.findUniqueOrThrow({ where: { id: pharmacyOrderId }, select: { prescriptionId: true, prepaid: true, completedAt: true } });
+  if (order.completedAt || !order.prescriptionId || order.prepaid <= 0) return;
+  await projectPayouts(tx, pharmacyOrderId);
+}
+
+/**
+ * At completion a pharmacy order's payouts become routed: its projected rows, brought up to date
+ * (projected now when it had none). Each routed row gets the provider's route id, if the provider
+ * returns one.
+ */
+export async function routePayouts(tx: Tx, pharmacyOrderId: string, now: Date): Promise<void> {
+  await projectPayouts(tx, pharmacyOrderId);
+  const pending = await tx.payout.findMany({ where: { pharmacyOrderId, status: "PROJECTED" }, orderBy: { id: "asc" } });
   for (const payout of pending) {
     const providerRouteId = await paymentProvider().createRoute({
       payoutId: payout.id,

@@ -2,6 +2,7 @@ import { randomInt, randomUUID } from "node:crypto";
 import type { Tx } from "@/server/db/client";
 import { actorColumns, type Actor } from "@/server/domain/actor";
 import { recordEvent } from "@/server/domain/events/outbox";
+import { refreshProjectedPayouts } from "@/server/domain/payouts/route-payouts";
 import { PHARMACY_ORDER_STATUS } from "./statuses";
 
 const NAME_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
@@ -33,7 +34,10 @@ export type NewPharmacyOrder = {
   search: { shopOrderName: string | null; patientName: string };
 };
 
-/** Creates a pharmacy order in "waiting for pharmacy", its first history entry and pharmacy_order_created. */
+/**
+ * Creates a pharmacy order in "waiting for pharmacy", its first history entry, its projected
+ * payouts (paid prescription orders) and pharmacy_order_created.
+ */
 export async function createPharmacyOrder(tx: Tx, input: NewPharmacyOrder, actor: Actor): Promise<string> {
   const id = randomUUID();
   const name = newPharmacyOrderName();
@@ -57,6 +61,7 @@ export async function createPharmacyOrder(tx: Tx, input: NewPharmacyOrder, actor
       },
     },
   });
+  await refreshProjectedPayouts(tx, id);
   await recordEvent(tx, {
     type: "pharmacy_order_created",
     organisationId: input.organisationId,
