@@ -40,6 +40,14 @@ const schema = z.object({
   WEBHOOK_CONCURRENCY: positiveInt(64),
   /** Delivery logs (deliveries, attempts, their outbox events) are kept this many days after they end. */
   WEBHOOK_LOG_RETENTION_DAYS: positiveInt(30),
+  /** First retry delay of a failed background task (prescription.render, …); ×4 per further attempt, 5 attempts. */
+  TASK_RETRY_BASE_MS: positiveInt(5_000),
+  /** PEM bundle (the text itself, or a file path) of the CAs whose qualified signatures inline prescriptions may carry. */
+  QES_TRUST_ANCHORS: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
   /** Inngest Cloud or a self-hosted Inngest server drives background work when configured. */
   INNGEST_EVENT_KEY: z.string().optional(),
   INNGEST_SIGNING_KEY: z.string().optional(),

@@ -8,6 +8,8 @@ import { keepEmbeddedStatisticsFresh } from "@/server/db/maintenance";
  * then starts the background jobs.
  */
 export async function startService(): Promise<void> {
+  // An unusable QES_TRUST_ANCHORS stops the start with a message that says what is wrong.
+  (await import("@/server/domain/prescriptions/qes/trust-anchors")).configuredTrustAnchors();
   const db = await database();
   keepEmbeddedStatisticsFresh(await databaseDriver());
   if (config().SEED_ON_START) {
@@ -20,4 +22,7 @@ export async function startService(): Promise<void> {
   const { announceDeliveries } = await import("@/server/jobs/webhook-delivery");
   const { startWebhookRunner } = await import("@/server/jobs/webhook-runner");
   await startWebhookRunner(config().inngestConfigured ? announceDeliveries : undefined);
+  // Background tasks (prescription.render, …): run here, or announced to Inngest which runs them.
+  const { startTaskRunner } = await import("@/server/jobs/task-runner");
+  await startTaskRunner();
 }

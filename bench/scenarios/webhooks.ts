@@ -14,8 +14,9 @@ import { seedOrders } from "./orders";
  * pharmacy_order_updated subscriptions, each with its own receiver on 127.0.0.1 started by the bench.
  *
  * Load is open loop: each step sends `rate` PATCH/s for --seconds (BENCH_WEBHOOK_RATES, default
- * 20,50,100), then waits until every delivery arrived or WAIT_MS passed; the first step that does
- * not drain within WAIT_MS is the last (its delivery rate is the engine's capacity here). Every order
+ * 20,50,100), then waits until every delivery arrived or WAIT_MS passed. The first step the server
+ * does not keep up with (deliveries not drained within WAIT_MS, a PATCH not answered 200, or PATCHes
+ * answered at under 90 % of the offered rate) is the last: its delivery rate is the capacity. Every order
  * is changed once in the whole run, so (receiver, data.uid) names exactly one delivery and one outbox
  * event. After the server stopped, the bench reads each delivery's OutboxEvent.createdAt (set inside
  * the committing transaction: a lower bound of the commit time), so "commit → arrival" is an upper
@@ -66,7 +67,7 @@ export async function seedWebhooks(db: Db, seconds: number) {
 export type WebhooksContext = Awaited<ReturnType<typeof seedWebhooks>>;
 
 type Arrival = { sub: number; uid: string | null; event: string | undefined; hex64: boolean; signed: boolean; at: number };
-type Patch = { uid: string; step: number; sentAt: number; answeredAt: number; status: number };
+type Patch = { uid: string; step: number; sentAt: number; answeredAt: number; status: number; error?: string };
 type Step = { rate: number; seconds: number; sends: number; drainedAt: number | null; lastAnsweredAt: number; maxInFlight: number; cpu: CpuUse };
 
 /** SUBSCRIPTIONS receivers: one server each (ports) or one server with SUBSCRIPTIONS paths. Records every request. */
@@ -151,10 +152,13 @@ async function drive(url: string, key: string, changes: WebhooksContext["changes
         body: JSON.stringify({ status }),
       })
         .then(async (r) => {
-          await r.arrayBuffer();
+          const body = await r.text();
           patch.status = r.status;
+          if (r.status !== 200) patch.error = body.slice(0, 200);
         })
-        .catch(() => undefined)
+        .catch((error: Error) => {
+          patch.error = `${error.message}${error.cause ? `: ${String(error.cause)}` : ""}`;
+        })
         .finally(() => {
           patch.answeredAt = Date.now();
         }),
@@ -218,10 +222,25 @@ export async function runWebhooks(
       const drainedAt = drained ? arrived.last : null;
       const step: Step = { rate, seconds: s, sends: sent.length, drainedAt, lastAnsweredAt, maxInFlight: 0, cpu: cpuBetween(cpuBefore, cpuBefore) };
       const ok = sent.filter((p) => p.status === 200).length;
+      const failed = new Map<number, { n: number; sample: string }>();
+      for (const p of sent.filter((p) => p.status !== 200)) {
+        const entry = failed.get(p.status) ?? { n: 0, sample: p.error ?? "" };
+        entry.n++;
+        failed.set(p.status, entry);
+      }
+      for (const [status, { n, sample }] of failed) log(`webhooks:   PATCH ${status === 0 ? "no answer" : `HTTP ${status}`}: ${n} (first: ${sample})`);
       log(
         `webhooks: ${warmup ? "warm-up " : ""}${rate} PATCH/s × ${s} s: ${ok}/${sent.length} answered 200, ` +
-          `${distinct()}/${expected} deliveries ${drained ? `all arrived ${((drainedAt! - lastAnsweredAt) / 1000).toFixed(1)} s after the last answer` : `after ${WAIT_MS / 1000} s`}`,
+          `${distinct()}/${expected} deliveries ` +
+          (!drained
+            ? `after ${WAIT_MS / 1000} s`
+            : drainedAt! < lastAnsweredAt
+              ? "all arrived before the last PATCH was answered"
+              : `all arrived ${((drainedAt! - lastAnsweredAt) / 1000).toFixed(1)} s after the last PATCH was answered`),
       );
+      // Kept up: every PATCH answered 200, at ≥ 90 % of the offered rate, and the deliveries drained in WAIT_MS.
+      const patchRate = ok / ((lastAnsweredAt - min(sent.map((p) => p.sentAt))) / 1000);
+      const keptUp = drained && ok === sent.length && patchRate >= 0.9 * rate;
       if (!drained) {
         // Saturated: let the backlog arrive (counted for this step), then stop raising the rate.
         const until = Date.now() + BACKLOG_MS;
@@ -231,7 +250,10 @@ export async function runWebhooks(
       step.maxInFlight = Math.max(0, ...receivers.maxInFlight.values());
       step.cpu = cpuBetween(cpuBefore, sampleCpu());
       if (!warmup) steps.push(step);
-      if (!drained) break;
+      if (!warmup && !keptUp) {
+        if (drained) log(`webhooks: the server did not keep up with ${rate} PATCH/s (${patchRate.toFixed(1)} PATCH/s answered 200); no higher rates`);
+        break;
+      }
     }
     await sleep(1_000); // a duplicate would arrive right after its first copy
     const measured = new Set(patches.filter((p) => p.step > 0).map((p) => p.uid));
@@ -256,6 +278,7 @@ export type WebhookRow = {
   receivers: string;
   rate: number;
   patchRate: number;
+  patchErrors: number;
   patchP50: number;
   patchP95: number;
   expected: number;
@@ -306,8 +329,8 @@ export async function analyseWebhooks(db: Db, database: string, run: WebhooksRun
         AND e."subjectId" IN (SELECT jsonb_array_elements_text($1::jsonb))`,
     uids,
   );
-  const failures = await db.$queryRawUnsafe<{ uid: string; errorClass: string; n: number }[]>(
-    `SELECT e."subjectId" AS "uid", a."errorClass" AS "errorClass", count(*)::int AS "n"
+  const failures = await db.$queryRawUnsafe<{ uid: string; errorClass: string; errorMessage: string | null; n: number }[]>(
+    `SELECT e."subjectId" AS "uid", a."errorClass" AS "errorClass", min(a."errorMessage") AS "errorMessage", count(*)::int AS "n"
        FROM "WebhookAttempt" a
        JOIN "WebhookDelivery" d ON d."id" = a."deliveryId"
        JOIN "OutboxEvent" e ON e."id" = d."outboxEventId"
@@ -315,6 +338,8 @@ export async function analyseWebhooks(db: Db, database: string, run: WebhooksRun
       GROUP BY 1, 2`,
     uids,
   );
+  const messages = new Map(failures.map((f) => [f.errorClass, f.errorMessage]));
+  for (const [errorClass, message] of messages) console.log(`[${database}] webhooks: failed attempts of class ${errorClass}, e.g. "${message}"`);
   const deliveryOf = new Map(rows.filter((r) => r.target).map((r) => [`${r.target}|${r.uid}`, r]));
   const eventsOf = new Map<string, number>();
   for (const r of rows) eventsOf.set(r.uid, r.eventAt);
@@ -360,6 +385,7 @@ export async function analyseWebhooks(db: Db, database: string, run: WebhooksRun
       receivers: `${run.origins} origin${run.origins === 1 ? "" : "s"}`,
       rate: step.rate,
       patchRate: ok.length / ((max(ok.map((p) => p.answeredAt)) - firstSent) / 1000),
+      patchErrors: patches.length - ok.length,
       patchP50: percentile(ok.map((p) => p.answeredAt - p.sentAt), 0.5),
       patchP95: percentile(ok.map((p) => p.answeredAt - p.sentAt), 0.95),
       expected,
@@ -394,12 +420,12 @@ export function printWebhookTables(rows: WebhookRow[], seconds: number) {
       `pharmacy_order_updated subscriptions (receivers on 127.0.0.1 in the bench process, ${RECEIVERS}); latency from OutboxEvent.createdAt ` +
       `(in the committing transaction) to the receiver's arrival\n`,
   );
-  console.log("| Database | receivers | offered PATCH/s | PATCH/s done | PATCH p50 / p95 ms | deliveries | delivered/s | p50 ms | p95 ms | p99 ms | missing | duplicate | bad signature | drained after last PATCH |");
-  console.log("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+  console.log("| Database | receivers | offered PATCH/s | PATCH/s answered 200 | PATCH errors | PATCH p50 / p95 ms | deliveries | delivered/s | p50 ms | p95 ms | p99 ms | missing | duplicate | bad signature | drained after last PATCH |");
+  console.log("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const r of rows) {
     console.log(
-      `| ${r.database} | ${r.receivers} | ${r.rate} | ${f(r.patchRate)} | ${pair([r.patchP50, r.patchP95])} | ${r.delivered}/${r.expected} | ${f(r.deliveryRate)} | ` +
-        `${f(r.p50)} | ${f(r.p95)} | ${f(r.p99)} | ${r.missing} | ${r.duplicates} | ${r.badSignatures} | ${r.drainS === null ? `not within ${WAIT_MS / 1000} s` : `${r.drainS.toFixed(1)} s`} |`,
+      `| ${r.database} | ${r.receivers} | ${r.rate} | ${f(r.patchRate)} | ${r.patchErrors} | ${pair([r.patchP50, r.patchP95])} | ${r.delivered}/${r.expected} | ${f(r.deliveryRate)} | ` +
+        `${f(r.p50)} | ${f(r.p95)} | ${f(r.p99)} | ${r.missing} | ${r.duplicates} | ${r.badSignatures} | ${r.drainS === null ? `not within ${WAIT_MS / 1000} s` : r.drainS < 0 ? "before the last PATCH answered" : `${r.drainS.toFixed(1)} s`} |`,
     );
   }
   console.log("\nWhere the time goes (p50 / p95 ms): commit → fan-out (OutboxEvent.createdAt → WebhookDelivery.createdAt), fan-out → attempt start (claim), attempt start → arrival (load, build, sign, POST); bounds from the load generator's clock\n");

@@ -1,8 +1,13 @@
 import { cron } from "inngest";
 import { config } from "@/server/config";
+import { database } from "@/server/db/client";
+import { attemptTask } from "@/server/domain/tasks/attempt";
+import type { TaskName } from "@/server/domain/tasks/enqueue";
 import { inngest } from "./inngest-client";
 import { runTallyCompaction, TALLY_COMPACTION_JOB } from "./pharmacy-order-tally";
 import { PHARMACY_STATUS_CHECK_JOB, runPharmacyStatusCheck } from "./pharmacy-status-check";
+import { TASK_HANDLERS } from "./task-handlers";
+import { announceDueTasks, taskDue } from "./task-runner";
 import {
   attemptWebhookDelivery,
   runWebhookLogRetention,
@@ -61,10 +66,36 @@ export const deliverWebhook = inngest.createFunction(
   },
 );
 
+/**
+ * One attempt of a background task per event (announced by a task runner or the sweep below, after
+ * leasing it). The attempt records its own outcome; a failed one is retried on the task's schedule
+ * (TASK_RETRY_BASE_MS × 4^(n−1), 5 attempts) by announcing it again when it is due, so the attempts
+ * and their errors are in the database as in embedded mode. Inngest's retries only cover a step that
+ * could not reach the database.
+ */
+function backgroundTaskFunction(name: TaskName) {
+  return inngest.createFunction(
+    { id: `task-${name.replace(/[._]+/g, "-")}`, name: `Background task ${name}`, triggers: [taskDue(name)], retries: 2 },
+    async ({ event, step }) =>
+      step.run("attempt", async () => attemptTask(await database(), { id: event.data.taskId, attempts: event.data.attempts }, TASK_HANDLERS)),
+  );
+}
+
+export const renderPrescriptionTask = backgroundTaskFunction("prescription.render");
+export const sendPrescriptionTask = backgroundTaskFunction("pharmacy_manager.send_prescription");
+export const backgroundTaskSweep = cronFunction(
+  { id: "background-task-sweep", cron: "* * * * *" },
+  "Announce due background tasks",
+  () => announceDueTasks(),
+);
+
 export const inngestFunctions = [
   pharmacyStatusCheck,
   pharmacyOrderTallyCompaction,
   webhookLogRetention,
   webhookDeliverySweep,
   deliverWebhook,
+  renderPrescriptionTask,
+  sendPrescriptionTask,
+  backgroundTaskSweep,
 ];

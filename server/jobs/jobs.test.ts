@@ -204,6 +204,6 @@ describe("the pharmacy-status-check function", () => {
     reloadConfig();
     const on = await route.GET(request(), undefined);
     expect(on.status).toBe(200);
-    expect(await on.json()).toMatchObject({ function_count: 5, mode: "dev" });
+    expect(await on.json()).toMatchObject({ function_count: 8, mode: "dev" });
   });
 });

@@ -4,6 +4,7 @@ import { config } from "@/server/config";
 import { database } from "@/server/db/client";
 import { claimDelivery, performClaimedAttempt } from "@/server/domain/webhooks/deliver-attempt";
 import { dispatchOutboxEvents } from "@/server/domain/webhooks/dispatch";
+import { pruneFinishedTasks } from "@/server/domain/tasks/attempt";
 import { pruneWebhookLogs } from "@/server/domain/webhooks/retention";
 import { log } from "@/server/log";
 import { inngest } from "./inngest-client";
@@ -81,12 +82,13 @@ export async function sweepOverdueDeliveries(olderThanMs = 5 * 60_000): Promise<
   return { announced: overdue.length };
 }
 
-/** Delivery logs are kept WEBHOOK_LOG_RETENTION_DAYS after they end. */
+/** Delivery logs, and finished background tasks, are kept WEBHOOK_LOG_RETENTION_DAYS after they end. */
 export const WEBHOOK_LOG_RETENTION_JOB = { id: "webhook-log-retention", cron: "17 * * * *", everyMs: 60 * 60_000 } as const;
 
 export async function runWebhookLogRetention(now = new Date()) {
   const olderThan = new Date(now.getTime() - config().WEBHOOK_LOG_RETENTION_DAYS * 24 * 60 * 60_000);
-  const result = await pruneWebhookLogs(await database(), { olderThan });
+  const db = await database();
+  const result = { ...(await pruneWebhookLogs(db, { olderThan })), tasks: await pruneFinishedTasks(db, olderThan) };
   log.info("webhook log retention finished", { job: WEBHOOK_LOG_RETENTION_JOB.id, ...result });
   return result;
 }

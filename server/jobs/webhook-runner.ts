@@ -1,10 +1,10 @@
-import pg from "pg";
 import { buildWebhookData } from "@/server/api/webhooks/payloads";
 import { config } from "@/server/config";
-import { database, databaseDriver, type Db } from "@/server/db/client";
+import { database, type Db } from "@/server/db/client";
 import { claimDueDeliveries, performClaimedAttempt, type ClaimedAttempt } from "@/server/domain/webhooks/deliver-attempt";
 import { dispatchOutboxEvents } from "@/server/domain/webhooks/dispatch";
 import { log } from "@/server/log";
+import { listenForNotifications } from "./db-listener";
 
 /** Fallback poll: catches other processes' re-sends and any notification missed while reconnecting. */
 const POLL_MS = 1_000;
@@ -40,7 +40,7 @@ export class WebhookRunner {
   ) {}
 
   async start(): Promise<void> {
-    this.unlisten = await listenForOutbox(() => this.wake());
+    this.unlisten = await listenForNotifications(OUTBOX_CHANNEL, () => this.wake());
     this.wake();
   }
 
@@ -120,32 +120,6 @@ export class WebhookRunner {
     this.timer = setTimeout(() => this.wake(), ms);
     this.timer.unref();
   }
-}
-
-/** LISTEN on the outbox channel: a dedicated connection on PostgreSQL (reconnecting), PGlite's own listener. */
-async function listenForOutbox(onNotify: () => void): Promise<() => Promise<void>> {
-  const driver = await databaseDriver();
-  if (driver.kind === "pglite") return driver.pglite.listen(OUTBOX_CHANNEL, onNotify);
-  let client: pg.Client | null = null;
-  let closed = false;
-  const connect = async (): Promise<void> => {
-    const c = new pg.Client({ connectionString: config().DATABASE_URL });
-    c.on("notification", onNotify);
-    c.on("error", (error) => {
-      log.warn("outbox listener lost its connection; reconnecting", { error: error.message });
-      void c.end().catch(() => undefined);
-      if (!closed) setTimeout(() => void connect().catch(() => undefined), POLL_MS).unref();
-    });
-    await c.connect();
-    await c.query(`LISTEN ${OUTBOX_CHANNEL}`);
-    client = c;
-    onNotify(); // whatever committed while we were not listening
-  };
-  await connect();
-  return async () => {
-    closed = true;
-    await client?.end();
-  };
 }
 
 const holder = globalThis as unknown as { __rxWebhookRunner?: WebhookRunner };

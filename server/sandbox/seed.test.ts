@@ -1,4 +1,5 @@
 import { readFileSync, statSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { database } from "@/server/db/client";
 import { get } from "@/tests/http";
@@ -31,6 +32,12 @@ describe("sandbox seed", () => {
     for (const entry of [...demo.catalogue.otc, ...demo.catalogue.rx]) {
       expect(Object.keys(entry).sort()).toEqual(["pharmacy_sku_uid", "product_reference", "product_uid", "shop_product_uid", "sku_reference", "sku_uid"]);
     }
+    // The sandbox QES signer: absolute paths, a PKCS#12 file only the owner reads, the demo organisation flagged.
+    expect(demo.qes).toEqual({ signer_p12_path: expect.any(String), signer_p12_password: expect.any(String), ca_cert_path: expect.any(String) });
+    expect(path.isAbsolute(demo.qes.signer_p12_path) && path.isAbsolute(demo.qes.ca_cert_path)).toBe(true);
+    expect(statSync(demo.qes.signer_p12_path).mode & 0o777).toBe(0o600);
+    expect(readFileSync(demo.qes.ca_cert_path, "utf8")).toMatch(/^-----BEGIN CERTIFICATE-----/);
+    expect((await db.organisation.findUniqueOrThrow({ where: { id: demo.organisation_uid } })).sandbox).toBe(true);
   });
 
   it("gives keys with exactly the promised permissions and scopes", async () => {
@@ -65,8 +72,11 @@ describe("sandbox seed", () => {
     const before = readDemo();
     const counts = async () => [await db.organisation.count(), await db.apiKey.count(), await db.pharmacy.count(), await db.sku.count(), await db.user.count()];
     const countsBefore = await counts();
+    // An organisation created before the sandbox flag existed is flagged by the next seed.
+    await db.organisation.update({ where: { id: before.organisation_uid }, data: { sandbox: false } });
     const again = await seedSandbox(db);
     expect(again).toEqual(before);
+    expect((await db.organisation.findUniqueOrThrow({ where: { id: before.organisation_uid } })).sandbox).toBe(true);
     expect(await counts()).toEqual(countsBefore);
   });
 

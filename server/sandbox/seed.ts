@@ -7,6 +7,7 @@ import { PERMISSIONS } from "@/server/auth/permissions";
 import { config } from "@/server/config";
 import type { Db } from "@/server/db/client";
 import type { ApiKeyFamily } from "@/server/db/generated/enums";
+import { ensureSandboxQes } from "@/server/domain/prescriptions/qes/sandbox-ca";
 import { log } from "@/server/log";
 
 /**
@@ -43,6 +44,8 @@ export type DemoFile = {
   };
   users: { admin: { email: string; password: string }; pharmacist: { email: string; password: string } };
   catalogue: { otc: CatalogueEntry[]; rx: CatalogueEntry[] };
+  /** The sandbox QES signer (PKCS#12) and its CA, trusted for the sandbox organisation only. */
+  qes: { signer_p12_path: string; signer_p12_password: string; ca_cert_path: string };
 };
 
 const PHARMACIES = [
@@ -83,10 +86,15 @@ export async function seedSandboxIfEmpty(db: Db): Promise<DemoFile | null> {
 
 export async function seedSandbox(db: Db): Promise<DemoFile> {
   const previous = readDemoFile();
+  // The sandbox QES CA and signer (key generation) are prepared while the rows are written.
+  const qesReady = ensureSandboxQes(path.resolve(config().DATA_DIR));
+  qesReady.catch(() => undefined);
 
   const existingShop = await db.shop.findUnique({ where: { identifier: DEMO_SHOP_IDENTIFIER } });
   const organisationId =
-    existingShop?.organisationId ?? (await db.organisation.create({ data: { displayName: "Demo Telemedicine GmbH" } })).id;
+    existingShop?.organisationId ??
+    (await db.organisation.create({ data: { displayName: "Demo Telemedicine GmbH", sandbox: true } })).id;
+  if (existingShop) await db.organisation.updateMany({ where: { id: organisationId, sandbox: false }, data: { sandbox: true } });
   const shop =
     existingShop ??
     (await db.shop.create({ data: { organisationId, identifier: DEMO_SHOP_IDENTIFIER, displayName: "Demo Shop" } }));
@@ -228,6 +236,7 @@ export async function seedSandbox(db: Db): Promise<DemoFile> {
     pharmacy_orders_read: await key("pharmacy_orders_read", { family: "PHARMACY", name: "Sandbox: Pharmacy (orders_read)", permissions: ["orders_read"], pharmacyId: pharmacies[0].id }),
   };
 
+  const qes = await qesReady;
   const demo: DemoFile = {
     base_url: config().baseUrl,
     organisation_uid: organisationId,
@@ -237,6 +246,7 @@ export async function seedSandbox(db: Db): Promise<DemoFile> {
     keys,
     users,
     catalogue,
+    qes: { signer_p12_path: qes.signerP12Path, signer_p12_password: qes.signerP12Password, ca_cert_path: qes.caCertPath },
   };
   const file = demoFilePath();
   if (!existsSync(path.dirname(file))) mkdirSync(path.dirname(file), { recursive: true });

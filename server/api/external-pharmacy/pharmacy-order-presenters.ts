@@ -70,7 +70,9 @@ export function presentPharmacyOrderDetail(detail: PharmacyOrderDetail) {
       date_of_birth: detail.patient.dateOfBirth ? detail.patient.dateOfBirth.toISOString().slice(0, 10) : null,
     },
     doctor_data: detail.doctor ? { uid: detail.doctor.id, display_name: detail.doctor.displayName } : null,
-    prescription_file: null,
+    prescription_file: detail.prescriptionFile
+      ? { filename: detail.prescriptionFile.filename, content_base64: detail.prescriptionFile.content.toString("base64") }
+      : null,
     prepaid: detail.prepaid,
     shipments: detail.shipments.map((s) => ({
       uid: s.id,

@@ -4,5 +4,6 @@ import { createRestApi } from "@/server/rest/kit";
 import { catalogueRoutes } from "./catalogue.routes";
 import { notificationSubscriptionRoutes } from "./notification-subscriptions.routes";
 import { orderRoutes } from "./orders.routes";
+import { prescriptionRoutes } from "./prescriptions.routes";
 
-export const managementApi = createRestApi(MANAGEMENT, [healthRoute, ...orderRoutes, ...catalogueRoutes, ...notificationSubscriptionRoutes]);
+export const managementApi = createRestApi(MANAGEMENT, [healthRoute, ...orderRoutes, ...prescriptionRoutes, ...catalogueRoutes, ...notificationSubscriptionRoutes]);

@@ -1,6 +1,15 @@
 import { z } from "zod";
 import { countryCode, money, text, uid } from "@/server/api/schemas";
 import { ORDER_PRIORITY_MAX, ORDER_PRIORITY_MIN, type FulfillmentIntake, type OrderIntake } from "@/server/domain/orders/intake";
+import { SKIP_VALIDATION_FLAGS } from "@/server/domain/prescriptions/skip-validation";
+
+/** The skip-validation flags, kept as sent (item, fulfillment = line item group); resolved in the domain. */
+const skipValidationFlags = Object.fromEntries(SKIP_VALIDATION_FLAGS.map((name) => [name, z.unknown().optional()])) as Record<
+  (typeof SKIP_VALIDATION_FLAGS)[number],
+  z.ZodOptional<z.ZodUnknown>
+>;
+const pickFlags = (raw: Record<string, unknown>) =>
+  Object.fromEntries(SKIP_VALIDATION_FLAGS.filter((name) => raw[name] !== undefined).map((name) => [name, raw[name]]));
 
 const optionalText = (max = 255) => z.string().trim().max(max).nullable().optional();
 
@@ -27,6 +36,7 @@ const itemSchema = z
     prescription_reference: text().optional(),
     anamnesis_uid: uid().optional(),
     fulfillment_method: text(100).optional(),
+    ...skipValidationFlags,
   })
   .superRefine((item, ctx) => {
     const paths = [item.prescription_uid, item.prescription_reference, item.anamnesis_uid].filter(Boolean);
@@ -45,7 +55,8 @@ export const fulfillmentSchema = z
     items: z.array(itemSchema).min(1),
     destination_pharmacy_uid: uid().optional(),
     location_id: text().optional(),
-    prescriptions: z.array(z.object({ id: text(), pdf_base64: z.string().min(1) })).optional(),
+    prescriptions: z.array(z.object({ id: text(), pdf_base64: z.string().min(1) })).max(20).optional(),
+    ...skipValidationFlags,
   })
   .superRefine((fulfillment, ctx) => {
     const ids = (fulfillment.prescriptions ?? []).map((p) => p.id);
@@ -80,6 +91,7 @@ export const createOrderSchema = z
     pharmacy_uid: uid().optional(),
     pharmacy_email: z.email().max(254).optional(),
     referral_scan_uid: text().optional(),
+    additional_details: z.record(z.string(), z.unknown()).optional(),
     fulfillments: z.array(fulfillmentSchema).min(1).max(100),
   })
   .superRefine((order, ctx) => {
@@ -118,6 +130,7 @@ export function toFulfillmentIntake(f: z.output<typeof fulfillmentSchema>): Fulf
       prescriptionReference: i.prescription_reference,
       anamnesisUid: i.anamnesis_uid,
       fulfillmentMethod: i.fulfillment_method,
+      skipValidationLevels: { item: pickFlags(i), group: pickFlags(f) },
     })),
   };
 }
@@ -139,6 +152,7 @@ export function toOrderIntake(body: z.output<typeof createOrderSchema>): OrderIn
     pharmacyUid: body.pharmacy_uid,
     pharmacyEmail: body.pharmacy_email,
     referralScanUid: body.referral_scan_uid,
+    additionalDetails: body.additional_details,
     fulfillments: body.fulfillments.map(toFulfillmentIntake),
   };
 }

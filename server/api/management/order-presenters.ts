@@ -1,6 +1,7 @@
 import { unix } from "@/server/api/wire";
 import { overallStatus } from "@/server/domain/orders/order-status";
 import type { OrderWithGraph } from "@/server/domain/orders/queries";
+import { presentedStatus } from "@/server/domain/prescriptions/statuses";
 
 /** The Management order. Without prescription:read, prescriptions is [] and items lose prescription_uid. */
 export function presentManagementOrder(order: OrderWithGraph, canReadPrescriptions: boolean) {
@@ -34,7 +35,7 @@ export function presentManagementOrder(order: OrderWithGraph, canReadPrescriptio
     prescriptions: canReadPrescriptions
       ? order.prescriptions.map((p) => ({
           uid: p.id,
-          status: p.status,
+          status: presentedStatus(p.status),
           doctor_uid: p.doctor?.id ?? null,
           doctor_name: p.doctor?.displayName ?? null,
         }))

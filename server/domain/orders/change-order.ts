@@ -4,7 +4,10 @@ import { ConflictError, FieldErrorCollector, NotFoundError } from "@/server/doma
 import { lockPharmacyOrder, recordOrderChangeOnPharmacyOrders, recordStatusChange } from "@/server/domain/pharmacy-orders/lock";
 import { FINAL_PHARMACY_ORDER_STATUSES, PHARMACY_ORDER_STATUS } from "@/server/domain/pharmacy-orders/statuses";
 import { refreshProjectedPayouts } from "@/server/domain/payouts/route-payouts";
+import { progressOrderAfterPrescription } from "@/server/domain/prescriptions/order-progress";
+import { AWAITING_DOCTOR_STATUSES, PRESCRIPTION_STATUS, storedSpellings } from "@/server/domain/prescriptions/statuses";
 import { addFulfillment, resolveReferences } from "./create-order";
+import { validateInlinePrescriptions } from "./inline-prescriptions";
 import { ORDER_STATUS, type Address, type FulfillmentIntake, type Money } from "./intake";
 import { refreshOrderStatus } from "./order-status";
 
@@ -36,6 +39,7 @@ export async function addFulfillmentToOrder(
     where: { organisationId_externalId: { organisationId, externalId: orderExternalId } },
     select: {
       id: true,
+      additionalDetails: true,
       shopOrder: { select: { name: true, shop: true } },
       patient: { select: { id: true, displayName: true, shopCustomers: { select: { shopId: true, shopCustomerId: true } } } },
       fulfillments: { select: { externalId: true } },
@@ -55,8 +59,10 @@ export async function addFulfillmentToOrder(
   const customerId = existing.patient.shopCustomers.find((c) => c.shopId === shop.id)?.shopCustomerId ?? "";
   const resolved = await resolveReferences(db, organisationId, shop, [fulfillment], {
     customer: { id: customerId },
+    additionalDetails: existing.additionalDetails,
     fieldPrefix: () => [],
   });
+  const [inline] = await validateInlinePrescriptions(db, organisationId, [fulfillment], () => []);
   try {
     return await db.$transaction(async (tx) => {
       const order = await lockOrder(tx, organisationId, orderExternalId);
@@ -65,6 +71,7 @@ export async function addFulfillmentToOrder(
         orderId: order.id,
         fulfillment,
         resolvedItems: resolved.items[0],
+        inlinePrescriptions: inline,
         explicitPharmacyId: resolved.fulfillmentPharmacyIds[0] ?? order.pharmacyId,
         doctorId: order.doctorId,
         patientId: existing.patient.id,
@@ -74,7 +81,7 @@ export async function addFulfillmentToOrder(
         shippingCost: null,
         actor,
       });
-      if (fulfillment.items.some((i) => i.anamnesisUid) && !order.onHold) {
+      if (resolved.items[0].some((i) => i.needsDoctor) && !order.onHold) {
         await tx.order.update({ where: { id: order.id }, data: { status: ORDER_STATUS.waitingForDoctor } });
       } else if (routed) {
         await tx.order.update({ where: { id: order.id }, data: { updatedAt: new Date() } });
@@ -179,20 +186,17 @@ export async function cancelFulfillment(
       where: {
         id: { in: fulfillment.items.flatMap((i) => (i.prescriptionId ? [i.prescriptionId] : [])) },
         orderId: order.id,
-        status: "waiting for doctor",
+        status: { in: storedSpellings(AWAITING_DOCTOR_STATUSES) },
       },
-      select: { id: true },
+      select: { id: true, status: true },
     });
     for (const p of waiting) {
-      await tx.prescription.update({ where: { id: p.id }, data: { status: "cancelled" } });
+      await tx.prescription.update({ where: { id: p.id }, data: { status: PRESCRIPTION_STATUS.cancelled } });
       await tx.prescriptionHistory.create({
-        data: { prescriptionId: p.id, fromStatus: "waiting for doctor", toStatus: "cancelled", note: "fulfillment cancelled", ...actorColumns(actor) },
+        data: { prescriptionId: p.id, fromStatus: p.status, toStatus: PRESCRIPTION_STATUS.cancelled, note: "fulfillment cancelled", ...actorColumns(actor) },
       });
     }
-    if (order.status === ORDER_STATUS.waitingForDoctor && waiting.length > 0) {
-      const stillWaiting = await tx.prescription.count({ where: { orderId: order.id, status: "waiting for doctor" } });
-      if (stillWaiting === 0) await tx.order.update({ where: { id: order.id }, data: { status: ORDER_STATUS.waitingForPharmacy } });
-    }
+    await progressOrderAfterPrescription(tx, order.id);
     await refreshOrderStatus(tx, order.id);
     return order.id;
   });

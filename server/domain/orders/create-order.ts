@@ -4,8 +4,11 @@ import type { Shop } from "@/server/db/generated/client";
 import { actorColumns, type Actor } from "@/server/domain/actor";
 import { ConflictError, FieldErrorCollector, NON_FIELD_ERRORS, UnprocessableError } from "@/server/domain/errors";
 import { createPharmacyOrder } from "@/server/domain/pharmacy-orders/create-pharmacy-order";
+import { resolveSkipValidation } from "@/server/domain/prescriptions/skip-validation";
+import { PRESCRIPTION_STATUS, SIGNED_PRESCRIPTION_STATUSES, storedSpellings } from "@/server/domain/prescriptions/statuses";
 import { findOrCreateShopCustomer } from "./customers";
-import { ORDER_STATUS, SIGNED_PRESCRIPTION_STATUSES, type FulfillmentIntake, type OrderIntake } from "./intake";
+import { recordInlinePrescription, validateInlinePrescriptions, type ValidatedPdf } from "./inline-prescriptions";
+import { ORDER_STATUS, type FulfillmentIntake, type OrderIntake } from "./intake";
 import { routeFulfillmentToPharmacy } from "./route-fulfillment";
 
 /** What an item of the intake resolved to in the organisation's catalogue and records. */
@@ -15,6 +18,10 @@ type ResolvedItem = {
   skipForPharmacyOrders: boolean;
   prescriptionId: string | null;
   anamnesisId: string | null;
+  /** The skip-validation flag resolved over item, fulfillment and order (spec "Management API: prescriptions"). */
+  skipValidation: boolean;
+  /** Reviewed by a doctor first: an anamnesis, or a prescription-only product without a path under skip validation. */
+  needsDoctor: boolean;
 };
 
 type Resolved = {
@@ -51,12 +58,13 @@ export async function createOrder(db: Db, organisationId: string, intake: OrderI
     customer: intake.customer,
     pharmacyUid: intake.pharmacyUid,
     doctorUid: intake.doctorUid,
+    additionalDetails: intake.additionalDetails,
     fieldPrefix: (f) => ["fulfillments", f],
   });
-  rejectInlinePdfs(intake.fulfillments);
+  const inline = await validateInlinePrescriptions(db, organisationId, intake.fulfillments, (f) => ["fulfillments", f]);
 
   try {
-    return await db.$transaction((tx) => writeOrder(tx, organisationId, shop!, intake, resolved, actor), {
+    return await db.$transaction((tx) => writeOrder(tx, organisationId, shop!, intake, resolved, inline, actor), {
       timeout: 30_000,
       maxWait: 30_000,
     });
@@ -72,23 +80,12 @@ export async function createOrder(db: Db, organisationId: string, intake: OrderI
   }
 }
 
-/**
- * Path (d), inline signed PDFs, needs qualified-signature validation of each PDF, which this
- * service does not do yet: such orders are refused whole rather than routed unchecked.
- */
-function rejectInlinePdfs(fulfillments: FulfillmentIntake[]) {
-  const withPdfs = fulfillments.find((f) => f.items.some((i) => i.prescriptionReference));
-  if (withPdfs) {
-    throw new UnprocessableError(
-      `Fulfillment "${withPdfs.externalId}": inline prescription PDFs cannot be validated for a qualified electronic signature yet; send prescription_uid of a signed prescription instead.`,
-    );
-  }
-}
-
 export type ReferenceContext = {
   customer: { id: string };
   pharmacyUid?: string;
   doctorUid?: string;
+  /** The order's additional details (skip-validation flags at order level). */
+  additionalDetails?: unknown;
   /** Where a fulfillment sits in the request body, for error paths. */
   fieldPrefix: (fulfillmentIndex: number) => (string | number)[];
 };
@@ -125,7 +122,7 @@ export async function resolveReferences(
   const signedPrescriptions = new Set(
     (
       await db.prescription.findMany({
-        where: { id: { in: prescriptionUids }, organisationId, deletedAt: null, status: { in: SIGNED_PRESCRIPTION_STATUSES } },
+        where: { id: { in: prescriptionUids }, organisationId, deletedAt: null, status: { in: storedSpellings(SIGNED_PRESCRIPTION_STATUSES) } },
         select: { id: true },
       })
     ).map((p) => p.id),
@@ -171,10 +168,12 @@ export async function resolveReferences(
       }
       const match = matches[0];
       const noPath = !item.prescriptionUid && !item.prescriptionReference && !item.anamnesisUid;
-      if (match && noPath && match.sku!.product.prescriptionRequired) {
+      const skipValidation = resolveSkipValidation({ ...item.skipValidationLevels, order: intake.additionalDetails });
+      const prescriptionRequired = Boolean(match?.sku!.product.prescriptionRequired);
+      if (match && noPath && prescriptionRequired && !skipValidation) {
         errors.add(
           at(NON_FIELD_ERRORS),
-          "This product requires a prescription: set prescription_uid, prescription_reference or anamnesis_uid.",
+          "This product requires a prescription: set prescription_uid, prescription_reference or anamnesis_uid (or _skip_validation to have a doctor issue one).",
         );
       }
       if (item.prescriptionUid && !signedPrescriptions.has(item.prescriptionUid)) {
@@ -189,6 +188,8 @@ export async function resolveReferences(
         skipForPharmacyOrders: match?.sku?.skipForPharmacyOrders ?? false,
         prescriptionId: item.prescriptionUid ?? null,
         anamnesisId: item.anamnesisUid ?? null,
+        skipValidation,
+        needsDoctor: Boolean(item.anamnesisUid) || (noPath && prescriptionRequired && skipValidation),
       };
     }),
   );
@@ -227,10 +228,11 @@ async function writeOrder(
   shop: Shop,
   intake: OrderIntake,
   resolved: Resolved,
+  inline: Map<string, ValidatedPdf>[],
   actor: Actor,
 ): Promise<string> {
   const patient = await findOrCreateShopCustomer(tx, organisationId, shop.id, intake.customer, intake.deliveryAddress);
-  const waitsForDoctor = resolved.items.some((items) => items.some((i) => i.anamnesisId));
+  const waitsForDoctor = resolved.items.some((items) => items.some((i) => i.needsDoctor));
   const onHold = intake.onHold ?? false;
   const orderId = randomUUID();
   const name = intake.name ?? intake.externalId;
@@ -256,6 +258,7 @@ async function writeOrder(
       pharmacyId: resolved.orderPharmacyId,
       pharmacyEmail: intake.pharmacyEmail ?? null,
       referralScanUid: intake.referralScanUid ?? null,
+      additionalDetails: (intake.additionalDetails as object | undefined) ?? undefined,
     },
   });
   const shopOrder = await tx.shopOrder.create({ data: { orderId, shopId: shop.id, externalId: intake.externalId, name } });
@@ -279,6 +282,7 @@ async function writeOrder(
       orderId,
       fulfillment,
       resolvedItems: resolved.items[f],
+      inlinePrescriptions: inline[f],
       explicitPharmacyId: resolved.fulfillmentPharmacyIds[f] ?? resolved.orderPharmacyId,
       doctorId: resolved.doctorId,
       patientId: patient.id,
@@ -304,6 +308,8 @@ export type NewFulfillment = {
   orderId: string;
   fulfillment: FulfillmentIntake;
   resolvedItems: ResolvedItem[];
+  /** The fulfillment's validated inline PDFs (path (d)) by id. */
+  inlinePrescriptions: Map<string, ValidatedPdf>;
   explicitPharmacyId: string | null;
   doctorId: string | null;
   patientId: string;
@@ -316,10 +322,12 @@ export type NewFulfillment = {
 };
 
 /**
- * Writes one fulfillment with its items. Items with an anamnesis get a prescription request that
- * waits for a doctor, and the fulfillment waits with it. Otherwise, unless the order is on hold,
- * the items that go to pharmacies (SKUs without skip_for_pharmacy_orders) become one pharmacy
- * order. Returns whether a pharmacy order was created.
+ * Writes one fulfillment with its items. Inline PDFs (path (d)) become prescriptions signed outside
+ * the service. Items a doctor must review first (an anamnesis, or skip validation without a path)
+ * get a prescription request that waits for a doctor, and the fulfillment waits with it: its
+ * pharmacy order is created once the prescription is signed (prescriptions/send-to-pharmacy.ts).
+ * Otherwise, unless the order is on hold, the items that go to pharmacies (SKUs without
+ * skip_for_pharmacy_orders) become one pharmacy order. Returns whether a pharmacy order was created.
  */
 export async function addFulfillment(tx: Tx, input: NewFulfillment): Promise<boolean> {
   const { fulfillment, resolvedItems } = input;
@@ -342,12 +350,26 @@ export async function addFulfillment(tx: Tx, input: NewFulfillment): Promise<boo
     totalPaidAmount: item.totalPaid.amount,
     totalPaidCurrency: item.totalPaid.currency,
     prescriptionId: resolvedItems[i].prescriptionId,
+    prescriptionReference: item.prescriptionReference ?? null,
     anamnesisId: resolvedItems[i].anamnesisId,
     fulfillmentMethod: item.fulfillmentMethod ?? null,
+    skipValidation: resolvedItems[i].skipValidation,
   }));
 
-  const anamnesisItems = items.filter((i) => i.anamnesisId);
-  if (anamnesisItems.length > 0) {
+  // Prescriptions first (items refer to them), then the items, then the prescriptions' lines.
+  const lines: { prescriptionId: string; orderItemId: string; skuId: string; quantity: number; anamnesisId: string | null }[] = [];
+  for (const [reference, validated] of input.inlinePrescriptions) {
+    const prescriptionId = await recordInlinePrescription(tx, {
+      organisationId: input.organisationId,
+      orderId: input.orderId,
+      patientId: input.patientId,
+      validated,
+      actor: input.actor,
+    });
+    for (const item of items.filter((i) => i.prescriptionReference === reference)) item.prescriptionId = prescriptionId;
+  }
+  const doctorItems = items.filter((_, i) => resolvedItems[i].needsDoctor);
+  if (doctorItems.length > 0) {
     const prescriptionId = randomUUID();
     await tx.prescription.create({
       data: {
@@ -356,26 +378,23 @@ export async function addFulfillment(tx: Tx, input: NewFulfillment): Promise<boo
         orderId: input.orderId,
         patientId: input.patientId,
         doctorId: input.doctorId,
-        status: "waiting for doctor",
+        status: PRESCRIPTION_STATUS.waitingForDoctor,
         source: "DOCTOR",
-        history: { create: { fromStatus: null, toStatus: "waiting for doctor", ...actorColumns(input.actor) } },
+        history: { create: { fromStatus: null, toStatus: PRESCRIPTION_STATUS.waitingForDoctor, ...actorColumns(input.actor) } },
       },
     });
-    for (const item of anamnesisItems) item.prescriptionId = prescriptionId;
-    await tx.orderItem.createMany({ data: items });
-    await tx.prescriptionLine.createMany({
-      data: anamnesisItems.map((i) => ({
-        prescriptionId,
-        orderItemId: i.id,
-        skuId: i.skuId,
-        quantity: i.quantity,
-        anamnesisId: i.anamnesisId,
-      })),
-    });
-    return false;
+    for (const item of doctorItems) item.prescriptionId = prescriptionId;
   }
   await tx.orderItem.createMany({ data: items });
-  if (!input.route) return false;
+  for (const item of items) {
+    const fromRequest = item.prescriptionReference !== null || doctorItems.includes(item);
+    if (fromRequest && item.prescriptionId) {
+      lines.push({ prescriptionId: item.prescriptionId, orderItemId: item.id, skuId: item.skuId, quantity: item.quantity, anamnesisId: item.anamnesisId });
+    }
+  }
+  if (lines.length > 0) await tx.prescriptionLine.createMany({ data: lines });
+  // The doctor reviews the whole fulfillment first; its pharmacy order comes once the prescription is signed.
+  if (doctorItems.length > 0 || !input.route) return false;
 
   const toPharmacy = items.filter((_, i) => !resolvedItems[i].skipForPharmacyOrders);
   if (toPharmacy.length === 0) return false;

@@ -27,6 +27,8 @@ export type ItemIntake = {
   prescriptionReference?: string;
   anamnesisUid?: string;
   fulfillmentMethod?: string;
+  /** The skip-validation flags as sent on the item and on its fulfillment (resolved with the order's additional details). */
+  skipValidationLevels?: { item?: unknown; group?: unknown };
 };
 
 export type FulfillmentIntake = {
@@ -53,6 +55,8 @@ export type OrderIntake = {
   pharmacyUid?: string;
   pharmacyEmail?: string;
   referralScanUid?: string;
+  /** Order-level additional details (free object; may carry the skip-validation flags). */
+  additionalDetails?: Record<string, unknown>;
   fulfillments: FulfillmentIntake[];
 };
 
@@ -64,7 +68,8 @@ export const ORDER_STATUS = {
   waitingForPharmacy: "waiting for pharmacy",
   completed: "completed",
   cancelled: "cancelled",
+  /** Every fulfillment is cancelled and a prescription of the order was declined. */
+  prescriptionDeclined: "prescription declined",
+  /** The doctor is done, but a signed fulfillment found no pharmacy that carries every item with enough stock. */
+  pharmacyNotFound: "pharmacy not found",
 } as const;
-
-/** Prescription statuses that let an order item go to a pharmacy. */
-export const SIGNED_PRESCRIPTION_STATUSES = ["signed", "NON_QES_SIGNED", "EXTERNALLY_SIGNED"];

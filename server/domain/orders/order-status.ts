@@ -33,17 +33,18 @@ export const OVERALL_STATUS = {
 } as const;
 
 /**
- * overall_status, one word for the whole order across its fulfilments: cancelled (all cancelled),
- * completed (every live fulfilment's pharmacy order completed), on_hold (the order is paused or a
- * pharmacy order is on hold), in_progress (a pharmacy is working on it or part is completed),
- * pending (otherwise: waiting for a doctor or a pharmacy).
+ * overall_status, one word for the whole order across its fulfilments: cancelled (every fulfilment
+ * cancelled, also after a declined prescription), completed (every live fulfilment's pharmacy order
+ * completed), on_hold (the order is paused or a pharmacy order is on hold), in_progress (a pharmacy
+ * is working on it or part is completed), pending (otherwise: waiting for a doctor or a pharmacy).
  */
 export function overallStatus(order: {
   status: string;
   onHold: boolean;
   fulfillments: { status: string; pharmacyOrder: { status: string } | null }[];
 }): string {
-  if (order.status === ORDER_STATUS.cancelled) return OVERALL_STATUS.cancelled;
+  const allCancelled = order.fulfillments.length > 0 && order.fulfillments.every((f) => f.status === "CANCELLED");
+  if (order.status === ORDER_STATUS.cancelled || allCancelled) return OVERALL_STATUS.cancelled;
   if (order.status === ORDER_STATUS.completed) return OVERALL_STATUS.completed;
   const working = order.fulfillments
     .filter((f) => f.status !== "CANCELLED")

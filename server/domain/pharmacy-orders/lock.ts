@@ -70,6 +70,7 @@ export const PHARMACY_ORDER_CHANGE = {
   orderUpdated: "order updated",
   shipmentAdded: "shipment added",
   deliveryTypeChanged: "delivery type changed",
+  prescriptionAttached: "prescription attached",
 } as const;
 export type PharmacyOrderChange = (typeof PHARMACY_ORDER_CHANGE)[keyof typeof PHARMACY_ORDER_CHANGE];
 

@@ -2,6 +2,8 @@ import { Prisma, type Db, type Tx } from "@/server/db/client";
 import type { Address } from "@/server/domain/orders/intake";
 import { NotFoundError } from "@/server/domain/errors";
 import type { Page } from "@/server/domain/paging";
+import { isSignedStatus } from "@/server/domain/prescriptions/statuses";
+import { readVerified } from "@/server/domain/prescriptions/storage";
 import { escapeLike } from "@/server/domain/search";
 import { countPharmacyOrders } from "./tally";
 
@@ -131,7 +133,9 @@ export async function getPharmacyOrderDetail(db: Db | Tx, pharmacyId: string, ph
     where: { id: pharmacyOrderId },
     select: {
       order: { select: { patient: { select: { id: true, displayName: true, email: true, dateOfBirth: true } } } },
-      prescription: { select: { status: true, signedFileKey: true, doctor: { select: { id: true, displayName: true } } } },
+      prescription: {
+        select: { id: true, status: true, signedFileKey: true, signedFileSha256: true, doctor: { select: { id: true, displayName: true } } },
+      },
       shipments: { orderBy: { sequenceNumber: "asc" } },
       payouts: {
         where: { receiverPharmacyId: pharmacyId },
@@ -140,10 +144,17 @@ export async function getPharmacyOrderDetail(db: Db | Tx, pharmacyId: string, ph
       },
     },
   });
+  const prescription = extra.prescription;
+  // The signed PDF goes inline (spec: pharmacy order detail and webhook payloads), checked against its checksum.
+  const prescriptionFile =
+    prescription?.signedFileKey && prescription.signedFileSha256 && isSignedStatus(prescription.status)
+      ? { filename: `prescription-${prescription.id}.pdf`, content: await readVerified(prescription.signedFileKey, prescription.signedFileSha256) }
+      : null;
   return {
     ...view,
     patient: extra.order.patient,
-    doctor: extra.prescription?.doctor ?? null,
+    doctor: prescription?.doctor ?? null,
+    prescriptionFile,
     shipments: extra.shipments,
     payouts: extra.payouts,
   };

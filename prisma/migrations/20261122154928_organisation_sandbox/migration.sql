@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Organisation" ADD COLUMN     "sandbox" BOOLEAN NOT NULL DEFAULT false;
+

@@ -1,0 +1,56 @@
+import type { Actor } from "@/server/domain/actor";
+import { externallySignPrescription } from "@/server/domain/prescriptions/external-sign";
+import { getPrescription, prescriptionStatistics } from "@/server/domain/prescriptions/queries";
+import { requestPrescriptionRender } from "@/server/domain/prescriptions/request-render";
+import { route, type Context } from "@/server/rest/kit";
+import { reply } from "@/server/rest/responses";
+import { presentPrescription, presentPrescriptionStatistics } from "./prescription-presenters";
+
+const keyActor = (ctx: Context<unknown, unknown>): Actor => ({ type: "API_KEY", apiKeyId: ctx.principal.keyId });
+
+export const prescriptionRoutes = [
+  // A static segment: the REST kit matches it before /prescriptions/:prescription_uid.
+  route({
+    method: "GET",
+    path: "/prescriptions/statistics",
+    summary: "How many of the organisation's prescriptions are in each status now (no date filter)",
+    permission: "prescription:read",
+    async handle({ db, principal }) {
+      return reply(200, presentPrescriptionStatistics(await prescriptionStatistics(db, principal.organisationId)));
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/prescriptions/:prescription_uid",
+    summary: "One prescription",
+    permission: "prescription:read",
+    async handle({ db, principal, params }) {
+      return reply(200, presentPrescription(await getPrescription(db, principal.organisationId, params.prescription_uid)));
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/prescriptions/:prescription_uid/render",
+    summary: "Render the prescription PDF asynchronously; poll the prescription until rendered is true",
+    permission: "prescription:external_sign",
+    successStatus: 202,
+    async handle({ db, principal, params }) {
+      const { uid } = await requestPrescriptionRender(db, params.prescription_uid, principal.organisationId);
+      return reply(202, {
+        uid,
+        message: "Rendering started. Poll GET /v1/management/prescriptions/{uid} until rendered is true.",
+      });
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/prescriptions/:prescription_uid/external-sign",
+    summary: "Record a signature made outside the service (waiting for doctor, no anamnesis, rendered PDF)",
+    permission: "prescription:external_sign",
+    successStatus: 200,
+    async handle(ctx) {
+      const signed = await externallySignPrescription(ctx.db, ctx.principal.organisationId, ctx.params.prescription_uid, keyActor(ctx));
+      return reply(200, { uid: signed.id, status: signed.status });
+    },
+  }),
+];

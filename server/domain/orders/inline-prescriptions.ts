@@ -1,0 +1,114 @@
+import { randomUUID } from "node:crypto";
+import type { Db, Tx } from "@/server/db/client";
+import { actorColumns, type Actor } from "@/server/domain/actor";
+import { FieldErrorCollector, UnprocessableError, type FieldErrors } from "@/server/domain/errors";
+import { trustAnchorsFor } from "@/server/domain/prescriptions/qes/trust-anchors";
+import { validateQesPdf, type QesSigner } from "@/server/domain/prescriptions/qes/validate-qes-pdf";
+import { PRESCRIPTION_STATUS } from "@/server/domain/prescriptions/statuses";
+import { prescriptionStorage, signedKey } from "@/server/domain/prescriptions/storage";
+import type { FulfillmentIntake } from "./intake";
+
+/** An inline prescription PDF (path (d)) that passed QES validation during the request. */
+export type ValidatedPdf = { pdf: Buffer; signer: QesSigner; signingTime: Date | null };
+
+/** Per fulfillment (by index): the validated PDFs by their `id`. */
+export type InlinePrescriptions = Map<string, ValidatedPdf>[];
+
+// Strict Base64 (standard alphabet, padded): a truncated or mangled upload is a field error, not a guess.
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * Path (d): every inline PDF of every fulfillment is decoded and validated for a qualified
+ * electronic signature before anything is written (spec: intake rules 3 and 5). Malformed Base64 is
+ * a 400 on the field; a PDF that is corrupt, unsigned, tampered, untrusted or not qualified rejects
+ * the whole order with 422, naming each failing prescription id. The sandbox organisation also
+ * trusts the sandbox CA.
+ */
+export async function validateInlinePrescriptions(
+  db: Db,
+  organisationId: string,
+  fulfillments: FulfillmentIntake[],
+  fieldPrefix: (fulfillmentIndex: number) => (string | number)[],
+): Promise<InlinePrescriptions> {
+  const result: InlinePrescriptions = fulfillments.map(() => new Map());
+  if (!fulfillments.some((f) => f.prescriptions?.length)) return result;
+
+  const malformed = new FieldErrorCollector();
+  const decoded: { f: number; p: number; id: string; externalId: string; pdf: Buffer }[] = [];
+  fulfillments.forEach((fulfillment, f) =>
+    (fulfillment.prescriptions ?? []).forEach((prescription, p) => {
+      const text = prescription.pdfBase64.replace(/\s+/g, "");
+      if (!BASE64.test(text)) {
+        malformed.add([...fieldPrefix(f), "prescriptions", p, "pdf_base64"], "Enter the PDF as standard, padded Base64.");
+      } else {
+        decoded.push({ f, p, id: prescription.id, externalId: fulfillment.externalId, pdf: Buffer.from(text, "base64") });
+      }
+    }),
+  );
+  malformed.throwIfAny();
+
+  const organisation = await db.organisation.findUniqueOrThrow({ where: { id: organisationId }, select: { sandbox: true } });
+  const trustAnchors = await trustAnchorsFor(organisation);
+  const failures = new FieldErrorCollector();
+  const messages: string[] = [];
+  for (const entry of decoded) {
+    const validation = await validateQesPdf(entry.pdf, { trustAnchors });
+    if (validation.valid) {
+      result[entry.f].set(entry.id, { pdf: entry.pdf, signer: validation.signer, signingTime: validation.signingTime });
+    } else {
+      const message = `Prescription "${entry.id}" of fulfillment "${entry.externalId}": ${validation.message}`;
+      messages.push(message);
+      failures.add([...fieldPrefix(entry.f), "prescriptions", entry.p, "pdf_base64"], message);
+    }
+  }
+  if (!failures.empty) throw new UnprocessableError(messages.join(" "), failures.fields as FieldErrors);
+  return result;
+}
+
+/**
+ * Records a validated inline PDF as a prescription signed outside the service: the PDF is stored
+ * write-once with its checksum, the status is EXTERNALLY_SIGNED, the signer becomes the
+ * prescription's doctor (found by name in the organisation, or created). The caller adds its lines
+ * once the items exist. Runs in the order's transaction; a rolled-back order leaves at most an
+ * orphaned file that no row refers to.
+ */
+export async function recordInlinePrescription(
+  tx: Tx,
+  input: {
+    organisationId: string;
+    orderId: string;
+    patientId: string;
+    validated: ValidatedPdf;
+    actor: Actor;
+  },
+): Promise<string> {
+  const id = randomUUID();
+  const stored = await prescriptionStorage().putImmutable(signedKey(id), input.validated.pdf);
+  const signerName = input.validated.signer.commonName ?? input.validated.signer.subject;
+  const doctor =
+    (await tx.doctor.findFirst({ where: { organisationId: input.organisationId, displayName: signerName }, select: { id: true } })) ??
+    (await tx.doctor.create({ data: { organisationId: input.organisationId, displayName: signerName, canSignQes: true }, select: { id: true } }));
+  await tx.prescription.create({
+    data: {
+      id,
+      organisationId: input.organisationId,
+      orderId: input.orderId,
+      patientId: input.patientId,
+      doctorId: doctor.id,
+      status: PRESCRIPTION_STATUS.externallySigned,
+      source: "INLINE_PDF",
+      signedFileKey: stored.key,
+      signedFileSha256: stored.sha256,
+      signedAt: input.validated.signingTime ?? new Date(),
+      history: {
+        create: {
+          fromStatus: null,
+          toStatus: PRESCRIPTION_STATUS.externallySigned,
+          note: `inline PDF with a qualified signature by ${signerName}`,
+          ...actorColumns(input.actor),
+        },
+      },
+    },
+  });
+  return id;
+}

@@ -1,0 +1,179 @@
+import type { Db, Tx } from "@/server/db/client";
+import { actorColumns, type Actor } from "@/server/domain/actor";
+import { ConflictError, ValidationError } from "@/server/domain/errors";
+import { enqueueTask } from "@/server/domain/tasks/enqueue";
+import { lockPrescription, type LockedPrescription } from "./lock";
+import { progressOrderAfterPrescription } from "./order-progress";
+import { copyRenderedToSigned } from "./signed-copy";
+import { normalisePrescriptionStatus, PRESCRIPTION_STATUS, type PrescriptionStatus } from "./statuses";
+
+/**
+ * A doctor's decisions on a prescription request (gaps-reference G7):
+ *
+ *   waiting for doctor ─approve─▶ approved ─sign─▶ signed | NON_QES_SIGNED ─▶ sent to the pharmacy
+ *   waiting for doctor | ON_HOLD | approved ─decline─▶ declined (its fulfillment is cancelled)
+ *   waiting for doctor | approved ─hold (note)─▶ ON_HOLD ─approve─▶ approved
+ *
+ * Each decision is one transaction under the prescription's row lock (its order's first) and writes
+ * a history entry naming the actor. Repeating the decision that made the current status changes
+ * nothing (no history): retries are safe. Any other move is a conflict (409).
+ */
+export type Decision = {
+  actor: Actor;
+  /** The deciding doctor; assigned to the prescription. Omitted: the doctor already assigned. */
+  doctorId?: string | null;
+  /** Recorded with the history entry (required to put a prescription on hold). */
+  note?: string | null;
+};
+
+export type DecisionResult = { id: string; status: PrescriptionStatus; changed: boolean };
+
+type Doctor = { id: string; displayName: string; canSignQes: boolean };
+
+const statusOf = (p: LockedPrescription): PrescriptionStatus | string => normalisePrescriptionStatus(p.status) ?? p.status;
+
+function refuse(action: string, status: string, allowed: string): ConflictError {
+  return new ConflictError(`A prescription in status "${status}" cannot be ${action}: only one ${allowed} can.`);
+}
+
+/** The deciding doctor: the one named (a doctor of the organisation), else the one assigned; none is a conflict. */
+async function decidingDoctor(tx: Tx, p: LockedPrescription, doctorId: string | null | undefined): Promise<Doctor> {
+  const id = doctorId ?? p.doctorId;
+  if (!id) throw new ConflictError("No doctor is assigned to the prescription: name the deciding doctor.");
+  const doctor = await tx.doctor.findFirst({
+    where: { id, organisationId: p.organisationId },
+    select: { id: true, displayName: true, canSignQes: true },
+  });
+  if (!doctor) throw ValidationError.field("doctor_uid", "No doctor with this uid in the organisation.");
+  return doctor;
+}
+
+async function decide(
+  db: Db,
+  organisationId: string,
+  prescriptionId: string,
+  work: (tx: Tx, p: LockedPrescription, status: string) => Promise<DecisionResult>,
+): Promise<DecisionResult> {
+  return db.$transaction(async (tx) => {
+    const p = await lockPrescription(tx, organisationId, prescriptionId);
+    return work(tx, p, statusOf(p));
+  }, { timeout: 30_000, maxWait: 30_000 });
+}
+
+async function recordHistory(tx: Tx, p: LockedPrescription, toStatus: string, decision: Decision): Promise<void> {
+  await tx.prescriptionHistory.create({
+    data: { prescriptionId: p.id, fromStatus: p.status, toStatus, note: decision.note?.trim() || null, ...actorColumns(decision.actor) },
+  });
+}
+
+const unchanged = (p: LockedPrescription, status: PrescriptionStatus): DecisionResult => ({ id: p.id, status, changed: false });
+
+/**
+ * waiting for doctor or ON_HOLD → approved: the doctor agrees; a signature comes next. The PDF is
+ * rendered again (prescription.render) so that the copy the doctor signs names them.
+ */
+export function approvePrescription(db: Db, organisationId: string, prescriptionId: string, decision: Decision): Promise<DecisionResult> {
+  return decide(db, organisationId, prescriptionId, async (tx, p, status) => {
+    if (status === PRESCRIPTION_STATUS.approved) {
+      if (!decision.doctorId || decision.doctorId === p.doctorId) return unchanged(p, PRESCRIPTION_STATUS.approved);
+      throw new ConflictError("The prescription is already approved by another doctor.");
+    }
+    if (status !== PRESCRIPTION_STATUS.waitingForDoctor && status !== PRESCRIPTION_STATUS.onHold) {
+      throw refuse("approved", status, "waiting for a doctor or on hold");
+    }
+    const doctor = await decidingDoctor(tx, p, decision.doctorId);
+    await tx.prescription.update({ where: { id: p.id }, data: { status: PRESCRIPTION_STATUS.approved, doctorId: doctor.id } });
+    await recordHistory(tx, p, PRESCRIPTION_STATUS.approved, decision);
+    // The PDF the doctor signs names the deciding doctor: render it again now.
+    await enqueueTask(tx, "prescription.render", { prescriptionId: p.id });
+    return { id: p.id, status: PRESCRIPTION_STATUS.approved, changed: true };
+  });
+}
+
+/**
+ * approved → signed (the doctor can sign with a qualified electronic signature) or NON_QES_SIGNED
+ * (the doctor cannot, and a telemedicine provider of the organisation allows prescriptions without
+ * one); otherwise a conflict. The rendered PDF is copied to signed storage (no rendered PDF: a
+ * conflict, render first), and the prescription is queued to be sent to its pharmacy.
+ */
+export function signPrescription(db: Db, organisationId: string, prescriptionId: string, decision: Decision): Promise<DecisionResult> {
+  return decide(db, organisationId, prescriptionId, async (tx, p, status) => {
+    if (status === PRESCRIPTION_STATUS.signed || status === PRESCRIPTION_STATUS.nonQesSigned) return unchanged(p, status);
+    if (status !== PRESCRIPTION_STATUS.approved) throw refuse("signed", status, "approved");
+    const doctor = await decidingDoctor(tx, p, decision.doctorId);
+    const to = doctor.canSignQes ? PRESCRIPTION_STATUS.signed : await nonQesSignature(tx, p.organisationId, doctor);
+    const copy = await copyRenderedToSigned(p);
+    await tx.prescription.update({
+      where: { id: p.id },
+      data: { status: to, doctorId: doctor.id, signedFileKey: copy.key, signedFileSha256: copy.sha256, signedAt: new Date() },
+    });
+    await recordHistory(tx, p, to, decision);
+    await enqueueTask(tx, "pharmacy_manager.send_prescription", { prescriptionId: p.id, organisationId: p.organisationId });
+    return { id: p.id, status: to, changed: true };
+  });
+}
+
+/**
+ * A prescription carries no telemedicine provider of its own: the organisation is the platform, so
+ * any of its providers that allows prescriptions without a QES allows it.
+ */
+async function nonQesSignature(tx: Tx, organisationId: string, doctor: Doctor): Promise<PrescriptionStatus> {
+  const provider = await tx.telemedicineProvider.findFirst({
+    where: { organisationId, allowNonQesSignedPrescriptions: true },
+    select: { id: true },
+  });
+  if (!provider) {
+    throw new ConflictError(
+      `Doctor "${doctor.displayName}" cannot sign with a qualified electronic signature, and no telemedicine provider of the organisation allows prescriptions without one.`,
+    );
+  }
+  return PRESCRIPTION_STATUS.nonQesSigned;
+}
+
+/**
+ * waiting for doctor, ON_HOLD or approved → declined. Nothing of it may reach a pharmacy: each open
+ * fulfillment waiting on it (no pharmacy order yet) is cancelled with all its items, as "Cancel a
+ * fulfillment" does, and the order moves on ("prescription declined" when nothing of it is left).
+ */
+export function declinePrescription(db: Db, organisationId: string, prescriptionId: string, decision: Decision): Promise<DecisionResult> {
+  return decide(db, organisationId, prescriptionId, async (tx, p, status) => {
+    if (status === PRESCRIPTION_STATUS.declined) return unchanged(p, PRESCRIPTION_STATUS.declined);
+    if (status !== PRESCRIPTION_STATUS.waitingForDoctor && status !== PRESCRIPTION_STATUS.onHold && status !== PRESCRIPTION_STATUS.approved) {
+      throw refuse("declined", status, "waiting for a doctor, on hold or approved");
+    }
+    const doctor = await decidingDoctor(tx, p, decision.doctorId);
+    await tx.prescription.update({ where: { id: p.id }, data: { status: PRESCRIPTION_STATUS.declined, doctorId: doctor.id } });
+    await recordHistory(tx, p, PRESCRIPTION_STATUS.declined, decision);
+
+    const waiting = await tx.fulfillment.findMany({
+      where: { status: { not: "CANCELLED" }, pharmacyOrder: null, items: { some: { prescriptionId: p.id } } },
+      select: { id: true },
+    });
+    if (waiting.length > 0) {
+      const ids = waiting.map((f) => f.id);
+      await tx.fulfillment.updateMany({ where: { id: { in: ids } }, data: { status: "CANCELLED", cancelledAt: new Date() } });
+      await tx.orderItem.updateMany({ where: { fulfillmentId: { in: ids } }, data: { status: "CANCELLED" } });
+    }
+    if (p.orderId) await progressOrderAfterPrescription(tx, p.orderId);
+    return { id: p.id, status: PRESCRIPTION_STATUS.declined, changed: true };
+  });
+}
+
+/**
+ * waiting for doctor or approved → ON_HOLD, with a note saying what is needed (required). Putting a
+ * held prescription on hold again changes nothing. No doctor is needed: the support team may hold
+ * a request; a named doctor is assigned.
+ */
+export function holdPrescription(db: Db, organisationId: string, prescriptionId: string, decision: Decision): Promise<DecisionResult> {
+  if (!decision.note?.trim()) return Promise.reject(ValidationError.field("note", "A note is required to put a prescription on hold."));
+  return decide(db, organisationId, prescriptionId, async (tx, p, status) => {
+    if (status === PRESCRIPTION_STATUS.onHold) return unchanged(p, PRESCRIPTION_STATUS.onHold);
+    if (status !== PRESCRIPTION_STATUS.waitingForDoctor && status !== PRESCRIPTION_STATUS.approved) {
+      throw refuse("put on hold", status, "waiting for a doctor or approved");
+    }
+    const doctorId = decision.doctorId ? (await decidingDoctor(tx, p, decision.doctorId)).id : p.doctorId;
+    await tx.prescription.update({ where: { id: p.id }, data: { status: PRESCRIPTION_STATUS.onHold, doctorId } });
+    await recordHistory(tx, p, PRESCRIPTION_STATUS.onHold, decision);
+    return { id: p.id, status: PRESCRIPTION_STATUS.onHold, changed: true };
+  });
+}

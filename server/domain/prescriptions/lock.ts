@@ -1,0 +1,36 @@
+import type { Tx } from "@/server/db/client";
+import { NotFoundError } from "@/server/domain/errors";
+
+export type LockedPrescription = {
+  id: string;
+  organisationId: string;
+  orderId: string | null;
+  patientId: string;
+  doctorId: string | null;
+  status: string;
+  renderedFileKey: string | null;
+  signedFileKey: string | null;
+};
+
+/**
+ * Locks a live (not deleted) prescription of the organisation for the rest of the transaction, so
+ * that decisions, external signing and rendering on one prescription run one after the other.
+ * Its order is locked first (FOR UPDATE), the order in which order commands (fulfillment
+ * cancellation, adding a fulfillment) take their locks, so the two never wait on each other in a
+ * circle. A prescription of another organisation, or a deleted one, is not found.
+ */
+export async function lockPrescription(tx: Tx, organisationId: string, prescriptionId: string): Promise<LockedPrescription> {
+  const found = await tx.prescription.findFirst({
+    where: { id: prescriptionId, organisationId, deletedAt: null },
+    select: { orderId: true },
+  });
+  if (!found) throw new NotFoundError();
+  if (found.orderId) await tx.$queryRaw`SELECT "id" FROM "Order" WHERE "id" = ${found.orderId} FOR UPDATE`;
+  const [row] = await tx.$queryRaw<LockedPrescription[]>`
+    SELECT "id", "organisationId", "orderId", "patientId", "doctorId", "status", "renderedFileKey", "signedFileKey"
+    FROM "Prescription"
+    WHERE "id" = ${prescriptionId} AND "organisationId" = ${organisationId} AND "deletedAt" IS NULL
+    FOR UPDATE`;
+  if (!row) throw new NotFoundError();
+  return row;
+}

@@ -1,0 +1,125 @@
+import { randomBytes } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { createRootCa, issueSignerCertificate, toPkcs12, type IssuedCertificate } from "./certificates";
+
+/**
+ * The sandbox's own "qualified" trust service: a root CA and a signer certificate with
+ * qcStatements/QcCompliance, kept under DATA_DIR/qes/ and created once. Signatures made with the
+ * signer validate for sandbox organisations only (trust-anchors.ts); nothing outside the sandbox
+ * trusts this CA. The signer is re-issued by the same CA when it is about to expire.
+ *
+ *   qes/ca.pem          the CA certificate (public)
+ *   qes/ca-key.pem      the CA's private key (0600)
+ *   qes/signer.p12      the signer's key, certificate and the CA certificate, PKCS#12 (0600)
+ *   qes/signer.json     the PKCS#12 password and the signer certificate's validity (0600)
+ */
+
+export type SandboxQes = {
+  caCertPath: string;
+  caCertPem: string;
+  signerP12Path: string;
+  signerP12Password: string;
+};
+
+export const SANDBOX_CA_NAME = "Rx Sandbox QES Root CA";
+export const SANDBOX_SIGNER_NAME = "Dr. Sandbox Signer";
+const ORGANISATION = "Rx Sandbox (not a trust service provider)";
+/** A signer certificate that expires sooner than this is replaced. */
+const RENEW_BEFORE_MS = 7 * 24 * 3600_000;
+
+type SignerFile = { p12_password: string; signer_common_name: string; signer_not_before: string; signer_not_after: string };
+
+const files = (dir: string) => ({
+  caCert: path.join(dir, "ca.pem"),
+  caKey: path.join(dir, "ca-key.pem"),
+  signerP12: path.join(dir, "signer.p12"),
+  signerJson: path.join(dir, "signer.json"),
+});
+
+const pending = new Map<string, Promise<SandboxQes>>();
+
+/** Creates the sandbox CA and signer under dataDir/qes/ on first use; later calls return the same files. */
+export function ensureSandboxQes(dataDir: string): Promise<SandboxQes> {
+  const dir = path.resolve(dataDir, "qes");
+  let result = pending.get(dir);
+  if (!result) {
+    result = prepare(dir).catch((error) => {
+      pending.delete(dir);
+      throw error;
+    });
+    pending.set(dir, result);
+  }
+  return result;
+}
+
+function writeSecret(file: string, content: string | Buffer): void {
+  writeFileSync(file, content, { mode: 0o600 });
+  chmodSync(file, 0o600);
+}
+
+async function prepare(dir: string): Promise<SandboxQes> {
+  const f = files(dir);
+  if (!existsSync(f.caCert) || !existsSync(f.caKey) || !existsSync(f.signerP12) || !existsSync(f.signerJson)) {
+    await createAll(dir);
+  }
+  const signer = JSON.parse(readFileSync(f.signerJson, "utf8")) as SignerFile;
+  if (new Date(signer.signer_not_after).getTime() - Date.now() < RENEW_BEFORE_MS) await renewSigner(dir);
+  const current = JSON.parse(readFileSync(f.signerJson, "utf8")) as SignerFile;
+  return {
+    caCertPath: f.caCert,
+    caCertPem: readFileSync(f.caCert, "utf8"),
+    signerP12Path: f.signerP12,
+    signerP12Password: current.p12_password,
+  };
+}
+
+/** Writes the whole set into a fresh folder and moves it into place, so a reader never sees half of it. */
+async function createAll(dir: string): Promise<void> {
+  const parent = path.dirname(dir);
+  mkdirSync(parent, { recursive: true });
+  const staging = mkdtempSync(path.join(parent, ".qes-"));
+  try {
+    chmodSync(staging, 0o700);
+    const ca = await createRootCa({ commonName: SANDBOX_CA_NAME, organisation: ORGANISATION, years: 10 });
+    const f = files(staging);
+    writeFileSync(f.caCert, ca.certificatePem, { mode: 0o644 });
+    writeSecret(f.caKey, ca.privateKeyPem);
+    await writeSigner(staging, ca);
+    if (existsSync(dir)) rmSync(dir, { recursive: true, force: true }); // an incomplete set
+    renameSync(staging, dir);
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    // Another process created it at the same moment: use theirs.
+    if (existsSync(files(dir).signerJson)) return;
+    throw error;
+  }
+}
+
+async function writeSigner(dir: string, ca: Pick<IssuedCertificate, "certificatePem" | "privateKeyPem">): Promise<void> {
+  const signer = await issueSignerCertificate({
+    commonName: SANDBOX_SIGNER_NAME,
+    organisation: ORGANISATION,
+    issuer: ca,
+    years: 2,
+  });
+  const password = randomBytes(18).toString("base64url");
+  const f = files(dir);
+  const p12 = toPkcs12(signer, [ca.certificatePem], password);
+  const json: SignerFile = {
+    p12_password: password,
+    signer_common_name: signer.commonName,
+    signer_not_before: signer.notBefore.toISOString(),
+    signer_not_after: signer.notAfter.toISOString(),
+  };
+  // Each file is replaced by a rename, so neither is ever read half-written.
+  writeSecret(`${f.signerP12}.tmp`, p12);
+  writeSecret(`${f.signerJson}.tmp`, `${JSON.stringify(json, null, 2)}\n`);
+  renameSync(`${f.signerP12}.tmp`, f.signerP12);
+  renameSync(`${f.signerJson}.tmp`, f.signerJson);
+}
+
+async function renewSigner(dir: string): Promise<void> {
+  const f = files(dir);
+  await writeSigner(dir, { certificatePem: readFileSync(f.caCert, "utf8"), privateKeyPem: readFileSync(f.caKey, "utf8") });
+}

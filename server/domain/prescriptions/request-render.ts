@@ -1,0 +1,24 @@
+import type { Db } from "@/server/db/client";
+import { ConflictError, NotFoundError } from "@/server/domain/errors";
+import { enqueueTask } from "@/server/domain/tasks/enqueue";
+import { isSignedStatus } from "./statuses";
+
+/**
+ * POST …/prescriptions/{uid}/render: publishes the internal event prescription.render (a background
+ * task committed with this request) for an unsigned prescription of the organisation; the PDF is
+ * produced asynchronously and `rendered` becomes true. A signed prescription is never rendered again.
+ */
+export async function requestPrescriptionRender(db: Db, prescriptionId: string, organisationId: string): Promise<{ uid: string }> {
+  return db.$transaction(async (tx) => {
+    const prescription = await tx.prescription.findFirst({
+      where: { id: prescriptionId, organisationId, deletedAt: null },
+      select: { id: true, status: true },
+    });
+    if (!prescription) throw new NotFoundError();
+    if (isSignedStatus(prescription.status)) {
+      throw new ConflictError("A signed prescription cannot be rendered again.");
+    }
+    await enqueueTask(tx, "prescription.render", { prescriptionId: prescription.id });
+    return { uid: prescription.id };
+  });
+}

@@ -1,0 +1,226 @@
+import { Prisma, type Db, type Tx } from "@/server/db/client";
+import type { Actor } from "@/server/domain/actor";
+import { ORDER_STATUS } from "@/server/domain/orders/intake";
+import { routeFulfillmentToPharmacy } from "@/server/domain/orders/route-fulfillment";
+import { refreshProjectedPayouts } from "@/server/domain/payouts/route-payouts";
+import { createPharmacyOrder } from "@/server/domain/pharmacy-orders/create-pharmacy-order";
+import { PHARMACY_ORDER_CHANGE, recordPharmacyOrderChange } from "@/server/domain/pharmacy-orders/lock";
+import { isLivePharmacyOrderStatus, PHARMACY_ORDER_STATUS } from "@/server/domain/pharmacy-orders/statuses";
+import { log } from "@/server/log";
+import { ORDER_STATUS_AFTER_DOCTOR, progressOrderAfterPrescription } from "./order-progress";
+import { isSignedStatus } from "./statuses";
+
+const SYSTEM: Actor = { type: "SYSTEM" };
+
+export type SendOutcome = {
+  /** Pharmacy orders created for fulfillments that waited for this prescription. */
+  created: string[];
+  /** Existing pharmacy orders that got the prescription attached. */
+  attached: string[];
+  /** Fulfillments no pharmacy can serve now (left waiting; the order shows "pharmacy not found"). */
+  unroutable: string[];
+};
+
+type Fulfillment = Awaited<ReturnType<typeof loadFulfillments>>[number];
+
+/**
+ * The "pharmacy_manager.send_prescription" task: a signed prescription goes to the pharmacy of each
+ * fulfillment whose items reference it. A fulfillment that waited for it (open, no pharmacy order,
+ * order not on hold, every prescription of its items signed) is routed as at intake and gets its
+ * pharmacy order with the prescription, its doctor and `prepaid` (pharmacy_order_created); its order
+ * leaves "waiting for doctor". A pharmacy order that exists without the prescription gets it
+ * attached (pharmacy_order_updated), so the pharmacy receives doctor_data and prescription_file.
+ * Idempotent: a second run finds nothing to do and changes nothing. A fulfillment no pharmacy can
+ * serve stays without a pharmacy order and is logged; running the task again routes it then.
+ */
+export async function sendPrescriptionToPharmacy(db: Db, prescriptionId: string): Promise<SendOutcome> {
+  const outcome: SendOutcome = { created: [], attached: [], unroutable: [] };
+  const prescription = await db.prescription.findUnique({
+    where: { id: prescriptionId },
+    select: { id: true, organisationId: true, status: true, deletedAt: true },
+  });
+  if (!prescription || prescription.deletedAt || !isSignedStatus(prescription.status)) {
+    log.warn("prescription not sent to a pharmacy: not found, deleted or not signed", { prescriptionId, status: prescription?.status });
+    return outcome;
+  }
+  const orders = await db.orderItem.findMany({
+    where: { prescriptionId, fulfillment: { status: { not: "CANCELLED" } } },
+    select: { orderId: true },
+    distinct: ["orderId"],
+  });
+  if (orders.length === 0) return outcome;
+  const orderIds = orders.map((o) => o.orderId).sort();
+
+  await db.$transaction(
+    async (tx) => {
+      // The orders' locks serialise this with fulfillment cancellation, order changes and another run.
+      await tx.$queryRaw`SELECT "id" FROM "Order" WHERE "id" IN (${Prisma.join(orderIds)}) ORDER BY "id" FOR UPDATE`;
+      const progressed = new Set<string>();
+      for (const fulfillment of await loadFulfillments(tx, prescriptionId, orderIds)) {
+        const order = fulfillment.order;
+        if (order.onHold || order.status === ORDER_STATUS.paused) continue;
+        if (fulfillment.pharmacyOrder) {
+          if (await attachPrescription(tx, fulfillment, prescriptionId)) outcome.attached.push(fulfillment.pharmacyOrder.id);
+          continue;
+        }
+        if (!fulfillment.items.every((i) => !i.prescription || (!i.prescription.deletedAt && isSignedStatus(i.prescription.status)))) continue;
+        progressed.add(order.id);
+        const created = await openPharmacyOrder(tx, fulfillment, prescriptionId);
+        if (created === "unroutable") {
+          outcome.unroutable.push(fulfillment.id);
+          log.warn("no pharmacy can serve a fulfillment with a signed prescription; it stays waiting", {
+            prescriptionId,
+            orderId: order.id,
+            fulfillmentId: fulfillment.id,
+          });
+        } else if (created) {
+          outcome.created.push(created);
+        }
+      }
+      for (const orderId of orderIds) {
+        const status = (await tx.order.findUniqueOrThrow({ where: { id: orderId }, select: { status: true } })).status;
+        const stale = status === ORDER_STATUS.waitingForDoctor || status === ORDER_STATUS_AFTER_DOCTOR.pharmacyNotFound;
+        if (progressed.has(orderId) || stale) {
+          await progressOrderAfterPrescription(tx, orderId);
+        }
+      }
+    },
+    { timeout: 30_000, maxWait: 30_000 },
+  );
+  return outcome;
+}
+
+/**
+ * The open fulfillments of these orders whose items reference the prescription, with their items,
+ * the items' prescriptions and the orders. One relation per query, one query after the other:
+ * Prisma runs sibling relation reads in parallel, which a transaction's single connection would queue.
+ */
+async function loadFulfillments(tx: Tx, prescriptionId: string, orderIds: string[]) {
+  const fulfillments = await tx.fulfillment.findMany({
+    where: { orderId: { in: orderIds }, status: { not: "CANCELLED" }, items: { some: { prescriptionId } } },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: {
+      id: true,
+      orderId: true,
+      externalId: true,
+      destinationPharmacyId: true,
+      locationId: true,
+      pharmacyOrder: { select: { id: true, organisationId: true, pharmacyId: true, prescriptionId: true, status: true } },
+    },
+  });
+  const items = await tx.orderItem.findMany({
+    where: { fulfillmentId: { in: fulfillments.map((f) => f.id) } },
+    orderBy: { id: "asc" },
+    select: {
+      id: true,
+      fulfillmentId: true,
+      skuId: true,
+      quantity: true,
+      totalPaidAmount: true,
+      status: true,
+      prescriptionId: true,
+      sku: { select: { skipForPharmacyOrders: true } },
+    },
+  });
+  const prescriptionIds = [...new Set(items.flatMap((i) => (i.prescriptionId ? [i.prescriptionId] : [])))];
+  const prescriptions = new Map(
+    (await tx.prescription.findMany({ where: { id: { in: prescriptionIds } }, select: { id: true, status: true, deletedAt: true } })).map((p) => [p.id, p]),
+  );
+  const orders = await tx.order.findMany({
+    where: { id: { in: orderIds } },
+    select: {
+      id: true,
+      organisationId: true,
+      name: true,
+      status: true,
+      onHold: true,
+      pharmacyId: true,
+      patientId: true,
+      shippingCostAmount: true,
+      shippingCostCurrency: true,
+      shopOrder: { select: { name: true } },
+    },
+  });
+  const patients = new Map(
+    (await tx.patientProfile.findMany({ where: { id: { in: orders.map((o) => o.patientId) } }, select: { id: true, displayName: true } })).map((p) => [
+      p.id,
+      p.displayName,
+    ]),
+  );
+  const orderById = new Map(orders.map((o) => [o.id, { ...o, patientName: patients.get(o.patientId) ?? "" }]));
+  return fulfillments.map((f) => ({
+    ...f,
+    order: orderById.get(f.orderId)!,
+    items: items
+      .filter((i) => i.fulfillmentId === f.id)
+      .map((i) => ({ ...i, prescription: i.prescriptionId ? (prescriptions.get(i.prescriptionId) ?? null) : null })),
+  }));
+}
+
+/** The prescription items' amount paid: what the patient prepaid for the pharmacy order's prescription items. */
+const prepaidOf = (items: { totalPaidAmount: number; prescriptionId: string | null }[]) =>
+  items.reduce((sum, i) => sum + (i.prescriptionId ? i.totalPaidAmount : 0), 0);
+
+/** A live pharmacy order without a prescription gets this one; returns whether it changed. */
+async function attachPrescription(tx: Tx, fulfillment: Fulfillment, prescriptionId: string): Promise<boolean> {
+  const po = fulfillment.pharmacyOrder!;
+  if (po.prescriptionId || !isLivePharmacyOrderStatus(po.status)) return false;
+  const items = await tx.pharmacyOrderItem.findMany({
+    where: { pharmacyOrderId: po.id },
+    select: { totalPaidAmount: true, orderItem: { select: { prescriptionId: true } } },
+  });
+  const prepaid = prepaidOf(items.map((i) => ({ totalPaidAmount: i.totalPaidAmount, prescriptionId: i.orderItem.prescriptionId })));
+  await tx.pharmacyOrder.update({ where: { id: po.id }, data: { prescriptionId, prepaid } });
+  await refreshProjectedPayouts(tx, po.id);
+  await recordPharmacyOrderChange(tx, [po], PHARMACY_ORDER_CHANGE.prescriptionAttached, SYSTEM);
+  return true;
+}
+
+/**
+ * Routes a fulfillment as intake does (destination pharmacy, else location, else the order's
+ * pharmacy, else automatic selection) and creates its pharmacy order; it carries the order's
+ * shipping cost when no live pharmacy order of the order does yet. Returns the new pharmacy order,
+ * null when nothing of it goes to a pharmacy, "unroutable" when no pharmacy can serve it.
+ */
+async function openPharmacyOrder(tx: Tx, fulfillment: Fulfillment, prescriptionId: string): Promise<string | null | "unroutable"> {
+  const order = fulfillment.order;
+  const toPharmacy = fulfillment.items.filter((i) => i.status !== "CANCELLED" && !i.sku.skipForPharmacyOrders);
+  if (toPharmacy.length === 0) return null;
+  const located = fulfillment.locationId
+    ? await tx.pharmacy.findFirst({ where: { organisationId: order.organisationId, locationId: fulfillment.locationId }, select: { id: true } })
+    : null;
+  const explicitPharmacyId = fulfillment.destinationPharmacyId ?? located?.id ?? order.pharmacyId;
+  const routed = await routeFulfillmentToPharmacy(
+    tx,
+    order.organisationId,
+    toPharmacy.map((i) => ({ skuId: i.skuId, quantity: i.quantity })),
+    explicitPharmacyId,
+  );
+  if (!routed) return "unroutable";
+  const shippingCarrier = await tx.pharmacyOrder.findFirst({
+    where: { orderId: order.id, status: { not: PHARMACY_ORDER_STATUS.cancelled }, shippingCostsAmount: { not: null } },
+    select: { id: true },
+  });
+  const carriesShipping = !shippingCarrier && order.shippingCostAmount !== null;
+  return createPharmacyOrder(
+    tx,
+    {
+      organisationId: order.organisationId,
+      orderId: order.id,
+      fulfillmentId: fulfillment.id,
+      pharmacyId: routed.pharmacyId,
+      prescriptionId,
+      prepaid: prepaidOf(toPharmacy),
+      shippingCostsAmount: carriesShipping ? order.shippingCostAmount : null,
+      shippingCostsCurrency: carriesShipping ? order.shippingCostCurrency : null,
+      items: toPharmacy.map((i) => ({
+        orderItemId: i.id,
+        pharmacySkuId: routed.pharmacySkuBySku.get(i.skuId) ?? null,
+        amount: i.quantity,
+        totalPaidAmount: i.totalPaidAmount,
+      })),
+      search: { shopOrderName: order.shopOrder?.name ?? order.name, patientName: order.patientName },
+    },
+    SYSTEM,
+  );
+}

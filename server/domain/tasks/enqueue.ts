@@ -1,0 +1,18 @@
+import type { Tx } from "@/server/db/client";
+
+/** The spec's internal events, run as durable background tasks (server/jobs/task-handlers.ts). */
+export type TaskName = "prescription.render" | "pharmacy_manager.send_prescription";
+
+export const TASK_NAMES: readonly TaskName[] = ["prescription.render", "pharmacy_manager.send_prescription"];
+
+export type TaskPayload = Record<string, string | number | boolean | null>;
+
+/**
+ * Records a background task in the caller's transaction: it exists exactly when the change that
+ * asks for it commits, and a trigger wakes the task runners at that commit. Returns the task id.
+ * The task runs at least once (more often after a crash or a retry): its handler must be idempotent.
+ */
+export async function enqueueTask(tx: Tx, name: TaskName, payload: TaskPayload): Promise<string> {
+  const task = await tx.backgroundTask.create({ data: { name, payload }, select: { id: true } });
+  return task.id;
+}

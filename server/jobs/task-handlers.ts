@@ -1,0 +1,27 @@
+import { database } from "@/server/db/client";
+import { sendPrescriptionToPharmacy } from "@/server/domain/prescriptions/send-to-pharmacy";
+import type { TaskPayload } from "@/server/domain/tasks/enqueue";
+import type { TaskHandlers } from "@/server/domain/tasks/attempt";
+
+function prescriptionIdOf(payload: TaskPayload): string {
+  const id = payload.prescriptionId;
+  if (typeof id !== "string" || id === "") throw new Error("The task's payload has no prescriptionId.");
+  return id;
+}
+
+/**
+ * What each background task does (the spec's internal events). Every handler is idempotent: a task
+ * runs at least once, and again after a failure, a crash or a lost lease, so a repeat must find
+ * its work done and change nothing (or redo it with the same result).
+ */
+export const TASK_HANDLERS: TaskHandlers = {
+  // Loaded on first use: the PDF renderer takes about a second to load and most processes never render.
+  "prescription.render": async (payload) => {
+    const prescriptionId = prescriptionIdOf(payload);
+    const { renderPrescriptionPdf } = await import("@/server/domain/prescriptions/render-pdf");
+    await renderPrescriptionPdf(await database(), prescriptionId);
+  },
+  "pharmacy_manager.send_prescription": async (payload) => {
+    await sendPrescriptionToPharmacy(await database(), prescriptionIdOf(payload));
+  },
+};

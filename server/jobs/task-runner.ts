@@ -1,0 +1,156 @@
+import { eventType, staticSchema } from "inngest";
+import { config } from "@/server/config";
+import { database, type Db } from "@/server/db/client";
+import { attemptTask, claimDueTasks, msUntilNextTaskDue, type ClaimedTask, type TaskHandlers } from "@/server/domain/tasks/attempt";
+import type { TaskName } from "@/server/domain/tasks/enqueue";
+import { log } from "@/server/log";
+import { listenForNotifications } from "./db-listener";
+import { inngest } from "./inngest-client";
+import { TASK_HANDLERS } from "./task-handlers";
+
+/** Fallback poll: catches retries coming due, expired leases, and notifications missed while reconnecting. */
+const POLL_MS = 1_000;
+const TASK_CHANNEL = "rx_tasks";
+/** Tasks running at once in one process. Rendering is CPU-bound: more would only queue on the event loop. */
+const CONCURRENCY = 4;
+/** Tasks announced to Inngest per pass. */
+const ANNOUNCE_BATCH = 100;
+
+/** The Inngest event that asks for one attempt of a task (one event name, and one function, per task name). */
+export const taskDue = <N extends TaskName>(name: N) =>
+  eventType(`rx/task.${name}`, { schema: staticSchema<{ taskId: string; attempts: number }>() });
+
+/**
+ * Announces due tasks to Inngest, one event per attempt; each is leased first, so an announcement
+ * that gets lost is made again when its lease runs out (by a runner, or by the Inngest sweep).
+ */
+export async function announceDueTasks(db?: Db): Promise<{ announced: number }> {
+  const conn = db ?? (await database());
+  let announced = 0;
+  for (let batch = 0; batch < 10; batch++) {
+    const claimed = await claimDueTasks(conn, ANNOUNCE_BATCH);
+    if (claimed.length === 0) break;
+    await inngest.send(
+      claimed.map((t) => ({
+        id: `rx-task-${t.id}-${t.attempts}-${t.leasedUntil}`,
+        name: taskDue(t.name as TaskName).name,
+        data: { taskId: t.id, attempts: t.attempts },
+      })),
+    );
+    announced += claimed.length;
+  }
+  return { announced };
+}
+
+export type TaskRunnerOptions = {
+  /** "run": attempt tasks in this process (embedded mode); "announce": hand each attempt to Inngest. */
+  mode: "run" | "announce";
+  handlers?: TaskHandlers;
+  /** Fallback poll interval (tests lengthen it to show that the notification wakes the runner). */
+  pollMs?: number;
+};
+
+/**
+ * The background task runner of one process, woken by the rx_tasks notification when a task
+ * commits and by a poll. It claims due tasks (FOR UPDATE SKIP LOCKED, with a lease) and runs them
+ * here, at most CONCURRENCY at once, or announces them to Inngest. All state is in the database: a
+ * killed process loses nothing; its tasks become due again when their leases run out.
+ */
+export class TaskRunner {
+  private stopped = false;
+  private wanted = false;
+  private draining: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly running = new Set<Promise<void>>();
+  private unlisten: (() => Promise<void>) | null = null;
+  private readonly handlers: TaskHandlers;
+
+  constructor(
+    private readonly db: Db,
+    private readonly options: TaskRunnerOptions,
+  ) {
+    this.handlers = options.handlers ?? TASK_HANDLERS;
+  }
+
+  async start(): Promise<void> {
+    this.unlisten = await listenForNotifications(TASK_CHANNEL, this.wake);
+    this.wake();
+  }
+
+  /** Stops claiming and waits for the tasks running here. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.unlisten?.().catch(() => undefined);
+    await this.draining;
+    await Promise.allSettled([...this.running]);
+  }
+
+  /** Look for due tasks now (coalesced: one pass at a time, one more if woken during it). */
+  readonly wake = (): void => {
+    if (this.stopped) return;
+    this.wanted = true;
+    this.draining ??= this.drain().finally(() => {
+      this.draining = null;
+      if (this.wanted) this.wake();
+    });
+  };
+
+  private async drain(): Promise<void> {
+    while (this.wanted && !this.stopped) {
+      this.wanted = false;
+      const pollMs = this.options.pollMs ?? POLL_MS;
+      let waitMs = pollMs;
+      try {
+        if (this.options.mode === "announce") await announceDueTasks(this.db);
+        else for (const task of await claimDueTasks(this.db, CONCURRENCY - this.running.size)) this.run(task);
+        // Full: a finishing task wakes the runner. Otherwise sleep until the next retry or lease end is due.
+        if (this.options.mode === "announce" || this.running.size < CONCURRENCY) {
+          waitMs = Math.min(pollMs, Math.max(5, (await msUntilNextTaskDue(this.db)) ?? pollMs));
+        }
+      } catch (error) {
+        log.error("task runner failed; retrying", { error });
+      }
+      this.schedule(waitMs);
+    }
+  }
+
+  private run(task: ClaimedTask): void {
+    const done: Promise<void> = attemptTask(this.db, task, this.handlers)
+      .then(
+        () => undefined,
+        (error: unknown) => log.error("background task could not be attempted", { taskId: task.id, error }),
+      )
+      .finally(() => {
+        this.running.delete(done);
+        this.wake();
+      });
+    this.running.add(done);
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(this.wake, ms);
+    this.timer.unref();
+  }
+}
+
+const holder = globalThis as unknown as { __rxTaskRunner?: TaskRunner };
+
+/** Starts this process's task runner (once): it runs the tasks, or with Inngest announces them. */
+export async function startTaskRunner(): Promise<TaskRunner> {
+  if (holder.__rxTaskRunner) return holder.__rxTaskRunner;
+  const mode = config().inngestConfigured ? "announce" : "run";
+  const runner = new TaskRunner(await database(), { mode });
+  holder.__rxTaskRunner = runner;
+  await runner.start();
+  log.info("background task runner started", { mode });
+  return runner;
+}
+
+export async function stopTaskRunner(): Promise<void> {
+  const runner = holder.__rxTaskRunner;
+  holder.__rxTaskRunner = undefined;
+  await runner?.stop();
+}

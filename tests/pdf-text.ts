@@ -1,0 +1,32 @@
+/**
+ * The text a PDF made by @react-pdf/renderer with the built-in fonts shows: its content streams are
+ * inflated and the hex strings of the TJ/Tj operators decoded (Windows-1252) and concatenated in
+ * drawing order, without separators (the renderer may draw one word in several pieces). Enough to
+ * check what a rendered prescription says; not a PDF parser.
+ */
+import zlib from "node:zlib";
+
+// Windows-1252 at 0x80–0x9F (Node's TextDecoder decodes "windows-1252" as Latin-1); "\0" is unused.
+const CP1252_HIGH = "€\0‚ƒ„…†‡ˆ‰Š‹Œ\0Ž\0\0‘’“”•–—˜™š›œ\0žŸ";
+const cp1252 = (bytes: Buffer) => [...bytes].map((b) => (b >= 0x80 && b <= 0x9f ? CP1252_HIGH[b - 0x80] : String.fromCharCode(b))).join("");
+
+export function pdfText(pdf: Buffer): string {
+  const raw = pdf.toString("latin1");
+  let text = "";
+  for (const [, body] of raw.matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)) {
+    let content: string;
+    try {
+      content = zlib.inflateSync(Buffer.from(body, "latin1")).toString("latin1");
+    } catch {
+      content = body;
+    }
+    for (const [op] of content.matchAll(/\[[^\]]*\]\s*TJ|<[0-9a-fA-F]*>\s*Tj/g)) {
+      for (const [, hex] of op.matchAll(/<([0-9a-fA-F]*)>/g)) text += cp1252(Buffer.from(hex, "hex"));
+    }
+  }
+  return text;
+}
+
+export function pdfPageCount(pdf: Buffer): number {
+  return pdf.toString("latin1").match(/\/Type\s*\/Page\b/g)?.length ?? 0;
+}

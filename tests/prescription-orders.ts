@@ -1,0 +1,70 @@
+/** Orders that wait for a doctor, through the real order intake, and their prescriptions' files. */
+import { expect } from "vitest";
+import { findOrCreateShopCustomer } from "@/server/domain/orders/customers";
+import { prescriptionStorage, renderedKey } from "@/server/domain/prescriptions/storage";
+import type { Tenant } from "./fixtures";
+import { address, item, orderBody, placeOrder, type withShopSkus } from "./orders";
+
+type Refs = Awaited<ReturnType<typeof withShopSkus>>;
+
+/** A completed questionnaire response (anamnesis) of the shop customer, who is created if new. */
+export async function completedAnamnesis(t: Tenant, customerId: string) {
+  const patient = await t.db.$transaction((tx) => findOrCreateShopCustomer(tx, t.organisation.id, t.shop.id, { id: customerId }, address));
+  const questionnaire = await t.db.questionnaire.create({ data: { organisationId: t.organisation.id, displayName: "Anamnesis", model: {} } });
+  return t.db.questionnaireResponse.create({
+    data: { questionnaireId: questionnaire.id, patientId: patient.id, status: "COMPLETED", data: {}, completedAt: new Date() },
+  });
+}
+
+/**
+ * POST /v1/management/orders with one Rx item carrying an anamnesis (2 × Finasteride, 5998 paid),
+ * plus `extraFulfillments`: the order waits for a doctor. Returns the Management order and its prescription's uid.
+ */
+export async function placeWaitingOrder(
+  t: Tenant,
+  refs: Refs,
+  options: { customerId?: string; overrides?: Record<string, unknown>; extraFulfillments?: Record<string, unknown>[]; quantity?: number } = {},
+) {
+  const customerId = options.customerId ?? "rx-customer";
+  const anamnesis = await completedAnamnesis(t, customerId);
+  const rxItem = item(refs.rxReference, {
+    anamnesis_uid: anamnesis.id,
+    quantity: options.quantity ?? 2,
+    total_paid: { amount: 5998, currency: "EUR" },
+  });
+  const body = orderBody(t, [rxItem], { customer: { id: customerId }, ...options.overrides });
+  body.fulfillments = [{ external_id: "f-rx", items: [rxItem] }, ...(options.extraFulfillments ?? [])] as typeof body.fulfillments;
+  const r = await placeOrder(t, body);
+  expect(r.status, r.text).toBe(201);
+  expect(r.json.status).toBe(options.overrides?.on_hold ? "paused" : "waiting for doctor");
+  return { order: r.json, orderId: r.json.uid as string, prescriptionId: r.json.prescriptions[0].uid as string, anamnesisId: anamnesis.id, body };
+}
+
+/**
+ * Until intake takes `_skip_validation`: the request as a skip-validation item makes it, a
+ * prescription waiting for a doctor whose items carry no anamnesis.
+ */
+export async function dropAnamnesis(t: Tenant, prescriptionId: string) {
+  await t.db.prescriptionLine.updateMany({ where: { prescriptionId }, data: { anamnesisId: null } });
+  await t.db.orderItem.updateMany({ where: { prescriptionId }, data: { anamnesisId: null } });
+}
+
+/** A rendered PDF as the render task leaves it: the file under rendered/<uid>.pdf and renderedFileKey set. */
+export async function storeRenderedPdf(t: Tenant, prescriptionId: string, content = `%PDF-1.7\n% prescription ${prescriptionId}\n%%EOF\n`) {
+  const stored = await prescriptionStorage().put(renderedKey(prescriptionId), Buffer.from(content));
+  await t.db.prescription.update({ where: { id: prescriptionId }, data: { renderedFileKey: stored.key } });
+  return Buffer.from(content);
+}
+
+/** Runs the pending background task `name` queued for this prescription, as a task runner would (one attempt). */
+export async function runPrescriptionTask(t: Tenant, name: "prescription.render" | "pharmacy_manager.send_prescription", prescriptionId: string) {
+  const { attemptTask } = await import("@/server/domain/tasks/attempt");
+  const { TASK_HANDLERS } = await import("@/server/jobs/task-handlers");
+  const tasks = await t.db.backgroundTask.findMany({
+    where: { name, state: "PENDING", payload: { path: ["prescriptionId"], equals: prescriptionId } },
+  });
+  expect(tasks, `one pending ${name} task`).toHaveLength(1);
+  const outcome = await attemptTask(t.db, tasks[0], TASK_HANDLERS);
+  expect(outcome.state).toBe("DONE");
+  return outcome;
+}
