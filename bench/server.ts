@@ -15,7 +15,8 @@ export async function startServer(
   port: number,
 ): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   const child: ChildProcess = spawn("npx", ["next", "start", "-p", String(port)], {
-    env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: "silent" },
+    // BENCH_SERVER_LOG_LEVEL=info shows the server's logs (on stderr); silent by default.
+    env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? "silent" },
     stdio: ["ignore", "ignore", "inherit"],
     detached: true,
   });

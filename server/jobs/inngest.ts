@@ -46,7 +46,7 @@ const MAX_STEPS = 100;
  * The attempts of one delivery: an attempt in a step, then a sleep until the next attempt is due,
  * until it succeeds or is dropped. Each step claims the attempt in the database first, so the same
  * delivery announced twice is still attempted once per round. At most WEBHOOK_TARGET_CONCURRENCY
- * attempts run at once per target (sleeping runs hold no slot).
+ * attempts run at once per target origin (sleeping runs hold no slot).
  */
 export const deliverWebhook = inngest.createFunction(
   {
@@ -54,7 +54,7 @@ export const deliverWebhook = inngest.createFunction(
     name: "Deliver a webhook",
     triggers: [webhookDeliveryDue],
     retries: 3,
-    concurrency: [{ key: "event.data.target", limit: config().WEBHOOK_TARGET_CONCURRENCY }],
+    concurrency: [{ key: "event.data.origin", limit: config().WEBHOOK_TARGET_CONCURRENCY }],
   },
   async ({ event, step }) => {
     for (let i = 1; i <= MAX_STEPS; i++) {

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { reloadConfig } from "@/server/config";
 import { database } from "@/server/db/client";
 import { recordEvent } from "@/server/domain/events/outbox";
-import { retryDelayMs } from "@/server/domain/webhooks/deliver-attempt";
+import { retryDelayMs, sharedDataBuilder } from "@/server/domain/webhooks/deliver-attempt";
 import { sealSecret } from "@/server/domain/webhooks/secret-box";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { get, patch } from "@/tests/http";
@@ -369,6 +369,52 @@ describe("webhook delivery (embedded runner)", () => {
       process.env.WEBHOOK_RETRY_BASE_MS = ENV.WEBHOOK_RETRY_BASE_MS;
       reloadConfig();
     }
+  });
+});
+
+describe("bounds and sharing", () => {
+  it("bounds attempts in flight per receiver origin, across subscriptions with different paths", async () => {
+    let inFlight = 0;
+    let most = 0;
+    const slow = await startReceiver(async (_r, res) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      await sleep(150);
+      inFlight -= 1;
+      res.writeHead(200).end();
+    });
+    try {
+      for (let i = 0; i < 4; i++) await subscribe("pharmacy_sku_stock_updated", `${slow.url}/path-${i}`, { secret: `s${i}` });
+      await startRunner();
+      for (let stock = 1; stock <= 3; stock++) {
+        await patch(`/v1/external_pharmacy_api/pharmacy_skus/${t.pharmacySku.id}/stock`, { key: t.keys.pharmacy, body: { stock } });
+      }
+      await slow.waitFor(12, 15_000);
+      expect(most).toBe(2); // WEBHOOK_TARGET_CONCURRENCY
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it("builds a payload once per event and scope within a short window, and never keeps a failed build", async () => {
+    let builds = 0;
+    let fail = true;
+    const shared = sharedDataBuilder(async () => {
+      builds += 1;
+      if (fail) throw new Error("database hiccup");
+      return { n: builds };
+    }, 200);
+    const db = await database();
+    const event = { id: "e1", eventType: "pharmacy_order_updated", organisationId: "o", pharmacyId: "p", subjectId: "s", data: null };
+    await expect(shared(db, event, "PHARMACY")).rejects.toThrow("hiccup");
+    fail = false;
+    const [a, b] = await Promise.all([shared(db, event, "PHARMACY"), shared(db, event, "PHARMACY")]);
+    expect(a).toBe(b);
+    expect(await shared(db, event, "ORGANISATION")).not.toBe(a);
+    expect(builds).toBe(3);
+    await sleep(250);
+    await shared(db, event, "PHARMACY");
+    expect(builds).toBe(4);
   });
 });
 

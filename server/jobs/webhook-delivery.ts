@@ -2,7 +2,7 @@ import { eventType, staticSchema } from "inngest";
 import { buildWebhookData } from "@/server/api/webhooks/payloads";
 import { config } from "@/server/config";
 import { database } from "@/server/db/client";
-import { claimDelivery, performClaimedAttempt } from "@/server/domain/webhooks/deliver-attempt";
+import { claimDelivery, performClaimedAttempt, targetOrigin } from "@/server/domain/webhooks/deliver-attempt";
 import { dispatchOutboxEvents } from "@/server/domain/webhooks/dispatch";
 import { pruneFinishedTasks } from "@/server/domain/tasks/attempt";
 import { pruneWebhookLogs } from "@/server/domain/webhooks/retention";
@@ -12,7 +12,7 @@ import { wakeWebhookRunner } from "./webhook-runner";
 
 /** The Inngest event that starts (or restarts) the attempts of one delivery. */
 export const webhookDeliveryDue = eventType("rx/webhook.delivery.due", {
-  schema: staticSchema<{ deliveryId: string; target: string }>(),
+  schema: staticSchema<{ deliveryId: string; origin: string }>(),
 });
 
 /**
@@ -36,7 +36,7 @@ export async function announceDeliveries(deliveryIds: string[]): Promise<void> {
     rows.map((r) => ({
       id: `webhook-delivery-${r.id}-${r.attemptCount}`,
       name: webhookDeliveryDue.name,
-      data: { deliveryId: r.id, target: r.subscription.target },
+      data: { deliveryId: r.id, origin: targetOrigin(r.subscription.target) },
     })),
   );
 }

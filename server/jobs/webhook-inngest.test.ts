@@ -49,7 +49,7 @@ async function pendingDelivery(): Promise<string> {
 const run = (deliveryId: string) =>
   new InngestTestEngine({
     function: deliverWebhook,
-    events: [{ name: webhookDeliveryDue.name, data: { deliveryId, target: `${receiver.url}/inngest` } }],
+    events: [{ name: webhookDeliveryDue.name, data: { deliveryId, origin: receiver.url } }],
     // Sleeps end at once here; the attempt's own claim still checks that the retry is due (20–50 ms later).
     steps: Array.from({ length: 10 }, (_, i) => ({ id: `wait-${i + 1}`, handler: () => new Promise((r) => setTimeout(r, 60)) })),
   }).execute();

@@ -1,7 +1,13 @@
 import { buildWebhookData } from "@/server/api/webhooks/payloads";
 import { config } from "@/server/config";
 import { database, type Db } from "@/server/db/client";
-import { claimDueDeliveries, performClaimedAttempt, type ClaimedAttempt } from "@/server/domain/webhooks/deliver-attempt";
+import {
+  claimDueDeliveries,
+  performClaimedAttempt,
+  sharedDataBuilder,
+  targetOrigin,
+  type ClaimedAttempt,
+} from "@/server/domain/webhooks/deliver-attempt";
 import { dispatchOutboxEvents } from "@/server/domain/webhooks/dispatch";
 import { log } from "@/server/log";
 import { listenForNotifications } from "./db-listener";
@@ -21,7 +27,7 @@ export type WebhookRunnerOptions = {
  * The embedded webhook runner: wakes when an outbox event commits (PostgreSQL NOTIFY from a trigger,
  * delivered at commit, in every listening process; PGlite the same in-process), fans events out into
  * deliveries, claims due deliveries with FOR UPDATE SKIP LOCKED and makes their attempts
- * concurrently: at most WEBHOOK_CONCURRENCY in flight, WEBHOOK_TARGET_CONCURRENCY per target. The
+ * concurrently: at most WEBHOOK_CONCURRENCY in flight, WEBHOOK_TARGET_CONCURRENCY per target origin. The
  * state is all in the database, so a killed process loses nothing: its claimed attempts become due
  * again when their lease runs out, and the next process picks them up.
  */
@@ -31,7 +37,9 @@ export class WebhookRunner {
   private again = false;
   private timer: NodeJS.Timeout | null = null;
   private inFlight = new Map<string, Promise<void>>();
+  /** Attempts in flight per target origin. */
   private perTarget = new Map<string, number>();
+  private readonly buildData = sharedDataBuilder(buildWebhookData);
   private unlisten: (() => Promise<void>) | null = null;
 
   constructor(
@@ -89,17 +97,18 @@ export class WebhookRunner {
   }
 
   private run(attempt: ClaimedAttempt): void {
-    this.perTarget.set(attempt.target, (this.perTarget.get(attempt.target) ?? 0) + 1);
-    const done = performClaimedAttempt(this.db, attempt, buildWebhookData)
+    const origin = targetOrigin(attempt.target);
+    this.perTarget.set(origin, (this.perTarget.get(origin) ?? 0) + 1);
+    const done = performClaimedAttempt(this.db, attempt, this.buildData)
       .then(
         () => undefined,
         (error: unknown) => log.error("webhook attempt failed to run", { deliveryId: attempt.deliveryId, error }),
       )
       .finally(() => {
         this.inFlight.delete(attempt.deliveryId);
-        const left = (this.perTarget.get(attempt.target) ?? 1) - 1;
-        if (left > 0) this.perTarget.set(attempt.target, left);
-        else this.perTarget.delete(attempt.target);
+        const left = (this.perTarget.get(origin) ?? 1) - 1;
+        if (left > 0) this.perTarget.set(origin, left);
+        else this.perTarget.delete(origin);
         this.wake();
       });
     this.inFlight.set(attempt.deliveryId, done);

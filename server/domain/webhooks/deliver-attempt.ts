@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { config } from "@/server/config";
 import { Prisma, type Db } from "@/server/db/client";
 import type { SubscriptionScope } from "@/server/db/generated/enums";
@@ -39,8 +40,8 @@ const leaseMs = () => config().WEBHOOK_TIMEOUT_MS + 15_000;
 
 /**
  * Claims due deliveries for this process (FOR UPDATE SKIP LOCKED, so several processes sharing one
- * PostgreSQL never claim the same row), at most `limit`, and at most `slotsFor(target)` per target
- * so one slow receiver cannot take every slot. Oldest due first.
+ * PostgreSQL never claim the same row), at most `limit`, and at most `slotsFor(origin)` per target
+ * origin so one slow receiver cannot take every slot. Oldest due first.
  */
 export async function claimDueDeliveries(
   db: Db,
@@ -59,9 +60,10 @@ export async function claimDueDeliveries(
     const taken = new Map<string, number>();
     const picked: { id: string; target: string }[] = [];
     for (const candidate of candidates) {
-      const used = taken.get(candidate.target) ?? 0;
-      if (picked.length >= limit || used >= slotsFor(candidate.target)) continue;
-      taken.set(candidate.target, used + 1);
+      const origin = targetOrigin(candidate.target);
+      const used = taken.get(origin) ?? 0;
+      if (picked.length >= limit || used >= slotsFor(origin)) continue;
+      taken.set(origin, used + 1);
       picked.push(candidate);
     }
     if (picked.length === 0) return [];
@@ -103,71 +105,114 @@ const notSent = (errorClass: string, errorMessage: string): SendOutcome => ({
   errorMessage,
 });
 
+type AttemptRow = {
+  maxAttempts: number;
+  eventId: string;
+  eventType: string;
+  organisationId: string;
+  pharmacyId: string | null;
+  subjectId: string;
+  data: unknown;
+  scope: SubscriptionScope;
+  target: string;
+  secretEncrypted: string;
+  headerKey: string | null;
+  headerValueEncrypted: string | null;
+  payloadVersion: string;
+  deleted: boolean;
+};
+
 /**
  * Makes one claimed attempt: rebuilds the payload from current state with a fresh timestamp, signs
  * it with the subscription's current secret (a re-registered secret applies to retries at once),
- * POSTs it, and records the attempt with the delivery's new state in one transaction.
+ * POSTs it, and records the attempt with the delivery's new state in one statement. The delivery,
+ * its subscription and event are read in one statement too: this is the engine's hot path.
  */
 export async function performClaimedAttempt(db: Db, claimed: ClaimedAttempt, buildData: WebhookDataBuilder): Promise<AttemptResult> {
-  const delivery = await db.webhookDelivery.findUniqueOrThrow({
-    where: { id: claimed.deliveryId },
-    include: { subscription: true, outboxEvent: true },
-  });
-  const { subscription, outboxEvent } = delivery;
+  const [row] = await db.$queryRaw<AttemptRow[]>`
+    SELECT d."maxAttempts", e."id" AS "eventId", e."eventType", e."organisationId", e."pharmacyId", e."subjectId", e."data",
+           s."scope", s."target", s."secretEncrypted", s."headerKey", s."headerValueEncrypted", s."payloadVersion",
+           s."deletedAt" IS NOT NULL AS "deleted"
+      FROM "WebhookDelivery" d
+      JOIN "WebhookSubscription" s ON s."id" = d."subscriptionId"
+      JOIN "OutboxEvent" e ON e."id" = d."outboxEventId"
+     WHERE d."id" = ${claimed.deliveryId}`;
+  if (!row) throw new Error(`webhook delivery ${claimed.deliveryId} not found`);
+  const event: WebhookEvent = {
+    id: row.eventId,
+    eventType: row.eventType,
+    organisationId: row.organisationId,
+    pharmacyId: row.pharmacyId,
+    subjectId: row.subjectId,
+    data: row.data,
+  };
   const startedAt = new Date();
   let outcome: SendOutcome;
   let requestBytes: number | null = null;
   let final = false;
-  if (subscription.deletedAt) {
+  if (row.deleted) {
     outcome = notSent("subscription_deleted", "The subscription was deleted; the delivery ends.");
     final = true;
   } else {
-    const data = await buildData(db, outboxEvent, subscription.scope);
+    const data = await buildData(db, event, row.scope);
     if (data === null) {
       outcome = notSent("subject_gone", "The event's subject no longer exists; the delivery ends.");
       final = true;
     } else {
       const body = JSON.stringify({
-        event_type: outboxEvent.eventType,
+        event_type: event.eventType,
         timestamp: Math.floor(Date.now() / 1000),
-        payload_version: subscription.payloadVersion,
+        payload_version: row.payloadVersion,
         data,
       });
       requestBytes = Buffer.byteLength(body);
       const customHeader =
-        subscription.headerKey && subscription.headerValueEncrypted
-          ? { key: subscription.headerKey, value: openSecret(subscription.headerValueEncrypted) }
-          : null;
-      const headers = webhookHeaders({ eventType: outboxEvent.eventType, body, secret: openSecret(subscription.secretEncrypted), customHeader });
-      outcome = await postWebhook({ target: subscription.target, body, headers, timeoutMs: config().WEBHOOK_TIMEOUT_MS });
+        row.headerKey && row.headerValueEncrypted ? { key: row.headerKey, value: openSecret(row.headerValueEncrypted) } : null;
+      const headers = webhookHeaders({ eventType: event.eventType, body, secret: openSecret(row.secretEncrypted), customHeader });
+      outcome = await postWebhook({ target: row.target, body, headers, timeoutMs: config().WEBHOOK_TIMEOUT_MS });
     }
   }
 
-  const exhausted = claimed.attemptNumber >= delivery.maxAttempts;
+  const exhausted = claimed.attemptNumber >= row.maxAttempts;
   const state = outcome.ok ? "SUCCEEDED" : final || exhausted ? "FAILED" : "PENDING";
   // Backoff counts within the current round: a re-send starts again at the base delay.
-  const attemptInRound = claimed.attemptNumber - (delivery.maxAttempts - DEFAULT_MAX_ATTEMPTS);
+  const attemptInRound = claimed.attemptNumber - (row.maxAttempts - DEFAULT_MAX_ATTEMPTS);
   const nextAttemptAt = state === "PENDING" ? new Date(Date.now() + retryDelayMs(attemptInRound)) : null;
-  await db.$transaction([
-    db.webhookAttempt.create({
-      data: {
-        deliveryId: delivery.id,
-        attemptNumber: claimed.attemptNumber,
-        startedAt,
-        durationMs: outcome.durationMs,
-        target: subscription.target,
-        responseStatus: outcome.status,
-        errorClass: outcome.errorClass,
-        errorMessage: outcome.errorMessage,
-        requestBytes,
-        nextAttemptAt,
-      },
-    }),
-    // Only while this attempt is still the delivery's latest (an operator re-send may have reset it).
-    db.webhookDelivery.updateMany({
-      where: { id: delivery.id, attemptCount: claimed.attemptNumber, state: "PENDING" },
-      data: { state, nextAttemptAt },
-    }),
-  ]);
+  // The delivery moves on only while this attempt is still its latest (an operator re-send may have reset it).
+  await db.$executeRaw`
+    WITH attempt AS (
+      INSERT INTO "WebhookAttempt" ("id", "deliveryId", "attemptNumber", "startedAt", "durationMs", "target",
+                                    "responseStatus", "errorClass", "errorMessage", "requestBytes", "nextAttemptAt")
+      VALUES (${randomUUID()}, ${claimed.deliveryId}, ${claimed.attemptNumber}, ${startedAt}, ${outcome.durationMs}, ${row.target},
+              ${outcome.status}, ${outcome.errorClass}, ${outcome.errorMessage}, ${requestBytes}, ${nextAttemptAt})
+    )
+    UPDATE "WebhookDelivery"
+       SET "state" = ${state}::"DeliveryState", "nextAttemptAt" = ${nextAttemptAt}, "updatedAt" = now()
+     WHERE "id" = ${claimed.deliveryId} AND "attemptCount" = ${claimed.attemptNumber} AND "state" = 'PENDING'`;
   return { state, nextAttemptAt, outcome };
+}
+
+/**
+ * A builder that shares one build per event and subscription scope for `ttlMs`: the ten
+ * subscriptions of one pharmacy order change then cost one read of the order, and every payload is
+ * still built at send time (at most `ttlMs` before it). A failed build is not kept.
+ */
+export function sharedDataBuilder(build: WebhookDataBuilder, ttlMs = 250): WebhookDataBuilder {
+  const recent = new Map<string, { at: number; data: Promise<object | null> }>();
+  return (db, event, scope) => {
+    const now = Date.now();
+    for (const [key, entry] of recent) if (now - entry.at > ttlMs) recent.delete(key);
+    const key = `${event.id}:${scope}`;
+    const hit = recent.get(key);
+    if (hit) return hit.data;
+    const data = build(db, event, scope);
+    recent.set(key, { at: now, data });
+    data.catch(() => recent.delete(key));
+    return data;
+  };
+}
+
+/** Concurrency is bounded per receiver: the target's origin (scheme, host and port). */
+export function targetOrigin(target: string): string {
+  return URL.canParse(target) ? new URL(target).origin : target;
 }

@@ -33,6 +33,9 @@ function agent(): Agent {
   return holder.__rxWebhookAgent;
 }
 
+const isClosedConnection = (error: unknown): boolean =>
+  ["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"].includes(String((error as { code?: unknown })?.code ?? ""));
+
 const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH)/;
 
 function classify(error: unknown, timedOut: boolean): { errorClass: string; errorMessage: string } {
@@ -76,14 +79,21 @@ export async function postWebhook(input: {
     // Connecting to an IP literal skips the agent's lookup, so such a target is checked here.
     const host = url.hostname.replace(/^\[|\]$/g, "");
     if (ipaddr.isValid(host)) await resolvePublicAddresses(host);
-    const response = await request(url, {
-      method: "POST",
-      body: input.body,
-      headers: input.headers,
-      dispatcher: agent(),
-      signal: controller.signal,
-      headersTimeout: input.timeoutMs,
-      bodyTimeout: input.timeoutMs,
+    const send = () =>
+      request(url, {
+        method: "POST",
+        body: input.body,
+        headers: input.headers,
+        dispatcher: agent(),
+        signal: controller.signal,
+        headersTimeout: input.timeoutMs,
+        bodyTimeout: input.timeoutMs,
+      });
+    // A pooled keep-alive connection the receiver closed while idle fails at once; one fresh try
+    // within the same timeout tells that apart from a receiver that is really down.
+    const response = await send().catch((error: unknown) => {
+      if (timedOut || !isClosedConnection(error)) throw error;
+      return send();
     });
     await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
     const status = response.statusCode;
