@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --db pglite|postgres|both] [--scenario catalogue|orders|webhooks|all] [--concurrency N] [--seconds 10] [--build]
+ * npm run bench [-- --db pglite|postgres|both] [--scenario catalogue|orders|webhooks|prescriptions|all] [--concurrency N] [--seconds 10] [--build]
  *
  * For each database: a fresh database, seeded by the scenario itself; then the production server
  * (`next start`) on it, and a closed-loop load from this process over loopback. PostgreSQL comes
@@ -25,6 +25,7 @@ import { cpuSampler } from "./cpu";
 import { runLoad, type LoadResult } from "./load";
 import { catalogueEndpoints, seedCatalogue } from "./scenarios/catalogue";
 import { ORDERS_CONCURRENCY, ordersEndpoints, seedOrders, type StatusTally } from "./scenarios/orders";
+import { benchPrescriptions, printPrescriptionTable } from "./scenarios/prescriptions";
 import { analyseWebhooks, printWebhookTables, runWebhooks, seedWebhooks, type WebhookRow, type WebhooksRun } from "./scenarios/webhooks";
 import { ensureBuild, startServer } from "./server";
 
@@ -38,14 +39,14 @@ const { values } = parseArgs({
   },
 });
 // ── Scenarios ──
-type Scenario = "catalogue" | "orders" | "webhooks";
-const SCENARIOS: Scenario[] = ["catalogue", "orders", "webhooks"];
+type Scenario = "catalogue" | "orders" | "webhooks" | "prescriptions";
+const SCENARIOS: Scenario[] = ["catalogue", "orders", "webhooks", "prescriptions"];
 if (values.scenario !== "all" && !SCENARIOS.includes(values.scenario as Scenario)) {
-  throw new Error(`--scenario must be catalogue, orders, webhooks or all (got ${values.scenario})`);
+  throw new Error(`--scenario must be catalogue, orders, webhooks, prescriptions or all (got ${values.scenario})`);
 }
 const scenarios = values.scenario === "all" ? SCENARIOS : [values.scenario as Scenario];
-/** The closed-loop scenarios (webhooks drives its own open-loop load). */
-type LoadScenario = Exclude<Scenario, "webhooks">;
+/** The closed-loop scenarios (webhooks drives its own open-loop load; prescriptions runs in this process). */
+type LoadScenario = Exclude<Scenario, "webhooks" | "prescriptions">;
 const DEFAULT_CONCURRENCY: Record<LoadScenario, number> = { catalogue: 10, orders: ORDERS_CONCURRENCY };
 const concurrencyOf = (scenario: LoadScenario) => (values.concurrency ? Number(values.concurrency) : DEFAULT_CONCURRENCY[scenario]);
 type Endpoint = {
@@ -155,8 +156,12 @@ async function benchDatabase(kind: "pglite" | "postgres"): Promise<{ rows: Row[]
   }
 }
 
-ensureBuild(values.build);
-const kinds = values.db === "both" ? (["pglite", "postgres"] as const) : [values.db as "pglite" | "postgres"];
+// Prescriptions needs neither a server nor a database: measured first, on a quiet machine.
+const prescriptionRows = scenarios.includes("prescriptions") ? await benchPrescriptions() : [];
+const serverScenarios = scenarios.filter((s) => s !== "prescriptions");
+if (serverScenarios.length > 0) ensureBuild(values.build);
+const kinds =
+  serverScenarios.length === 0 ? [] : values.db === "both" ? (["pglite", "postgres"] as const) : [values.db as "pglite" | "postgres"];
 const rows: Row[] = [];
 const webhookRows: WebhookRow[] = [];
 for (const kind of kinds) {
@@ -165,7 +170,7 @@ for (const kind of kinds) {
   webhookRows.push(...result.webhookRows);
 }
 
-const loadScenarios = scenarios.filter((s): s is LoadScenario => s !== "webhooks");
+const loadScenarios = scenarios.filter((s): s is LoadScenario => s !== "webhooks" && s !== "prescriptions");
 if (loadScenarios.length > 0) {
   const clients = loadScenarios.map((s) => `${s} ${concurrencyOf(s)}`).join(", ");
   console.log(`\nConcurrent clients: ${clients}; ${durationMs / 1000} s per endpoint, ${os.cpus().length} cores\n`);
@@ -176,3 +181,4 @@ if (loadScenarios.length > 0) {
   }
 }
 printWebhookTables(webhookRows, durationMs / 1000);
+printPrescriptionTable(prescriptionRows);

@@ -4,9 +4,9 @@ import { database, type Db } from "@/server/db/client";
 import { attemptTask, claimDueTasks, taskRetryDelayMs, type TaskHandler, type TaskHandlers } from "@/server/domain/tasks/attempt";
 import { enqueueTask, type TaskPayload } from "@/server/domain/tasks/enqueue";
 import { TASK_HANDLERS } from "./task-handlers";
+import { sleep, until } from "@/tests/wait";
 import { TaskRunner } from "./task-runner";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let db: Db;
 let runners: TaskRunner[] = [];
@@ -37,16 +37,6 @@ async function startRunner(handler: TaskHandler, pollMs?: number) {
 }
 
 const enqueue = (payload: TaskPayload) => db.$transaction((tx) => enqueueTask(tx, "prescription.render", payload));
-
-async function until<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error("condition not reached in time");
-    await sleep(10);
-  }
-}
 
 const finished = (id: string) =>
   until(async () => {

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import net from "node:net";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { reloadConfig } from "@/server/config";
 import { database } from "@/server/db/client";
 import { recordEvent } from "@/server/domain/events/outbox";
@@ -9,6 +9,7 @@ import { sealSecret } from "@/server/domain/webhooks/secret-box";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { get, patch } from "@/tests/http";
 import { item, orderBody, placeOrder, withShopSkus } from "@/tests/orders";
+import { sleep, until, useEnv } from "@/tests/wait";
 import { startReceiver, type Receiver } from "@/tests/webhook-receiver";
 import { WebhookRunner } from "./webhook-runner";
 import { buildWebhookData } from "@/server/api/webhooks/payloads";
@@ -20,7 +21,6 @@ const ENV = {
   WEBHOOK_TIMEOUT_MS: "2500",
   WEBHOOK_TARGET_CONCURRENCY: "2",
 };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const hmac = (secret: string, raw: Buffer) => createHmac("sha256", Buffer.from(secret, "utf8")).update(raw).digest("hex");
 
 let t: Tenant;
@@ -64,24 +64,7 @@ async function deliveriesOf(subscriptionId: string) {
   });
 }
 
-async function until<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error("condition not reached in time");
-    await sleep(20);
-  }
-}
-
-beforeAll(async () => {
-  Object.assign(process.env, ENV);
-  reloadConfig();
-});
-afterAll(() => {
-  for (const k of Object.keys(ENV)) delete process.env[k];
-  reloadConfig();
-});
+useEnv(ENV);
 beforeEach(async () => {
   t = await createTenant();
   receiver = await startReceiver();

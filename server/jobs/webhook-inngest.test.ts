@@ -1,9 +1,9 @@
 import { InngestTestEngine } from "@inngest/test";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { reloadConfig } from "@/server/config";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sealSecret } from "@/server/domain/webhooks/secret-box";
 import { recordEvent } from "@/server/domain/events/outbox";
 import { createTenant, type Tenant } from "@/tests/fixtures";
+import { useEnv } from "@/tests/wait";
 import { startReceiver, type Receiver } from "@/tests/webhook-receiver";
 import { deliverWebhook } from "./inngest";
 import { dispatchPendingEvents, webhookDeliveryDue } from "./webhook-delivery";
@@ -13,14 +13,7 @@ const ENV = { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", WEBHOOK_RETRY_BASE_MS: "20"
 let t: Tenant;
 let receiver: Receiver;
 
-beforeAll(() => {
-  Object.assign(process.env, ENV);
-  reloadConfig();
-});
-afterAll(() => {
-  for (const k of Object.keys(ENV)) delete process.env[k];
-  reloadConfig();
-});
+useEnv(ENV);
 beforeEach(async () => {
   t = await createTenant();
   receiver = await startReceiver();

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { PortalSessionUser } from "@/server/auth/portal-session";
 import { handleTrpcRequest } from "@/server/trpc/handler";
 import { createCaller } from "@/server/trpc/router";
+import { trpcCode } from "@/tests/trpc";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { createDelivery, createPortalUser, createSubscription, droppedAttempts } from "@/tests/webhook-logs";
 
@@ -20,16 +21,6 @@ let subLoose: Awaited<ReturnType<typeof createSubscription>>;
 const d: Record<string, string> = {};
 
 const as = (user: PortalSessionUser | null) => createCaller({ db: tenant.db, user });
-
-async function trpcCode(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(TRPCError);
-    return (error as TRPCError).code;
-  }
-  throw new Error("expected the call to fail");
-}
 
 beforeAll(async () => {
   tenant = await createTenant();

@@ -1,9 +1,9 @@
-import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PortalSessionUser } from "@/server/auth/portal-session";
 import { reloadConfig } from "@/server/config";
 import { openSecret } from "@/server/domain/webhooks/secret-box";
 import { createCaller } from "@/server/trpc/router";
+import { trpcCode } from "@/tests/trpc";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { startReceiver, type Receiver } from "@/tests/webhook-receiver";
 import { createPortalUser } from "@/tests/webhook-logs";
@@ -13,16 +13,6 @@ let pharmacist: PortalSessionUser;
 let groupPharmacist: PortalSessionUser;
 let receiver: Receiver;
 const as = (user: PortalSessionUser) => createCaller({ db: t.db, user });
-
-async function code(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(TRPCError);
-    return (error as TRPCError).code;
-  }
-  throw new Error("expected the call to fail");
-}
 
 beforeAll(async () => {
   process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
@@ -52,14 +42,14 @@ describe("portal webhook subscriptions (API Access)", () => {
     expect(listed).toEqual([expect.objectContaining({ uid: created.uid, pharmacyUid: t.pharmacy.id })]);
     expect(JSON.stringify(listed)).not.toContain("whsec_");
 
-    expect(await code(as(pharmacist).webhookSubscriptions.register({ notificationType: "pharmacy_order_updated", target: "ftp://x" }))).toBe("BAD_REQUEST");
+    expect(await trpcCode(as(pharmacist).webhookSubscriptions.register({ notificationType: "pharmacy_order_updated", target: "ftp://x" }))).toBe("BAD_REQUEST");
     // A group pharmacist must pick the pharmacy to register for; one outside the group is not found.
-    expect(await code(as(groupPharmacist).webhookSubscriptions.register({ notificationType: "pharmacy_order_updated", target: `${receiver.url}/g` }))).toBe("NOT_FOUND");
-    expect(await code(as(groupPharmacist).webhookSubscriptions.list({ pharmacyUid: t.loosePharmacy.id }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(groupPharmacist).webhookSubscriptions.register({ notificationType: "pharmacy_order_updated", target: `${receiver.url}/g` }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(groupPharmacist).webhookSubscriptions.list({ pharmacyUid: t.loosePharmacy.id }))).toBe("NOT_FOUND");
     expect((await as(groupPharmacist).webhookSubscriptions.list({})).map((s) => s.uid)).toEqual([created.uid]);
 
     const other = await createPortalUser(t.db, { role: "PHARMACIST", organisationId: t.organisation.id, pharmacyId: t.loosePharmacy.id });
-    expect(await code(as(other).webhookSubscriptions.delete({ subscriptionUid: created.uid }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(other).webhookSubscriptions.delete({ subscriptionUid: created.uid }))).toBe("NOT_FOUND");
     expect(await as(pharmacist).webhookSubscriptions.delete({ subscriptionUid: created.uid })).toEqual({ deleted: true });
     expect(await as(pharmacist).webhookSubscriptions.list({})).toEqual([]);
   });
