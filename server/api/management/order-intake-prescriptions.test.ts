@@ -22,6 +22,7 @@ let signed: Buffer; // by the sandbox signer (trusted: the tenant is a sandbox o
 let untrusted: Buffer; // by a qualified signer of a CA nobody trusts
 let notQualified: Buffer; // sandbox-like chain, but without QcCompliance
 let unsigned: Buffer;
+let selfSigned: Buffer; // a qualified-looking certificate that signed itself
 
 beforeAll(async () => {
   t = await createTenant();
@@ -35,6 +36,8 @@ beforeAll(async () => {
   untrusted = await signPdfWithP12(unsigned, toPkcs12(stranger, [otherCa.certificatePem], "pw"), "pw");
   const plain = await issueSignerCertificate({ commonName: "Dr. Plain", issuer: otherCa, qualified: false });
   notQualified = await signPdfWithP12(unsigned, toPkcs12(plain, [otherCa.certificatePem], "pw"), "pw");
+  const self = await issueSignerCertificate({ commonName: "Dr. Self" });
+  selfSigned = await signPdfWithP12(unsigned, toPkcs12(self, [], "pw"), "pw");
 }, 60_000);
 
 function inlineOrder(pdf: Buffer | string, overrides: Record<string, unknown> = {}) {
@@ -88,6 +91,8 @@ describe("path (d): inline signed PDFs", () => {
     ["unsigned", () => unsigned, /no signature|not signed|unsigned/i],
     ["untrusted", () => untrusted, /trust/i],
     ["not qualified", () => notQualified, /qualified/i],
+    ["self-signed", () => selfSigned, /trust/i],
+    ["changed after signing, outside the signed range", () => Buffer.concat([signed, Buffer.from("\n% appended after signing\n")]), /./],
     ["not a PDF", () => Buffer.from("just some text, not a PDF at all"), /PDF/i],
     ["truncated", () => signed.subarray(0, Math.floor(signed.length / 2)), /./],
   ])("rejects the whole order for a PDF that is %s (422, naming the prescription, nothing created)", async (_name, pdf, reason) => {

@@ -30,18 +30,19 @@ const RENEW_BEFORE_MS = 7 * 24 * 3600_000;
 
 type SignerFile = { p12_password: string; signer_common_name: string; signer_not_before: string; signer_not_after: string };
 
+// Paths under DATA_DIR, known at run time only; turbopackIgnore keeps the bundler from tracing the whole tree.
 const files = (dir: string) => ({
-  caCert: path.join(dir, "ca.pem"),
-  caKey: path.join(dir, "ca-key.pem"),
-  signerP12: path.join(dir, "signer.p12"),
-  signerJson: path.join(dir, "signer.json"),
+  caCert: path.join(/*turbopackIgnore: true*/ dir, "ca.pem"),
+  caKey: path.join(/*turbopackIgnore: true*/ dir, "ca-key.pem"),
+  signerP12: path.join(/*turbopackIgnore: true*/ dir, "signer.p12"),
+  signerJson: path.join(/*turbopackIgnore: true*/ dir, "signer.json"),
 });
 
 const pending = new Map<string, Promise<SandboxQes>>();
 
 /** Creates the sandbox CA and signer under dataDir/qes/ on first use; later calls return the same files. */
 export function ensureSandboxQes(dataDir: string): Promise<SandboxQes> {
-  const dir = path.resolve(dataDir, "qes");
+  const dir = path.resolve(/*turbopackIgnore: true*/ dataDir, "qes");
   let result = pending.get(dir);
   if (!result) {
     result = prepare(dir).catch((error) => {
@@ -78,7 +79,7 @@ async function prepare(dir: string): Promise<SandboxQes> {
 async function createAll(dir: string): Promise<void> {
   const parent = path.dirname(dir);
   mkdirSync(parent, { recursive: true });
-  const staging = mkdtempSync(path.join(parent, ".qes-"));
+  const staging = mkdtempSync(path.join(/*turbopackIgnore: true*/ parent, ".qes-"));
   try {
     chmodSync(staging, 0o700);
     const ca = await createRootCa({ commonName: SANDBOX_CA_NAME, organisation: ORGANISATION, years: 10 });
