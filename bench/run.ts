@@ -21,7 +21,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { reloadConfig } from "../server/config";
 import { closeDatabase, database } from "../server/db/client";
-import { cpuSampler } from "./cpu";
+import { cpuBetween, cpuSampler, type CpuUse } from "./cpu";
 import { runLoad, type LoadResult } from "./load";
 import { catalogueEndpoints, seedCatalogue } from "./scenarios/catalogue";
 import { ORDERS_CONCURRENCY, ordersEndpoints, seedOrders, type StatusTally } from "./scenarios/orders";
@@ -62,7 +62,7 @@ const durationMs = Number(values.seconds) * 1000;
 const PORT = 3200;
 const BENCH_PG_DIR = "/tmp/rx-bench-postgres";
 
-type Row = { database: string; scenario: LoadScenario; endpoint: string; target: string } & LoadResult;
+type Row = { database: string; scenario: LoadScenario; endpoint: string; target: string; cpu: CpuUse } & LoadResult;
 
 async function freshPostgres(): Promise<{ url: string; cleanup: () => void }> {
   let serverUrl = process.env.BENCH_DATABASE_URL;
@@ -121,11 +121,15 @@ async function benchDatabase(kind: "pglite" | "postgres"): Promise<{ rows: Row[]
     const server = await startServer(env, PORT);
     const rows: Row[] = [];
     let webhooksRun: WebhooksRun | null = null;
+    // Who used the cores during each endpoint's run (server, this cluster, this process), for CPU per request.
+    const sampleCpu = cpuSampler(server.pid, kind === "postgres" && !process.env.BENCH_DATABASE_URL ? `${BENCH_PG_DIR}/data` : null);
     try {
       for (const endpoint of endpointsOf.flatMap((of) => of(server.url))) {
         const concurrency = concurrencyOf(endpoint.scenario);
+        const before = sampleCpu();
         const result = await runLoad({ concurrency, durationMs, request: endpoint.request, expectStatus: endpoint.expectStatus });
-        rows.push({ database: kind, scenario: endpoint.scenario, endpoint: endpoint.name, target: endpoint.target ?? "—", ...result });
+        const cpu = cpuBetween(before, sampleCpu());
+        rows.push({ database: kind, scenario: endpoint.scenario, endpoint: endpoint.name, target: endpoint.target ?? "—", cpu, ...result });
         console.log(`[${kind}] ${endpoint.name} (${concurrency} clients): ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(1)} ms, p95 ${result.p95.toFixed(1)} ms, errors ${result.errors}`);
         if (endpoint.statuses && result.errors > 0) {
           for (const [status, { count, sample }] of endpoint.statuses) {
@@ -178,6 +182,17 @@ if (loadScenarios.length > 0) {
   console.log("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |");
   for (const r of rows) {
     console.log(`| ${r.database} | ${r.scenario} | ${r.endpoint} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} | ${r.target} |`);
+  }
+  // CPU per request: cores used during the run (1 s warm-up included) over requests per second.
+  console.log("\nCPU per request (ms) and cores left idle\n");
+  console.log("| Database | Endpoint | server | PostgreSQL | load generator | other | idle cores |");
+  console.log("| --- | --- | ---: | ---: | ---: | ---: | ---: |");
+  const perRequest = (cores: number, rps: number) => (Number.isNaN(cores) ? "—" : ((cores * 1000) / rps).toFixed(1));
+  for (const r of rows) {
+    const { server, postgres, bench, other, idle } = r.cpu;
+    console.log(
+      `| ${r.database} | ${r.endpoint} | ${perRequest(server, r.rps)} | ${perRequest(postgres, r.rps)} | ${perRequest(bench, r.rps)} | ${perRequest(other, r.rps)} | ${idle.toFixed(2)} |`,
+    );
   }
 }
 printWebhookTables(webhookRows, durationMs / 1000);

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Db, Tx } from "@/server/db/client";
-import type { ApiKeyFamily } from "@/server/db/generated/enums";
+import type { Driver } from "@/server/db/driver";
+import type { ApiKeyFamily, HiddenSkuType } from "@/server/db/generated/enums";
 import { ValidationError } from "@/server/domain/errors";
 import { isPermissionOf } from "./permissions";
 
@@ -79,9 +80,8 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 export async function authenticateApiKey(db: Db, family: ApiKeyFamily, plaintext: string): Promise<ApiPrincipal | null> {
   const key = await db.apiKey.findUnique({ where: { keyHash: hashApiKey(plaintext) } });
   if (!key || key.revokedAt || key.family !== family) return null;
-  const now = Date.now();
-  if (!key.lastUsedAt || now - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-    await db.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: new Date(now) } });
+  if (lastUseIsStale(key.lastUsedAt?.getTime() ?? null)) {
+    await db.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: new Date() } });
   }
   return {
     keyId: key.id,
@@ -93,3 +93,64 @@ export async function authenticateApiKey(db: Db, family: ApiKeyFamily, plaintext
   };
 }
 
+function lastUseIsStale(lastUsedAtMs: number | null): boolean {
+  return lastUsedAtMs === null || Date.now() - lastUsedAtMs > LAST_USED_RESOLUTION_MS;
+}
+
+/** The pharmacy a pharmacy key's request may act for, as the REST kit checks and exposes it. */
+export type KeyPharmacy = { id: string; displayName: string; organisationId: string; hiddenSkuType: HiddenSkuType; groupId: string | null };
+
+type KeyRow = {
+  id: string;
+  family: ApiKeyFamily;
+  organisationId: string;
+  permissions: string[];
+  pharmacyId: string | null;
+  pharmacyGroupId: string | null;
+  revoked: boolean;
+  lastUsedAtMs: number | null;
+  pharmacy: KeyPharmacy | null;
+};
+
+// The key and a pharmacy in one statement: the key's own pharmacy, else the requested one ($2).
+const KEY_WITH_PHARMACY = `
+  SELECT k."id", k."family"::text AS "family", k."organisationId", k."permissions", k."pharmacyId", k."pharmacyGroupId",
+         k."revokedAt" IS NOT NULL AS "revoked",
+         (extract(epoch FROM k."lastUsedAt") * 1000)::float8 AS "lastUsedAtMs",
+         CASE WHEN p."id" IS NULL THEN NULL ELSE json_build_object(
+           'id', p."id", 'displayName', p."displayName", 'organisationId', p."organisationId",
+           'hiddenSkuType', p."hiddenSkuType", 'groupId', p."groupId") END AS "pharmacy"
+    FROM "ApiKey" k
+    LEFT JOIN "Pharmacy" p ON p."id" = coalesce(k."pharmacyId", $2)
+   WHERE k."keyHash" = $1`;
+
+/**
+ * The REST kit's check on every request: the key exactly as authenticateApiKey checks it (active,
+ * this family; last use recorded at most once a minute), and with it the pharmacy the request would
+ * act for — the key's own pharmacy, else `requestedPharmacyId` (a group key's pharmacy_uid; the
+ * caller checks that it belongs to the key's group). One statement through the driver, not two
+ * Prisma queries: measured on the orders bench, that was 3–4 ms of server CPU per request.
+ */
+export async function authenticateRequestKey(
+  driver: Driver,
+  family: ApiKeyFamily,
+  plaintext: string,
+  requestedPharmacyId: string | null,
+): Promise<{ principal: ApiPrincipal; pharmacy: KeyPharmacy | null } | null> {
+  const [key] = await driver.query<KeyRow>(KEY_WITH_PHARMACY, [hashApiKey(plaintext), requestedPharmacyId]);
+  if (!key || key.revoked || key.family !== family) return null;
+  if (lastUseIsStale(key.lastUsedAtMs)) {
+    await driver.query(`UPDATE "ApiKey" SET "lastUsedAt" = $2 WHERE "id" = $1`, [key.id, new Date()]);
+  }
+  return {
+    principal: {
+      keyId: key.id,
+      family: key.family,
+      organisationId: key.organisationId,
+      permissions: new Set(key.permissions),
+      pharmacyId: key.pharmacyId,
+      pharmacyGroupId: key.pharmacyGroupId,
+    },
+    pharmacy: key.pharmacy,
+  };
+}

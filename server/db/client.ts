@@ -54,9 +54,10 @@ export async function closeDatabase(): Promise<void> {
 export function isUniqueViolation(error: unknown): boolean {
   if (error instanceof Prisma.PrismaClientKnownRequestError) {
     if (error.code === "P2002") return true;
-    const cause = (error.meta as { driverAdapterError?: { cause?: { originalCode?: string; kind?: string } } } | undefined)
+    const cause = (error.meta as { driverAdapterError?: { cause?: { originalCode?: string; code?: string; kind?: string } } } | undefined)
       ?.driverAdapterError?.cause;
-    if (cause?.originalCode === "23505" || cause?.kind === "UniqueConstraintViolation") return true;
+    // A raw statement's violation on PGlite arrives unmapped: { kind: "postgres", code: "23505" }.
+    if (cause?.originalCode === "23505" || cause?.code === "23505" || cause?.kind === "UniqueConstraintViolation") return true;
   }
   const text = String((error as { code?: unknown })?.code ?? "") + " " + String((error as Error)?.message ?? "");
   return /\b23505\b|Unique constraint failed|duplicate key value/.test(text);

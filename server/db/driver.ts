@@ -8,12 +8,38 @@ import { log } from "@/server/log";
 
 /**
  * The raw database connection under Prisma: embedded PGlite (a directory under DATA_DIR, or in
- * memory for tests) or a PostgreSQL pool. Migrations and a few locking queries use it directly;
- * everything else goes through the Prisma client built on it (server/db/client.ts).
+ * memory for tests) or a PostgreSQL pool. Migrations, a few locking queries and the hottest read
+ * statements use it directly; everything else goes through the Prisma client built on it
+ * (server/db/client.ts).
  */
-export type Driver =
-  | { kind: "pglite"; pglite: PGlite; exec(sql: string): Promise<void>; close(): Promise<void> }
-  | { kind: "postgres"; pool: pg.Pool; exec(sql: string): Promise<void>; close(): Promise<void> };
+type DriverBase = {
+  exec(sql: string): Promise<void>;
+  /**
+   * One parameterised statement straight to the database, for the statements of every request (API
+   * keys, pharmacy order lists). Measured on the orders bench: about 0.1 ms of CPU in this process
+   * per statement, against 0.3–0.5 ms through Prisma's $queryRaw and about 1 ms for a model query
+   * (the client engine compiles and interprets every query).
+   *
+   * - Outside any transaction only: on PGlite (one connection) a call made inside a Prisma
+   *   transaction would wait for that transaction forever.
+   * - `text` must be a fixed statement, values only as $n parameters: on PostgreSQL each distinct
+   *   text becomes a named prepared statement on each pooled connection, parsed and planned once per
+   *   connection (a pooler in transaction mode would need prepared-statement support for this).
+   * - Values come as the driver parses them: select numbers as int4/float8 (int8 and numeric arrive
+   *   as strings on pg) and times as epoch numbers or text, not as timestamps.
+   */
+  query<T>(text: string, values: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+};
+export type Driver = ({ kind: "pglite"; pglite: PGlite } | { kind: "postgres"; pool: pg.Pool }) & DriverBase;
+
+/** A name per distinct statement text (pg prepares a named statement once per connection). */
+const statementNames = new Map<string, string>();
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) statementNames.set(text, (name = `rx_${statementNames.size + 1}`));
+  return name;
+}
 
 export function openDriver(databaseUrl = config().DATABASE_URL): Driver {
   if (databaseUrl && databaseUrl !== "memory:") {
@@ -26,6 +52,7 @@ export function openDriver(databaseUrl = config().DATABASE_URL): Driver {
       kind: "postgres",
       pool,
       exec: async (sql) => void (await pool.query(sql)),
+      query: async <T>(text: string, values: unknown[]) => (await pool.query({ name: statementName(text), text, values })).rows as T[],
       close: () => pool.end(),
     };
   }
@@ -43,6 +70,7 @@ export function openDriver(databaseUrl = config().DATABASE_URL): Driver {
     kind: "pglite",
     pglite,
     exec: async (sql) => void (await pglite.exec(sql)),
+    query: async <T>(text: string, values: unknown[]) => (await pglite.query<T>(text, values)).rows,
     close: () => pglite.close(),
   };
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { authenticateApiKey, hashApiKey, type ApiPrincipal } from "@/server/auth/api-keys";
-import { database, type Db } from "@/server/db/client";
+import { authenticateRequestKey, hashApiKey, type ApiPrincipal, type KeyPharmacy } from "@/server/auth/api-keys";
+import { database, databaseDriver, type Db } from "@/server/db/client";
+import type { Driver } from "@/server/db/driver";
 import type { ApiKeyFamily, HiddenSkuType } from "@/server/db/generated/enums";
 import {
   BadRequestError,
@@ -40,6 +41,8 @@ export type ScopedPharmacy = { id: string; displayName: string; organisationId: 
 export type Context<Q, B> = {
   request: Request;
   db: Db;
+  /** The connection under db, for the few statements that skip Prisma (see Driver.query). */
+  driver: Driver;
   params: Record<string, string>;
   query: Q;
   body: B;
@@ -140,19 +143,22 @@ function presentedKey(family: Family, headers: Headers): { key: string } | { fai
   return { failure: authError("authorization_header_missing", "No X-API-Key or Authorization header was sent.") };
 }
 
-async function resolvePharmacy(
-  db: Db,
+/**
+ * The pharmacy a pharmacy-family request acts for: a single-pharmacy key's own (pharmacy_uid may
+ * only repeat it), or a group key's pharmacy_uid, which must be in the key's group. `pharmacy` is
+ * the one authenticateRequestKey read with the key (the key's own, else the requested one).
+ */
+function scopedPharmacy(
   principal: ApiPrincipal,
+  pharmacy: KeyPharmacy | null,
   requested: string | null,
   scope: "required" | "optional",
-): Promise<ScopedPharmacy | null> {
-  const select = { id: true, displayName: true, organisationId: true, hiddenSkuType: true, groupId: true } as const;
+): ScopedPharmacy | null {
   if (principal.pharmacyId) {
     if (requested && requested !== principal.pharmacyId) stop(reply(400, { error: "Bad request" }));
-    return db.pharmacy.findUnique({ where: { id: principal.pharmacyId }, select });
+    return pharmacy;
   }
   if (!requested) return scope === "required" ? stop(reply(400, { error: "Bad request" })) : null;
-  const pharmacy = await db.pharmacy.findUnique({ where: { id: requested }, select });
   if (!pharmacy || pharmacy.groupId !== principal.pharmacyGroupId) stop(reply(400, { error: "Bad request" }));
   return pharmacy;
 }
@@ -197,15 +203,18 @@ export function createRestApi(family: Family, routes: Route[]): RestApi {
     if (declaresTooLargeBody(request)) throw new BodyTooLargeError();
 
     const db = await database();
-    const principal = await authenticateApiKey(db, family.keyFamily, presented.key);
-    if (!principal) return authError("invalid_api_key", "The API key is unknown or no longer active.");
+    const driver = await databaseDriver();
+    const rawQuery = firstValues(url.searchParams);
+    const requestedPharmacy = family.pharmacyScoped ? (rawQuery.pharmacy_uid ?? null) : null;
+    const authenticated = await authenticateRequestKey(driver, family.keyFamily, presented.key, requestedPharmacy);
+    if (!authenticated) return authError("invalid_api_key", "The API key is unknown or no longer active.");
+    const { principal } = authenticated;
     if (route.permission && !principal.permissions.has(route.permission)) {
       return reply(403, family.permissionDenied(route.permission));
     }
 
-    const rawQuery = firstValues(url.searchParams);
     const pharmacy = family.pharmacyScoped
-      ? await resolvePharmacy(db, principal, rawQuery.pharmacy_uid ?? null, route.pharmacyScope ?? "required")
+      ? scopedPharmacy(principal, authenticated.pharmacy, requestedPharmacy, route.pharmacyScope ?? "required")
       : null;
 
     const validationError = (fields: FieldErrors) =>
@@ -243,6 +252,7 @@ export function createRestApi(family: Family, routes: Route[]): RestApi {
     const context: Context<unknown, unknown> = {
       request,
       db,
+      driver,
       params,
       query,
       body,

@@ -1,16 +1,22 @@
 /** Response builders of the REST kit. */
 
-export type Reply = { status: number; body?: unknown; headers?: Record<string, string> };
+/** A response: `body` is serialised as JSON; `jsonText` is a body already serialised (built by the database). */
+export type Reply = { status: number; body?: unknown; jsonText?: string; headers?: Record<string, string> };
 
 export function reply(status: number, body?: unknown): Reply {
   return { status, body };
 }
 
+export function replyJsonText(status: number, jsonText: string): Reply {
+  return { status, jsonText };
+}
+
 export function toResponse(r: Reply, head = false): Response {
   const headers = new Headers(r.headers);
-  if (r.body === undefined || r.status === 204) return new Response(null, { status: r.status, headers });
+  const text = r.jsonText ?? (r.body === undefined ? undefined : JSON.stringify(r.body));
+  if (text === undefined || r.status === 204) return new Response(null, { status: r.status, headers });
   headers.set("content-type", "application/json");
-  return new Response(head ? null : JSON.stringify(r.body), { status: r.status, headers });
+  return new Response(head ? null : text, { status: r.status, headers });
 }
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -63,5 +63,10 @@ export function paginated<T>(items: T[], total: number, page: Page, key = "data"
   return { [key]: items, totalRegistries: total, totalPages: Math.ceil(total / page.limit) };
 }
 
+/** JSON.stringify(paginated(…)) for items that are already one JSON array text. */
+export function paginatedJson(itemsJson: string, total: number, page: Page, key = "data"): string {
+  return `{${JSON.stringify(key)}:${itemsJson},"totalRegistries":${total},"totalPages":${Math.ceil(total / page.limit)}}`;
+}
+
 /** Optional string body field that may also be sent as null. */
 export const nullableText = (max = 255) => z.string().max(max).nullable().optional();

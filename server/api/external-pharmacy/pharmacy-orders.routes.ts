@@ -3,11 +3,11 @@ import { fromUnixSeconds, httpUrl, searchTerm, toUnixSecondsInclusive, uid, unix
 import type { Actor } from "@/server/domain/actor";
 import { changePharmacyOrderStatus } from "@/server/domain/pharmacy-orders/change-status";
 import { CARRIERS, completePharmacyOrder } from "@/server/domain/pharmacy-orders/complete";
-import { getPharmacyOrderDetail, getPharmacyOrderView, listPharmacyOrders } from "@/server/domain/pharmacy-orders/queries";
+import { getPharmacyOrderDetail, getPharmacyOrderView } from "@/server/domain/pharmacy-orders/queries";
 import { PHARMACY_ORDER_STATUSES, SETTABLE_PHARMACY_ORDER_STATUSES } from "@/server/domain/pharmacy-orders/statuses";
 import { route, type Context } from "@/server/rest/kit";
-import { reply } from "@/server/rest/responses";
-import { paginated } from "@/server/rest/validation";
+import { reply, replyJsonText } from "@/server/rest/responses";
+import { pharmacyOrderListJson } from "./pharmacy-order-list";
 import { presentPharmacyOrder, presentPharmacyOrderDetail } from "./pharmacy-order-presenters";
 
 const scopeQuery = { pharmacy_uid: uid().optional() };
@@ -27,19 +27,15 @@ export const pharmacyOrderRoutes = [
       start_date: unixSecondsQuery(),
       end_date: unixSecondsQuery(),
     }),
-    async handle({ db, pharmacy, page, query }) {
-      const { items, total } = await listPharmacyOrders(
-        db,
-        {
-          pharmacyId: pharmacy.id,
-          status: query.status,
-          search: query.search?.trim() || undefined,
-          createdFrom: fromUnixSeconds(query.start_date),
-          createdTo: toUnixSecondsInclusive(query.end_date),
-        },
-        page,
-      );
-      return reply(200, paginated(items.map(presentPharmacyOrder), total, page));
+    async handle({ driver, pharmacy, page, query }) {
+      const filter = {
+        pharmacyId: pharmacy.id,
+        status: query.status,
+        search: query.search?.trim() || undefined,
+        createdFrom: fromUnixSeconds(query.start_date),
+        createdTo: toUnixSecondsInclusive(query.end_date),
+      };
+      return replyJsonText(200, await pharmacyOrderListJson(driver, filter, page));
     },
   }),
   route({

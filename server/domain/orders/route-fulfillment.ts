@@ -13,12 +13,14 @@ function totalNeeds(items: Need[]): Map<string, number> {
 
 /** The pharmacy's live pharmacy SKUs for these SKUs, for stock reduction at completion. */
 async function pharmacySkusAt(tx: Tx, pharmacyId: string, skuIds: string[]): Promise<Map<string, string>> {
-  const rows = await tx.pharmacySku.findMany({
-    where: { pharmacyId, skuId: { in: skuIds }, deletedAt: null },
-    select: { id: true, skuId: true },
-  });
+  const rows = await tx.$queryRaw<{ id: string; skuId: string }[]>`
+    SELECT "id", "skuId" FROM "PharmacySku"
+     WHERE "pharmacyId" = ${pharmacyId} AND "skuId" = ANY(${skuIds}::text[]) AND "deletedAt" IS NULL`;
   return new Map(rows.map((r) => [r.skuId, r.id]));
 }
+
+/** A live pharmacy SKU of the organisation for one of the needed SKUs, with what routing weighs. */
+type Offer = { id: string; skuId: string; pharmacyId: string; price: number; stock: number; digital: boolean; hiddenSkuType: string };
 
 /**
  * Chooses the pharmacy of a fulfillment. An explicit pharmacy (destination_pharmacy_uid,
@@ -38,23 +40,16 @@ export async function routeFulfillmentToPharmacy(
   if (explicitPharmacyId) {
     return { pharmacyId: explicitPharmacyId, pharmacySkuBySku: await pharmacySkusAt(tx, explicitPharmacyId, skuIds) };
   }
-  const offers = await tx.pharmacySku.findMany({
-    where: { skuId: { in: skuIds }, deletedAt: null, pharmacy: { organisationId } },
-    select: {
-      id: true,
-      skuId: true,
-      pharmacyId: true,
-      price: true,
-      stock: true,
-      sku: { select: { digital: true } },
-      pharmacy: { select: { hiddenSkuType: true } },
-    },
-  });
+  const offers = await tx.$queryRaw<Offer[]>`
+    SELECT ps."id", ps."skuId", ps."pharmacyId", ps."price", ps."stock", s."digital", ph."hiddenSkuType"::text AS "hiddenSkuType"
+      FROM "PharmacySku" ps
+      JOIN "Pharmacy" ph ON ph."id" = ps."pharmacyId"
+      JOIN "Sku" s ON s."id" = ps."skuId"
+     WHERE ps."skuId" = ANY(${skuIds}::text[]) AND ps."deletedAt" IS NULL AND ph."organisationId" = ${organisationId}`;
   const byPharmacy = new Map<string, { price: number; stock: number; skus: Map<string, string> }>();
   for (const offer of offers) {
     const hidden =
-      (offer.pharmacy.hiddenSkuType === "DIGITAL" && offer.sku.digital) ||
-      (offer.pharmacy.hiddenSkuType === "PHYSICAL" && !offer.sku.digital);
+      (offer.hiddenSkuType === "DIGITAL" && offer.digital) || (offer.hiddenSkuType === "PHYSICAL" && !offer.digital);
     const needed = needs.get(offer.skuId)!;
     if (hidden || offer.stock < needed) continue;
     const entry = byPharmacy.get(offer.pharmacyId) ?? { price: 0, stock: 0, skus: new Map<string, string>() };

@@ -36,32 +36,35 @@ export type NewPharmacyOrder = {
 
 /**
  * Creates a pharmacy order in "waiting for pharmacy", its first history entry, its projected
- * payouts (paid prescription orders) and pharmacy_order_created.
+ * payouts (paid prescription orders) and pharmacy_order_created. The order, its items and its
+ * history go in one statement: order intake creates a pharmacy order per fulfillment, and as
+ * Prisma model calls these were five statements and about 4 ms of server CPU.
  */
 export async function createPharmacyOrder(tx: Tx, input: NewPharmacyOrder, actor: Actor): Promise<string> {
   const id = randomUUID();
   const name = newPharmacyOrderName();
-  await tx.pharmacyOrder.create({
-    data: {
-      id,
-      name,
-      organisationId: input.organisationId,
-      orderId: input.orderId,
-      fulfillmentId: input.fulfillmentId,
-      pharmacyId: input.pharmacyId,
-      prescriptionId: input.prescriptionId,
-      status: PHARMACY_ORDER_STATUS.waitingForPharmacy,
-      prepaid: input.prepaid,
-      shippingCostsAmount: input.shippingCostsAmount,
-      shippingCostsCurrency: input.shippingCostsCurrency,
-      searchText: pharmacyOrderSearchText([input.search.shopOrderName, name, input.search.patientName, input.orderId, id]),
-      items: { createMany: { data: input.items } },
-      history: {
-        create: { fromStatus: null, toStatus: PHARMACY_ORDER_STATUS.waitingForPharmacy, ...actorColumns(actor) },
-      },
-    },
-  });
-  await refreshProjectedPayouts(tx, id);
+  const searchText = pharmacyOrderSearchText([input.search.shopOrderName, name, input.search.patientName, input.orderId, id]);
+  const items = input.items.map((item) => ({ id: randomUUID(), pharmacyOrderId: id, ...item }));
+  const { actorType, actorApiKeyId, actorUserId } = actorColumns(actor);
+  await tx.$executeRaw`
+    WITH "pharmacyOrder" AS (
+      INSERT INTO "PharmacyOrder" ("id", "name", "organisationId", "orderId", "fulfillmentId", "pharmacyId", "prescriptionId", "status",
+                                   "prepaid", "shippingCostsAmount", "shippingCostsCurrency", "searchText", "updatedAt")
+      VALUES (${id}, ${name}, ${input.organisationId}, ${input.orderId}, ${input.fulfillmentId}, ${input.pharmacyId}, ${input.prescriptionId},
+              ${PHARMACY_ORDER_STATUS.waitingForPharmacy}, ${input.prepaid}::int, ${input.shippingCostsAmount}::int,
+              ${input.shippingCostsCurrency}, ${searchText}, now())
+      RETURNING "id"),
+    "items" AS (
+      INSERT INTO "PharmacyOrderItem" ("id", "pharmacyOrderId", "orderItemId", "pharmacySkuId", "amount", "totalPaidAmount")
+      SELECT i."id", i."pharmacyOrderId", i."orderItemId", i."pharmacySkuId", i."amount", i."totalPaidAmount"
+        FROM jsonb_populate_recordset(NULL::"PharmacyOrderItem", ${JSON.stringify(items)}::jsonb) i)
+    INSERT INTO "PharmacyOrderHistory" ("id", "pharmacyOrderId", "fromStatus", "toStatus", "actorType", "actorApiKeyId", "actorUserId")
+    SELECT ${randomUUID()}, "pharmacyOrder"."id", NULL, ${PHARMACY_ORDER_STATUS.waitingForPharmacy}, ${actorType}::"ActorType",
+           ${actorApiKeyId}, ${actorUserId}
+      FROM "pharmacyOrder"`;
+  // Only a paid order with a prescription shows projected payouts (refreshProjectedPayouts' rule):
+  // skipped otherwise, as it would read the new order only to find that out.
+  if (input.prescriptionId && input.prepaid > 0) await refreshProjectedPayouts(tx, id);
   await recordEvent(tx, {
     type: "pharmacy_order_created",
     organisationId: input.organisationId,

@@ -6,10 +6,14 @@ import { Prisma, type Db, type Tx } from "@/server/db/client";
  * instead of counting up to hundreds of thousands of index entries on every list request.
  */
 export async function countPharmacyOrders(db: Db | Tx, pharmacyId: string, status?: string): Promise<number> {
-  const [{ total }] = await db.$queryRaw<{ total: number }[]>`
-    SELECT coalesce(sum("delta"), 0)::int AS "total" FROM "PharmacyOrderTally"
-    WHERE "pharmacyId" = ${pharmacyId} ${status ? Prisma.sql`AND "status" = ${status}` : Prisma.empty}`;
+  const [{ total }] = await db.$queryRaw<{ total: number }[]>`${pharmacyOrderTallySql(pharmacyId, status)}`;
   return total;
+}
+
+/** The statement of countPharmacyOrders (one int4 column, "total"), to embed in another. */
+export function pharmacyOrderTallySql(pharmacyId: string, status?: string): Prisma.Sql {
+  return Prisma.sql`SELECT coalesce(sum("delta"), 0)::int AS "total" FROM "PharmacyOrderTally"
+    WHERE "pharmacyId" = ${pharmacyId} ${status ? Prisma.sql`AND "status" = ${status}` : Prisma.empty}`;
 }
 
 /**
