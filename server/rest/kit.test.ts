@@ -341,3 +341,25 @@ describe("API explorer", () => {
     expect((await get("/v2/public-api/apidocs/index.html")).status).toBe(404);
   });
 });
+
+describe("overload", () => {
+  it("answers 503 with the family's error shape when no database connection can be had in time", async () => {
+    const { createRestApi, route } = await import("./kit");
+    const { MANAGEMENT } = await import("./families");
+    const { Prisma } = await import("@/server/db/client");
+    const api = createRestApi(MANAGEMENT, [
+      route({
+        method: "GET",
+        path: "/busy",
+        summary: "always busy",
+        async handle() {
+          throw new Prisma.PrismaClientKnownRequestError("Unable to start a transaction in the given time.", { code: "P2028", clientVersion: "6.19.3" });
+        },
+      }),
+    ]);
+    const t = await createTenant();
+    const r = await api.handle(new Request("http://localhost:3000/v1/management/busy", { headers: { "x-api-key": t.keys.management } }));
+    expect(r.status).toBe(503);
+    expect(await r.json()).toEqual({ error: "The service is busy; retry the request in a moment." });
+  });
+});

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { authenticateRequestKey, hashApiKey, type ApiPrincipal, type KeyPharmacy } from "@/server/auth/api-keys";
-import { database, databaseDriver, type Db } from "@/server/db/client";
+import { database, databaseDriver, Prisma, type Db } from "@/server/db/client";
 import type { Driver } from "@/server/db/driver";
 import type { ApiKeyFamily, HiddenSkuType } from "@/server/db/generated/enums";
 import {
@@ -180,8 +180,18 @@ function errorReply(error: unknown, family: Family): Reply {
   if (error instanceof BodyTooLargeError) {
     return reply(413, { error: "Request body too large: the limit is 32 MiB." });
   }
+  if (isDatabaseBusy(error)) {
+    // Overload, not a fault: nothing was committed, and the client may safely retry.
+    log.warn("database busy: request refused with 503", { family: family.name });
+    return reply(503, { error: "The service is busy; retry the request in a moment." });
+  }
   log.error("unhandled error in REST handler", { family: family.name, error });
   return reply(500, { error: "Internal server error" });
+}
+
+/** Prisma P2028: no connection or transaction could be had in time (the pool is exhausted). */
+function isDatabaseBusy(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2028";
 }
 
 export type RestApi = {
