@@ -42,8 +42,25 @@ beforeAll(async () => {
   reloadConfig();
 });
 
+/**
+ * DROP … WITH (FORCE) ends the test's own leftover connections, but may not end an autovacuum
+ * worker that happens to be in the database (42501 without pg_signal_backend): such a worker ends by
+ * itself within moments, so the drop is tried again.
+ */
+async function dropTestDatabase(): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await admin((c) => c.query(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`));
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== "42501" || attempt >= 50) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
 afterAll(async () => {
   await closeDatabase();
-  if (serverUrl) await admin((c) => c.query(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`));
+  if (serverUrl) await dropTestDatabase();
   rmSync(dataDir, { recursive: true, force: true });
 });
