@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { authenticateRequestKey, hashApiKey, type ApiPrincipal, type KeyPharmacy } from "@/server/auth/api-keys";
 import { database, databaseDriver, Prisma, type Db } from "@/server/db/client";
+import type { Actor } from "@/server/domain/actor";
 import type { Driver } from "@/server/db/driver";
 import type { ApiKeyFamily, HiddenSkuType } from "@/server/db/generated/enums";
 import {
@@ -76,6 +77,9 @@ export type RouteDef<Q extends AnySchema, B extends AnySchema> = {
 };
 
 export type Route = RouteDef<AnySchema, AnySchema>;
+
+/** The API key a request came with, as the actor recorded in histories. */
+export const keyActor = (ctx: Context<unknown, unknown>): Actor => ({ type: "API_KEY", apiKeyId: ctx.principal.keyId });
 
 /** Declares a route with its schemas' types flowing into the handler. */
 export function route<Q extends AnySchema = z.ZodObject<{}>, B extends AnySchema = z.ZodUndefined>(

@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { authenticateApiKey, createApiKey, revokeApiKey } from "@/server/auth/api-keys";
+import { authenticateRequestKey, createApiKey, revokeApiKey } from "@/server/auth/api-keys";
 import { hashPassword, verifyPassword } from "@/server/auth/password";
 import { PERMISSIONS } from "@/server/auth/permissions";
 import { config } from "@/server/config";
-import type { Db } from "@/server/db/client";
+import { databaseDriver, type Db } from "@/server/db/client";
 import type { ApiKeyFamily } from "@/server/db/generated/enums";
 import { ensureSandboxQes } from "@/server/domain/prescriptions/qes/sandbox-ca";
 import { log } from "@/server/log";
@@ -265,8 +265,8 @@ type KeySpec = {
 /** Keeps a sandbox key that still authenticates; otherwise revokes the slot's old keys and issues a new one. */
 async function ensureKey(db: Db, previous: string | undefined, spec: KeySpec & { organisationId: string }): Promise<string> {
   if (previous) {
-    const principal = await authenticateApiKey(db, spec.family, previous);
-    if (principal && principal.organisationId === spec.organisationId) return previous;
+    const authenticated = await authenticateRequestKey(await databaseDriver(), spec.family, previous, null);
+    if (authenticated && authenticated.principal.organisationId === spec.organisationId) return previous;
   }
   const stale = await db.apiKey.findMany({
     where: { organisationId: spec.organisationId, displayName: spec.name, revokedAt: null },

@@ -1,17 +1,15 @@
 import { z } from "zod";
 import { fromUnixSeconds, httpUrl, searchTerm, toUnixSecondsInclusive, uid, unixSecondsQuery } from "@/server/api/schemas";
-import type { Actor } from "@/server/domain/actor";
 import { changePharmacyOrderStatus } from "@/server/domain/pharmacy-orders/change-status";
 import { CARRIERS, completePharmacyOrder } from "@/server/domain/pharmacy-orders/complete";
 import { getPharmacyOrderDetail, getPharmacyOrderView } from "@/server/domain/pharmacy-orders/queries";
 import { PHARMACY_ORDER_STATUSES, SETTABLE_PHARMACY_ORDER_STATUSES } from "@/server/domain/pharmacy-orders/statuses";
-import { route, type Context } from "@/server/rest/kit";
+import { keyActor, route } from "@/server/rest/kit";
 import { reply, replyJsonText } from "@/server/rest/responses";
 import { pharmacyOrderListJson } from "./pharmacy-order-list";
 import { presentPharmacyOrder, presentPharmacyOrderDetail } from "./pharmacy-order-presenters";
 
 const scopeQuery = { pharmacy_uid: uid().optional() };
-const keyActor = (ctx: Context<unknown, unknown>): Actor => ({ type: "API_KEY", apiKeyId: ctx.principal.keyId });
 
 export const pharmacyOrderRoutes = [
   route({

@@ -1,16 +1,14 @@
 import { z } from "zod";
 import { fromUnixSeconds as from, searchTerm, text, toUnixSecondsInclusive as to, unixSecondsQuery as unixSeconds } from "@/server/api/schemas";
-import type { Actor } from "@/server/domain/actor";
 import { addFulfillmentToOrder, cancelFulfillment, updateOrder } from "@/server/domain/orders/change-order";
 import { createOrder } from "@/server/domain/orders/create-order";
 import { getOrder, listOrders } from "@/server/domain/orders/queries";
-import { route, type Context } from "@/server/rest/kit";
+import { keyActor, route, type Context } from "@/server/rest/kit";
 import { reply } from "@/server/rest/responses";
 import { paginated } from "@/server/rest/validation";
 import { presentManagementOrder } from "./order-presenters";
 import { createOrderSchema, fulfillmentSchema, toFulfillmentIntake, toOrderIntake, updateOrderSchema } from "./order-intake.schemas";
 
-const keyActor = (ctx: Context<unknown, unknown>): Actor => ({ type: "API_KEY", apiKeyId: ctx.principal.keyId });
 
 /** Every order command answers with the order as GET /orders/{uid} shows it. */
 async function presentOrder(ctx: Context<unknown, unknown>, orderId: string, status: number) {

@@ -1,12 +1,10 @@
-import type { Actor } from "@/server/domain/actor";
 import { externallySignPrescription } from "@/server/domain/prescriptions/external-sign";
 import { getPrescription, prescriptionStatistics } from "@/server/domain/prescriptions/queries";
 import { requestPrescriptionRender } from "@/server/domain/prescriptions/request-render";
-import { route, type Context } from "@/server/rest/kit";
+import { keyActor, route } from "@/server/rest/kit";
 import { reply } from "@/server/rest/responses";
 import { presentPrescription, presentPrescriptionStatistics } from "./prescription-presenters";
 
-const keyActor = (ctx: Context<unknown, unknown>): Actor => ({ type: "API_KEY", apiKeyId: ctx.principal.keyId });
 
 export const prescriptionRoutes = [
   // A static segment: the REST kit matches it before /prescriptions/:prescription_uid.
