@@ -9,6 +9,7 @@ describe("configuration", () => {
       DATA_DIR: ".data",
       PORT: 3000,
       RATE_LIMIT_PER_SECOND: 25,
+      HTTP_COMPRESSION: false,
       SEED_ON_START: true,
       WEBHOOK_ALLOW_PRIVATE_TARGETS: false,
       WEBHOOK_RETRY_BASE_MS: 10_000,
@@ -20,8 +21,8 @@ describe("configuration", () => {
   });
 
   it("parses values and refuses invalid ones with the setting's name", () => {
-    const c = parseConfig({ PORT: "8080", WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", DATABASE_URL: "postgres://u@h/db", INNGEST_BASE_URL: "http://127.0.0.1:8288" });
-    expect(c).toMatchObject({ PORT: 8080, WEBHOOK_ALLOW_PRIVATE_TARGETS: true, baseUrl: "http://localhost:8080", inngestConfigured: true });
+    const c = parseConfig({ PORT: "8080", HTTP_COMPRESSION: "on", WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", DATABASE_URL: "postgres://u@h/db", INNGEST_BASE_URL: "http://127.0.0.1:8288" });
+    expect(c).toMatchObject({ PORT: 8080, HTTP_COMPRESSION: true, WEBHOOK_ALLOW_PRIVATE_TARGETS: true, baseUrl: "http://localhost:8080", inngestConfigured: true });
     expect(() => parseConfig({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
     expect(() => parseConfig({ RATE_LIMIT_PER_SECOND: "0" })).toThrow(/RATE_LIMIT_PER_SECOND/);
     expect(() => parseConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "maybe" })).toThrow(/WEBHOOK_ALLOW_PRIVATE_TARGETS/);

@@ -24,6 +24,8 @@ const schema = z.object({
   /** Public URL of the service, written to .data/demo.json and used in links. */
   PUBLIC_BASE_URL: z.string().url().optional(),
   RATE_LIMIT_PER_SECOND: positiveInt(25),
+  /** Next.js compresses responses itself (read by next.config.ts); off by default: a TLS proxy in front does it. */
+  HTTP_COMPRESSION: flag,
   /** Portal session secret (next-auth). Unset → generated once and kept in DATA_DIR/secrets.json. */
   AUTH_SECRET: z.string().min(32).optional(),
   /** 32-byte key (hex or base64) that encrypts webhook secrets at rest. Unset → generated like AUTH_SECRET. */
