@@ -443,6 +443,14 @@ export function ordersEndpoints(url: string, ctx: OrdersContext) {
 
   const endpoints: { name: string; target: string; expectStatus: number; send: (i: number) => Promise<Response> }[] = [
     {
+      // Calibration: the same key check and one database round trip, no order data. What any
+      // authenticated request costs on this machine before it does its own work.
+      name: "GET /v1/external_pharmacy_api/health (calibration: key check and a database ping)",
+      target: "—",
+      expectStatus: 200,
+      send: () => fetch(`${url}/v1/external_pharmacy_api/health`, { headers: read }),
+    },
+    {
       name: "GET /v1/external_pharmacy_api/pharmacy_orders/ (limit 50, pages 0–199)",
       target: P95_50,
       expectStatus: 200,

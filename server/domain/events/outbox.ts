@@ -1,4 +1,5 @@
-import type { Prisma, Tx } from "@/server/db/client";
+import { randomUUID } from "node:crypto";
+import { Prisma, type Tx } from "@/server/db/client";
 
 /** Event types of the spec's event table. Pharmacy events go to pharmacy and organisation subscriptions. */
 export const EVENT_TYPES = [
@@ -10,29 +11,27 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
+export type OutboxEventInput = {
+  type: EventType;
+  organisationId: string;
+  pharmacyId?: string | null;
+  subjectId: string;
+  /** Events whose payload is what happened (appointment_reminder_due, patient_doctor_meeting_updated), not current state. */
+  data?: Prisma.InputJsonValue;
+};
+
 /**
  * Records a domain event in the outbox, inside the transaction of the change that caused it, so the
  * event exists exactly when the change committed. Delivery reads the outbox after commit and rebuilds
  * each payload from current state; the event itself only names its subject.
  */
-export async function recordEvent(
-  tx: Tx,
-  event: {
-    type: EventType;
-    organisationId: string;
-    pharmacyId?: string | null;
-    subjectId: string;
-    /** Events whose payload is what happened (appointment_reminder_due, patient_doctor_meeting_updated), not current state. */
-    data?: Prisma.InputJsonValue;
-  },
-): Promise<void> {
-  await tx.outboxEvent.create({
-    data: {
-      eventType: event.type,
-      organisationId: event.organisationId,
-      pharmacyId: event.pharmacyId ?? null,
-      subjectId: event.subjectId,
-      data: event.data,
-    },
-  });
+export async function recordEvent(tx: Tx, event: OutboxEventInput): Promise<void> {
+  await tx.$executeRaw`${outboxInsertSql(event)}`;
+}
+
+/** The INSERT of recordEvent, for a statement that writes a change and its event together. */
+export function outboxInsertSql(event: OutboxEventInput): Prisma.Sql {
+  return Prisma.sql`INSERT INTO "OutboxEvent" ("id", "eventType", "organisationId", "pharmacyId", "subjectId", "data")
+    VALUES (${randomUUID()}, ${event.type}, ${event.organisationId}, ${event.pharmacyId ?? null}, ${event.subjectId},
+            ${event.data === undefined ? null : JSON.stringify(event.data)}::jsonb)`;
 }

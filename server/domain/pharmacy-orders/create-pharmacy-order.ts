@@ -1,8 +1,9 @@
 import { randomInt, randomUUID } from "node:crypto";
 import type { Tx } from "@/server/db/client";
-import { actorColumns, type Actor } from "@/server/domain/actor";
-import { recordEvent } from "@/server/domain/events/outbox";
+import type { Actor } from "@/server/domain/actor";
+import { outboxInsertSql } from "@/server/domain/events/outbox";
 import { refreshProjectedPayouts } from "@/server/domain/payouts/route-payouts";
+import { historyInsertSql } from "./lock";
 import { PHARMACY_ORDER_STATUS } from "./statuses";
 
 const NAME_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
@@ -36,16 +37,16 @@ export type NewPharmacyOrder = {
 
 /**
  * Creates a pharmacy order in "waiting for pharmacy", its first history entry, its projected
- * payouts (paid prescription orders) and pharmacy_order_created. The order, its items and its
- * history go in one statement: order intake creates a pharmacy order per fulfillment, and as
- * Prisma model calls these were five statements and about 4 ms of server CPU.
+ * payouts (paid prescription orders) and pharmacy_order_created. The order, its items, its
+ * history and the event go in one statement: order intake creates a pharmacy order per
+ * fulfillment, and as Prisma model calls these were six statements and about 4 ms of server CPU.
  */
 export async function createPharmacyOrder(tx: Tx, input: NewPharmacyOrder, actor: Actor): Promise<string> {
   const id = randomUUID();
   const name = newPharmacyOrderName();
   const searchText = pharmacyOrderSearchText([input.search.shopOrderName, name, input.search.patientName, input.orderId, id]);
   const items = input.items.map((item) => ({ id: randomUUID(), pharmacyOrderId: id, ...item }));
-  const { actorType, actorApiKeyId, actorUserId } = actorColumns(actor);
+  const event = outboxInsertSql({ type: "pharmacy_order_created", organisationId: input.organisationId, pharmacyId: input.pharmacyId, subjectId: id });
   await tx.$executeRaw`
     WITH "pharmacyOrder" AS (
       INSERT INTO "PharmacyOrder" ("id", "name", "organisationId", "orderId", "fulfillmentId", "pharmacyId", "prescriptionId", "status",
@@ -57,19 +58,11 @@ export async function createPharmacyOrder(tx: Tx, input: NewPharmacyOrder, actor
     "items" AS (
       INSERT INTO "PharmacyOrderItem" ("id", "pharmacyOrderId", "orderItemId", "pharmacySkuId", "amount", "totalPaidAmount")
       SELECT i."id", i."pharmacyOrderId", i."orderItemId", i."pharmacySkuId", i."amount", i."totalPaidAmount"
-        FROM jsonb_populate_recordset(NULL::"PharmacyOrderItem", ${JSON.stringify(items)}::jsonb) i)
-    INSERT INTO "PharmacyOrderHistory" ("id", "pharmacyOrderId", "fromStatus", "toStatus", "actorType", "actorApiKeyId", "actorUserId")
-    SELECT ${randomUUID()}, "pharmacyOrder"."id", NULL, ${PHARMACY_ORDER_STATUS.waitingForPharmacy}, ${actorType}::"ActorType",
-           ${actorApiKeyId}, ${actorUserId}
-      FROM "pharmacyOrder"`;
+        FROM jsonb_populate_recordset(NULL::"PharmacyOrderItem", ${JSON.stringify(items)}::jsonb) i),
+    "event" AS (${event})
+    ${historyInsertSql(id, null, PHARMACY_ORDER_STATUS.waitingForPharmacy, actor)}`;
   // Only a paid order with a prescription shows projected payouts (refreshProjectedPayouts' rule):
   // skipped otherwise, as it would read the new order only to find that out.
   if (input.prescriptionId && input.prepaid > 0) await refreshProjectedPayouts(tx, id);
-  await recordEvent(tx, {
-    type: "pharmacy_order_created",
-    organisationId: input.organisationId,
-    pharmacyId: input.pharmacyId,
-    subjectId: id,
-  });
   return id;
 }

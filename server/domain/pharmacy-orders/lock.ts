@@ -1,7 +1,8 @@
+import { randomUUID } from "node:crypto";
 import { Prisma, type Tx } from "@/server/db/client";
 import { actorColumns, type Actor } from "@/server/domain/actor";
 import { NotFoundError } from "@/server/domain/errors";
-import { recordEvent } from "@/server/domain/events/outbox";
+import { outboxInsertSql, recordEvent } from "@/server/domain/events/outbox";
 import { refreshOrderStatus } from "@/server/domain/orders/order-status";
 import { FINAL_PHARMACY_ORDER_STATUSES } from "./statuses";
 
@@ -46,7 +47,12 @@ export function lockPharmacyOrder(tx: Tx, pharmacyId: string, pharmacyOrderId: s
   return lockPharmacyOrderInScope(tx, { pharmacyIds: [pharmacyId] }, pharmacyOrderId);
 }
 
-/** Sets the status, writes the history entry and records pharmacy_order_updated, in the caller's transaction. */
+/**
+ * Sets the status, writes the history entry and records pharmacy_order_updated, in the caller's
+ * transaction: one statement (three Prisma model writes cost about 3 ms of server CPU). updatedAt is
+ * the statement's clock, not the transaction's start: under the row lock, a change that waited for
+ * another is then also later in time.
+ */
 export async function recordStatusChange(
   tx: Tx,
   order: LockedPharmacyOrder,
@@ -54,12 +60,26 @@ export async function recordStatusChange(
   actor: Actor,
   comment: string | null = null,
 ): Promise<void> {
-  await tx.pharmacyOrder.update({ where: { id: order.id }, data: { status: toStatus } });
-  await tx.pharmacyOrderHistory.create({
-    data: { pharmacyOrderId: order.id, fromStatus: order.status, toStatus, comment, ...actorColumns(actor) },
-  });
-  await recordEvent(tx, { type: "pharmacy_order_updated", organisationId: order.organisationId, pharmacyId: order.pharmacyId, subjectId: order.id });
+  const event = outboxInsertSql({ type: "pharmacy_order_updated", organisationId: order.organisationId, pharmacyId: order.pharmacyId, subjectId: order.id });
+  await tx.$executeRaw`
+    WITH "updated" AS (UPDATE "PharmacyOrder" SET "status" = ${toStatus}, "updatedAt" = clock_timestamp() WHERE "id" = ${order.id}),
+         "history" AS (${historyInsertSql(order.id, order.status, toStatus, actor, comment)}),
+         "event" AS (${event})
+    SELECT 1`;
   await refreshOrderStatus(tx, order.orderId);
+}
+
+/** The INSERT of one PharmacyOrderHistory entry, for a statement that writes the change it records. */
+export function historyInsertSql(
+  pharmacyOrderId: string,
+  fromStatus: string | null,
+  toStatus: string,
+  actor: Actor,
+  comment: string | null = null,
+): Prisma.Sql {
+  const { actorType, actorApiKeyId, actorUserId } = actorColumns(actor);
+  return Prisma.sql`INSERT INTO "PharmacyOrderHistory" ("id", "pharmacyOrderId", "fromStatus", "toStatus", "actorType", "actorApiKeyId", "actorUserId", "comment")
+    VALUES (${randomUUID()}, ${pharmacyOrderId}, ${fromStatus}, ${toStatus}, ${actorType}::"ActorType", ${actorApiKeyId}, ${actorUserId}, ${comment})`;
 }
 
 /**
