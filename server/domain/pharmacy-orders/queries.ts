@@ -191,6 +191,7 @@ export async function getPharmacyOrderDetail(db: Db | Tx, pharmacyId: string, ph
       LEFT JOIN "Prescription" pr ON pr."id" = po."prescriptionId"
       LEFT JOIN "Doctor" d ON d."id" = pr."doctorId"
      WHERE po."id" = ${pharmacyOrderId}`;
+  if (!extra) throw new NotFoundError(); // deleted since the view was read
   // The signed PDF goes inline (spec: pharmacy order detail and webhook payloads), checked against its checksum.
   const prescriptionFile =
     extra.prescriptionId && extra.signedFileKey && extra.signedFileSha256 && isSignedStatus(extra.prescriptionStatus ?? "")
