@@ -4,6 +4,7 @@ import { get, patch } from "@/tests/http";
 import { getPharmacyOrderView } from "@/server/domain/pharmacy-orders/queries";
 import { paginated } from "@/server/rest/validation";
 import { address, item, orderBody, placeOrder, withShopSkus } from "@/tests/orders";
+import { sleep } from "@/tests/wait";
 import { presentPharmacyOrder } from "./pharmacy-order-presenters";
 
 let t: Tenant;
@@ -161,6 +162,26 @@ describe("list and detail", () => {
 describe("status changes", () => {
   const history = (id: string) => t.db.pharmacyOrderHistory.findMany({ where: { pharmacyOrderId: id }, orderBy: { createdAt: "asc" } });
   const updates = (id: string) => t.db.outboxEvent.count({ where: { eventType: "pharmacy_order_updated", subjectId: id } });
+
+  it("stamps a change that waited for the order's row lock with the time it was made, not when its transaction began", async () => {
+    const po = await newPharmacyOrder();
+    let changed: ReturnType<typeof setStatus> | undefined;
+    let released = 0;
+    // Another command holds the order's lock while the PATCH arrives (on PostgreSQL the PATCH's
+    // transaction begins and waits; on PGlite it waits for the connection).
+    await t.db.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT "id" FROM "PharmacyOrder" WHERE "id" = ${po.id} FOR UPDATE`;
+      changed = setStatus(po.id, { status: "in-progress" });
+      await sleep(300);
+      released = Date.now();
+    });
+    expect((await changed!).status).toBe(200);
+    const order = await t.db.pharmacyOrder.findUniqueOrThrow({ where: { id: po.id } });
+    const entry = (await history(po.id)).at(-1)!;
+    const event = await t.db.outboxEvent.findFirstOrThrow({ where: { eventType: "pharmacy_order_updated", subjectId: po.id } });
+    expect(entry.toStatus).toBe("in-progress");
+    for (const stamp of [order.updatedAt, entry.createdAt, event.createdAt]) expect(stamp.getTime()).toBeGreaterThanOrEqual(released);
+  });
 
   it("moves between the settable statuses, with history and pharmacy_order_updated", async () => {
     const po = await newPharmacyOrder();

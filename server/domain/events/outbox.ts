@@ -29,9 +29,13 @@ export async function recordEvent(tx: Tx, event: OutboxEventInput): Promise<void
   await tx.$executeRaw`${outboxInsertSql(event)}`;
 }
 
-/** The INSERT of recordEvent, for a statement that writes a change and its event together. */
+/**
+ * The INSERT of recordEvent, for a statement that writes a change and its event together. Stamped
+ * with the statement's clock, not the transaction's start: a change that waited for a row lock is
+ * recorded after the change it waited for.
+ */
 export function outboxInsertSql(event: OutboxEventInput): Prisma.Sql {
-  return Prisma.sql`INSERT INTO "OutboxEvent" ("id", "eventType", "organisationId", "pharmacyId", "subjectId", "data")
+  return Prisma.sql`INSERT INTO "OutboxEvent" ("id", "eventType", "organisationId", "pharmacyId", "subjectId", "data", "createdAt")
     VALUES (${randomUUID()}, ${event.type}, ${event.organisationId}, ${event.pharmacyId ?? null}, ${event.subjectId},
-            ${event.data === undefined ? null : JSON.stringify(event.data)}::jsonb)`;
+            ${event.data === undefined ? null : JSON.stringify(event.data)}::jsonb, clock_timestamp())`;
 }

@@ -69,7 +69,7 @@ export async function recordStatusChange(
   await refreshOrderStatus(tx, order.orderId);
 }
 
-/** The INSERT of one PharmacyOrderHistory entry, for a statement that writes the change it records. */
+/** The INSERT of one PharmacyOrderHistory entry, for a statement that writes the change it records (stamped like its outbox event). */
 export function historyInsertSql(
   pharmacyOrderId: string,
   fromStatus: string | null,
@@ -78,8 +78,8 @@ export function historyInsertSql(
   comment: string | null = null,
 ): Prisma.Sql {
   const { actorType, actorApiKeyId, actorUserId } = actorColumns(actor);
-  return Prisma.sql`INSERT INTO "PharmacyOrderHistory" ("id", "pharmacyOrderId", "fromStatus", "toStatus", "actorType", "actorApiKeyId", "actorUserId", "comment")
-    VALUES (${randomUUID()}, ${pharmacyOrderId}, ${fromStatus}, ${toStatus}, ${actorType}::"ActorType", ${actorApiKeyId}, ${actorUserId}, ${comment})`;
+  return Prisma.sql`INSERT INTO "PharmacyOrderHistory" ("id", "pharmacyOrderId", "fromStatus", "toStatus", "actorType", "actorApiKeyId", "actorUserId", "comment", "createdAt")
+    VALUES (${randomUUID()}, ${pharmacyOrderId}, ${fromStatus}, ${toStatus}, ${actorType}::"ActorType", ${actorApiKeyId}, ${actorUserId}, ${comment}, clock_timestamp())`;
 }
 
 /**
