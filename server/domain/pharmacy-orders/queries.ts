@@ -143,7 +143,6 @@ type PayoutJson = {
   routingDescription: string | null;
   providerRouteId: string | null;
   routingCreatedAt: string | null;
-  pharmacyOrder: { id: string; name: string | null; createdAt: string };
 };
 type DetailRow = {
   patient: { id: string; displayName: string; email: string | null };
@@ -181,8 +180,7 @@ export async function getPharmacyOrderDetail(db: Db | Tx, pharmacyId: string, ph
            (SELECT coalesce(json_agg(json_build_object(
                       'status', pay."status", 'amount', pay."amount", 'currency', pay."currency",
                       'componentType', pay."componentType", 'routingDescription', pay."routingDescription",
-                      'providerRouteId', pay."providerRouteId", 'routingCreatedAt', pay."routingCreatedAt",
-                      'pharmacyOrder', json_build_object('id', po."id", 'name', po."name", 'createdAt', po."createdAt"))
+                      'providerRouteId', pay."providerRouteId", 'routingCreatedAt', pay."routingCreatedAt")
                     ORDER BY pay."createdAt", pay."componentType", pay."id"), '[]'::json)
               FROM "Payout" pay WHERE pay."pharmacyOrderId" = po."id" AND pay."receiverPharmacyId" = ${pharmacyId}) AS "payouts"
       FROM "PharmacyOrder" po
@@ -197,17 +195,15 @@ export async function getPharmacyOrderDetail(db: Db | Tx, pharmacyId: string, ph
     extra.prescriptionId && extra.signedFileKey && extra.signedFileSha256 && isSignedStatus(extra.prescriptionStatus ?? "")
       ? { filename: `prescription-${extra.prescriptionId}.pdf`, content: await readVerified(extra.signedFileKey, extra.signedFileSha256) }
       : null;
+  // Every payout row names this pharmacy order (the view has it).
+  const pharmacyOrder = { id: view.id, name: view.name, createdAt: view.createdAt };
   return {
     ...view,
     patient: { ...extra.patient, dateOfBirth: extra.patientDateOfBirth },
     doctor: extra.doctor,
     prescriptionFile,
     shipments: extra.shipments.map((s) => ({ ...s, returnLabelExpiry: dateOrNull(s.returnLabelExpiry) })),
-    payouts: extra.payouts.map((p) => ({
-      ...p,
-      routingCreatedAt: dateOrNull(p.routingCreatedAt),
-      pharmacyOrder: { ...p.pharmacyOrder, createdAt: new Date(p.pharmacyOrder.createdAt) },
-    })),
+    payouts: extra.payouts.map((p) => ({ ...p, routingCreatedAt: dateOrNull(p.routingCreatedAt), pharmacyOrder })),
   };
 }
 
