@@ -1,4 +1,5 @@
 import pkg from "@/package.json";
+import { pingDatabase } from "@/server/domain/health";
 import { route } from "@/server/rest/kit";
 import { reply } from "@/server/rest/responses";
 
@@ -8,14 +9,9 @@ export const healthRoute = route({
   path: "/health",
   summary: "Service health: status, version and a database check",
   pharmacyScope: "optional",
-  async handle({ db }) {
-    const started = performance.now();
-    try {
-      await db.$queryRaw`SELECT 1`;
-      const latency = Math.round((performance.now() - started) * 10) / 10;
-      return reply(200, { status: "ok", version: pkg.version, database: { status: "ok", latency_ms: latency } });
-    } catch {
-      return reply(503, { status: "error", version: pkg.version, database: { status: "unavailable" } });
-    }
+  async handle({}) {
+    const database = await pingDatabase();
+    if (!database.up) return reply(503, { status: "error", version: pkg.version, database: { status: "unavailable" } });
+    return reply(200, { status: "ok", version: pkg.version, database: { status: "ok", latency_ms: database.latencyMs } });
   },
 });

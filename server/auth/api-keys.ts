@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { Db, Tx } from "@/server/db/client";
-import type { Driver } from "@/server/db/driver";
-import type { ApiKeyFamily, HiddenSkuType } from "@/server/db/generated/enums";
+import { databaseDriver, type Db, type Tx } from "@/server/db/client";
+import type { ApiKeyFamily } from "@/server/db/generated/enums";
+import type { ScopedPharmacy } from "@/server/domain/pharmacies/pharmacy-scope";
 import { ValidationError } from "@/server/domain/errors";
 import { isPermissionOf } from "./permissions";
 
@@ -80,8 +80,6 @@ function lastUseIsStale(lastUsedAtMs: number | null): boolean {
   return lastUsedAtMs === null || Date.now() - lastUsedAtMs > LAST_USED_RESOLUTION_MS;
 }
 
-/** The pharmacy a pharmacy key's request may act for, as the REST kit checks and exposes it. */
-export type KeyPharmacy = { id: string; displayName: string; organisationId: string; hiddenSkuType: HiddenSkuType; groupId: string | null };
 
 type KeyRow = {
   id: string;
@@ -92,10 +90,11 @@ type KeyRow = {
   pharmacyGroupId: string | null;
   revoked: boolean;
   lastUsedAtMs: number | null;
-  pharmacy: KeyPharmacy | null;
+  pharmacy: ScopedPharmacy | null;
 };
 
-// The key and a pharmacy in one statement: the key's own pharmacy, else the requested one ($2).
+// The key and a pharmacy in one statement: candidatePharmacyId of the pharmacy scope rule (the key's
+// own pharmacy, else the requested one, $2).
 const KEY_WITH_PHARMACY = `
   SELECT k."id", k."family"::text AS "family", k."organisationId", k."permissions", k."pharmacyId", k."pharmacyGroupId",
          k."revokedAt" IS NOT NULL AS "revoked",
@@ -109,17 +108,16 @@ const KEY_WITH_PHARMACY = `
 
 /**
  * The check of a presented key (the REST kit's on every request): active, of this family, last use
- * recorded at most once a minute; and with it the pharmacy the request would
- * act for — the key's own pharmacy, else `requestedPharmacyId` (a group key's pharmacy_uid; the
- * caller checks that it belongs to the key's group). One statement through the driver, not two
+ * recorded at most once a minute; and with it the candidate pharmacy the request would act for
+ * (the key's own, else `requestedPharmacyId`), which the caller passes to pharmacyInReach. One statement through the driver, not two
  * Prisma queries: measured on the orders bench, that was 3–4 ms of server CPU per request.
  */
 export async function authenticateRequestKey(
-  driver: Driver,
   family: ApiKeyFamily,
   plaintext: string,
   requestedPharmacyId: string | null,
-): Promise<{ principal: ApiPrincipal; pharmacy: KeyPharmacy | null } | null> {
+): Promise<{ principal: ApiPrincipal; pharmacy: ScopedPharmacy | null } | null> {
+  const driver = await databaseDriver();
   const [key] = await driver.query<KeyRow>(KEY_WITH_PHARMACY, [hashApiKey(plaintext), requestedPharmacyId]);
   if (!key || key.revoked || key.family !== family) return null;
   if (lastUseIsStale(key.lastUsedAtMs)) {

@@ -148,6 +148,29 @@ export async function currentPortalUser(): Promise<PortalSessionUser | null> {
   return session?.user?.id ? session.user : null;
 }
 
+/**
+ * The portal user as they are now in the database (role, organisation, pharmacy and group), or null
+ * when the user no longer exists: procedures check every call against this rather than the session
+ * token (valid 12 hours), so a change to the user applies at once.
+ */
+export async function currentStateOfPortalUser(userId: string): Promise<PortalSessionUser | null> {
+  const db = await database();
+  const current = await db.user.findUnique({
+    where: { id: userId },
+    select: { id: true, email: true, displayName: true, role: true, organisationId: true, pharmacyId: true, pharmacyGroupId: true },
+  });
+  if (!current) return null;
+  return {
+    id: current.id,
+    email: current.email,
+    name: current.displayName,
+    role: current.role,
+    organisationId: current.organisationId,
+    pharmacyId: current.pharmacyId,
+    pharmacyGroupId: current.pharmacyGroupId,
+  };
+}
+
 /** The signed-in user as the portals show them: names of their organisation, pharmacy or group. */
 export type PortalViewer = {
   id: string;

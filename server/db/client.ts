@@ -49,16 +49,3 @@ export async function closeDatabase(): Promise<void> {
   await prisma.$disconnect();
   await driver.close();
 }
-
-/** Unique-constraint violations arrive as P2002 from Prisma or as raw SQLSTATE 23505 from a driver adapter. */
-export function isUniqueViolation(error: unknown): boolean {
-  if (error instanceof Prisma.PrismaClientKnownRequestError) {
-    if (error.code === "P2002") return true;
-    const cause = (error.meta as { driverAdapterError?: { cause?: { originalCode?: string; code?: string; kind?: string } } } | undefined)
-      ?.driverAdapterError?.cause;
-    // A raw statement's violation on PGlite arrives unmapped: { kind: "postgres", code: "23505" }.
-    if (cause?.originalCode === "23505" || cause?.code === "23505" || cause?.kind === "UniqueConstraintViolation") return true;
-  }
-  const text = String((error as { code?: unknown })?.code ?? "") + " " + String((error as Error)?.message ?? "");
-  return /\b23505\b|Unique constraint failed|duplicate key value/.test(text);
-}

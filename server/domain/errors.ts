@@ -1,10 +1,22 @@
 /**
- * The few kinds of failure the domain reports. The REST kit maps each to the status code and the
- * body format of the calling API family; the domain never knows HTTP.
+ * The few kinds of failure the domain reports. Each carries its meaning (a message for people, an
+ * optional machine-readable `code` and `details`), never a response body: each door's error mapper
+ * builds its own wire body from them (server/rest/kit.ts for the REST families, server/trpc/init.ts
+ * for the portals). The domain never knows HTTP.
  */
 export type FieldErrors = { [field: string]: string[] | FieldErrors };
 
-export class DomainError extends Error {}
+export type ErrorMeaning = { code?: string; details?: Record<string, unknown> };
+
+export class DomainError extends Error {
+  readonly code: string | undefined;
+  readonly details: Record<string, unknown>;
+  constructor(message: string, meaning: ErrorMeaning = {}) {
+    super(message);
+    this.code = meaning.code;
+    this.details = meaning.details ?? {};
+  }
+}
 
 export class NotFoundError extends DomainError {
   constructor(message = "Resource not found") {
@@ -12,10 +24,10 @@ export class NotFoundError extends DomainError {
   }
 }
 
-/** A refused request (e.g. changing a cancelled order). `body` replaces the family's default body when set. */
+/** A refused request (e.g. changing a cancelled order). */
 export class BadRequestError extends DomainError {
-  constructor(message = "Bad request", readonly body?: Record<string, unknown>) {
-    super(message);
+  constructor(message = "Bad request", meaning?: ErrorMeaning) {
+    super(message, meaning);
   }
 }
 
@@ -28,11 +40,8 @@ export class ValidationError extends DomainError {
   }
 }
 
-export class ConflictError extends DomainError {
-  constructor(message: string, readonly extra: Record<string, unknown> = {}) {
-    super(message);
-  }
-}
+/** The request clashes with the current state (a duplicate, a move the state does not allow). */
+export class ConflictError extends DomainError {}
 
 /** Well-formed but unprocessable data (422), e.g. a corrupt PDF. */
 export class UnprocessableError extends DomainError {

@@ -157,7 +157,6 @@ describe("the pharmacy-status-check function", () => {
       data: { shopId: t.shop.id, shopProductId: t.shopProduct.id, skuId: t.sku.id, shopVariationId: "var-aspirin", price: 600 },
     });
     const orderId = await createOrder(
-      t.db,
       t.organisation.id,
       {
         shopIdentifier: t.shop.identifier,

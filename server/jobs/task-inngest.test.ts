@@ -34,7 +34,7 @@ function captureSends() {
 describe("prescription.render on Inngest", () => {
   it("is announced once per attempt, runs the render in a step, and a repeated event does nothing", async () => {
     const p = await createPrescription(t);
-    await requestPrescriptionRender(t.db, p.id, t.organisation.id);
+    await requestPrescriptionRender(p.id, t.organisation.id);
     const task = await t.db.backgroundTask.findFirstOrThrow({ where: { payload: { equals: { prescriptionId: p.id } } } });
 
     const sent = captureSends();
@@ -69,7 +69,7 @@ describe("prescription.render on Inngest", () => {
 
   it("announces again a task whose announcement was lost, once its lease has run out (the sweep)", async () => {
     const p = await createPrescription(t);
-    await requestPrescriptionRender(t.db, p.id, t.organisation.id);
+    await requestPrescriptionRender(p.id, t.organisation.id);
     const sent = captureSends();
     await announceDueTasks(t.db); // this announcement is lost
     expect(sent).toHaveLength(1);

@@ -401,16 +401,15 @@ describe("bounds and sharing", () => {
       if (fail) throw new Error("database hiccup");
       return { n: builds };
     }, 200);
-    const db = await database();
     const event = { id: "e1", eventType: "pharmacy_order_updated", organisationId: "o", pharmacyId: "p", subjectId: "s", data: null };
-    await expect(shared(db, event, "PHARMACY")).rejects.toThrow("hiccup");
+    await expect(shared(event, "PHARMACY")).rejects.toThrow("hiccup");
     fail = false;
-    const [a, b] = await Promise.all([shared(db, event, "PHARMACY"), shared(db, event, "PHARMACY")]);
+    const [a, b] = await Promise.all([shared(event, "PHARMACY"), shared(event, "PHARMACY")]);
     expect(a).toBe(b);
-    expect(await shared(db, event, "ORGANISATION")).not.toBe(a);
+    expect(await shared(event, "ORGANISATION")).not.toBe(a);
     expect(builds).toBe(3);
     await sleep(250);
-    await shared(db, event, "PHARMACY");
+    await shared(event, "PHARMACY");
     expect(builds).toBe(4);
   });
 });
@@ -434,9 +433,8 @@ describe("retry schedule", () => {
 
 describe("payload builder", () => {
   it("returns null when the subject no longer exists", async () => {
-    const db = await database();
     const event = { id: "e", eventType: "pharmacy_sku_stock_updated", organisationId: t.organisation.id, pharmacyId: t.pharmacy.id, subjectId: "missing", data: null };
-    expect(await buildWebhookData(db, event, "PHARMACY")).toBeNull();
-    expect(await buildWebhookData(db, { ...event, eventType: "pharmacy_order_updated" }, "ORGANISATION")).toBeNull();
+    expect(await buildWebhookData(event, "PHARMACY")).toBeNull();
+    expect(await buildWebhookData({ ...event, eventType: "pharmacy_order_updated" }, "ORGANISATION")).toBeNull();
   });
 });

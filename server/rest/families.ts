@@ -1,4 +1,5 @@
-import type { Family } from "./kit";
+import type { BadRequestError } from "@/server/domain/errors";
+import type { Family } from "./types";
 
 /** Management and Public API: permission errors carry the permission_denied code. */
 const codedErrors = {
@@ -9,12 +10,14 @@ const codedErrors = {
   invalidBody: (reason: "json" | "content_type") => ({
     error: reason === "json" ? "Invalid JSON in request body" : "Content-Type must be application/json",
   }),
+  refused: (error: BadRequestError) => ({ error: error.message }),
 };
 
-/** External Pharmacy API and payouts: {error: Permission denied} and the generic Bad request. */
+/** External Pharmacy API and payouts: {error: Permission denied} and the generic Bad request (spec, Errors item 2). */
 const pharmacyErrors = {
   permissionDenied: () => ({ error: "Permission denied" }),
   invalidBody: () => ({ error: "Bad request" }),
+  refused: () => ({ error: "Bad request" }),
 };
 
 export const MANAGEMENT: Family = {

@@ -1,9 +1,6 @@
 import { z } from "zod";
-import { authenticateRequestKey, hashApiKey, type ApiPrincipal, type KeyPharmacy } from "@/server/auth/api-keys";
-import { database, databaseDriver, Prisma, type Db } from "@/server/db/client";
-import type { Actor } from "@/server/domain/actor";
-import type { Driver } from "@/server/db/driver";
-import type { ApiKeyFamily, HiddenSkuType } from "@/server/db/generated/enums";
+import { authenticateRequestKey, hashApiKey, type ApiPrincipal } from "@/server/auth/api-keys";
+import { isDatabaseBusy } from "@/server/db/errors";
 import {
   BadRequestError,
   ConflictError,
@@ -12,74 +9,18 @@ import {
   ValidationError,
   type FieldErrors,
 } from "@/server/domain/errors";
+import { pharmacyInReach, type ScopedPharmacy } from "@/server/domain/pharmacies/pharmacy-scope";
 import { log } from "@/server/log";
+import { paginationQuery } from "@/server/wire/schemas";
+import type { Page } from "@/server/domain/paging";
+import { toFieldErrors } from "@/server/wire/field-errors";
 import { BodyTooLargeError, declaresTooLargeBody, isJsonContentType, readBodyText } from "./body";
 import { serveApiDocs } from "./openapi";
 import { clientAddress, withinRateLimit } from "./rate-limit";
 import { methodNotAllowedPage, notFoundPage, reply, toResponse, tooManyRequestsPage, type Reply } from "./responses";
-import { paginationQuery, toFieldErrors, type Page } from "./validation";
-
-export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-
-/** How one API family authenticates and shapes its errors (the spec's Authentication and Errors sections). */
-export type Family = {
-  name: string;
-  /** Shown in the API explorer. */
-  title: string;
-  basePath: string;
-  keyFamily: ApiKeyFamily;
-  /** X-Service-Authorization and `Authorization: Bearer` are accepted on the Public API only. */
-  legacyAuthHeaders: boolean;
-  /** Pharmacy keys: requests act for one pharmacy (group keys select it with pharmacy_uid). */
-  pharmacyScoped: boolean;
-  permissionDenied(permission: string): unknown;
-  invalidBody(reason: "json" | "content_type"): unknown;
-  maxLimit: number;
-};
-
-export type ScopedPharmacy = { id: string; displayName: string; organisationId: string; hiddenSkuType: HiddenSkuType };
-
-export type Context<Q, B> = {
-  request: Request;
-  db: Db;
-  /** The connection under db, for the few statements that skip Prisma (see Driver.query). */
-  driver: Driver;
-  params: Record<string, string>;
-  query: Q;
-  body: B;
-  principal: ApiPrincipal;
-  /** The pharmacy the request acts for; set on pharmacy-scoped routes only. */
-  pharmacy: ScopedPharmacy;
-  page: Page;
-};
+import type { Context, Family, Route, RouteDef } from "./types";
 
 type AnySchema = z.ZodType;
-
-export type RouteDef<Q extends AnySchema, B extends AnySchema> = {
-  method: Method;
-  /** Relative to the family's base path, e.g. "/skus/:sku_uid". */
-  path: string;
-  summary: string;
-  /** Required permission; omitted: any valid key of the family. */
-  permission?: string;
-  /** Pharmacy families: "required" (default) needs a resolved pharmacy; "optional" resolves one only when given. */
-  pharmacyScope?: "required" | "optional";
-  query?: Q;
-  body?: B;
-  /** Status of a success, for the OpenAPI document (default: 201 for POST, 204 for DELETE, else 200). */
-  successStatus?: number;
-  /** Paginated list: page and limit are parsed and capped (maxLimit overrides the family's). */
-  paginated?: { maxLimit?: number };
-  /** Route-specific 400 bodies (complete_order has its own shapes). */
-  invalidJsonBody?: unknown;
-  validationErrorBody?: (fields: FieldErrors, pharmacy: ScopedPharmacy | null) => unknown;
-  handle(ctx: Context<z.output<Q>, z.output<B>>): Promise<Reply>;
-};
-
-export type Route = RouteDef<AnySchema, AnySchema>;
-
-/** The API key a request came with, as the actor recorded in histories. */
-export const keyActor = (ctx: Context<unknown, unknown>): Actor => ({ type: "API_KEY", apiKeyId: ctx.principal.keyId });
 
 /** Declares a route with its schemas' types flowing into the handler. */
 export function route<Q extends AnySchema = z.ZodObject<{}>, B extends AnySchema = z.ZodUndefined>(
@@ -147,25 +88,21 @@ function presentedKey(family: Family, headers: Headers): { key: string } | { fai
   return { failure: authError("authorization_header_missing", "No X-API-Key or Authorization header was sent.") };
 }
 
-/**
- * The pharmacy a pharmacy-family request acts for: a single-pharmacy key's own (pharmacy_uid may
- * only repeat it), or a group key's pharmacy_uid, which must be in the key's group. `pharmacy` is
- * the one authenticateRequestKey read with the key (the key's own, else the requested one).
- */
+/** The pharmacy a pharmacy-family request acts for (the domain's one rule); none where one is needed: the family's refusal. */
 function scopedPharmacy(
   principal: ApiPrincipal,
-  pharmacy: KeyPharmacy | null,
+  candidate: ScopedPharmacy | null,
   requested: string | null,
   scope: "required" | "optional",
 ): ScopedPharmacy | null {
-  if (principal.pharmacyId) {
-    if (requested && requested !== principal.pharmacyId) stop(reply(400, { error: "Bad request" }));
-    return pharmacy;
-  }
-  if (!requested) return scope === "required" ? stop(reply(400, { error: "Bad request" })) : null;
-  if (!pharmacy || pharmacy.groupId !== principal.pharmacyGroupId) stop(reply(400, { error: "Bad request" }));
+  if (!requested && !principal.pharmacyId && scope === "optional") return null;
+  const pharmacy = pharmacyInReach(principal, requested, candidate);
+  if (!pharmacy) throw pharmacyOutOfReach();
   return pharmacy;
 }
+
+export const pharmacyOutOfReach = () =>
+  new BadRequestError("The key cannot act for this pharmacy: name a pharmacy of its group with pharmacy_uid.", { code: "pharmacy_out_of_reach" });
 
 function firstValues(params: URLSearchParams): Record<string, string> {
   const out: Record<string, string> = {};
@@ -173,11 +110,12 @@ function firstValues(params: URLSearchParams): Record<string, string> {
   return out;
 }
 
-function errorReply(error: unknown, family: Family): Reply {
+/** A domain error (or the kit's own) as the family's status and body. */
+function errorReply(error: unknown, family: Family, route: Route | null): Reply {
   if (error instanceof NotFoundError) return reply(404, { error: error.message });
   if (error instanceof ValidationError) return reply(400, { error: error.fields });
-  if (error instanceof BadRequestError) return reply(400, error.body ?? { error: error.message });
-  if (error instanceof ConflictError) return reply(409, { ...error.extra, error: error.message });
+  if (error instanceof BadRequestError) return reply(400, route?.refusedBody ? route.refusedBody(error) : family.refused(error));
+  if (error instanceof ConflictError) return reply(409, { ...(error.code ? { code: error.code } : {}), ...error.details, error: error.message });
   if (error instanceof UnprocessableError) {
     return reply(422, error.fields ? { error: error.fields, message: error.message } : { error: error.message });
   }
@@ -191,11 +129,6 @@ function errorReply(error: unknown, family: Family): Reply {
   }
   log.error("unhandled error in REST handler", { family: family.name, error });
   return reply(500, { error: "Internal server error" });
-}
-
-/** Prisma P2028: no connection or transaction could be had in time (the pool is exhausted). */
-function isDatabaseBusy(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2028";
 }
 
 export type RestApi = {
@@ -216,11 +149,9 @@ export function createRestApi(family: Family, routes: Route[]): RestApi {
     if ("failure" in presented) return presented.failure;
     if (declaresTooLargeBody(request)) throw new BodyTooLargeError();
 
-    const db = await database();
-    const driver = await databaseDriver();
     const rawQuery = firstValues(url.searchParams);
     const requestedPharmacy = family.pharmacyScoped ? (rawQuery.pharmacy_uid ?? null) : null;
-    const authenticated = await authenticateRequestKey(driver, family.keyFamily, presented.key, requestedPharmacy);
+    const authenticated = await authenticateRequestKey(family.keyFamily, presented.key, requestedPharmacy);
     if (!authenticated) return authError("invalid_api_key", "The API key is unknown or no longer active.");
     const { principal } = authenticated;
     if (route.permission && !principal.permissions.has(route.permission)) {
@@ -264,13 +195,11 @@ export function createRestApi(family: Family, routes: Route[]): RestApi {
     }
 
     const context: Context<unknown, unknown> = {
-      request,
-      db,
-      driver,
       params,
       query,
       body,
       principal,
+      actor: { type: "API_KEY", apiKeyId: principal.keyId },
       page,
       get pharmacy(): ScopedPharmacy {
         if (!pharmacy) throw new Error(`route ${route.method} ${route.path} used a pharmacy it did not resolve`);
@@ -310,7 +239,7 @@ export function createRestApi(family: Family, routes: Route[]): RestApi {
       return toResponse(await run(chosen.c.route, chosen.params, request, url), isHead);
     } catch (error) {
       if (error instanceof HttpReply) return error.reply instanceof Response ? error.reply : toResponse(error.reply, isHead);
-      return toResponse(errorReply(error, family), isHead);
+      return toResponse(errorReply(error, family, chosen.c.route), isHead);
     }
   }
 

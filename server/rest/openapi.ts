@@ -2,8 +2,8 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import pkg from "@/package.json";
-import type { Family, Route } from "./kit";
-import { paginationQuery } from "./validation";
+import type { Family, Route } from "./types";
+import { paginationQuery } from "@/server/wire/schemas";
 
 /**
  * The OpenAPI 3.1 document of a family, generated from its route table (the same zod schemas that

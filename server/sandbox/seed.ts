@@ -265,7 +265,7 @@ type KeySpec = {
 /** Keeps a sandbox key that still authenticates; otherwise revokes the slot's old keys and issues a new one. */
 async function ensureKey(db: Db, previous: string | undefined, spec: KeySpec & { organisationId: string }): Promise<string> {
   if (previous) {
-    const authenticated = await authenticateRequestKey(await databaseDriver(), spec.family, previous, null);
+    const authenticated = await authenticateRequestKey(spec.family, previous, null);
     if (authenticated && authenticated.principal.organisationId === spec.organisationId) return previous;
   }
   const stale = await db.apiKey.findMany({

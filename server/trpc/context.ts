@@ -1,13 +1,12 @@
 import { currentPortalUser, type PortalSessionUser } from "@/server/auth/portal-session";
-import { database } from "@/server/db/client";
 import type { TrpcContext } from "@/server/trpc/init";
 
 export type PortalUserResolver = () => Promise<PortalSessionUser | null>;
 
 /**
- * The context of one tRPC request: the database and the signed-in portal user (next-auth session
- * cookie, read through next/headers), or null. Procedures re-check the user against the database.
+ * The context of one tRPC request: the signed-in portal user (next-auth session cookie, read
+ * through next/headers), or null. Procedures re-check the user against the database.
  */
 export async function createContext(resolveUser: PortalUserResolver = currentPortalUser): Promise<TrpcContext> {
-  return { db: await database(), user: await resolveUser() };
+  return { user: await resolveUser() };
 }

@@ -4,8 +4,7 @@
  */
 import { initTRPC, TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
-import type { PortalSessionUser } from "@/server/auth/portal-session";
-import type { Db } from "@/server/db/client";
+import { currentStateOfPortalUser, type PortalSessionUser } from "@/server/auth/portal-session";
 import {
   BadRequestError,
   ConflictError,
@@ -15,9 +14,10 @@ import {
   ValidationError,
   type FieldErrors,
 } from "@/server/domain/errors";
-import { toFieldErrors } from "@/server/rest/validation";
+import { toFieldErrors } from "@/server/wire/field-errors";
 
-export type TrpcContext = { db: Db; user: PortalSessionUser | null };
+/** What a procedure gets besides its input: the caller, nothing else. */
+export type TrpcContext = { user: PortalSessionUser | null };
 
 /** A domain error as the tRPC error a caller sees; the domain error stays its cause. */
 export function toTrpcError(error: DomainError): TRPCError {
@@ -53,7 +53,8 @@ const t = initTRPC.context<TrpcContext>().create({
       data: {
         ...shape.data,
         fieldErrors,
-        ...(error.cause instanceof ConflictError && Object.keys(error.cause.extra).length ? { conflict: error.cause.extra } : {}),
+        // What the domain says the failure means, for the page to act on (e.g. order_cancelled).
+        ...(error.cause instanceof DomainError && error.cause.code ? { reason: error.cause.code, details: error.cause.details } : {}),
       },
     };
   },
@@ -73,27 +74,11 @@ const domainErrors = t.middleware(async ({ next }) => {
 /** Anyone, signed in or not. */
 export const publicProcedure = t.procedure.use(domainErrors);
 
-/**
- * A signed-in portal user who still exists. Role, organisation, pharmacy and group are read from the
- * database on every call, so a change to the user applies at once rather than when the session
- * token (valid 12 hours) is renewed.
- */
+/** A signed-in portal user who still exists, as they are now (currentStateOfPortalUser). */
 export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
   if (!ctx.user) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in to continue." });
-  const current = await ctx.db.user.findUnique({
-    where: { id: ctx.user.id },
-    select: { id: true, email: true, displayName: true, role: true, organisationId: true, pharmacyId: true, pharmacyGroupId: true },
-  });
-  if (!current) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in to continue." });
-  const user: PortalSessionUser = {
-    id: current.id,
-    email: current.email,
-    name: current.displayName,
-    role: current.role,
-    organisationId: current.organisationId,
-    pharmacyId: current.pharmacyId,
-    pharmacyGroupId: current.pharmacyGroupId,
-  };
+  const user = await currentStateOfPortalUser(ctx.user.id);
+  if (!user) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in to continue." });
   return next({ ctx: { user } });
 });
 

@@ -12,7 +12,7 @@ let t: Tenant;
 let pharmacist: PortalSessionUser;
 let groupPharmacist: PortalSessionUser;
 let receiver: Receiver;
-const as = (user: PortalSessionUser) => createCaller({ db: t.db, user });
+const as = (user: PortalSessionUser) => createCaller({ user });
 
 beforeAll(async () => {
   process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";

@@ -1,13 +1,13 @@
 import { z } from "zod";
-import { fromUnixSeconds, httpUrl, searchTerm, toUnixSecondsInclusive, uid, unixSecondsQuery } from "@/server/api/schemas";
+import { fromUnixSeconds, httpUrl, searchTerm, toUnixSecondsInclusive, uid, unixSecondsQuery } from "@/server/wire/schemas";
 import { changePharmacyOrderStatus } from "@/server/domain/pharmacy-orders/change-status";
 import { CARRIERS, completePharmacyOrder } from "@/server/domain/pharmacy-orders/complete";
-import { getPharmacyOrderDetail, getPharmacyOrderView } from "@/server/domain/pharmacy-orders/queries";
+import { getPharmacyOrderDetail, getPharmacyOrderView, listPharmacyOrdersJson } from "@/server/domain/pharmacy-orders/queries";
 import { PHARMACY_ORDER_STATUSES, SETTABLE_PHARMACY_ORDER_STATUSES } from "@/server/domain/pharmacy-orders/statuses";
-import { keyActor, route } from "@/server/rest/kit";
+import { route } from "@/server/rest/kit";
 import { reply, replyJsonText } from "@/server/rest/responses";
-import { pharmacyOrderListJson } from "./pharmacy-order-list";
-import { presentPharmacyOrder, presentPharmacyOrderDetail } from "./pharmacy-order-presenters";
+import { paginatedJson } from "@/server/wire/format";
+import { presentPharmacyOrder, presentPharmacyOrderDetail } from "./pharmacy-order.presenters";
 
 const scopeQuery = { pharmacy_uid: uid().optional() };
 
@@ -25,7 +25,7 @@ export const pharmacyOrderRoutes = [
       start_date: unixSecondsQuery(),
       end_date: unixSecondsQuery(),
     }),
-    async handle({ driver, pharmacy, page, query }) {
+    async handle({ pharmacy, page, query }) {
       const filter = {
         pharmacyId: pharmacy.id,
         status: query.status,
@@ -33,7 +33,8 @@ export const pharmacyOrderRoutes = [
         createdFrom: fromUnixSeconds(query.start_date),
         createdTo: toUnixSecondsInclusive(query.end_date),
       };
-      return replyJsonText(200, await pharmacyOrderListJson(driver, filter, page));
+      const { entriesJson, total } = await listPharmacyOrdersJson(filter, page);
+      return replyJsonText(200, paginatedJson(entriesJson, total, page));
     },
   }),
   route({
@@ -42,8 +43,8 @@ export const pharmacyOrderRoutes = [
     summary: "One pharmacy order with patient, doctor, prescription file, shipments and payouts",
     permission: "orders_read",
     query: z.object(scopeQuery),
-    async handle({ db, pharmacy, params }) {
-      return reply(200, presentPharmacyOrderDetail(await getPharmacyOrderDetail(db, pharmacy.id, params.pharmacy_order_uid)));
+    async handle({ pharmacy, params }) {
+      return reply(200, presentPharmacyOrderDetail(await getPharmacyOrderDetail(pharmacy.id, params.pharmacy_order_uid)));
     },
   }),
   route({
@@ -54,9 +55,9 @@ export const pharmacyOrderRoutes = [
     query: z.object(scopeQuery),
     body: z.object({ status: z.enum(SETTABLE_PHARMACY_ORDER_STATUSES), comment: z.string().max(5000).nullable().optional() }),
     async handle(ctx) {
-      const { db, pharmacy, params, body } = ctx;
-      await changePharmacyOrderStatus(db, pharmacy.id, params.pharmacy_order_uid, { status: body.status, comment: body.comment }, keyActor(ctx));
-      return reply(200, presentPharmacyOrder(await getPharmacyOrderView(db, pharmacy.id, params.pharmacy_order_uid)));
+      const { pharmacy, params, body } = ctx;
+      await changePharmacyOrderStatus(pharmacy.id, params.pharmacy_order_uid, { status: body.status, comment: body.comment }, ctx.actor);
+      return reply(200, presentPharmacyOrder(await getPharmacyOrderView(pharmacy.id, params.pharmacy_order_uid)));
     },
   }),
   route({
@@ -78,11 +79,13 @@ export const pharmacyOrderRoutes = [
       error: fields,
       pharmacy: pharmacy ? { uid: pharmacy.id, display_name: pharmacy.displayName } : null,
     }),
+    // complete_order names what was refused (spec: "{error: <message string>}").
+    refusedBody: (error) => ({ error: error.message }),
     async handle(ctx) {
-      const { db, pharmacy, params, body } = ctx;
+      const { pharmacy, params, body } = ctx;
       const links = (body?.tracking_links ?? []).map((l) => ({ trackingLink: l.tracking_link, carrier: l.carrier }));
-      await completePharmacyOrder(db, pharmacy.id, params.pharmacy_order_uid, links, keyActor(ctx));
-      return reply(200, presentPharmacyOrder(await getPharmacyOrderView(db, pharmacy.id, params.pharmacy_order_uid)));
+      await completePharmacyOrder(pharmacy.id, params.pharmacy_order_uid, links, ctx.actor);
+      return reply(200, presentPharmacyOrder(await getPharmacyOrderView(pharmacy.id, params.pharmacy_order_uid)));
     },
   }),
 ];

@@ -2,10 +2,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { get, patch } from "@/tests/http";
 import { getPharmacyOrderView } from "@/server/domain/pharmacy-orders/queries";
-import { paginated } from "@/server/rest/validation";
+import { paginated } from "@/server/wire/format";
 import { address, item, orderBody, placeOrder, withShopSkus } from "@/tests/orders";
 import { sleep } from "@/tests/wait";
-import { presentPharmacyOrder } from "./pharmacy-order-presenters";
+import { presentPharmacyOrder } from "./pharmacy-order.presenters";
 
 let t: Tenant;
 let refs: Awaited<ReturnType<typeof withShopSkus>>;
@@ -83,7 +83,7 @@ describe("list and detail", () => {
     expect(twoItems.status).toBe(201);
     const r = await get(`${BASE}/`, { key: t.keys.pharmacy, query: { limit: 5 } });
     expect(r.status).toBe(200);
-    const views = await Promise.all(r.json.data.map((e: { uid: string }) => getPharmacyOrderView(t.db, t.pharmacy.id, e.uid)));
+    const views = await Promise.all(r.json.data.map((e: { uid: string }) => getPharmacyOrderView(t.pharmacy.id, e.uid)));
     expect(r.json.data.length).toBeGreaterThanOrEqual(3);
     expect(r.text).toBe(JSON.stringify(paginated(views.map(presentPharmacyOrder), r.json.totalRegistries, { page: 0, limit: 5 })));
   });

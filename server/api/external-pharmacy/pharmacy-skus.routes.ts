@@ -1,18 +1,16 @@
 import { z } from "zod";
-import { amount, count, text, uid } from "@/server/api/schemas";
+import { amount, count, text, uid } from "@/server/wire/schemas";
 import { listPharmacySkus, updatePharmacySku, type PharmacySkuChanges } from "@/server/domain/catalogue/pharmacy-skus";
-import { route, type Context } from "@/server/rest/kit";
+import { route } from "@/server/rest/kit";
+import type { Context } from "@/server/rest/types";
 import { reply } from "@/server/rest/responses";
-import { paginated } from "@/server/rest/validation";
+import { paginated } from "@/server/wire/format";
 import { presentPharmacySku } from "./presenters";
 
 const scopeQuery = z.object({ pharmacy_uid: uid().optional() });
 
 async function update(ctx: Context<unknown, unknown>, changes: PharmacySkuChanges) {
-  const row = await updatePharmacySku(ctx.db, ctx.pharmacy, ctx.params.pharmacy_sku_uid, changes, {
-    type: "API_KEY",
-    apiKeyId: ctx.principal.keyId,
-  });
+  const row = await updatePharmacySku(ctx.pharmacy, ctx.params.pharmacy_sku_uid, changes, ctx.actor);
   return reply(200, presentPharmacySku(row));
 }
 
@@ -24,8 +22,8 @@ export const pharmacySkuRoutes = [
     permission: "stock_read",
     paginated: {},
     query: scopeQuery,
-    async handle({ db, pharmacy, page }) {
-      const { items, total } = await listPharmacySkus(db, pharmacy, page);
+    async handle({ pharmacy, page }) {
+      const { items, total } = await listPharmacySkus(pharmacy, page);
       return reply(200, paginated(items.map(presentPharmacySku), total, page));
     },
   }),

@@ -1,7 +1,12 @@
 import type { Pharmacy, PharmacySku, Product, Sku } from "@/server/db/generated/client";
-import { unix, unixOrNull } from "@/server/api/wire";
+import { unix, unixOrNull } from "@/server/wire/format";
 
-export type PharmacySkuWithSku = PharmacySku & { sku: Sku & { product: Product } };
+/** What presentPharmacySku shows: a pharmacy SKU with its SKU and product (a Prisma row with both included will do). */
+export type PharmacySkuWithSku = Pick<PharmacySku, "id" | "externalId" | "price" | "stock" | "pharmacyId" | "createdAt" | "updatedAt" | "deletedAt"> & {
+  sku: Pick<Sku, "id" | "displayName" | "pzn" | "productId" | "standardSellingUnit" | "unit" | "digital"> & {
+    product: Pick<Product, "displayName" | "handle">;
+  };
+};
 
 export function presentPharmacySku(row: PharmacySkuWithSku) {
   return {

@@ -1,13 +1,9 @@
 import { z } from "zod";
-import { uid } from "@/server/api/schemas";
+import { uid } from "@/server/wire/schemas";
 import { BadRequestError } from "@/server/domain/errors";
-import {
-  deletePharmacySubscription,
-  listPharmacySubscriptions,
-  pharmacyOfKey,
-  registerPharmacySubscription,
-} from "@/server/domain/webhooks/subscriptions";
-import { route } from "@/server/rest/kit";
+import { pharmacyToActFor } from "@/server/domain/pharmacies/pharmacy-scope";
+import { deletePharmacySubscription, listPharmacySubscriptions, registerPharmacySubscription } from "@/server/domain/webhooks/subscriptions";
+import { pharmacyOutOfReach, route } from "@/server/rest/kit";
 import { reply } from "@/server/rest/responses";
 import { presentPharmacySubscription, presentRegisteredPharmacySubscription } from "./webhook-presenters";
 
@@ -30,14 +26,15 @@ export const webhookRoutes = [
     summary:
       "Register a webhook (shows webhook_secret once). Registering the same notification_type, target and pharmacy again keeps the uid, issues a new secret and replaces the custom header",
     permission: "webhooks_write",
-    // pharmacy_uid travels in the body here; resolved below with the kit's rules.
+    // pharmacy_uid travels in the body here; resolved below by the same rule as the kit's.
     pharmacyScope: "optional",
     query: scopeQuery,
     body: registerBody,
-    async handle({ db, principal, query, body }) {
+    async handle({ principal, query, body }) {
       if (body.pharmacy_uid && query.pharmacy_uid && body.pharmacy_uid !== query.pharmacy_uid) throw new BadRequestError();
-      const pharmacy = await pharmacyOfKey(db, principal, body.pharmacy_uid ?? query.pharmacy_uid ?? null);
-      const { subscription, secret } = await registerPharmacySubscription(db, {
+      const pharmacy = await pharmacyToActFor(principal, body.pharmacy_uid ?? query.pharmacy_uid ?? null);
+      if (!pharmacy) throw pharmacyOutOfReach();
+      const { subscription, secret } = await registerPharmacySubscription({
         organisationId: pharmacy.organisationId,
         pharmacyId: pharmacy.id,
         notificationType: body.notification_type,
@@ -54,8 +51,8 @@ export const webhookRoutes = [
     summary: "List the pharmacy's webhook subscriptions (a bare array; never the secret or header_value)",
     permission: "webhooks_read",
     query: scopeQuery,
-    async handle({ db, pharmacy }) {
-      const subscriptions = await listPharmacySubscriptions(db, pharmacy.id);
+    async handle({ pharmacy }) {
+      const subscriptions = await listPharmacySubscriptions(pharmacy.id);
       return reply(200, subscriptions.map(presentPharmacySubscription));
     },
   }),
@@ -65,8 +62,8 @@ export const webhookRoutes = [
     summary: "Delete a webhook subscription of the pharmacy",
     permission: "webhooks_write",
     query: scopeQuery,
-    async handle({ db, pharmacy, params }) {
-      await deletePharmacySubscription(db, pharmacy.id, params.subscription_uid);
+    async handle({ pharmacy, params }) {
+      await deletePharmacySubscription(pharmacy.id, params.subscription_uid);
       return reply(204);
     },
   }),

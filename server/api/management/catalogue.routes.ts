@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { amount, count, httpUrl, searchTerm, text, uid } from "@/server/api/schemas";
+import { amount, count, httpUrl, searchTerm, text, uid } from "@/server/wire/schemas";
 import { getProduct, listProducts } from "@/server/domain/catalogue/products";
 import { createShopSku, deleteShopSku, getShopSku, listShopSkus, updateShopSku } from "@/server/domain/catalogue/shop-skus";
 import { createSku, deleteSku, getSku, listSkus, updateSku, type SkuFields } from "@/server/domain/catalogue/skus";
 import { route } from "@/server/rest/kit";
 import { reply } from "@/server/rest/responses";
-import { paginated } from "@/server/rest/validation";
+import { paginated } from "@/server/wire/format";
 import { presentProduct, presentShopSku, presentSku, presentSkuListEntry } from "./presenters";
 
 const optionalSkuFields = {
@@ -81,8 +81,8 @@ export const catalogueRoutes = [
     summary: "List products with their SKUs, shop SKUs, shop products and pharmacy SKUs",
     permission: "product:read",
     paginated: {},
-    async handle({ db, principal, page }) {
-      const { items, total } = await listProducts(db, principal.organisationId, page);
+    async handle({ principal, page }) {
+      const { items, total } = await listProducts(principal.organisationId, page);
       return reply(200, paginated(items.map(presentProduct), total, page, "products"));
     },
   }),
@@ -91,8 +91,8 @@ export const catalogueRoutes = [
     path: "/products/:product_uid",
     summary: "One product with all connected SKUs, shop SKUs, shop products and pharmacy SKUs",
     permission: "product:read",
-    async handle({ db, principal, params }) {
-      return reply(200, presentProduct(await getProduct(db, principal.organisationId, params.product_uid)));
+    async handle({ principal, params }) {
+      return reply(200, presentProduct(await getProduct(principal.organisationId, params.product_uid)));
     },
   }),
   route({
@@ -102,8 +102,8 @@ export const catalogueRoutes = [
     permission: "product:read",
     paginated: {},
     query: z.object({ search: searchTerm() }),
-    async handle({ db, principal, page, query }) {
-      const { items, total } = await listSkus(db, principal.organisationId, query.search, page);
+    async handle({ principal, page, query }) {
+      const { items, total } = await listSkus(principal.organisationId, query.search, page);
       return reply(200, paginated(items.map(presentSkuListEntry), total, page));
     },
   }),
@@ -113,9 +113,9 @@ export const catalogueRoutes = [
     summary: "Create a SKU of a product",
     permission: "product:write",
     body: createSkuBody,
-    async handle({ db, principal, body }) {
+    async handle({ principal, body }) {
       const fields = skuFields(body);
-      const sku = await createSku(db, principal.organisationId, body.product_uid, { ...fields, displayName: body.display_name });
+      const sku = await createSku(principal.organisationId, body.product_uid, { ...fields, displayName: body.display_name });
       return reply(201, presentSku(sku));
     },
   }),
@@ -124,8 +124,8 @@ export const catalogueRoutes = [
     path: "/skus/:sku_uid",
     summary: "One SKU",
     permission: "product:read",
-    async handle({ db, principal, params }) {
-      return reply(200, presentSku(await getSku(db, principal.organisationId, params.sku_uid)));
+    async handle({ principal, params }) {
+      return reply(200, presentSku(await getSku(principal.organisationId, params.sku_uid)));
     },
   }),
   route({
@@ -134,8 +134,8 @@ export const catalogueRoutes = [
     summary: "Update SKU fields (display_name, digital and skip_for_pharmacy_orders cannot be null)",
     permission: "product:write",
     body: updateSkuBody,
-    async handle({ db, principal, params, body }) {
-      const sku = await updateSku(db, principal.organisationId, params.sku_uid, {
+    async handle({ principal, params, body }) {
+      const sku = await updateSku(principal.organisationId, params.sku_uid, {
         ...skuFields(body),
         productId: body.product_uid,
       });
@@ -147,8 +147,8 @@ export const catalogueRoutes = [
     path: "/skus/:sku_uid",
     summary: "Soft-delete a SKU",
     permission: "product:write",
-    async handle({ db, principal, params }) {
-      await deleteSku(db, principal.organisationId, params.sku_uid);
+    async handle({ principal, params }) {
+      await deleteSku(principal.organisationId, params.sku_uid);
       return reply(204);
     },
   }),
@@ -159,9 +159,8 @@ export const catalogueRoutes = [
     permission: "product:read",
     paginated: {},
     query: z.object({ shop_uid: uid().optional(), search: searchTerm() }),
-    async handle({ db, principal, page, query }) {
+    async handle({ principal, page, query }) {
       const { items, total } = await listShopSkus(
-        db,
         principal.organisationId,
         { shopId: query.shop_uid, search: query.search },
         page,
@@ -175,8 +174,8 @@ export const catalogueRoutes = [
     summary: "Create a shop SKU (unique per shop by sku_uid and by shop_variation_id among live rows)",
     permission: "product:write",
     body: createShopSkuBody,
-    async handle({ db, principal, body }) {
-      const shopSku = await createShopSku(db, principal.organisationId, {
+    async handle({ principal, body }) {
+      const shopSku = await createShopSku(principal.organisationId, {
         ...shopSkuFieldsOf(body),
         shopId: body.shop_uid,
         shopProductId: body.shop_product_uid,
@@ -190,8 +189,8 @@ export const catalogueRoutes = [
     path: "/shop-skus/:shop_sku_uid",
     summary: "One shop SKU",
     permission: "product:read",
-    async handle({ db, principal, params }) {
-      return reply(200, presentShopSku(await getShopSku(db, principal.organisationId, params.shop_sku_uid)));
+    async handle({ principal, params }) {
+      return reply(200, presentShopSku(await getShopSku(principal.organisationId, params.shop_sku_uid)));
     },
   }),
   route({
@@ -200,8 +199,8 @@ export const catalogueRoutes = [
     summary: "Update a shop SKU",
     permission: "product:write",
     body: updateShopSkuBody,
-    async handle({ db, principal, params, body }) {
-      const shopSku = await updateShopSku(db, principal.organisationId, params.shop_sku_uid, shopSkuFieldsOf(body));
+    async handle({ principal, params, body }) {
+      const shopSku = await updateShopSku(principal.organisationId, params.shop_sku_uid, shopSkuFieldsOf(body));
       return reply(200, presentShopSku(shopSku));
     },
   }),
@@ -210,8 +209,8 @@ export const catalogueRoutes = [
     path: "/shop-skus/:shop_sku_uid",
     summary: "Delete a shop SKU (soft delete)",
     permission: "product:write",
-    async handle({ db, principal, params }) {
-      await deleteShopSku(db, principal.organisationId, params.shop_sku_uid);
+    async handle({ principal, params }) {
+      await deleteShopSku(principal.organisationId, params.shop_sku_uid);
       return reply(204);
     },
   }),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { uid } from "@/server/api/schemas";
+import { uid } from "@/server/wire/schemas";
 import { ValidationError } from "@/server/domain/errors";
 import {
   deleteOrganisationSubscription,
@@ -7,6 +7,7 @@ import {
   registerOrganisationSubscription,
 } from "@/server/domain/webhooks/subscriptions";
 import { sendTestDelivery } from "@/server/domain/webhooks/test-delivery";
+import { sampleBody } from "@/server/api/webhooks/samples";
 import { route } from "@/server/rest/kit";
 import { reply } from "@/server/rest/responses";
 import {
@@ -36,8 +37,8 @@ export const notificationSubscriptionRoutes = [
     method: "GET",
     path: "/notification-subscriptions",
     summary: "List the organisation's webhook subscriptions (a bare array; never the secret or header_value)",
-    async handle({ db, principal }) {
-      const subscriptions = await listOrganisationSubscriptions(db, principal.organisationId);
+    async handle({ principal }) {
+      const subscriptions = await listOrganisationSubscriptions(principal.organisationId);
       return reply(200, subscriptions.map(presentNotificationSubscription));
     },
   }),
@@ -47,8 +48,8 @@ export const notificationSubscriptionRoutes = [
     summary:
       "Register an organisation-level webhook (shows webhook_secret once). The same notification_type and target again keeps the uid, issues a new secret and replaces header, meta_data and payload_version",
     body: registerBody,
-    async handle({ db, principal, body }) {
-      const { subscription, secret } = await registerOrganisationSubscription(db, {
+    async handle({ principal, body }) {
+      const { subscription, secret } = await registerOrganisationSubscription({
         organisationId: principal.organisationId,
         notificationType: body.notification_type,
         target: body.target,
@@ -66,14 +67,14 @@ export const notificationSubscriptionRoutes = [
     summary: "Delete a subscription named by the body {\"uid\": …} or the query parameter uid",
     query: deleteQuery,
     body: deleteBody,
-    async handle({ db, principal, query, body }) {
+    async handle({ principal, query, body }) {
       const fromBody = body?.uid;
       if (fromBody && query.uid && fromBody !== query.uid) {
         throw ValidationError.field("uid", "The uid in the body and in the query differ.");
       }
       const subscriptionId = fromBody ?? query.uid;
       if (!subscriptionId) throw ValidationError.field("uid", "This field is required.");
-      await deleteOrganisationSubscription(db, principal.organisationId, subscriptionId);
+      await deleteOrganisationSubscription(principal.organisationId, subscriptionId);
       return reply(204);
     },
   }),
@@ -81,8 +82,8 @@ export const notificationSubscriptionRoutes = [
     method: "DELETE",
     path: "/notification-subscriptions/:subscription_uid",
     summary: "Delete a subscription",
-    async handle({ db, principal, params }) {
-      await deleteOrganisationSubscription(db, principal.organisationId, params.subscription_uid);
+    async handle({ principal, params }) {
+      await deleteOrganisationSubscription(principal.organisationId, params.subscription_uid);
       return reply(204);
     },
   }),
@@ -93,11 +94,12 @@ export const notificationSubscriptionRoutes = [
       "Send a sample delivery of notification_type to target now (X-Webhook-Test: true); signed when a subscription of the organisation has this target and notification_type",
     successStatus: 200,
     body: z.object({ notification_type: z.string(), target: z.string().trim() }),
-    async handle({ db, principal, body }) {
-      const result = await sendTestDelivery(db, {
+    async handle({ principal, body }) {
+      const result = await sendTestDelivery({
         organisationId: principal.organisationId,
         target: body.target,
         notificationType: body.notification_type,
+        sampleBody,
       });
       return reply(200, presentTestDelivery(result));
     },

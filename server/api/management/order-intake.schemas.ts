@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { countryCode, money, text, uid } from "@/server/api/schemas";
+import { countryCode, money, text, uid } from "@/server/wire/schemas";
 import { ORDER_PRIORITY_MAX, ORDER_PRIORITY_MIN, type FulfillmentIntake, type OrderIntake } from "@/server/domain/orders/intake";
 import { SKIP_VALIDATION_FLAGS } from "@/server/domain/prescriptions/skip-validation";
 

@@ -1,4 +1,4 @@
-import { unix } from "@/server/api/wire";
+import { unix } from "@/server/wire/format";
 import { overallStatus } from "@/server/domain/orders/order-status";
 import type { OrderWithGraph } from "@/server/domain/orders/queries";
 import { presentedStatus } from "@/server/domain/prescriptions/statuses";

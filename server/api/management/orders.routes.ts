@@ -1,18 +1,19 @@
 import { z } from "zod";
-import { fromUnixSeconds as from, searchTerm, text, toUnixSecondsInclusive as to, unixSecondsQuery as unixSeconds } from "@/server/api/schemas";
+import { fromUnixSeconds as from, searchTerm, text, toUnixSecondsInclusive as to, unixSecondsQuery as unixSeconds } from "@/server/wire/schemas";
 import { addFulfillmentToOrder, cancelFulfillment, updateOrder } from "@/server/domain/orders/change-order";
 import { createOrder } from "@/server/domain/orders/create-order";
 import { getOrder, listOrders } from "@/server/domain/orders/queries";
-import { keyActor, route, type Context } from "@/server/rest/kit";
+import { route } from "@/server/rest/kit";
+import type { Context } from "@/server/rest/types";
 import { reply } from "@/server/rest/responses";
-import { paginated } from "@/server/rest/validation";
+import { paginated } from "@/server/wire/format";
 import { presentManagementOrder } from "./order-presenters";
 import { createOrderSchema, fulfillmentSchema, toFulfillmentIntake, toOrderIntake, updateOrderSchema } from "./order-intake.schemas";
 
 
 /** Every order command answers with the order as GET /orders/{uid} shows it. */
 async function presentOrder(ctx: Context<unknown, unknown>, orderId: string, status: number) {
-  const order = await getOrder(ctx.db, ctx.principal.organisationId, orderId);
+  const order = await getOrder(ctx.principal.organisationId, orderId);
   return reply(status, presentManagementOrder(order, ctx.principal.permissions.has("prescription:read")));
 }
 
@@ -33,9 +34,8 @@ export const orderRoutes = [
       shop_order_external_id: text().optional(),
       search: searchTerm(),
     }),
-    async handle({ db, principal, page, query }) {
+    async handle({ principal, page, query }) {
       const { items, total } = await listOrders(
-        db,
         principal.organisationId,
         {
           createdFrom: from(query.created_at_from),
@@ -66,7 +66,7 @@ export const orderRoutes = [
     permission: "order:write",
     body: createOrderSchema,
     async handle(ctx) {
-      const orderId = await createOrder(ctx.db, ctx.principal.organisationId, toOrderIntake(ctx.body), keyActor(ctx));
+      const orderId = await createOrder(ctx.principal.organisationId, toOrderIntake(ctx.body), ctx.actor);
       return presentOrder(ctx, orderId, 201);
     },
   }),
@@ -77,8 +77,8 @@ export const orderRoutes = [
     permission: "order:write",
     body: fulfillmentSchema,
     async handle(ctx) {
-      const { db, principal, params, body } = ctx;
-      const orderId = await addFulfillmentToOrder(db, principal.organisationId, params.order_external_id, toFulfillmentIntake(body), keyActor(ctx));
+      const { principal, params, body } = ctx;
+      const orderId = await addFulfillmentToOrder(principal.organisationId, params.order_external_id, toFulfillmentIntake(body), ctx.actor);
       return presentOrder(ctx, orderId, 201);
     },
   }),
@@ -89,9 +89,8 @@ export const orderRoutes = [
     permission: "order:write",
     body: updateOrderSchema,
     async handle(ctx) {
-      const { db, principal, params, body } = ctx;
+      const { principal, params, body } = ctx;
       const orderId = await updateOrder(
-        db,
         principal.organisationId,
         params.order_external_id,
         {
@@ -101,7 +100,7 @@ export const orderRoutes = [
           customerEmail: body.customer?.email,
           shippingCost: body.shipping_cost,
         },
-        keyActor(ctx),
+        ctx.actor,
       );
       return presentOrder(ctx, orderId, 200);
     },
@@ -113,8 +112,8 @@ export const orderRoutes = [
     permission: "order:write",
     successStatus: 200,
     async handle(ctx) {
-      const { db, principal, params } = ctx;
-      const orderId = await cancelFulfillment(db, principal.organisationId, params.order_external_id, params.fulfillment_external_id, keyActor(ctx));
+      const { principal, params } = ctx;
+      const orderId = await cancelFulfillment(principal.organisationId, params.order_external_id, params.fulfillment_external_id, ctx.actor);
       return presentOrder(ctx, orderId, 200);
     },
   }),

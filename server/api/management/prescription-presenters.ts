@@ -1,4 +1,4 @@
-import { unix, unixOrNull } from "@/server/api/wire";
+import { unix, unixOrNull } from "@/server/wire/format";
 import type { PrescriptionDetail, PrescriptionStatistics } from "@/server/domain/prescriptions/queries";
 import { presentedStatus } from "@/server/domain/prescriptions/statuses";
 

@@ -1,7 +1,7 @@
 import { externallySignPrescription } from "@/server/domain/prescriptions/external-sign";
 import { getPrescription, prescriptionStatistics } from "@/server/domain/prescriptions/queries";
 import { requestPrescriptionRender } from "@/server/domain/prescriptions/request-render";
-import { keyActor, route } from "@/server/rest/kit";
+import { route } from "@/server/rest/kit";
 import { reply } from "@/server/rest/responses";
 import { presentPrescription, presentPrescriptionStatistics } from "./prescription-presenters";
 
@@ -13,8 +13,8 @@ export const prescriptionRoutes = [
     path: "/prescriptions/statistics",
     summary: "How many of the organisation's prescriptions are in each status now (no date filter)",
     permission: "prescription:read",
-    async handle({ db, principal }) {
-      return reply(200, presentPrescriptionStatistics(await prescriptionStatistics(db, principal.organisationId)));
+    async handle({ principal }) {
+      return reply(200, presentPrescriptionStatistics(await prescriptionStatistics(principal.organisationId)));
     },
   }),
   route({
@@ -22,8 +22,8 @@ export const prescriptionRoutes = [
     path: "/prescriptions/:prescription_uid",
     summary: "One prescription",
     permission: "prescription:read",
-    async handle({ db, principal, params }) {
-      return reply(200, presentPrescription(await getPrescription(db, principal.organisationId, params.prescription_uid)));
+    async handle({ principal, params }) {
+      return reply(200, presentPrescription(await getPrescription(principal.organisationId, params.prescription_uid)));
     },
   }),
   route({
@@ -32,8 +32,8 @@ export const prescriptionRoutes = [
     summary: "Render the prescription PDF asynchronously; poll the prescription until rendered is true",
     permission: "prescription:external_sign",
     successStatus: 202,
-    async handle({ db, principal, params }) {
-      const { uid } = await requestPrescriptionRender(db, params.prescription_uid, principal.organisationId);
+    async handle({ principal, params }) {
+      const { uid } = await requestPrescriptionRender(params.prescription_uid, principal.organisationId);
       return reply(202, {
         uid,
         message: "Rendering started. Poll GET /v1/management/prescriptions/{uid} until rendered is true.",
@@ -47,7 +47,7 @@ export const prescriptionRoutes = [
     permission: "prescription:external_sign",
     successStatus: 200,
     async handle(ctx) {
-      const signed = await externallySignPrescription(ctx.db, ctx.principal.organisationId, ctx.params.prescription_uid, keyActor(ctx));
+      const signed = await externallySignPrescription(ctx.principal.organisationId, ctx.params.prescription_uid, ctx.actor);
       return reply(200, { uid: signed.id, status: signed.status });
     },
   }),

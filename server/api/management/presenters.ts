@@ -1,6 +1,6 @@
 import type { ProductWithGraph } from "@/server/domain/catalogue/products";
 import type { Sku, ShopSku } from "@/server/db/generated/client";
-import { unix } from "@/server/api/wire";
+import { unix } from "@/server/wire/format";
 
 export function presentProduct(product: ProductWithGraph) {
   return {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as payoutsRoute from "@/app/v1/external-pharmacy-api-v1/[[...path]]/route";
-import { unix } from "@/server/api/wire";
+import { unix } from "@/server/wire/format";
 import type { Payout } from "@/server/db/generated/client";
 import { createOrder } from "@/server/domain/orders/create-order";
 import { noPaymentProvider, usePaymentProvider } from "@/server/domain/payouts/payment-provider";
@@ -58,7 +58,6 @@ async function shopSkuFor(tenant: Tenant) {
 
 async function placeOrder(tenant: Tenant, externalId: string, pharmacyId: string, paid: number, shipping?: number): Promise<PO> {
   const orderId = await createOrder(
-    tenant.db,
     tenant.organisation.id,
     {
       shopIdentifier: tenant.shop.identifier,
@@ -88,7 +87,7 @@ async function placeOrder(tenant: Tenant, externalId: string, pharmacyId: string
 }
 
 async function complete(tenant: Tenant, pharmacyId: string, order: PO, createdAt: Date, routedAt: Date) {
-  await completePharmacyOrder(tenant.db, pharmacyId, order.id, [], { type: "SYSTEM" });
+  await completePharmacyOrder(pharmacyId, order.id, [], { type: "SYSTEM" });
   await tenant.db.pharmacyOrder.update({ where: { id: order.id }, data: { createdAt } });
   await tenant.db.payout.updateMany({ where: { pharmacyOrderId: order.id }, data: { routingCreatedAt: routedAt } });
 }

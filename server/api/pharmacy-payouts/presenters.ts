@@ -1,4 +1,4 @@
-import { unix, unixOrNull } from "@/server/api/wire";
+import { unix, unixOrNull } from "@/server/wire/format";
 import type { Payout } from "@/server/db/generated/client";
 
 /**

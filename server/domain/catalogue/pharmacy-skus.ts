@@ -1,4 +1,4 @@
-import type { Db, Tx } from "@/server/db/client";
+import { database, type Tx } from "@/server/db/client";
 import type { HiddenSkuType } from "@/server/db/generated/enums";
 import { actorColumns, type Actor } from "@/server/domain/actor";
 import { NotFoundError } from "@/server/domain/errors";
@@ -24,7 +24,8 @@ function visibleTo(pharmacy: PharmacyScope) {
 
 const withSku = { sku: { include: { product: true } } } as const;
 
-export async function listPharmacySkus(db: Db, pharmacy: PharmacyScope, page: Page) {
+export async function listPharmacySkus(pharmacy: PharmacyScope, page: Page) {
+  const db = await database();
   const where = visibleTo(pharmacy);
   const [items, total] = await Promise.all([
     db.pharmacySku.findMany({
@@ -45,12 +46,12 @@ export type PharmacySkuChanges = { price?: number; stock?: number; externalId?: 
  * movement and records pharmacy_sku_stock_updated in the same transaction.
  */
 export async function updatePharmacySku(
-  db: Db,
   pharmacy: PharmacyScope,
   pharmacySkuId: string,
   changes: PharmacySkuChanges,
   actor: Actor,
 ) {
+  const db = await database();
   return db.$transaction(async (tx) => {
     const visible = await tx.pharmacySku.findFirst({ where: { id: pharmacySkuId, ...visibleTo(pharmacy) }, select: { id: true } });
     if (!visible) throw new NotFoundError();
@@ -64,6 +65,27 @@ export async function updatePharmacySku(
     });
   });
 }
+
+/** A pharmacy SKU with its SKU and product, whoever's it is (webhook payloads); null when it is gone. */
+export async function findPharmacySku(pharmacySkuId: string) {
+  return (await database()).pharmacySku.findUnique({ where: { id: pharmacySkuId }, include: withSku });
+}
+
+/** The shop that sells a SKU, with the shop's ids of it: the oldest live shop SKU when several do. */
+export async function findShopOfSku(skuId: string): Promise<ShopOfSku> {
+  const shopSku = await (await database()).shopSku.findFirst({
+    where: { skuId, deletedAt: null },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: { shopVariationId: true, shopProduct: { select: { externalId: true } }, shop: { select: { identifier: true } } },
+  });
+  return {
+    shopVariationId: shopSku?.shopVariationId ?? null,
+    shopProductExternalId: shopSku?.shopProduct.externalId ?? null,
+    shopIdentifier: shopSku?.shop.identifier ?? null,
+  };
+}
+
+export type ShopOfSku = { shopVariationId: string | null; shopProductExternalId: string | null; shopIdentifier: string | null };
 
 /** Sets the stock of a pharmacy SKU under a row lock; records a movement and an event only when it changed. */
 async function setStock(

@@ -1,4 +1,4 @@
-import type { Db, Prisma } from "@/server/db/client";
+import { database, type Prisma } from "@/server/db/client";
 import { NotFoundError } from "@/server/domain/errors";
 import { pageArgs, type Page } from "@/server/domain/paging";
 
@@ -18,7 +18,8 @@ const productGraph = {
   shopProducts: { orderBy: creationOrder },
 } satisfies Prisma.ProductInclude;
 
-export async function listProducts(db: Db, organisationId: string, page: Page) {
+export async function listProducts(organisationId: string, page: Page) {
+  const db = await database();
   const where = { organisationId, ...live };
   const [items, total] = await Promise.all([
     db.product.findMany({
@@ -32,7 +33,8 @@ export async function listProducts(db: Db, organisationId: string, page: Page) {
   return { items, total };
 }
 
-export async function getProduct(db: Db, organisationId: string, productId: string) {
+export async function getProduct(organisationId: string, productId: string) {
+  const db = await database();
   const product = await db.product.findFirst({ where: { id: productId, organisationId, ...live }, include: productGraph });
   if (!product) throw new NotFoundError();
   return product;

@@ -1,4 +1,5 @@
-import { isUniqueViolation, type Db, type Tx } from "@/server/db/client";
+import { database, type Db, type Tx } from "@/server/db/client";
+import { isUniqueViolation } from "@/server/db/errors";
 import { ConflictError, NotFoundError, ValidationError } from "@/server/domain/errors";
 import { pageArgs, type Page } from "@/server/domain/paging";
 import { startsWithInsensitive } from "@/server/domain/search";
@@ -15,11 +16,11 @@ export type ShopSkuFields = {
 const DUPLICATE = "Shop SKU already exists";
 
 export async function listShopSkus(
-  db: Db,
   organisationId: string,
   filter: { shopId?: string; search?: string },
   page: Page,
 ) {
+  const db = await database();
   const prefix = filter.search?.trim();
   const startsWith = (field: string) => ({ [field]: startsWithInsensitive(prefix!) });
   const where = {
@@ -35,7 +36,11 @@ export async function listShopSkus(
   return { items, total };
 }
 
-export async function getShopSku(db: Db | Tx, organisationId: string, shopSkuId: string) {
+export async function getShopSku(organisationId: string, shopSkuId: string) {
+  return findLiveShopSku(await database(), organisationId, shopSkuId);
+}
+
+async function findLiveShopSku(db: Db | Tx, organisationId: string, shopSkuId: string) {
   const shopSku = await db.shopSku.findFirst({ where: { id: shopSkuId, deletedAt: null, shop: { organisationId } } });
   if (!shopSku) throw new NotFoundError();
   return shopSku;
@@ -92,10 +97,10 @@ async function translateDuplicate<T>(work: () => Promise<T>): Promise<T> {
 }
 
 export async function createShopSku(
-  db: Db,
   organisationId: string,
   input: { shopId: string; shopProductId: string } & Partial<ShopSkuFields> & { price: number },
 ) {
+  const db = await database();
   return translateDuplicate(() =>
     db.$transaction(async (tx) => {
       const skuId = input.skuId ?? null;
@@ -106,10 +111,11 @@ export async function createShopSku(
   );
 }
 
-export async function updateShopSku(db: Db, organisationId: string, shopSkuId: string, changes: Partial<ShopSkuFields>) {
+export async function updateShopSku(organisationId: string, shopSkuId: string, changes: Partial<ShopSkuFields>) {
+  const db = await database();
   return translateDuplicate(() =>
     db.$transaction(async (tx) => {
-      const current = await getShopSku(tx, organisationId, shopSkuId);
+      const current = await findLiveShopSku(tx, organisationId, shopSkuId);
       const next = {
         skuId: changes.skuId === undefined ? current.skuId : changes.skuId,
         shopVariationId: changes.shopVariationId === undefined ? current.shopVariationId : changes.shopVariationId,
@@ -127,7 +133,8 @@ export async function updateShopSku(db: Db, organisationId: string, shopSkuId: s
   );
 }
 
-export async function deleteShopSku(db: Db, organisationId: string, shopSkuId: string): Promise<void> {
+export async function deleteShopSku(organisationId: string, shopSkuId: string): Promise<void> {
+  const db = await database();
   const { count } = await db.shopSku.updateMany({
     where: { id: shopSkuId, deletedAt: null, shop: { organisationId } },
     data: { deletedAt: new Date() },

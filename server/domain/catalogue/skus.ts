@@ -1,4 +1,4 @@
-import type { Db } from "@/server/db/client";
+import { database, type Db } from "@/server/db/client";
 import { NotFoundError, ValidationError } from "@/server/domain/errors";
 import { pageArgs, type Page } from "@/server/domain/paging";
 import { startsWithInsensitive } from "@/server/domain/search";
@@ -18,7 +18,8 @@ export type SkuFields = {
 };
 
 /** Prefix search, case-insensitive, on the SKU display name, the PZN or the product display name. */
-export async function listSkus(db: Db, organisationId: string, search: string | undefined, page: Page) {
+export async function listSkus(organisationId: string, search: string | undefined, page: Page) {
+  const db = await database();
   const prefix = search?.trim();
   const startsWith = (field: string) => ({ [field]: startsWithInsensitive(prefix!) });
   const where = {
@@ -35,7 +36,8 @@ export async function listSkus(db: Db, organisationId: string, search: string | 
   return { items, total };
 }
 
-export async function getSku(db: Db, organisationId: string, skuId: string) {
+export async function getSku(organisationId: string, skuId: string) {
+  const db = await database();
   const sku = await db.sku.findFirst({ where: { id: skuId, organisationId, deletedAt: null } });
   if (!sku) throw new NotFoundError();
   return sku;
@@ -47,18 +49,19 @@ async function requireProduct(db: Db, organisationId: string, productId: string)
   return product;
 }
 
-export async function createSku(db: Db, organisationId: string, productId: string, fields: Partial<SkuFields> & { displayName: string }) {
+export async function createSku(organisationId: string, productId: string, fields: Partial<SkuFields> & { displayName: string }) {
+  const db = await database();
   await requireProduct(db, organisationId, productId);
   return db.sku.create({ data: { ...fields, organisationId, productId } });
 }
 
 export async function updateSku(
-  db: Db,
   organisationId: string,
   skuId: string,
   changes: Partial<SkuFields> & { productId?: string },
 ) {
-  await getSku(db, organisationId, skuId);
+  const db = await database();
+  await getSku(organisationId, skuId);
   if (changes.productId) await requireProduct(db, organisationId, changes.productId);
   return db.sku.update({ where: { id: skuId }, data: changes });
 }
@@ -67,7 +70,8 @@ export async function updateSku(
  * Soft delete: the SKU, and with it its shop SKUs and pharmacy SKUs, disappear from every list and
  * read; orders that used them keep their references.
  */
-export async function deleteSku(db: Db, organisationId: string, skuId: string): Promise<void> {
+export async function deleteSku(organisationId: string, skuId: string): Promise<void> {
+  const db = await database();
   const deletedAt = new Date();
   await db.$transaction(async (tx) => {
     const { count } = await tx.sku.updateMany({ where: { id: skuId, organisationId, deletedAt: null }, data: { deletedAt } });

@@ -1,4 +1,5 @@
-import { isUniqueViolation, type Db, type Tx } from "@/server/db/client";
+import { database, type Tx } from "@/server/db/client";
+import { isUniqueViolation } from "@/server/db/errors";
 import { actorColumns, type Actor } from "@/server/domain/actor";
 import { ConflictError, FieldErrorCollector, NotFoundError } from "@/server/domain/errors";
 import { lockPharmacyOrder, recordOrderChangeOnPharmacyOrders, recordStatusChange } from "@/server/domain/pharmacy-orders/lock";
@@ -29,12 +30,12 @@ async function lockOrder(tx: Tx, organisationId: string, externalId: string): Pr
  * stay unique across the whole order.
  */
 export async function addFulfillmentToOrder(
-  db: Db,
   organisationId: string,
   orderExternalId: string,
   fulfillment: FulfillmentIntake,
   actor: Actor,
 ): Promise<string> {
+  const db = await database();
   const existing = await db.order.findUnique({
     where: { organisationId_externalId: { organisationId, externalId: orderExternalId } },
     select: {
@@ -110,7 +111,8 @@ export type OrderChanges = {
  * order, so each live pharmacy order of it gets a pharmacy_order_updated; a new shipping cost
  * moves to the pharmacy order that carries the order's shipping, unless it is completed.
  */
-export async function updateOrder(db: Db, organisationId: string, orderExternalId: string, changes: OrderChanges, actor: Actor): Promise<string> {
+export async function updateOrder(organisationId: string, orderExternalId: string, changes: OrderChanges, actor: Actor): Promise<string> {
+  const db = await database();
   return db.$transaction(async (tx) => {
     const order = await lockOrder(tx, organisationId, orderExternalId);
     await tx.order.update({
@@ -158,12 +160,12 @@ const CANCELLABLE_PHARMACY_STATUSES: string[] = [
  * fulfillment again changes nothing; one that is no longer cancellable is a conflict (409).
  */
 export async function cancelFulfillment(
-  db: Db,
   organisationId: string,
   orderExternalId: string,
   fulfillmentExternalId: string,
   actor: Actor,
 ): Promise<string> {
+  const db = await database();
   return db.$transaction(async (tx) => {
     const order = await lockOrder(tx, organisationId, orderExternalId);
     const fulfillment = await tx.fulfillment.findUnique({

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { isUniqueViolation, Prisma, type Db, type Tx } from "@/server/db/client";
+import { database, Prisma, type Tx, type Db } from "@/server/db/client";
+import { isUniqueViolation } from "@/server/db/errors";
 import { actorColumns, type Actor } from "@/server/domain/actor";
 import { ConflictError, FieldErrorCollector, NON_FIELD_ERRORS, UnprocessableError } from "@/server/domain/errors";
 import { createPharmacyOrder } from "@/server/domain/pharmacy-orders/create-pharmacy-order";
@@ -31,7 +32,7 @@ type Resolved = {
 };
 
 export function orderAlreadyExists(orderId: string): ConflictError {
-  return new ConflictError("Order already exists", { code: "order_already_exists", order_uid: orderId });
+  return new ConflictError("Order already exists", { code: "order_already_exists", details: { order_uid: orderId } });
 }
 
 /**
@@ -45,7 +46,8 @@ export function orderAlreadyExists(orderId: string): ConflictError {
  * CPU each in Prisma's client engine (27 ms per order); it now makes 13 (auth and response
  * included). Rarer paths (prescriptions, shipping methods, explicit pharmacies) keep model calls.
  */
-export async function createOrder(db: Db, organisationId: string, intake: OrderIntake, actor: Actor): Promise<string> {
+export async function createOrder(organisationId: string, intake: OrderIntake, actor: Actor): Promise<string> {
+  const db = await database();
   // The shop and an order already under this external_id, in one statement.
   const [{ shopId, existingOrderId }] = await db.$queryRaw<{ shopId: string | null; existingOrderId: string | null }[]>`
     SELECT (SELECT "id" FROM "Shop" WHERE "organisationId" = ${organisationId} AND "identifier" = ${intake.shopIdentifier}) AS "shopId",

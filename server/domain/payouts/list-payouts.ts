@@ -1,4 +1,4 @@
-import type { Db } from "@/server/db/client";
+import { database } from "@/server/db/client";
 import type { Prisma } from "@/server/db/generated/client";
 import { pageArgs, type Page } from "@/server/domain/paging";
 import { containsInsensitive } from "@/server/domain/search";
@@ -84,11 +84,11 @@ function orderBy(filters: PayoutFilters): Prisma.PayoutOrderByWithRelationInput[
 
 /** The payout rows of which `receiverPharmacyId` is the receiver, filtered, sorted and paged. */
 export async function listPayouts(
-  db: Db,
   receiverPharmacyId: string,
   filters: PayoutFilters,
   page: Page,
 ): Promise<{ items: ListedPayout[]; total: number }> {
+  const db = await database();
   const filter = where(receiverPharmacyId, filters);
   const [items, total] = await Promise.all([
     db.payout.findMany({ where: filter, orderBy: orderBy(filters), select: payoutRowSelect, ...pageArgs(page) }),

@@ -1,4 +1,4 @@
-import type { Db } from "@/server/db/client";
+import { database } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
 import { BadRequestError, NotFoundError, ValidationError, type FieldErrors } from "@/server/domain/errors";
 import { applyStatusChange, assertSettableStatus, onHoldComment, type StatusChange } from "./change-status";
@@ -29,12 +29,12 @@ export type BulkStatusChangeResult =
  * same update again is safe (orders that already have the status are no-ops).
  */
 export async function bulkChangePharmacyOrderStatus(
-  db: Db,
   pharmacyIds: readonly string[],
   pharmacyOrderIds: readonly string[],
   change: StatusChange,
   actor: Actor,
 ): Promise<BulkStatusChangeResult[]> {
+  const db = await database();
   const uids = [...new Set(pharmacyOrderIds)];
   if (uids.length === 0) throw ValidationError.field("pharmacy_order_uids", "Select at least one order.");
   if (uids.length > BULK_STATUS_CHANGE_LIMIT) {

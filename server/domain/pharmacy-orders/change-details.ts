@@ -1,4 +1,4 @@
-import type { Db } from "@/server/db/client";
+import { database } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
 import { BadRequestError, NotFoundError, ValidationError } from "@/server/domain/errors";
 import { ORDER_PRIORITY_MAX, ORDER_PRIORITY_MIN } from "@/server/domain/orders/intake";
@@ -28,12 +28,12 @@ const notInQueue = (status: string) => new BadRequestError(`The order is ${statu
  * and records nothing. Returns whether it changed.
  */
 export async function changePharmacyOrderPriority(
-  db: Db,
   scope: PharmacyOrderScope,
   pharmacyOrderId: string,
   priority: number,
   actor: Actor,
 ): Promise<boolean> {
+  const db = await database();
   if (!Number.isInteger(priority) || priority < ORDER_PRIORITY_MIN || priority > ORDER_PRIORITY_MAX) {
     throw ValidationError.field("priority", `Enter an integer from ${ORDER_PRIORITY_MIN} to ${ORDER_PRIORITY_MAX}.`);
   }
@@ -62,12 +62,12 @@ export async function changePharmacyOrderPriority(
  * Returns whether it changed.
  */
 export async function changePharmacyOrderDeliveryType(
-  db: Db,
   scope: PharmacyOrderScope,
   pharmacyOrderId: string,
   deliveryType: DeliveryType,
   actor: Actor,
 ): Promise<boolean> {
+  const db = await database();
   if (!(DELIVERY_TYPES as readonly string[]).includes(deliveryType)) {
     throw ValidationError.field("delivery_type", `Must be one of: ${DELIVERY_TYPES.join(", ")}.`);
   }

@@ -1,4 +1,4 @@
-import type { Db, Tx } from "@/server/db/client";
+import { database, type Tx } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
 import { BadRequestError, ValidationError } from "@/server/domain/errors";
 import { issueDescription, openIssueThread } from "./issue-threads";
@@ -6,8 +6,8 @@ import { lockPharmacyOrder, recordStatusChange, type LockedPharmacyOrder } from 
 import { PHARMACY_ORDER_STATUS, SETTABLE_PHARMACY_ORDER_STATUSES, type SettablePharmacyOrderStatus } from "./statuses";
 
 export const ON_HOLD_COMMENT_REQUIRED = "A comment is required when setting an order on hold";
-/** A cancelled order is final. The External Pharmacy API answers its generic body; portals show the message. */
-export const cancelledIsFinal = () => new BadRequestError("A cancelled order cannot be changed.", { error: "Bad request" });
+/** A cancelled order is final. */
+export const cancelledIsFinal = () => new BadRequestError("A cancelled order cannot be changed.", { code: "order_cancelled" });
 
 export type StatusChange = { status: SettablePharmacyOrderStatus; comment?: string | null };
 
@@ -52,12 +52,12 @@ export async function applyStatusChange(
 
 /** PATCH …/status (and the portal's single-order status change): applyStatusChange in one transaction under the order's row lock. */
 export async function changePharmacyOrderStatus(
-  db: Db,
   pharmacyId: string,
   pharmacyOrderId: string,
   change: StatusChange,
   actor: Actor,
 ): Promise<void> {
+  const db = await database();
   await db.$transaction(async (tx) => {
     const order = await lockPharmacyOrder(tx, pharmacyId, pharmacyOrderId);
     await applyStatusChange(tx, order, change, actor);

@@ -1,4 +1,4 @@
-import type { Db } from "@/server/db/client";
+import { database } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
 import { BadRequestError } from "@/server/domain/errors";
 import { applyStatusChange } from "./change-status";
@@ -21,12 +21,12 @@ import { PHARMACY_ORDER_STATUS } from "./statuses";
  * `description`). An order outside the scope is not found.
  */
 export async function openClarificationRequest(
-  db: Db,
   scope: PharmacyOrderScope,
   pharmacyOrderId: string,
   request: { description: string | null | undefined },
   actor: Actor,
 ): Promise<{ threadId: string; statusChanged: boolean }> {
+  const db = await database();
   const description = issueDescription(request.description, "description");
   return db.$transaction(async (tx) => {
     const order = await lockPharmacyOrderInScope(tx, scope, pharmacyOrderId);

@@ -1,4 +1,4 @@
-import type { Db, Tx } from "@/server/db/client";
+import { database, type Tx } from "@/server/db/client";
 import { actorColumns, type Actor } from "@/server/domain/actor";
 import { BadRequestError } from "@/server/domain/errors";
 import { recordEvent } from "@/server/domain/events/outbox";
@@ -20,12 +20,12 @@ export const ALREADY_COMPLETED_WITH_TRACKING = "The order is already completed; 
  * repeated completions reduce stock once; with tracking data it is refused.
  */
 export async function completePharmacyOrder(
-  db: Db,
   pharmacyId: string,
   pharmacyOrderId: string,
   trackingLinks: TrackingLink[],
   actor: Actor,
 ): Promise<void> {
+  const db = await database();
   await db.$transaction(async (tx) => {
     const order = await lockPharmacyOrder(tx, pharmacyId, pharmacyOrderId);
     await completeLockedPharmacyOrder(tx, order, trackingLinks, actor);
@@ -40,11 +40,11 @@ export async function completeLockedPharmacyOrder(
   actor: Actor,
 ): Promise<void> {
   if (order.status === PHARMACY_ORDER_STATUS.completed) {
-    if (trackingLinks.length > 0) throw new BadRequestError(ALREADY_COMPLETED_WITH_TRACKING, { error: ALREADY_COMPLETED_WITH_TRACKING });
+    if (trackingLinks.length > 0) throw new BadRequestError(ALREADY_COMPLETED_WITH_TRACKING, { code: "order_completed" });
     return;
   }
   if (order.status === PHARMACY_ORDER_STATUS.cancelled) {
-    throw new BadRequestError("A cancelled order cannot be completed.", { error: "A cancelled order cannot be completed." });
+    throw new BadRequestError("A cancelled order cannot be completed.", { code: "order_cancelled" });
   }
   const now = new Date();
   // Stock and money move at the first completion only (an order may leave completed and come back).

@@ -84,7 +84,6 @@ describe("bulkChangePharmacyOrderStatus", () => {
     const unknown = randomUUID();
     const { result, events, error } = await recorded(() =>
       bulkChangePharmacyOrderStatus(
-        t.db,
         [t.pharmacy.id],
         [b.id, a.id, same.id, cancelled.id, foreign.id, unknown, a.id],
         { status: "in-progress", comment: "ignored unless on-hold" },
@@ -116,7 +115,7 @@ describe("bulkChangePharmacyOrderStatus", () => {
   it("puts orders on hold with the comment, one issue thread each; a group pharmacist reaches both pharmacies", async () => {
     const [a, b] = [await newPharmacyOrder(), await newPharmacyOrder(t.groupPharmacy.id)];
     const { result, events } = await recorded(() =>
-      bulkChangePharmacyOrderStatus(t.db, [t.pharmacy.id, t.groupPharmacy.id], [a.id, b.id], { status: "on-hold", comment: "  Dosage unclear  " }, pharmacist),
+      bulkChangePharmacyOrderStatus([t.pharmacy.id, t.groupPharmacy.id], [a.id, b.id], { status: "on-hold", comment: "  Dosage unclear  " }, pharmacist),
     );
     expect(result.every((r) => r.ok && r.changed)).toBe(true);
     expect(events).toEqual(expect.arrayContaining([updated(a), updated(b)]));
@@ -140,14 +139,14 @@ describe("bulkChangePharmacyOrderStatus", () => {
       [[po.id], { status: "on-hold", comment: "   " }, "comment"],
     ];
     for (const [uids, change, field] of attempts) {
-      const { error, events } = await recorded(() => bulkChangePharmacyOrderStatus(t.db, [t.pharmacy.id], uids, change, pharmacist));
+      const { error, events } = await recorded(() => bulkChangePharmacyOrderStatus([t.pharmacy.id], uids, change, pharmacist));
       expect(error).toBeInstanceOf(ValidationError);
       expect(Object.keys((error as ValidationError).fields)).toEqual([field]);
       expect(events).toEqual([]);
     }
     // 200 distinct uids are accepted (duplicates count once).
     const many = [...Array.from({ length: 199 }, () => randomUUID()), po.id, po.id];
-    const { result } = await recorded(() => bulkChangePharmacyOrderStatus(t.db, [t.pharmacy.id], many, { status: "pending review" }, pharmacist));
+    const { result } = await recorded(() => bulkChangePharmacyOrderStatus([t.pharmacy.id], many, { status: "pending review" }, pharmacist));
     expect(result).toHaveLength(200);
     expect(result.filter((r) => r.ok)).toEqual([{ uid: po.id, ok: true, changed: true }]);
     expect(await history(po.id)).toHaveLength(2);
@@ -155,7 +154,7 @@ describe("bulkChangePharmacyOrderStatus", () => {
 
   it("answers not_found for every order when the user has no pharmacy", async () => {
     const po = await newPharmacyOrder();
-    const { result, events } = await recorded(() => bulkChangePharmacyOrderStatus(t.db, [], [po.id], { status: "in-progress" }, pharmacist));
+    const { result, events } = await recorded(() => bulkChangePharmacyOrderStatus([], [po.id], { status: "in-progress" }, pharmacist));
     expect(result).toEqual([{ uid: po.id, ok: false, error: "not_found", message: "Resource not found" }]);
     expect(events).toEqual([]);
   });
@@ -168,8 +167,8 @@ describe("bulkChangePharmacyOrderStatus", () => {
     // Same target status: each order moves once, whichever update reaches it first.
     const before = await t.db.outboxEvent.count({ where: { subjectId: { in: ids } } });
     const [first, second] = await Promise.all([
-      bulkChangePharmacyOrderStatus(t.db, [t.pharmacy.id], ids.slice(0, 7), { status: "pending review" }, pharmacist),
-      bulkChangePharmacyOrderStatus(t.db, [t.pharmacy.id], ids.slice(3).reverse(), { status: "pending review" }, admin),
+      bulkChangePharmacyOrderStatus([t.pharmacy.id], ids.slice(0, 7), { status: "pending review" }, pharmacist),
+      bulkChangePharmacyOrderStatus([t.pharmacy.id], ids.slice(3).reverse(), { status: "pending review" }, admin),
     ]);
     expect([...first, ...second].every((r) => r.ok)).toBe(true);
     expect([...first, ...second].filter((r) => r.ok && r.changed)).toHaveLength(10);
@@ -183,8 +182,8 @@ describe("bulkChangePharmacyOrderStatus", () => {
 
     // Different target statuses: each order ends in one of them, and its history is one unbroken chain.
     await Promise.all([
-      bulkChangePharmacyOrderStatus(t.db, [t.pharmacy.id], ids.slice(0, 7), { status: "in-progress" }, pharmacist),
-      bulkChangePharmacyOrderStatus(t.db, [t.pharmacy.id], ids.slice(3).reverse(), { status: "ready_for_pickup" }, admin),
+      bulkChangePharmacyOrderStatus([t.pharmacy.id], ids.slice(0, 7), { status: "in-progress" }, pharmacist),
+      bulkChangePharmacyOrderStatus([t.pharmacy.id], ids.slice(3).reverse(), { status: "ready_for_pickup" }, admin),
     ]);
     for (const [i, id] of ids.entries()) {
       const entries = await history(id);
@@ -206,7 +205,7 @@ describe("openClarificationRequest", () => {
     const po = await newPharmacyOrder();
     await setStatus(po.id, "in-progress");
     const { result, events } = await recorded(() =>
-      openClarificationRequest(t.db, { pharmacyIds: [t.pharmacy.id] }, po.id, { description: "  Which strength was prescribed?  " }, pharmacist),
+      openClarificationRequest({ pharmacyIds: [t.pharmacy.id] }, po.id, { description: "  Which strength was prescribed?  " }, pharmacist),
     );
     expect(result).toEqual({ threadId: expect.any(String), statusChanged: true });
     expect(events).toEqual([updated(po)]);
@@ -232,11 +231,11 @@ describe("openClarificationRequest", () => {
   it("lets the admin team open one on any pharmacy's order of the organisation, not another organisation's", async () => {
     const po = await newPharmacyOrder(t.groupPharmacy.id);
     const { result, events } = await recorded(() =>
-      openClarificationRequest(t.db, { organisationId: t.organisation.id }, po.id, { description: "Prescription copy unreadable" }, admin),
+      openClarificationRequest({ organisationId: t.organisation.id }, po.id, { description: "Prescription copy unreadable" }, admin),
     );
     expect(result.statusChanged).toBe(true);
     expect(events).toEqual([updated(po)]);
-    const outside = await recorded(() => openClarificationRequest(t.db, { organisationId: other.organisation.id }, po.id, { description: "x" }, admin));
+    const outside = await recorded(() => openClarificationRequest({ organisationId: other.organisation.id }, po.id, { description: "x" }, admin));
     expect(outside.error).toBeInstanceOf(NotFoundError);
     expect(outside.events).toEqual([]);
   });
@@ -248,7 +247,7 @@ describe("openClarificationRequest", () => {
       [{ pharmacyIds: [] }, po.id],
       [{ pharmacyIds: [t.pharmacy.id, t.groupPharmacy.id] }, randomUUID()],
     ] as const) {
-      const { error, events } = await recorded(() => openClarificationRequest(t.db, scope, id, { description: "x" }, pharmacist));
+      const { error, events } = await recorded(() => openClarificationRequest(scope, id, { description: "x" }, pharmacist));
       expect(error).toBeInstanceOf(NotFoundError);
       expect(events).toEqual([]);
     }
@@ -258,10 +257,10 @@ describe("openClarificationRequest", () => {
 
   it("adds only the thread when the order is already on hold: no history entry, no event", async () => {
     const po = await newPharmacyOrder();
-    await openClarificationRequest(t.db, { pharmacyIds: [t.pharmacy.id] }, po.id, { description: "First question" }, pharmacist);
+    await openClarificationRequest({ pharmacyIds: [t.pharmacy.id] }, po.id, { description: "First question" }, pharmacist);
     const entries = (await history(po.id)).length;
     const { result, events } = await recorded(() =>
-      openClarificationRequest(t.db, { organisationId: t.organisation.id }, po.id, { description: "Second question" }, admin),
+      openClarificationRequest({ organisationId: t.organisation.id }, po.id, { description: "Second question" }, admin),
     );
     expect(result.statusChanged).toBe(false);
     expect(events).toEqual([]);
@@ -275,13 +274,13 @@ describe("openClarificationRequest", () => {
   it("requires a description of at most 5000 characters (trimmed)", async () => {
     const po = await newPharmacyOrder();
     for (const description of [undefined, null, "", "   ", "x".repeat(5001)]) {
-      const { error, events } = await recorded(() => openClarificationRequest(t.db, { pharmacyIds: [t.pharmacy.id] }, po.id, { description }, pharmacist));
+      const { error, events } = await recorded(() => openClarificationRequest({ pharmacyIds: [t.pharmacy.id] }, po.id, { description }, pharmacist));
       expect(error).toBeInstanceOf(ValidationError);
       expect((error as ValidationError).fields).toEqual({ description: [expect.any(String)] });
       expect(events).toEqual([]);
     }
     expect(await t.db.adminIssueThread.count({ where: { pharmacyOrderId: po.id } })).toBe(0);
-    const ok = await openClarificationRequest(t.db, { pharmacyIds: [t.pharmacy.id] }, po.id, { description: ` ${"x".repeat(5000)} ` }, pharmacist);
+    const ok = await openClarificationRequest({ pharmacyIds: [t.pharmacy.id] }, po.id, { description: ` ${"x".repeat(5000)} ` }, pharmacist);
     expect(ok.statusChanged).toBe(true);
   });
 
@@ -292,7 +291,7 @@ describe("openClarificationRequest", () => {
     expect((await patch(`${EPA}/${completed.id}/complete_order`, { key: t.keys.pharmacy })).status).toBe(200);
     for (const po of [cancelled, completed]) {
       const entries = (await history(po.id)).length;
-      const { error, events } = await recorded(() => openClarificationRequest(t.db, { organisationId: t.organisation.id }, po.id, { description: "?" }, admin));
+      const { error, events } = await recorded(() => openClarificationRequest({ organisationId: t.organisation.id }, po.id, { description: "?" }, admin));
       expect(error).toBeInstanceOf(BadRequestError);
       expect(events).toEqual([]);
       expect(await history(po.id)).toHaveLength(entries);
@@ -306,11 +305,11 @@ describe("addShipment", () => {
   it("appends shipments numbered on, placeholders included, each with one event and a history entry", async () => {
     const po = await newPharmacyOrder();
     const { result, events } = await recorded(() =>
-      addShipment(t.db, [t.pharmacy.id], po.id, { trackingUrl: " https://tracking.example/dhl/1 ", trackingNumber: "00340434", carrier: "DHL" }, pharmacist),
+      addShipment([t.pharmacy.id], po.id, { trackingUrl: " https://tracking.example/dhl/1 ", trackingNumber: "00340434", carrier: "DHL" }, pharmacist),
     );
     expect(result).toEqual({ id: expect.any(String), sequenceNumber: 1 });
     expect(events).toEqual([updated(po)]);
-    const placeholder = await recorded(() => addShipment(t.db, [t.pharmacy.id], po.id, {}, pharmacist));
+    const placeholder = await recorded(() => addShipment([t.pharmacy.id], po.id, {}, pharmacist));
     expect(placeholder.result.sequenceNumber).toBe(2);
     expect(placeholder.events).toEqual([updated(po)]);
     const after = await t.db.pharmacyOrder.findUniqueOrThrow({ where: { id: po.id } });
@@ -344,7 +343,7 @@ describe("addShipment", () => {
       ]),
     );
     // A completed order may get a further parcel.
-    const { result, events } = await recorded(() => addShipment(t.db, [t.pharmacy.id], po.id, { trackingUrl: "http://t.example/3", carrier: "Hermes" }, pharmacist));
+    const { result, events } = await recorded(() => addShipment([t.pharmacy.id], po.id, { trackingUrl: "http://t.example/3", carrier: "Hermes" }, pharmacist));
     expect(result.sequenceNumber).toBe(3);
     expect(events).toEqual([updated(po)]);
     expect((await t.db.shipment.findMany({ where: { pharmacyOrderId: po.id }, orderBy: { sequenceNumber: "asc" } })).map((s) => [s.sequenceNumber, s.carrierName])).toEqual([
@@ -357,16 +356,16 @@ describe("addShipment", () => {
   it("refuses invalid fields, cancelled orders and orders out of scope, recording nothing", async () => {
     const po = await newPharmacyOrder();
     const invalid = await recorded(() =>
-      addShipment(t.db, [t.pharmacy.id], po.id, { trackingUrl: "ftp://t.example/1", trackingNumber: "9".repeat(101), carrier: "Pigeon" }, pharmacist),
+      addShipment([t.pharmacy.id], po.id, { trackingUrl: "ftp://t.example/1", trackingNumber: "9".repeat(101), carrier: "Pigeon" }, pharmacist),
     );
     expect(invalid.error).toBeInstanceOf(ValidationError);
     expect(Object.keys((invalid.error as ValidationError).fields).sort()).toEqual(["carrier", "tracking_number", "tracking_url"]);
-    const notUrl = await recorded(() => addShipment(t.db, [t.pharmacy.id], po.id, { trackingUrl: "not a url" }, pharmacist));
+    const notUrl = await recorded(() => addShipment([t.pharmacy.id], po.id, { trackingUrl: "not a url" }, pharmacist));
     expect((notUrl.error as ValidationError).fields).toEqual({ tracking_url: ["Enter a valid http(s) URL."] });
-    const foreign = await recorded(() => addShipment(t.db, [t.groupPharmacy.id, t.loosePharmacy.id], po.id, {}, pharmacist));
+    const foreign = await recorded(() => addShipment([t.groupPharmacy.id, t.loosePharmacy.id], po.id, {}, pharmacist));
     expect(foreign.error).toBeInstanceOf(NotFoundError);
     await setStatus(po.id, "cancelled");
-    const cancelled = await recorded(() => addShipment(t.db, [t.pharmacy.id], po.id, {}, pharmacist));
+    const cancelled = await recorded(() => addShipment([t.pharmacy.id], po.id, {}, pharmacist));
     expect(cancelled.error).toBeInstanceOf(BadRequestError);
     expect([...invalid.events, ...notUrl.events, ...foreign.events, ...cancelled.events]).toEqual([]);
     expect(await t.db.shipment.count({ where: { pharmacyOrderId: po.id } })).toBe(0);
@@ -375,7 +374,7 @@ describe("addShipment", () => {
   it("numbers 10 concurrent additions 1..10, without collisions", async () => {
     const po = await newPharmacyOrder();
     const { result, events } = await recorded(() =>
-      Promise.all(Array.from({ length: 10 }, (_, i) => addShipment(t.db, [t.pharmacy.id], po.id, { trackingNumber: `P-${i}` }, pharmacist))),
+      Promise.all(Array.from({ length: 10 }, (_, i) => addShipment([t.pharmacy.id], po.id, { trackingNumber: `P-${i}` }, pharmacist))),
     );
     expect(result.map((s) => s.sequenceNumber).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(events).toHaveLength(10);
@@ -390,7 +389,7 @@ describe("changePharmacyOrderPriority", () => {
   it("changes the order's priority and records an event for each live pharmacy order of the order", async () => {
     const [atA, atB, done] = await newOrder([t.pharmacy.id, t.groupPharmacy.id, t.pharmacy.id], { priority: 2 });
     expect((await patch(`${EPA}/${done.id}/complete_order`, { key: t.keys.pharmacy })).status).toBe(200);
-    const { result, events } = await recorded(() => changePharmacyOrderPriority(t.db, { pharmacyIds: [t.pharmacy.id] }, atA.id, 9, pharmacist));
+    const { result, events } = await recorded(() => changePharmacyOrderPriority({ pharmacyIds: [t.pharmacy.id] }, atA.id, 9, pharmacist));
     expect(result).toBe(true);
     expect(events).toHaveLength(2);
     expect(events).toEqual(expect.arrayContaining([updated(atA), updated(atB)]));
@@ -403,7 +402,7 @@ describe("changePharmacyOrderPriority", () => {
     expect(seenAtB.json.order.priority).toBe(9);
 
     // The same priority again: nothing recorded.
-    const again = await recorded(() => changePharmacyOrderPriority(t.db, { organisationId: t.organisation.id }, atB.id, 9, admin));
+    const again = await recorded(() => changePharmacyOrderPriority({ organisationId: t.organisation.id }, atB.id, 9, admin));
     expect(again.result).toBe(false);
     expect(again.events).toEqual([]);
     expect(await history(atB.id)).toHaveLength(2);
@@ -412,25 +411,25 @@ describe("changePharmacyOrderPriority", () => {
   it("refuses bad values, orders out of scope and orders that left the queue, recording nothing", async () => {
     const [po] = await newOrder();
     for (const priority of [1.5, 1001, -1001, Number.NaN]) {
-      const { error, events } = await recorded(() => changePharmacyOrderPriority(t.db, { pharmacyIds: [t.pharmacy.id] }, po.id, priority, pharmacist));
+      const { error, events } = await recorded(() => changePharmacyOrderPriority({ pharmacyIds: [t.pharmacy.id] }, po.id, priority, pharmacist));
       expect(error).toBeInstanceOf(ValidationError);
       expect(Object.keys((error as ValidationError).fields)).toEqual(["priority"]);
       expect(events).toEqual([]);
     }
     for (const scope of [{ pharmacyIds: [t.groupPharmacy.id] }, { organisationId: other.organisation.id }]) {
-      const { error, events } = await recorded(() => changePharmacyOrderPriority(t.db, scope, po.id, 5, pharmacist));
+      const { error, events } = await recorded(() => changePharmacyOrderPriority(scope, po.id, 5, pharmacist));
       expect(error).toBeInstanceOf(NotFoundError);
       expect(events).toEqual([]);
     }
     await setStatus(po.id, "cancelled");
-    const cancelled = await recorded(() => changePharmacyOrderPriority(t.db, { organisationId: t.organisation.id }, po.id, 5, admin));
+    const cancelled = await recorded(() => changePharmacyOrderPriority({ organisationId: t.organisation.id }, po.id, 5, admin));
     expect(cancelled.error).toBeInstanceOf(BadRequestError);
     expect(cancelled.events).toEqual([]);
     expect((await t.db.order.findUniqueOrThrow({ where: { id: po.orderId } })).priority).toBe(0);
     // The extremes of the range are accepted.
     const [live] = await newOrder();
-    expect(await changePharmacyOrderPriority(t.db, { organisationId: t.organisation.id }, live.id, -1000, admin)).toBe(true);
-    expect(await changePharmacyOrderPriority(t.db, { organisationId: t.organisation.id }, live.id, 1000, admin)).toBe(true);
+    expect(await changePharmacyOrderPriority({ organisationId: t.organisation.id }, live.id, -1000, admin)).toBe(true);
+    expect(await changePharmacyOrderPriority({ organisationId: t.organisation.id }, live.id, 1000, admin)).toBe(true);
   });
 });
 
@@ -438,30 +437,30 @@ describe("changePharmacyOrderDeliveryType", () => {
   it("changes one pharmacy order's delivery type with one event and a history entry; the same type again records nothing", async () => {
     const [po, sibling] = await newOrder([t.pharmacy.id, t.pharmacy.id]);
     expect(po.deliveryType).toBe("shipping");
-    const { result, events } = await recorded(() => changePharmacyOrderDeliveryType(t.db, { pharmacyIds: [t.pharmacy.id] }, po.id, "pickup", pharmacist));
+    const { result, events } = await recorded(() => changePharmacyOrderDeliveryType({ pharmacyIds: [t.pharmacy.id] }, po.id, "pickup", pharmacist));
     expect(result).toBe(true);
     expect(events).toEqual([updated(po)]);
     expect((await t.db.pharmacyOrder.findUniqueOrThrow({ where: { id: po.id } })).deliveryType).toBe("pickup");
     expect((await t.db.pharmacyOrder.findUniqueOrThrow({ where: { id: sibling.id } })).deliveryType).toBe("shipping");
     expect((await history(po.id)).at(-1)).toMatchObject({ fromStatus: null, toStatus: "delivery type changed", comment: "shipping → pickup", actorType: "USER" });
-    const again = await recorded(() => changePharmacyOrderDeliveryType(t.db, { organisationId: t.organisation.id }, po.id, "pickup", admin));
+    const again = await recorded(() => changePharmacyOrderDeliveryType({ organisationId: t.organisation.id }, po.id, "pickup", admin));
     expect(again).toMatchObject({ result: false, events: [] });
     expect(await history(po.id)).toHaveLength(2);
   });
 
   it("refuses unknown types, orders out of scope, cancelled and completed orders, recording nothing", async () => {
     const po = await newPharmacyOrder();
-    const unknown = await recorded(() => changePharmacyOrderDeliveryType(t.db, { pharmacyIds: [t.pharmacy.id] }, po.id, "express" as any, pharmacist));
+    const unknown = await recorded(() => changePharmacyOrderDeliveryType({ pharmacyIds: [t.pharmacy.id] }, po.id, "express" as any, pharmacist));
     expect((unknown.error as ValidationError).fields).toEqual({ delivery_type: ["Must be one of: shipping, pickup."] });
-    const foreign = await recorded(() => changePharmacyOrderDeliveryType(t.db, { pharmacyIds: [t.loosePharmacy.id] }, po.id, "pickup", pharmacist));
+    const foreign = await recorded(() => changePharmacyOrderDeliveryType({ pharmacyIds: [t.loosePharmacy.id] }, po.id, "pickup", pharmacist));
     expect(foreign.error).toBeInstanceOf(NotFoundError);
-    const otherOrg = await recorded(() => changePharmacyOrderDeliveryType(t.db, { organisationId: other.organisation.id }, po.id, "pickup", admin));
+    const otherOrg = await recorded(() => changePharmacyOrderDeliveryType({ organisationId: other.organisation.id }, po.id, "pickup", admin));
     expect(otherOrg.error).toBeInstanceOf(NotFoundError);
     const completed = await newPharmacyOrder();
     await patch(`${EPA}/${completed.id}/complete_order`, { key: t.keys.pharmacy });
     await setStatus(po.id, "cancelled");
     for (const id of [po.id, completed.id]) {
-      const { error, events } = await recorded(() => changePharmacyOrderDeliveryType(t.db, { pharmacyIds: [t.pharmacy.id] }, id, "pickup", pharmacist));
+      const { error, events } = await recorded(() => changePharmacyOrderDeliveryType({ pharmacyIds: [t.pharmacy.id] }, id, "pickup", pharmacist));
       expect(error).toBeInstanceOf(BadRequestError);
       expect(events).toEqual([]);
     }

@@ -1,4 +1,4 @@
-import type { Db, Tx } from "@/server/db/client";
+import { database, type Tx } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
 import { BadRequestError, FieldErrorCollector } from "@/server/domain/errors";
 import { lockPharmacyOrderInScope, PHARMACY_ORDER_CHANGE, recordPharmacyOrderChange } from "./lock";
@@ -65,12 +65,12 @@ export function checkShipment(input: ShipmentInput): NewShipment {
  * completed order may get a further parcel). An order outside `pharmacyIds` is not found.
  */
 export async function addShipment(
-  db: Db,
   pharmacyIds: readonly string[],
   pharmacyOrderId: string,
   input: ShipmentInput,
   actor: Actor,
 ): Promise<{ id: string; sequenceNumber: number }> {
+  const db = await database();
   const shipment = checkShipment(input);
   return db.$transaction(async (tx) => {
     const order = await lockPharmacyOrderInScope(tx, { pharmacyIds }, pharmacyOrderId);

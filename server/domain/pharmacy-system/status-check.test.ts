@@ -61,7 +61,6 @@ const ADDRESS = {
 
 async function placeOrder(externalId: string, pharmacyId: string, items: [string, number][]): Promise<PO> {
   const orderId = await createOrder(
-    t.db,
     t.organisation.id,
     {
       shopIdentifier: t.shop.identifier,
@@ -117,7 +116,7 @@ beforeAll(async () => {
   await t.db.pharmacySku.create({ data: { pharmacyId: t.loosePharmacy.id, skuId: t.sku.id, externalId: "C-1", price: 400, stock: 5 } });
 
   alreadyCompleted = await placeOrder("done", t.pharmacy.id, [["var-aspirin", 1]]);
-  await completePharmacyOrder(t.db, t.pharmacy.id, alreadyCompleted.id, [], { type: "SYSTEM" });
+  await completePharmacyOrder(t.pharmacy.id, alreadyCompleted.id, [], { type: "SYSTEM" });
 
   orders.shipped = await placeOrder("shipped", t.pharmacy.id, [["var-aspirin", 2], ["var-voucher", 1]]);
   orders.completed = await placeOrder("completed", t.pharmacy.id, [["var-aspirin", 1]]);
@@ -132,7 +131,7 @@ beforeAll(async () => {
   behaviours.set(orders.cancelled.id, { json: { status: "CANCELED" } });
   // Completed through the API while the pharmacy system is being asked, which then says cancelled.
   behaviours.set(orders.race.id, {
-    before: () => completePharmacyOrder(t.db, t.pharmacy.id, orders.race.id, [], { type: "SYSTEM" }),
+    before: () => completePharmacyOrder(t.pharmacy.id, orders.race.id, [], { type: "SYSTEM" }),
     json: { status: "cancelled" },
   });
   behaviours.set(orders.open.id, { json: { status: "in_progress", tracking_url: "https://track.example/x" } });

@@ -1,4 +1,4 @@
-import type { Db } from "@/server/db/client";
+import { database } from "@/server/db/client";
 import { actorColumns, type Actor } from "@/server/domain/actor";
 import { ConflictError } from "@/server/domain/errors";
 import { enqueueTask } from "@/server/domain/tasks/enqueue";
@@ -14,11 +14,11 @@ import { normalisePrescriptionStatus, PRESCRIPTION_STATUS } from "./statuses";
  * prescription is queued to be sent to its pharmacy — all in one transaction under the row lock.
  */
 export async function externallySignPrescription(
-  db: Db,
   organisationId: string,
   prescriptionId: string,
   actor: Actor,
 ): Promise<{ id: string; status: typeof PRESCRIPTION_STATUS.externallySigned }> {
+  const db = await database();
   return db.$transaction(
     async (tx) => {
       const p = await lockPrescription(tx, organisationId, prescriptionId);

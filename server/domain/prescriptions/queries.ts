@@ -1,9 +1,10 @@
-import type { Db } from "@/server/db/client";
+import { database } from "@/server/db/client";
 import { NotFoundError } from "@/server/domain/errors";
 import { normalisePrescriptionStatus, PRESCRIPTION_STATUSES } from "./statuses";
 
 /** One live prescription of the organisation with its doctor and lines; another organisation's or a deleted one is not found. */
-export async function getPrescription(db: Db, organisationId: string, prescriptionId: string) {
+export async function getPrescription(organisationId: string, prescriptionId: string) {
+  const db = await database();
   const prescription = await db.prescription.findFirst({
     where: { id: prescriptionId, organisationId, deletedAt: null },
     select: {
@@ -42,7 +43,8 @@ export type PrescriptionStatistics = { total: number; byStatus: Record<string, n
  * a date filter. Every status is listed (0 when none); other spellings of a status count under its
  * one spelling.
  */
-export async function prescriptionStatistics(db: Db, organisationId: string): Promise<PrescriptionStatistics> {
+export async function prescriptionStatistics(organisationId: string): Promise<PrescriptionStatistics> {
+  const db = await database();
   const groups = await db.prescription.groupBy({
     by: ["status"],
     where: { organisationId, deletedAt: null },

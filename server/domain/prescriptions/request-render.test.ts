@@ -16,19 +16,19 @@ describe("requestPrescriptionRender", () => {
   it("publishes prescription.render for an unsigned prescription of the organisation, once per request", async () => {
     for (const status of ["waiting for doctor", "WAITING_FOR_DOCTOR", "ON_HOLD", "approved", "declined"]) {
       const p = await createPrescription(t, { status });
-      expect(await requestPrescriptionRender(t.db, p.id, t.organisation.id)).toEqual({ uid: p.id });
+      expect(await requestPrescriptionRender(p.id, t.organisation.id)).toEqual({ uid: p.id });
       expect(await renderTasks(p.id), status).toMatchObject([{ state: "PENDING", attempts: 0, maxAttempts: 5, payload: { prescriptionId: p.id } }]);
     }
     const p = await createPrescription(t);
-    await requestPrescriptionRender(t.db, p.id, t.organisation.id);
-    await requestPrescriptionRender(t.db, p.id, t.organisation.id);
+    await requestPrescriptionRender(p.id, t.organisation.id);
+    await requestPrescriptionRender(p.id, t.organisation.id);
     expect(await renderTasks(p.id)).toHaveLength(2);
   });
 
   it("refuses a signed prescription with a conflict, and publishes nothing", async () => {
     for (const status of ["signed", "NON_QES_SIGNED", "EXTERNALLY_SIGNED", "non_qes_signed"]) {
       const p = await createPrescription(t, { status });
-      const request = requestPrescriptionRender(t.db, p.id, t.organisation.id);
+      const request = requestPrescriptionRender(p.id, t.organisation.id);
       await expect(request, status).rejects.toBeInstanceOf(ConflictError);
       await expect(request).rejects.toThrow("A signed prescription cannot be rendered again.");
       expect(await renderTasks(p.id)).toEqual([]);
@@ -41,9 +41,9 @@ describe("requestPrescriptionRender", () => {
     const deleted = await createPrescription(t, { deleted: true });
     const before = await t.db.backgroundTask.count();
     for (const id of [foreign.id, deleted.id, "no-such-prescription"]) {
-      await expect(requestPrescriptionRender(t.db, id, t.organisation.id)).rejects.toBeInstanceOf(NotFoundError);
+      await expect(requestPrescriptionRender(id, t.organisation.id)).rejects.toBeInstanceOf(NotFoundError);
     }
     expect(await t.db.backgroundTask.count()).toBe(before);
-    expect(await requestPrescriptionRender(t.db, foreign.id, other.organisation.id)).toEqual({ uid: foreign.id });
+    expect(await requestPrescriptionRender(foreign.id, other.organisation.id)).toEqual({ uid: foreign.id });
   });
 });

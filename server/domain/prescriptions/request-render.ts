@@ -1,4 +1,4 @@
-import type { Db } from "@/server/db/client";
+import { database } from "@/server/db/client";
 import { ConflictError, NotFoundError } from "@/server/domain/errors";
 import { enqueueTask } from "@/server/domain/tasks/enqueue";
 import { isSignedStatus } from "./statuses";
@@ -8,7 +8,8 @@ import { isSignedStatus } from "./statuses";
  * task committed with this request) for an unsigned prescription of the organisation; the PDF is
  * produced asynchronously and `rendered` becomes true. A signed prescription is never rendered again.
  */
-export async function requestPrescriptionRender(db: Db, prescriptionId: string, organisationId: string): Promise<{ uid: string }> {
+export async function requestPrescriptionRender(prescriptionId: string, organisationId: string): Promise<{ uid: string }> {
+  const db = await database();
   return db.$transaction(async (tx) => {
     const prescription = await tx.prescription.findFirst({
       where: { id: prescriptionId, organisationId, deletedAt: null },

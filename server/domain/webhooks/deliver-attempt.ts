@@ -16,7 +16,7 @@ export type WebhookEvent = {
 };
 
 /** Builds an event's `data` for a subscription scope from current state; null when its subject is gone. */
-export type WebhookDataBuilder = (db: Db, event: WebhookEvent, scope: SubscriptionScope) => Promise<object | null>;
+export type WebhookDataBuilder = (event: WebhookEvent, scope: SubscriptionScope) => Promise<object | null>;
 
 /** The spec's "5 attempts in total". */
 export const DEFAULT_MAX_ATTEMPTS = 5;
@@ -154,7 +154,7 @@ export async function performClaimedAttempt(db: Db, claimed: ClaimedAttempt, bui
     outcome = notSent("subscription_deleted", "The subscription was deleted; the delivery ends.");
     final = true;
   } else {
-    const data = await buildData(db, event, row.scope);
+    const data = await buildData(event, row.scope);
     if (data === null) {
       outcome = notSent("subject_gone", "The event's subject no longer exists; the delivery ends.");
       final = true;
@@ -199,13 +199,13 @@ export async function performClaimedAttempt(db: Db, claimed: ClaimedAttempt, bui
  */
 export function sharedDataBuilder(build: WebhookDataBuilder, ttlMs = 250): WebhookDataBuilder {
   const recent = new Map<string, { at: number; data: Promise<object | null> }>();
-  return (db, event, scope) => {
+  return (event, scope) => {
     const now = Date.now();
     for (const [key, entry] of recent) if (now - entry.at > ttlMs) recent.delete(key);
     const key = `${event.id}:${scope}`;
     const hit = recent.get(key);
     if (hit) return hit.data;
-    const data = build(db, event, scope);
+    const data = build(event, scope);
     recent.set(key, { at: now, data });
     data.catch(() => recent.delete(key));
     return data;

@@ -44,8 +44,8 @@ beforeAll(async () => {
   ids.d7 = (await createDelivery(db, subOrg, { pharmacyId: A, state: "FAILED", createdAt: at(25), attempts: droppedAttempts() })).id;
 });
 
-const list = (filter: Partial<Parameters<typeof listWebhookDeliveries>[1]> = {}) =>
-  listWebhookDeliveries(tenant.db, { pharmacyIds: [A], page: 0, limit: 50, ...filter });
+const list = (filter: Partial<Parameters<typeof listWebhookDeliveries>[0]> = {}) =>
+  listWebhookDeliveries({ pharmacyIds: [A], page: 0, limit: 50, ...filter });
 const uids = (result: { items: { id: string }[] }) => result.items.map((i) => Object.keys(ids).find((k) => ids[k] === i.id));
 
 describe("listWebhookDeliveries", () => {
@@ -122,7 +122,7 @@ describe("getWebhookDelivery", () => {
   it("returns a delivery with all its attempts in order and its re-sends", async () => {
     const user = await createPortalUser(tenant.db, { role: "PHARMACIST", organisationId: tenant.organisation.id, pharmacyId: A });
     await tenant.db.webhookDeliveryResend.create({ data: { deliveryId: ids.d2, userId: user.id, createdAt: at(100) } });
-    const detail = await getWebhookDelivery(tenant.db, [A], ids.d2);
+    const detail = await getWebhookDelivery([A], ids.d2);
     expect(detail.state).toBe("failed");
     expect(detail.attempts.map((a) => a.attemptNumber)).toEqual([1, 2, 3, 4, 5]);
     expect(detail.attempts[0]).toEqual({
@@ -141,20 +141,20 @@ describe("getWebhookDelivery", () => {
   });
 
   it("does not find deliveries of other pharmacies, organisation-level ones, or unknown ids", async () => {
-    await expect(getWebhookDelivery(tenant.db, [A], ids.d6)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(getWebhookDelivery(tenant.db, [A], ids.d7)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(getWebhookDelivery(tenant.db, [A], "00000000-0000-0000-0000-000000000000")).rejects.toBeInstanceOf(NotFoundError);
-    await expect(getWebhookDelivery(tenant.db, [], ids.d2)).rejects.toBeInstanceOf(NotFoundError);
-    expect((await getWebhookDelivery(tenant.db, [A, B], ids.d6)).id).toBe(ids.d6);
+    await expect(getWebhookDelivery([A], ids.d6)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(getWebhookDelivery([A], ids.d7)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(getWebhookDelivery([A], "00000000-0000-0000-0000-000000000000")).rejects.toBeInstanceOf(NotFoundError);
+    await expect(getWebhookDelivery([], ids.d2)).rejects.toBeInstanceOf(NotFoundError);
+    expect((await getWebhookDelivery([A, B], ids.d6)).id).toBe(ids.d6);
   });
 });
 
 describe("listSubscriptionsForLogs", () => {
   it("lists the pharmacies' live subscriptions, then deleted ones that still have deliveries", async () => {
-    const result = await listSubscriptionsForLogs(tenant.db, [A]);
+    const result = await listSubscriptionsForLogs([A]);
     expect(result.map((s) => s.id)).toEqual([subs.subA, subs.subA2, subs.subDeleted]);
     expect(result[2]).toEqual({ id: subs.subDeleted, pharmacyId: A, notificationType: "pharmacy_order_created", target: "https://a.example/old", deleted: true });
-    expect((await listSubscriptionsForLogs(tenant.db, [A, B])).map((s) => s.id)).toContain(subs.subB);
-    expect(await listSubscriptionsForLogs(tenant.db, [])).toEqual([]);
+    expect((await listSubscriptionsForLogs([A, B])).map((s) => s.id)).toContain(subs.subB);
+    expect(await listSubscriptionsForLogs([])).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@
  * (Management API) subscriptions are not shown here even when the event is about the pharmacy.
  * A delivery that used up its attempts is FAILED: the spec's "dropped", shown as a permanent failure.
  */
-import type { Db, Prisma, Tx } from "@/server/db/client";
+import { database, type Prisma, type Tx, type Db } from "@/server/db/client";
 import type { DeliveryState } from "@/server/db/generated/client";
 import { NotFoundError } from "@/server/domain/errors";
 import { pageArgs, type Page } from "@/server/domain/paging";
@@ -139,9 +139,9 @@ async function lastAttempts(db: Db | Tx, deliveryIds: string[]): Promise<Map<str
 
 /** A page of deliveries, newest first, and how many match in all. */
 export async function listWebhookDeliveries(
-  db: Db | Tx,
   filter: DeliveryLogFilter & Page,
 ): Promise<{ items: DeliveryLogItem[]; total: number }> {
+  const db = await database();
   if (filter.pharmacyIds.length === 0) return { items: [], total: 0 };
   const page = { page: filter.page, limit: Math.min(Math.max(filter.limit, 1), DELIVERY_LOG_MAX_LIMIT) };
   const where: Prisma.WebhookDeliveryWhereInput = {
@@ -165,7 +165,8 @@ export async function listWebhookDeliveries(
 }
 
 /** One delivery with all its attempts and re-sends; NotFoundError when unknown or outside the pharmacies. */
-export async function getWebhookDelivery(db: Db | Tx, pharmacyIds: readonly string[], deliveryId: string): Promise<DeliveryLogDetail> {
+export async function getWebhookDelivery(pharmacyIds: readonly string[], deliveryId: string): Promise<DeliveryLogDetail> {
+  const db = await database();
   if (pharmacyIds.length === 0) throw new NotFoundError();
   const row = await db.webhookDelivery.findFirst({
     where: { id: deliveryId, ...scopeWhere(pharmacyIds) },
@@ -229,7 +230,8 @@ export type DeliveryLogSubscription = {
  * The subscriptions to filter the logs by: the pharmacies' live subscriptions, and deleted ones
  * while they still have deliveries in the logs. Live first, then by event type and target.
  */
-export async function listSubscriptionsForLogs(db: Db | Tx, pharmacyIds: readonly string[]): Promise<DeliveryLogSubscription[]> {
+export async function listSubscriptionsForLogs(pharmacyIds: readonly string[]): Promise<DeliveryLogSubscription[]> {
+  const db = await database();
   if (pharmacyIds.length === 0) return [];
   const rows = await db.webhookSubscription.findMany({
     where: {

@@ -19,7 +19,7 @@ beforeAll(async () => {
 
 const dropped = () => createDelivery(tenant.db, sub, { state: "FAILED", attempts: droppedAttempts() });
 const resend = (deliveryId: string, pharmacyIds = [A]) =>
-  resendWebhookDelivery(tenant.db, { deliveryId, pharmacyIds, actor: { type: "USER", userId } });
+  resendWebhookDelivery({ deliveryId, pharmacyIds, actor: { type: "USER", userId } });
 
 describe("resendWebhookDelivery", () => {
   it("gives a dropped delivery a fresh round of five attempts, due now, and records who asked", async () => {
@@ -42,7 +42,7 @@ describe("resendWebhookDelivery", () => {
     await resend(delivery.id);
     await tenant.db.webhookDelivery.update({ where: { id: delivery.id }, data: { state: "FAILED", attemptCount: 10, nextAttemptAt: null } });
     const apiKey = await tenant.db.apiKey.findFirstOrThrow({ where: { pharmacyId: A } });
-    const result = await resendWebhookDelivery(tenant.db, { deliveryId: delivery.id, pharmacyIds: [A], actor: { type: "API_KEY", apiKeyId: apiKey.id } });
+    const result = await resendWebhookDelivery({ deliveryId: delivery.id, pharmacyIds: [A], actor: { type: "API_KEY", apiKeyId: apiKey.id } });
     expect(result.maxAttempts).toBe(15);
     const resends = await tenant.db.webhookDeliveryResend.findMany({ where: { deliveryId: delivery.id }, orderBy: { createdAt: "asc" } });
     expect(resends.map((r) => [r.userId, r.apiKeyId])).toEqual([

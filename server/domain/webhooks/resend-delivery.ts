@@ -6,7 +6,7 @@
  * the event happened.
  */
 import { announceDeliveries } from "@/server/jobs/webhook-delivery";
-import { Prisma, type Db } from "@/server/db/client";
+import { database, Prisma } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
 import { ConflictError, NotFoundError } from "@/server/domain/errors";
 import { log } from "@/server/log";
@@ -29,9 +29,9 @@ export type ResendResult = { deliveryId: string; attemptCount: number; maxAttemp
  * succeeded), or its subscription was deleted.
  */
 export async function resendWebhookDelivery(
-  db: Db,
   input: { deliveryId: string; pharmacyIds: readonly string[]; actor: Actor },
 ): Promise<ResendResult> {
+  const db = await database();
   if (input.pharmacyIds.length === 0) throw new NotFoundError();
   const result = await db.$transaction(async (tx) => {
     const [delivery] = await tx.$queryRaw<LockedDelivery[]>`
@@ -48,7 +48,7 @@ export async function resendWebhookDelivery(
         delivery.state === "PENDING"
           ? "This delivery is still being attempted; only a permanently failed delivery can be re-sent."
           : "This delivery succeeded; only a permanently failed delivery can be re-sent.",
-        { state: delivery.state.toLowerCase() },
+        { code: "delivery_not_failed", details: { state: delivery.state.toLowerCase() } },
       );
     }
     if (delivery.subscriptionDeleted) {

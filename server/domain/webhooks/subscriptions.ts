@@ -1,4 +1,5 @@
-import { isUniqueViolation, Prisma, type Db } from "@/server/db/client";
+import { database, Prisma, type Db } from "@/server/db/client";
+import { isUniqueViolation } from "@/server/db/errors";
 import { BadRequestError, FieldErrorCollector, NotFoundError } from "@/server/domain/errors";
 import { EVENT_TYPES, PAYLOAD_VERSION, PHARMACY_EVENT_TYPES } from "./event-types";
 import { RESERVED_HEADER_NAMES } from "./headers";
@@ -119,9 +120,9 @@ async function upsert(
 }
 
 export async function registerPharmacySubscription(
-  db: Db,
   input: { organisationId: string; pharmacyId: string; notificationType: string; target: string } & CustomHeader,
 ): Promise<Registered> {
+  const db = await database();
   const errors = new FieldErrorCollector();
   checkNotificationType(errors, input.notificationType, PHARMACY_EVENT_TYPES);
   checkCustomHeader(errors, input);
@@ -135,7 +136,6 @@ export async function registerPharmacySubscription(
 }
 
 export async function registerOrganisationSubscription(
-  db: Db,
   input: {
     organisationId: string;
     notificationType: string;
@@ -144,6 +144,7 @@ export async function registerOrganisationSubscription(
     payloadVersion?: string | null;
   } & CustomHeader,
 ): Promise<Registered> {
+  const db = await database();
   const errors = new FieldErrorCollector();
   checkNotificationType(errors, input.notificationType, EVENT_TYPES);
   const payloadVersion = input.payloadVersion ?? PAYLOAD_VERSION;
@@ -171,11 +172,13 @@ export async function registerOrganisationSubscription(
 
 const ORDER = [{ createdAt: "asc" }, { id: "asc" }] satisfies Prisma.WebhookSubscriptionOrderByWithRelationInput[];
 
-export function listPharmacySubscriptions(db: Db, pharmacyId: string): Promise<Subscription[]> {
+export async function listPharmacySubscriptions(pharmacyId: string): Promise<Subscription[]> {
+  const db = await database();
   return db.webhookSubscription.findMany({ where: { scope: "PHARMACY", pharmacyId, deletedAt: null }, orderBy: ORDER, select: VISIBLE });
 }
 
-export function listOrganisationSubscriptions(db: Db, organisationId: string): Promise<Subscription[]> {
+export async function listOrganisationSubscriptions(organisationId: string): Promise<Subscription[]> {
+  const db = await database();
   return db.webhookSubscription.findMany({
     where: { scope: "ORGANISATION", organisationId, pharmacyId: null, deletedAt: null },
     orderBy: ORDER,
@@ -184,36 +187,14 @@ export function listOrganisationSubscriptions(db: Db, organisationId: string): P
 }
 
 /** Soft delete: deliveries already queued for it end at their next attempt. Out of scope or unknown: 404. */
-async function softDelete(db: Db, where: Prisma.WebhookSubscriptionWhereInput): Promise<void> {
+async function softDelete(where: Prisma.WebhookSubscriptionWhereInput): Promise<void> {
+  const db = await database();
   const { count } = await db.webhookSubscription.updateMany({ where: { ...where, deletedAt: null }, data: { deletedAt: new Date() } });
   if (count === 0) throw new NotFoundError();
 }
 
-export const deletePharmacySubscription = (db: Db, pharmacyId: string, subscriptionId: string) =>
-  softDelete(db, { id: subscriptionId, scope: "PHARMACY", pharmacyId });
+export const deletePharmacySubscription = (pharmacyId: string, subscriptionId: string) =>
+  softDelete({ id: subscriptionId, scope: "PHARMACY", pharmacyId });
 
-export const deleteOrganisationSubscription = (db: Db, organisationId: string, subscriptionId: string) =>
-  softDelete(db, { id: subscriptionId, scope: "ORGANISATION", organisationId, pharmacyId: null });
-
-/**
- * The pharmacy a pharmacy key registers for when it names one in a request body: a single-pharmacy
- * key may omit it or name its own; a group key must name a pharmacy of its group. Anything else is
- * the family's generic Bad request, like a pharmacy_uid query parameter outside the key's scope.
- */
-export async function pharmacyOfKey(
-  db: Db,
-  key: { pharmacyId: string | null; pharmacyGroupId: string | null },
-  requested: string | null,
-): Promise<{ id: string; organisationId: string }> {
-  const select = { id: true, organisationId: true, groupId: true } as const;
-  if (key.pharmacyId) {
-    if (requested && requested !== key.pharmacyId) throw new BadRequestError();
-    const own = await db.pharmacy.findUnique({ where: { id: key.pharmacyId }, select });
-    if (!own) throw new BadRequestError();
-    return own;
-  }
-  if (!requested || !key.pharmacyGroupId) throw new BadRequestError();
-  const pharmacy = await db.pharmacy.findUnique({ where: { id: requested }, select });
-  if (!pharmacy || pharmacy.groupId !== key.pharmacyGroupId) throw new BadRequestError();
-  return pharmacy;
-}
+export const deleteOrganisationSubscription = (organisationId: string, subscriptionId: string) =>
+  softDelete({ id: subscriptionId, scope: "ORGANISATION", organisationId, pharmacyId: null });

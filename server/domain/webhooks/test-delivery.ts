@@ -1,12 +1,14 @@
 import { config } from "@/server/config";
-import type { Db } from "@/server/db/client";
+import { database } from "@/server/db/client";
 import { FieldErrorCollector } from "@/server/domain/errors";
 import { EVENT_TYPES, PHARMACY_EVENT_TYPES, type EventType } from "./event-types";
 import { webhookHeaders } from "./headers";
 import { postWebhook } from "./http-sender";
-import { sampleBody } from "./sample-payloads";
 import { openSecret } from "./secret-box";
 import { checkWebhookTarget } from "./target-guard";
+
+/** Which sample a test sends: a pharmacy subscription's view, or an organisation subscription's. */
+export type SampleScope = "PHARMACY" | "ORGANISATION";
 
 export type TestDeliveryResult = {
   delivered: boolean;
@@ -25,9 +27,17 @@ export type TestDeliveryResult = {
  * Test sends are not recorded as deliveries and never retried.
  */
 export async function sendTestDelivery(
-  db: Db,
-  input: { organisationId: string; target: string; notificationType: string; pharmacyId?: string | null; sign?: boolean },
+  input: {
+    organisationId: string;
+    target: string;
+    notificationType: string;
+    pharmacyId?: string | null;
+    sign?: boolean;
+    /** The sample delivery's body, built by the payload presenters (server/api/webhooks/samples.ts). */
+    sampleBody: (eventType: EventType, scope: SampleScope) => string;
+  },
 ): Promise<TestDeliveryResult> {
+  const db = await database();
   const allowed: readonly string[] = input.pharmacyId ? PHARMACY_EVENT_TYPES : EVENT_TYPES;
   const errors = new FieldErrorCollector();
   if (!allowed.includes(input.notificationType)) errors.add(["notification_type"], `Must be one of: ${allowed.join(", ")}.`);
@@ -51,7 +61,7 @@ export async function sendTestDelivery(
     match?.headerKey && match.headerValueEncrypted ? { key: match.headerKey, value: openSecret(match.headerValueEncrypted) } : null;
 
   const eventType = input.notificationType as EventType;
-  const body = sampleBody(eventType, input.pharmacyId ? "PHARMACY" : "ORGANISATION");
+  const body = input.sampleBody(eventType, input.pharmacyId ? "PHARMACY" : "ORGANISATION");
   const headers = webhookHeaders({ eventType, body, secret, customHeader, test: true });
   const outcome = await postWebhook({ target: input.target, body, headers, timeoutMs: config().WEBHOOK_TIMEOUT_MS });
   return {

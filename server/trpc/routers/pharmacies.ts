@@ -1,9 +1,9 @@
-import { portalPharmacies } from "@/server/domain/portal/pharmacy-scope";
+import { pharmaciesInReach } from "@/server/domain/pharmacies/pharmacy-scope";
 import { pharmacistProcedure, router } from "@/server/trpc/init";
 
 /** The pharmacies the signed-in pharmacist works for (a group pharmacist's pharmacy picker). */
 export const pharmaciesRouter = router({
   list: pharmacistProcedure.query(async ({ ctx }) =>
-    (await portalPharmacies(ctx.db, ctx.user)).map((p) => ({ uid: p.id, displayName: p.displayName })),
+    (await pharmaciesInReach(ctx.user)).map((p) => ({ uid: p.id, displayName: p.displayName })),
   ),
 });

@@ -1,5 +1,5 @@
 /** The portal's shapes of the delivery logs: camelCase, uids, dates as Unix seconds (numbers). */
-import { unix, unixOrNull } from "@/server/api/wire";
+import { unix, unixOrNull } from "@/server/wire/format";
 import type {
   DeliveryLogDetail,
   DeliveryLogItem,

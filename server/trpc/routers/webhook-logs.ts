@@ -13,17 +13,16 @@ import {
 } from "@/server/domain/webhooks/delivery-logs";
 import { EVENT_TYPES } from "@/server/domain/webhooks/event-types";
 import { resendWebhookDelivery } from "@/server/domain/webhooks/resend-delivery";
+import { resolvePharmacyScope } from "@/server/domain/pharmacies/pharmacy-scope";
 import { pharmacistProcedure, router } from "@/server/trpc/init";
-import { pharmacyIdsFor, pharmacyUidInput } from "@/server/trpc/pharmacy-scope";
+import { fromUnixSeconds, toUnixSecondsInclusive, uid, unixSeconds } from "@/server/wire/schemas";
 import { presentDeliveryLogDetail, presentDeliveryLogItem, presentDeliveryLogSubscription } from "./webhook-logs.presenters";
 
-const uid = () => z.string().trim().min(1).max(100);
-/** Unix seconds up to 9999-12-31. */
-const unixSeconds = () => z.number().int().min(0).max(253_402_300_799);
+const pharmacyUid = uid().optional();
 
 export const listWebhookDeliveriesInput = z
   .object({
-    pharmacyUid: pharmacyUidInput,
+    pharmacyUid,
     subscriptionUid: uid().optional(),
     eventType: z.enum(EVENT_TYPES).optional(),
     state: z.enum(DELIVERY_LOG_STATES).optional(),
@@ -39,18 +38,18 @@ export const listWebhookDeliveriesInput = z
     message: "Must not be before from.",
   });
 
-const deliveryInput = z.object({ pharmacyUid: pharmacyUidInput, deliveryUid: uid() });
+const deliveryInput = z.object({ pharmacyUid, deliveryUid: uid() });
 
 export const webhookLogsRouter = router({
   list: pharmacistProcedure.input(listWebhookDeliveriesInput).query(async ({ ctx, input }) => {
-    const pharmacyIds = await pharmacyIdsFor(ctx, input.pharmacyUid);
-    const { items, total } = await listWebhookDeliveries(ctx.db, {
+    const pharmacyIds = await resolvePharmacyScope(ctx.user, input.pharmacyUid);
+    const { items, total } = await listWebhookDeliveries({
       pharmacyIds,
       subscriptionId: input.subscriptionUid,
       eventType: input.eventType,
       state: input.state,
-      from: input.from === undefined ? undefined : new Date(input.from * 1000),
-      to: input.to === undefined ? undefined : new Date(input.to * 1000 + 999),
+      from: fromUnixSeconds(input.from),
+      to: toUnixSecondsInclusive(input.to),
       page: input.page,
       limit: input.limit,
     });
@@ -64,25 +63,25 @@ export const webhookLogsRouter = router({
   }),
 
   get: pharmacistProcedure.input(deliveryInput).query(async ({ ctx, input }) => {
-    const pharmacyIds = await pharmacyIdsFor(ctx, input.pharmacyUid);
-    return presentDeliveryLogDetail(await getWebhookDelivery(ctx.db, pharmacyIds, input.deliveryUid));
+    const pharmacyIds = await resolvePharmacyScope(ctx.user, input.pharmacyUid);
+    return presentDeliveryLogDetail(await getWebhookDelivery(pharmacyIds, input.deliveryUid));
   }),
 
   subscriptions: pharmacistProcedure
-    .input(z.object({ pharmacyUid: pharmacyUidInput }).default({}))
+    .input(z.object({ pharmacyUid }).default({}))
     .query(async ({ ctx, input }) => {
-      const pharmacyIds = await pharmacyIdsFor(ctx, input.pharmacyUid);
-      return (await listSubscriptionsForLogs(ctx.db, pharmacyIds)).map(presentDeliveryLogSubscription);
+      const pharmacyIds = await resolvePharmacyScope(ctx.user, input.pharmacyUid);
+      return (await listSubscriptionsForLogs(pharmacyIds)).map(presentDeliveryLogSubscription);
     }),
 
   /** Re-sends a dropped delivery: a fresh round of five attempts with the current state; returns the delivery. */
   resend: pharmacistProcedure.input(deliveryInput).mutation(async ({ ctx, input }) => {
-    const pharmacyIds = await pharmacyIdsFor(ctx, input.pharmacyUid);
-    await resendWebhookDelivery(ctx.db, {
+    const pharmacyIds = await resolvePharmacyScope(ctx.user, input.pharmacyUid);
+    await resendWebhookDelivery({
       deliveryId: input.deliveryUid,
       pharmacyIds,
       actor: { type: "USER", userId: ctx.user.id },
     });
-    return presentDeliveryLogDetail(await getWebhookDelivery(ctx.db, pharmacyIds, input.deliveryUid));
+    return presentDeliveryLogDetail(await getWebhookDelivery(pharmacyIds, input.deliveryUid));
   }),
 });

@@ -12,9 +12,12 @@ import {
   type Subscription,
 } from "@/server/domain/webhooks/subscriptions";
 import { sendTestDelivery } from "@/server/domain/webhooks/test-delivery";
+import { sampleBody } from "@/server/api/webhooks/samples";
 import { NotFoundError } from "@/server/domain/errors";
+import { pharmacyToActFor, resolvePharmacyScope, type PharmacyReach } from "@/server/domain/pharmacies/pharmacy-scope";
 import { pharmacistProcedure, router } from "@/server/trpc/init";
-import { pharmacyIdsFor, pharmacyUidInput } from "@/server/trpc/pharmacy-scope";
+import { unix } from "@/server/wire/format";
+import { uid } from "@/server/wire/schemas";
 
 const present = (s: Subscription) => ({
   uid: s.id,
@@ -22,30 +25,32 @@ const present = (s: Subscription) => ({
   target: s.target,
   pharmacyUid: s.pharmacyId,
   headerKey: s.headerKey,
-  createdAt: Math.floor(s.createdAt.getTime() / 1000),
+  createdAt: unix(s.createdAt),
 });
 
 const target = z.string().trim().min(1).max(2048);
 const notificationType = z.enum(PHARMACY_EVENT_TYPES);
 
+const pharmacyUid = uid().optional();
+
 /** One pharmacy for writes: a group pharmacist must pick it; reads may span all of the user's pharmacies. */
-async function onePharmacy(ctx: Parameters<typeof pharmacyIdsFor>[0], pharmacyUid: string | undefined): Promise<string> {
-  const ids = await pharmacyIdsFor(ctx, pharmacyUid);
-  if (ids.length !== 1) throw new NotFoundError();
-  return ids[0];
+async function onePharmacy(user: PharmacyReach, requested: string | undefined): Promise<string> {
+  const pharmacy = await pharmacyToActFor(user, requested ?? null);
+  if (!pharmacy) throw new NotFoundError();
+  return pharmacy.id;
 }
 
 export const webhookSubscriptionsRouter = router({
-  list: pharmacistProcedure.input(z.object({ pharmacyUid: pharmacyUidInput })).query(async ({ ctx, input }) => {
-    const ids = await pharmacyIdsFor(ctx, input.pharmacyUid);
-    const lists = await Promise.all(ids.map((id) => listPharmacySubscriptions(ctx.db, id)));
+  list: pharmacistProcedure.input(z.object({ pharmacyUid })).query(async ({ ctx, input }) => {
+    const ids = await resolvePharmacyScope(ctx.user, input.pharmacyUid);
+    const lists = await Promise.all(ids.map((id) => listPharmacySubscriptions(id)));
     return lists.flat().map(present);
   }),
   /** Registers (or re-registers: new secret, same uid); the secret is in this response only. */
   register: pharmacistProcedure
     .input(
       z.object({
-        pharmacyUid: pharmacyUidInput,
+        pharmacyUid,
         notificationType,
         target,
         headerKey: z.string().max(200).nullish(),
@@ -53,8 +58,8 @@ export const webhookSubscriptionsRouter = router({
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      const pharmacyId = await onePharmacy(ctx, input.pharmacyUid);
-      const { subscription, secret } = await registerPharmacySubscription(ctx.db, {
+      const pharmacyId = await onePharmacy(ctx.user, input.pharmacyUid);
+      const { subscription, secret } = await registerPharmacySubscription({
         organisationId: ctx.user.organisationId,
         pharmacyId,
         notificationType: input.notificationType,
@@ -65,12 +70,12 @@ export const webhookSubscriptionsRouter = router({
       return { ...present(subscription), webhookSecret: secret };
     }),
   delete: pharmacistProcedure
-    .input(z.object({ pharmacyUid: pharmacyUidInput, subscriptionUid: z.string().trim().min(1).max(100) }))
+    .input(z.object({ pharmacyUid, subscriptionUid: uid() }))
     .mutation(async ({ ctx, input }) => {
-      const ids = await pharmacyIdsFor(ctx, input.pharmacyUid);
+      const ids = await resolvePharmacyScope(ctx.user, input.pharmacyUid);
       for (const id of ids) {
         try {
-          await deletePharmacySubscription(ctx.db, id, input.subscriptionUid);
+          await deletePharmacySubscription(id, input.subscriptionUid);
           return { deleted: true };
         } catch (error) {
           if (!(error instanceof NotFoundError)) throw error;
@@ -80,15 +85,16 @@ export const webhookSubscriptionsRouter = router({
     }),
   /** Sends a sample of the event type now, unsigned, with X-Webhook-Test: true; reports the receiver's answer. */
   sendTest: pharmacistProcedure
-    .input(z.object({ pharmacyUid: pharmacyUidInput, notificationType, target }))
+    .input(z.object({ pharmacyUid, notificationType, target }))
     .mutation(async ({ ctx, input }) => {
-      const pharmacyId = await onePharmacy(ctx, input.pharmacyUid);
-      return sendTestDelivery(ctx.db, {
+      const pharmacyId = await onePharmacy(ctx.user, input.pharmacyUid);
+      return sendTestDelivery({
         organisationId: ctx.user.organisationId,
         pharmacyId,
         notificationType: input.notificationType,
         target: input.target,
         sign: false,
+        sampleBody,
       });
     }),
 });

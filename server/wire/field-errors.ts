@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { FieldErrorCollector, type FieldErrors } from "@/server/domain/errors";
 
-// Messages an integrator can act on, in place of zod's generic ones.
+// Messages an integrator can act on, in place of zod's generic ones (REST and tRPC alike).
 z.config({
   customError: (issue) => {
     if (issue.code === "invalid_type") {
@@ -30,43 +30,3 @@ export function toFieldErrors(issues: readonly z.core.$ZodIssue[]): FieldErrors 
   for (const issue of issues) collector.add(issue.path.map((p) => (typeof p === "symbol" ? String(p) : p)), issue.message);
   return collector.fields;
 }
-
-// ── Query parameter schemas: query values arrive as strings. ──
-
-const integerText = z.string().trim().regex(/^[+-]?\d+$/, "A valid integer is required.").transform(Number);
-
-export const queryInt = () => integerText.pipe(z.number().int());
-
-export const DEFAULT_LIMIT = 50;
-
-// Pages past this one are empty anyway; capping keeps the row offset a safe integer.
-const MAX_PAGE = 10_000_000;
-
-/** page from 0; limit from 1, default 50, a larger limit capped to the maximum. */
-export function paginationQuery(maxLimit: number) {
-  return {
-    page: integerText
-      .transform((n) => Math.min(n, MAX_PAGE))
-      .pipe(z.number().int().min(0))
-      .default(0),
-    limit: integerText
-      .transform((n) => Math.min(n, maxLimit))
-      .pipe(z.number().int().min(1))
-      .default(DEFAULT_LIMIT),
-  };
-}
-
-export type { Page } from "@/server/domain/paging";
-import type { Page } from "@/server/domain/paging";
-
-export function paginated<T>(items: T[], total: number, page: Page, key = "data") {
-  return { [key]: items, totalRegistries: total, totalPages: Math.ceil(total / page.limit) };
-}
-
-/** JSON.stringify(paginated(…)) for items that are already one JSON array text. */
-export function paginatedJson(itemsJson: string, total: number, page: Page, key = "data"): string {
-  return `{${JSON.stringify(key)}:${itemsJson},"totalRegistries":${total},"totalPages":${Math.ceil(total / page.limit)}}`;
-}
-
-/** Optional string body field that may also be sent as null. */
-export const nullableText = (max = 255) => z.string().max(max).nullable().optional();

@@ -1,9 +1,8 @@
 import { presentPayoutRow } from "@/server/api/pharmacy-payouts/presenters";
-import { unix } from "@/server/api/wire";
+import { unix } from "@/server/wire/format";
+import { countryName } from "@/server/domain/countries";
 import type { Address } from "@/server/domain/orders/intake";
 import type { PharmacyOrderDetail, PharmacyOrderView } from "@/server/domain/pharmacy-orders/queries";
-
-const regionNames = new Intl.DisplayNames(["en"], { type: "region" });
 
 /** Pharmacy order responses carry the country as its name (intake takes the ISO code). */
 function presentAddress(address: Address) {
@@ -14,13 +13,16 @@ function presentAddress(address: Address) {
     house_number: address.house_number,
     zip_code: address.zip_code,
     city: address.city,
-    country: regionNames.of(address.country) ?? address.country,
+    country: countryName(address.country),
     additional_address: address.additional_address ?? null,
     province: address.province ?? null,
   };
 }
 
-/** The list entry (and the summary complete_order returns). */
+/**
+ * The list entry (and the summary the status commands return). The list itself is built by the
+ * database in exactly these bytes (server/domain/pharmacy-orders/queries.ts).
+ */
 export function presentPharmacyOrder(view: PharmacyOrderView) {
   return {
     uid: view.id,

@@ -1,0 +1,77 @@
+import { database } from "@/server/db/client";
+import type { HiddenSkuType } from "@/server/db/generated/enums";
+import { NotFoundError } from "@/server/domain/errors";
+
+/**
+ * Which pharmacy a caller may act for: the one rule, for pharmacy API keys and pharmacists in the
+ * portal alike. A caller is bound to one pharmacy or to a pharmacy group, within its organisation.
+ */
+export type PharmacyReach = { organisationId: string; pharmacyId: string | null; pharmacyGroupId: string | null };
+
+/** A pharmacy as the rule needs it. */
+export type ReachablePharmacy = { id: string; organisationId: string; groupId: string | null };
+
+/** A pharmacy a request acts for, as the REST kit and the portal hand it to domain functions. */
+export type ScopedPharmacy = ReachablePharmacy & { displayName: string; hiddenSkuType: HiddenSkuType };
+
+/**
+ * The rule: a caller bound to a pharmacy acts for it (naming it again is allowed, naming another
+ * is not); a caller bound to a group acts for the pharmacy it names, which must be of its group;
+ * always within the caller's organisation. `candidate` is the pharmacy read for
+ * `candidatePharmacyId(reach, requestedId)`. Null: no pharmacy (out of reach, or none named where
+ * one must be). What null means is each door's: the External Pharmacy API's 400 Bad request, the
+ * portal's not found.
+ */
+export function pharmacyInReach<P extends ReachablePharmacy>(reach: PharmacyReach, requestedId: string | null, candidate: P | null): P | null {
+  if (!candidate || candidate.organisationId !== reach.organisationId) return null;
+  if (reach.pharmacyId) return candidate.id === reach.pharmacyId && (!requestedId || requestedId === reach.pharmacyId) ? candidate : null;
+  if (!reach.pharmacyGroupId || candidate.id !== requestedId) return null;
+  return candidate.groupId === reach.pharmacyGroupId ? candidate : null;
+}
+
+/** The pharmacy to read for the rule: the caller's own, else the one it names. */
+export const candidatePharmacyId = (reach: PharmacyReach, requestedId: string | null): string | null => reach.pharmacyId ?? requestedId;
+
+/** pharmacyInReach with the candidate read from the database. */
+export async function pharmacyToActFor(reach: PharmacyReach, requestedId: string | null): Promise<ScopedPharmacy | null> {
+  const id = candidatePharmacyId(reach, requestedId);
+  if (!id) return null;
+  const db = await database();
+  const candidate = await db.pharmacy.findUnique({
+    where: { id },
+    select: { id: true, displayName: true, organisationId: true, groupId: true, hiddenSkuType: true },
+  });
+  return pharmacyInReach(reach, requestedId, candidate);
+}
+
+export type PortalPharmacy = { id: string; displayName: string };
+
+/** Every pharmacy in the caller's reach, by name: its own, or all of its group's. */
+export async function pharmaciesInReach(reach: PharmacyReach): Promise<PortalPharmacy[]> {
+  const db = await database();
+  const select = { id: true, displayName: true } as const;
+  if (reach.pharmacyId) {
+    return db.pharmacy.findMany({ where: { id: reach.pharmacyId, organisationId: reach.organisationId }, select });
+  }
+  if (reach.pharmacyGroupId) {
+    return db.pharmacy.findMany({
+      where: { groupId: reach.pharmacyGroupId, organisationId: reach.organisationId },
+      select,
+      orderBy: [{ displayName: "asc" }, { id: "asc" }],
+    });
+  }
+  return [];
+}
+
+/**
+ * The ids of the pharmacies a portal request may read or act on: without `requestedPharmacyId` all
+ * in the caller's reach (a group pharmacist sees the whole group); with it exactly that one, which
+ * must be in reach (otherwise NotFoundError, so that a pharmacy out of reach looks like one that
+ * does not exist).
+ */
+export async function resolvePharmacyScope(reach: PharmacyReach, requestedPharmacyId?: string | null): Promise<string[]> {
+  if (requestedPharmacyId === undefined || requestedPharmacyId === null) return (await pharmaciesInReach(reach)).map((p) => p.id);
+  const pharmacy = await pharmacyToActFor(reach, requestedPharmacyId);
+  if (!pharmacy) throw new NotFoundError();
+  return [pharmacy.id];
+}

@@ -1,0 +1,69 @@
+import type { z } from "zod";
+import type { ApiPrincipal } from "@/server/auth/api-keys";
+import type { ApiKeyFamily } from "@/server/db/generated/enums";
+import type { Actor } from "@/server/domain/actor";
+import type { BadRequestError, FieldErrors } from "@/server/domain/errors";
+import type { ScopedPharmacy } from "@/server/domain/pharmacies/pharmacy-scope";
+import type { Page } from "@/server/domain/paging";
+import type { Reply } from "./responses";
+
+/** The shapes of the REST kit (./kit.ts), its route tables and its OpenAPI generator (./openapi.ts). */
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** How one API family authenticates and shapes its errors (the spec's Authentication and Errors sections). */
+export type Family = {
+  name: string;
+  /** Shown in the API explorer. */
+  title: string;
+  basePath: string;
+  keyFamily: ApiKeyFamily;
+  /** X-Service-Authorization and `Authorization: Bearer` are accepted on the Public API only. */
+  legacyAuthHeaders: boolean;
+  /** Pharmacy keys: requests act for one pharmacy (group keys select it with pharmacy_uid). */
+  pharmacyScoped: boolean;
+  permissionDenied(permission: string): unknown;
+  invalidBody(reason: "json" | "content_type"): unknown;
+  /** The body of a refused request (a BadRequestError of the domain). */
+  refused(error: BadRequestError): unknown;
+  maxLimit: number;
+};
+
+/** What a handler gets: the caller and the parsed input, nothing else. */
+export type Context<Q, B> = {
+  params: Record<string, string>;
+  query: Q;
+  body: B;
+  principal: ApiPrincipal;
+  /** The key, as the actor recorded in histories. */
+  actor: Actor;
+  /** The pharmacy the request acts for; set on pharmacy-scoped routes only. */
+  pharmacy: ScopedPharmacy;
+  page: Page;
+};
+
+type AnySchema = z.ZodType;
+
+export type RouteDef<Q extends AnySchema, B extends AnySchema> = {
+  method: Method;
+  /** Relative to the family's base path, e.g. "/skus/:sku_uid". */
+  path: string;
+  summary: string;
+  /** Required permission; omitted: any valid key of the family. */
+  permission?: string;
+  /** Pharmacy families: "required" (default) needs a resolved pharmacy; "optional" resolves one only when given. */
+  pharmacyScope?: "required" | "optional";
+  query?: Q;
+  body?: B;
+  /** Status of a success, for the OpenAPI document (default: 201 for POST, 204 for DELETE, else 200). */
+  successStatus?: number;
+  /** Paginated list: page and limit are parsed and capped (maxLimit overrides the family's). */
+  paginated?: { maxLimit?: number };
+  /** Route-specific 400 bodies (complete_order has its own shapes). */
+  invalidJsonBody?: unknown;
+  validationErrorBody?: (fields: FieldErrors, pharmacy: ScopedPharmacy | null) => unknown;
+  refusedBody?: (error: BadRequestError) => unknown;
+  handle(ctx: Context<z.output<Q>, z.output<B>>): Promise<Reply>;
+};
+
+export type Route = RouteDef<AnySchema, AnySchema>;

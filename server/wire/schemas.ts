@@ -1,0 +1,72 @@
+import { z } from "zod";
+
+import { isCountryCode } from "@/server/domain/countries";
+import "./field-errors"; // the messages every schema below reports
+
+/** Input building blocks shared by the REST route tables and the tRPC procedures. */
+export const uid = () => z.string().trim().min(1).max(100);
+export const text = (max = 255) => z.string().trim().min(1).max(max);
+/** Money and prices: integer minor units, never decimals. */
+export const amount = () => z.number().int().min(0).max(2_147_483_647);
+export const count = () => z.number().int().min(0).max(2_147_483_647);
+export const httpUrl = () =>
+  z
+    .string()
+    .trim()
+    .max(2048)
+    .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), "Enter a valid http(s) URL.");
+/** Search terms: at most 100 characters. */
+export const searchTerm = () => z.string().max(100).optional();
+
+const currencies = new Set(Intl.supportedValuesOf("currency"));
+
+/** A 2-letter ISO 3166-1 country code ("DE"). */
+export const countryCode = () =>
+  z.string().refine(isCountryCode, "Enter a 2-letter ISO country code, e.g. DE.");
+
+/** A 3-letter ISO 4217 currency code ("EUR"). */
+export const currencyCode = () =>
+  z.string().refine((code) => /^[A-Z]{3}$/.test(code) && currencies.has(code), "Enter a 3-letter ISO currency code, e.g. EUR.");
+
+/** Money: an integer amount in minor units with its currency. */
+export const money = () => z.object({ amount: amount(), currency: currencyCode() });
+
+/** 9999-12-31T23:59:59Z: later values are not dates. */
+export const MAX_UNIX_SECONDS = 253_402_300_799;
+
+/** A timestamp in a JSON input (tRPC): Unix seconds. */
+export const unixSeconds = () => z.number().int().min(0).max(MAX_UNIX_SECONDS);
+
+/** Date filters in queries: Unix seconds, inclusive bounds ("to" covers its whole second). */
+export const unixSecondsQuery = () =>
+  z.string().trim().regex(/^\d+$/, "A valid integer is required.").transform(Number).pipe(z.number().int().max(MAX_UNIX_SECONDS)).optional();
+export const fromUnixSeconds = (s: number | undefined) => (s === undefined ? undefined : new Date(s * 1000));
+export const toUnixSecondsInclusive = (s: number | undefined) => (s === undefined ? undefined : new Date(s * 1000 + 999));
+
+// ── Query parameters arrive as strings. ──
+
+const integerText = z.string().trim().regex(/^[+-]?\d+$/, "A valid integer is required.").transform(Number);
+
+export const queryInt = () => integerText.pipe(z.number().int());
+
+export const DEFAULT_LIMIT = 50;
+
+// Pages past this one are empty anyway; capping keeps the row offset a safe integer.
+const MAX_PAGE = 10_000_000;
+
+/** page from 0; limit from 1, default 50, a larger limit capped to the maximum. */
+export function paginationQuery(maxLimit: number) {
+  return {
+    page: integerText
+      .transform((n) => Math.min(n, MAX_PAGE))
+      .pipe(z.number().int().min(0))
+      .default(0),
+    limit: integerText
+      .transform((n) => Math.min(n, maxLimit))
+      .pipe(z.number().int().min(1))
+      .default(DEFAULT_LIMIT),
+  };
+}
+
+/** Optional string body field that may also be sent as null. */
+export const nullableText = (max = 255) => z.string().max(max).nullable().optional();
