@@ -13,6 +13,7 @@ import {
 } from "@/server/domain/webhooks/delivery-logs";
 import { EVENT_TYPES } from "@/server/domain/webhooks/event-types";
 import { resendWebhookDelivery } from "@/server/domain/webhooks/resend-delivery";
+import { announceDeliveries } from "@/server/jobs/webhook-delivery";
 import { pharmacistProcedure, router } from "@/server/trpc/init";
 import { pharmacyIdsFor, pharmacyUidInput } from "@/server/trpc/pharmacy-scope";
 import { presentDeliveryLogDetail, presentDeliveryLogItem, presentDeliveryLogSubscription } from "./webhook-logs.presenters";
@@ -82,6 +83,7 @@ export const webhookLogsRouter = router({
       deliveryId: input.deliveryUid,
       pharmacyIds,
       actor: { type: "USER", userId: ctx.user.id },
+      announce: announceDeliveries,
     });
     return presentDeliveryLogDetail(await getWebhookDelivery(ctx.db, pharmacyIds, input.deliveryUid));
   }),
