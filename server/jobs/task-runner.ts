@@ -1,11 +1,11 @@
 import { eventType, staticSchema } from "inngest";
-import { config } from "@/server/config";
 import { database, type Db } from "@/server/db/client";
 import { attemptTask, claimDueTasks, msUntilNextTaskDue, type ClaimedTask, type TaskHandlers } from "@/server/domain/tasks/attempt";
 import type { TaskName } from "@/server/domain/tasks/enqueue";
 import { log } from "@/server/log";
 import { inngest } from "./inngest-client";
 import { PollingRunner } from "./polling-runner";
+import { jobsProvider } from "./provider";
 import { TASK_HANDLERS } from "./task-handlers";
 
 /** Fallback poll: catches retries coming due, expired leases, and notifications missed while reconnecting. */
@@ -87,10 +87,10 @@ export class TaskRunner extends PollingRunner {
 
 const holder = globalThis as unknown as { __rxTaskRunner?: TaskRunner };
 
-/** Starts this process's task runner (once): it runs the tasks, or with Inngest announces them. */
+/** Starts this process's task runner (once): it runs the tasks, or with Inngest announces them (server/jobs/provider.ts). */
 export async function startTaskRunner(): Promise<TaskRunner> {
   if (holder.__rxTaskRunner) return holder.__rxTaskRunner;
-  const mode = config().inngestConfigured ? "announce" : "run";
+  const mode = jobsProvider().taskMode;
   const runner = new TaskRunner(await database(), { mode });
   holder.__rxTaskRunner = runner;
   await runner.start();

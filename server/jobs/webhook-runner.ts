@@ -11,6 +11,7 @@ import {
 import { dispatchOutboxEvents } from "@/server/domain/webhooks/dispatch";
 import { log } from "@/server/log";
 import { PollingRunner } from "./polling-runner";
+import { jobsProvider } from "./provider";
 
 /** Fallback poll: catches other processes' re-sends and any notification missed while reconnecting. */
 const POLL_MS = 1_000;
@@ -86,13 +87,18 @@ export class WebhookRunner extends PollingRunner {
 
 const holder = globalThis as unknown as { __rxWebhookRunner?: WebhookRunner };
 
-/** Starts this process's runner (once). With Inngest it only fans out and announces; Inngest makes the attempts. */
-export async function startWebhookRunner(onDispatched?: (ids: string[]) => Promise<void>): Promise<WebhookRunner> {
+/**
+ * Starts this process's runner (once). It always fans committed events out; it makes the attempts
+ * unless Inngest does (server/jobs/provider.ts), and then hands each new delivery to `announce`
+ * (announceDeliveries, passed in because webhook-delivery.ts imports this module to wake the runner).
+ */
+export async function startWebhookRunner(announce: (deliveryIds: string[]) => Promise<void>): Promise<WebhookRunner> {
   if (holder.__rxWebhookRunner) return holder.__rxWebhookRunner;
-  const runner = new WebhookRunner(await database(), { deliver: !config().inngestConfigured, onDispatched });
+  const deliver = jobsProvider().webhookAttemptsInProcess;
+  const runner = new WebhookRunner(await database(), { deliver, onDispatched: deliver ? undefined : announce });
   holder.__rxWebhookRunner = runner;
   await runner.start();
-  log.info("webhook runner started", { deliver: !config().inngestConfigured });
+  log.info("webhook runner started", { deliver });
   return runner;
 }
 
