@@ -21,7 +21,7 @@ export async function startService(): Promise<void> {
   // Webhooks: this process always fans committed events out; it makes the attempts unless Inngest does.
   const { announceDeliveries } = await import("@/server/jobs/webhook-delivery");
   const { startWebhookRunner } = await import("@/server/jobs/webhook-runner");
-  await startWebhookRunner(config().inngestConfigured ? announceDeliveries : undefined);
+  await startWebhookRunner(announceDeliveries);
   // Background tasks (prescription.render, …): run here, or announced to Inngest which runs them.
   const { startTaskRunner } = await import("@/server/jobs/task-runner");
   await startTaskRunner();

@@ -1,7 +1,7 @@
-import { config } from "@/server/config";
 import { log } from "@/server/log";
 import { runTallyCompaction, TALLY_COMPACTION_JOB } from "./pharmacy-order-tally";
 import { PHARMACY_STATUS_CHECK_JOB, runPharmacyStatusCheck } from "./pharmacy-status-check";
+import { jobsProvider } from "./provider";
 import { runWebhookLogRetention, WEBHOOK_LOG_RETENTION_JOB } from "./webhook-delivery";
 
 export type Job = { id: string; everyMs: number; run: () => Promise<unknown> };
@@ -49,12 +49,12 @@ export const EMBEDDED_JOBS: Job[] = [
 const holder = globalThis as unknown as { __rxEmbeddedJobs?: { stop(): void } };
 
 /**
- * Starts the background jobs in-process when Inngest is not configured (config().inngestConfigured
- * false); with Inngest, its cron triggers run them and this does nothing. Starting twice (Next.js
- * dev reloads) keeps the first schedule. Returns a handle to stop them, or null.
+ * Starts the background jobs in-process unless Inngest drives background work (server/jobs/provider.ts);
+ * with Inngest, its cron triggers run them and this does nothing. Starting twice (Next.js dev
+ * reloads) keeps the first schedule. Returns a handle to stop them, or null.
  */
 export function startEmbeddedJobs(jobs: Job[] = EMBEDDED_JOBS): { stop(): void } | null {
-  if (config().inngestConfigured) {
+  if (!jobsProvider().scheduledJobsInProcess) {
     log.info("background jobs run on Inngest", { jobs: jobs.map((j) => j.id) });
     return null;
   }

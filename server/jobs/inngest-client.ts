@@ -1,12 +1,10 @@
 import { Inngest } from "inngest";
+import { jobsProvider } from "./provider";
 
 /**
  * The Inngest client. The SDK reads its settings from the same environment variables as
- * server/config.ts: INNGEST_EVENT_KEY, INNGEST_SIGNING_KEY and INNGEST_BASE_URL. INNGEST_BASE_URL
- * without a signing key means a local Inngest dev server (which signs nothing), so the client is
- * put in dev mode then; INNGEST_DEV=1 does the same. When none is set the jobs run in-process
- * instead (server/jobs/embedded-runner.ts, server/jobs/webhook-runner.ts).
+ * server/config.ts: INNGEST_EVENT_KEY, INNGEST_SIGNING_KEY and INNGEST_BASE_URL. With a local Inngest
+ * dev server (which signs nothing) the client is put in dev mode; INNGEST_DEV=1 does the same.
+ * Whether Inngest drives background work at all is decided in server/jobs/provider.ts.
  */
-const devServer = Boolean(process.env.INNGEST_BASE_URL) && !process.env.INNGEST_SIGNING_KEY;
-
-export const inngest = new Inngest({ id: "rx-fulfilment", ...(devServer ? { isDev: true } : {}) });
+export const inngest = new Inngest({ id: "rx-fulfilment", ...(jobsProvider().inngestDevServer ? { isDev: true } : {}) });

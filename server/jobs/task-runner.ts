@@ -1,11 +1,11 @@
 import { eventType, staticSchema } from "inngest";
-import { config } from "@/server/config";
 import { database, type Db } from "@/server/db/client";
 import { attemptTask, claimDueTasks, msUntilNextTaskDue, type ClaimedTask, type TaskHandlers } from "@/server/domain/tasks/attempt";
 import type { TaskName } from "@/server/domain/tasks/enqueue";
 import { log } from "@/server/log";
-import { listenForNotifications } from "./db-listener";
 import { inngest } from "./inngest-client";
+import { PollingRunner } from "./polling-runner";
+import { jobsProvider } from "./provider";
 import { TASK_HANDLERS } from "./task-handlers";
 
 /** Fallback poll: catches retries coming due, expired leases, and notifications missed while reconnecting. */
@@ -56,92 +56,41 @@ export type TaskRunnerOptions = {
  * here, at most CONCURRENCY at once, or announces them to Inngest. All state is in the database: a
  * killed process loses nothing; its tasks become due again when their leases run out.
  */
-export class TaskRunner {
-  private stopped = false;
-  private wanted = false;
-  private draining: Promise<void> | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private readonly running = new Set<Promise<void>>();
-  private unlisten: (() => Promise<void>) | null = null;
+export class TaskRunner extends PollingRunner {
   private readonly handlers: TaskHandlers;
 
   constructor(
     private readonly db: Db,
     private readonly options: TaskRunnerOptions,
   ) {
+    super({ channel: TASK_CHANNEL, pollMs: options.pollMs ?? POLL_MS, name: "task runner" });
     this.handlers = options.handlers ?? TASK_HANDLERS;
   }
 
-  async start(): Promise<void> {
-    this.unlisten = await listenForNotifications(TASK_CHANNEL, this.wake);
-    this.wake();
-  }
-
-  /** Stops claiming and waits for the tasks running here. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.unlisten?.().catch(() => undefined);
-    await this.draining;
-    await Promise.allSettled([...this.running]);
-  }
-
-  /** Look for due tasks now (coalesced: one pass at a time, one more if woken during it). */
-  readonly wake = (): void => {
-    if (this.stopped) return;
-    this.wanted = true;
-    this.draining ??= this.drain().finally(() => {
-      this.draining = null;
-      if (this.wanted) this.wake();
-    });
-  };
-
-  private async drain(): Promise<void> {
-    while (this.wanted && !this.stopped) {
-      this.wanted = false;
-      const pollMs = this.options.pollMs ?? POLL_MS;
-      let waitMs = pollMs;
-      try {
-        if (this.options.mode === "announce") await announceDueTasks(this.db);
-        else for (const task of await claimDueTasks(this.db, CONCURRENCY - this.running.size)) this.run(task);
-        // Full: a finishing task wakes the runner. Otherwise sleep until the next retry or lease end is due.
-        if (this.options.mode === "announce" || this.running.size < CONCURRENCY) {
-          waitMs = Math.min(pollMs, Math.max(5, (await msUntilNextTaskDue(this.db)) ?? pollMs));
-        }
-      } catch (error) {
-        log.error("task runner failed; retrying", { error });
-      }
-      this.schedule(waitMs);
-    }
+  protected async pass(): Promise<number> {
+    if (this.options.mode === "announce") await announceDueTasks(this.db);
+    else for (const task of await claimDueTasks(this.db, CONCURRENCY - this.inFlight)) this.run(task);
+    // Full: a finishing task wakes the runner. Otherwise sleep until the next retry or lease end is due.
+    if (this.options.mode === "run" && this.inFlight >= CONCURRENCY) return this.pollMs;
+    return Math.min(this.pollMs, Math.max(5, (await msUntilNextTaskDue(this.db)) ?? this.pollMs));
   }
 
   private run(task: ClaimedTask): void {
-    const done: Promise<void> = attemptTask(this.db, task, this.handlers)
-      .then(
+    this.track(
+      attemptTask(this.db, task, this.handlers).then(
         () => undefined,
         (error: unknown) => log.error("background task could not be attempted", { taskId: task.id, error }),
-      )
-      .finally(() => {
-        this.running.delete(done);
-        this.wake();
-      });
-    this.running.add(done);
-  }
-
-  private schedule(ms: number): void {
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(this.wake, ms);
-    this.timer.unref();
+      ),
+    );
   }
 }
 
 const holder = globalThis as unknown as { __rxTaskRunner?: TaskRunner };
 
-/** Starts this process's task runner (once): it runs the tasks, or with Inngest announces them. */
+/** Starts this process's task runner (once): it runs the tasks, or with Inngest announces them (server/jobs/provider.ts). */
 export async function startTaskRunner(): Promise<TaskRunner> {
   if (holder.__rxTaskRunner) return holder.__rxTaskRunner;
-  const mode = config().inngestConfigured ? "announce" : "run";
+  const mode = jobsProvider().taskMode;
   const runner = new TaskRunner(await database(), { mode });
   holder.__rxTaskRunner = runner;
   await runner.start();

@@ -8,6 +8,7 @@ import { pruneFinishedTasks } from "@/server/domain/tasks/attempt";
 import { pruneWebhookLogs } from "@/server/domain/webhooks/retention";
 import { log } from "@/server/log";
 import { inngest } from "./inngest-client";
+import { jobsProvider } from "./provider";
 import { wakeWebhookRunner } from "./webhook-runner";
 
 /** The Inngest event that starts (or restarts) the attempts of one delivery. */
@@ -22,7 +23,7 @@ export const webhookDeliveryDue = eventType("rx/webhook.delivery.due", {
  */
 export async function announceDeliveries(deliveryIds: string[]): Promise<void> {
   if (deliveryIds.length === 0) return;
-  if (!config().inngestConfigured) {
+  if (jobsProvider().webhookAttemptsInProcess) {
     wakeWebhookRunner();
     return;
   }

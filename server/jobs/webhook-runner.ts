@@ -10,7 +10,8 @@ import {
 } from "@/server/domain/webhooks/deliver-attempt";
 import { dispatchOutboxEvents } from "@/server/domain/webhooks/dispatch";
 import { log } from "@/server/log";
-import { listenForNotifications } from "./db-listener";
+import { PollingRunner } from "./polling-runner";
+import { jobsProvider } from "./provider";
 
 /** Fallback poll: catches other processes' re-sends and any notification missed while reconnecting. */
 const POLL_MS = 1_000;
@@ -29,89 +30,49 @@ export type WebhookRunnerOptions = {
  * deliveries, claims due deliveries with FOR UPDATE SKIP LOCKED and makes their attempts
  * concurrently: at most WEBHOOK_CONCURRENCY in flight, WEBHOOK_TARGET_CONCURRENCY per target origin. The
  * state is all in the database, so a killed process loses nothing: its claimed attempts become due
- * again when their lease runs out, and the next process picks them up.
+ * again when their lease runs out, and the next process picks them up. Stopping waits for the attempts
+ * in flight (each ends within the delivery timeout).
  */
-export class WebhookRunner {
-  private stopped = false;
-  private pumping = false;
-  private again = false;
-  private timer: NodeJS.Timeout | null = null;
-  private inFlight = new Map<string, Promise<void>>();
+export class WebhookRunner extends PollingRunner {
   /** Attempts in flight per target origin. */
   private perTarget = new Map<string, number>();
   private readonly buildData = sharedDataBuilder(buildWebhookData);
-  private unlisten: (() => Promise<void>) | null = null;
 
   constructor(
     private readonly db: Db,
     private readonly options: WebhookRunnerOptions,
-  ) {}
-
-  async start(): Promise<void> {
-    this.unlisten = await listenForNotifications(OUTBOX_CHANNEL, () => this.wake());
-    this.wake();
+  ) {
+    super({ channel: OUTBOX_CHANNEL, pollMs: POLL_MS, name: "webhook runner" });
   }
 
-  /** Stops claiming; waits for attempts in flight (each ends within the delivery timeout). */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.unlisten?.().catch(() => undefined);
-    await Promise.allSettled([...this.inFlight.values()]);
-  }
-
-  wake(): void {
-    if (this.stopped) return;
-    if (this.pumping) {
-      this.again = true;
-      return;
+  protected async pass(): Promise<number> {
+    for (;;) {
+      const { events, deliveries } = await dispatchOutboxEvents(this.db);
+      if (deliveries.length > 0) await this.options.onDispatched?.(deliveries.map((d) => d.id));
+      if (events === 0) break;
     }
-    this.pumping = true;
-    void this.pump().finally(() => {
-      this.pumping = false;
-      if (this.again && !this.stopped) {
-        this.again = false;
-        this.wake();
-      }
-    });
-  }
-
-  private async pump(): Promise<void> {
-    let nextPollMs = POLL_MS;
-    try {
-      for (;;) {
-        const { events, deliveries } = await dispatchOutboxEvents(this.db);
-        if (deliveries.length > 0) await this.options.onDispatched?.(deliveries.map((d) => d.id));
-        if (events === 0) break;
-      }
-      if (this.options.deliver) {
-        const { WEBHOOK_CONCURRENCY: total, WEBHOOK_TARGET_CONCURRENCY: perTarget } = config();
-        const claimed = await claimDueDeliveries(this.db, total - this.inFlight.size, (t) => perTarget - (this.perTarget.get(t) ?? 0));
-        for (const attempt of claimed) this.run(attempt);
-        nextPollMs = await this.msUntilNextDue();
-      }
-    } catch (error) {
-      log.error("webhook runner failed; retrying", { error });
-    }
-    this.schedule(nextPollMs);
+    if (!this.options.deliver) return this.pollMs;
+    const { WEBHOOK_CONCURRENCY: total, WEBHOOK_TARGET_CONCURRENCY: perTarget } = config();
+    const claimed = await claimDueDeliveries(this.db, total - this.inFlight, (t) => perTarget - (this.perTarget.get(t) ?? 0));
+    for (const attempt of claimed) this.run(attempt);
+    return this.msUntilNextDue();
   }
 
   private run(attempt: ClaimedAttempt): void {
     const origin = targetOrigin(attempt.target);
     this.perTarget.set(origin, (this.perTarget.get(origin) ?? 0) + 1);
-    const done = performClaimedAttempt(this.db, attempt, this.buildData)
-      .then(
-        () => undefined,
-        (error: unknown) => log.error("webhook attempt failed to run", { deliveryId: attempt.deliveryId, error }),
-      )
-      .finally(() => {
-        this.inFlight.delete(attempt.deliveryId);
-        const left = (this.perTarget.get(origin) ?? 1) - 1;
-        if (left > 0) this.perTarget.set(origin, left);
-        else this.perTarget.delete(origin);
-        this.wake();
-      });
-    this.inFlight.set(attempt.deliveryId, done);
+    this.track(
+      performClaimedAttempt(this.db, attempt, this.buildData)
+        .then(
+          () => undefined,
+          (error: unknown) => log.error("webhook attempt failed to run", { deliveryId: attempt.deliveryId, error }),
+        )
+        .finally(() => {
+          const left = (this.perTarget.get(origin) ?? 1) - 1;
+          if (left > 0) this.perTarget.set(origin, left);
+          else this.perTarget.delete(origin);
+        }),
+    );
   }
 
   /** Sleep until the earliest pending retry is due, at most the poll interval. */
@@ -119,27 +80,25 @@ export class WebhookRunner {
     const [row] = await this.db.$queryRaw<{ ms: number | null }[]>`
       SELECT (extract(epoch FROM min("nextAttemptAt") - now()) * 1000)::float8 AS "ms"
         FROM "WebhookDelivery" WHERE "state" = 'PENDING'`;
-    if (row?.ms === null || row?.ms === undefined) return POLL_MS;
-    return Math.min(POLL_MS, Math.max(5, Math.ceil(row.ms)));
-  }
-
-  private schedule(ms: number): void {
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.wake(), ms);
-    this.timer.unref();
+    if (row?.ms === null || row?.ms === undefined) return this.pollMs;
+    return Math.min(this.pollMs, Math.max(5, Math.ceil(row.ms)));
   }
 }
 
 const holder = globalThis as unknown as { __rxWebhookRunner?: WebhookRunner };
 
-/** Starts this process's runner (once). With Inngest it only fans out and announces; Inngest makes the attempts. */
-export async function startWebhookRunner(onDispatched?: (ids: string[]) => Promise<void>): Promise<WebhookRunner> {
+/**
+ * Starts this process's runner (once). It always fans committed events out; it makes the attempts
+ * unless Inngest does (server/jobs/provider.ts), and then hands each new delivery to `announce`
+ * (announceDeliveries, passed in because webhook-delivery.ts imports this module to wake the runner).
+ */
+export async function startWebhookRunner(announce: (deliveryIds: string[]) => Promise<void>): Promise<WebhookRunner> {
   if (holder.__rxWebhookRunner) return holder.__rxWebhookRunner;
-  const runner = new WebhookRunner(await database(), { deliver: !config().inngestConfigured, onDispatched });
+  const deliver = jobsProvider().webhookAttemptsInProcess;
+  const runner = new WebhookRunner(await database(), { deliver, onDispatched: deliver ? undefined : announce });
   holder.__rxWebhookRunner = runner;
   await runner.start();
-  log.info("webhook runner started", { deliver: !config().inngestConfigured });
+  log.info("webhook runner started", { deliver });
   return runner;
 }
 

@@ -1,7 +1,7 @@
 import { serve } from "inngest/next";
 import type { NextRequest } from "next/server";
-import { config } from "@/server/config";
 import { inngest, inngestFunctions } from "@/server/jobs/inngest";
+import { jobsProvider } from "@/server/jobs/provider";
 import { notFoundPage } from "@/server/rest/responses";
 
 /**
@@ -16,7 +16,7 @@ const inngestHandler = serve({ client: inngest, functions: inngestFunctions });
 const handle =
   (method: "GET" | "POST" | "PUT") =>
   (request: NextRequest, context: unknown): Promise<Response> | Response =>
-    config().inngestConfigured ? inngestHandler[method](request, context) : notFoundPage(new URL(request.url).pathname);
+    jobsProvider().servesInngestEndpoint ? inngestHandler[method](request, context) : notFoundPage(new URL(request.url).pathname);
 
 export const GET = handle("GET");
 export const POST = handle("POST");

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ConflictError, NotFoundError } from "@/server/domain/errors";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { createDelivery, createPortalUser, createSubscription, droppedAttempts } from "@/tests/webhook-logs";
@@ -17,9 +17,19 @@ beforeAll(async () => {
   sub = await createSubscription(tenant.db, { organisationId: tenant.organisation.id, pharmacyId: A });
 });
 
+/** What the delivery engine was told, with the delivery's state at that moment (after the commit). */
+let announced: { ids: string[]; state: string | undefined }[] = [];
+const announce = async (ids: string[]) => {
+  const row = await tenant.db.webhookDelivery.findUnique({ where: { id: ids[0] }, select: { state: true } });
+  announced.push({ ids, state: row?.state });
+};
+beforeEach(() => {
+  announced = [];
+});
+
 const dropped = () => createDelivery(tenant.db, sub, { state: "FAILED", attempts: droppedAttempts() });
 const resend = (deliveryId: string, pharmacyIds = [A]) =>
-  resendWebhookDelivery({ deliveryId, pharmacyIds, actor: { type: "USER", userId } });
+  resendWebhookDelivery({ deliveryId, pharmacyIds, actor: { type: "USER", userId }, announce });
 
 describe("resendWebhookDelivery", () => {
   it("gives a dropped delivery a fresh round of five attempts, due now, and records who asked", async () => {
@@ -33,6 +43,7 @@ describe("resendWebhookDelivery", () => {
     expect(Math.abs(row.nextAttemptAt!.getTime() - before)).toBeLessThan(5_000);
     expect(row.attempts).toHaveLength(5);
     expect(row.resends).toEqual([expect.objectContaining({ userId, apiKeyId: null })]);
+    expect(announced).toEqual([{ ids: [delivery.id], state: "PENDING" }]); // after the commit
     // The engine's next attempt continues the numbering.
     expect(await claimDelivery(tenant.db, delivery.id)).toEqual(expect.objectContaining({ deliveryId: delivery.id, attemptNumber: 6 }));
   });
@@ -42,13 +53,23 @@ describe("resendWebhookDelivery", () => {
     await resend(delivery.id);
     await tenant.db.webhookDelivery.update({ where: { id: delivery.id }, data: { state: "FAILED", attemptCount: 10, nextAttemptAt: null } });
     const apiKey = await tenant.db.apiKey.findFirstOrThrow({ where: { pharmacyId: A } });
-    const result = await resendWebhookDelivery({ deliveryId: delivery.id, pharmacyIds: [A], actor: { type: "API_KEY", apiKeyId: apiKey.id } });
+    const result = await resendWebhookDelivery({ deliveryId: delivery.id, pharmacyIds: [A], actor: { type: "API_KEY", apiKeyId: apiKey.id }, announce });
     expect(result.maxAttempts).toBe(15);
     const resends = await tenant.db.webhookDeliveryResend.findMany({ where: { deliveryId: delivery.id }, orderBy: { createdAt: "asc" } });
     expect(resends.map((r) => [r.userId, r.apiKeyId])).toEqual([
       [userId, null],
       [null, apiKey.id],
     ]);
+  });
+
+  it("re-sends even when the delivery engine cannot be told (the row is due and picked up later)", async () => {
+    const delivery = await dropped();
+    const failing = async () => {
+      throw new Error("Inngest unreachable");
+    };
+    const result = await resendWebhookDelivery({ deliveryId: delivery.id, pharmacyIds: [A], actor: { type: "USER", userId }, announce: failing });
+    expect(result).toEqual({ deliveryId: delivery.id, attemptCount: 5, maxAttempts: 10 });
+    expect((await tenant.db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } })).state).toBe("PENDING");
   });
 
   it("refuses deliveries that are not permanently failed", async () => {
@@ -58,6 +79,7 @@ describe("resendWebhookDelivery", () => {
     await expect(resend(succeeded.id)).rejects.toThrow(/succeeded/);
     await expect(resend(pending.id)).rejects.toThrow(/still being attempted/);
     expect(await tenant.db.webhookDeliveryResend.count({ where: { deliveryId: { in: [succeeded.id, pending.id] } } })).toBe(0);
+    expect(announced).toEqual([]);
     expect((await tenant.db.webhookDelivery.findUniqueOrThrow({ where: { id: succeeded.id } })).state).toBe("SUCCEEDED");
   });
 

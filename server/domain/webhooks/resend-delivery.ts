@@ -5,7 +5,6 @@
  * continue) and, like every attempt, sends the subject's state at send time, not the state when
  * the event happened.
  */
-import { announceDeliveries } from "@/server/jobs/webhook-delivery";
 import { database, Prisma } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
 import { ConflictError, NotFoundError } from "@/server/domain/errors";
@@ -23,13 +22,14 @@ export type ResendResult = { deliveryId: string; attemptCount: number; maxAttemp
  * Re-sends a FAILED delivery of one of `pharmacyIds` (pharmacy-scoped subscriptions only, as the logs
  * show them): PENDING again, due now, `maxAttempts` raised to attemptCount + 5, and a
  * WebhookDeliveryResend row naming who asked, all in one transaction under the delivery's row lock,
- * so concurrent re-sends of one delivery give exactly one. Then the delivery engine is told.
+ * so concurrent re-sends of one delivery give exactly one. Then the delivery engine is told with
+ * `announce` (the caller's: an Inngest event, or a wake-up of the embedded runner).
  *
  * NotFoundError: unknown or outside the pharmacies. ConflictError: not permanently failed (pending or
  * succeeded), or its subscription was deleted.
  */
 export async function resendWebhookDelivery(
-  input: { deliveryId: string; pharmacyIds: readonly string[]; actor: Actor },
+  input: { deliveryId: string; pharmacyIds: readonly string[]; actor: Actor; announce: (deliveryIds: string[]) => Promise<void> },
 ): Promise<ResendResult> {
   const db = await database();
   if (input.pharmacyIds.length === 0) throw new NotFoundError();
@@ -72,7 +72,7 @@ export async function resendWebhookDelivery(
   // After commit. The row is due either way: a failed announcement only delays it to the next poll
   // (embedded runner) or the overdue sweep (Inngest), so it does not fail the re-send.
   try {
-    await announceDeliveries([result.deliveryId]);
+    await input.announce([result.deliveryId]);
   } catch (error) {
     log.warn("re-sent webhook delivery could not be announced; it is picked up later", { deliveryId: result.deliveryId, error });
   }

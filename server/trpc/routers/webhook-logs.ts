@@ -14,6 +14,7 @@ import {
 import { EVENT_TYPES } from "@/server/domain/webhooks/event-types";
 import { resendWebhookDelivery } from "@/server/domain/webhooks/resend-delivery";
 import { resolvePharmacyScope } from "@/server/domain/pharmacies/pharmacy-scope";
+import { announceDeliveries } from "@/server/jobs/webhook-delivery";
 import { pharmacistProcedure, router } from "@/server/trpc/init";
 import { fromUnixSeconds, toUnixSecondsInclusive, uid, unixSeconds } from "@/server/wire/schemas";
 import { presentDeliveryLogDetail, presentDeliveryLogItem, presentDeliveryLogSubscription } from "./webhook-logs.presenters";
@@ -81,6 +82,7 @@ export const webhookLogsRouter = router({
       deliveryId: input.deliveryUid,
       pharmacyIds,
       actor: { type: "USER", userId: ctx.user.id },
+      announce: announceDeliveries,
     });
     return presentDeliveryLogDetail(await getWebhookDelivery(pharmacyIds, input.deliveryUid));
   }),
