@@ -76,7 +76,8 @@ export type RouteDef<Q extends AnySchema, B extends AnySchema> = {
   handle(ctx: Context<z.output<Q>, z.output<B>>): Promise<Reply>;
 };
 
-export type Route = RouteDef<AnySchema, AnySchema>;
+/** declaredAt: the stack at the route() call (not enumerable), for the route index (scripts/route-index.ts). */
+export type Route = RouteDef<AnySchema, AnySchema> & { readonly declaredAt?: { stack?: string } };
 
 /** The API key a request came with, as the actor recorded in histories. */
 export const keyActor = (ctx: Context<unknown, unknown>): Actor => ({ type: "API_KEY", apiKeyId: ctx.principal.keyId });
@@ -85,7 +86,9 @@ export const keyActor = (ctx: Context<unknown, unknown>): Actor => ({ type: "API
 export function route<Q extends AnySchema = z.ZodObject<{}>, B extends AnySchema = z.ZodUndefined>(
   def: RouteDef<Q, B>,
 ): Route {
-  return def as unknown as Route;
+  const declaredAt: { stack?: string } = {};
+  Error.captureStackTrace(declaredAt, route); // V8 formats the frames only if .stack is read
+  return Object.defineProperty(def, "declaredAt", { value: declaredAt }) as unknown as Route;
 }
 
 type Compiled = { route: Route; segments: string[]; staticCount: number };
