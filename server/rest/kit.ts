@@ -26,7 +26,9 @@ type AnySchema = z.ZodType;
 export function route<Q extends AnySchema = z.ZodObject<{}>, B extends AnySchema = z.ZodUndefined>(
   def: RouteDef<Q, B>,
 ): Route {
-  return def as unknown as Route;
+  const declaredAt: { stack?: string } = {};
+  Error.captureStackTrace(declaredAt, route); // V8 formats the frames only if .stack is read
+  return Object.defineProperty(def, "declaredAt", { value: declaredAt }) as unknown as Route;
 }
 
 type Compiled = { route: Route; segments: string[]; staticCount: number };

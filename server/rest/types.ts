@@ -66,4 +66,5 @@ export type RouteDef<Q extends AnySchema, B extends AnySchema> = {
   handle(ctx: Context<z.output<Q>, z.output<B>>): Promise<Reply>;
 };
 
-export type Route = RouteDef<AnySchema, AnySchema>;
+/** declaredAt: the stack at the route() call (not enumerable), for the route index (scripts/route-index.ts). */
+export type Route = RouteDef<AnySchema, AnySchema> & { readonly declaredAt?: { stack?: string } };
