@@ -4,10 +4,10 @@
  * incompressible images, signed once, then validated `runs` times each after a warm-up.
  * Timings in milliseconds per validation (one at a time).
  */
-import { createRootCa, issueSignerCertificate, toPkcs12 } from "../server/domain/prescriptions/qes/certificates";
-import { samplePrescriptionPdf } from "../server/domain/prescriptions/qes/sample-pdf";
-import { signPdfWithP12 } from "../server/domain/prescriptions/qes/sign-pdf";
-import { validateQesPdf } from "../server/domain/prescriptions/qes/validate-qes-pdf";
+import { createRootCa, issueSignerCertificate, toPkcs12 } from "@/server/pki/certificates";
+import { samplePrescriptionPdf } from "@/server/pki/sample-pdf";
+import { signPdfWithP12 } from "@/server/pki/sign-pdf";
+import { validateQesPdf } from "@/server/pki/validate-qes-pdf";
 
 export type QesBenchRow = { size: string; p50: number; p95: number; runs: number };
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { Brand } from "@/components/brand";
-import { SignOutButton } from "@/components/sign-out-button";
+import { Brand } from "./brand";
+import { SignOutButton } from "./sign-out-button";
 
 /** Frame of every portal page: who is signed in, where they work, and a way out. */
 export function PortalShell({

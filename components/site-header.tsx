@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { Brand } from "@/components/brand";
+import { Brand } from "./brand";
 
 /** Header of the public pages (landing page, sign-in). */
 export function SiteHeader() {

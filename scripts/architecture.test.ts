@@ -4,7 +4,10 @@
  * - handlers (REST routes, tRPC routers, app/, components/) reach the database only through the
  *   domain: type imports are fine, Prisma / database() / the driver are not;
  * - the REST kit (server/rest) is generic: it never imports the families (server/api), and its
- *   modules import each other without cycles.
+ *   modules import each other without cycles;
+ * - the order areas of the domain are layered (orders over prescriptions over pharmacy-orders over
+ *   payouts): a lower area imports of a higher one only its vocabulary (statuses.ts, intake.ts) or types;
+ * - infrastructure (server/pki, server/http, server/storage) knows nothing of the domain or the doors.
  * Each violation reads `file:line imports X (rule)`.
  */
 import path from "node:path";
@@ -27,7 +30,7 @@ function importsOf(files: Files, include: (file: string) => boolean): ImportRef[
 
 // ---------------------------------------------------------------- the rules
 
-const DOMAIN_FORBIDDEN_FOLDERS = ["server/api", "server/rest", "server/trpc", "server/jobs", "app", "components"];
+const DOMAIN_FORBIDDEN_FOLDERS = ["server/api", "server/rest", "server/trpc", "server/jobs", "server/wire", "app", "components"];
 const DOMAIN_FORBIDDEN_PACKAGES = /^(next|next-auth[^/]*|react|react-dom)(\/|$)/;
 
 /** server/domain/** imports no transport (REST, tRPC, Next.js), no jobs and no UI, not even types. */
@@ -92,6 +95,28 @@ const restCycleRule: Rule = (files) => {
     .map((ref) => report(ref, `import cycle: ${ref.target} leads back to ${moduleOf(ref.file)}`));
 };
 
+/** Highest first. A shared step belongs to the lowest area that needs it (docs: ARCHITECTURE.md). */
+const ORDER_AREAS = ["orders", "prescriptions", "pharmacy-orders", "payouts"];
+/** Constants and types that import nothing of the domain: any area may use them. */
+const VOCABULARY = /\/(statuses|intake)$/;
+const areaOf = (target: string) => ORDER_AREAS.findIndex((a) => within(target, `server/domain/${a}`));
+
+/** An order area never imports a higher one (but its vocabulary and types): no import circle between them. */
+const orderAreaLayersRule: Rule = (files) =>
+  importsOf(files, (f) => areaOf(f) >= 0).flatMap((ref) => {
+    const from = areaOf(ref.file);
+    const to = areaOf(ref.target);
+    if (to < 0 || to >= from || ref.typeOnly || VOCABULARY.test(ref.target)) return [];
+    return [report(ref, `${ORDER_AREAS[from]} is below ${ORDER_AREAS[to]}: move the shared step down, or import only its vocabulary`)];
+  });
+
+const INFRASTRUCTURE = ["server/pki", "server/http", "server/storage"];
+const infrastructureRule: Rule = (files) =>
+  importsOf(files, (f) => INFRASTRUCTURE.some((p) => f.startsWith(`${p}/`))).flatMap((ref) => {
+    const folder = ["server/domain", ...DOMAIN_FORBIDDEN_FOLDERS].find((p) => within(ref.target, p));
+    return folder ? [report(ref, `infrastructure must not import ${folder}`)] : [];
+  });
+
 // ---------------------------------------------------------------- the codebase
 
 const sources = readSources(REPO, ["server", "app", "components"]);
@@ -107,6 +132,14 @@ describe("import direction", () => {
 
   it("the REST kit (server/rest) does not import the families and has no import cycle", () => {
     expect([...restGenericRule(sources), ...restCycleRule(sources)]).toEqual([]);
+  });
+
+  it("the order areas are layered: orders, prescriptions, pharmacy-orders, payouts", () => {
+    expect(orderAreaLayersRule(sources)).toEqual([]);
+  });
+
+  it("infrastructure (PKI, webhook HTTP, file storage) imports no domain rule and no door", () => {
+    expect(infrastructureRule(sources)).toEqual([]);
   });
 });
 
@@ -227,5 +260,25 @@ describe("import scanner", () => {
       "server/rest/kit.ts:1 imports ./openapi (import cycle: server/rest/openapi leads back to server/rest/kit)",
       "server/rest/openapi.ts:1 imports ./kit (import cycle: server/rest/kit leads back to server/rest/openapi)",
     ]);
+  });
+
+  it("finds a lower order area importing a higher one, but not its vocabulary or types", () => {
+    const files = fixture({
+      "server/domain/pharmacy-orders/x.ts": [
+        'import { refreshOrderStatus } from "@/server/domain/orders/order-status";',
+        'import { ORDER_STATUS } from "@/server/domain/orders/statuses";',
+        'import type { Address } from "@/server/domain/orders/intake";',
+        'import { routePayouts } from "@/server/domain/payouts/route-payouts";',
+      ].join("\n"),
+      "server/domain/orders/y.ts": 'import { createPharmacyOrder } from "@/server/domain/pharmacy-orders/create-pharmacy-order";',
+    });
+    expect(orderAreaLayersRule(files)).toEqual([
+      "server/domain/pharmacy-orders/x.ts:1 imports @/server/domain/orders/order-status (pharmacy-orders is below orders: move the shared step down, or import only its vocabulary)",
+    ]);
+  });
+
+  it("finds infrastructure importing the domain", () => {
+    const files = fixture({ "server/storage/files.ts": 'import { ConflictError } from "@/server/domain/errors";\nimport { config } from "@/server/config";' });
+    expect(infrastructureRule(files)).toEqual(["server/storage/files.ts:1 imports @/server/domain/errors (infrastructure must not import server/domain)"]);
   });
 });

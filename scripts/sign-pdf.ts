@@ -11,10 +11,10 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { config } from "../server/config";
-import { ensureSandboxQes } from "../server/domain/prescriptions/qes/sandbox-ca";
-import { samplePrescriptionPdf } from "../server/domain/prescriptions/qes/sample-pdf";
-import { signPdfWithP12 } from "../server/domain/prescriptions/qes/sign-pdf";
-import { validateQesPdf } from "../server/domain/prescriptions/qes/validate-qes-pdf";
+import { ensureSandboxQes } from "@/server/pki/sandbox-ca";
+import { samplePrescriptionPdf } from "@/server/pki/sample-pdf";
+import { signPdfWithP12 } from "@/server/pki/sign-pdf";
+import { validateQesPdf } from "@/server/pki/validate-qes-pdf";
 
 const usage = "usage: npm run sign-pdf -- <in.pdf> <out.pdf> [--p12 <file> --password <password>]\n       npm run sign-pdf -- --sample <out.pdf>";
 const { values, positionals } = parseArgs({

@@ -1,4 +1,4 @@
-import { config } from "@/server/config";
+import { config } from "./config";
 import { database, databaseDriver } from "@/server/db/client";
 import { keepEmbeddedStatisticsFresh } from "@/server/db/maintenance";
 
@@ -9,7 +9,7 @@ import { keepEmbeddedStatisticsFresh } from "@/server/db/maintenance";
  */
 export async function startService(): Promise<void> {
   // An unusable QES_TRUST_ANCHORS stops the start with a message that says what is wrong.
-  (await import("@/server/domain/prescriptions/qes/trust-anchors")).configuredTrustAnchors();
+  (await import("@/server/domain/prescriptions/trust-anchors")).configuredTrustAnchors();
   const db = await database();
   keepEmbeddedStatisticsFresh(await databaseDriver());
   if (config().SEED_ON_START) {

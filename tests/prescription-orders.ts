@@ -1,7 +1,7 @@
 /** Orders that wait for a doctor, through the real order intake, and their prescriptions' files. */
 import { expect } from "vitest";
 import { findOrCreateShopCustomer } from "@/server/domain/orders/customers";
-import { prescriptionStorage, renderedKey } from "@/server/domain/prescriptions/storage";
+import { prescriptionStorage, renderedKey } from "@/server/storage/prescription-files";
 import type { Tenant } from "./fixtures";
 import { address, item, orderBody, placeOrder, type withShopSkus } from "./orders";
 

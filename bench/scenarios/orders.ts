@@ -4,7 +4,7 @@ import type { Db } from "@/server/db/client";
 import { newPharmacyOrderName, pharmacyOrderSearchText } from "@/server/domain/pharmacy-orders/create-pharmacy-order";
 import { compactPharmacyOrderTally } from "@/server/domain/pharmacy-orders/tally";
 import { PHARMACY_ORDER_STATUS, type PharmacyOrderStatus } from "@/server/domain/pharmacy-orders/statuses";
-import { ORDER_STATUS } from "@/server/domain/orders/intake";
+import { ORDER_STATUS } from "@/server/domain/orders/statuses";
 
 /**
  * The orders scenario: one organisation with a shop, two pharmacies, 50 SKUs and BENCH_ORDERS

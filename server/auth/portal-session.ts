@@ -5,9 +5,9 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { redirect } from "next/navigation";
 import { config } from "@/server/config";
 import { database } from "@/server/db/client";
-import { hashPassword, verifyPassword } from "@/server/auth/password";
-import { portalHome, type PortalRole } from "@/server/auth/portal-roles";
-import { portalAuthSecret } from "@/server/auth/secrets";
+import { hashPassword, verifyPassword } from "./password";
+import { portalHome, type PortalRole } from "./portal-roles";
+import { portalAuthSecret } from "./secrets";
 
 /** What a portal session carries about its user (next-auth JWT strategy: no session table). */
 export type PortalSessionUser = {

@@ -2,7 +2,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { databaseDriver } from "@/server/db/client";
+import { databaseDriver } from "./client";
 import { applyMigrations, readMigrations } from "./migrate";
 
 function migrationsFolder(files: Record<string, string>) {

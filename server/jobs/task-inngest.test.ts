@@ -1,6 +1,6 @@
 import { InngestTestEngine } from "@inngest/test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { prescriptionStorage, renderedKey } from "@/server/domain/prescriptions/storage";
+import { prescriptionStorage, renderedKey } from "@/server/storage/prescription-files";
 import { requestPrescriptionRender } from "@/server/domain/prescriptions/request-render";
 import { claimDueTasks } from "@/server/domain/tasks/attempt";
 import { createTenant, type Tenant } from "@/tests/fixtures";

@@ -7,7 +7,7 @@ import { PERMISSIONS } from "@/server/auth/permissions";
 import { config } from "@/server/config";
 import { databaseDriver, type Db } from "@/server/db/client";
 import type { ApiKeyFamily } from "@/server/db/generated/enums";
-import { ensureSandboxQes } from "@/server/domain/prescriptions/qes/sandbox-ca";
+import { ensureSandboxQes } from "@/server/pki/sandbox-ca";
 import { log } from "@/server/log";
 
 /**

@@ -1,5 +1,5 @@
 import { currentPortalUser, type PortalSessionUser } from "@/server/auth/portal-session";
-import type { TrpcContext } from "@/server/trpc/init";
+import type { TrpcContext } from "./init";
 
 export type PortalUserResolver = () => Promise<PortalSessionUser | null>;
 

@@ -2,8 +2,8 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { config } from "@/server/config";
 import { BodyTooLargeError, readBodyText } from "@/server/rest/body";
 import { log } from "@/server/log";
-import { createContext, type PortalUserResolver } from "@/server/trpc/context";
-import { appRouter } from "@/server/trpc/router";
+import { createContext, type PortalUserResolver } from "./context";
+import { appRouter } from "./router";
 
 export const TRPC_ENDPOINT = "/api/trpc";
 /** Portal calls are small; a body over 1 MiB is refused before tRPC reads it. */

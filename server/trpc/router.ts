@@ -1,4 +1,4 @@
-import { createCallerFactory, router } from "@/server/trpc/init";
+import { createCallerFactory, router } from "./init";
 import { pharmaciesRouter } from "./routers/pharmacies";
 import { webhookLogsRouter } from "./routers/webhook-logs";
 import { webhookSubscriptionsRouter } from "./routers/webhook-subscriptions";

@@ -1,8 +1,8 @@
 import { TRPCError } from "@trpc/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PortalSessionUser } from "@/server/auth/portal-session";
-import { handleTrpcRequest } from "@/server/trpc/handler";
-import { createCaller } from "@/server/trpc/router";
+import { handleTrpcRequest } from "./handler";
+import { createCaller } from "./router";
 import { trpcCode } from "@/tests/trpc";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { createDelivery, createPortalUser, createSubscription, droppedAttempts } from "@/tests/webhook-logs";

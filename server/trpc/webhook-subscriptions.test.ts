@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PortalSessionUser } from "@/server/auth/portal-session";
 import { reloadConfig } from "@/server/config";
 import { openSecret } from "@/server/domain/webhooks/secret-box";
-import { createCaller } from "@/server/trpc/router";
+import { createCaller } from "./router";
 import { trpcCode } from "@/tests/trpc";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { startReceiver, type Receiver } from "@/tests/webhook-receiver";

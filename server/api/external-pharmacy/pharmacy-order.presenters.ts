@@ -1,4 +1,4 @@
-import { presentPayoutRow } from "@/server/api/pharmacy-payouts/presenters";
+import { presentPayoutRow } from "@/server/api/pharmacy-payouts/payout.presenters";
 import { unix } from "@/server/wire/format";
 import { countryName } from "@/server/domain/countries";
 import type { Address } from "@/server/domain/orders/intake";

@@ -5,7 +5,7 @@ import { route } from "@/server/rest/kit";
 import type { Context } from "@/server/rest/types";
 import { reply } from "@/server/rest/responses";
 import { paginated } from "@/server/wire/format";
-import { presentPharmacySku } from "./presenters";
+import { presentPharmacySku } from "./pharmacy-sku.presenters";
 
 const scopeQuery = z.object({ pharmacy_uid: uid().optional() });
 

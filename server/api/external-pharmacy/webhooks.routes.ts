@@ -5,7 +5,7 @@ import { pharmacyToActFor } from "@/server/domain/pharmacies/pharmacy-scope";
 import { deletePharmacySubscription, listPharmacySubscriptions, registerPharmacySubscription } from "@/server/domain/webhooks/subscriptions";
 import { pharmacyOutOfReach, route } from "@/server/rest/kit";
 import { reply } from "@/server/rest/responses";
-import { presentPharmacySubscription, presentRegisteredPharmacySubscription } from "./webhook-presenters";
+import { presentPharmacySubscription, presentRegisteredPharmacySubscription } from "./webhook-subscription.presenters";
 
 const scopeQuery = z.object({ pharmacy_uid: uid().optional() });
 // null is accepted as "no custom header", like omitting the field.

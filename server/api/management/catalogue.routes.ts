@@ -6,7 +6,7 @@ import { createSku, deleteSku, getSku, listSkus, updateSku, type SkuFields } fro
 import { route } from "@/server/rest/kit";
 import { reply } from "@/server/rest/responses";
 import { paginated } from "@/server/wire/format";
-import { presentProduct, presentShopSku, presentSku, presentSkuListEntry } from "./presenters";
+import { presentProduct, presentShopSku, presentSku, presentSkuListEntry } from "./catalogue.presenters";
 
 const optionalSkuFields = {
   pzn: z.string().trim().max(64).nullable().optional(),

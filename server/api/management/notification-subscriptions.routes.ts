@@ -14,7 +14,7 @@ import {
   presentNotificationSubscription,
   presentRegisteredNotificationSubscription,
   presentTestDelivery,
-} from "./subscription-presenters";
+} from "./notification-subscription.presenters";
 
 // Spec: these operations need only a valid Management key (no permission), see docs/spec-gaps.md (C1).
 const optionalText = () => z.string().nullable().optional();

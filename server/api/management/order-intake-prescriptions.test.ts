@@ -7,10 +7,10 @@ import path from "node:path";
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { config } from "@/server/config";
-import { createRootCa, issueSignerCertificate, toPkcs12 } from "@/server/domain/prescriptions/qes/certificates";
-import { ensureSandboxQes } from "@/server/domain/prescriptions/qes/sandbox-ca";
-import { samplePrescriptionPdf } from "@/server/domain/prescriptions/qes/sample-pdf";
-import { signPdfWithP12 } from "@/server/domain/prescriptions/qes/sign-pdf";
+import { createRootCa, issueSignerCertificate, toPkcs12 } from "@/server/pki/certificates";
+import { ensureSandboxQes } from "@/server/pki/sandbox-ca";
+import { samplePrescriptionPdf } from "@/server/pki/sample-pdf";
+import { signPdfWithP12 } from "@/server/pki/sign-pdf";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { get, post } from "@/tests/http";
 import { item, orderBody, placeOrder, withShopSkus } from "@/tests/orders";
@@ -76,7 +76,7 @@ describe("path (d): inline signed PDFs", () => {
     expect(detail.json.payouts.map((p: { status: string }) => p.status)).toEqual(["projected", "projected"]);
 
     // The stored copy is checked against its checksum on every read.
-    const { setPrescriptionStorage, prescriptionStorage } = await import("@/server/domain/prescriptions/storage");
+    const { setPrescriptionStorage, prescriptionStorage } = await import("@/server/storage/prescription-files");
     const real = prescriptionStorage();
     setPrescriptionStorage({ ...real, put: real.put.bind(real), putImmutable: real.putImmutable.bind(real), exists: real.exists.bind(real), get: async () => Buffer.from("%PDF-tampered") });
     try {

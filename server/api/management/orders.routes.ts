@@ -7,7 +7,7 @@ import { route } from "@/server/rest/kit";
 import type { Context } from "@/server/rest/types";
 import { reply } from "@/server/rest/responses";
 import { paginated } from "@/server/wire/format";
-import { presentManagementOrder } from "./order-presenters";
+import { presentManagementOrder } from "./order.presenters";
 import { createOrderSchema, fulfillmentSchema, toFulfillmentIntake, toOrderIntake, updateOrderSchema } from "./order-intake.schemas";
 
 

@@ -3,7 +3,7 @@ import { getPrescription, prescriptionStatistics } from "@/server/domain/prescri
 import { requestPrescriptionRender } from "@/server/domain/prescriptions/request-render";
 import { route } from "@/server/rest/kit";
 import { reply } from "@/server/rest/responses";
-import { presentPrescription, presentPrescriptionStatistics } from "./prescription-presenters";
+import { presentPrescription, presentPrescriptionStatistics } from "./prescription.presenters";
 
 
 export const prescriptionRoutes = [

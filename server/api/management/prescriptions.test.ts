@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApiKey, hashApiKey } from "@/server/auth/api-keys";
-import { readVerified, signedKey } from "@/server/domain/prescriptions/storage";
+import { readVerified, signedKey } from "@/server/storage/prescription-files";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { get, post } from "@/tests/http";
 import { withShopSkus } from "@/tests/orders";
@@ -131,7 +131,7 @@ describe("POST /prescriptions/{uid}/external-sign", () => {
     const signed = await t.db.prescription.findUniqueOrThrow({ where: { id: prescriptionId }, include: { history: { orderBy: { createdAt: "asc" } } } });
     expect(signed).toMatchObject({ status: "EXTERNALLY_SIGNED", signedFileKey: signedKey(prescriptionId), signedFileSha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(signed.signedAt).toBeInstanceOf(Date);
-    const { prescriptionStorage } = await import("@/server/domain/prescriptions/storage");
+    const { prescriptionStorage } = await import("@/server/storage/prescription-files");
     expect(await readVerified(signed.signedFileKey!, signed.signedFileSha256!)).toEqual(await prescriptionStorage().get(rendered.renderedFileKey!));
     const keyRow = await t.db.apiKey.findUniqueOrThrow({ where: { keyHash: hashApiKey(signKey) } });
     expect(signed.history.at(-1)).toMatchObject({

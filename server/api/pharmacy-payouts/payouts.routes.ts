@@ -4,7 +4,7 @@ import { listPayouts, PAYOUT_SORT_FIELDS } from "@/server/domain/payouts/list-pa
 import { route } from "@/server/rest/kit";
 import { reply } from "@/server/rest/responses";
 import { paginated } from "@/server/wire/format";
-import { presentPayoutRow } from "./presenters";
+import { presentPayoutRow } from "./payout.presenters";
 
 const payoutsQuery = z
   .object({

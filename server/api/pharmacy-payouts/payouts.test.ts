@@ -6,7 +6,7 @@ import { createOrder } from "@/server/domain/orders/create-order";
 import { noPaymentProvider, usePaymentProvider } from "@/server/domain/payouts/payment-provider";
 import { completePharmacyOrder } from "@/server/domain/pharmacy-orders/complete";
 import { createTenant, type Tenant } from "@/tests/fixtures";
-import { presentPayoutRow } from "./presenters";
+import { presentPayoutRow } from "./payout.presenters";
 
 const BASE = "/v1/external-pharmacy-api-v1";
 const PAYOUTS = `${BASE}/payouts`;

@@ -1,21 +1,16 @@
-import { presentPharmacyOrderDetail } from "@/server/api/external-pharmacy/pharmacy-order.presenters";
-import { presentPharmacySku, type PharmacySkuWithSku } from "@/server/api/external-pharmacy/presenters";
-import { findPharmacySku, findShopOfSku, type ShopOfSku } from "@/server/domain/catalogue/pharmacy-skus";
+import { findPharmacySku, findShopOfSku } from "@/server/domain/catalogue/pharmacy-skus";
 import { NotFoundError } from "@/server/domain/errors";
-import {
-  getPharmacyOrderDetail,
-  getPharmacyOrderFulfillment,
-  type PharmacyOrderDetail,
-  type PharmacyOrderFulfillment,
-} from "@/server/domain/pharmacy-orders/queries";
+import { getPharmacyOrderDetail, getPharmacyOrderFulfillment, type PharmacyOrderDetail } from "@/server/domain/pharmacy-orders/queries";
 import type { WebhookDataBuilder } from "@/server/domain/webhooks/deliver-attempt";
+import { presentPharmacyOrderPayload, presentPharmacySkuPayload } from "./payload.presenters";
 
 /**
  * The `data` of a webhook delivery, built from current state at each attempt with the same
  * presenters as the GET endpoints. Pharmacy-scoped subscriptions get the pharmacy's view (with
  * prescription_file); organisation-level ones get it without prescription_file, with skus enriched
  * by the shop's ids and the fulfillment added. Returns null when the subject no longer exists.
- * The sample deliveries of test sends run the same presenters over fixed data (./samples.ts).
+ * The sample deliveries of test sends run the same presenters (./payload.presenters.ts) over fixed
+ * data (./samples.ts).
  */
 export const buildWebhookData: WebhookDataBuilder = async (event, scope) => {
   switch (event.eventType) {
@@ -42,55 +37,3 @@ export const buildWebhookData: WebhookDataBuilder = async (event, scope) => {
       return (event.data as Record<string, unknown> | null) ?? {};
   }
 };
-
-/**
- * A pharmacy order's payload: the pharmacy's detail (pharmacy scope), or, given the fulfillment,
- * the organisation's (no prescription_file, shop ids on each sku, the fulfillment added).
- */
-export function presentPharmacyOrderPayload(detail: PharmacyOrderDetail, fulfillment: PharmacyOrderFulfillment | null) {
-  const presented = presentPharmacyOrderDetail(detail);
-  const order = {
-    ...presented.order,
-    // Payload contract: always an integer, 0 when no shipping is charged.
-    shipping_costs_amount: presented.shipping_costs_amount ?? 0,
-    shipping_costs_currency: presented.shipping_costs_currency,
-  };
-  if (!fulfillment) return { ...presented, order };
-
-  const { prescription_file: _omitted, ...withoutFile } = presented;
-  const shopIds = new Map(
-    fulfillment.items.map((item) => [
-      item.id,
-      { shop_variation_id: item.shopVariationId, shop_product_external_id: item.shopProductExternalId },
-    ]),
-  );
-  const noShopIds = { shop_variation_id: null, shop_product_external_id: null };
-  return {
-    ...withoutFile,
-    order,
-    order_items: presented.order_items.map((item) => ({ ...item, sku: { ...item.sku, ...(shopIds.get(item.uid) ?? noShopIds) } })),
-    fulfillment: {
-      uid: fulfillment.id,
-      external_id: fulfillment.externalId,
-      status: fulfillment.status,
-      items: fulfillment.items.map((item) => ({
-        uid: item.id,
-        order_item_uid: item.id,
-        status: item.status,
-        amount: item.quantity,
-        sku: { uid: item.sku.id, display_name: item.sku.displayName, pzn: item.sku.pzn, ...shopIds.get(item.id)! },
-      })),
-    },
-  };
-}
-
-/** A pharmacy SKU's payload: as the pharmacy sees it, or, given the shop, with the shop's ids and identifier. */
-export function presentPharmacySkuPayload(row: PharmacySkuWithSku, shop: ShopOfSku | null) {
-  const presented = presentPharmacySku(row);
-  if (!shop) return presented;
-  return {
-    ...presented,
-    sku: { ...presented.sku, shop_variation_id: shop.shopVariationId, shop_product_external_id: shop.shopProductExternalId },
-    shop_identifier: shop.shopIdentifier,
-  };
-}

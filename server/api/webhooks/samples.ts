@@ -2,11 +2,11 @@ import { appointmentReminderDueData, patientDoctorMeetingUpdatedData } from "@/s
 import type { PharmacyOrderDetail, PharmacyOrderFulfillment } from "@/server/domain/pharmacy-orders/queries";
 import { PAYLOAD_VERSION, type EventType } from "@/server/domain/webhooks/event-types";
 import type { SampleScope } from "@/server/domain/webhooks/test-delivery";
-import type { PharmacySkuWithSku } from "@/server/api/external-pharmacy/presenters";
-import { presentPharmacyOrderPayload, presentPharmacySkuPayload } from "./payloads";
+import type { PharmacySkuWithSku } from "@/server/api/external-pharmacy/pharmacy-sku.presenters";
+import { presentPharmacyOrderPayload, presentPharmacySkuPayload } from "./payload.presenters";
 
 /**
- * Sample deliveries for test sends: the real payload presenters (./payloads.ts) run over fixed,
+ * Sample deliveries for test sends: the real payload presenters (./payload.presenters.ts) run over fixed,
  * fictitious data, so a sample has exactly the fields and types of a real delivery and a field
  * added to a presenter appears here too. Receivers can recognise a sample by its values; only the
  * envelope timestamp is current. The pharmacy order is an over-the-counter one (no doctor,

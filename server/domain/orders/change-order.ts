@@ -9,8 +9,9 @@ import { progressOrderAfterPrescription } from "@/server/domain/prescriptions/or
 import { AWAITING_DOCTOR_STATUSES, PRESCRIPTION_STATUS, storedSpellings } from "@/server/domain/prescriptions/statuses";
 import { addFulfillment, resolveReferences } from "./create-order";
 import { validateInlinePrescriptions } from "./inline-prescriptions";
-import { ORDER_STATUS, type Address, type FulfillmentIntake, type Money } from "./intake";
-import { refreshOrderStatus } from "./order-status";
+import { type Address, type FulfillmentIntake, type Money } from "./intake";
+import { ORDER_STATUS } from "./statuses";
+import { refreshOrderStatus } from "@/server/domain/pharmacy-orders/order-status";
 
 type LockedOrder = { id: string; status: string; onHold: boolean; doctorId: string | null; pharmacyId: string; patientId: string };
 

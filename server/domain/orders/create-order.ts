@@ -8,8 +8,9 @@ import { resolveSkipValidation } from "@/server/domain/prescriptions/skip-valida
 import { PRESCRIPTION_STATUS, SIGNED_PRESCRIPTION_STATUSES, storedSpellings } from "@/server/domain/prescriptions/statuses";
 import { findOrCreateShopCustomer } from "./customers";
 import { recordInlinePrescription, validateInlinePrescriptions, type ValidatedPdf } from "./inline-prescriptions";
-import { ORDER_STATUS, type FulfillmentIntake, type OrderIntake } from "./intake";
-import { routeFulfillmentToPharmacy } from "./route-fulfillment";
+import { type FulfillmentIntake, type OrderIntake } from "./intake";
+import { ORDER_STATUS } from "./statuses";
+import { routeFulfillmentToPharmacy } from "@/server/domain/pharmacy-orders/route-fulfillment";
 
 /** What an item of the intake resolved to in the organisation's catalogue and records. */
 type ResolvedItem = {

@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import type { Db, Tx } from "@/server/db/client";
 import { actorColumns, type Actor } from "@/server/domain/actor";
 import { FieldErrorCollector, UnprocessableError, type FieldErrors } from "@/server/domain/errors";
-import { trustAnchorsFor } from "@/server/domain/prescriptions/qes/trust-anchors";
-import { validateQesPdf, type QesSigner } from "@/server/domain/prescriptions/qes/validate-qes-pdf";
+import { trustAnchorsFor } from "@/server/domain/prescriptions/trust-anchors";
+import { validateQesPdf, type QesSigner } from "@/server/pki/validate-qes-pdf";
 import { PRESCRIPTION_STATUS } from "@/server/domain/prescriptions/statuses";
-import { prescriptionStorage, signedKey } from "@/server/domain/prescriptions/storage";
+import { storeSignedPdf } from "@/server/domain/prescriptions/signed-copy";
 import type { FulfillmentIntake } from "./intake";
 
 /** An inline prescription PDF (path (d)) that passed QES validation during the request. */
@@ -83,7 +83,7 @@ export async function recordInlinePrescription(
   },
 ): Promise<string> {
   const id = randomUUID();
-  const stored = await prescriptionStorage().putImmutable(signedKey(id), input.validated.pdf);
+  const stored = await storeSignedPdf(id, input.validated.pdf);
   const signerName = input.validated.signer.commonName ?? input.validated.signer.subject;
   const doctor =
     (await tx.doctor.findFirst({ where: { organisationId: input.organisationId, displayName: signerName }, select: { id: true } })) ??

@@ -59,17 +59,3 @@ export type OrderIntake = {
   additionalDetails?: Record<string, unknown>;
   fulfillments: FulfillmentIntake[];
 };
-
-/** Order status values (the product's order lifecycle; see docs/spec-gaps.md). */
-export const ORDER_STATUS = {
-  started: "started",
-  paused: "paused",
-  waitingForDoctor: "waiting for doctor",
-  waitingForPharmacy: "waiting for pharmacy",
-  completed: "completed",
-  cancelled: "cancelled",
-  /** Every fulfillment is cancelled and a prescription of the order was declined. */
-  prescriptionDeclined: "prescription declined",
-  /** The doctor is done, but a signed fulfillment found no pharmacy that carries every item with enough stock. */
-  pharmacyNotFound: "pharmacy not found",
-} as const;

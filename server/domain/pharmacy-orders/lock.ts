@@ -3,7 +3,7 @@ import { Prisma, type Tx } from "@/server/db/client";
 import { actorColumns, type Actor } from "@/server/domain/actor";
 import { NotFoundError } from "@/server/domain/errors";
 import { outboxInsertSql, recordEvent } from "@/server/domain/events/outbox";
-import { refreshOrderStatus } from "@/server/domain/orders/order-status";
+import { refreshOrderStatus } from "./order-status";
 import { FINAL_PHARMACY_ORDER_STATUSES } from "./statuses";
 
 export type LockedPharmacyOrder = { id: string; status: string; organisationId: string; pharmacyId: string; orderId: string };

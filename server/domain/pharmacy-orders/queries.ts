@@ -4,7 +4,7 @@ import { NotFoundError } from "@/server/domain/errors";
 import type { Address } from "@/server/domain/orders/intake";
 import type { Page } from "@/server/domain/paging";
 import { isSignedStatus } from "@/server/domain/prescriptions/statuses";
-import { readVerified } from "@/server/domain/prescriptions/storage";
+import { readVerified } from "@/server/storage/prescription-files";
 import { escapeLike } from "@/server/domain/search";
 import { pharmacyOrderTallySql } from "./tally";
 

@@ -11,7 +11,7 @@ import { get } from "@/tests/http";
 import { withShopSkus } from "@/tests/orders";
 import { placeWaitingOrder, runPrescriptionTask, storeRenderedPdf } from "@/tests/prescription-orders";
 import { approvePrescription, declinePrescription, holdPrescription, signPrescription } from "./decisions";
-import { prescriptionStorage, readVerified, signedKey } from "./storage";
+import { prescriptionStorage, readVerified, signedKey } from "@/server/storage/prescription-files";
 
 let t: Tenant;
 let other: Tenant;

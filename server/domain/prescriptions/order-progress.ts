@@ -1,6 +1,6 @@
 import type { Tx } from "@/server/db/client";
-import { ORDER_STATUS } from "@/server/domain/orders/intake";
-import { refreshOrderStatus } from "@/server/domain/orders/order-status";
+import { ORDER_STATUS } from "@/server/domain/orders/statuses";
+import { refreshOrderStatus } from "@/server/domain/pharmacy-orders/order-status";
 import { AWAITING_DOCTOR_STATUSES, PRESCRIPTION_STATUS, SIGNED_PRESCRIPTION_STATUSES, storedSpellings } from "./statuses";
 
 /** Order statuses an order reaches through its prescriptions (public order statuses, gaps-reference G10). */

@@ -3,7 +3,7 @@ import { createTenant, type Tenant } from "@/tests/fixtures";
 import { pdfPageCount, pdfText } from "@/tests/pdf-text";
 import { createPrescription } from "@/tests/prescriptions";
 import { prescriptionDocumentProps, renderPrescriptionDocument, renderPrescriptionPdf, toWinAnsi } from "./render-pdf";
-import { prescriptionStorage, renderedKey } from "./storage";
+import { prescriptionStorage, renderedKey } from "@/server/storage/prescription-files";
 
 let t: Tenant;
 beforeEach(async () => {

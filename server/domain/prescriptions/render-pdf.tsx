@@ -2,7 +2,7 @@ import { Document, Page, StyleSheet, Text, View, renderToBuffer } from "@react-p
 import type { Db } from "@/server/db/client";
 import { log } from "@/server/log";
 import { isSignedStatus } from "./statuses";
-import { prescriptionStorage, renderedKey } from "./storage";
+import { prescriptionStorage, renderedKey } from "@/server/storage/prescription-files";
 
 /** What the PDF shows, as text (built from the database by prescriptionDocumentProps). */
 export type PrescriptionDocumentProps = {

@@ -1,7 +1,7 @@
 import { Prisma, type Db, type Tx } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
-import { ORDER_STATUS } from "@/server/domain/orders/intake";
-import { routeFulfillmentToPharmacy } from "@/server/domain/orders/route-fulfillment";
+import { ORDER_STATUS } from "@/server/domain/orders/statuses";
+import { routeFulfillmentToPharmacy } from "@/server/domain/pharmacy-orders/route-fulfillment";
 import { refreshProjectedPayouts } from "@/server/domain/payouts/route-payouts";
 import { createPharmacyOrder } from "@/server/domain/pharmacy-orders/create-pharmacy-order";
 import { PHARMACY_ORDER_CHANGE, recordPharmacyOrderChange } from "@/server/domain/pharmacy-orders/lock";

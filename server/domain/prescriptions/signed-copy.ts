@@ -1,5 +1,5 @@
 import { ConflictError } from "@/server/domain/errors";
-import { prescriptionStorage, signedKey } from "./storage";
+import { prescriptionStorage, signedKey, StoredFileConflictError } from "@/server/storage/prescription-files";
 
 export type SignedCopy = { key: string; sha256: string };
 
@@ -18,7 +18,18 @@ export async function copyRenderedToSigned(prescription: { id: string; renderedF
   if (!prescription.renderedFileKey) throw noRenderedPdf();
   const storage = prescriptionStorage();
   if (!(await storage.exists(prescription.renderedFileKey))) throw noRenderedPdf();
-  const pdf = await storage.get(prescription.renderedFileKey);
-  const stored = await storage.putImmutable(signedKey(prescription.id), pdf);
-  return { key: stored.key, sha256: stored.sha256 };
+  return storeSignedPdf(prescription.id, await storage.get(prescription.renderedFileKey));
+}
+
+/**
+ * Stores the signed PDF of a prescription, write-once. Other bytes already stored for it are a
+ * conflict: a signed copy is never replaced.
+ */
+export async function storeSignedPdf(prescriptionId: string, pdf: Buffer): Promise<SignedCopy> {
+  try {
+    return await prescriptionStorage().putImmutable(signedKey(prescriptionId), pdf);
+  } catch (error) {
+    if (error instanceof StoredFileConflictError) throw new ConflictError(error.message);
+    throw error;
+  }
 }

@@ -3,7 +3,7 @@ import { config } from "@/server/config";
 import { Prisma, type Db } from "@/server/db/client";
 import type { SubscriptionScope } from "@/server/db/generated/enums";
 import { webhookHeaders } from "./headers";
-import { postWebhook, type SendOutcome } from "./http-sender";
+import { postWebhook, type SendOutcome } from "@/server/http/webhook-sender";
 import { openSecret } from "./secret-box";
 
 export type WebhookEvent = {

@@ -4,7 +4,7 @@ import { BadRequestError, FieldErrorCollector, NotFoundError } from "@/server/do
 import { EVENT_TYPES, PAYLOAD_VERSION, PHARMACY_EVENT_TYPES } from "./event-types";
 import { RESERVED_HEADER_NAMES } from "./headers";
 import { generateWebhookSecret, sealSecret } from "./secret-box";
-import { checkWebhookTarget } from "./target-guard";
+import { checkWebhookTarget } from "@/server/http/target-guard";
 
 /**
  * Webhook subscriptions of a pharmacy (External Pharmacy API, pharmacy portal) or of an organisation

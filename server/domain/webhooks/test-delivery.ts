@@ -3,9 +3,9 @@ import { database } from "@/server/db/client";
 import { FieldErrorCollector } from "@/server/domain/errors";
 import { EVENT_TYPES, PHARMACY_EVENT_TYPES, type EventType } from "./event-types";
 import { webhookHeaders } from "./headers";
-import { postWebhook } from "./http-sender";
+import { postWebhook } from "@/server/http/webhook-sender";
 import { openSecret } from "./secret-box";
-import { checkWebhookTarget } from "./target-guard";
+import { checkWebhookTarget } from "@/server/http/target-guard";
 
 /** Which sample a test sends: a pharmacy subscription's view, or an organisation subscription's. */
 export type SampleScope = "PHARMACY" | "ORGANISATION";

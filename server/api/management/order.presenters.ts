@@ -1,5 +1,5 @@
 import { unix } from "@/server/wire/format";
-import { overallStatus } from "@/server/domain/orders/order-status";
+import { overallStatus } from "@/server/domain/pharmacy-orders/order-status";
 import type { OrderWithGraph } from "@/server/domain/orders/queries";
 import { presentedStatus } from "@/server/domain/prescriptions/statuses";
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { config } from "@/server/config";
-import { derToPem, parseCertificate, pemCertificateBlocks } from "./pem";
+import { derToPem, parseCertificate, pemCertificateBlocks } from "@/server/pki/pem";
 
 /**
  * The certificate authorities whose qualified signatures order intake accepts: the PEM bundle of
@@ -47,7 +47,7 @@ export function parseTrustAnchors(source: string): string[] {
 export async function trustAnchorsFor(organisation: { sandbox: boolean }): Promise<string[]> {
   const anchors = configuredTrustAnchors();
   if (!organisation.sandbox) return anchors;
-  const { ensureSandboxQes } = await import("./sandbox-ca");
+  const { ensureSandboxQes } = await import("@/server/pki/sandbox-ca");
   const sandbox = await ensureSandboxQes(path.resolve(config().DATA_DIR));
   return [...anchors, sandbox.caCertPem];
 }

@@ -10,7 +10,7 @@ import { createRootCa, issueSignerCertificate, toPkcs12, type IssuedCertificate 
 import { ensureSandboxQes, SANDBOX_SIGNER_NAME } from "./sandbox-ca";
 import { samplePrescriptionPdf } from "./sample-pdf";
 import { signPdfWithP12 } from "./sign-pdf";
-import { configuredTrustAnchors, parseTrustAnchors, trustAnchorsFor } from "./trust-anchors";
+import { configuredTrustAnchors, parseTrustAnchors, trustAnchorsFor } from "@/server/domain/prescriptions/trust-anchors";
 import { validateQesPdf, type QesValidation } from "./validate-qes-pdf";
 
 const YEAR = 365 * 24 * 3600_000;

@@ -1,7 +1,7 @@
 import type { Tx } from "@/server/db/client";
 import { NotFoundError } from "@/server/domain/errors";
-import { PHARMACY_ORDER_STATUS } from "@/server/domain/pharmacy-orders/statuses";
-import { ORDER_STATUS } from "./intake";
+import { PHARMACY_ORDER_STATUS } from "./statuses";
+import { ORDER_STATUS } from "@/server/domain/orders/statuses";
 
 /**
  * Keeps the order's status in step with its fulfilments once they are with pharmacies: completed

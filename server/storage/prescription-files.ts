@@ -2,7 +2,6 @@ import { createHash, randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { config } from "@/server/config";
-import { ConflictError } from "@/server/domain/errors";
 import { log } from "@/server/log";
 
 /**
@@ -22,7 +21,7 @@ export const renderedKey = (prescriptionUid: string): string => `rendered/${pres
 export const signedKey = (prescriptionUid: string): string => `signed/${prescriptionUid}.pdf`;
 
 /** An immutable key already holds other bytes. */
-export class StoredFileConflictError extends ConflictError {
+export class StoredFileConflictError extends Error {
   constructor(readonly key: string) {
     super("A different file is already stored under this key and cannot be replaced.");
   }

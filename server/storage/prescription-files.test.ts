@@ -14,7 +14,7 @@ import {
   StoredFileConflictError,
   StoredFileMissingError,
   StoredFileTamperedError,
-} from "./storage";
+} from "./prescription-files";
 
 const sha = (data: Buffer) => createHash("sha256").update(data).digest("hex");
 const pdf = (text: string) => Buffer.from(`%PDF-1.7\n${text}\n%%EOF\n`);
