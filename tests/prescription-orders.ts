@@ -8,7 +8,7 @@ import { address, item, orderBody, placeOrder, type withShopSkus } from "./order
 type Refs = Awaited<ReturnType<typeof withShopSkus>>;
 
 /** A completed questionnaire response (anamnesis) of the shop customer, who is created if new. */
-export async function completedAnamnesis(t: Tenant, customerId: string) {
+async function completedAnamnesis(t: Tenant, customerId: string) {
   const patient = await t.db.$transaction((tx) => findOrCreateShopCustomer(tx, t.organisation.id, t.shop.id, { id: customerId }, address));
   const questionnaire = await t.db.questionnaire.create({ data: { organisationId: t.organisation.id, displayName: "Anamnesis", model: {} } });
   return t.db.questionnaireResponse.create({
@@ -64,7 +64,7 @@ export async function runPrescriptionTask(t: Tenant, name: "prescription.render"
     where: { name, state: "PENDING", payload: { path: ["prescriptionId"], equals: prescriptionId } },
   });
   expect(tasks, `one pending ${name} task`).toHaveLength(1);
-  const outcome = await attemptTask(t.db, tasks[0], TASK_HANDLERS);
+  const outcome = await attemptTask(tasks[0], TASK_HANDLERS);
   expect(outcome.state).toBe("DONE");
   return outcome;
 }

@@ -356,7 +356,7 @@ export async function seedOrders(db: Db, { orders: ORDERS = DEFAULT_ORDERS, labe
     }
   }
   // The PharmacyOrder trigger wrote one tally delta per order; a service folds them every minute.
-  await compactPharmacyOrderTally(db);
+  await compactPharmacyOrderTally();
   const ordersMs = performance.now() - ordersStarted;
 
   const management = await createApiKey(db, {

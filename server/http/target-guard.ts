@@ -12,7 +12,7 @@ import { config } from "@/server/config";
  */
 export class BlockedTargetError extends Error {}
 
-export const MAX_TARGET_LENGTH = 2048;
+const MAX_TARGET_LENGTH = 2048;
 
 /** The URL if its shape is acceptable, else a message saying why not. */
 export function parseWebhookTarget(target: string): URL | string {
@@ -26,14 +26,14 @@ export function parseWebhookTarget(target: string): URL | string {
 }
 
 /** True when connecting to this address is allowed. */
-export function isPublicAddress(address: string): boolean {
+function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
   let parsed = ipaddr.parse(address);
   if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   return parsed.range() === "unicast";
 }
 
-export const privateTargetsAllowed = () => config().WEBHOOK_ALLOW_PRIVATE_TARGETS;
+const privateTargetsAllowed = () => config().WEBHOOK_ALLOW_PRIVATE_TARGETS;
 
 /** The host's addresses, each checked; throws BlockedTargetError when one is not public. */
 export async function resolvePublicAddresses(hostname: string): Promise<{ address: string; family: number }[]> {

@@ -1,6 +1,5 @@
 import { cron } from "inngest";
 import { config } from "@/server/config";
-import { database } from "@/server/db/client";
 import { attemptTask } from "@/server/domain/tasks/attempt";
 import type { TaskName } from "@/server/domain/tasks/enqueue";
 import { inngest } from "./inngest-client";
@@ -33,7 +32,7 @@ function cronFunction(job: { id: string; cron: string }, name: string, run: () =
 export const pharmacyStatusCheck = cronFunction(PHARMACY_STATUS_CHECK_JOB, "Pharmacy status check", () => runPharmacyStatusCheck());
 export const pharmacyOrderTallyCompaction = cronFunction(TALLY_COMPACTION_JOB, "Pharmacy order tally compaction", runTallyCompaction);
 export const webhookLogRetention = cronFunction(WEBHOOK_LOG_RETENTION_JOB, "Webhook log retention", () => runWebhookLogRetention());
-export const webhookDeliverySweep = cronFunction(
+const webhookDeliverySweep = cronFunction(
   { id: "webhook-delivery-sweep", cron: "*/5 * * * *" },
   "Re-announce overdue webhook deliveries",
   () => sweepOverdueDeliveries(),
@@ -77,12 +76,12 @@ function backgroundTaskFunction(name: TaskName) {
   return inngest.createFunction(
     { id: `task-${name.replace(/[._]+/g, "-")}`, name: `Background task ${name}`, triggers: [taskDue(name)], retries: 2 },
     async ({ event, step }) =>
-      step.run("attempt", async () => attemptTask(await database(), { id: event.data.taskId, attempts: event.data.attempts }, TASK_HANDLERS)),
+      step.run("attempt", async () => attemptTask({ id: event.data.taskId, attempts: event.data.attempts }, TASK_HANDLERS)),
   );
 }
 
 export const renderPrescriptionTask = backgroundTaskFunction("prescription.render");
-export const sendPrescriptionTask = backgroundTaskFunction("pharmacy_manager.send_prescription");
+const sendPrescriptionTask = backgroundTaskFunction("pharmacy_manager.send_prescription");
 export const backgroundTaskSweep = cronFunction(
   { id: "background-task-sweep", cron: "* * * * *" },
   "Announce due background tasks",

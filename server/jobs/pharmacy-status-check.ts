@@ -1,4 +1,3 @@
-import { database } from "@/server/db/client";
 import { checkPharmacyOrderStatuses, type StatusCheckCursor, type StatusCheckSummary } from "@/server/domain/pharmacy-system/status-check";
 import { log } from "@/server/log";
 
@@ -20,8 +19,7 @@ let resumeAfter: StatusCheckCursor | null = null;
 export type PharmacyStatusCheckResult = Omit<StatusCheckSummary, "cursor"> & { more: boolean };
 
 export async function runPharmacyStatusCheck(now = new Date()): Promise<PharmacyStatusCheckResult> {
-  const db = await database();
-  const { cursor, ...counts } = await checkPharmacyOrderStatuses(db, { now, after: resumeAfter, ...LIMITS });
+  const { cursor, ...counts } = await checkPharmacyOrderStatuses({ now, after: resumeAfter, ...LIMITS });
   resumeAfter = cursor;
   const result = { ...counts, more: cursor !== null };
   if (result.checked > 0) log.info("pharmacy status check finished", { job: PHARMACY_STATUS_CHECK_JOB.id, ...result });

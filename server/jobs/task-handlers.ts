@@ -1,4 +1,3 @@
-import { database } from "@/server/db/client";
 import { sendPrescriptionToPharmacy } from "@/server/domain/prescriptions/send-to-pharmacy";
 import type { TaskPayload } from "@/server/domain/tasks/enqueue";
 import type { TaskHandlers } from "@/server/domain/tasks/attempt";
@@ -19,9 +18,9 @@ export const TASK_HANDLERS: TaskHandlers = {
   "prescription.render": async (payload) => {
     const prescriptionId = prescriptionIdOf(payload);
     const { renderPrescriptionPdf } = await import("@/server/domain/prescriptions/render-pdf");
-    await renderPrescriptionPdf(await database(), prescriptionId);
+    await renderPrescriptionPdf(prescriptionId);
   },
   "pharmacy_manager.send_prescription": async (payload) => {
-    await sendPrescriptionToPharmacy(await database(), prescriptionIdOf(payload));
+    await sendPrescriptionToPharmacy(prescriptionIdOf(payload));
   },
 };

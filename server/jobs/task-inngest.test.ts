@@ -38,9 +38,9 @@ describe("prescription.render on Inngest", () => {
     const task = await t.db.backgroundTask.findFirstOrThrow({ where: { payload: { equals: { prescriptionId: p.id } } } });
 
     const sent = captureSends();
-    expect(await announceDueTasks(t.db)).toEqual({ announced: 1 });
+    expect(await announceDueTasks()).toEqual({ announced: 1 });
     expect(sent).toEqual([{ id: expect.stringMatching(`^rx-task-${task.id}-0-\\d+$`), name: "rx/task.prescription.render", data: { taskId: task.id, attempts: 0 } }]);
-    expect(await announceDueTasks(t.db)).toEqual({ announced: 0 }); // leased: not announced again
+    expect(await announceDueTasks()).toEqual({ announced: 0 }); // leased: not announced again
 
     const { result } = await run(sent[0].data);
     expect(result).toEqual({ state: "DONE", attempted: true, nextAttemptAt: null });
@@ -54,7 +54,7 @@ describe("prescription.render on Inngest", () => {
 
   it("records a failed attempt for a retry on the task's schedule instead of throwing", async () => {
     const broken = await t.db.backgroundTask.create({ data: { name: "prescription.render", payload: {} } });
-    const [claim] = await claimDueTasks(t.db, 1);
+    const [claim] = await claimDueTasks(1);
     expect(claim.id).toBe(broken.id);
     const { result, error } = await run({ taskId: claim.id, attempts: claim.attempts });
     expect(error).toBeUndefined();
@@ -71,7 +71,7 @@ describe("prescription.render on Inngest", () => {
     const p = await createPrescription(t);
     await requestPrescriptionRender(p.id, t.organisation.id);
     const sent = captureSends();
-    await announceDueTasks(t.db); // this announcement is lost
+    await announceDueTasks(); // this announcement is lost
     expect(sent).toHaveLength(1);
     expect((await new InngestTestEngine({ function: backgroundTaskSweep }).execute()).result).toEqual({ announced: 0 });
 

@@ -30,7 +30,7 @@ afterEach(async () => {
 const handlersOf = (handler: TaskHandler): TaskHandlers => ({ "prescription.render": handler, "pharmacy_manager.send_prescription": handler });
 
 async function startRunner(handler: TaskHandler, pollMs?: number) {
-  const runner = new TaskRunner(db, { mode: "run", handlers: handlersOf(handler), pollMs });
+  const runner = new TaskRunner({ mode: "run", handlers: handlersOf(handler), pollMs });
   runners.push(runner);
   await runner.start();
   return runner;
@@ -117,7 +117,7 @@ describe("background tasks", () => {
   it("picks a task up again when the process that claimed it died, once its lease has run out", async () => {
     // A process claims two tasks and dies: one before its attempt started, one during it.
     const [beforeAttempt, duringAttempt] = [await enqueue({ n: 1 }), await enqueue({ n: 2 })];
-    const claimed = await claimDueTasks(db, 10);
+    const claimed = await claimDueTasks(10);
     expect(claimed.map((c) => c.id).sort()).toEqual([beforeAttempt, duringAttempt].sort());
     expect(claimed.every((c) => c.leasedUntil > Date.now() + 60_000)).toBe(true);
     await db.backgroundTask.update({ where: { id: duringAttempt }, data: { attempts: 1 } });
@@ -135,23 +135,23 @@ describe("background tasks", () => {
 
   it("fails a task whose last attempt never finished, and ignores a stale claim", async () => {
     const id = await enqueue({ n: 1 });
-    const [claim] = await claimDueTasks(db, 1);
+    const [claim] = await claimDueTasks(1);
     await db.$executeRaw`UPDATE "BackgroundTask" SET "attempts" = 5, "nextAttemptAt" = now() - interval '1 second' WHERE "id" = ${id}`;
     // The old claim (attempts 0) no longer matches: it runs nothing.
     let calls = 0;
     const counting = handlersOf(async () => void (calls += 1));
-    expect(await attemptTask(db, claim, counting)).toMatchObject({ attempted: false, state: "PENDING" });
-    const [again] = await claimDueTasks(db, 1);
-    expect(await attemptTask(db, again, counting)).toEqual({ state: "FAILED", attempted: true, nextAttemptAt: null });
+    expect(await attemptTask(claim, counting)).toMatchObject({ attempted: false, state: "PENDING" });
+    const [again] = await claimDueTasks(1);
+    expect(await attemptTask(again, counting)).toEqual({ state: "FAILED", attempted: true, nextAttemptAt: null });
     expect(calls).toBe(0);
     expect(await db.backgroundTask.findUniqueOrThrow({ where: { id } })).toMatchObject({ attempts: 6, lastError: expect.stringMatching(/did not finish/) });
   });
 
   it("records a task without a usable payload as an error of its handler", async () => {
     const id = await enqueue({ note: "no prescriptionId" });
-    const [claim] = await claimDueTasks(db, 1);
+    const [claim] = await claimDueTasks(1);
     expect(claim.id).toBe(id);
-    expect(await attemptTask(db, claim, TASK_HANDLERS)).toMatchObject({ state: "PENDING", attempted: true });
+    expect(await attemptTask(claim, TASK_HANDLERS)).toMatchObject({ state: "PENDING", attempted: true });
     expect((await db.backgroundTask.findUniqueOrThrow({ where: { id } })).lastError).toBe("The task's payload has no prescriptionId.");
   });
 });

@@ -1,5 +1,4 @@
 import { eventType, staticSchema } from "inngest";
-import { database, type Db } from "@/server/db/client";
 import { attemptTask, claimDueTasks, msUntilNextTaskDue, type ClaimedTask, type TaskHandlers } from "@/server/domain/tasks/attempt";
 import type { TaskName } from "@/server/domain/tasks/enqueue";
 import { log } from "@/server/log";
@@ -24,11 +23,10 @@ export const taskDue = <N extends TaskName>(name: N) =>
  * Announces due tasks to Inngest, one event per attempt; each is leased first, so an announcement
  * that gets lost is made again when its lease runs out (by a runner, or by the Inngest sweep).
  */
-export async function announceDueTasks(db?: Db): Promise<{ announced: number }> {
-  const conn = db ?? (await database());
+export async function announceDueTasks(): Promise<{ announced: number }> {
   let announced = 0;
   for (let batch = 0; batch < 10; batch++) {
-    const claimed = await claimDueTasks(conn, ANNOUNCE_BATCH);
+    const claimed = await claimDueTasks(ANNOUNCE_BATCH);
     if (claimed.length === 0) break;
     await inngest.send(
       claimed.map((t) => ({
@@ -59,25 +57,22 @@ export type TaskRunnerOptions = {
 export class TaskRunner extends PollingRunner {
   private readonly handlers: TaskHandlers;
 
-  constructor(
-    private readonly db: Db,
-    private readonly options: TaskRunnerOptions,
-  ) {
+  constructor(private readonly options: TaskRunnerOptions) {
     super({ channel: TASK_CHANNEL, pollMs: options.pollMs ?? POLL_MS, name: "task runner" });
     this.handlers = options.handlers ?? TASK_HANDLERS;
   }
 
   protected async pass(): Promise<number> {
-    if (this.options.mode === "announce") await announceDueTasks(this.db);
-    else for (const task of await claimDueTasks(this.db, CONCURRENCY - this.inFlight)) this.run(task);
+    if (this.options.mode === "announce") await announceDueTasks();
+    else for (const task of await claimDueTasks(CONCURRENCY - this.inFlight)) this.run(task);
     // Full: a finishing task wakes the runner. Otherwise sleep until the next retry or lease end is due.
     if (this.options.mode === "run" && this.inFlight >= CONCURRENCY) return this.pollMs;
-    return Math.min(this.pollMs, Math.max(5, (await msUntilNextTaskDue(this.db)) ?? this.pollMs));
+    return Math.min(this.pollMs, Math.max(5, (await msUntilNextTaskDue()) ?? this.pollMs));
   }
 
   private run(task: ClaimedTask): void {
     this.track(
-      attemptTask(this.db, task, this.handlers).then(
+      attemptTask(task, this.handlers).then(
         () => undefined,
         (error: unknown) => log.error("background task could not be attempted", { taskId: task.id, error }),
       ),
@@ -91,15 +86,10 @@ const holder = globalThis as unknown as { __rxTaskRunner?: TaskRunner };
 export async function startTaskRunner(): Promise<TaskRunner> {
   if (holder.__rxTaskRunner) return holder.__rxTaskRunner;
   const mode = jobsProvider().taskMode;
-  const runner = new TaskRunner(await database(), { mode });
+  const runner = new TaskRunner({ mode });
   holder.__rxTaskRunner = runner;
   await runner.start();
   log.info("background task runner started", { mode });
   return runner;
 }
 
-export async function stopTaskRunner(): Promise<void> {
-  const runner = holder.__rxTaskRunner;
-  holder.__rxTaskRunner = undefined;
-  await runner?.stop();
-}

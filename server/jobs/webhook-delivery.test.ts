@@ -2,7 +2,6 @@ import { createHmac } from "node:crypto";
 import net from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { reloadConfig } from "@/server/config";
-import { database } from "@/server/db/client";
 import { recordEvent } from "@/server/domain/events/outbox";
 import { retryDelayMs, sharedDataBuilder } from "@/server/domain/webhooks/deliver-attempt";
 import { sealSecret } from "@/server/domain/webhooks/secret-box";
@@ -28,7 +27,7 @@ let receiver: Receiver;
 let runners: WebhookRunner[] = [];
 
 async function startRunner() {
-  const runner = new WebhookRunner(await database(), { deliver: true });
+  const runner = new WebhookRunner({ deliver: true });
   runners.push(runner);
   await runner.start();
   return runner;

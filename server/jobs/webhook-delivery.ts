@@ -1,8 +1,8 @@
 import { eventType, staticSchema } from "inngest";
 import { buildWebhookData } from "@/server/api/webhooks/payloads";
 import { config } from "@/server/config";
-import { database } from "@/server/db/client";
 import { claimDelivery, performClaimedAttempt, targetOrigin } from "@/server/domain/webhooks/deliver-attempt";
+import { deliveryState, overdueDeliveryIds, pendingDeliveries } from "@/server/domain/webhooks/delivery-state";
 import { dispatchOutboxEvents } from "@/server/domain/webhooks/dispatch";
 import { pruneFinishedTasks } from "@/server/domain/tasks/attempt";
 import { pruneWebhookLogs } from "@/server/domain/webhooks/retention";
@@ -27,27 +27,22 @@ export async function announceDeliveries(deliveryIds: string[]): Promise<void> {
     wakeWebhookRunner();
     return;
   }
-  const db = await database();
-  const rows = await db.webhookDelivery.findMany({
-    where: { id: { in: deliveryIds }, state: "PENDING" },
-    select: { id: true, attemptCount: true, subscription: { select: { target: true } } },
-  });
+  const rows = await pendingDeliveries(deliveryIds);
   if (rows.length === 0) return;
   await inngest.send(
     rows.map((r) => ({
       id: `webhook-delivery-${r.id}-${r.attemptCount}`,
       name: webhookDeliveryDue.name,
-      data: { deliveryId: r.id, origin: targetOrigin(r.subscription.target) },
+      data: { deliveryId: r.id, origin: targetOrigin(r.target) },
     })),
   );
 }
 
 /** Fans committed outbox events out into deliveries until none is left; returns the deliveries' ids. */
 export async function dispatchPendingEvents(): Promise<string[]> {
-  const db = await database();
   const ids: string[] = [];
   for (;;) {
-    const { events, deliveries } = await dispatchOutboxEvents(db);
+    const { events, deliveries } = await dispatchOutboxEvents();
     ids.push(...deliveries.map((d) => d.id));
     if (events === 0) return ids;
   }
@@ -60,26 +55,20 @@ export type DeliveryStep = { state: "SUCCEEDED" | "FAILED" | "PENDING"; nextAtte
  * where it stands (final, or pending until nextAttemptAt, e.g. held by another runner's lease).
  */
 export async function attemptWebhookDelivery(deliveryId: string): Promise<DeliveryStep> {
-  const db = await database();
-  const claimed = await claimDelivery(db, deliveryId);
+  const claimed = await claimDelivery(deliveryId);
   if (claimed) {
-    const result = await performClaimedAttempt(db, claimed, buildWebhookData);
+    const result = await performClaimedAttempt(claimed, buildWebhookData);
     return { state: result.state, nextAttemptAt: result.nextAttemptAt?.getTime() ?? null, attempted: true };
   }
-  const row = await db.webhookDelivery.findUnique({ where: { id: deliveryId }, select: { state: true, nextAttemptAt: true } });
+  const row = await deliveryState(deliveryId);
   if (!row) return { state: "FAILED", nextAttemptAt: null, attempted: false };
   return { state: row.state, nextAttemptAt: row.nextAttemptAt?.getTime() ?? null, attempted: false };
 }
 
 /** Re-announces pending deliveries whose due time passed long ago: their Inngest run was lost. */
 export async function sweepOverdueDeliveries(olderThanMs = 5 * 60_000): Promise<{ announced: number }> {
-  const db = await database();
-  const overdue = await db.webhookDelivery.findMany({
-    where: { state: "PENDING", nextAttemptAt: { lt: new Date(Date.now() - olderThanMs) } },
-    select: { id: true },
-    take: 1000,
-  });
-  await announceDeliveries(overdue.map((d) => d.id));
+  const overdue = await overdueDeliveryIds(olderThanMs);
+  await announceDeliveries(overdue);
   return { announced: overdue.length };
 }
 
@@ -88,8 +77,7 @@ export const WEBHOOK_LOG_RETENTION_JOB = { id: "webhook-log-retention", cron: "1
 
 export async function runWebhookLogRetention(now = new Date()) {
   const olderThan = new Date(now.getTime() - config().WEBHOOK_LOG_RETENTION_DAYS * 24 * 60 * 60_000);
-  const db = await database();
-  const result = { ...(await pruneWebhookLogs(db, { olderThan })), tasks: await pruneFinishedTasks(db, olderThan) };
+  const result = { ...(await pruneWebhookLogs({ olderThan })), tasks: await pruneFinishedTasks(olderThan) };
   log.info("webhook log retention finished", { job: WEBHOOK_LOG_RETENTION_JOB.id, ...result });
   return result;
 }

@@ -1,6 +1,5 @@
 import { buildWebhookData } from "@/server/api/webhooks/payloads";
 import { config } from "@/server/config";
-import { database, type Db } from "@/server/db/client";
 import {
   claimDueDeliveries,
   performClaimedAttempt,
@@ -8,6 +7,7 @@ import {
   targetOrigin,
   type ClaimedAttempt,
 } from "@/server/domain/webhooks/deliver-attempt";
+import { msUntilNextDeliveryDue } from "@/server/domain/webhooks/delivery-state";
 import { dispatchOutboxEvents } from "@/server/domain/webhooks/dispatch";
 import { log } from "@/server/log";
 import { PollingRunner } from "./polling-runner";
@@ -38,22 +38,19 @@ export class WebhookRunner extends PollingRunner {
   private perTarget = new Map<string, number>();
   private readonly buildData = sharedDataBuilder(buildWebhookData);
 
-  constructor(
-    private readonly db: Db,
-    private readonly options: WebhookRunnerOptions,
-  ) {
+  constructor(private readonly options: WebhookRunnerOptions) {
     super({ channel: OUTBOX_CHANNEL, pollMs: POLL_MS, name: "webhook runner" });
   }
 
   protected async pass(): Promise<number> {
     for (;;) {
-      const { events, deliveries } = await dispatchOutboxEvents(this.db);
+      const { events, deliveries } = await dispatchOutboxEvents();
       if (deliveries.length > 0) await this.options.onDispatched?.(deliveries.map((d) => d.id));
       if (events === 0) break;
     }
     if (!this.options.deliver) return this.pollMs;
     const { WEBHOOK_CONCURRENCY: total, WEBHOOK_TARGET_CONCURRENCY: perTarget } = config();
-    const claimed = await claimDueDeliveries(this.db, total - this.inFlight, (t) => perTarget - (this.perTarget.get(t) ?? 0));
+    const claimed = await claimDueDeliveries(total - this.inFlight, (t) => perTarget - (this.perTarget.get(t) ?? 0));
     for (const attempt of claimed) this.run(attempt);
     return this.msUntilNextDue();
   }
@@ -62,7 +59,7 @@ export class WebhookRunner extends PollingRunner {
     const origin = targetOrigin(attempt.target);
     this.perTarget.set(origin, (this.perTarget.get(origin) ?? 0) + 1);
     this.track(
-      performClaimedAttempt(this.db, attempt, this.buildData)
+      performClaimedAttempt(attempt, this.buildData)
         .then(
           () => undefined,
           (error: unknown) => log.error("webhook attempt failed to run", { deliveryId: attempt.deliveryId, error }),
@@ -77,11 +74,9 @@ export class WebhookRunner extends PollingRunner {
 
   /** Sleep until the earliest pending retry is due, at most the poll interval. */
   private async msUntilNextDue(): Promise<number> {
-    const [row] = await this.db.$queryRaw<{ ms: number | null }[]>`
-      SELECT (extract(epoch FROM min("nextAttemptAt") - now()) * 1000)::float8 AS "ms"
-        FROM "WebhookDelivery" WHERE "state" = 'PENDING'`;
-    if (row?.ms === null || row?.ms === undefined) return this.pollMs;
-    return Math.min(this.pollMs, Math.max(5, Math.ceil(row.ms)));
+    const ms = await msUntilNextDeliveryDue();
+    if (ms === null) return this.pollMs;
+    return Math.min(this.pollMs, Math.max(5, Math.ceil(ms)));
   }
 }
 
@@ -95,17 +90,11 @@ const holder = globalThis as unknown as { __rxWebhookRunner?: WebhookRunner };
 export async function startWebhookRunner(announce: (deliveryIds: string[]) => Promise<void>): Promise<WebhookRunner> {
   if (holder.__rxWebhookRunner) return holder.__rxWebhookRunner;
   const deliver = jobsProvider().webhookAttemptsInProcess;
-  const runner = new WebhookRunner(await database(), { deliver, onDispatched: deliver ? undefined : announce });
+  const runner = new WebhookRunner({ deliver, onDispatched: deliver ? undefined : announce });
   holder.__rxWebhookRunner = runner;
   await runner.start();
   log.info("webhook runner started", { deliver });
   return runner;
-}
-
-export async function stopWebhookRunner(): Promise<void> {
-  const runner = holder.__rxWebhookRunner;
-  holder.__rxWebhookRunner = undefined;
-  await runner?.stop();
 }
 
 /** Wakes this process's runner, if it runs here. */

@@ -55,7 +55,7 @@ function distinguishedName(commonName: string, organisation?: string): forge.pki
  * The DER value of a qcStatements extension (ETSI EN 319 412-5), built with pkijs/asn1js:
  * QcCompliance (unless compliance is false), QcSSCD and QcType esign.
  */
-export function qcStatementsValue(options: { compliance?: boolean } = {}): Buffer {
+function qcStatementsValue(options: { compliance?: boolean } = {}): Buffer {
   const statements = [
     ...(options.compliance === false ? [] : [new pkijs.QCStatement({ id: OID_QC_COMPLIANCE })]),
     new pkijs.QCStatement({ id: OID_QC_SSCD }),

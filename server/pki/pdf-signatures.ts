@@ -211,7 +211,7 @@ function signaturesOf(pdf: Buffer, document: PDFDocument): PdfSignature[] {
 }
 
 /** Runs a check of one signature; a failure's message names the signature when there are several. */
-export function withSignatureContext<T>(index: number, count: number, fieldName: string | null, check: () => T): T {
+function withSignatureContext<T>(index: number, count: number, fieldName: string | null, check: () => T): T {
   try {
     return check();
   } catch (error) {

@@ -22,7 +22,7 @@ export type SandboxQes = {
   signerP12Password: string;
 };
 
-export const SANDBOX_CA_NAME = "Rx Sandbox QES Root CA";
+const SANDBOX_CA_NAME = "Rx Sandbox QES Root CA";
 export const SANDBOX_SIGNER_NAME = "Dr. Sandbox Signer";
 const ORGANISATION = "Rx Sandbox (not a trust service provider)";
 /** A signer certificate that expires sooner than this is replaced. */

@@ -1,5 +1,5 @@
 /** 32 MiB: the spec's request body cap. */
-export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 export class BodyTooLargeError extends Error {}
 

@@ -26,7 +26,7 @@ function queryParameters(route: Route, family: Family) {
   );
 }
 
-export function openApiDocument(family: Family, routes: Route[]) {
+function openApiDocument(family: Family, routes: Route[]) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const pathKey = family.basePath + route.path.replace(/:(\w+)/g, "{$1}") + "/";

@@ -22,7 +22,7 @@ export function toResponse(r: Reply, head = false): Response {
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The short HTML error pages the spec prescribes for unknown paths, unknown methods and rate limiting. */
-export function htmlPage(status: number, title: string, message: string, headers: Record<string, string> = {}): Response {
+function htmlPage(status: number, title: string, message: string, headers: Record<string, string> = {}): Response {
   const body = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${status} ${esc(title)}</title></head>
 <body><h1>${status} ${esc(title)}</h1><p>${esc(message)}</p></body></html>

@@ -5,7 +5,7 @@ import { authenticateRequestKey, createApiKey, revokeApiKey } from "@/server/aut
 import { hashPassword, verifyPassword } from "@/server/auth/password";
 import { PERMISSIONS } from "@/server/auth/permissions";
 import { config } from "@/server/config";
-import { databaseDriver, type Db } from "@/server/db/client";
+import type { Db } from "@/server/db/client";
 import type { ApiKeyFamily } from "@/server/db/generated/enums";
 import { ensureSandboxQes } from "@/server/pki/sandbox-ca";
 import { log } from "@/server/log";
@@ -17,7 +17,7 @@ import { log } from "@/server/log";
  * still work. The file is a contract other tools rely on (README, "Sandbox data").
  */
 
-export const DEMO_SHOP_IDENTIFIER = "demo-shop.example";
+const DEMO_SHOP_IDENTIFIER = "demo-shop.example";
 
 type CatalogueEntry = {
   sku_reference: string;

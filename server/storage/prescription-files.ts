@@ -40,7 +40,7 @@ export class StoredFileTamperedError extends Error {
   }
 }
 
-export const sha256Hex = (data: Buffer): string => createHash("sha256").update(data).digest("hex");
+const sha256Hex = (data: Buffer): string => createHash("sha256").update(data).digest("hex");
 
 // One to four segments of letters, digits, '.', '_', '-', each starting with a letter or digit: no
 // '..', no absolute paths, no backslashes, nothing hidden (temporary files start with '.').

@@ -5,7 +5,7 @@ import { log } from "@/server/log";
 import { createContext, type PortalUserResolver } from "./context";
 import { appRouter } from "./router";
 
-export const TRPC_ENDPOINT = "/api/trpc";
+const TRPC_ENDPOINT = "/api/trpc";
 /** Portal calls are small; a body over 1 MiB is refused before tRPC reads it. */
 const MAX_TRPC_BODY_BYTES = 1024 * 1024;
 const MAX_BATCH_SIZE = 20;

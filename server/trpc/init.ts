@@ -20,7 +20,7 @@ import { toFieldErrors } from "@/server/wire/field-errors";
 export type TrpcContext = { user: PortalSessionUser | null };
 
 /** A domain error as the tRPC error a caller sees; the domain error stays its cause. */
-export function toTrpcError(error: DomainError): TRPCError {
+function toTrpcError(error: DomainError): TRPCError {
   const code =
     error instanceof NotFoundError
       ? "NOT_FOUND"

@@ -25,14 +25,14 @@ export const countryCode = () =>
   z.string().refine(isCountryCode, "Enter a 2-letter ISO country code, e.g. DE.");
 
 /** A 3-letter ISO 4217 currency code ("EUR"). */
-export const currencyCode = () =>
+const currencyCode = () =>
   z.string().refine((code) => /^[A-Z]{3}$/.test(code) && currencies.has(code), "Enter a 3-letter ISO currency code, e.g. EUR.");
 
 /** Money: an integer amount in minor units with its currency. */
 export const money = () => z.object({ amount: amount(), currency: currencyCode() });
 
 /** 9999-12-31T23:59:59Z: later values are not dates. */
-export const MAX_UNIX_SECONDS = 253_402_300_799;
+const MAX_UNIX_SECONDS = 253_402_300_799;
 
 /** A timestamp in a JSON input (tRPC): Unix seconds. */
 export const unixSeconds = () => z.number().int().min(0).max(MAX_UNIX_SECONDS);
@@ -47,9 +47,7 @@ export const toUnixSecondsInclusive = (s: number | undefined) => (s === undefine
 
 const integerText = z.string().trim().regex(/^[+-]?\d+$/, "A valid integer is required.").transform(Number);
 
-export const queryInt = () => integerText.pipe(z.number().int());
-
-export const DEFAULT_LIMIT = 50;
+const DEFAULT_LIMIT = 50;
 
 // Pages past this one are empty anyway; capping keeps the row offset a safe integer.
 const MAX_PAGE = 10_000_000;

@@ -1,4 +1,4 @@
-import type { Pharmacy, PharmacySku, Product, Sku } from "@/server/db/generated/client";
+import type { PharmacySku, Product, Sku } from "@/server/db/generated/client";
 import { unix, unixOrNull } from "@/server/wire/format";
 
 /** What presentPharmacySku shows: a pharmacy SKU with its SKU and product (a Prisma row with both included will do). */
@@ -32,7 +32,3 @@ export function presentPharmacySku(row: PharmacySkuWithSku) {
   };
 }
 
-export const presentPharmacyRef = (pharmacy: Pick<Pharmacy, "id" | "displayName">) => ({
-  uid: pharmacy.id,
-  display_name: pharmacy.displayName,
-});

@@ -13,7 +13,7 @@ const pickFlags = (raw: Record<string, unknown>) =>
 
 const optionalText = (max = 255) => z.string().trim().max(max).nullable().optional();
 
-export const addressSchema = z.object({
+const addressSchema = z.object({
   first_name: text(),
   last_name: text(),
   street: text(),

@@ -99,7 +99,7 @@ const samplePharmacySku: PharmacySkuWithSku = {
   },
 };
 
-export function sampleData(eventType: EventType, scope: SampleScope): object {
+function sampleData(eventType: EventType, scope: SampleScope): object {
   const organisation = scope === "ORGANISATION";
   switch (eventType) {
     case "pharmacy_order_created":

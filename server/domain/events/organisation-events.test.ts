@@ -23,7 +23,7 @@ describe("organisation-only events", () => {
       { meeting_uid: "m-old", change: "cancelled", status: "cancelled" },
       { meeting_uid: "m-new", change: "rebooked", status: null },
     ]);
-    await dispatchOutboxEvents(t.db);
+    await dispatchOutboxEvents();
     expect(await t.db.webhookDelivery.count({ where: { subscriptionId: org.id } })).toBe(2);
     expect(await t.db.webhookDelivery.count({ where: { subscriptionId: pharmacy.id } })).toBe(0);
   });

@@ -24,7 +24,7 @@ export const appointmentReminderDueData = z
   });
 
 /** change is what happened (authoritative); status the meeting's current status, null for on-demand meetings. */
-export const MEETING_CHANGES = ["confirmed", "cancelled", "rebooked", "completed", "no_show", "expired"] as const;
+const MEETING_CHANGES = ["confirmed", "cancelled", "rebooked", "completed", "no_show", "expired"] as const;
 export const patientDoctorMeetingUpdatedData = z.object({
   meeting_uid: z.string().min(1),
   change: z.enum(MEETING_CHANGES),

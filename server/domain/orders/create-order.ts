@@ -32,7 +32,7 @@ type Resolved = {
   fulfillmentPharmacyIds: (string | null)[];
 };
 
-export function orderAlreadyExists(orderId: string): ConflictError {
+function orderAlreadyExists(orderId: string): ConflictError {
   return new ConflictError("Order already exists", { code: "order_already_exists", details: { order_uid: orderId } });
 }
 

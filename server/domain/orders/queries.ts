@@ -104,16 +104,6 @@ export async function getOrder(organisationId: string, orderId: string): Promise
   return order;
 }
 
-export async function getOrderByExternalId(organisationId: string, externalId: string) {
-  const db = await database();
-  const order = await db.order.findUnique({
-    where: { organisationId_externalId: { organisationId, externalId } },
-    include: orderGraph,
-  });
-  if (!order) throw new NotFoundError();
-  return order;
-}
-
 /** An order with what the Management API shows of it (listOrders' rows carry more). */
 export type OrderWithGraph = {
   id: string;

@@ -18,7 +18,7 @@ export type PayoutFilters = {
 };
 
 /** What the list returns per row: the payout with the few pharmacy order fields a payout row shows. */
-export const payoutRowSelect = {
+const payoutRowSelect = {
   id: true,
   status: true,
   amount: true,

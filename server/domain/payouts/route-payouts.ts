@@ -7,7 +7,7 @@ import { paymentProvider } from "./payment-provider";
  * (the order's shipping cost carried by this pharmacy order); zero rows are left out. Projected
  * rows are an indicative preview that can change until completion.
  */
-export async function projectPayouts(tx: Tx, pharmacyOrderId: string): Promise<void> {
+async function projectPayouts(tx: Tx, pharmacyOrderId: string): Promise<void> {
   const order = await tx.pharmacyOrder.findUniqueOrThrow({
     where: { id: pharmacyOrderId },
     select: {

@@ -5,7 +5,7 @@ import { applyStatusChange, assertSettableStatus, onHoldComment, type StatusChan
 import { lockPharmacyOrderInScope } from "./lock";
 import { PHARMACY_ORDER_STATUS } from "./statuses";
 
-export const BULK_STATUS_CHANGE_LIMIT = 200;
+const BULK_STATUS_CHANGE_LIMIT = 200;
 
 export type BulkStatusChangeError = "not_found" | "bad_request" | "invalid";
 

@@ -5,9 +5,9 @@ import { issueDescription, openIssueThread } from "./issue-threads";
 import { lockPharmacyOrder, recordStatusChange, type LockedPharmacyOrder } from "./lock";
 import { PHARMACY_ORDER_STATUS, SETTABLE_PHARMACY_ORDER_STATUSES, type SettablePharmacyOrderStatus } from "./statuses";
 
-export const ON_HOLD_COMMENT_REQUIRED = "A comment is required when setting an order on hold";
+const ON_HOLD_COMMENT_REQUIRED = "A comment is required when setting an order on hold";
 /** A cancelled order is final. */
-export const cancelledIsFinal = () => new BadRequestError("A cancelled order cannot be changed.", { code: "order_cancelled" });
+const cancelledIsFinal = () => new BadRequestError("A cancelled order cannot be changed.", { code: "order_cancelled" });
 
 export type StatusChange = { status: SettablePharmacyOrderStatus; comment?: string | null };
 

@@ -10,7 +10,7 @@ import { PHARMACY_ORDER_STATUS } from "./statuses";
 export { CARRIERS } from "./shipments";
 export type TrackingLink = { trackingLink: string; carrier: Carrier };
 
-export const ALREADY_COMPLETED_WITH_TRACKING = "The order is already completed; tracking data cannot be added to it.";
+const ALREADY_COMPLETED_WITH_TRACKING = "The order is already completed; tracking data cannot be added to it.";
 
 /**
  * complete_order, in one transaction under the order's row lock: status completed; the stock of

@@ -2,7 +2,7 @@ import type { Tx } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
 import { ValidationError } from "@/server/domain/errors";
 
-export const ISSUE_DESCRIPTION_MAX_LENGTH = 5000;
+const ISSUE_DESCRIPTION_MAX_LENGTH = 5000;
 
 /**
  * The text of an admin issue thread (an on-hold comment, a clarification request's description):

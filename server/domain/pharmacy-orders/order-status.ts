@@ -28,7 +28,7 @@ export async function refreshOrderStatus(tx: Tx, orderId: string): Promise<void>
   }
 }
 
-export const OVERALL_STATUS = {
+const OVERALL_STATUS = {
   pending: "pending",
   inProgress: "in_progress",
   onHold: "on_hold",

@@ -8,8 +8,8 @@ import { PHARMACY_ORDER_STATUS } from "./statuses";
 export const CARRIERS = ["DHL", "DPD", "UPS", "Hermes", "FedEx", "Other"] as const;
 export type Carrier = (typeof CARRIERS)[number];
 
-export const TRACKING_URL_MAX_LENGTH = 2048;
-export const TRACKING_NUMBER_MAX_LENGTH = 100;
+const TRACKING_URL_MAX_LENGTH = 2048;
+const TRACKING_NUMBER_MAX_LENGTH = 100;
 
 export type NewShipment = { trackingUrl: string | null; trackingNumber: string | null; carrierName: Carrier | null };
 
@@ -40,7 +40,7 @@ export type ShipmentInput = { trackingUrl?: string | null; trackingNumber?: stri
 const isHttpUrl = (value: string) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
 
 /** Checks a portal shipment: every field optional (blank counts as absent), so an all-empty placeholder is valid. */
-export function checkShipment(input: ShipmentInput): NewShipment {
+function checkShipment(input: ShipmentInput): NewShipment {
   const errors = new FieldErrorCollector();
   const trackingUrl = input.trackingUrl?.trim() || null;
   const trackingNumber = input.trackingNumber?.trim() || null;

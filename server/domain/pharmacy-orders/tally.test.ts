@@ -34,17 +34,17 @@ describe("pharmacy order tally", () => {
     }
     await expectTallyToMatchRows();
     await Promise.all(orders.slice(0, 4).map((po) => patch(`${EPA}/${po.id}/status`, { key: t.keys.pharmacy, body: { status: "in-progress" } })));
-    await compactPharmacyOrderTally(t.db);
+    await compactPharmacyOrderTally();
     await Promise.all([
       ...orders.slice(4, 8).map((po) => patch(`${EPA}/${po.id}/complete_order`, { key: t.keys.pharmacy })),
       ...orders.slice(0, 2).map((po) => patch(`${EPA}/${po.id}/status`, { key: t.keys.pharmacy, body: { status: "cancelled" } })),
-      compactPharmacyOrderTally(t.db),
-      compactPharmacyOrderTally(t.db),
+      compactPharmacyOrderTally(),
+      compactPharmacyOrderTally(),
     ]);
     await expectTallyToMatchRows();
     const external = (await t.db.order.findUniqueOrThrow({ where: { id: orders[9].orderId } })).externalId;
     await post(`/v1/management/orders/${external}/fulfillments/f-1/cancel`, { key: t.keys.management });
-    await compactPharmacyOrderTally(t.db);
+    await compactPharmacyOrderTally();
     await expectTallyToMatchRows();
     expect(await t.db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "PharmacyOrderTally" WHERE "pharmacyId" = ${t.pharmacy.id}`).toEqual([
       { n: 4 }, // one row per status present: waiting for pharmacy, in-progress, completed, cancelled

@@ -1,4 +1,4 @@
-import { Prisma, type Db, type Tx } from "@/server/db/client";
+import { database, Prisma, type Tx, type Db } from "@/server/db/client";
 
 /**
  * Exact counts of a pharmacy's orders (optionally of one status) from the tally that a trigger on
@@ -21,7 +21,8 @@ export function pharmacyOrderTallySql(pharmacyId: string, status?: string): Pris
  * meanwhile by other transactions are not in its snapshot and stay for the next run, and a
  * concurrent count sees the tally before or after, never half-way.
  */
-export async function compactPharmacyOrderTally(db: Db): Promise<number> {
+export async function compactPharmacyOrderTally(): Promise<number> {
+  const db = await database();
   return db.$executeRaw`
     WITH moved AS (DELETE FROM "PharmacyOrderTally" RETURNING "pharmacyId", "status", "delta")
     INSERT INTO "PharmacyOrderTally" ("pharmacyId", "status", "delta")

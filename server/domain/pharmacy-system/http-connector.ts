@@ -27,7 +27,7 @@ export type HttpConnectorConfig = {
 };
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
-export const MAX_RESPONSE_BYTES = 64 * 1024;
+const MAX_RESPONSE_BYTES = 64 * 1024;
 const USER_AGENT = "rx-fulfilment-status-check/1";
 
 const STATUS_WORDS: Record<string, PharmacySystemReport["status"]> = {

@@ -31,8 +31,7 @@ const httpConfig = z.object({
   timeout_ms: z.number().int().min(100).max(60_000).default(DEFAULT_TIMEOUT_MS),
 });
 
-export const systemConnectorSchema = z.discriminatedUnion("type", [httpConfig]);
-export type SystemConnectorConfig = z.input<typeof systemConnectorSchema>;
+const systemConnectorSchema = z.discriminatedUnion("type", [httpConfig]);
 
 export function connectorFor(pharmacy: { id: string; systemConnector: unknown }): PharmacySystemConnector | null {
   if (pharmacy.systemConnector === null || pharmacy.systemConnector === undefined) return null;

@@ -162,7 +162,7 @@ describe("the automatic status check", () => {
       voucher: await events("pharmacy_sku_stock_updated", t.digitalPharmacySku.id),
     };
     requests.length = 0;
-    first = await checkPharmacyOrderStatuses(t.db, { now: new Date() });
+    first = await checkPharmacyOrderStatuses({ now: new Date() });
   });
 
   it("asks the pharmacy system once for each open order of pharmacies with a valid connector", () => {
@@ -262,7 +262,7 @@ describe("the automatic status check", () => {
     });
     const before = await counts();
     requests.length = 0;
-    const second = await checkPharmacyOrderStatuses(t.db, { now: new Date() });
+    const second = await checkPharmacyOrderStatuses({ now: new Date() });
     expect(second).toEqual({
       checked: OPEN_KINDS.length,
       completed: 0,
@@ -287,27 +287,27 @@ describe("bounded runs", () => {
     });
     expect(open).toHaveLength(OPEN_KINDS.length);
     requests.length = 0;
-    const part = await checkPharmacyOrderStatuses(t.db, { batchSize: 2, maxOrders: 3, concurrency: 1 });
+    const part = await checkPharmacyOrderStatuses({ batchSize: 2, maxOrders: 3, concurrency: 1 });
     expect(part.checked).toBe(3);
     expect(part.cursor).toEqual({ createdAt: open[2].createdAt, id: open[2].id });
     expect(requests.map((r) => r.uid)).toEqual(open.slice(0, 3).map((o) => o.id));
 
     requests.length = 0;
-    const rest = await checkPharmacyOrderStatuses(t.db, { batchSize: 2, maxOrders: 100, concurrency: 1, after: part.cursor });
+    const rest = await checkPharmacyOrderStatuses({ batchSize: 2, maxOrders: 100, concurrency: 1, after: part.cursor });
     expect(rest.checked).toBe(open.length - 3);
     expect(rest.cursor).toBeNull();
     expect(requests.map((r) => r.uid)).toEqual(open.slice(3).map((o) => o.id));
   });
 
   it("stops after one batch when the time budget is spent", async () => {
-    const run = await checkPharmacyOrderStatuses(t.db, { batchSize: 2, timeBudgetMs: 0, concurrency: 2 });
+    const run = await checkPharmacyOrderStatuses({ batchSize: 2, timeBudgetMs: 0, concurrency: 2 });
     expect(run.checked).toBe(2);
     expect(run.cursor).not.toBeNull();
   });
 
   it("leaves orders created after `now` to the next run", async () => {
     requests.length = 0;
-    const run = await checkPharmacyOrderStatuses(t.db, { now: new Date("2000-01-01T00:00:00Z") });
+    const run = await checkPharmacyOrderStatuses({ now: new Date("2000-01-01T00:00:00Z") });
     expect(run).toMatchObject({ checked: 0, cursor: null });
     expect(requests).toEqual([]);
   });
@@ -319,7 +319,7 @@ describe("bounded runs", () => {
         throw new Error("boom");
       },
     };
-    const run = await checkPharmacyOrderStatuses(t.db, { connectorFor: () => throwing });
+    const run = await checkPharmacyOrderStatuses({ connectorFor: () => throwing });
     // Every open order of a pharmacy with a setting, C's invalid one included (the injected factory ignores it).
     expect(run).toMatchObject({ checked: OPEN_KINDS.length + 1, unknown: OPEN_KINDS.length + 1, completed: 0, failed: 0 });
     expect(await statusOf(cOrder)).toBe("waiting for pharmacy");

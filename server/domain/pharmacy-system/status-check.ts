@@ -1,4 +1,4 @@
-import type { Db } from "@/server/db/client";
+import { database, type Db } from "@/server/db/client";
 import { Prisma } from "@/server/db/generated/client";
 import type { Actor } from "@/server/domain/actor";
 import { completeLockedPharmacyOrder, type TrackingLink } from "@/server/domain/pharmacy-orders/complete";
@@ -75,7 +75,8 @@ const candidateSelect = {
  * again next time. Work per run is bounded by `maxOrders` and `timeBudgetMs`; the cursor lets the
  * next run go on from there, so the newest orders are not starved when there are many.
  */
-export async function checkPharmacyOrderStatuses(db: Db, options: StatusCheckOptions = {}): Promise<StatusCheckSummary> {
+export async function checkPharmacyOrderStatuses(options: StatusCheckOptions = {}): Promise<StatusCheckSummary> {
+  const db = await database();
   const now = options.now ?? new Date();
   const batchSize = Math.max(1, options.batchSize ?? 100);
   const maxOrders = Math.max(1, options.maxOrders ?? 1000);

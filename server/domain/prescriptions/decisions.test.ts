@@ -40,12 +40,12 @@ const sendTasks = (prescriptionId: string) =>
 describe("approve", () => {
   it("moves waiting for doctor to approved, assigns the deciding doctor and records who decided", async () => {
     const { prescriptionId } = await placeWaitingOrder(t, refs);
-    await expect(approvePrescription(t.db, org(), prescriptionId, { actor: user })).rejects.toThrow(/No doctor is assigned/);
-    await expect(approvePrescription(t.db, org(), prescriptionId, { actor: user, doctorId: "no-such-doctor" })).rejects.toBeInstanceOf(ValidationError);
+    await expect(approvePrescription(org(), prescriptionId, { actor: user })).rejects.toThrow(/No doctor is assigned/);
+    await expect(approvePrescription(org(), prescriptionId, { actor: user, doctorId: "no-such-doctor" })).rejects.toBeInstanceOf(ValidationError);
     const foreignDoctor = await other.db.doctor.create({ data: { organisationId: other.organisation.id, displayName: "Dr. Fremd" } });
-    await expect(approvePrescription(t.db, org(), prescriptionId, { actor: user, doctorId: foreignDoctor.id })).rejects.toBeInstanceOf(ValidationError);
+    await expect(approvePrescription(org(), prescriptionId, { actor: user, doctorId: foreignDoctor.id })).rejects.toBeInstanceOf(ValidationError);
 
-    const result = await approvePrescription(t.db, org(), prescriptionId, { actor: user, doctorId: doctor.id, note: "looks fine" });
+    const result = await approvePrescription(org(), prescriptionId, { actor: user, doctorId: doctor.id, note: "looks fine" });
     expect(result).toEqual({ id: prescriptionId, status: "approved", changed: true });
     expect(await t.db.prescription.findUniqueOrThrow({ where: { id: prescriptionId } })).toMatchObject({ status: "approved", doctorId: doctor.id });
     expect(await history(prescriptionId)).toMatchObject([
@@ -56,9 +56,9 @@ describe("approve", () => {
     // Again: nothing changes, no history. Another doctor: a conflict.
     const renders = { name: "prescription.render", payload: { path: ["prescriptionId"], equals: prescriptionId } };
     expect(await t.db.backgroundTask.count({ where: renders })).toBe(1);
-    expect(await approvePrescription(t.db, org(), prescriptionId, { actor: user })).toMatchObject({ status: "approved", changed: false });
+    expect(await approvePrescription(org(), prescriptionId, { actor: user })).toMatchObject({ status: "approved", changed: false });
     expect(await t.db.backgroundTask.count({ where: renders })).toBe(1);
-    await expect(approvePrescription(t.db, org(), prescriptionId, { actor: user, doctorId: nonQesDoctor.id })).rejects.toBeInstanceOf(ConflictError);
+    await expect(approvePrescription(org(), prescriptionId, { actor: user, doctorId: nonQesDoctor.id })).rejects.toBeInstanceOf(ConflictError);
     expect(await history(prescriptionId)).toHaveLength(2);
     // The order still waits for the doctor's signature.
     const order = await t.db.order.findFirstOrThrow({ where: { prescriptions: { some: { id: prescriptionId } } } });
@@ -69,7 +69,7 @@ describe("approve", () => {
     for (const spelling of ["WAITING_FOR_DOCTOR", "waiting_for_doctor"]) {
       const { prescriptionId } = await placeWaitingOrder(t, refs);
       await t.db.prescription.update({ where: { id: prescriptionId }, data: { status: spelling } });
-      const result = await approvePrescription(t.db, org(), prescriptionId, { actor: user, doctorId: doctor.id });
+      const result = await approvePrescription(org(), prescriptionId, { actor: user, doctorId: doctor.id });
       expect(result.status).toBe("approved");
       expect((await history(prescriptionId)).at(-1)).toMatchObject({ fromStatus: spelling, toStatus: "approved" });
     }
@@ -77,16 +77,16 @@ describe("approve", () => {
 
   it("does not find another organisation's or a deleted prescription", async () => {
     const { prescriptionId } = await placeWaitingOrder(t, refs);
-    await expect(approvePrescription(t.db, other.organisation.id, prescriptionId, { actor: user, doctorId: doctor.id })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(approvePrescription(other.organisation.id, prescriptionId, { actor: user, doctorId: doctor.id })).rejects.toBeInstanceOf(NotFoundError);
     await t.db.prescription.update({ where: { id: prescriptionId }, data: { deletedAt: new Date() } });
-    await expect(approvePrescription(t.db, org(), prescriptionId, { actor: user, doctorId: doctor.id })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(approvePrescription(org(), prescriptionId, { actor: user, doctorId: doctor.id })).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it("serialises concurrent decisions on one prescription: one wins, the other sees its result", async () => {
     const { prescriptionId } = await placeWaitingOrder(t, refs);
     const results = await Promise.allSettled([
-      approvePrescription(t.db, org(), prescriptionId, { actor: user, doctorId: doctor.id }),
-      declinePrescription(t.db, org(), prescriptionId, { actor: user, doctorId: doctor.id }),
+      approvePrescription(org(), prescriptionId, { actor: user, doctorId: doctor.id }),
+      declinePrescription(org(), prescriptionId, { actor: user, doctorId: doctor.id }),
     ]);
     const fulfilled = results.filter((r) => r.status === "fulfilled");
     const rows = await history(prescriptionId);
@@ -100,12 +100,12 @@ describe("approve", () => {
 describe("hold", () => {
   it("needs a note, holds waiting and approved prescriptions, and is idempotent", async () => {
     const { prescriptionId } = await placeWaitingOrder(t, refs);
-    await expect(holdPrescription(t.db, org(), prescriptionId, { actor: user, note: "  " })).rejects.toBeInstanceOf(ValidationError);
-    expect(await holdPrescription(t.db, org(), prescriptionId, { actor: user, note: "Need a current blood pressure reading" })).toMatchObject({
+    await expect(holdPrescription(org(), prescriptionId, { actor: user, note: "  " })).rejects.toBeInstanceOf(ValidationError);
+    expect(await holdPrescription(org(), prescriptionId, { actor: user, note: "Need a current blood pressure reading" })).toMatchObject({
       status: "ON_HOLD",
       changed: true,
     });
-    expect(await holdPrescription(t.db, org(), prescriptionId, { actor: user, note: "again" })).toMatchObject({ status: "ON_HOLD", changed: false });
+    expect(await holdPrescription(org(), prescriptionId, { actor: user, note: "again" })).toMatchObject({ status: "ON_HOLD", changed: false });
     expect((await history(prescriptionId)).map((h) => [h.toStatus, h.note])).toEqual([
       ["waiting for doctor", null],
       ["ON_HOLD", "Need a current blood pressure reading"],
@@ -113,17 +113,17 @@ describe("hold", () => {
     const order = await t.db.order.findFirstOrThrow({ where: { prescriptions: { some: { id: prescriptionId } } } });
     expect(order.status).toBe("waiting for doctor");
     // From ON_HOLD the doctor approves; an approved one can be held again.
-    expect((await approvePrescription(t.db, org(), prescriptionId, { actor: user, doctorId: doctor.id })).status).toBe("approved");
-    expect((await holdPrescription(t.db, org(), prescriptionId, { actor: user, note: "wait" })).status).toBe("ON_HOLD");
+    expect((await approvePrescription(org(), prescriptionId, { actor: user, doctorId: doctor.id })).status).toBe("approved");
+    expect((await holdPrescription(org(), prescriptionId, { actor: user, note: "wait" })).status).toBe("ON_HOLD");
   });
 });
 
 describe("sign", () => {
   it("signs only an approved prescription with a rendered PDF, stores the signed copy and queues sending", async () => {
     const { prescriptionId, orderId } = await placeWaitingOrder(t, refs);
-    await expect(signPrescription(t.db, org(), prescriptionId, { actor: user, doctorId: doctor.id })).rejects.toThrow(/only one approved can/);
-    await approvePrescription(t.db, org(), prescriptionId, { actor: user, doctorId: doctor.id });
-    await expect(signPrescription(t.db, org(), prescriptionId, { actor: user })).rejects.toThrow(/no rendered PDF/);
+    await expect(signPrescription(org(), prescriptionId, { actor: user, doctorId: doctor.id })).rejects.toThrow(/only one approved can/);
+    await approvePrescription(org(), prescriptionId, { actor: user, doctorId: doctor.id });
+    await expect(signPrescription(org(), prescriptionId, { actor: user })).rejects.toThrow(/no rendered PDF/);
     expect((await t.db.prescription.findUniqueOrThrow({ where: { id: prescriptionId } })).status).toBe("approved");
     expect(await sendTasks(prescriptionId)).toHaveLength(0);
 
@@ -132,7 +132,7 @@ describe("sign", () => {
     const rendered = await t.db.prescription.findUniqueOrThrow({ where: { id: prescriptionId } });
     const pdf = await prescriptionStorage().get(rendered.renderedFileKey!);
     expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
-    expect(await signPrescription(t.db, org(), prescriptionId, { actor: user })).toEqual({ id: prescriptionId, status: "signed", changed: true });
+    expect(await signPrescription(org(), prescriptionId, { actor: user })).toEqual({ id: prescriptionId, status: "signed", changed: true });
     const signed = await t.db.prescription.findUniqueOrThrow({ where: { id: prescriptionId } });
     expect(signed).toMatchObject({ status: "signed", doctorId: doctor.id, signedFileKey: signedKey(prescriptionId) });
     expect(signed.signedAt).toBeInstanceOf(Date);
@@ -141,41 +141,41 @@ describe("sign", () => {
     expect(await sendTasks(prescriptionId)).toMatchObject([{ state: "PENDING", payload: { prescriptionId, organisationId: org() } }]);
     // Until the task has run, the order waits; signing again changes nothing.
     expect((await t.db.order.findUniqueOrThrow({ where: { id: orderId } })).status).toBe("waiting for doctor");
-    expect(await signPrescription(t.db, org(), prescriptionId, { actor: user })).toMatchObject({ status: "signed", changed: false });
+    expect(await signPrescription(org(), prescriptionId, { actor: user })).toMatchObject({ status: "signed", changed: false });
     expect(await sendTasks(prescriptionId)).toHaveLength(1);
   });
 
   it("signs without QES only when the doctor cannot sign with one and a provider of the organisation allows it", async () => {
     const { prescriptionId } = await placeWaitingOrder(t, refs);
-    await approvePrescription(t.db, org(), prescriptionId, { actor: user, doctorId: nonQesDoctor.id });
+    await approvePrescription(org(), prescriptionId, { actor: user, doctorId: nonQesDoctor.id });
     await storeRenderedPdf(t, prescriptionId);
     await t.db.telemedicineProvider.create({ data: { organisationId: t.organisation.id, displayName: "Tele strict", identifier: "strict" } });
-    await expect(signPrescription(t.db, org(), prescriptionId, { actor: user })).rejects.toThrow(/cannot sign with a qualified electronic signature/);
+    await expect(signPrescription(org(), prescriptionId, { actor: user })).rejects.toThrow(/cannot sign with a qualified electronic signature/);
     // Another organisation's permissive provider does not count.
     await other.db.telemedicineProvider.create({
       data: { organisationId: other.organisation.id, displayName: "Tele lax", identifier: "lax", allowNonQesSignedPrescriptions: true },
     });
-    await expect(signPrescription(t.db, org(), prescriptionId, { actor: user })).rejects.toBeInstanceOf(ConflictError);
+    await expect(signPrescription(org(), prescriptionId, { actor: user })).rejects.toBeInstanceOf(ConflictError);
     expect(await sendTasks(prescriptionId)).toHaveLength(0);
 
     await t.db.telemedicineProvider.create({
       data: { organisationId: t.organisation.id, displayName: "Tele lax", identifier: "lax", allowNonQesSignedPrescriptions: true },
     });
-    expect((await signPrescription(t.db, org(), prescriptionId, { actor: user })).status).toBe("NON_QES_SIGNED");
+    expect((await signPrescription(org(), prescriptionId, { actor: user })).status).toBe("NON_QES_SIGNED");
     expect(await sendTasks(prescriptionId)).toHaveLength(1);
     // A QES-capable doctor signing another one still gets "signed".
     const second = await placeWaitingOrder(t, refs);
-    await approvePrescription(t.db, org(), second.prescriptionId, { actor: user, doctorId: doctor.id });
+    await approvePrescription(org(), second.prescriptionId, { actor: user, doctorId: doctor.id });
     await storeRenderedPdf(t, second.prescriptionId);
-    expect((await signPrescription(t.db, org(), second.prescriptionId, { actor: user })).status).toBe("signed");
+    expect((await signPrescription(org(), second.prescriptionId, { actor: user })).status).toBe("signed");
   });
 });
 
 describe("decline", () => {
   it("declines, cancels the fulfillment waiting on it and leaves the order as prescription declined", async () => {
     const { prescriptionId, orderId } = await placeWaitingOrder(t, refs);
-    await holdPrescription(t.db, org(), prescriptionId, { actor: user, note: "question" });
-    expect(await declinePrescription(t.db, org(), prescriptionId, { actor: user, doctorId: doctor.id, note: "contraindicated" })).toMatchObject({
+    await holdPrescription(org(), prescriptionId, { actor: user, note: "question" });
+    expect(await declinePrescription(org(), prescriptionId, { actor: user, doctorId: doctor.id, note: "contraindicated" })).toMatchObject({
       status: "declined",
       changed: true,
     });
@@ -188,15 +188,15 @@ describe("decline", () => {
       prescriptions: [{ uid: prescriptionId, status: "declined", doctor_uid: doctor.id }],
     });
     expect(await t.db.pharmacyOrder.count({ where: { orderId } })).toBe(0);
-    expect(await declinePrescription(t.db, org(), prescriptionId, { actor: user })).toMatchObject({ changed: false });
-    await expect(approvePrescription(t.db, org(), prescriptionId, { actor: user })).rejects.toBeInstanceOf(ConflictError);
+    expect(await declinePrescription(org(), prescriptionId, { actor: user })).toMatchObject({ changed: false });
+    await expect(approvePrescription(org(), prescriptionId, { actor: user })).rejects.toBeInstanceOf(ConflictError);
   });
 
   it("lets the rest of a mixed order go on when its prescription is declined", async () => {
     const otc = { external_id: "f-otc", items: [{ external_id: "otc-1", sku_reference: refs.otcReference, quantity: 1, total_paid: { amount: 499, currency: "EUR" } }] };
     const { prescriptionId, orderId } = await placeWaitingOrder(t, refs, { extraFulfillments: [otc] });
     expect(await t.db.pharmacyOrder.count({ where: { orderId } })).toBe(1); // the OTC fulfillment went to its pharmacy at once
-    await declinePrescription(t.db, org(), prescriptionId, { actor: user, doctorId: doctor.id });
+    await declinePrescription(org(), prescriptionId, { actor: user, doctorId: doctor.id });
     const order = await t.db.order.findUniqueOrThrow({ where: { id: orderId }, include: { fulfillments: true } });
     expect(order.status).toBe("waiting for pharmacy");
     expect(Object.fromEntries(order.fulfillments.map((f) => [f.externalId, f.status]))).toEqual({ "f-rx": "CANCELLED", "f-otc": "OPEN" });
@@ -204,10 +204,10 @@ describe("decline", () => {
 
   it("refuses to decline a signed prescription", async () => {
     const { prescriptionId } = await placeWaitingOrder(t, refs);
-    await approvePrescription(t.db, org(), prescriptionId, { actor: user, doctorId: doctor.id });
+    await approvePrescription(org(), prescriptionId, { actor: user, doctorId: doctor.id });
     await storeRenderedPdf(t, prescriptionId);
-    await signPrescription(t.db, org(), prescriptionId, { actor: user });
-    await expect(declinePrescription(t.db, org(), prescriptionId, { actor: user })).rejects.toThrow(/cannot be declined/);
-    await expect(holdPrescription(t.db, org(), prescriptionId, { actor: user, note: "x" })).rejects.toBeInstanceOf(ConflictError);
+    await signPrescription(org(), prescriptionId, { actor: user });
+    await expect(declinePrescription(org(), prescriptionId, { actor: user })).rejects.toThrow(/cannot be declined/);
+    await expect(holdPrescription(org(), prescriptionId, { actor: user, note: "x" })).rejects.toBeInstanceOf(ConflictError);
   });
 });

@@ -1,4 +1,4 @@
-import type { Db, Tx } from "@/server/db/client";
+import { database, type Tx } from "@/server/db/client";
 import { actorColumns, type Actor } from "@/server/domain/actor";
 import { ConflictError, ValidationError } from "@/server/domain/errors";
 import { enqueueTask } from "@/server/domain/tasks/enqueue";
@@ -49,11 +49,11 @@ async function decidingDoctor(tx: Tx, p: LockedPrescription, doctorId: string | 
 }
 
 async function decide(
-  db: Db,
   organisationId: string,
   prescriptionId: string,
   work: (tx: Tx, p: LockedPrescription, status: string) => Promise<DecisionResult>,
 ): Promise<DecisionResult> {
+  const db = await database();
   return db.$transaction(async (tx) => {
     const p = await lockPrescription(tx, organisationId, prescriptionId);
     return work(tx, p, statusOf(p));
@@ -72,8 +72,8 @@ const unchanged = (p: LockedPrescription, status: PrescriptionStatus): DecisionR
  * waiting for doctor or ON_HOLD → approved: the doctor agrees; a signature comes next. The PDF is
  * rendered again (prescription.render) so that the copy the doctor signs names them.
  */
-export function approvePrescription(db: Db, organisationId: string, prescriptionId: string, decision: Decision): Promise<DecisionResult> {
-  return decide(db, organisationId, prescriptionId, async (tx, p, status) => {
+export function approvePrescription(organisationId: string, prescriptionId: string, decision: Decision): Promise<DecisionResult> {
+  return decide(organisationId, prescriptionId, async (tx, p, status) => {
     if (status === PRESCRIPTION_STATUS.approved) {
       if (!decision.doctorId || decision.doctorId === p.doctorId) return unchanged(p, PRESCRIPTION_STATUS.approved);
       throw new ConflictError("The prescription is already approved by another doctor.");
@@ -96,8 +96,8 @@ export function approvePrescription(db: Db, organisationId: string, prescription
  * one); otherwise a conflict. The rendered PDF is copied to signed storage (no rendered PDF: a
  * conflict, render first), and the prescription is queued to be sent to its pharmacy.
  */
-export function signPrescription(db: Db, organisationId: string, prescriptionId: string, decision: Decision): Promise<DecisionResult> {
-  return decide(db, organisationId, prescriptionId, async (tx, p, status) => {
+export function signPrescription(organisationId: string, prescriptionId: string, decision: Decision): Promise<DecisionResult> {
+  return decide(organisationId, prescriptionId, async (tx, p, status) => {
     if (status === PRESCRIPTION_STATUS.signed || status === PRESCRIPTION_STATUS.nonQesSigned) return unchanged(p, status);
     if (status !== PRESCRIPTION_STATUS.approved) throw refuse("signed", status, "approved");
     const doctor = await decidingDoctor(tx, p, decision.doctorId);
@@ -135,8 +135,8 @@ async function nonQesSignature(tx: Tx, organisationId: string, doctor: Doctor): 
  * fulfillment waiting on it (no pharmacy order yet) is cancelled with all its items, as "Cancel a
  * fulfillment" does, and the order moves on ("prescription declined" when nothing of it is left).
  */
-export function declinePrescription(db: Db, organisationId: string, prescriptionId: string, decision: Decision): Promise<DecisionResult> {
-  return decide(db, organisationId, prescriptionId, async (tx, p, status) => {
+export function declinePrescription(organisationId: string, prescriptionId: string, decision: Decision): Promise<DecisionResult> {
+  return decide(organisationId, prescriptionId, async (tx, p, status) => {
     if (status === PRESCRIPTION_STATUS.declined) return unchanged(p, PRESCRIPTION_STATUS.declined);
     if (status !== PRESCRIPTION_STATUS.waitingForDoctor && status !== PRESCRIPTION_STATUS.onHold && status !== PRESCRIPTION_STATUS.approved) {
       throw refuse("declined", status, "waiting for a doctor, on hold or approved");
@@ -164,9 +164,9 @@ export function declinePrescription(db: Db, organisationId: string, prescription
  * held prescription on hold again changes nothing. No doctor is needed: the support team may hold
  * a request; a named doctor is assigned.
  */
-export function holdPrescription(db: Db, organisationId: string, prescriptionId: string, decision: Decision): Promise<DecisionResult> {
+export function holdPrescription(organisationId: string, prescriptionId: string, decision: Decision): Promise<DecisionResult> {
   if (!decision.note?.trim()) return Promise.reject(ValidationError.field("note", "A note is required to put a prescription on hold."));
-  return decide(db, organisationId, prescriptionId, async (tx, p, status) => {
+  return decide(organisationId, prescriptionId, async (tx, p, status) => {
     if (status === PRESCRIPTION_STATUS.onHold) return unchanged(p, PRESCRIPTION_STATUS.onHold);
     if (status !== PRESCRIPTION_STATUS.waitingForDoctor && status !== PRESCRIPTION_STATUS.approved) {
       throw refuse("put on hold", status, "waiting for a doctor or approved");

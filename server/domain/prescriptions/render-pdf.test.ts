@@ -52,7 +52,7 @@ describe("prescription PDF", () => {
 
   it("renders the prescription to rendered/<uid>.pdf and records the key; a repeat gives the same bytes", async () => {
     const p = await createPrescription(t);
-    await renderPrescriptionPdf(t.db, p.id);
+    await renderPrescriptionPdf(p.id);
 
     const row = await t.db.prescription.findUniqueOrThrow({ where: { id: p.id } });
     expect(row.renderedFileKey).toBe(renderedKey(p.id));
@@ -78,13 +78,13 @@ describe("prescription PDF", () => {
       expect(text).toContain(expected);
     }
 
-    await renderPrescriptionPdf(t.db, p.id);
+    await renderPrescriptionPdf(p.id);
     expect(await prescriptionStorage().get(renderedKey(p.id))).toEqual(pdf);
   });
 
   it("shows — without a doctor, and breaks long prescriptions over pages", async () => {
     const p = await createPrescription(t, { withDoctor: false });
-    await renderPrescriptionPdf(t.db, p.id);
+    await renderPrescriptionPdf(p.id);
     expect(pdfText(await prescriptionStorage().get(renderedKey(p.id)))).toContain("Doctor—Patient");
 
     const long = await renderPrescriptionDocument({
@@ -105,13 +105,13 @@ describe("prescription PDF", () => {
   it("never renders a signed, deleted or unknown prescription", async () => {
     for (const status of ["signed", "NON_QES_SIGNED", "EXTERNALLY_SIGNED", "externally signed"]) {
       const p = await createPrescription(t, { status });
-      await renderPrescriptionPdf(t.db, p.id);
+      await renderPrescriptionPdf(p.id);
       expect(await prescriptionStorage().exists(renderedKey(p.id)), status).toBe(false);
       expect((await t.db.prescription.findUniqueOrThrow({ where: { id: p.id } })).renderedFileKey).toBeNull();
     }
     const deleted = await createPrescription(t, { deleted: true });
-    await renderPrescriptionPdf(t.db, deleted.id);
+    await renderPrescriptionPdf(deleted.id);
     expect(await prescriptionStorage().exists(renderedKey(deleted.id))).toBe(false);
-    await expect(renderPrescriptionPdf(t.db, "no-such-prescription")).resolves.toBeUndefined();
+    await expect(renderPrescriptionPdf("no-such-prescription")).resolves.toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import { Document, Page, StyleSheet, Text, View, renderToBuffer } from "@react-pdf/renderer";
-import type { Db } from "@/server/db/client";
+import { database } from "@/server/db/client";
 import { log } from "@/server/log";
 import { isSignedStatus } from "./statuses";
 import { prescriptionStorage, renderedKey } from "@/server/storage/prescription-files";
@@ -144,7 +144,8 @@ export function renderPrescriptionDocument(props: PrescriptionDocumentProps): Pr
  * The status is checked again under the prescription's row lock before the file is replaced, so a
  * rendered file never changes once the prescription is signed (signing copies it under that lock).
  */
-export async function renderPrescriptionPdf(db: Db, prescriptionId: string): Promise<void> {
+export async function renderPrescriptionPdf(prescriptionId: string): Promise<void> {
+  const db = await database();
   const prescription = await db.prescription.findUnique({
     where: { id: prescriptionId },
     include: {

@@ -27,9 +27,9 @@ beforeAll(async () => {
 /** An order through intake whose prescription the doctor approved and signed (the send task is queued, not run). */
 async function signedOrder(options: Parameters<typeof placeWaitingOrder>[2] = {}) {
   const placed = await placeWaitingOrder(t, refs, options);
-  await approvePrescription(t.db, t.organisation.id, placed.prescriptionId, { actor, doctorId: doctor.id });
+  await approvePrescription(t.organisation.id, placed.prescriptionId, { actor, doctorId: doctor.id });
   await storeRenderedPdf(t, placed.prescriptionId);
-  await signPrescription(t.db, t.organisation.id, placed.prescriptionId, { actor });
+  await signPrescription(t.organisation.id, placed.prescriptionId, { actor });
   return placed;
 }
 
@@ -41,7 +41,7 @@ describe("sendPrescriptionToPharmacy", () => {
     const { orderId, prescriptionId } = await signedOrder({ overrides: { shipping_cost: { amount: 495, currency: "EUR" } } });
     expect(await t.db.pharmacyOrder.count({ where: { orderId } })).toBe(0);
 
-    const outcome = await sendPrescriptionToPharmacy(t.db, prescriptionId);
+    const outcome = await sendPrescriptionToPharmacy(prescriptionId);
     expect(outcome.created).toHaveLength(1);
     expect(outcome).toMatchObject({ attached: [], unroutable: [] });
     const po = await t.db.pharmacyOrder.findUniqueOrThrow({ where: { id: outcome.created[0] }, include: { items: true, history: true } });
@@ -66,7 +66,7 @@ describe("sendPrescriptionToPharmacy", () => {
     expect(detail.json).toMatchObject({ doctor_data: { uid: doctor.id, display_name: "Dr. Weber" }, prepaid: 5998 });
 
     const eventsBefore = await t.db.outboxEvent.count({ where: { organisationId: t.organisation.id } });
-    const again = await sendPrescriptionToPharmacy(t.db, prescriptionId);
+    const again = await sendPrescriptionToPharmacy(prescriptionId);
     expect(again).toEqual({ created: [], attached: [], unroutable: [] });
     expect(await t.db.pharmacyOrder.count({ where: { orderId } })).toBe(1);
     expect(await events(po.id, "pharmacy_order_created")).toBe(1);
@@ -76,7 +76,7 @@ describe("sendPrescriptionToPharmacy", () => {
 
   it("runs once under concurrent runs", async () => {
     const { orderId, prescriptionId } = await signedOrder();
-    const outcomes = await Promise.all([1, 2, 3].map(() => sendPrescriptionToPharmacy(t.db, prescriptionId)));
+    const outcomes = await Promise.all([1, 2, 3].map(() => sendPrescriptionToPharmacy(prescriptionId)));
     expect(outcomes.flatMap((o) => o.created)).toHaveLength(1);
     expect(await t.db.pharmacyOrder.count({ where: { orderId } })).toBe(1);
   });
@@ -91,7 +91,7 @@ describe("sendPrescriptionToPharmacy", () => {
     expect(carrier).toMatchObject({ pharmacyId: t.groupPharmacy.id, shippingCostsAmount: 495, prescriptionId: null, prepaid: 0 });
     expect((await orderOf(orderId)).status).toBe("waiting for doctor");
 
-    const { created } = await sendPrescriptionToPharmacy(t.db, prescriptionId);
+    const { created } = await sendPrescriptionToPharmacy(prescriptionId);
     const po = await t.db.pharmacyOrder.findUniqueOrThrow({ where: { id: created[0] } });
     // The order's pharmacy_uid is taken as given, as at intake (Apotheke B has no Rx stock).
     expect(po).toMatchObject({ pharmacyId: t.groupPharmacy.id, shippingCostsAmount: null, prescriptionId, prepaid: 5998 });
@@ -100,14 +100,14 @@ describe("sendPrescriptionToPharmacy", () => {
 
   it("leaves a fulfillment no pharmacy can serve waiting (order: pharmacy not found) and routes it on a later run", async () => {
     const { orderId, prescriptionId } = await signedOrder({ quantity: 30 }); // Apotheke A has 20
-    const outcome = await sendPrescriptionToPharmacy(t.db, prescriptionId);
+    const outcome = await sendPrescriptionToPharmacy(prescriptionId);
     expect(outcome).toMatchObject({ created: [], unroutable: [expect.any(String)] });
     expect((await orderOf(orderId)).status).toBe("pharmacy not found");
     expect(await t.db.pharmacyOrder.count({ where: { orderId } })).toBe(0);
 
     await t.db.pharmacySku.update({ where: { id: refs.rxPharmacySku.id }, data: { stock: 40 } });
     try {
-      expect((await sendPrescriptionToPharmacy(t.db, prescriptionId)).created).toHaveLength(1);
+      expect((await sendPrescriptionToPharmacy(prescriptionId)).created).toHaveLength(1);
       expect((await orderOf(orderId)).status).toBe("waiting for pharmacy");
     } finally {
       await t.db.pharmacySku.update({ where: { id: refs.rxPharmacySku.id }, data: { stock: 20 } });
@@ -116,20 +116,20 @@ describe("sendPrescriptionToPharmacy", () => {
 
   it("sends nothing for an order on hold, a cancelled fulfillment or a prescription that is not signed", async () => {
     const held = await placeWaitingOrder(t, refs, { overrides: { on_hold: true } });
-    await approvePrescription(t.db, t.organisation.id, held.prescriptionId, { actor, doctorId: doctor.id });
+    await approvePrescription(t.organisation.id, held.prescriptionId, { actor, doctorId: doctor.id });
     await storeRenderedPdf(t, held.prescriptionId);
-    await signPrescription(t.db, t.organisation.id, held.prescriptionId, { actor });
-    expect(await sendPrescriptionToPharmacy(t.db, held.prescriptionId)).toEqual({ created: [], attached: [], unroutable: [] });
+    await signPrescription(t.organisation.id, held.prescriptionId, { actor });
+    expect(await sendPrescriptionToPharmacy(held.prescriptionId)).toEqual({ created: [], attached: [], unroutable: [] });
     expect((await orderOf(held.orderId)).status).toBe("paused");
 
     const waiting = await placeWaitingOrder(t, refs);
-    expect(await sendPrescriptionToPharmacy(t.db, waiting.prescriptionId)).toEqual({ created: [], attached: [], unroutable: [] });
+    expect(await sendPrescriptionToPharmacy(waiting.prescriptionId)).toEqual({ created: [], attached: [], unroutable: [] });
     expect((await orderOf(waiting.orderId)).status).toBe("waiting for doctor");
 
     const cancelled = await signedOrder();
     const cancel = await post(`/v1/management/orders/${cancelled.body.external_id}/fulfillments/f-rx/cancel`, { key: t.keys.management });
     expect(cancel.status).toBe(200);
-    expect(await sendPrescriptionToPharmacy(t.db, cancelled.prescriptionId)).toEqual({ created: [], attached: [], unroutable: [] });
+    expect(await sendPrescriptionToPharmacy(cancelled.prescriptionId)).toEqual({ created: [], attached: [], unroutable: [] });
     expect(await t.db.pharmacyOrder.count({ where: { orderId: cancelled.orderId } })).toBe(0);
   });
 
@@ -143,11 +143,11 @@ describe("sendPrescriptionToPharmacy", () => {
     const po = await t.db.pharmacyOrder.findFirstOrThrow({ where: { orderId: r.json.uid } });
     await t.db.pharmacyOrder.update({ where: { id: po.id }, data: { prescriptionId: null, prepaid: 0 } });
 
-    const outcome = await sendPrescriptionToPharmacy(t.db, signed.id);
+    const outcome = await sendPrescriptionToPharmacy(signed.id);
     expect(outcome).toEqual({ created: [], attached: [po.id], unroutable: [] });
     expect(await t.db.pharmacyOrder.findUniqueOrThrow({ where: { id: po.id } })).toMatchObject({ prescriptionId: signed.id, prepaid: 499 });
     expect(await events(po.id, "pharmacy_order_updated")).toBe(1);
-    expect(await sendPrescriptionToPharmacy(t.db, signed.id)).toEqual({ created: [], attached: [], unroutable: [] });
+    expect(await sendPrescriptionToPharmacy(signed.id)).toEqual({ created: [], attached: [], unroutable: [] });
     expect(await events(po.id, "pharmacy_order_updated")).toBe(1);
   });
 });

@@ -1,4 +1,4 @@
-import { Prisma, type Db, type Tx } from "@/server/db/client";
+import { database, Prisma, type Tx } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
 import { ORDER_STATUS } from "@/server/domain/orders/statuses";
 import { routeFulfillmentToPharmacy } from "@/server/domain/pharmacy-orders/route-fulfillment";
@@ -33,7 +33,8 @@ type Fulfillment = Awaited<ReturnType<typeof loadFulfillments>>[number];
  * Idempotent: a second run finds nothing to do and changes nothing. A fulfillment no pharmacy can
  * serve stays without a pharmacy order and is logged; running the task again routes it then.
  */
-export async function sendPrescriptionToPharmacy(db: Db, prescriptionId: string): Promise<SendOutcome> {
+export async function sendPrescriptionToPharmacy(prescriptionId: string): Promise<SendOutcome> {
+  const db = await database();
   const outcome: SendOutcome = { created: [], attached: [], unroutable: [] };
   const prescription = await db.prescription.findUnique({
     where: { id: prescriptionId },

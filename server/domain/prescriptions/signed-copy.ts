@@ -3,7 +3,7 @@ import { prescriptionStorage, signedKey, StoredFileConflictError } from "@/serve
 
 export type SignedCopy = { key: string; sha256: string };
 
-export const noRenderedPdf = () =>
+const noRenderedPdf = () =>
   new ConflictError(
     "The prescription has no rendered PDF: request POST /v1/management/prescriptions/{uid}/render and sign once rendered is true.",
   );

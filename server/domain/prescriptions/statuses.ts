@@ -35,9 +35,6 @@ export const AWAITING_DOCTOR_STATUSES: readonly PrescriptionStatus[] = [
   PRESCRIPTION_STATUS.approved,
 ];
 
-/** Final and not signed: nothing goes to a pharmacy. */
-export const CLOSED_PRESCRIPTION_STATUSES: readonly PrescriptionStatus[] = [PRESCRIPTION_STATUS.declined, PRESCRIPTION_STATUS.cancelled];
-
 const fold = (value: string) => value.trim().toLowerCase().replace(/[\s_-]+/g, " ");
 const BY_FOLDED = new Map<string, PrescriptionStatus>(PRESCRIPTION_STATUSES.map((s) => [fold(s), s]));
 

@@ -1,5 +1,5 @@
 import { config } from "@/server/config";
-import type { Db } from "@/server/db/client";
+import { database, type Db } from "@/server/db/client";
 import { log } from "@/server/log";
 import type { TaskName, TaskPayload } from "./enqueue";
 
@@ -17,7 +17,7 @@ export type TaskOutcome = { state: "PENDING" | "DONE" | "FAILED"; attempted: boo
  * Inngest run never starts), the task becomes due again when it runs out. Handlers finish well
  * within it; one that runs longer may be started a second time elsewhere.
  */
-export const TASK_LEASE_MS = 2 * 60_000;
+const TASK_LEASE_MS = 2 * 60_000;
 const MAX_RETRY_DELAY_MS = 60 * 60_000;
 
 /** Delay after failed attempt n: TASK_RETRY_BASE_MS × 4^(n−1) (5 s, 20 s, 80 s, 320 s by default). */
@@ -29,7 +29,8 @@ export function taskRetryDelayMs(attemptNumber: number): number {
  * Claims up to `limit` due tasks, oldest due first (FOR UPDATE SKIP LOCKED: processes sharing one
  * database never claim the same task), leasing each for TASK_LEASE_MS.
  */
-export async function claimDueTasks(db: Db, limit: number): Promise<ClaimedTask[]> {
+export async function claimDueTasks(limit: number): Promise<ClaimedTask[]> {
+  const db = await database();
   if (limit <= 0) return [];
   const rows = await db.$queryRaw<{ id: string; name: string; attempts: number; leasedUntil: Date }[]>`
     UPDATE "BackgroundTask"
@@ -50,7 +51,8 @@ export async function claimDueTasks(db: Db, limit: number): Promise<ClaimedTask[
  * twice, or run after its lease was taken over) runs at most once. A handler's error is recorded,
  * not thrown.
  */
-export async function attemptTask(db: Db, claimed: Pick<ClaimedTask, "id" | "attempts">, handlers: TaskHandlers): Promise<TaskOutcome> {
+export async function attemptTask(claimed: Pick<ClaimedTask, "id" | "attempts">, handlers: TaskHandlers): Promise<TaskOutcome> {
+  const db = await database();
   const [task] = await db.$queryRaw<{ id: string; name: string; attempts: number; maxAttempts: number }[]>`
     UPDATE "BackgroundTask"
        SET "attempts" = "attempts" + 1, "nextAttemptAt" = now() + ${TASK_LEASE_MS} * interval '1 millisecond', "updatedAt" = now()
@@ -99,7 +101,8 @@ async function taskState(db: Db, id: string): Promise<Omit<TaskOutcome, "attempt
 }
 
 /** Milliseconds until the earliest pending task is due (0 when one is due now), or null when none is pending. */
-export async function msUntilNextTaskDue(db: Db): Promise<number | null> {
+export async function msUntilNextTaskDue(): Promise<number | null> {
+  const db = await database();
   const [row] = await db.$queryRaw<{ ms: number | null }[]>`
     SELECT (extract(epoch FROM min("nextAttemptAt") - now()) * 1000)::float8 AS "ms"
       FROM "BackgroundTask" WHERE "state" = 'PENDING'`;
@@ -107,7 +110,8 @@ export async function msUntilNextTaskDue(db: Db): Promise<number | null> {
 }
 
 /** Deletes tasks that finished (DONE or FAILED) before `olderThan`, in batches; pending ones are never touched. */
-export async function pruneFinishedTasks(db: Db, olderThan: Date, batchSize = 1000): Promise<number> {
+export async function pruneFinishedTasks(olderThan: Date, batchSize = 1000): Promise<number> {
+  const db = await database();
   let total = 0;
   for (;;) {
     const deleted = await db.$executeRaw`

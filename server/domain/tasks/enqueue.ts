@@ -3,8 +3,6 @@ import type { Tx } from "@/server/db/client";
 /** The spec's internal events, run as durable background tasks (server/jobs/task-handlers.ts). */
 export type TaskName = "prescription.render" | "pharmacy_manager.send_prescription";
 
-export const TASK_NAMES: readonly TaskName[] = ["prescription.render", "pharmacy_manager.send_prescription"];
-
 export type TaskPayload = Record<string, string | number | boolean | null>;
 
 /**

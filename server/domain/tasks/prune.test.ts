@@ -17,7 +17,7 @@ describe("finished task retention", () => {
     await db.backgroundTask.createMany({
       data: [...Array.from({ length: 5 }, () => row("DONE", old)), row("FAILED", old), row("DONE", recent), row("PENDING", null)],
     });
-    expect(await pruneFinishedTasks(db, new Date("2026-03-01T00:00:00Z"), 2)).toBe(6);
+    expect(await pruneFinishedTasks(new Date("2026-03-01T00:00:00Z"), 2)).toBe(6);
     expect((await db.backgroundTask.findMany({ select: { state: true } })).map((t) => t.state).sort()).toEqual(["DONE", "PENDING"]);
   });
 });

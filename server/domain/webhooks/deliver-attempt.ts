@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { config } from "@/server/config";
-import { Prisma, type Db } from "@/server/db/client";
+import { database, Prisma } from "@/server/db/client";
 import type { SubscriptionScope } from "@/server/db/generated/enums";
 import { webhookHeaders } from "./headers";
 import { postWebhook, type SendOutcome } from "@/server/http/webhook-sender";
@@ -44,10 +44,10 @@ const leaseMs = () => config().WEBHOOK_TIMEOUT_MS + 15_000;
  * origin so one slow receiver cannot take every slot. Oldest due first.
  */
 export async function claimDueDeliveries(
-  db: Db,
   limit: number,
   slotsFor: (target: string) => number,
 ): Promise<ClaimedAttempt[]> {
+  const db = await database();
   if (limit <= 0) return [];
   return db.$transaction(async (tx) => {
     const candidates = await tx.$queryRaw<{ id: string; target: string }[]>`
@@ -83,7 +83,8 @@ export async function claimDueDeliveries(
  * due: already final, or held by another runner's lease. `toleranceMs` absorbs the difference
  * between Inngest's sleep and the database clock.
  */
-export async function claimDelivery(db: Db, deliveryId: string, toleranceMs = 2_000): Promise<ClaimedAttempt | null> {
+export async function claimDelivery(deliveryId: string, toleranceMs = 2_000): Promise<ClaimedAttempt | null> {
+  const db = await database();
   const [row] = await db.$queryRaw<{ id: string; attemptCount: number; target: string }[]>`
     UPDATE "WebhookDelivery" d
        SET "attemptCount" = d."attemptCount" + 1, "lastAttemptAt" = now(),
@@ -128,7 +129,8 @@ type AttemptRow = {
  * POSTs it, and records the attempt with the delivery's new state in one statement. The delivery,
  * its subscription and event are read in one statement too: this is the engine's hot path.
  */
-export async function performClaimedAttempt(db: Db, claimed: ClaimedAttempt, buildData: WebhookDataBuilder): Promise<AttemptResult> {
+export async function performClaimedAttempt(claimed: ClaimedAttempt, buildData: WebhookDataBuilder): Promise<AttemptResult> {
+  const db = await database();
   const [row] = await db.$queryRaw<AttemptRow[]>`
     SELECT d."maxAttempts", e."id" AS "eventId", e."eventType", e."organisationId", e."pharmacyId", e."subjectId", e."data",
            s."scope", s."target", s."secretEncrypted", s."headerKey", s."headerValueEncrypted", s."payloadVersion",

@@ -1,4 +1,4 @@
-import { Prisma, type Db } from "@/server/db/client";
+import { database, Prisma } from "@/server/db/client";
 import { isPharmacyEventType } from "./event-types";
 
 export type DispatchedDelivery = { id: string; target: string };
@@ -10,7 +10,8 @@ export type DispatchedDelivery = { id: string; target: string };
  * oldest first with FOR UPDATE SKIP LOCKED, so several processes can dispatch at once, and marked
  * dispatched in the same transaction as their deliveries.
  */
-export async function dispatchOutboxEvents(db: Db, limit = 200): Promise<{ events: number; deliveries: DispatchedDelivery[] }> {
+export async function dispatchOutboxEvents(limit = 200): Promise<{ events: number; deliveries: DispatchedDelivery[] }> {
+  const db = await database();
   return db.$transaction(async (tx) => {
     const events = await tx.$queryRaw<{ id: string; eventType: string; organisationId: string; pharmacyId: string | null }[]>`
       SELECT "id", "eventType", "organisationId", "pharmacyId" FROM "OutboxEvent"

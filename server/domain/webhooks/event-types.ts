@@ -5,9 +5,6 @@ export { EVENT_TYPES, type EventType };
 /** Events about a pharmacy's orders and stock: pharmacy-scoped and organisation-level subscriptions. */
 export const PHARMACY_EVENT_TYPES = ["pharmacy_order_created", "pharmacy_order_updated", "pharmacy_sku_stock_updated"] as const;
 
-/** Events only organisation-level (Management API) subscriptions receive. */
-export const ORGANISATION_ONLY_EVENT_TYPES = ["appointment_reminder_due", "patient_doctor_meeting_updated"] as const;
-
 export const isPharmacyEventType = (type: string): boolean => (PHARMACY_EVENT_TYPES as readonly string[]).includes(type);
 
 /** Envelope field payload_version: "1" is the only version. */

@@ -45,7 +45,7 @@ describe("resendWebhookDelivery", () => {
     expect(row.resends).toEqual([expect.objectContaining({ userId, apiKeyId: null })]);
     expect(announced).toEqual([{ ids: [delivery.id], state: "PENDING" }]); // after the commit
     // The engine's next attempt continues the numbering.
-    expect(await claimDelivery(tenant.db, delivery.id)).toEqual(expect.objectContaining({ deliveryId: delivery.id, attemptNumber: 6 }));
+    expect(await claimDelivery(delivery.id)).toEqual(expect.objectContaining({ deliveryId: delivery.id, attemptNumber: 6 }));
   });
 
   it("can re-send again after the next round is dropped too; an API key is recorded as such", async () => {

@@ -12,7 +12,7 @@ import { log } from "@/server/log";
 import { DEFAULT_MAX_ATTEMPTS } from "./deliver-attempt";
 
 /** Attempts a re-send adds: the spec's round of five. */
-export const RESEND_ROUND_ATTEMPTS = DEFAULT_MAX_ATTEMPTS;
+const RESEND_ROUND_ATTEMPTS = DEFAULT_MAX_ATTEMPTS;
 
 type LockedDelivery = { id: string; state: "PENDING" | "SUCCEEDED" | "FAILED"; attemptCount: number; subscriptionDeleted: boolean };
 

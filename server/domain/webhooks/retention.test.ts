@@ -37,7 +37,7 @@ describe("pruneWebhookLogs", () => {
       data: { organisationId: tenant.organisation.id, eventType: "pharmacy_order_updated", subjectId: "y", createdAt: daysAgo(40) },
     });
 
-    const result = await pruneWebhookLogs(db, { olderThan: daysAgo(30) });
+    const result = await pruneWebhookLogs({ olderThan: daysAgo(30) });
     expect(result).toEqual({ deliveries: 2, outboxEvents: 3 });
 
     const left = (await db.webhookDelivery.findMany({ select: { id: true } })).map((d) => d.id).sort();
@@ -51,13 +51,13 @@ describe("pruneWebhookLogs", () => {
     expect(events).toEqual(expect.arrayContaining([undispatchedEvent.id, oldPending.outboxEventId, recentlyAttempted.outboxEventId, recent.outboxEventId]));
     expect(await db.webhookAttempt.count({ where: { deliveryId: recentlyAttempted.id } })).toBe(5);
 
-    expect(await pruneWebhookLogs(db, { olderThan: daysAgo(30) })).toEqual({ deliveries: 0, outboxEvents: 0 });
+    expect(await pruneWebhookLogs({ olderThan: daysAgo(30) })).toEqual({ deliveries: 0, outboxEvents: 0 });
   });
 
   it("works through a backlog in batches", async () => {
     const { db } = tenant;
     for (let i = 0; i < 7; i++) await createDelivery(db, sub, { state: i % 2 ? "FAILED" : "SUCCEEDED", createdAt: daysAgo(60), attempts: [{ responseStatus: 500 }] });
-    expect(await pruneWebhookLogs(db, { olderThan: daysAgo(50), batchSize: 2 })).toEqual({ deliveries: 7, outboxEvents: 7 });
+    expect(await pruneWebhookLogs({ olderThan: daysAgo(50), batchSize: 2 })).toEqual({ deliveries: 7, outboxEvents: 7 });
     expect(await db.webhookDelivery.count({ where: { createdAt: { lt: daysAgo(50) } } })).toBe(0);
   });
 });

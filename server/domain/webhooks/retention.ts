@@ -5,16 +5,16 @@
  * are never touched, however old. Each statement deletes one batch and commits on its own, so a
  * large backlog never holds one long transaction or many locks.
  */
-import type { Db } from "@/server/db/client";
+import { database } from "@/server/db/client";
 
-export const RETENTION_BATCH_SIZE = 1000;
+const RETENTION_BATCH_SIZE = 1000;
 
 export type PruneResult = { deliveries: number; outboxEvents: number };
 
 export async function pruneWebhookLogs(
-  db: Db,
   options: { olderThan: Date; batchSize?: number },
 ): Promise<PruneResult> {
+  const db = await database();
   const { olderThan } = options;
   const batchSize = Math.max(1, Math.floor(options.batchSize ?? RETENTION_BATCH_SIZE));
   const result: PruneResult = { deliveries: 0, outboxEvents: 0 };

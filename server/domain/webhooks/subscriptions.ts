@@ -1,6 +1,6 @@
 import { database, Prisma, type Db } from "@/server/db/client";
 import { isUniqueViolation } from "@/server/db/errors";
-import { BadRequestError, FieldErrorCollector, NotFoundError } from "@/server/domain/errors";
+import { FieldErrorCollector, NotFoundError } from "@/server/domain/errors";
 import { EVENT_TYPES, PAYLOAD_VERSION, PHARMACY_EVENT_TYPES } from "./event-types";
 import { RESERVED_HEADER_NAMES } from "./headers";
 import { generateWebhookSecret, sealSecret } from "./secret-box";
@@ -33,10 +33,10 @@ export type Registered = { subscription: Subscription; secret: string };
 
 type CustomHeader = { headerKey?: string | null; headerValue?: string | null };
 
-export const MAX_HEADER_KEY_LENGTH = 100;
-export const MAX_HEADER_VALUE_LENGTH = 1000;
+const MAX_HEADER_KEY_LENGTH = 100;
+const MAX_HEADER_VALUE_LENGTH = 1000;
 /** meta_data is echoed on every list; a cap keeps it metadata. */
-export const MAX_META_DATA_BYTES = 16 * 1024;
+const MAX_META_DATA_BYTES = 16 * 1024;
 
 // RFC 7230 token (tchar).
 const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;

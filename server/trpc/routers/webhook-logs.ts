@@ -21,7 +21,7 @@ import { presentDeliveryLogDetail, presentDeliveryLogItem, presentDeliveryLogSub
 
 const pharmacyUid = uid().optional();
 
-export const listWebhookDeliveriesInput = z
+const listWebhookDeliveriesInput = z
   .object({
     pharmacyUid,
     subscriptionUid: uid().optional(),
