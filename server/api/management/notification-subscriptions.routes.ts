@@ -16,7 +16,7 @@ import {
   presentTestDelivery,
 } from "./notification-subscription.presenters";
 
-// Spec: these operations need only a valid Management key (no permission), see docs/spec-gaps.md (C1).
+// Spec: these operations need only a valid Management key (no permission), see docs/spec-gaps.md#webhook-subscriptions (C1).
 const optionalText = () => z.string().nullable().optional();
 
 const registerBody = z.object({
