@@ -1,8 +1,14 @@
-/** Tenants for tests: real rows through the same domain functions the product uses. */
+/**
+ * Tenants for tests. Through the product's own commands: the SKUs (createSku) and the API keys
+ * (createApiKey). Inserted directly with Prisma, because the product has no command that creates
+ * them yet: the organisation, its shops, pharmacy group and pharmacies, products, shop products and
+ * pharmacy SKUs. Shop SKUs and orders come from tests/orders.ts.
+ */
 import { randomUUID } from "node:crypto";
 import { createApiKey } from "@/server/auth/api-keys";
 import { PERMISSIONS } from "@/server/auth/permissions";
 import { database } from "@/server/db/client";
+import { createSku } from "@/server/domain/catalogue/skus";
 
 export async function createTenant(options: { hiddenSkuType?: "NONE" | "DIGITAL" | "PHYSICAL" } = {}) {
   const db = await database();
@@ -20,11 +26,9 @@ export async function createTenant(options: { hiddenSkuType?: "NONE" | "DIGITAL"
 
   const product = await db.product.create({ data: { organisationId, displayName: "Aspirin", handle: `aspirin-${tag}`, prescriptionRequired: false } });
   const rxProduct = await db.product.create({ data: { organisationId, displayName: "Finasteride", handle: `fin-${tag}` } });
-  const sku = await db.sku.create({ data: { organisationId, productId: product.id, displayName: "Aspirin 500 mg", pzn: "11111111" } });
-  const digitalSku = await db.sku.create({
-    data: { organisationId, productId: product.id, displayName: "Aspirin e-voucher", pzn: "22222222", digital: true },
-  });
-  const rxSku = await db.sku.create({ data: { organisationId, productId: rxProduct.id, displayName: "Finasteride 1 mg", pzn: "33333333" } });
+  const sku = await createSku(organisationId, product.id, { displayName: "Aspirin 500 mg", pzn: "11111111" });
+  const digitalSku = await createSku(organisationId, product.id, { displayName: "Aspirin e-voucher", pzn: "22222222", digital: true });
+  const rxSku = await createSku(organisationId, rxProduct.id, { displayName: "Finasteride 1 mg", pzn: "33333333" });
   const shopProduct = await db.shopProduct.create({ data: { shopId: shop.id, productId: product.id, externalId: `sp-${tag}` } });
   const rxShopProduct = await db.shopProduct.create({ data: { shopId: shop.id, productId: rxProduct.id, externalId: `sprx-${tag}` } });
   const otherShopProduct = await db.shopProduct.create({ data: { shopId: otherShop.id, productId: product.id, externalId: `sp2-${tag}` } });

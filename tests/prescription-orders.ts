@@ -1,4 +1,8 @@
-/** Orders that wait for a doctor, through the real order intake, and their prescriptions' files. */
+/**
+ * Orders that wait for a doctor, placed over HTTP through the real order intake, and their
+ * prescriptions' files. The anamnesis's patient comes from the intake's own findOrCreateShopCustomer;
+ * its questionnaire and response are inserted directly (the product has no command that creates them).
+ */
 import { expect } from "vitest";
 import { findOrCreateShopCustomer } from "@/server/domain/orders/customers";
 import { prescriptionStorage, renderedKey } from "@/server/storage/prescription-files";

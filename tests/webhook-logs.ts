@@ -1,4 +1,11 @@
-/** Rows for delivery-log tests: portal users, subscriptions, deliveries and attempts written directly. */
+/**
+ * Rows for delivery-log tests, all inserted directly with Prisma, none through a domain function:
+ * portal users (the product has no command that creates one); subscriptions (the commands
+ * registerPharmacySubscription / registerOrganisationSubscription check that the target's host
+ * resolves, which these tests' *.example targets do not, and cannot backdate a deletion); and
+ * outbox events, deliveries and attempts with chosen states, times and results (the product writes
+ * those only as dispatch and delivery happen).
+ */
 import { randomUUID } from "node:crypto";
 import type { PortalSessionUser } from "@/server/auth/portal-session";
 import type { Db } from "@/server/db/client";

@@ -4,8 +4,8 @@ import { InngestTestEngine } from "@inngest/test";
 import type { NextRequest } from "next/server";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { reloadConfig } from "@/server/config";
-import { createOrder } from "@/server/domain/orders/create-order";
 import { createTenant, type Tenant } from "@/tests/fixtures";
+import { createTestOrder, eur, fulfillmentAt, item, offerSku, orderBody } from "@/tests/orders";
 import { EMBEDDED_JOBS, scheduleJob, startEmbeddedJobs, type Job } from "./embedded-runner";
 import { pharmacyOrderTallyCompaction, pharmacyStatusCheck, webhookLogRetention } from "./inngest";
 import { PHARMACY_STATUS_CHECK_JOB } from "./pharmacy-status-check";
@@ -153,27 +153,10 @@ describe("the pharmacy-status-check function", () => {
       where: { id: t.pharmacy.id },
       data: { systemConnector: { type: "http", url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` } },
     });
-    await t.db.shopSku.create({
-      data: { shopId: t.shop.id, shopProductId: t.shopProduct.id, skuId: t.sku.id, shopVariationId: "var-aspirin", price: 600 },
-    });
-    const orderId = await createOrder(
-      t.organisation.id,
-      {
-        shopIdentifier: t.shop.identifier,
-        externalId: "job-1",
-        customer: { id: "c-1" },
-        deliveryAddress: { first_name: "A", last_name: "B", street: "S", house_number: "1", zip_code: "1", city: "C", country: "DE" },
-        fulfillments: [
-          {
-            externalId: "f1",
-            destinationPharmacyUid: t.pharmacy.id,
-            items: [{ externalId: "i1", skuReference: "var-aspirin", quantity: 1, totalPaid: { amount: 600, currency: "EUR" } }],
-          },
-        ],
-      },
-      { type: "SYSTEM" },
-    );
-    pharmacyOrderId = (await t.db.pharmacyOrder.findFirstOrThrow({ where: { orderId } })).id;
+    await offerSku(t, { shopVariationId: "var-aspirin", price: 600 });
+    const aspirin = item("var-aspirin", { external_id: "i1", total_paid: eur(600) });
+    const order = await createTestOrder(t, orderBody(t, [], { external_id: "job-1", customer: { id: "c-1" }, fulfillments: [fulfillmentAt("f1", t.pharmacy.id, [aspirin])] }));
+    pharmacyOrderId = order.pharmacyOrders[0].id;
   });
 
   afterAll(async () => {

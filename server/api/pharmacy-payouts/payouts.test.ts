@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as payoutsRoute from "@/app/v1/external-pharmacy-api-v1/[[...path]]/route";
 import { unix } from "@/server/wire/format";
 import type { Payout } from "@/server/db/generated/client";
-import { createOrder } from "@/server/domain/orders/create-order";
 import { noPaymentProvider, usePaymentProvider } from "@/server/domain/payouts/payment-provider";
 import { completePharmacyOrder } from "@/server/domain/pharmacy-orders/complete";
 import { createTenant, type Tenant } from "@/tests/fixtures";
+import { createTestOrder, eur, item, offerSku, routedOrderBody } from "@/tests/orders";
 import { presentPayoutRow } from "./payout.presenters";
 
 const BASE = "/v1/external-pharmacy-api-v1";
@@ -50,40 +50,11 @@ let po3: PO; // A, open: two projected rows
 let po4: PO; // B (same group), completed: B's routed rows, plus one projected row whose receiver is A
 let foreign: PO; // another organisation's pharmacy, completed
 
-async function shopSkuFor(tenant: Tenant) {
-  await tenant.db.shopSku.create({
-    data: { shopId: tenant.shop.id, shopProductId: tenant.shopProduct.id, skuId: tenant.sku.id, shopVariationId: "var-aspirin", price: 600 },
-  });
-}
-
-async function placeOrder(tenant: Tenant, externalId: string, pharmacyId: string, paid: number, shipping?: number): Promise<PO> {
-  const orderId = await createOrder(
-    tenant.organisation.id,
-    {
-      shopIdentifier: tenant.shop.identifier,
-      externalId,
-      customer: { id: `customer-${externalId}` },
-      deliveryAddress: {
-        first_name: "Erika",
-        last_name: "Mustermann",
-        street: "Hauptstraße",
-        house_number: "1",
-        zip_code: "10115",
-        city: "Berlin",
-        country: "DE",
-      },
-      ...(shipping ? { shippingCost: { amount: shipping, currency: "EUR" } } : {}),
-      fulfillments: [
-        {
-          externalId: `${externalId}-f1`,
-          destinationPharmacyUid: pharmacyId,
-          items: [{ externalId: `${externalId}-i1`, skuReference: "var-aspirin", quantity: 1, totalPaid: { amount: paid, currency: "EUR" } }],
-        },
-      ],
-    },
-    { type: "SYSTEM" },
-  );
-  return tenant.db.pharmacyOrder.findFirstOrThrow({ where: { orderId }, select: { id: true, name: true } });
+/** Order `externalId`: one aspirin paid `paid` (and `shipping`), sent to `pharmacyId`; its pharmacy order. */
+async function orderAt(tenant: Tenant, externalId: string, pharmacyId: string, paid: number, shipping?: number): Promise<PO> {
+  const aspirin = item("var-aspirin", { external_id: `${externalId}-i1`, total_paid: eur(paid) });
+  const body = routedOrderBody(tenant, externalId, pharmacyId, [aspirin], shipping ? { shipping_cost: eur(shipping) } : {});
+  return (await createTestOrder(tenant, body)).pharmacyOrders[0];
 }
 
 async function complete(tenant: Tenant, pharmacyId: string, order: PO, createdAt: Date, routedAt: Date) {
@@ -95,25 +66,25 @@ async function complete(tenant: Tenant, pharmacyId: string, order: PO, createdAt
 beforeAll(async () => {
   t = await createTenant();
   other = await createTenant();
-  await shopSkuFor(t);
-  await shopSkuFor(other);
+  await offerSku(t, { shopVariationId: "var-aspirin", price: 600 });
+  await offerSku(other, { shopVariationId: "var-aspirin", price: 600 });
 
   // A provider that returns a route id per component, so provider_route_id has values to show and search.
   usePaymentProvider({ createRoute: async (r) => `tr_${r.componentType}_${r.amount}` });
   try {
-    po1 = await placeOrder(t, "o-1", t.pharmacy.id, 600, 495);
+    po1 = await orderAt(t, "o-1", t.pharmacy.id, 600, 495);
     await complete(t, t.pharmacy.id, po1, T1, R1);
-    po2 = await placeOrder(t, "o-2", t.pharmacy.id, 1000);
+    po2 = await orderAt(t, "o-2", t.pharmacy.id, 1000);
     await complete(t, t.pharmacy.id, po2, T2, R2);
-    po4 = await placeOrder(t, "o-4", t.groupPharmacy.id, 700);
+    po4 = await orderAt(t, "o-4", t.groupPharmacy.id, 700);
     await complete(t, t.groupPharmacy.id, po4, T4, R2);
-    foreign = await placeOrder(other, "o-x", other.pharmacy.id, 600);
+    foreign = await orderAt(other, "o-x", other.pharmacy.id, 600);
     await complete(other, other.pharmacy.id, foreign, T2, R2);
   } finally {
     usePaymentProvider(noPaymentProvider);
   }
 
-  po3 = await placeOrder(t, "o-3", t.pharmacy.id, 800, 300);
+  po3 = await orderAt(t, "o-3", t.pharmacy.id, 800, 300);
   await t.db.pharmacyOrder.update({ where: { id: po3.id }, data: { createdAt: T3 } });
   await t.db.payout.createMany({
     data: [

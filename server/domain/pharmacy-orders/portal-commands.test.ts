@@ -9,7 +9,7 @@ import type { Actor } from "@/server/domain/actor";
 import { BadRequestError, NotFoundError, ValidationError } from "@/server/domain/errors";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { get, patch } from "@/tests/http";
-import { item, orderBody, placeOrder, withShopSkus } from "@/tests/orders";
+import { fulfillmentAt, item, orderBody, placeOrder, withShopSkus } from "@/tests/orders";
 import { bulkChangePharmacyOrderStatus } from "./bulk-change-status";
 import { changePharmacyOrderDeliveryType, changePharmacyOrderPriority } from "./change-details";
 import { openClarificationRequest } from "./clarification";
@@ -40,7 +40,7 @@ const EPA = "/v1/external_pharmacy_api/pharmacy_orders";
 /** Places an order with one fulfillment per pharmacy given (default: pharmacy A) and returns its pharmacy orders in that order. */
 async function newOrder(pharmacyIds: string[] = [t.pharmacy.id], overrides: Record<string, unknown> = {}) {
   const body = orderBody(t, [], {
-    fulfillments: pharmacyIds.map((pharmacyId, i) => ({ external_id: `f-${i + 1}`, destination_pharmacy_uid: pharmacyId, items: [item(refs.otcReference)] })),
+    fulfillments: pharmacyIds.map((pharmacyId, i) => fulfillmentAt(`f-${i + 1}`, pharmacyId, [item(refs.otcReference)])),
     ...overrides,
   });
   const r = await placeOrder(t, body);

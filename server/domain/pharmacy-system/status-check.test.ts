@@ -1,9 +1,9 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createOrder } from "@/server/domain/orders/create-order";
 import { completePharmacyOrder } from "@/server/domain/pharmacy-orders/complete";
 import { createTenant, type Tenant } from "@/tests/fixtures";
+import { createTestOrder, eur, item, offerSku, routedOrderBody } from "@/tests/orders";
 import type { PharmacySystemConnector } from "./connector";
 import { parseStatusBody } from "./http-connector";
 import { connectorFor } from "./registry";
@@ -49,40 +49,10 @@ let bOrder: PO; // pharmacy B has no connector
 let cOrder: PO; // pharmacy C has an invalid connector setting
 let alreadyCompleted: PO;
 
-const ADDRESS = {
-  first_name: "Erika",
-  last_name: "Mustermann",
-  street: "Hauptstraße",
-  house_number: "1",
-  zip_code: "10115",
-  city: "Berlin",
-  country: "DE",
-};
-
-async function placeOrder(externalId: string, pharmacyId: string, items: [string, number][]): Promise<PO> {
-  const orderId = await createOrder(
-    t.organisation.id,
-    {
-      shopIdentifier: t.shop.identifier,
-      externalId,
-      customer: { id: `customer-${externalId}` },
-      deliveryAddress: ADDRESS,
-      fulfillments: [
-        {
-          externalId: `${externalId}-f1`,
-          destinationPharmacyUid: pharmacyId,
-          items: items.map(([skuReference, quantity], i) => ({
-            externalId: `${externalId}-i${i}`,
-            skuReference,
-            quantity,
-            totalPaid: { amount: 1000 * quantity, currency: "EUR" },
-          })),
-        },
-      ],
-    },
-    { type: "SYSTEM" },
-  );
-  return t.db.pharmacyOrder.findFirstOrThrow({ where: { orderId }, select: { id: true, name: true } });
+/** Order `externalId` at `pharmacyId` of [sku_reference, quantity] items, paid 1000 a piece; its pharmacy order. */
+async function orderAt(externalId: string, pharmacyId: string, items: [string, number][]): Promise<PO> {
+  const lines = items.map(([skuReference, quantity], i) => item(skuReference, { external_id: `${externalId}-i${i}`, quantity, total_paid: eur(1000 * quantity) }));
+  return (await createTestOrder(t, routedOrderBody(t, externalId, pharmacyId, lines))).pharmacyOrders[0];
 }
 
 const statusOf = async (order: PO) => (await t.db.pharmacyOrder.findUniqueOrThrow({ where: { id: order.id } })).status;
@@ -99,12 +69,8 @@ const OPEN_KINDS = ["open", "garbage", "error500", "timeout", "notFound", "array
 beforeAll(async () => {
   await startFakeSystem();
   t = await createTenant();
-  await t.db.shopSku.createMany({
-    data: [
-      { shopId: t.shop.id, shopProductId: t.shopProduct.id, skuId: t.sku.id, shopVariationId: "var-aspirin", price: 1000 },
-      { shopId: t.shop.id, shopProductId: t.shopProduct.id, skuId: t.digitalSku.id, shopVariationId: "var-voucher", price: 1000 },
-    ],
-  });
+  await offerSku(t, { shopVariationId: "var-aspirin", price: 1000 });
+  await offerSku(t, { shopVariationId: "var-voucher", price: 1000, skuId: t.digitalSku.id });
   await t.db.pharmacySku.update({ where: { id: t.pharmacySku.id }, data: { stock: 50 } });
   await t.db.pharmacy.update({
     where: { id: t.pharmacy.id },
@@ -115,16 +81,16 @@ beforeAll(async () => {
   await t.db.pharmacy.update({ where: { id: t.loosePharmacy.id }, data: { systemConnector: { type: "http", url: "not a url" } } });
   await t.db.pharmacySku.create({ data: { pharmacyId: t.loosePharmacy.id, skuId: t.sku.id, externalId: "C-1", price: 400, stock: 5 } });
 
-  alreadyCompleted = await placeOrder("done", t.pharmacy.id, [["var-aspirin", 1]]);
+  alreadyCompleted = await orderAt("done", t.pharmacy.id, [["var-aspirin", 1]]);
   await completePharmacyOrder(t.pharmacy.id, alreadyCompleted.id, [], { type: "SYSTEM" });
 
-  orders.shipped = await placeOrder("shipped", t.pharmacy.id, [["var-aspirin", 2], ["var-voucher", 1]]);
-  orders.completed = await placeOrder("completed", t.pharmacy.id, [["var-aspirin", 1]]);
-  orders.cancelled = await placeOrder("cancelled", t.pharmacy.id, [["var-aspirin", 1]]);
-  orders.race = await placeOrder("race", t.pharmacy.id, [["var-aspirin", 1]]);
-  for (const kind of OPEN_KINDS) orders[kind] = await placeOrder(kind, t.pharmacy.id, [["var-aspirin", 1]]);
-  bOrder = await placeOrder("b", t.groupPharmacy.id, [["var-aspirin", 1]]);
-  cOrder = await placeOrder("c", t.loosePharmacy.id, [["var-aspirin", 1]]);
+  orders.shipped = await orderAt("shipped", t.pharmacy.id, [["var-aspirin", 2], ["var-voucher", 1]]);
+  orders.completed = await orderAt("completed", t.pharmacy.id, [["var-aspirin", 1]]);
+  orders.cancelled = await orderAt("cancelled", t.pharmacy.id, [["var-aspirin", 1]]);
+  orders.race = await orderAt("race", t.pharmacy.id, [["var-aspirin", 1]]);
+  for (const kind of OPEN_KINDS) orders[kind] = await orderAt(kind, t.pharmacy.id, [["var-aspirin", 1]]);
+  bOrder = await orderAt("b", t.groupPharmacy.id, [["var-aspirin", 1]]);
+  cOrder = await orderAt("c", t.loosePharmacy.id, [["var-aspirin", 1]]);
 
   behaviours.set(orders.shipped.id, { json: { status: "Shipped", tracking_url: "https://track.example/dhl/123", carrier: "dhl" } });
   behaviours.set(orders.completed.id, { json: { status: "completed" } });
