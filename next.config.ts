@@ -6,9 +6,9 @@ const nextConfig: NextConfig = {
   skipTrailingSlashRedirect: true,
   poweredByHeader: false,
   // Off unless HTTP_COMPRESSION: Next.js compresses each route body as a stream (gzip level 6) on
-  // the server's one thread — measured at 0.7–2 ms per 64 KB pharmacy order page, a quarter to a
-  // third of the page's server CPU. Production traffic arrives through a TLS-terminating proxy
-  // anyway (next start speaks plain HTTP), and that is where compression belongs.
+  // the server's one thread, a quarter to a third of a list page's server CPU (orders benchmark,
+  // README). Production traffic arrives through a TLS-terminating proxy anyway (next start speaks
+  // plain HTTP), and that is where compression belongs.
   compress: config().HTTP_COMPRESSION,
   // Loaded by Node at run time instead of being bundled: PGlite ships WebAssembly and data files it
   // finds next to its own module, and the database drivers use Node built-ins and optional natives.

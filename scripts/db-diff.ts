@@ -1,14 +1,15 @@
 /**
  * Generates the next migration from the change of prisma/schema.prisma since the last migration.
  *   npm run db:diff -- <name>
- * Each migration folder keeps a snapshot of the schema it was generated from, so the diff is
- * schema-to-schema and never touches a database. Hand-written SQL (partial indexes) may be
- * appended to the generated migration.sql before it is committed; applied migrations never change.
+ * prisma/migrations/schema.snapshot.prisma is the schema as of the last migration (one snapshot,
+ * moved on by each new migration), so the diff is schema-to-schema and never touches a database.
+ * Hand-written SQL (triggers, partial indexes) may be appended to the generated migration.sql before
+ * it is committed; applied migrations never change.
  */
 import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { migrationsDir, readMigrations } from "../server/db/migrate";
+import { migrationsDir, schemaSnapshot } from "../server/db/migrate";
 
 const name = (process.argv[2] ?? "").replace(/[^a-z0-9_]/gi, "_").toLowerCase();
 if (!name) {
@@ -16,9 +17,7 @@ if (!name) {
   process.exit(2);
 }
 
-const previous = readMigrations().at(-1);
-const previousSchema = previous ? path.join(migrationsDir, previous.name, "schema.prisma") : undefined;
-const from = previousSchema && existsSync(previousSchema) ? ["--from-schema-datamodel", previousSchema] : ["--from-empty"];
+const from = existsSync(schemaSnapshot) ? ["--from-schema-datamodel", schemaSnapshot] : ["--from-empty"];
 
 const sql = execFileSync(
   "npx",
@@ -34,5 +33,5 @@ const stamp = new Date().toISOString().replace(/[-:T]/g, "").slice(0, 14);
 const dir = path.join(migrationsDir, `${stamp}_${name}`);
 mkdirSync(dir, { recursive: true });
 writeFileSync(path.join(dir, "migration.sql"), sql);
-copyFileSync("prisma/schema.prisma", path.join(dir, "schema.prisma"));
+copyFileSync("prisma/schema.prisma", schemaSnapshot);
 console.log(`Wrote ${path.relative(process.cwd(), dir)}/migration.sql`);

@@ -109,8 +109,9 @@ const KEY_WITH_PHARMACY = `
 /**
  * The check of a presented key (the REST kit's on every request): active, of this family, last use
  * recorded at most once a minute; and with it the candidate pharmacy the request would act for
- * (the key's own, else `requestedPharmacyId`), which the caller passes to pharmacyInReach. One statement through the driver, not two
- * Prisma queries: measured on the orders bench, that was 3–4 ms of server CPU per request.
+ * (the key's own, else `requestedPharmacyId`), which the caller passes to pharmacyInReach. One
+ * prepared statement through the driver rather than Prisma queries: it runs on every request (the
+ * calibration row of the orders benchmark, README "Benchmarks").
  */
 export async function authenticateRequestKey(
   family: ApiKeyFamily,

@@ -16,9 +16,9 @@ type DriverBase = {
   exec(sql: string): Promise<void>;
   /**
    * One parameterised statement straight to the database, for the statements of every request (API
-   * keys, pharmacy order lists). Measured on the orders bench: about 0.1 ms of CPU in this process
-   * per statement, against 0.3–0.5 ms through Prisma's $queryRaw and about 1 ms for a model query
-   * (the client engine compiles and interprets every query).
+   * keys, pharmacy order lists): the cheapest way to the database for this process, cheaper than
+   * Prisma's $queryRaw and much cheaper than a model query, which the client engine compiles and
+   * interprets every time (measured in the orders benchmark; figures in the README).
    *
    * - Outside any transaction only: on PGlite (one connection) a call made inside a Prisma
    *   transaction would wait for that transaction forever.

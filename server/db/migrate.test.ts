@@ -1,9 +1,9 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { databaseDriver } from "./client";
-import { applyMigrations, readMigrations } from "./migrate";
+import { applyMigrations, readMigrations, schemaSnapshot } from "./migrate";
 
 function migrationsFolder(files: Record<string, string>) {
   const dir = mkdtempSync(path.join(os.tmpdir(), "rx-migrations-"));
@@ -15,6 +15,12 @@ function migrationsFolder(files: Record<string, string>) {
 }
 
 describe("migrations", () => {
+  it("cover the schema: prisma/schema.prisma is the snapshot of the last migration (else run npm run db:diff)", () => {
+    expect(readFileSync("prisma/schema.prisma", "utf8"), "prisma/schema.prisma changed without a migration: npm run db:diff -- <name>").toBe(
+      readFileSync(schemaSnapshot, "utf8"),
+    );
+  });
+
   it("has applied every committed migration at start, and a second run applies nothing", async () => {
     const driver = await databaseDriver();
     expect(await applyMigrations(driver)).toEqual([]);

@@ -5,6 +5,8 @@ import type { Driver } from "./driver";
 
 // Read from the project at run time; turbopackIgnore keeps the bundler from tracing the whole tree.
 export const migrationsDir = path.resolve(/*turbopackIgnore: true*/ process.cwd(), "prisma", "migrations");
+/** The schema as of the last migration (npm run db:diff diffs against it and moves it on). */
+export const schemaSnapshot = path.join(migrationsDir, "schema.snapshot.prisma");
 
 type Migration = { name: string; sql: string; checksum: string };
 

@@ -43,9 +43,9 @@ function orderAlreadyExists(orderId: string): ConflictError {
  * as 409 order_already_exists. A fulfillment no pharmacy can serve rolls everything back (422).
  *
  * The common path is written as a few raw statements (several rows each) rather than Prisma model
- * calls: measured on the orders bench, intake made about 40 statements at about 0.7 ms of server
- * CPU each in Prisma's client engine (27 ms per order); it now makes 13 (auth and response
- * included). Rarer paths (prescriptions, shipping methods, explicit pharmacies) keep model calls.
+ * calls: as model calls intake made about 40 statements, each a cost on the server's one thread
+ * (the intake row of the orders benchmark); it now makes 13, auth and response included. Rarer
+ * paths (prescriptions, shipping methods, explicit pharmacies) keep model calls.
  */
 export async function createOrder(organisationId: string, intake: OrderIntake, actor: Actor): Promise<string> {
   const db = await database();
