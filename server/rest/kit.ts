@@ -90,17 +90,20 @@ function presentedKey(family: Family, headers: Headers): { key: string } | { fai
   return { failure: authError("authorization_header_missing", "No X-API-Key or Authorization header was sent.") };
 }
 
-/** The pharmacy a pharmacy-family request acts for (the domain's one rule); none where one is needed: the family's refusal. */
+/**
+ * The pharmacy a pharmacy-family request acts for (the domain's one rule). None where one is needed
+ * is the family's refusal body on every route (spec, Errors item 2: a group key without pharmacy_uid
+ * or with one outside its group).
+ */
 function scopedPharmacy(
+  family: Family,
   principal: ApiPrincipal,
   candidate: ScopedPharmacy | null,
   requested: string | null,
   scope: "required" | "optional",
 ): ScopedPharmacy | null {
   if (!requested && !principal.pharmacyId && scope === "optional") return null;
-  const pharmacy = pharmacyInReach(principal, requested, candidate);
-  if (!pharmacy) throw pharmacyOutOfReach();
-  return pharmacy;
+  return pharmacyInReach(principal, requested, candidate) ?? stop(reply(400, family.refused(pharmacyOutOfReach())));
 }
 
 export const pharmacyOutOfReach = () =>
@@ -161,7 +164,7 @@ export function createRestApi(family: Family, routes: Route[]): RestApi {
     }
 
     const pharmacy = family.pharmacyScoped
-      ? scopedPharmacy(principal, authenticated.pharmacy, requestedPharmacy, route.pharmacyScope ?? "required")
+      ? scopedPharmacy(family, principal, authenticated.pharmacy, requestedPharmacy, route.pharmacyScope ?? "required")
       : null;
 
     const validationError = (fields: FieldErrors) =>

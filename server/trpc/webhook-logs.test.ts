@@ -220,5 +220,11 @@ describe("HTTP endpoint", () => {
     expect(((await ok.json()) as { result: { data: { state: string } } }).result.data.state).toBe("pending");
     const again = await post();
     expect(again.status).toBe(409);
+    // The domain's meaning travels with the error, for the page to act on.
+    expect(((await again.json()) as { error: { data: unknown } }).error.data).toMatchObject({
+      code: "CONFLICT",
+      reason: "delivery_not_failed",
+      details: { state: "pending" },
+    });
   });
 });

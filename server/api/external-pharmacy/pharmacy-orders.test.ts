@@ -145,6 +145,11 @@ describe("list and detail", () => {
     expect((await setStatus(po.id, { status: "in-progress" }, t.keys.loosePharmacy)).status).toBe(404);
     expect((await complete(po.id, undefined, t.keys.loosePharmacy)).status).toBe(404);
     expect((await get(`${BASE}/${po.id}`, { key: t.keys.pharmacyGroup })).status).toBe(400);
+    // complete_order names its own refusals, but a pharmacy out of the key's reach is the generic one.
+    for (const query of [{}, { pharmacy_uid: t.loosePharmacy.id }] as Record<string, string>[]) {
+      const refused = await patch(`${BASE}/${po.id}/complete_order`, { key: t.keys.pharmacyGroup, query, body: {} });
+      expect([refused.status, refused.json]).toEqual([400, { error: "Bad request" }]);
+    }
     expect((await get(`${BASE}/${po.id}`, { key: t.keys.pharmacyGroup, query: { pharmacy_uid: t.pharmacy.id } })).status).toBe(200);
     expect((await get(`${BASE}/${po.id}`, { key: t.keys.pharmacyGroup, query: { pharmacy_uid: t.groupPharmacy.id } })).status).toBe(404);
     const listed = await get(BASE, { key: t.keys.loosePharmacy });
