@@ -7,7 +7,7 @@ import { config } from "@/server/config";
  * host resolves only to public unicast addresses: loopback, private, link-local (cloud metadata
  * 169.254.169.254 included), carrier-grade NAT, multicast, reserved and unique-local addresses are
  * refused, unless WEBHOOK_ALLOW_PRIVATE_TARGETS is on. Checked at registration and again at every
- * delivery, where the connection itself is made only to an address that passed (see http-sender.ts),
+ * delivery, where the connection itself is made only to an address that passed (see webhook-sender.ts),
  * so a DNS answer that changes between check and connect cannot slip through.
  */
 export class BlockedTargetError extends Error {}

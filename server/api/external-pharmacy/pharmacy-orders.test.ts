@@ -68,7 +68,7 @@ describe("list and detail", () => {
   });
 
   it("builds list entries in the database byte for byte as the presenter shows the same orders", async () => {
-    // pharmacy-order-list.ts builds the list's JSON in SQL; every other response presents in JavaScript.
+    // The list's JSON is built in SQL (server/domain/pharmacy-orders/queries.ts); every other response presents in JavaScript.
     await newPharmacyOrder({
       name: 'Café "7" \\ ü',
       shipping_methods: ["standard", "express"],

@@ -18,7 +18,7 @@ const stateToRow: Record<DeliveryLogState, DeliveryState> = { pending: "PENDING"
 const stateFromRow: Record<DeliveryState, DeliveryLogState> = { PENDING: "pending", SUCCEEDED: "succeeded", FAILED: "failed" };
 
 export type DeliveryLogFilter = {
-  /** The pharmacies the reader may see (server/domain/portal/pharmacy-scope.ts). */
+  /** The pharmacies the reader may see (server/domain/pharmacies/pharmacy-scope.ts). */
   pharmacyIds: readonly string[];
   subscriptionId?: string;
   eventType?: string;
