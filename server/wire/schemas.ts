@@ -1,5 +1,4 @@
 import { z } from "zod";
-
 import { isCountryCode } from "@/server/domain/countries";
 import "./field-errors"; // the messages every schema below reports
 
