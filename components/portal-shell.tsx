@@ -7,12 +7,15 @@ export function PortalShell({
   portal,
   userName,
   place,
+  nav,
   children,
 }: {
   portal: string;
   userName: string;
   /** Organisation, pharmacy or pharmacy group the user works for. */
   place: string;
+  /** The portal's navigation, shown beside the page. */
+  nav?: ReactNode;
   children: ReactNode;
 }) {
   return (
@@ -29,9 +32,14 @@ export function PortalShell({
           </div>
         </div>
       </header>
-      <main className="mx-auto max-w-6xl px-6 py-10">
-        {children}
-      </main>
+      {nav ? (
+        <div className="mx-auto flex max-w-7xl flex-col gap-8 px-6 py-8 md:flex-row">
+          <aside className="shrink-0 md:w-52">{nav}</aside>
+          <main className="min-w-0 flex-1">{children}</main>
+        </div>
+      ) : (
+        <main className="mx-auto max-w-6xl px-6 py-10">{children}</main>
+      )}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
-import { Fact, PortalShell } from "@/components/portal-shell";
+import { Fact } from "@/components/portal-shell";
+import { PharmacyPage } from "@/components/pharmacy/pharmacy-page";
 import { requirePortalViewer } from "@/server/auth/portal-session";
 
 export const metadata: Metadata = { title: "Pharmacy portal" };
@@ -7,19 +8,17 @@ export const metadata: Metadata = { title: "Pharmacy portal" };
 export default async function PharmacyHomePage() {
   const viewer = await requirePortalViewer("PHARMACIST", "/pharmacy");
   // A pharmacist works for one pharmacy or for a pharmacy group.
-  const place = viewer.pharmacy ?? viewer.pharmacyGroup;
   const placeLabel = viewer.pharmacy ? "Pharmacy" : viewer.pharmacyGroup ? "Pharmacy group" : "Pharmacy";
-  const placeName = place?.displayName ?? "No pharmacy assigned";
+  const placeName = viewer.pharmacy?.displayName ?? viewer.pharmacyGroup?.displayName ?? "No pharmacy assigned";
   return (
-    <PortalShell portal="Pharmacy portal" userName={viewer.displayName} place={placeName}>
-      <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{placeName}</h1>
-      <p className="mt-1 text-sm text-slate-600">Pharmacy portal of {viewer.organisation.displayName}</p>
+    <PharmacyPage path="/pharmacy" title={placeName}>
+      <p className="text-sm text-slate-600">Pharmacy portal of {viewer.organisation.displayName}</p>
       <dl className="mt-8 grid gap-6 rounded-xl border border-slate-200 bg-white p-6 shadow-sm sm:grid-cols-4">
         <Fact label="Signed in as" value={viewer.displayName} />
         <Fact label="Email" value={viewer.email} />
         <Fact label={placeLabel} value={placeName} />
         <Fact label="Organisation" value={viewer.organisation.displayName} />
       </dl>
-    </PortalShell>
+    </PharmacyPage>
   );
 }

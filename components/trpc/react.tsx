@@ -1,0 +1,36 @@
+"use client";
+
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { createTRPCClient, httpBatchLink } from "@trpc/client";
+import { createTRPCContext } from "@trpc/tanstack-react-query";
+import { useState, type ReactNode } from "react";
+import type { AppRouter } from "@/server/trpc/router";
+
+/**
+ * The portals' data layer, as create-t3-app wires it: tRPC over react-query. `useTRPC()` gives
+ * typed query and mutation options (`useQuery(trpc.pharmacyOrders.list.queryOptions(input))`);
+ * mutations invalidate the queries they change.
+ */
+export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
+
+function makeQueryClient() {
+  return new QueryClient({
+    defaultOptions: {
+      // Data a pharmacist looks at is refetched when they come back to the tab, and at most
+      // every few seconds on re-render; lists where new work arrives set refetchInterval too.
+      queries: { staleTime: 5_000, refetchOnWindowFocus: true, retry: 1 },
+    },
+  });
+}
+
+export function TrpcReactProvider({ children }: { children: ReactNode }) {
+  const [queryClient] = useState(makeQueryClient);
+  const [trpcClient] = useState(() => createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: "/api/trpc" })] }));
+  return (
+    <QueryClientProvider client={queryClient}>
+      <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
+        {children}
+      </TRPCProvider>
+    </QueryClientProvider>
+  );
+}
