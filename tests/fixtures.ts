@@ -41,7 +41,7 @@ export async function createTenant(options: { hiddenSkuType?: "NONE" | "DIGITAL"
   });
 
   const key = async (family: "MANAGEMENT" | "PUBLIC" | "PHARMACY", permissions: readonly string[], scope: { pharmacyId?: string; pharmacyGroupId?: string } = {}) =>
-    (await createApiKey(db, { family, displayName: `${family} ${permissions.join(",")}`, permissions: [...permissions], organisationId, ...scope })).plaintext;
+    (await createApiKey({ family, displayName: `${family} ${permissions.join(",")}`, permissions: [...permissions], organisationId, ...scope })).plaintext;
 
   const keys = {
     management: await key("MANAGEMENT", PERMISSIONS.MANAGEMENT),

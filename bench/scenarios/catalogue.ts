@@ -52,8 +52,8 @@ export async function seedCatalogue(db: Db) {
   await inBatches(shopSkus, (batch) => db.shopSku.createMany({ data: batch }));
   await inBatches(pharmacySkus, (batch) => db.pharmacySku.createMany({ data: batch }));
 
-  const management = await createApiKey(db, { family: "MANAGEMENT", displayName: "bench", permissions: ["product:read"], organisationId });
-  const pharmacyKey = await createApiKey(db, { family: "PHARMACY", displayName: "bench", permissions: ["stock_read"], organisationId, pharmacyId: pharmacy.id });
+  const management = await createApiKey({ family: "MANAGEMENT", displayName: "bench", permissions: ["product:read"], organisationId });
+  const pharmacyKey = await createApiKey({ family: "PHARMACY", displayName: "bench", permissions: ["stock_read"], organisationId, pharmacyId: pharmacy.id });
   return { managementKey: management.plaintext, pharmacyKey: pharmacyKey.plaintext, skuCount: skus.length };
 }
 

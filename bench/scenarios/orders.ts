@@ -359,13 +359,13 @@ export async function seedOrders(db: Db, { orders: ORDERS = DEFAULT_ORDERS, labe
   await compactPharmacyOrderTally();
   const ordersMs = performance.now() - ordersStarted;
 
-  const management = await createApiKey(db, {
+  const management = await createApiKey({
     family: "MANAGEMENT",
     displayName: "bench orders",
     permissions: ["order:write", "order:read"],
     organisationId,
   });
-  const pharmacyKey = await createApiKey(db, {
+  const pharmacyKey = await createApiKey({
     family: "PHARMACY",
     displayName: "bench orders",
     permissions: ["orders_read", "orders_write"],

@@ -49,7 +49,7 @@ export async function seedWebhooks(db: Db, seconds: number) {
     .filter((o) => o.status !== PHARMACY_ORDER_STATUS.completed && o.status !== PHARMACY_ORDER_STATUS.cancelled)
     .sort(() => Math.random() - 0.5);
   if (usable.length < needed) throw new Error(`webhooks: ${usable.length} changeable orders seeded, ${needed} needed`);
-  const key = await createApiKey(db, {
+  const key = await createApiKey({
     family: "PHARMACY",
     displayName: "bench webhooks",
     permissions: ["orders_read", "orders_write", "webhooks_read", "webhooks_write"],

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { databaseDriver, type Db, type Tx } from "@/server/db/client";
+import { database, databaseDriver } from "@/server/db/client";
 import type { ApiKeyFamily } from "@/server/db/generated/enums";
 import type { ScopedPharmacy } from "@/server/domain/pharmacies/pharmacy-scope";
 import { ValidationError } from "@/server/domain/errors";
@@ -30,7 +30,7 @@ export type NewApiKey = {
 };
 
 /** Creates a key and returns its plaintext, which is never stored and shown only this once. */
-export async function createApiKey(db: Db | Tx, input: NewApiKey): Promise<{ id: string; plaintext: string }> {
+export async function createApiKey(input: NewApiKey): Promise<{ id: string; plaintext: string }> {
   const displayName = input.displayName.trim();
   if (!displayName) throw ValidationError.field("display_name", "This field may not be blank.");
   const unknown = input.permissions.filter((p) => !isPermissionOf(input.family, p));
@@ -44,6 +44,7 @@ export async function createApiKey(db: Db | Tx, input: NewApiKey): Promise<{ id:
     throw ValidationError.field("scope", "Management and Public keys are scoped to the organisation.");
   }
   const plaintext = generateApiKey(input.family);
+  const db = await database();
   const key = await db.apiKey.create({
     data: {
       family: input.family,
@@ -60,7 +61,9 @@ export async function createApiKey(db: Db | Tx, input: NewApiKey): Promise<{ id:
   return { id: key.id, plaintext };
 }
 
-export async function revokeApiKey(db: Db | Tx, id: string): Promise<void> {
+/** Revoked keys fail authenticateRequestKey from the next request on (it reads the row every time). */
+export async function revokeApiKey(id: string): Promise<void> {
+  const db = await database();
   await db.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } });
 }
 

@@ -61,21 +61,21 @@ describe("authentication", () => {
   });
 
   it("rejects a revoked key with 401 invalid_api_key", async () => {
-    const { id, plaintext } = await createApiKey(t.db, {
+    const { id, plaintext } = await createApiKey({
       family: "MANAGEMENT",
       displayName: "to revoke",
       permissions: ["product:read"],
       organisationId: t.organisation.id,
     });
     expect((await get(SKUS, { key: plaintext })).status).toBe(200);
-    await revokeApiKey(t.db, id);
+    await revokeApiKey(id);
     const r = await get(SKUS, { key: plaintext });
     expect(r.status).toBe(401);
     expect(r.json.code).toBe("invalid_api_key");
   });
 
   it("stores only a hash of the key and records its last use", async () => {
-    const { id, plaintext } = await createApiKey(t.db, {
+    const { id, plaintext } = await createApiKey({
       family: "PHARMACY",
       displayName: "hash check",
       permissions: ["stock_read"],
@@ -93,7 +93,7 @@ describe("authentication", () => {
 
   it("refuses permissions that do not belong to the key's family", async () => {
     await expect(
-      createApiKey(t.db, { family: "PHARMACY", displayName: "x", permissions: ["product:read"], organisationId: t.organisation.id, pharmacyId: t.pharmacy.id }),
+      createApiKey({ family: "PHARMACY", displayName: "x", permissions: ["product:read"], organisationId: t.organisation.id, pharmacyId: t.pharmacy.id }),
     ).rejects.toThrow("Validation failed");
   });
 });

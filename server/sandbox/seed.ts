@@ -272,8 +272,8 @@ async function ensureKey(db: Db, previous: string | undefined, spec: KeySpec & {
     where: { organisationId: spec.organisationId, displayName: spec.name, revokedAt: null },
     select: { id: true },
   });
-  for (const { id } of stale) await revokeApiKey(db, id);
-  const created = await createApiKey(db, {
+  for (const { id } of stale) await revokeApiKey(id);
+  const created = await createApiKey({
     family: spec.family,
     displayName: spec.name,
     permissions: spec.permissions,

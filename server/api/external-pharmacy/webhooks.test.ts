@@ -17,7 +17,7 @@ beforeAll(async () => {
   other = await createTenant();
   const key = async (permissions: string[]) =>
     (
-      await createApiKey(t.db, {
+      await createApiKey({
         family: "PHARMACY",
         displayName: permissions.join(","),
         permissions,

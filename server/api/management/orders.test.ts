@@ -71,7 +71,7 @@ describe("reading orders", () => {
     const { order } = await newOrder();
     const full = await get(`${M}/orders/${order.uid}`, { key: t.keys.management });
     expect(full.json.items[0]).toHaveProperty("prescription_uid");
-    const { plaintext } = await (await import("@/server/auth/api-keys")).createApiKey(t.db, {
+    const { plaintext } = await (await import("@/server/auth/api-keys")).createApiKey({
       family: "MANAGEMENT",
       displayName: "orders only",
       permissions: ["order:read"],

@@ -24,7 +24,7 @@ beforeAll(async () => {
   refs = await withShopSkus(t);
   await withShopSkus(other);
   const key = async (permissions: string[]) =>
-    (await createApiKey(t.db, { family: "MANAGEMENT", displayName: permissions.join(","), permissions, organisationId: t.organisation.id })).plaintext;
+    (await createApiKey({ family: "MANAGEMENT", displayName: permissions.join(","), permissions, organisationId: t.organisation.id })).plaintext;
   readKey = await key(["prescription:read"]);
   signKey = await key(["prescription:external_sign"]);
 });
