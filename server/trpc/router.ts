@@ -1,11 +1,15 @@
 import { createCallerFactory, router } from "./init";
+import { apiKeysRouter } from "./routers/api-keys";
 import { pharmaciesRouter } from "./routers/pharmacies";
+import { pharmacyHomeRouter } from "./routers/pharmacy-home";
 import { webhookLogsRouter } from "./routers/webhook-logs";
 import { webhookSubscriptionsRouter } from "./routers/webhook-subscriptions";
 
 /** Every portal procedure, served at /api/trpc (app/api/trpc/[trpc]/route.ts). */
 export const appRouter = router({
+  apiKeys: apiKeysRouter,
   pharmacies: pharmaciesRouter,
+  pharmacyHome: pharmacyHomeRouter,
   webhookLogs: webhookLogsRouter,
   webhookSubscriptions: webhookSubscriptionsRouter,
 });

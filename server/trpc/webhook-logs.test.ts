@@ -69,7 +69,7 @@ describe("webhookLogs.list", () => {
       subjectUid: expect.any(String),
       pharmacyUid: tenant.pharmacy.id,
       subscription: { uid: subA.id, target: subA.target, notificationType: "pharmacy_order_updated", deleted: false },
-      state: "pending",
+      state: "retrying",
       attemptCount: 1,
       maxAttempts: 5,
       nextAttemptAt: unixAt(130),
@@ -151,7 +151,7 @@ describe("webhookLogs.resend", () => {
     const caller = as(pharmacist);
     const fresh = await createDelivery(tenant.db, subA, { state: "FAILED", createdAt: at(10), attempts: droppedAttempts() });
     const detail = await caller.webhookLogs.resend({ deliveryUid: fresh.id });
-    expect(detail).toMatchObject({ uid: fresh.id, state: "pending", attemptCount: 5, maxAttempts: 10 });
+    expect(detail).toMatchObject({ uid: fresh.id, state: "retrying", attemptCount: 5, maxAttempts: 10 });
     expect(detail.resends).toEqual([{ createdAt: expect.any(Number), by: { type: "USER", id: pharmacist.id, name: pharmacist.name } }]);
     expect(await trpcCode(caller.webhookLogs.resend({ deliveryUid: fresh.id }))).toBe("CONFLICT");
     expect(await trpcCode(caller.webhookLogs.resend({ deliveryUid: d.aSucceeded }))).toBe("CONFLICT");
@@ -180,7 +180,7 @@ describe("HTTP endpoint", () => {
     handleTrpcRequest(new Request(`${base}/${path}?input=${encodeURIComponent(JSON.stringify(input))}`), async () => user);
 
   it("answers queries with JSON, and errors with their HTTP status and field errors", async () => {
-    const ok = await get("webhookLogs.list", { state: "succeeded" }, pharmacist);
+    const ok = await get("webhookLogs.list", { state: "delivered" }, pharmacist);
     expect(ok.status).toBe(200);
     const body = (await ok.json()) as { result: { data: { items: { uid: string }[] } } };
     expect(body.result.data.items.map((i) => i.uid)).toEqual([d.aSucceeded]);
@@ -217,7 +217,7 @@ describe("HTTP endpoint", () => {
     expect(await tenant.db.webhookDeliveryResend.count({ where: { deliveryId: delivery.id } })).toBe(0);
     const ok = await post("http://localhost:3000");
     expect(ok.status).toBe(200);
-    expect(((await ok.json()) as { result: { data: { state: string } } }).result.data.state).toBe("pending");
+    expect(((await ok.json()) as { result: { data: { state: string } } }).result.data.state).toBe("retrying");
     const again = await post();
     expect(again.status).toBe(409);
     // The domain's meaning travels with the error, for the page to act on.

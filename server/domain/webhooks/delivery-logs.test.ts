@@ -73,7 +73,9 @@ describe("listWebhookDeliveries", () => {
       lastAttempt: { attemptNumber: 5, responseStatus: 503, errorClass: "http_status", durationMs: 120 },
     });
     const d3 = items.find((i) => i.id === ids.d3)!;
-    expect(d3.state).toBe("pending");
+    expect(d3.state).toBe("retrying");
+    expect(items.find((i) => i.id === ids.d4)!.state).toBe("pending");
+    expect(items.find((i) => i.id === ids.d1)!.state).toBe("delivered");
     expect(d3.nextAttemptAt).toEqual(at(70));
     expect(d3.lastAttempt).toEqual({ attemptNumber: 1, responseStatus: null, errorClass: "timeout", durationMs: 30_000 });
     expect(items.find((i) => i.id === ids.d4)!.lastAttempt).toBeNull();
@@ -84,8 +86,10 @@ describe("listWebhookDeliveries", () => {
     expect(uids(await list({ subscriptionId: subs.subA }))).toEqual(["d4", "d2", "d1"]);
     expect(uids(await list({ eventType: "pharmacy_sku_stock_updated" }))).toEqual(["d3"]);
     expect(uids(await list({ state: "failed" }))).toEqual(["d5", "d2"]);
-    expect(uids(await list({ state: "pending" }))).toEqual(["d4", "d3"]);
-    expect(uids(await list({ state: "succeeded" }))).toEqual(["d1"]);
+    // Pending: no attempt recorded yet; retrying: pending after a failed attempt.
+    expect(uids(await list({ state: "pending" }))).toEqual(["d4"]);
+    expect(uids(await list({ state: "retrying" }))).toEqual(["d3"]);
+    expect(uids(await list({ state: "delivered" }))).toEqual(["d1"]);
     expect(uids(await list({ state: "failed", subscriptionId: subs.subA }))).toEqual(["d2"]);
     // Another pharmacy's subscription or the organisation-level one: nothing.
     expect((await list({ subscriptionId: subs.subB })).total).toBe(0);

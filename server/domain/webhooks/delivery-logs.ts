@@ -9,13 +9,27 @@ import type { DeliveryState } from "@/server/db/generated/client";
 import { NotFoundError } from "@/server/domain/errors";
 import { pageArgs, type Page } from "@/server/domain/paging";
 
-export const DELIVERY_LOG_STATES = ["pending", "succeeded", "failed"] as const;
+/**
+ * Where a delivery stands, in the logs' words: pending (no attempt recorded yet), retrying (pending,
+ * after at least one failed attempt), delivered, failed (dropped: a permanent failure).
+ */
+export const DELIVERY_LOG_STATES = ["pending", "retrying", "delivered", "failed"] as const;
 export type DeliveryLogState = (typeof DELIVERY_LOG_STATES)[number];
 
 export const DELIVERY_LOG_MAX_LIMIT = 200;
 
-const stateToRow: Record<DeliveryLogState, DeliveryState> = { pending: "PENDING", succeeded: "SUCCEEDED", failed: "FAILED" };
-const stateFromRow: Record<DeliveryState, DeliveryLogState> = { PENDING: "pending", SUCCEEDED: "succeeded", FAILED: "failed" };
+const stateWhere: Record<DeliveryLogState, Prisma.WebhookDeliveryWhereInput> = {
+  pending: { state: "PENDING", attempts: { none: {} } },
+  retrying: { state: "PENDING", attempts: { some: {} } },
+  delivered: { state: "SUCCEEDED" },
+  failed: { state: "FAILED" },
+};
+
+function stateOf(row: DeliveryState, attempted: boolean): DeliveryLogState {
+  if (row === "SUCCEEDED") return "delivered";
+  if (row === "FAILED") return "failed";
+  return attempted ? "retrying" : "pending";
+}
 
 export type DeliveryLogFilter = {
   /** The pharmacies the reader may see (server/domain/pharmacies/pharmacy-scope.ts). */
@@ -105,7 +119,7 @@ function toItem(row: ItemRow, lastAttempt: LastAttemptRow | undefined): Delivery
       notificationType: row.subscription.notificationType,
       deleted: row.subscription.deletedAt !== null,
     },
-    state: stateFromRow[row.state],
+    state: stateOf(row.state, lastAttempt !== undefined),
     attemptCount: row.attemptCount,
     maxAttempts: row.maxAttempts,
     nextAttemptAt: row.state === "PENDING" ? row.nextAttemptAt : null,
@@ -148,7 +162,7 @@ export async function listWebhookDeliveries(
     ...scopeWhere(filter.pharmacyIds),
     ...(filter.subscriptionId !== undefined ? { subscriptionId: filter.subscriptionId } : {}),
     ...(filter.eventType !== undefined ? { eventType: filter.eventType } : {}),
-    ...(filter.state !== undefined ? { state: stateToRow[filter.state] } : {}),
+    ...(filter.state !== undefined ? stateWhere[filter.state] : {}),
     ...(filter.from || filter.to
       ? { createdAt: { ...(filter.from ? { gte: filter.from } : {}), ...(filter.to ? { lte: filter.to } : {}) } }
       : {}),

@@ -1,0 +1,44 @@
+/**
+ * Pharmacy portal, Settings → API keys: External Pharmacy API keys of the pharmacist's pharmacy (or
+ * group), created with a chosen set of permissions and shown once, listed, revoked.
+ */
+import {
+  createPharmacyApiKey,
+  listPharmacyApiKeys,
+  pharmacyGroupInReach,
+  revokePharmacyApiKey,
+} from "@/server/domain/api-keys/pharmacy-keys";
+import { pharmaciesInReach } from "@/server/domain/pharmacies/pharmacy-scope";
+import { pharmacistProcedure, router } from "@/server/trpc/init";
+import { presentApiKey } from "./api-keys.presenters";
+import { createApiKeyInput, revokeApiKeyInput } from "./api-keys.schemas";
+
+export const apiKeysRouter = router({
+  list: pharmacistProcedure.query(async ({ ctx }) => (await listPharmacyApiKeys(ctx.user)).map(presentApiKey)),
+
+  /** What a new key may be scoped to: the pharmacist's group (group pharmacists) and pharmacies. */
+  scopes: pharmacistProcedure.query(async ({ ctx }) => {
+    const [group, pharmacies] = await Promise.all([pharmacyGroupInReach(ctx.user), pharmaciesInReach(ctx.user)]);
+    return {
+      group: group ? { uid: group.id, displayName: group.displayName } : null,
+      pharmacies: pharmacies.map((p) => ({ uid: p.id, displayName: p.displayName })),
+    };
+  }),
+
+  /** The plaintext key is in this response only. */
+  create: pharmacistProcedure.input(createApiKeyInput).mutation(async ({ ctx, input }) => {
+    const { key, plaintext } = await createPharmacyApiKey(ctx.user, {
+      displayName: input.displayName,
+      permissions: input.permissions,
+      pharmacyId: input.pharmacyUid ?? null,
+      groupWide: input.groupWide,
+      createdById: ctx.user.id,
+    });
+    return { ...presentApiKey(key), apiKey: plaintext };
+  }),
+
+  revoke: pharmacistProcedure.input(revokeApiKeyInput).mutation(async ({ ctx, input }) => {
+    await revokePharmacyApiKey(ctx.user, input.keyUid);
+    return { revoked: true };
+  }),
+});
