@@ -1,15 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { Prisma, type Tx } from "@/server/db/client";
+import type { EventType } from "./event-types";
 
-/** Event types of the spec's event table. Pharmacy events go to pharmacy and organisation subscriptions. */
-export const EVENT_TYPES = [
-  "pharmacy_order_created",
-  "pharmacy_order_updated",
-  "pharmacy_sku_stock_updated",
-  "appointment_reminder_due",
-  "patient_doctor_meeting_updated",
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+export { EVENT_TYPES, type EventType } from "./event-types";
 
 export type OutboxEventInput = {
   type: EventType;

@@ -8,15 +8,9 @@ import { database, type Prisma, type Tx, type Db } from "@/server/db/client";
 import type { DeliveryState } from "@/server/db/generated/client";
 import { NotFoundError } from "@/server/domain/errors";
 import { pageArgs, type Page } from "@/server/domain/paging";
+import { DELIVERY_LOG_MAX_LIMIT, DELIVERY_LOG_STATES, type DeliveryLogState } from "./delivery-log-states";
 
-/**
- * Where a delivery stands, in the logs' words: pending (no attempt recorded yet), retrying (pending,
- * after at least one failed attempt), delivered, failed (dropped: a permanent failure).
- */
-export const DELIVERY_LOG_STATES = ["pending", "retrying", "delivered", "failed"] as const;
-export type DeliveryLogState = (typeof DELIVERY_LOG_STATES)[number];
-
-export const DELIVERY_LOG_MAX_LIMIT = 200;
+export { DELIVERY_LOG_MAX_LIMIT, DELIVERY_LOG_STATES, type DeliveryLogState };
 
 const stateWhere: Record<DeliveryLogState, Prisma.WebhookDeliveryWhereInput> = {
   pending: { state: "PENDING", attempts: { none: {} } },

@@ -4,42 +4,14 @@
  * subscriptions to filter by, and the re-send of a dropped (permanently failed) delivery.
  */
 import { z } from "zod";
-import {
-  DELIVERY_LOG_MAX_LIMIT,
-  DELIVERY_LOG_STATES,
-  getWebhookDelivery,
-  listSubscriptionsForLogs,
-  listWebhookDeliveries,
-} from "@/server/domain/webhooks/delivery-logs";
-import { EVENT_TYPES } from "@/server/domain/webhooks/event-types";
+import { getWebhookDelivery, listSubscriptionsForLogs, listWebhookDeliveries } from "@/server/domain/webhooks/delivery-logs";
 import { resendWebhookDelivery } from "@/server/domain/webhooks/resend-delivery";
 import { resolvePharmacyScope } from "@/server/domain/pharmacies/pharmacy-scope";
 import { announceDeliveries } from "@/server/jobs/webhook-delivery";
 import { pharmacistProcedure, router } from "@/server/trpc/init";
-import { fromUnixSeconds, toUnixSecondsInclusive, uid, unixSeconds } from "@/server/wire/schemas";
+import { fromUnixSeconds, toUnixSecondsInclusive, uid } from "@/server/wire/schemas";
 import { presentDeliveryLogDetail, presentDeliveryLogItem, presentDeliveryLogSubscription } from "./webhook-logs.presenters";
-
-const pharmacyUid = uid().optional();
-
-const listWebhookDeliveriesInput = z
-  .object({
-    pharmacyUid,
-    subscriptionUid: uid().optional(),
-    eventType: z.enum(EVENT_TYPES).optional(),
-    state: z.enum(DELIVERY_LOG_STATES).optional(),
-    /** Creation time from (inclusive), Unix seconds. */
-    from: unixSeconds().optional(),
-    /** Creation time to (inclusive: the whole second), Unix seconds. */
-    to: unixSeconds().optional(),
-    page: z.number().int().min(0).max(10_000_000).default(0),
-    limit: z.number().int().min(1).max(DELIVERY_LOG_MAX_LIMIT).default(50),
-  })
-  .refine((input) => input.from === undefined || input.to === undefined || input.from <= input.to, {
-    path: ["to"],
-    message: "Must not be before from.",
-  });
-
-const deliveryInput = z.object({ pharmacyUid, deliveryUid: uid() });
+import { deliveryInput, listWebhookDeliveriesInput } from "./webhook-logs.schemas";
 
 export const webhookLogsRouter = router({
   list: pharmacistProcedure.input(listWebhookDeliveriesInput).query(async ({ ctx, input }) => {
@@ -69,7 +41,7 @@ export const webhookLogsRouter = router({
   }),
 
   subscriptions: pharmacistProcedure
-    .input(z.object({ pharmacyUid }).default({}))
+    .input(z.object({ pharmacyUid: uid().optional() }).default({}))
     .query(async ({ ctx, input }) => {
       const pharmacyIds = await resolvePharmacyScope(ctx.user, input.pharmacyUid);
       return (await listSubscriptionsForLogs(pharmacyIds)).map(presentDeliveryLogSubscription);

@@ -3,8 +3,6 @@
  * webhooks/ endpoints, through the same domain functions. Tests sent from the portal are unsigned
  * (spec, Events → Signature, item 5).
  */
-import { z } from "zod";
-import { PHARMACY_EVENT_TYPES } from "@/server/domain/webhooks/event-types";
 import {
   deletePharmacySubscription,
   listPharmacySubscriptions,
@@ -17,7 +15,7 @@ import { NotFoundError } from "@/server/domain/errors";
 import { pharmacyToActFor, resolvePharmacyScope, type PharmacyReach } from "@/server/domain/pharmacies/pharmacy-scope";
 import { pharmacistProcedure, router } from "@/server/trpc/init";
 import { unix } from "@/server/wire/format";
-import { uid } from "@/server/wire/schemas";
+import { deleteSubscriptionInput, listSubscriptionsInput, registerSubscriptionInput, sendTestInput } from "./webhook-subscriptions.schemas";
 
 const present = (s: Subscription) => ({
   uid: s.id,
@@ -28,11 +26,6 @@ const present = (s: Subscription) => ({
   createdAt: unix(s.createdAt),
 });
 
-const target = z.string().trim().min(1).max(2048);
-const notificationType = z.enum(PHARMACY_EVENT_TYPES);
-
-const pharmacyUid = uid().optional();
-
 /** One pharmacy for writes: a group pharmacist must pick it; reads may span all of the user's pharmacies. */
 async function onePharmacy(user: PharmacyReach, requested: string | undefined): Promise<string> {
   const pharmacy = await pharmacyToActFor(user, requested ?? null);
@@ -41,22 +34,14 @@ async function onePharmacy(user: PharmacyReach, requested: string | undefined): 
 }
 
 export const webhookSubscriptionsRouter = router({
-  list: pharmacistProcedure.input(z.object({ pharmacyUid })).query(async ({ ctx, input }) => {
+  list: pharmacistProcedure.input(listSubscriptionsInput).query(async ({ ctx, input }) => {
     const ids = await resolvePharmacyScope(ctx.user, input.pharmacyUid);
     const lists = await Promise.all(ids.map((id) => listPharmacySubscriptions(id)));
     return lists.flat().map(present);
   }),
   /** Registers (or re-registers: new secret, same uid); the secret is in this response only. */
   register: pharmacistProcedure
-    .input(
-      z.object({
-        pharmacyUid,
-        notificationType,
-        target,
-        headerKey: z.string().max(200).nullish(),
-        headerValue: z.string().max(2000).nullish(),
-      }),
-    )
+    .input(registerSubscriptionInput)
     .mutation(async ({ ctx, input }) => {
       const pharmacyId = await onePharmacy(ctx.user, input.pharmacyUid);
       const { subscription, secret } = await registerPharmacySubscription({
@@ -70,7 +55,7 @@ export const webhookSubscriptionsRouter = router({
       return { ...present(subscription), webhookSecret: secret };
     }),
   delete: pharmacistProcedure
-    .input(z.object({ pharmacyUid, subscriptionUid: uid() }))
+    .input(deleteSubscriptionInput)
     .mutation(async ({ ctx, input }) => {
       const ids = await resolvePharmacyScope(ctx.user, input.pharmacyUid);
       for (const id of ids) {
@@ -85,7 +70,7 @@ export const webhookSubscriptionsRouter = router({
     }),
   /** Sends a sample of the event type now, unsigned, with X-Webhook-Test: true; reports the receiver's answer. */
   sendTest: pharmacistProcedure
-    .input(z.object({ pharmacyUid, notificationType, target }))
+    .input(sendTestInput)
     .mutation(async ({ ctx, input }) => {
       const pharmacyId = await onePharmacy(ctx.user, input.pharmacyUid);
       return sendTestDelivery({
