@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { Fact } from "@/components/portal-shell";
+import { AttentionSummary } from "@/components/pharmacy/home/attention-summary";
 import { PharmacyPage } from "@/components/pharmacy/pharmacy-page";
 import { requirePortalViewer } from "@/server/auth/portal-session";
 
@@ -13,6 +14,9 @@ export default async function PharmacyHomePage() {
   return (
     <PharmacyPage path="/pharmacy" title={placeName}>
       <p className="text-sm text-slate-600">Pharmacy portal of {viewer.organisation.displayName}</p>
+      <div className="mt-8">
+        <AttentionSummary />
+      </div>
       <dl className="mt-8 grid gap-6 rounded-xl border border-slate-200 bg-white p-6 shadow-sm sm:grid-cols-4">
         <Fact label="Signed in as" value={viewer.displayName} />
         <Fact label="Email" value={viewer.email} />

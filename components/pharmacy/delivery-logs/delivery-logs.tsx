@@ -1,0 +1,272 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useSearchParams } from "next/navigation";
+import { Fragment, useState } from "react";
+import { Button, SelectField, TextField } from "@/components/ui/controls";
+import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
+import { dateInputToUnix, formatUnixTime, unixToDateInput } from "@/components/ui/unix-time";
+import { errorMessage } from "@/components/trpc/errors";
+import { useTRPC } from "@/components/trpc/react";
+import { DELIVERY_LOG_STATES, type DeliveryLogState } from "@/server/domain/webhooks/delivery-log-states";
+import { PHARMACY_EVENT_TYPES } from "@/server/domain/webhooks/event-types";
+
+const PAGE_SIZE = 25;
+
+const STATE_STYLE: Record<DeliveryLogState, string> = {
+  pending: "bg-slate-100 text-slate-700",
+  retrying: "bg-amber-100 text-amber-900",
+  delivered: "bg-emerald-100 text-emerald-800",
+  failed: "bg-red-100 text-red-800",
+};
+
+const oneOf = <T extends string>(values: readonly T[], value: string | null): T | "" => (value && (values as readonly string[]).includes(value) ? (value as T) : "");
+
+/** An attempt's outcome in a few words: the HTTP status, or what went wrong before one. */
+function attemptResult(a: { responseStatus: number | null; errorClass: string | null }): string {
+  if (a.responseStatus !== null) return `HTTP ${a.responseStatus}`;
+  return a.errorClass ? a.errorClass.replaceAll("_", " ") : "—";
+}
+
+export function DeliveryLogs() {
+  const trpc = useTRPC();
+  const search = useSearchParams();
+  // Filters start from the link that led here (the home page links to recent failures).
+  const [state, setState] = useState<DeliveryLogState | "">(oneOf(DELIVERY_LOG_STATES, search.get("state")));
+  const [eventType, setEventType] = useState(oneOf(PHARMACY_EVENT_TYPES, search.get("eventType")));
+  const fromParam = Number(search.get("from"));
+  const [fromDate, setFromDate] = useState(Number.isInteger(fromParam) && fromParam > 0 ? unixToDateInput(fromParam) : "");
+  const [toDate, setToDate] = useState("");
+  const [page, setPage] = useState(0);
+  const [open, setOpen] = useState<string | null>(null);
+
+  const from = dateInputToUnix(fromDate, "start");
+  const to = dateInputToUnix(toDate, "end");
+  const reversed = from !== undefined && to !== undefined && from > to;
+  const input = {
+    ...(state ? { state } : {}),
+    ...(eventType ? { eventType } : {}),
+    ...(from !== undefined ? { from } : {}),
+    ...(to !== undefined && !reversed ? { to } : {}),
+    page,
+    limit: PAGE_SIZE,
+  };
+  const deliveries = useQuery({
+    ...trpc.webhookLogs.list.queryOptions(input),
+    // Deliveries still being attempted change by themselves: keep them current.
+    refetchInterval: (query) => (query.state.data?.items.some((d) => d.state === "pending" || d.state === "retrying") ? 5_000 : false),
+  });
+
+  const changeFilter = <T,>(set: (value: T) => void) => (value: T) => {
+    set(value);
+    setPage(0);
+  };
+
+  return (
+    <div className="space-y-4">
+      <form
+        aria-label="Filters"
+        onSubmit={(e) => e.preventDefault()}
+        className="grid gap-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-4"
+      >
+        <SelectField label="State" value={state} onChange={(e) => changeFilter(setState)(e.target.value as DeliveryLogState | "")}>
+          <option value="">All states</option>
+          {DELIVERY_LOG_STATES.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label="Event type" value={eventType} onChange={(e) => changeFilter(setEventType)(e.target.value as typeof eventType)}>
+          <option value="">All event types</option>
+          {PHARMACY_EVENT_TYPES.map((t) => (
+            <option key={t} value={t}>
+              {t}
+            </option>
+          ))}
+        </SelectField>
+        <TextField label="From date" type="date" value={fromDate} onChange={(e) => changeFilter(setFromDate)(e.target.value)} />
+        <TextField
+          label="To date"
+          type="date"
+          value={toDate}
+          onChange={(e) => changeFilter(setToDate)(e.target.value)}
+          errors={reversed ? ["Must not be before the from date."] : undefined}
+        />
+      </form>
+
+      {deliveries.isPending ? (
+        <LoadingState label="Loading deliveries…" />
+      ) : deliveries.isError ? (
+        <ErrorState message={errorMessage(deliveries.error)} onRetry={() => deliveries.refetch()} />
+      ) : deliveries.data.items.length === 0 ? (
+        <EmptyState title={state || eventType || from || to ? "No deliveries match these filters" : "No webhook deliveries yet"}>
+          {state || eventType || from || to ? (
+            "Try other filters."
+          ) : (
+            <>
+              Deliveries appear here once an event happens for one of your{" "}
+              <Link href="/pharmacy/api-access/webhooks" className="font-medium text-brand-700 hover:underline">
+                webhooks
+              </Link>
+              .
+            </>
+          )}
+        </EmptyState>
+      ) : (
+        <>
+          <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+            <table className="min-w-full divide-y divide-slate-200 text-sm">
+              <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
+                <tr>
+                  <th scope="col" className="px-4 py-3">Created</th>
+                  <th scope="col" className="px-4 py-3">Event</th>
+                  <th scope="col" className="px-4 py-3">Target</th>
+                  <th scope="col" className="px-4 py-3">State</th>
+                  <th scope="col" className="px-4 py-3">Attempts</th>
+                  <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {deliveries.data.items.map((d) => (
+                  <Fragment key={d.uid}>
+                    <tr className="align-top" data-delivery={d.uid}>
+                      <td className="whitespace-nowrap px-4 py-3 text-slate-700">{formatUnixTime(d.createdAt)}</td>
+                      <td className="px-4 py-3">
+                        <p className="font-mono text-slate-900">{d.eventType}</p>
+                        <p className="font-mono text-xs text-slate-500" title={d.eventType.startsWith("pharmacy_order") ? "Pharmacy order" : "Pharmacy SKU"}>
+                          {d.eventType.startsWith("pharmacy_order") ? "Order " : "SKU "}
+                          {d.subjectUid}
+                        </p>
+                      </td>
+                      <td className="max-w-xs break-all px-4 py-3 text-slate-700">
+                        {d.subscription.target}
+                        {d.subscription.deleted ? <span className="ml-1 text-xs text-slate-500">(subscription deleted)</span> : null}
+                      </td>
+                      <td className="px-4 py-3">
+                        <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${STATE_STYLE[d.state]}`}>{d.state}</span>
+                        {d.state === "failed" ? <p className="mt-1 text-xs text-slate-500">permanent failure</p> : null}
+                      </td>
+                      <td className="px-4 py-3 text-slate-700">
+                        <p>
+                          {d.attemptCount} of {d.maxAttempts}
+                          {d.lastAttempt ? ` · last: ${attemptResult(d.lastAttempt)}` : ""}
+                        </p>
+                        {d.nextAttemptAt !== null ? <p className="text-xs text-slate-500">next: {formatUnixTime(d.nextAttemptAt)}</p> : null}
+                      </td>
+                      <td className="px-4 py-3">
+                        <div className="flex justify-end gap-2">
+                          <Button tone="secondary" aria-expanded={open === d.uid} onClick={() => setOpen(open === d.uid ? null : d.uid)}>
+                            {open === d.uid ? "Hide attempts" : "Show attempts"}
+                          </Button>
+                          {d.state === "failed" && !d.subscription.deleted ? <ResendButton deliveryUid={d.uid} onResent={() => setOpen(d.uid)} /> : null}
+                        </div>
+                      </td>
+                    </tr>
+                    {open === d.uid ? (
+                      <tr>
+                        <td colSpan={6} className="bg-slate-50 px-4 py-4">
+                          <DeliveryDetail deliveryUid={d.uid} />
+                        </td>
+                      </tr>
+                    ) : null}
+                  </Fragment>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <nav aria-label="Pages" className="flex items-center justify-between text-sm text-slate-600">
+            <span>
+              {deliveries.data.total} {deliveries.data.total === 1 ? "delivery" : "deliveries"} · page {page + 1} of {Math.max(deliveries.data.totalPages, 1)}
+            </span>
+            <div className="flex gap-2">
+              <Button tone="secondary" disabled={page === 0} onClick={() => setPage(page - 1)}>
+                Previous page
+              </Button>
+              <Button tone="secondary" disabled={page + 1 >= deliveries.data.totalPages} onClick={() => setPage(page + 1)}>
+                Next page
+              </Button>
+            </div>
+          </nav>
+        </>
+      )}
+    </div>
+  );
+}
+
+function ResendButton({ deliveryUid, onResent }: { deliveryUid: string; onResent: () => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const resend = useMutation(
+    trpc.webhookLogs.resend.mutationOptions({
+      onSuccess: async () => {
+        onResent();
+        await queryClient.invalidateQueries({ queryKey: trpc.webhookLogs.pathKey() });
+      },
+    }),
+  );
+  return (
+    <div className="text-right">
+      <Button disabled={resend.isPending} onClick={() => resend.mutate({ deliveryUid })}>
+        {resend.isPending ? "Re-sending…" : "Re-send"}
+      </Button>
+      {resend.error ? <p className="mt-1 max-w-xs text-xs text-red-700">{errorMessage(resend.error)}</p> : null}
+    </div>
+  );
+}
+
+function DeliveryDetail({ deliveryUid }: { deliveryUid: string }) {
+  const trpc = useTRPC();
+  const detail = useQuery({
+    ...trpc.webhookLogs.get.queryOptions({ deliveryUid }),
+    refetchInterval: (query) => (query.state.data?.state === "pending" || query.state.data?.state === "retrying" ? 5_000 : false),
+  });
+  if (detail.isPending) return <LoadingState label="Loading attempts…" />;
+  if (detail.isError) return <ErrorState message={errorMessage(detail.error)} onRetry={() => detail.refetch()} />;
+  const d = detail.data;
+  return (
+    <div className="space-y-3">
+      {d.attempts.length === 0 ? (
+        <p className="text-sm text-slate-600">No attempt recorded yet{d.nextAttemptAt ? `; the first is due ${formatUnixTime(d.nextAttemptAt)}` : ""}.</p>
+      ) : (
+        <table className="min-w-full text-sm" aria-label="Attempts">
+          <thead className="text-left text-xs font-medium uppercase tracking-wide text-slate-500">
+            <tr>
+              <th scope="col" className="py-1 pr-4">Attempt</th>
+              <th scope="col" className="py-1 pr-4">Time</th>
+              <th scope="col" className="py-1 pr-4">Duration</th>
+              <th scope="col" className="py-1 pr-4">Result</th>
+              <th scope="col" className="py-1 pr-4">Next attempt</th>
+            </tr>
+          </thead>
+          <tbody>
+            {d.attempts.map((a) => (
+              <tr key={a.attemptNumber} className="border-t border-slate-200">
+                <td className="py-1.5 pr-4">#{a.attemptNumber}</td>
+                <td className="py-1.5 pr-4">{formatUnixTime(a.startedAt)}</td>
+                <td className="py-1.5 pr-4">{a.durationMs} ms</td>
+                <td className="py-1.5 pr-4">
+                  <span className={a.responseStatus !== null && a.responseStatus < 300 ? "text-emerald-800" : "text-red-800"}>{attemptResult(a)}</span>
+                  {a.errorMessage ? <span className="ml-2 text-xs text-slate-500">{a.errorMessage}</span> : null}
+                </td>
+                <td className="py-1.5 pr-4">{formatUnixTime(a.nextAttemptAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {d.resends.length > 0 ? (
+        <ul className="space-y-1">
+          {d.resends.map((r, i) => (
+            <li key={i}>
+              <Notice tone="warning">
+                Re-sent {formatUnixTime(r.createdAt)} by {r.by.type === "SYSTEM" ? "the system" : (r.by.name ?? (r.by.type === "USER" ? "a user" : "an API key"))}
+              </Notice>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
