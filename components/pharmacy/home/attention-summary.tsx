@@ -49,7 +49,7 @@ export function AttentionSummary() {
         {cards.map((card) => (
           <li key={card.label} className={`rounded-xl border bg-white p-5 shadow-sm ${card.count > 0 ? "border-amber-300" : "border-slate-200"}`}>
             <p className="text-sm font-medium text-slate-700">{card.label}</p>
-            <p className={`mt-2 text-3xl font-semibold ${card.count > 0 ? "text-amber-800" : "text-slate-400"}`} aria-label={`${card.label}: ${card.count}`}>
+            <p className={`mt-2 text-3xl font-semibold ${card.count > 0 ? "text-amber-800" : "text-slate-400"}`}>
               {card.count}
             </p>
             <p className="mt-1 text-xs text-slate-500">{card.detail}</p>

@@ -1,0 +1,305 @@
+/**
+ * The pharmacy portal's API access: API keys (created, used, revoked), webhooks (registered, a test
+ * sent to a receiver of this test), the delivery logs (a delivered and a dropped delivery with their
+ * attempts, the dropped one re-sent) and the home page's counts. Webhooks go to 127.0.0.1, which the
+ * Playwright web server refuses (SSRF guard), so this spec runs its own `next start` (the build from
+ * the Playwright web server) with private targets allowed and short retry pauses, on its own data.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import pg from "pg";
+
+const root = path.resolve(import.meta.dirname, "..");
+const port = Number(process.env.E2E_PORT ?? 3100) + 50;
+const base = `http://127.0.0.1:${port}`;
+const dataDir = path.join(root, ".data", "e2e-api-access");
+const shots = path.join(root, "test-results", "api-access-shots");
+const docShots = path.join(root, "docs", "screenshots");
+
+type Demo = {
+  keys: { management: string; pharmacy: string };
+  shop: { identifier: string };
+  pharmacies: { uid: string; display_name: string }[];
+  users: { pharmacist: { email: string; password: string } };
+  catalogue: { otc: { sku_reference: string }[] };
+};
+
+let server: ChildProcess | null = null;
+let receiver: Server;
+let receiverUrl: string;
+let demo: Demo;
+/** What the receiver got, by path; /fail answers 500 until `failing` is switched off. */
+const received: { path: string; test: boolean; at: number }[] = [];
+let failing = true;
+
+async function databaseUrl(): Promise<string | undefined> {
+  const url = process.env.DATABASE_URL?.trim();
+  if (!url?.startsWith("postgres")) return undefined;
+  const parsed = new URL(url);
+  const name = `${decodeURIComponent(parsed.pathname.slice(1)) || "postgres"}_api_access`;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await client.query(`CREATE DATABASE "${name}"`);
+  await client.end();
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
+}
+
+async function untilUp(): Promise<void> {
+  for (let i = 0; i < 240; i++) {
+    try {
+      if ((await fetch(`${base}/`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error("server did not start");
+}
+
+test.describe.configure({ mode: "serial" });
+test.use({ baseURL: base, viewport: { width: 1280, height: 900 } });
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  rmSync(dataDir, { recursive: true, force: true });
+  mkdirSync(shots, { recursive: true });
+  mkdirSync(docShots, { recursive: true });
+  receiver = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      const isTest = req.headers["x-webhook-test"] === "true";
+      received.push({ path: req.url ?? "", test: isTest, at: Date.now() });
+      // A test answers 202, so the page shows what this receiver said.
+      res.writeHead(isTest ? 202 : req.url === "/fail" && failing ? 500 : 200).end();
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    PUBLIC_BASE_URL: base,
+    NEXTAUTH_URL: "",
+    LOG_LEVEL: "silent",
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+    // Five attempts within a few seconds, so a delivery is dropped while the test waits.
+    WEBHOOK_RETRY_BASE_MS: "300",
+    WEBHOOK_RETRY_MAX_MS: "800",
+  };
+  const url = await databaseUrl();
+  if (url) env.DATABASE_URL = url;
+  else delete env.DATABASE_URL;
+  server = spawn(path.join(root, "node_modules", ".bin", "next"), ["start", "--hostname", "127.0.0.1", "--port", String(port)], {
+    cwd: root,
+    env,
+    stdio: "ignore",
+    detached: true,
+  });
+  await untilUp();
+  demo = JSON.parse(readFileSync(path.join(dataDir, "demo.json"), "utf8")) as Demo;
+});
+
+test.afterAll(async () => {
+  if (server?.pid) {
+    try {
+      process.kill(-server.pid, "SIGTERM");
+    } catch {
+      // already gone
+    }
+  }
+  receiver?.closeAllConnections();
+  receiver?.close();
+});
+
+async function signIn(page: Page, next: string) {
+  await page.goto(`/signin?callbackUrl=${encodeURIComponent(next)}`);
+  await page.getByLabel("Email").fill(demo.users.pharmacist.email);
+  await page.getByLabel("Password").fill(demo.users.pharmacist.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(new RegExp(`${next.replaceAll("/", "\\/")}$`));
+}
+
+async function shot(page: Page, name: string, keep = false) {
+  await page.screenshot({ path: path.join(keep ? docShots : shots, `${name}.png`), fullPage: true });
+}
+
+/** A page whose tRPC calls all fail: the error states. */
+async function withBrokenApi(page: Page, url: string, name: string) {
+  await page.route("**/api/trpc/**", (route) => route.abort());
+  await page.goto(url);
+  await expect(page.getByRole("button", { name: "Try again" }).first()).toBeVisible({ timeout: 15_000 });
+  await shot(page, name);
+  await page.unroute("**/api/trpc/**");
+}
+
+const pharmacyHeaders = () => ({ "x-api-key": demo.keys.pharmacy, "content-type": "application/json" });
+
+/** An order routed to the demo pharmacy; its pharmacy order uid. */
+async function placeOrder(request: APIRequestContext, externalId: string): Promise<string> {
+  const created = await request.post("/v1/management/orders", {
+    headers: { "x-api-key": demo.keys.management, "content-type": "application/json" },
+    data: {
+      shop_identifier: demo.shop.identifier,
+      external_id: externalId,
+      customer: { id: `cust-${externalId}`, email: "erika@example.com" },
+      delivery_address: { first_name: "Erika", last_name: "Mustermann", street: "Hauptstr.", house_number: "5", zip_code: "10115", city: "Berlin", country: "DE" },
+      fulfillments: [
+        {
+          external_id: `${externalId}-f1`,
+          destination_pharmacy_uid: demo.pharmacies[0]!.uid,
+          items: [{ external_id: `${externalId}-i1`, sku_reference: demo.catalogue.otc[0]!.sku_reference, quantity: 1, total_paid: { amount: 399, currency: "EUR" } }],
+        },
+      ],
+    },
+  });
+  expect(created.status()).toBe(201);
+  const list = await request.get("/v1/external_pharmacy_api/pharmacy_orders/?limit=100", { headers: pharmacyHeaders() });
+  expect(list.status()).toBe(200);
+  const { data } = (await list.json()) as { data: { uid: string }[] };
+  return data.at(-1)!.uid;
+}
+
+test("API keys: created with orders_read and shown once, used, revoked (401 at once)", async ({ page }) => {
+  await signIn(page, "/pharmacy/settings/api-keys");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("API keys");
+
+  // The form refuses a key without a name or permissions before sending it.
+  await page.getByRole("button", { name: "Create key" }).click();
+  await expect(page.getByText("This field may not be blank.")).toBeVisible();
+  await expect(page.getByText("Choose at least one permission.")).toBeVisible();
+
+  await page.getByLabel("Display name").fill("E2E connector");
+  await page.getByLabel("orders_read", { exact: true }).check();
+  await page.getByRole("button", { name: "Create key" }).click();
+  const secret = page.getByLabel("New API key");
+  await expect(secret).toHaveValue(/^rxe_/);
+  await expect(secret).toHaveAttribute("readonly", "");
+  const key = await secret.inputValue();
+  const row = page.getByRole("row").filter({ hasText: "E2E connector" });
+  await expect(row).toContainText("orders_read");
+  await expect(row).toContainText("Demo Pharmacist");
+  await shot(page, "pharmacy-api-keys", true);
+
+  const orders = () => page.request.get("/v1/external_pharmacy_api/pharmacy_orders/", { headers: { "x-api-key": key } });
+  expect((await orders()).status()).toBe(200);
+  await page.reload();
+  await expect(page.getByRole("row").filter({ hasText: "E2E connector" })).not.toContainText("Never");
+  // Shown once: not on the page any more.
+  await expect(page.getByLabel("New API key")).toHaveCount(0);
+
+  await page.getByRole("button", { name: "Revoke E2E connector" }).click();
+  await page.getByRole("button", { name: "Confirm revoke" }).click();
+  await expect(page.getByText("Revoked “E2E connector”: it no longer works.")).toBeVisible();
+  await expect(page.getByRole("row").filter({ hasText: "E2E connector" })).toHaveCount(0);
+  expect((await orders()).status()).toBe(401);
+
+  await withBrokenApi(page, "/pharmacy/settings/api-keys", "pharmacy-api-keys-error");
+});
+
+test("webhooks: registered with the secret shown once, a test answered by the receiver", async ({ page }) => {
+  await signIn(page, "/pharmacy/api-access/webhooks");
+  await expect(page.getByText("No webhooks registered")).toBeVisible();
+  await shot(page, "pharmacy-webhooks-empty");
+
+  await page.getByLabel("Target URL").fill("ftp://nowhere");
+  await page.getByRole("button", { name: "Register" }).click();
+  await expect(page.getByLabel("Target URL")).toHaveAttribute("aria-invalid", "true");
+
+  for (const target of [`${receiverUrl}/ok`, `${receiverUrl}/fail`]) {
+    await page.getByLabel("Event type").selectOption("pharmacy_order_updated");
+    await page.getByLabel("Target URL").fill(target);
+    await page.getByRole("button", { name: "Register" }).click();
+    await expect(page.getByLabel("Webhook secret")).toHaveValue(/^whsec_/);
+    await expect(page.getByRole("listitem", { name: `pharmacy_order_updated to ${target}` })).toBeVisible();
+  }
+  await expect(page.getByLabel("Webhook secret")).toHaveAttribute("readonly", "");
+
+  const ok = page.getByRole("listitem", { name: `pharmacy_order_updated to ${receiverUrl}/ok` });
+  await ok.getByRole("button", { name: "Send test" }).click();
+  await expect(ok.getByRole("status")).toContainText("Your receiver answered HTTP 202");
+  expect(received.filter((r) => r.test && r.path === "/ok")).toHaveLength(1);
+  await shot(page, "pharmacy-webhooks", true);
+
+  await withBrokenApi(page, "/pharmacy/api-access/webhooks", "pharmacy-webhooks-error");
+});
+
+test("delivery logs: a delivered and a dropped delivery with their attempts; the dropped one re-sent; the home page counts", async ({ page }) => {
+  test.setTimeout(90_000);
+  await signIn(page, "/pharmacy/api-access/delivery-logs");
+  await expect(page.getByText("No webhook deliveries yet")).toBeVisible();
+  await shot(page, "pharmacy-delivery-logs-empty");
+
+  await placeOrder(page.request, `e2e-waiting-${Date.now()}`);
+  const held = await placeOrder(page.request, `e2e-held-${Date.now()}`);
+  const changed = await page.request.patch(`/v1/external_pharmacy_api/pharmacy_orders/${held}/status`, {
+    headers: pharmacyHeaders(),
+    data: { status: "on-hold", comment: "Waiting for the patient to call back." },
+  });
+  expect(changed.status()).toBe(200);
+
+  // Delivered at once to /ok; /fail answers 500 five times, then the delivery is dropped.
+  await expect.poll(() => received.filter((r) => !r.test && r.path === "/ok").length, { timeout: 20_000 }).toBe(1);
+  await expect.poll(() => received.filter((r) => r.path === "/fail").length, { timeout: 30_000 }).toBe(5);
+
+  await page.reload();
+  const delivered = page.getByRole("row").filter({ hasText: `${receiverUrl}/ok` });
+  await expect(delivered).toContainText("pharmacy_order_updated");
+  await expect(delivered).toContainText(held);
+  await expect(delivered).toContainText("delivered");
+  await expect(delivered.getByRole("button", { name: "Re-send" })).toHaveCount(0);
+  const dropped = page.getByRole("row").filter({ hasText: `${receiverUrl}/fail` });
+  await expect(dropped).toContainText("pharmacy_order_updated");
+  await expect(dropped).toContainText("failed", { timeout: 15_000 });
+  await expect(dropped).toContainText("5 of 5");
+
+  await dropped.getByRole("button", { name: "Show attempts" }).click();
+  const attempts = page.getByRole("table", { name: "Attempts" });
+  await expect(attempts.getByRole("row")).toHaveCount(6);
+  await expect(attempts).toContainText("#5");
+  await expect(attempts.getByText("HTTP 500")).toHaveCount(5);
+  await shot(page, "pharmacy-delivery-logs", true);
+
+  // Filters: failed only, then an event type without deliveries.
+  await page.getByLabel("State").selectOption("failed");
+  await expect(page.getByRole("row").filter({ hasText: `${receiverUrl}/ok` })).toHaveCount(0);
+  await expect(page.getByRole("row").filter({ hasText: `${receiverUrl}/fail` }).first()).toBeVisible();
+  await page.getByLabel("Event type").selectOption("pharmacy_sku_stock_updated");
+  await expect(page.getByText("No deliveries match these filters")).toBeVisible();
+
+  // The home page: one order waiting, one on hold, one failed delivery, with links.
+  await page.goto("/pharmacy");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(demo.pharmacies[0]!.display_name);
+  const card = (label: string) => page.getByRole("listitem").filter({ hasText: label });
+  await expect(card("Orders waiting for you").getByText("1", { exact: true })).toBeVisible();
+  await expect(card("Orders on hold").getByText("1", { exact: true })).toBeVisible();
+  await expect(card("Failed webhook deliveries").getByText("1", { exact: true })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Open the order queue" })).toHaveAttribute("href", "/pharmacy/orders?status=waiting+for+pharmacy");
+  await expect(page.getByRole("link", { name: "Show orders on hold" })).toHaveAttribute("href", "/pharmacy/orders?status=on-hold");
+  await shot(page, "pharmacy-home", true);
+  await page.getByRole("link", { name: "Open the delivery logs" }).click();
+  await expect(page).toHaveURL(/\/pharmacy\/api-access\/delivery-logs\?state=failed&from=\d+$/);
+  await expect(page.getByLabel("State")).toHaveValue("failed");
+
+  // The receiver is fixed: re-send.
+  failing = false;
+  const again = page.getByRole("row").filter({ hasText: `${receiverUrl}/fail` });
+  await again.getByRole("button", { name: "Re-send" }).click();
+  await expect.poll(() => received.filter((r) => r.path === "/fail").length, { timeout: 20_000 }).toBe(6);
+  await expect(page.getByText(/Re-sent .* by Demo Pharmacist/)).toBeVisible();
+  await page.getByLabel("State").selectOption("");
+  const resent = page.getByRole("row").filter({ hasText: `${receiverUrl}/fail` }).first();
+  await expect(resent).toContainText("delivered", { timeout: 15_000 });
+  await expect(resent).toContainText("6 of 10");
+
+  await withBrokenApi(page, "/pharmacy/api-access/delivery-logs", "pharmacy-delivery-logs-error");
+  await withBrokenApi(page, "/pharmacy", "pharmacy-home-error");
+});
