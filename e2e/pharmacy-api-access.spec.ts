@@ -265,7 +265,7 @@ test("delivery logs: a delivered and a dropped delivery with their attempts; the
   const attempts = page.getByRole("table", { name: "Attempts" });
   await expect(attempts.getByRole("row")).toHaveCount(6);
   await expect(attempts).toContainText("#5");
-  await expect(attempts.getByText("HTTP 500")).toHaveCount(5);
+  await expect(attempts.getByText("HTTP 500", { exact: true })).toHaveCount(5);
   await shot(page, "pharmacy-delivery-logs", true);
 
   // Filters: failed only, then an event type without deliveries.

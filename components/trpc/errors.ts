@@ -19,6 +19,8 @@ export function fieldErrors(error: unknown, field: string): string[] | undefined
 /** A message for people: the server's own for refusals, a plain one for anything unexpected. */
 export function errorMessage(error: unknown): string {
   if (!(error instanceof TRPCClientError)) return "Something went wrong. Please try again.";
+  // No error data: the server was not reached, or answered something other than tRPC (a proxy's page).
+  if (!dataOf(error)) return "Could not reach the server. Check your connection and try again.";
   const code = dataOf(error)?.code;
   if (code === "UNAUTHORIZED") return "Your session has ended: sign in again.";
   if (code === "NOT_FOUND") return "Not found: it does not exist, or it is not one of your pharmacy's.";

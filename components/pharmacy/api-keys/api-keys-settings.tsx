@@ -218,11 +218,11 @@ function KeyList() {
                         ))}
                       </ul>
                     </td>
-                    <td className="px-4 py-3 text-slate-700">
+                    <td className="whitespace-nowrap px-4 py-3 text-slate-700">
                       <p>{formatUnixTime(key.createdAt)}</p>
                       <p className="text-xs text-slate-500">by {key.createdBy?.name ?? "the system"}</p>
                     </td>
-                    <td className="px-4 py-3 text-slate-700">{formatUnixTime(key.lastUsedAt, "Never")}</td>
+                    <td className="whitespace-nowrap px-4 py-3 text-slate-700">{formatUnixTime(key.lastUsedAt, "Never")}</td>
                     <td className="px-4 py-3 text-right">
                       {confirming === key.uid ? (
                         <div className="flex justify-end gap-2">

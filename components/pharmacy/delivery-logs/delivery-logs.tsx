@@ -140,7 +140,7 @@ export function DeliveryLogs() {
                           {d.subjectUid}
                         </p>
                       </td>
-                      <td className="max-w-xs break-all px-4 py-3 text-slate-700">
+                      <td className="min-w-48 max-w-xs break-all px-4 py-3 text-slate-700">
                         {d.subscription.target}
                         {d.subscription.deleted ? <span className="ml-1 text-xs text-slate-500">(subscription deleted)</span> : null}
                       </td>
@@ -156,7 +156,7 @@ export function DeliveryLogs() {
                         {d.nextAttemptAt !== null ? <p className="text-xs text-slate-500">next: {formatUnixTime(d.nextAttemptAt)}</p> : null}
                       </td>
                       <td className="px-4 py-3">
-                        <div className="flex justify-end gap-2">
+                        <div className="flex justify-end gap-2 whitespace-nowrap">
                           <Button tone="secondary" aria-expanded={open === d.uid} onClick={() => setOpen(open === d.uid ? null : d.uid)}>
                             {open === d.uid ? "Hide attempts" : "Show attempts"}
                           </Button>
@@ -207,11 +207,11 @@ function ResendButton({ deliveryUid, onResent }: { deliveryUid: string; onResent
     }),
   );
   return (
-    <div className="text-right">
+    <div className="whitespace-nowrap text-right">
       <Button disabled={resend.isPending} onClick={() => resend.mutate({ deliveryUid })}>
         {resend.isPending ? "Re-sending…" : "Re-send"}
       </Button>
-      {resend.error ? <p className="mt-1 max-w-xs text-xs text-red-700">{errorMessage(resend.error)}</p> : null}
+      {resend.error ? <p className="mt-1 max-w-xs whitespace-normal text-xs text-red-700">{errorMessage(resend.error)}</p> : null}
     </div>
   );
 }
@@ -248,7 +248,7 @@ function DeliveryDetail({ deliveryUid }: { deliveryUid: string }) {
                 <td className="py-1.5 pr-4">{a.durationMs} ms</td>
                 <td className="py-1.5 pr-4">
                   <span className={a.responseStatus !== null && a.responseStatus < 300 ? "text-emerald-800" : "text-red-800"}>{attemptResult(a)}</span>
-                  {a.errorMessage ? <span className="ml-2 text-xs text-slate-500">{a.errorMessage}</span> : null}
+                  {a.errorMessage && a.responseStatus === null ? <span className="ml-2 text-xs text-slate-500">{a.errorMessage}</span> : null}
                 </td>
                 <td className="py-1.5 pr-4">{formatUnixTime(a.nextAttemptAt)}</td>
               </tr>
