@@ -213,6 +213,7 @@ test("webhooks: registered with the secret shown once, a test answered by the re
   await page.getByLabel("Target URL").fill("ftp://nowhere");
   await page.getByRole("button", { name: "Register" }).click();
   await expect(page.getByLabel("Target URL")).toHaveAttribute("aria-invalid", "true");
+  await shot(page, "pharmacy-webhooks-invalid");
 
   for (const target of [`${receiverUrl}/ok`, `${receiverUrl}/fail`]) {
     await page.getByLabel("Event type").selectOption("pharmacy_order_updated");
@@ -234,7 +235,10 @@ test("webhooks: registered with the secret shown once, a test answered by the re
 
 test("delivery logs: a delivered and a dropped delivery with their attempts; the dropped one re-sent; the home page counts", async ({ page }) => {
   test.setTimeout(90_000);
-  await signIn(page, "/pharmacy/api-access/delivery-logs");
+  await signIn(page, "/pharmacy");
+  await expect(page.getByText("Nothing is waiting for you right now.")).toBeVisible();
+  await shot(page, "pharmacy-home-empty");
+  await page.goto("/pharmacy/api-access/delivery-logs");
   await expect(page.getByText("No webhook deliveries yet")).toBeVisible();
   await shot(page, "pharmacy-delivery-logs-empty");
 
@@ -294,8 +298,10 @@ test("delivery logs: a delivered and a dropped delivery with their attempts; the
   const again = page.getByRole("row").filter({ hasText: `${receiverUrl}/fail` });
   await again.getByRole("button", { name: "Re-send" }).click();
   await expect.poll(() => received.filter((r) => r.path === "/fail").length, { timeout: 20_000 }).toBe(6);
-  await expect(page.getByText(/Re-sent .* by Demo Pharmacist/)).toBeVisible();
-  await page.getByLabel("State").selectOption("");
+  await expect(page.getByText(/Re-sent the pharmacy_order_updated delivery to .*\/fail: it is being attempted again\./)).toBeVisible();
+  // Shown under all states now, so it stays in sight while it is attempted; who re-sent it is recorded.
+  await expect(page.getByLabel("State")).toHaveValue("");
+  await expect(page.getByText(/Re-sent \d.* by Demo Pharmacist/)).toBeVisible();
   const resent = page.getByRole("row").filter({ hasText: `${receiverUrl}/fail` }).first();
   await expect(resent).toContainText("delivered", { timeout: 15_000 });
   await expect(resent).toContainText("6 of 10");

@@ -40,6 +40,7 @@ export function DeliveryLogs() {
   const [toDate, setToDate] = useState("");
   const [page, setPage] = useState(0);
   const [open, setOpen] = useState<string | null>(null);
+  const [resent, setResent] = useState<string | null>(null);
 
   const from = dateInputToUnix(fromDate, "start");
   const to = dateInputToUnix(toDate, "end");
@@ -96,6 +97,7 @@ export function DeliveryLogs() {
         />
       </form>
 
+      {resent ? <Notice>{resent}</Notice> : null}
       {deliveries.isPending ? (
         <LoadingState label="Loading deliveries…" />
       ) : deliveries.isError ? (
@@ -120,8 +122,7 @@ export function DeliveryLogs() {
             <table className="min-w-full divide-y divide-slate-200 text-sm">
               <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
                 <tr>
-                  <th scope="col" className="px-4 py-3">Created</th>
-                  <th scope="col" className="px-4 py-3">Event</th>
+                  <th scope="col" className="px-4 py-3">Event (created)</th>
                   <th scope="col" className="px-4 py-3">Target</th>
                   <th scope="col" className="px-4 py-3">State</th>
                   <th scope="col" className="px-4 py-3">Attempts</th>
@@ -132,13 +133,13 @@ export function DeliveryLogs() {
                 {deliveries.data.items.map((d) => (
                   <Fragment key={d.uid}>
                     <tr className="align-top" data-delivery={d.uid}>
-                      <td className="whitespace-nowrap px-4 py-3 text-slate-700">{formatUnixTime(d.createdAt)}</td>
                       <td className="px-4 py-3">
                         <p className="font-mono text-slate-900">{d.eventType}</p>
                         <p className="font-mono text-xs text-slate-500" title={d.eventType.startsWith("pharmacy_order") ? "Pharmacy order" : "Pharmacy SKU"}>
                           {d.eventType.startsWith("pharmacy_order") ? "Order " : "SKU "}
                           {d.subjectUid}
                         </p>
+                        <p className="text-xs text-slate-500">{formatUnixTime(d.createdAt)}</p>
                       </td>
                       <td className="min-w-48 max-w-xs break-all px-4 py-3 text-slate-700">
                         {d.subscription.target}
@@ -156,17 +157,27 @@ export function DeliveryLogs() {
                         {d.nextAttemptAt !== null ? <p className="text-xs text-slate-500">next: {formatUnixTime(d.nextAttemptAt)}</p> : null}
                       </td>
                       <td className="px-4 py-3">
-                        <div className="flex justify-end gap-2 whitespace-nowrap">
+                        <div className="flex flex-col items-end gap-2 whitespace-nowrap">
                           <Button tone="secondary" aria-expanded={open === d.uid} onClick={() => setOpen(open === d.uid ? null : d.uid)}>
                             {open === d.uid ? "Hide attempts" : "Show attempts"}
                           </Button>
-                          {d.state === "failed" && !d.subscription.deleted ? <ResendButton deliveryUid={d.uid} onResent={() => setOpen(d.uid)} /> : null}
+                          {d.state === "failed" && !d.subscription.deleted ? (
+                            <ResendButton
+                              deliveryUid={d.uid}
+                              onResent={() => {
+                                // Re-sent, it is no longer failed: under the "failed" filter it would vanish from sight.
+                                if (state === "failed") changeFilter(setState)("");
+                                setOpen(d.uid);
+                                setResent(`Re-sent the ${d.eventType} delivery to ${d.subscription.target}: it is being attempted again.`);
+                              }}
+                            />
+                          ) : null}
                         </div>
                       </td>
                     </tr>
                     {open === d.uid ? (
                       <tr>
-                        <td colSpan={6} className="bg-slate-50 px-4 py-4">
+                        <td colSpan={5} className="bg-slate-50 px-4 py-4">
                           <DeliveryDetail deliveryUid={d.uid} />
                         </td>
                       </tr>
