@@ -69,7 +69,7 @@ test.beforeAll(async () => {
   test.setTimeout(120_000);
   rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(shots, { recursive: true });
-  mkdirSync(docShots, { recursive: true });
+  if (process.env.SCREENSHOTS_TO_DOCS === "1") mkdirSync(docShots, { recursive: true });
   receiver = createServer((req, res) => {
     req.resume();
     req.on("end", () => {
@@ -128,8 +128,10 @@ async function signIn(page: Page, next: string) {
   await expect(page).toHaveURL(new RegExp(`${next.replaceAll("/", "\\/")}$`));
 }
 
-async function shot(page: Page, name: string, keep = false) {
-  await page.screenshot({ path: path.join(keep ? docShots : shots, `${name}.png`), fullPage: true });
+/** Every page's states are photographed for review; the docs' copies are refreshed only with SCREENSHOTS_TO_DOCS=1. */
+async function shot(page: Page, name: string, forDocs = false) {
+  const dir = forDocs && process.env.SCREENSHOTS_TO_DOCS === "1" ? docShots : shots;
+  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
 }
 
 /** A page whose tRPC calls all fail: the error states. */
