@@ -274,7 +274,11 @@ test("delivery logs: a delivered and a dropped delivery with their attempts; the
   await expect(attempts.getByText("HTTP 500", { exact: true })).toHaveCount(5);
   await shot(page, "pharmacy-delivery-logs", true);
 
-  // Filters: failed only, then an event type without deliveries.
+  // Filters: one webhook; failed only; then an event type without deliveries.
+  await page.getByLabel("Webhook").selectOption({ label: `${receiverUrl}/ok (pharmacy_order_updated)` });
+  await expect(page.getByRole("row").filter({ hasText: `${receiverUrl}/fail` })).toHaveCount(0);
+  await expect(page.getByRole("row").filter({ hasText: `${receiverUrl}/ok` })).toHaveCount(1);
+  await page.getByLabel("Webhook").selectOption("");
   await page.getByLabel("State").selectOption("failed");
   await expect(page.getByRole("row").filter({ hasText: `${receiverUrl}/ok` })).toHaveCount(0);
   await expect(page.getByRole("row").filter({ hasText: `${receiverUrl}/fail` }).first()).toBeVisible();

@@ -35,6 +35,8 @@ export function DeliveryLogs() {
   // Filters start from the link that led here (the home page links to recent failures).
   const [state, setState] = useState<DeliveryLogState | "">(oneOf(DELIVERY_LOG_STATES, search.get("state")));
   const [eventType, setEventType] = useState(oneOf(PHARMACY_EVENT_TYPES, search.get("eventType")));
+  const [subscriptionUid, setSubscriptionUid] = useState(search.get("subscription") ?? "");
+  const subscriptions = useQuery(trpc.webhookLogs.subscriptions.queryOptions({}));
   const fromParam = Number(search.get("from"));
   const [fromDate, setFromDate] = useState(Number.isInteger(fromParam) && fromParam > 0 ? unixToDateInput(fromParam) : "");
   const [toDate, setToDate] = useState("");
@@ -48,6 +50,7 @@ export function DeliveryLogs() {
   const input = {
     ...(state ? { state } : {}),
     ...(eventType ? { eventType } : {}),
+    ...(subscriptionUid ? { subscriptionUid } : {}),
     ...(from !== undefined ? { from } : {}),
     ...(to !== undefined && !reversed ? { to } : {}),
     page,
@@ -69,7 +72,7 @@ export function DeliveryLogs() {
       <form
         aria-label="Filters"
         onSubmit={(e) => e.preventDefault()}
-        className="grid gap-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-4"
+        className="grid gap-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-5"
       >
         <SelectField label="State" value={state} onChange={(e) => changeFilter(setState)(e.target.value as DeliveryLogState | "")}>
           <option value="">All states</option>
@@ -84,6 +87,14 @@ export function DeliveryLogs() {
           {PHARMACY_EVENT_TYPES.map((t) => (
             <option key={t} value={t}>
               {t}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label="Webhook" value={subscriptionUid} onChange={(e) => changeFilter(setSubscriptionUid)(e.target.value)}>
+          <option value="">All webhooks</option>
+          {(subscriptions.data ?? []).map((sub) => (
+            <option key={sub.uid} value={sub.uid}>
+              {sub.target} ({sub.notificationType}){sub.deleted ? ", deleted" : ""}
             </option>
           ))}
         </SelectField>
@@ -103,8 +114,8 @@ export function DeliveryLogs() {
       ) : deliveries.isError ? (
         <ErrorState message={errorMessage(deliveries.error)} onRetry={() => deliveries.refetch()} />
       ) : deliveries.data.items.length === 0 ? (
-        <EmptyState title={state || eventType || from || to ? "No deliveries match these filters" : "No webhook deliveries yet"}>
-          {state || eventType || from || to ? (
+        <EmptyState title={state || eventType || subscriptionUid || from || to ? "No deliveries match these filters" : "No webhook deliveries yet"}>
+          {state || eventType || subscriptionUid || from || to ? (
             "Try other filters."
           ) : (
             <>
