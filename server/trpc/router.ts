@@ -1,11 +1,17 @@
 import { createCallerFactory, router } from "./init";
 import { pharmaciesRouter } from "./routers/pharmacies";
+import { pharmacySkusRouter } from "./routers/pharmacy-skus";
+import { payoutsRouter } from "./routers/payouts";
+import { shippingMethodsRouter } from "./routers/shipping-methods";
 import { webhookLogsRouter } from "./routers/webhook-logs";
 import { webhookSubscriptionsRouter } from "./routers/webhook-subscriptions";
 
 /** Every portal procedure, served at /api/trpc (app/api/trpc/[trpc]/route.ts). */
 export const appRouter = router({
   pharmacies: pharmaciesRouter,
+  pharmacySkus: pharmacySkusRouter,
+  payouts: payoutsRouter,
+  shippingMethods: shippingMethodsRouter,
   webhookLogs: webhookLogsRouter,
   webhookSubscriptions: webhookSubscriptionsRouter,
 });
