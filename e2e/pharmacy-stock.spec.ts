@@ -82,7 +82,7 @@ test("a pharmacist changes a stock with Enter, and the REST API shows it", async
   // The error state.
   await stubProcedure(page, "pharmacySkus.list", "error");
   await page.reload();
-  await expect(page.getByRole("alert")).toContainText("Something went wrong on our side", { timeout: 15_000 });
+  await expect(page.getByRole("alert").filter({ hasText: "Something went wrong on our side" })).toBeVisible({ timeout: 15_000 });
   await expect(page.getByRole("button", { name: "Try again" })).toBeVisible();
   await shot(page, "pharmacy-stock-error");
 });
@@ -149,7 +149,7 @@ test("a pharmacist maps a shipping method, and a REST pharmacy order detail carr
   await page.unrouteAll();
   await stubProcedure(page, "shippingMethods.list", "error");
   await page.reload();
-  await expect(page.getByRole("alert")).toContainText("Something went wrong on our side", { timeout: 15_000 });
+  await expect(page.getByRole("alert").filter({ hasText: "Something went wrong on our side" })).toBeVisible({ timeout: 15_000 });
   await shot(page, "pharmacy-shipping-methods-error");
 });
 
@@ -208,6 +208,6 @@ test("a pharmacist opens payouts and sees the rows with their totals, or the emp
 
   await stubProcedure(page, "payouts.list", "error");
   await page.reload();
-  await expect(page.getByRole("alert")).toContainText("Something went wrong on our side", { timeout: 15_000 });
+  await expect(page.getByRole("alert").filter({ hasText: "Something went wrong on our side" })).toBeVisible({ timeout: 15_000 });
   await shot(page, "pharmacy-payouts-error");
 });

@@ -59,12 +59,11 @@ function StockTable({ pharmacyUid }: { pharmacyUid: string }) {
             <table className="min-w-full divide-y divide-slate-200 text-sm">
               <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
                 <tr>
-                  <th scope="col" className="px-4 py-3">SKU</th>
-                  <th scope="col" className="px-4 py-3">Your id</th>
-                  <th scope="col" className="px-4 py-3">Price (EUR)</th>
-                  <th scope="col" className="px-4 py-3">Stock</th>
-                  <th scope="col" className="px-4 py-3">Updated</th>
-                  <th scope="col" className="px-4 py-3"><span className="sr-only">History</span></th>
+                  <th scope="col" className="px-3 py-3">SKU</th>
+                  <th scope="col" className="px-3 py-3">Your id</th>
+                  <th scope="col" className="px-3 py-3">Price (EUR)</th>
+                  <th scope="col" className="px-3 py-3">Stock</th>
+                  <th scope="col" className="px-3 py-3"><span className="sr-only">History</span></th>
                 </tr>
               </thead>
               {list.data.items.map((sku) => (
@@ -166,27 +165,27 @@ function SkuRow({ sku, pharmacyUid }: { sku: Sku; pharmacyUid: string }) {
   return (
     <tbody className="divide-y divide-slate-100 border-b border-slate-200 last:border-b-0">
       <tr className="align-top">
-        <td className="px-4 py-3">
+        <td className="min-w-56 px-3 py-3">
           <div className="font-medium text-slate-900">{sku.sku.displayName}</div>
           <div className="text-xs text-slate-500">
             {sku.sku.productDisplayName}
             {sku.sku.pzn ? ` · PZN ${sku.sku.pzn}` : ""}
             {sku.sku.digital ? " · digital" : ""}
           </div>
+          <div className="text-xs text-slate-400">Updated {formatDateTime(sku.updatedAt)}</div>
         </td>
-        <td className="px-4 py-3">{cell("externalId", `External id of ${sku.sku.displayName}`, "text", "w-36")}</td>
-        <td className="px-4 py-3">{cell("price", `Price of ${sku.sku.displayName}`, "decimal", "w-28")}</td>
-        <td className="px-4 py-3">{cell("stock", `Stock of ${sku.sku.displayName}`, "numeric", "w-24")}</td>
-        <td className="whitespace-nowrap px-4 py-3 text-slate-600">{formatDateTime(sku.updatedAt)}</td>
-        <td className="px-4 py-3 text-right">
+        <td className="px-3 py-3">{cell("externalId", `External id of ${sku.sku.displayName}`, "text", "w-36")}</td>
+        <td className="px-3 py-3">{cell("price", `Price of ${sku.sku.displayName}`, "decimal", "w-24")}</td>
+        <td className="px-3 py-3">{cell("stock", `Stock of ${sku.sku.displayName}`, "numeric", "w-24")}</td>
+        <td className="px-3 py-3 text-right">
           <Button tone="secondary" aria-expanded={showMovements} aria-label={`Stock movements of ${sku.sku.displayName}`} onClick={() => setShowMovements((s) => !s)}>
-            {showMovements ? "Hide movements" : "Movements"}
+            {showMovements ? "Hide" : "Movements"}
           </Button>
         </td>
       </tr>
       {otherError ? (
         <tr>
-          <td colSpan={6} className="px-4 pb-3">
+          <td colSpan={5} className="px-4 pb-3">
             <p role="alert" className="text-sm text-red-700">
               {otherError}
             </p>
@@ -195,7 +194,7 @@ function SkuRow({ sku, pharmacyUid }: { sku: Sku; pharmacyUid: string }) {
       ) : null}
       {showMovements ? (
         <tr>
-          <td colSpan={6} className="bg-slate-50 px-4 py-3">
+          <td colSpan={5} className="bg-slate-50 px-4 py-3">
             <StockMovements pharmacyUid={pharmacyUid} sku={sku} />
           </td>
         </tr>
@@ -227,23 +226,21 @@ function CellInput(props: {
       <label htmlFor={id} className="sr-only">
         {props.label}
       </label>
-      <div className="flex items-center gap-2">
-        <input
-          id={id}
-          value={props.value}
-          inputMode={props.inputMode}
-          aria-invalid={props.errors?.length ? true : undefined}
-          aria-describedby={props.errors?.length ? `${id}-errors` : undefined}
-          onChange={(e) => props.onChange(e.target.value)}
-          onKeyDown={onKeyDown}
-          className={`${props.width} rounded-md border px-2 py-1.5 text-sm text-slate-900 shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-100 ${props.errors?.length ? "border-red-400" : "border-slate-300"}`}
-        />
-        <span aria-live="polite" className="w-12 text-xs text-slate-500">
-          {props.busy ? "Saving…" : props.saved ? <span className="text-emerald-700">Saved</span> : null}
-        </span>
-      </div>
+      <input
+        id={id}
+        value={props.value}
+        inputMode={props.inputMode}
+        aria-invalid={props.errors?.length ? true : undefined}
+        aria-describedby={props.errors?.length ? `${id}-errors` : undefined}
+        onChange={(e) => props.onChange(e.target.value)}
+        onKeyDown={onKeyDown}
+        className={`${props.width} rounded-md border px-2 py-1.5 text-sm text-slate-900 shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-100 ${props.errors?.length ? "border-red-400" : "border-slate-300"}`}
+      />
+      <p aria-live="polite" className="mt-1 h-4 text-xs text-slate-500">
+        {props.busy ? "Saving…" : props.saved ? <span className="text-emerald-700">Saved</span> : null}
+      </p>
       {props.errors?.length ? (
-        <p id={`${id}-errors`} className="mt-1 max-w-48 text-xs text-red-700">
+        <p id={`${id}-errors`} className="max-w-40 text-xs text-red-700">
           {props.errors.join(" ")}
         </p>
       ) : null}
