@@ -6,7 +6,8 @@ import { readDemoFile } from "./demo";
 /**
  * Pharmacy portal: stock and prices, shipping methods and payouts, each checked against the REST
  * API the same data is served by (the demo pharmacy key), with screenshots of the full, empty and
- * error states (the full ones are committed under docs/screenshots/).
+ * error states under test-results/; with UPDATE_SCREENSHOTS=1 the full ones replace those committed
+ * under docs/screenshots/.
  */
 const demo = readDemoFile();
 const pharmacy = demo.pharmacies[0]!;
@@ -24,7 +25,7 @@ async function signIn(page: Page) {
 }
 
 const shot = (page: Page, name: string, committed = false) =>
-  page.screenshot({ path: committed ? `docs/screenshots/${name}.png` : `${SHOTS}/${name}.png`, fullPage: true });
+  page.screenshot({ path: committed && process.env.UPDATE_SCREENSHOTS === "1" ? `docs/screenshots/${name}.png` : `${SHOTS}/${name}.png`, fullPage: true });
 
 /** Makes one tRPC procedure fail (as a server error would) or answer `data`, for the empty and error screenshots. */
 async function stubProcedure(page: Page, procedure: string, answer: { data: unknown } | "error") {
