@@ -111,6 +111,18 @@ function SkuRow({ sku, pharmacyUid }: { sku: Sku; pharmacyUid: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [drafts, setDrafts] = useState(() => draftsOf(sku));
+  // A value changed elsewhere (the API, an order completion) replaces a field's draft unless the
+  // pharmacist is editing that field.
+  const [shown, setShown] = useState(() => draftsOf(sku));
+  const current = draftsOf(sku);
+  if (current.stock !== shown.stock || current.price !== shown.price || current.externalId !== shown.externalId) {
+    setShown(current);
+    setDrafts((d) => ({
+      stock: d.stock === shown.stock ? current.stock : d.stock,
+      price: d.price === shown.price ? current.price : d.price,
+      externalId: d.externalId === shown.externalId ? current.externalId : d.externalId,
+    }));
+  }
   const [localErrors, setLocalErrors] = useState<Partial<Record<Field, string[]>>>({});
   const [saved, setSaved] = useState<Field | null>(null);
   const [showMovements, setShowMovements] = useState(false);
@@ -119,6 +131,7 @@ function SkuRow({ sku, pharmacyUid }: { sku: Sku; pharmacyUid: string }) {
       onSuccess: (row, input) => {
         const field: Field = input.stock !== undefined ? "stock" : input.price !== undefined ? "price" : "externalId";
         setDrafts((d) => ({ ...d, [field]: draftsOf(row)[field] }));
+        setShown((v) => ({ ...v, [field]: draftsOf(row)[field] }));
         setSaved(field);
         void queryClient.invalidateQueries({ queryKey: trpc.pharmacySkus.pathKey() });
       },
@@ -136,7 +149,7 @@ function SkuRow({ sku, pharmacyUid }: { sku: Sku; pharmacyUid: string }) {
     update.mutate({ pharmacyUid, pharmacySkuUid: sku.uid, [field]: parsed.value });
   };
   const errorsOf = (field: Field) => localErrors[field] ?? fieldErrors(update.error, field);
-  const failedField: Field | undefined = update.variables
+  const sentField: Field | undefined = update.variables
     ? update.variables.stock !== undefined
       ? "stock"
       : update.variables.price !== undefined
@@ -152,7 +165,7 @@ function SkuRow({ sku, pharmacyUid }: { sku: Sku; pharmacyUid: string }) {
       inputMode={inputMode}
       width={width}
       errors={errorsOf(field)}
-      busy={update.isPending && failedField === field}
+      busy={update.isPending && sentField === field}
       saved={saved === field && !update.isPending}
       onChange={(value) => {
         setDrafts((d) => ({ ...d, [field]: value }));
