@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { PortalSessionUser } from "@/server/auth/portal-session";
 import { presentPayoutRow } from "@/server/api/pharmacy-payouts/payout.presenters";
 import { completePharmacyOrder } from "@/server/domain/pharmacy-orders/complete";
+import { handleTrpcRequest } from "./handler";
 import { createCaller } from "./router";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { get, patch } from "@/tests/http";
@@ -341,5 +342,28 @@ describe("payouts.list", () => {
     expect(await trpcCode(as(groupPharmacist).payouts.list({}))).toBe("NOT_FOUND");
     const b = await as(groupPharmacist).payouts.list({ pharmacyUid: t.groupPharmacy.id });
     expect(b.totals).toEqual([{ status: "projected", currency: "EUR", amount: 999, count: 1 }]);
+  });
+});
+
+describe("over HTTP", () => {
+  const post = (path: string, input: unknown, user: PortalSessionUser) =>
+    handleTrpcRequest(
+      new Request(`http://localhost:3000/api/trpc/${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(input) }),
+      async () => user,
+    );
+  type ErrorBody = { error: { data: { code: string; fieldErrors: Record<string, unknown> | null } } };
+
+  it("refuses bad values with the field errors the pages show beside their fields", async () => {
+    const stock = await post("pharmacySkus.update", { pharmacySkuUid: t.pharmacySku.id, stock: -1 }, pharmacist);
+    expect(stock.status).toBe(400);
+    expect(((await stock.json()) as ErrorBody).error.data.fieldErrors).toEqual({ stock: ["Ensure this value is greater than or equal to 0."] });
+    const [method] = await as(pharmacist).shippingMethods.list();
+    const mapping = await post("shippingMethods.save", { mappings: [{ shopShippingMethodUid: method.uid, identifier: "x".repeat(256) }] }, pharmacist);
+    expect(mapping.status).toBe(400);
+    expect(((await mapping.json()) as ErrorBody).error.data.fieldErrors).toEqual({
+      mappings: { "0": { identifier: ["Ensure this field has no more than 255 characters."] } },
+    });
+    const foreign = await post("pharmacySkus.update", { pharmacySkuUid: t.groupPharmacySku.id, stock: 1 }, pharmacist);
+    expect(foreign.status).toBe(404);
   });
 });

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { inferRouterOutputs } from "@trpc/server";
 import { formatDateTime, formatMoney } from "@/components/pharmacy/format";
 import { PharmacyChoice } from "@/components/pharmacy/pharmacy-choice";
@@ -33,22 +33,36 @@ function PayoutsView({ pharmacyUid }: { pharmacyUid: string }) {
   const [fromDay, setFromDay] = useState("");
   const [toDay, setToDay] = useState("");
   const [page, setPage] = useState(0);
+  const [searchText, setSearchText] = useState("");
+  const [search, setSearch] = useState("");
+  // Searching as one types, once the typing pauses.
+  useEffect(() => {
+    const next = searchText.trim();
+    if (next === search) return;
+    const timer = setTimeout(() => {
+      setSearch(next);
+      setPage(0);
+    }, 300);
+    return () => clearTimeout(timer);
+  }, [searchText, search]);
   const input = {
     pharmacyUid,
     status: status || undefined,
+    search: search || undefined,
     from: daySeconds(fromDay),
     to: daySeconds(toDay, true),
     page,
     limit: PAGE_SIZE,
   };
   const payouts = useQuery(trpc.payouts.list.queryOptions(input));
-  const filtered = Boolean(status || fromDay || toDay);
+  const filtered = Boolean(status || fromDay || toDay || search);
   const filterError = (field: string) => fieldErrors(payouts.error, field);
   const anyFilterError = Boolean(filterError("from") || filterError("to"));
 
   return (
     <div className="space-y-6">
-      <div className="grid max-w-3xl gap-4 sm:grid-cols-4">
+      <div className="grid max-w-4xl gap-4 sm:grid-cols-5">
+        <TextField label="Search" type="search" placeholder="Order or route" maxLength={100} value={searchText} onChange={(e) => setSearchText(e.target.value)} />
         <SelectField
           label="Status"
           value={status}
@@ -84,11 +98,13 @@ function PayoutsView({ pharmacyUid }: { pharmacyUid: string }) {
         <div className="flex items-end">
           <Button
             tone="secondary"
-            disabled={!filtered}
+            disabled={!filtered && !searchText}
             onClick={() => {
               setStatus("");
               setFromDay("");
               setToDay("");
+              setSearchText("");
+              setSearch("");
               setPage(0);
             }}
           >
@@ -114,7 +130,7 @@ function PayoutsResult({ data, filtered, page, onPage }: { data: Payouts; filter
   if (data.items.length === 0 && data.total === 0) {
     return (
       <EmptyState title={filtered ? "No payouts match these filters" : "No payouts yet"}>
-        {filtered ? "Try other dates or another status." : "Payouts appear here when your pharmacy's orders are paid (projected) and completed (routed)."}
+        {filtered ? "Try other dates, another status or another search." : "Payouts appear here when your pharmacy's orders are paid (projected) and completed (routed)."}
       </EmptyState>
     );
   }
