@@ -7,6 +7,9 @@ export type DemoFile = {
   /** The pharmacist belongs to the first pharmacy. */
   pharmacies: { uid: string; display_name: string }[];
   users: { admin: { email: string; password: string }; pharmacist: { email: string; password: string } };
+  shop: { uid: string; identifier: string };
+  keys: { management: string; pharmacy: string };
+  catalogue: { otc: { sku_reference: string; pharmacy_sku_uid: string }[] };
 };
 
 export function readDemoFile(): DemoFile {

@@ -2,6 +2,9 @@ import { createCallerFactory, router } from "./init";
 import { apiKeysRouter } from "./routers/api-keys";
 import { pharmaciesRouter } from "./routers/pharmacies";
 import { pharmacyHomeRouter } from "./routers/pharmacy-home";
+import { pharmacySkusRouter } from "./routers/pharmacy-skus";
+import { payoutsRouter } from "./routers/payouts";
+import { shippingMethodsRouter } from "./routers/shipping-methods";
 import { webhookLogsRouter } from "./routers/webhook-logs";
 import { webhookSubscriptionsRouter } from "./routers/webhook-subscriptions";
 
@@ -10,6 +13,9 @@ export const appRouter = router({
   apiKeys: apiKeysRouter,
   pharmacies: pharmaciesRouter,
   pharmacyHome: pharmacyHomeRouter,
+  pharmacySkus: pharmacySkusRouter,
+  payouts: payoutsRouter,
+  shippingMethods: shippingMethodsRouter,
   webhookLogs: webhookLogsRouter,
   webhookSubscriptions: webhookSubscriptionsRouter,
 });

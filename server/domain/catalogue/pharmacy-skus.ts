@@ -4,6 +4,7 @@ import { actorColumns, type Actor } from "@/server/domain/actor";
 import { NotFoundError } from "@/server/domain/errors";
 import { recordEvent } from "@/server/domain/events/outbox";
 import { pageArgs, type Page } from "@/server/domain/paging";
+import { containsInsensitive } from "@/server/domain/search";
 
 export type PharmacyScope = { id: string; organisationId: string; hiddenSkuType: HiddenSkuType };
 
@@ -24,9 +25,28 @@ function visibleTo(pharmacy: PharmacyScope) {
 
 const withSku = { sku: { include: { product: true } } } as const;
 
-export async function listPharmacySkus(pharmacy: PharmacyScope, page: Page) {
+export type PharmacySkuFilters = {
+  /** Case-insensitive substring of the SKU's display name, its PZN or the pharmacy's external id. */
+  search?: string;
+};
+
+export async function listPharmacySkus(pharmacy: PharmacyScope, page: Page, filters: PharmacySkuFilters = {}) {
   const db = await database();
-  const where = visibleTo(pharmacy);
+  const term = filters.search?.trim();
+  const where = term
+    ? {
+        ...visibleTo(pharmacy),
+        AND: [
+          {
+            OR: [
+              { sku: { displayName: containsInsensitive(term) } },
+              { sku: { pzn: containsInsensitive(term) } },
+              { externalId: containsInsensitive(term) },
+            ],
+          },
+        ],
+      }
+    : visibleTo(pharmacy);
   const [items, total] = await Promise.all([
     db.pharmacySku.findMany({
       where,
@@ -63,6 +83,62 @@ export async function updatePharmacySku(
       data: { price: changes.price, externalId: changes.externalId },
       include: withSku,
     });
+  });
+}
+
+/** A stock movement as the pharmacy sees it: what changed the stock, when, and who. */
+export type StockMovementEntry = {
+  id: string;
+  delta: number;
+  stockAfter: number;
+  reason: "STOCK_UPDATE" | "ORDER_COMPLETION" | "INITIAL";
+  pharmacyOrder: { id: string; name: string | null } | null;
+  actor: { type: "API_KEY" | "USER" | "SYSTEM"; id: string | null; name: string | null };
+  createdAt: Date;
+};
+
+/**
+ * The most recent stock movements of a pharmacy SKU the pharmacy can see, newest first (the
+ * ledger's order), with who made each: a key or a user by name, or the system.
+ */
+export async function listStockMovements(pharmacy: PharmacyScope, pharmacySkuId: string, limit: number): Promise<StockMovementEntry[]> {
+  const db = await database();
+  const visible = await db.pharmacySku.findFirst({ where: { id: pharmacySkuId, ...visibleTo(pharmacy) }, select: { id: true } });
+  if (!visible) throw new NotFoundError();
+  const rows = await db.stockMovement.findMany({
+    where: { pharmacySkuId },
+    orderBy: { sequence: "desc" },
+    take: limit,
+    select: {
+      id: true,
+      delta: true,
+      stockAfter: true,
+      reason: true,
+      actorType: true,
+      actorApiKeyId: true,
+      actorUserId: true,
+      createdAt: true,
+      pharmacyOrder: { select: { id: true, name: true } },
+    },
+  });
+  const keyIds = [...new Set(rows.flatMap((r) => (r.actorApiKeyId ? [r.actorApiKeyId] : [])))];
+  const userIds = [...new Set(rows.flatMap((r) => (r.actorUserId ? [r.actorUserId] : [])))];
+  const [keys, users] = await Promise.all([
+    keyIds.length ? db.apiKey.findMany({ where: { id: { in: keyIds } }, select: { id: true, displayName: true } }) : [],
+    userIds.length ? db.user.findMany({ where: { id: { in: userIds } }, select: { id: true, displayName: true } }) : [],
+  ]);
+  const names = new Map([...keys, ...users].map((x) => [x.id, x.displayName]));
+  return rows.map((r) => {
+    const actorId = r.actorApiKeyId ?? r.actorUserId;
+    return {
+      id: r.id,
+      delta: r.delta,
+      stockAfter: r.stockAfter,
+      reason: r.reason,
+      pharmacyOrder: r.pharmacyOrder,
+      actor: { type: r.actorType, id: actorId, name: actorId ? (names.get(actorId) ?? null) : null },
+      createdAt: r.createdAt,
+    };
   });
 }
 

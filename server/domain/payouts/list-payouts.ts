@@ -96,3 +96,26 @@ export async function listPayouts(
   ]);
   return { items, total };
 }
+
+export type PayoutTotal = { status: "projected" | "routed"; currency: string; amount: number; count: number };
+
+/**
+ * The sums of the rows `listPayouts` finds with the same filters (all pages), per status and
+ * currency: projected first, then routed, currencies alphabetically.
+ */
+export async function payoutTotals(receiverPharmacyId: string, filters: PayoutFilters): Promise<PayoutTotal[]> {
+  const db = await database();
+  const groups = await db.payout.groupBy({
+    by: ["status", "currency"],
+    where: where(receiverPharmacyId, filters),
+    _sum: { amount: true },
+    _count: { _all: true },
+    orderBy: [{ status: "asc" }, { currency: "asc" }],
+  });
+  return groups.map((g) => ({
+    status: g.status === "ROUTED" ? "routed" : "projected",
+    currency: g.currency,
+    amount: g._sum.amount ?? 0,
+    count: g._count._all,
+  }));
+}

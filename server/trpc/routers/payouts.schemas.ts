@@ -1,0 +1,23 @@
+/** Inputs of the payouts procedures (the payouts page builds its filters from the same schema). */
+import { z } from "zod";
+import { searchTerm, uid, unixSeconds } from "@/server/wire/schemas";
+
+export const PAYOUT_PAGE_LIMIT = 200;
+
+export const listPayoutsInput = z
+  .object({
+    pharmacyUid: uid().optional(),
+    status: z.enum(["projected", "routed"]).optional(),
+    search: searchTerm(),
+    /** Inclusive bounds, Unix seconds: routed rows by routing time, projected rows by their order's creation. */
+    from: unixSeconds().optional(),
+    to: unixSeconds().optional(),
+    sortBy: z.enum(["pharmacy_order_created_at", "routing_created_at", "amount"]).default("pharmacy_order_created_at"),
+    sortDirection: z.enum(["asc", "desc"]).default("desc"),
+    page: z.number().int().min(0).max(10_000_000).default(0),
+    limit: z.number().int().min(1).max(PAYOUT_PAGE_LIMIT).default(50),
+  })
+  .refine((input) => input.from === undefined || input.to === undefined || input.from <= input.to, {
+    path: ["to"],
+    message: "Must not be before from.",
+  });

@@ -1,0 +1,32 @@
+/** Inputs of the pharmacySkus procedures; the stock page validates its fields with the same schemas. */
+import { z } from "zod";
+import { amount, count, searchTerm, text, uid } from "@/server/wire/schemas";
+
+export const PHARMACY_SKU_PAGE_LIMIT = 100;
+export const STOCK_MOVEMENTS_LIMIT = 50;
+
+const pharmacyUid = uid().optional();
+
+export const listPharmacySkusInput = z.object({
+  pharmacyUid,
+  search: searchTerm(),
+  page: z.number().int().min(0).max(10_000_000).default(0),
+  limit: z.number().int().min(1).max(PHARMACY_SKU_PAGE_LIMIT).default(25),
+});
+
+/** The editable fields, with the REST PATCH's limits (stock and price: integers ≥ 0; price in cents). */
+export const pharmacySkuFields = { stock: count(), price: amount(), externalId: text() };
+
+export const updatePharmacySkuInput = z.object({
+  pharmacyUid,
+  pharmacySkuUid: uid(),
+  stock: pharmacySkuFields.stock.optional(),
+  price: pharmacySkuFields.price.optional(),
+  externalId: pharmacySkuFields.externalId.optional(),
+});
+
+export const stockMovementsInput = z.object({
+  pharmacyUid,
+  pharmacySkuUid: uid(),
+  limit: z.number().int().min(1).max(STOCK_MOVEMENTS_LIMIT).default(10),
+});
