@@ -42,6 +42,7 @@ export function OrderQueue() {
   const [pharmacyUid, setPharmacyUid] = useState<string>("");
   const [page, setPage] = useState(0);
   const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [bulkOutcome, setBulkOutcome] = useState<BulkOutcome | null>(null);
 
   const pharmacies = useQuery(trpc.pharmacies.list.queryOptions());
   const input = {
@@ -81,7 +82,7 @@ export function OrderQueue() {
           type="search"
           value={searchText}
           onChange={(e) => setSearchText(e.target.value)}
-          placeholder="PO name, customer, shop order, id"
+          placeholder="PO, customer, shop order"
           maxLength={100}
         />
         <TextField label="Created from" type="date" value={fromDay} onChange={(e) => setFromDay(e.target.value)} />
@@ -109,11 +110,18 @@ export function OrderQueue() {
         <BulkStatusChange
           pharmacyUid={pharmacyUid || undefined}
           uids={[...selected]}
-          onDone={() => {
+          onDone={(outcome) => {
+            setBulkOutcome(outcome);
             setSelected(new Set());
             void queryClient.invalidateQueries({ queryKey: trpc.pharmacyOrders.pathKey() });
           }}
         />
+      ) : null}
+      {bulkOutcome ? (
+        <Notice tone={bulkOutcome.refused.length ? "warning" : "success"}>
+          {bulkOutcome.changed} changed{bulkOutcome.unchanged ? `, ${bulkOutcome.unchanged} already had the status` : ""}
+          {bulkOutcome.refused.length ? `, ${bulkOutcome.refused.length} refused: ${bulkOutcome.refused.map((r) => r.message).join("; ")}` : "."}
+        </Notice>
       ) : null}
 
       {list.isPending ? (
@@ -222,21 +230,21 @@ function StatusTab({ label, count, current, onClick }: { label: string; count: n
 }
 
 /** The selected orders to one status, each on its own (bulkChangePharmacyOrderStatus); what was refused is listed. */
-function BulkStatusChange({ pharmacyUid, uids, onDone }: { pharmacyUid?: string; uids: string[]; onDone: () => void }) {
+type BulkOutcome = { changed: number; unchanged: number; refused: { uid: string; message: string }[] };
+
+function BulkStatusChange({ pharmacyUid, uids, onDone }: { pharmacyUid?: string; uids: string[]; onDone: (outcome: BulkOutcome) => void }) {
   const trpc = useTRPC();
   const [status, setStatus] = useState<SettablePharmacyOrderStatus>("in-progress");
   const [comment, setComment] = useState("");
   const [clientError, setClientError] = useState<unknown>(null);
-  const [outcome, setOutcome] = useState<{ changed: number; unchanged: number; refused: { uid: string; message: string }[] } | null>(null);
   const mutation = useMutation(
     trpc.pharmacyOrders.bulkChangeStatus.mutationOptions({
       onSuccess(results) {
-        setOutcome({
+        onDone({
           changed: results.filter((r) => r.ok && r.changed).length,
           unchanged: results.filter((r) => r.ok && !r.changed).length,
           refused: results.filter((r) => !r.ok).map((r) => ({ uid: r.uid, message: "message" in r ? r.message : "" })),
         });
-        onDone();
       },
     }),
   );
@@ -247,7 +255,6 @@ function BulkStatusChange({ pharmacyUid, uids, onDone }: { pharmacyUid?: string;
       className="flex flex-wrap items-end gap-3 rounded-xl border border-brand-200 bg-brand-50 p-4"
       onSubmit={(e) => {
         e.preventDefault();
-        setOutcome(null);
         const parsed = bulkChangeStatusInput.safeParse({ pharmacyUid, uids, status, comment: comment || null });
         setClientError(parsed.success ? null : parsed.error);
         if (parsed.success) mutation.mutate(parsed.data);
@@ -272,14 +279,6 @@ function BulkStatusChange({ pharmacyUid, uids, onDone }: { pharmacyUid?: string;
         {mutation.isPending ? "Changing…" : "Change status of selected"}
       </Button>
       {mutation.isError && !fieldErrors(mutation.error, "comment") ? <ErrorState message={errorMessage(mutation.error)} /> : null}
-      {outcome ? (
-        <div className="w-full">
-          <Notice tone={outcome.refused.length ? "warning" : "success"}>
-            {outcome.changed} changed{outcome.unchanged ? `, ${outcome.unchanged} already had the status` : ""}
-            {outcome.refused.length ? `, ${outcome.refused.length} refused: ${outcome.refused.map((r) => r.message).join("; ")}` : "."}
-          </Notice>
-        </div>
-      ) : null}
     </form>
   );
 }
