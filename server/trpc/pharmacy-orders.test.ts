@@ -207,6 +207,20 @@ describe("pharmacyOrders commands", () => {
     expect(await t.db.shipment.count({ where: { pharmacyOrderId: po.id } })).toBe(0);
   });
 
+  it("of two concurrent changes from the same page state, exactly one wins; the other is refused with CONFLICT", async () => {
+    const po = await newPharmacyOrder();
+    const outcomes = await Promise.allSettled([
+      as(pharmacist).pharmacyOrders.changeStatus({ uid: po.id, status: "in-progress", expectedStatus: "waiting for pharmacy" }),
+      as(groupPharmacist).pharmacyOrders.changeStatus({ uid: po.id, status: "cancelled", expectedStatus: "waiting for pharmacy" }),
+    ]);
+    expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
+    const [refused] = outcomes.filter((o) => o.status === "rejected") as PromiseRejectedResult[];
+    expect((refused.reason as TRPCError).code).toBe("CONFLICT");
+    const history = await t.db.pharmacyOrderHistory.findMany({ where: { pharmacyOrderId: po.id } });
+    expect(history).toHaveLength(2); // creation and the one change that won
+    expect(["in-progress", "cancelled"]).toContain(await statusOf(po.id));
+  });
+
   it("complete: stock reduced, shipment from the tracking link, payouts routed, as REST complete_order; NOT_FOUND for another pharmacy's order", async () => {
     const po = await newPharmacyOrder(t.pharmacy.id, { quantity: 3 });
     const stockBefore = (await t.db.pharmacySku.findUniqueOrThrow({ where: { id: t.pharmacySku.id } })).stock;

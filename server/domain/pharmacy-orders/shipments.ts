@@ -3,10 +3,9 @@ import type { Actor } from "@/server/domain/actor";
 import { BadRequestError, FieldErrorCollector } from "@/server/domain/errors";
 import { assertOrderAsExpected, type ExpectedOrderState } from "./expected-state";
 import { lockPharmacyOrderInScope, PHARMACY_ORDER_CHANGE, recordPharmacyOrderChange } from "./lock";
-import { PHARMACY_ORDER_STATUS } from "./statuses";
+import { CARRIERS, PHARMACY_ORDER_STATUS, type Carrier } from "./statuses";
 
-import { CARRIERS, type Carrier } from "./statuses";
-
+// The carriers are vocabulary (statuses.ts, importable by forms); re-exported for this module's callers.
 export { CARRIERS, type Carrier };
 
 const TRACKING_URL_MAX_LENGTH = 2048;
