@@ -1,5 +1,6 @@
 import { randomInt, randomUUID } from "node:crypto";
 import { createApiKey } from "@/server/auth/api-keys";
+import { hashPassword } from "@/server/auth/password";
 import type { Db } from "@/server/db/client";
 import { newPharmacyOrderName, pharmacyOrderSearchText } from "@/server/domain/pharmacy-orders/create-pharmacy-order";
 import { compactPharmacyOrderTally } from "@/server/domain/pharmacy-orders/tally";
@@ -373,6 +374,19 @@ export async function seedOrders(db: Db, { orders: ORDERS = DEFAULT_ORDERS, labe
     pharmacyId: pharmacyA.id,
   });
 
+  // A pharmacist of pharmacy A, for the portal's queue (tRPC pharmacyOrders.list) beside the REST list.
+  const pharmacist = { email: `bench-pharmacist-${randomUUID().slice(0, 8)}@example.com`, password: randomUUID() };
+  await db.user.create({
+    data: {
+      email: pharmacist.email,
+      displayName: "Bench Pharmacist",
+      passwordHash: await hashPassword(pharmacist.password),
+      role: "PHARMACIST",
+      organisationId,
+      pharmacyId: pharmacyA.id,
+    },
+  });
+
   // Request material: real uids, PO-name fragments (middle group), last-name fragments (4 letters, ASCII).
   const shuffled = [...sampleA].sort(() => Math.random() - 0.5);
   const detailUids = shuffled.slice(0, 1_000).map((o) => o.id);
@@ -395,6 +409,7 @@ export async function seedOrders(db: Db, { orders: ORDERS = DEFAULT_ORDERS, labe
   return {
     managementKey: management.plaintext,
     pharmacyKey: pharmacyKey.plaintext,
+    pharmacist,
     shopIdentifier: shop.identifier,
     skuReferences: shopSkus.map((s) => s.shopVariationId),
     customerCount: PATIENTS,
@@ -430,6 +445,25 @@ function tallied(tally: StatusTally, expect: number, send: () => Promise<Respons
   };
 }
 
+/**
+ * A portal session cookie of `user`, through next-auth's own sign-in (CSRF token, then the
+ * credentials callback), as a browser gets it.
+ */
+async function portalSessionCookie(url: string, user: { email: string; password: string }): Promise<string> {
+  const cookies = (response: Response) => response.headers.getSetCookie().map((c) => c.split(";")[0]);
+  const csrf = await fetch(`${url}/api/auth/csrf`);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const signIn = await fetch(`${url}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookies(csrf).join("; ") },
+    body: new URLSearchParams({ csrfToken, email: user.email, password: user.password, json: "true" }),
+  });
+  const session = cookies(signIn).find((c) => c.includes("session-token="));
+  if (!session) throw new Error(`bench: portal sign-in failed (${signIn.status})`);
+  return session;
+}
+
 const P95_50 = "p95 < 50 ms";
 const P95_100 = "p95 < 100 ms";
 
@@ -440,6 +474,11 @@ export function ordersEndpoints(url: string, ctx: OrdersContext) {
   const write = { "x-api-key": ctx.pharmacyKey, "content-type": "application/json" };
   const run = randomUUID().slice(0, 8);
   const patchPool = ctx.patchUids.length;
+  let session: Promise<string> | undefined;
+  const portal = async (procedure: string, input: unknown) =>
+    fetch(`${url}/api/trpc/${procedure}?input=${encodeURIComponent(JSON.stringify(input))}`, {
+      headers: { cookie: await (session ??= portalSessionCookie(url, ctx.pharmacist)) },
+    });
 
   const endpoints: { name: string; target: string; expectStatus: number; send: (i: number) => Promise<Response> }[] = [
     {
@@ -455,6 +494,13 @@ export function ordersEndpoints(url: string, ctx: OrdersContext) {
       target: P95_50,
       expectStatus: 200,
       send: (i) => fetch(`${base}/?limit=50&page=${i % 200}`, { headers: read }),
+    },
+    {
+      // The portal's queue: the same list statement, plus the per-status tally and the page's delivery types.
+      name: "GET /api/trpc/pharmacyOrders.list (portal queue, limit 50, pages 0–199)",
+      target: P95_50,
+      expectStatus: 200,
+      send: (i) => portal("pharmacyOrders.list", { limit: 50, page: i % 200 }),
     },
     {
       name: "GET /v1/external_pharmacy_api/pharmacy_orders/ (limit 200, pages 0–49)",

@@ -5,6 +5,7 @@ import { pharmacyHomeRouter } from "./routers/pharmacy-home";
 import { pharmacySkusRouter } from "./routers/pharmacy-skus";
 import { payoutsRouter } from "./routers/payouts";
 import { shippingMethodsRouter } from "./routers/shipping-methods";
+import { pharmacyOrdersRouter } from "./routers/pharmacy-orders";
 import { webhookLogsRouter } from "./routers/webhook-logs";
 import { webhookSubscriptionsRouter } from "./routers/webhook-subscriptions";
 
@@ -16,6 +17,7 @@ export const appRouter = router({
   pharmacySkus: pharmacySkusRouter,
   payouts: payoutsRouter,
   shippingMethods: shippingMethodsRouter,
+  pharmacyOrders: pharmacyOrdersRouter,
   webhookLogs: webhookLogsRouter,
   webhookSubscriptions: webhookSubscriptionsRouter,
 });

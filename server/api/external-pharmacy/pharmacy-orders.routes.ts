@@ -27,7 +27,7 @@ export const pharmacyOrderRoutes = [
     }),
     async handle({ pharmacy, page, query }) {
       const filter = {
-        pharmacyId: pharmacy.id,
+        pharmacyIds: [pharmacy.id],
         status: query.status,
         search: query.search?.trim() || undefined,
         createdFrom: fromUnixSeconds(query.start_date),

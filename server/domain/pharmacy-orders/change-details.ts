@@ -10,6 +10,7 @@ import {
   recordPharmacyOrderChange,
   type PharmacyOrderScope,
 } from "./lock";
+import { assertOrderAsExpected, type ExpectedOrderState } from "./expected-state";
 import { DELIVERY_TYPES, isLivePharmacyOrderStatus, type DeliveryType } from "./statuses";
 
 const notInQueue = (status: string) => new BadRequestError(`The order is ${status}; it is no longer in the pharmacy's queue.`);
@@ -32,6 +33,7 @@ export async function changePharmacyOrderPriority(
   pharmacyOrderId: string,
   priority: number,
   actor: Actor,
+  expected?: ExpectedOrderState,
 ): Promise<boolean> {
   const db = await database();
   if (!Number.isInteger(priority) || priority < ORDER_PRIORITY_MIN || priority > ORDER_PRIORITY_MAX) {
@@ -44,8 +46,10 @@ export async function changePharmacyOrderPriority(
       select: { status: true, orderId: true },
     });
     if (!po) throw new NotFoundError();
-    if (!isLivePharmacyOrderStatus(po.status)) throw notInQueue(po.status);
     const [order] = await tx.$queryRaw<{ priority: number }[]>`SELECT "priority" FROM "Order" WHERE "id" = ${po.orderId} FOR UPDATE`;
+    // The priority under the order's lock; the pharmacy order's status as read (a status change does not lock the Order).
+    assertOrderAsExpected({ status: po.status, priority: order.priority }, expected);
+    if (!isLivePharmacyOrderStatus(po.status)) throw notInQueue(po.status);
     if (order.priority === priority) return false;
     await tx.order.update({ where: { id: po.orderId }, data: { priority } });
     await recordOrderChangeOnPharmacyOrders(tx, po.orderId, actor, `priority ${order.priority} → ${priority}`);
@@ -66,6 +70,7 @@ export async function changePharmacyOrderDeliveryType(
   pharmacyOrderId: string,
   deliveryType: DeliveryType,
   actor: Actor,
+  expected?: ExpectedOrderState,
 ): Promise<boolean> {
   const db = await database();
   if (!(DELIVERY_TYPES as readonly string[]).includes(deliveryType)) {
@@ -73,8 +78,9 @@ export async function changePharmacyOrderDeliveryType(
   }
   return db.$transaction(async (tx) => {
     const order = await lockPharmacyOrderInScope(tx, scope, pharmacyOrderId);
-    if (!isLivePharmacyOrderStatus(order.status)) throw notInQueue(order.status);
     const { deliveryType: current } = await tx.pharmacyOrder.findUniqueOrThrow({ where: { id: order.id }, select: { deliveryType: true } });
+    assertOrderAsExpected({ status: order.status, deliveryType: current }, expected);
+    if (!isLivePharmacyOrderStatus(order.status)) throw notInQueue(order.status);
     if (current === deliveryType) return false;
     await tx.pharmacyOrder.update({ where: { id: order.id }, data: { deliveryType } });
     await recordPharmacyOrderChange(tx, [order], PHARMACY_ORDER_CHANGE.deliveryTypeChanged, actor, `${current} → ${deliveryType}`);

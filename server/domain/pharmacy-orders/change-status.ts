@@ -1,11 +1,11 @@
 import { database, type Tx } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
 import { BadRequestError, ValidationError } from "@/server/domain/errors";
+import { assertOrderAsExpected, type ExpectedOrderState } from "./expected-state";
 import { issueDescription, openIssueThread } from "./issue-threads";
 import { lockPharmacyOrder, recordStatusChange, type LockedPharmacyOrder } from "./lock";
-import { PHARMACY_ORDER_STATUS, SETTABLE_PHARMACY_ORDER_STATUSES, type SettablePharmacyOrderStatus } from "./statuses";
+import { ON_HOLD_COMMENT_REQUIRED, PHARMACY_ORDER_STATUS, SETTABLE_PHARMACY_ORDER_STATUSES, type SettablePharmacyOrderStatus } from "./statuses";
 
-const ON_HOLD_COMMENT_REQUIRED = "A comment is required when setting an order on hold";
 /** A cancelled order is final. */
 const cancelledIsFinal = () => new BadRequestError("A cancelled order cannot be changed.", { code: "order_cancelled" });
 
@@ -50,16 +50,21 @@ export async function applyStatusChange(
   return { changed: true, issueThreadId };
 }
 
-/** PATCH …/status (and the portal's single-order status change): applyStatusChange in one transaction under the order's row lock. */
+/**
+ * PATCH …/status (and the portal's single-order status change): applyStatusChange in one transaction
+ * under the order's row lock; with `expected` (the portal), refused when the order changed meanwhile.
+ */
 export async function changePharmacyOrderStatus(
   pharmacyId: string,
   pharmacyOrderId: string,
   change: StatusChange,
   actor: Actor,
+  expected?: ExpectedOrderState,
 ): Promise<void> {
   const db = await database();
   await db.$transaction(async (tx) => {
     const order = await lockPharmacyOrder(tx, pharmacyId, pharmacyOrderId);
+    assertOrderAsExpected(order, expected);
     await applyStatusChange(tx, order, change, actor);
   });
 }

@@ -2,6 +2,7 @@ import { database } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
 import { BadRequestError } from "@/server/domain/errors";
 import { applyStatusChange } from "./change-status";
+import { assertOrderAsExpected, type ExpectedOrderState } from "./expected-state";
 import { issueDescription, openIssueThread } from "./issue-threads";
 import { lockPharmacyOrderInScope, type PharmacyOrderScope } from "./lock";
 import { PHARMACY_ORDER_STATUS } from "./statuses";
@@ -25,11 +26,13 @@ export async function openClarificationRequest(
   pharmacyOrderId: string,
   request: { description: string | null | undefined },
   actor: Actor,
+  expected?: ExpectedOrderState,
 ): Promise<{ threadId: string; statusChanged: boolean }> {
   const db = await database();
   const description = issueDescription(request.description, "description");
   return db.$transaction(async (tx) => {
     const order = await lockPharmacyOrderInScope(tx, scope, pharmacyOrderId);
+    assertOrderAsExpected(order, expected);
     if (order.status === PHARMACY_ORDER_STATUS.cancelled) {
       throw new BadRequestError("A cancelled order cannot get a clarification request.");
     }

@@ -3,6 +3,7 @@ import { actorColumns, type Actor } from "@/server/domain/actor";
 import { BadRequestError } from "@/server/domain/errors";
 import { recordEvent } from "@/server/domain/events/outbox";
 import { routePayouts } from "@/server/domain/payouts/route-payouts";
+import { assertOrderAsExpected, type ExpectedOrderState } from "./expected-state";
 import { lockPharmacyOrder, recordStatusChange, type LockedPharmacyOrder } from "./lock";
 import { appendShipments, type Carrier } from "./shipments";
 import { PHARMACY_ORDER_STATUS } from "./statuses";
@@ -17,17 +18,20 @@ const ALREADY_COMPLETED_WITH_TRACKING = "The order is already completed; trackin
  * the order's pharmacy SKUs reduced, each under its own row lock with a stock movement and a
  * pharmacy_sku_stock_updated; a shipment per tracking link; payouts routed; pharmacy_order_updated.
  * Completing a completed order again without tracking data changes nothing, so concurrent or
- * repeated completions reduce stock once; with tracking data it is refused.
+ * repeated completions reduce stock once; with tracking data it is refused. With `expected` (the
+ * portal), refused when the order changed meanwhile.
  */
 export async function completePharmacyOrder(
   pharmacyId: string,
   pharmacyOrderId: string,
   trackingLinks: TrackingLink[],
   actor: Actor,
+  expected?: ExpectedOrderState,
 ): Promise<void> {
   const db = await database();
   await db.$transaction(async (tx) => {
     const order = await lockPharmacyOrder(tx, pharmacyId, pharmacyOrderId);
+    assertOrderAsExpected(order, expected);
     await completeLockedPharmacyOrder(tx, order, trackingLinks, actor);
   });
 }

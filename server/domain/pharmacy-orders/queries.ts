@@ -6,7 +6,7 @@ import type { Page } from "@/server/domain/paging";
 import { isSignedStatus } from "@/server/domain/prescriptions/statuses";
 import { readVerified } from "@/server/storage/prescription-files";
 import { escapeLike } from "@/server/domain/search";
-import { pharmacyOrderTallySql } from "./tally";
+import { pharmacyIdCondition, pharmacyOrderTallySql } from "./tally";
 
 /**
  * Every read of pharmacy orders as pharmacies see them, in one module: the read model behind the
@@ -33,7 +33,8 @@ export type PharmacyOrderView = {
 };
 
 export type PharmacyOrderFilter = {
-  pharmacyId: string;
+  /** One pharmacy (a key, a pharmacist) or several (a group pharmacist's whole group). */
+  pharmacyIds: readonly string[];
   status?: string;
   search?: string;
   createdFrom?: Date;
@@ -64,7 +65,7 @@ const SHIPPING_METHOD_SOURCE = Prisma.sql`FROM "ShopOrderShippingMethod" sosm
       WHERE sosm."shopOrderId" = so."id"`;
 
 function whereClause(filter: PharmacyOrderFilter): Prisma.Sql {
-  const conditions = [Prisma.sql`"pharmacyId" = ${filter.pharmacyId}`];
+  const conditions = [pharmacyIdCondition(filter.pharmacyIds)];
   if (filter.status) conditions.push(Prisma.sql`"status" = ${filter.status}`);
   // searchText is lower-cased; the trigram index serves LIKE '%…%'.
   if (filter.search) conditions.push(Prisma.sql`"searchText" LIKE ${`%${escapeLike(filter.search.toLowerCase())}%`}`);
@@ -84,7 +85,7 @@ function pageIdsSql(filter: PharmacyOrderFilter, page: Page): Prisma.Sql {
 
 /** The exact total under the filter (one int4 column): from the tally when only pharmacy and status filter, else counted. */
 function countSql(filter: PharmacyOrderFilter): Prisma.Sql {
-  if (!filter.search && !filter.createdFrom && !filter.createdTo) return pharmacyOrderTallySql(filter.pharmacyId, filter.status);
+  if (!filter.search && !filter.createdFrom && !filter.createdTo) return pharmacyOrderTallySql(filter.pharmacyIds, filter.status);
   return Prisma.sql`SELECT count(*)::int AS "total" FROM "PharmacyOrder" WHERE ${whereClause(filter)}`;
 }
 
@@ -171,8 +172,11 @@ type DetailRow = {
 
 const dateOrNull = (value: string | null) => (value === null ? null : new Date(value));
 
-/** The detail adds patient, doctor, prescription, shipments and the pharmacy's payouts, in one more statement. */
-export async function getPharmacyOrderDetail(pharmacyId: string, pharmacyOrderId: string) {
+/**
+ * The detail adds patient, doctor, prescription, shipments and the pharmacy's payouts, in one more
+ * statement; the signed prescription as where it is stored (`signedPrescription`), not yet read.
+ */
+async function readPharmacyOrderDetail(pharmacyId: string, pharmacyOrderId: string) {
   const db = await database();
   const view = await getPharmacyOrderView(pharmacyId, pharmacyOrderId);
   const [extra] = await db.$queryRaw<DetailRow[]>`
@@ -200,10 +204,9 @@ export async function getPharmacyOrderDetail(pharmacyId: string, pharmacyOrderId
       LEFT JOIN "Doctor" d ON d."id" = pr."doctorId"
      WHERE po."id" = ${pharmacyOrderId}`;
   if (!extra) throw new NotFoundError(); // deleted since the view was read
-  // The signed PDF goes inline (spec: pharmacy order detail and webhook payloads), checked against its checksum.
-  const prescriptionFile =
+  const signedPrescription =
     extra.prescriptionId && extra.signedFileKey && extra.signedFileSha256 && isSignedStatus(extra.prescriptionStatus ?? "")
-      ? { filename: `prescription-${extra.prescriptionId}.pdf`, content: await readVerified(extra.signedFileKey, extra.signedFileSha256) }
+      ? { filename: `prescription-${extra.prescriptionId}.pdf`, key: extra.signedFileKey, sha256: extra.signedFileSha256 }
       : null;
   // Every payout row names this pharmacy order (the view has it).
   const pharmacyOrder = { id: view.id, name: view.name, createdAt: view.createdAt };
@@ -211,10 +214,112 @@ export async function getPharmacyOrderDetail(pharmacyId: string, pharmacyOrderId
     ...view,
     patient: { ...extra.patient, dateOfBirth: extra.patientDateOfBirth },
     doctor: extra.doctor,
-    prescriptionFile,
+    signedPrescription,
     shipments: extra.shipments.map((s) => ({ ...s, returnLabelExpiry: dateOrNull(s.returnLabelExpiry) })),
     payouts: extra.payouts.map((p) => ({ ...p, routingCreatedAt: dateOrNull(p.routingCreatedAt), pharmacyOrder })),
   };
+}
+
+/** The detail with the signed prescription PDF inline (spec: pharmacy order detail and webhook payloads), checked against its checksum. */
+export async function getPharmacyOrderDetail(pharmacyId: string, pharmacyOrderId: string) {
+  const { signedPrescription, ...detail } = await readPharmacyOrderDetail(pharmacyId, pharmacyOrderId);
+  const prescriptionFile = signedPrescription
+    ? { filename: signedPrescription.filename, content: await readVerified(signedPrescription.key, signedPrescription.sha256) }
+    : null;
+  return { ...detail, prescriptionFile };
+}
+
+/**
+ * The detail as the portal page reads it, every few seconds: the prescription PDF only named (its
+ * bytes come from getPharmacyOrderPrescriptionFile when the page shows it), with the order's history.
+ */
+export async function getPharmacyOrderDetailForPortal(pharmacyId: string, pharmacyOrderId: string) {
+  const { signedPrescription, ...detail } = await readPharmacyOrderDetail(pharmacyId, pharmacyOrderId);
+  return {
+    ...detail,
+    prescriptionFilename: signedPrescription?.filename ?? null,
+    history: await listPharmacyOrderHistory(pharmacyOrderId),
+  };
+}
+
+export type PharmacyOrderPortalDetail = Awaited<ReturnType<typeof getPharmacyOrderDetailForPortal>>;
+
+/** The signed prescription PDF of a pharmacy order of `pharmacyId` (checked against its checksum), or null when it has none. */
+export async function getPharmacyOrderPrescriptionFile(pharmacyId: string, pharmacyOrderId: string) {
+  const db = await database();
+  const po = await db.pharmacyOrder.findFirst({
+    where: { id: pharmacyOrderId, pharmacyId },
+    select: { prescription: { select: { id: true, status: true, signedFileKey: true, signedFileSha256: true } } },
+  });
+  if (!po) throw new NotFoundError();
+  const pr = po.prescription;
+  if (!pr || !pr.signedFileKey || !pr.signedFileSha256 || !isSignedStatus(pr.status)) return null;
+  return { filename: `prescription-${pr.id}.pdf`, content: await readVerified(pr.signedFileKey, pr.signedFileSha256) };
+}
+
+/** Who changed a pharmacy order: a portal user, an API key, or the platform itself. */
+export type HistoryActor =
+  | { type: "USER"; id: string; displayName: string }
+  | { type: "API_KEY"; id: string; displayName: string }
+  | { type: "SYSTEM" };
+
+export type PharmacyOrderHistoryEntry = {
+  id: string;
+  /** Null for changes other than a status change; then `toStatus` names the change (PHARMACY_ORDER_CHANGE). */
+  fromStatus: string | null;
+  toStatus: string;
+  comment: string | null;
+  actor: HistoryActor;
+  createdAt: Date;
+};
+
+/** Every history entry of a pharmacy order, oldest first, with who made it (the caller has checked the order is in scope). */
+export async function listPharmacyOrderHistory(pharmacyOrderId: string): Promise<PharmacyOrderHistoryEntry[]> {
+  const db = await database();
+  const rows = await db.$queryRaw<
+    { id: string; fromStatus: string | null; toStatus: string; comment: string | null; actorType: string; userId: string | null; userName: string | null; apiKeyId: string | null; apiKeyName: string | null; createdAt: Date }[]
+  >`
+    SELECT h."id", h."fromStatus", h."toStatus", h."comment", h."actorType"::text AS "actorType", h."createdAt",
+           u."id" AS "userId", u."displayName" AS "userName", k."id" AS "apiKeyId", k."displayName" AS "apiKeyName"
+      FROM "PharmacyOrderHistory" h
+      LEFT JOIN "User" u ON u."id" = h."actorUserId"
+      LEFT JOIN "ApiKey" k ON k."id" = h."actorApiKeyId"
+     WHERE h."pharmacyOrderId" = ${pharmacyOrderId}
+     ORDER BY h."createdAt", h."id"`;
+  return rows.map((r) => ({
+    id: r.id,
+    fromStatus: r.fromStatus,
+    toStatus: r.toStatus,
+    comment: r.comment,
+    createdAt: r.createdAt,
+    actor:
+      r.actorType === "USER" && r.userId
+        ? { type: "USER", id: r.userId, displayName: r.userName ?? "" }
+        : r.actorType === "API_KEY" && r.apiKeyId
+          ? { type: "API_KEY", id: r.apiKeyId, displayName: r.apiKeyName ?? "" }
+          : { type: "SYSTEM" },
+  }));
+}
+
+/** Which of `pharmacyIds` has the pharmacy order (a group pharmacist's page names only the order); otherwise not found. */
+export async function pharmacyOfPharmacyOrder(pharmacyIds: readonly string[], pharmacyOrderId: string): Promise<string> {
+  if (pharmacyIds.length === 0) throw new NotFoundError();
+  const db = await database();
+  const po = await db.pharmacyOrder.findFirst({ where: { id: pharmacyOrderId, pharmacyId: { in: [...pharmacyIds] } }, select: { pharmacyId: true } });
+  if (!po) throw new NotFoundError();
+  return po.pharmacyId;
+}
+
+/**
+ * The delivery type of each of `pharmacyOrderIds` (a list page's): the portal's queue shows it, the
+ * REST list entry does not carry it. A primary-key read of at most a page of rows, beside the list
+ * statement rather than in it, so that the list's bytes stay the REST presenter's.
+ */
+export async function pharmacyOrderDeliveryTypes(pharmacyOrderIds: readonly string[]): Promise<Map<string, string>> {
+  if (pharmacyOrderIds.length === 0) return new Map();
+  const db = await database();
+  const rows = await db.pharmacyOrder.findMany({ where: { id: { in: [...pharmacyOrderIds] } }, select: { id: true, deliveryType: true } });
+  return new Map(rows.map((r) => [r.id, r.deliveryType]));
 }
 
 export type PharmacyOrderDetail = Awaited<ReturnType<typeof getPharmacyOrderDetail>>;
@@ -313,6 +418,7 @@ const entryJson = Prisma.sql`row_to_json((SELECT e FROM (SELECT
  * one thread would otherwise fetch, present and serialise every row (see the orders benchmark).
  */
 export async function listPharmacyOrdersJson(filter: PharmacyOrderFilter, page: Page): Promise<{ entriesJson: string; total: number }> {
+  if (filter.pharmacyIds.length === 0) return { entriesJson: "[]", total: 0 };
   const statement = Prisma.sql`
     WITH page AS (${pageIdsSql(filter, page)})
     SELECT '[' || coalesce(string_agg(${entryJson}::text, ',' ORDER BY po."createdAt" DESC, po."id" DESC), '') || ']' AS "entries",

@@ -1,12 +1,12 @@
 import { database, type Tx } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
 import { BadRequestError, FieldErrorCollector } from "@/server/domain/errors";
+import { assertOrderAsExpected, type ExpectedOrderState } from "./expected-state";
 import { lockPharmacyOrderInScope, PHARMACY_ORDER_CHANGE, recordPharmacyOrderChange } from "./lock";
-import { PHARMACY_ORDER_STATUS } from "./statuses";
+import { CARRIERS, PHARMACY_ORDER_STATUS, type Carrier } from "./statuses";
 
-/** Carriers a shipment may name (complete_order's tracking links and portal shipments alike). */
-export const CARRIERS = ["DHL", "DPD", "UPS", "Hermes", "FedEx", "Other"] as const;
-export type Carrier = (typeof CARRIERS)[number];
+// The carriers are vocabulary (statuses.ts, importable by forms); re-exported for this module's callers.
+export { CARRIERS, type Carrier };
 
 const TRACKING_URL_MAX_LENGTH = 2048;
 const TRACKING_NUMBER_MAX_LENGTH = 100;
@@ -69,11 +69,13 @@ export async function addShipment(
   pharmacyOrderId: string,
   input: ShipmentInput,
   actor: Actor,
+  expected?: ExpectedOrderState,
 ): Promise<{ id: string; sequenceNumber: number }> {
   const db = await database();
   const shipment = checkShipment(input);
   return db.$transaction(async (tx) => {
     const order = await lockPharmacyOrderInScope(tx, { pharmacyIds }, pharmacyOrderId);
+    assertOrderAsExpected(order, expected);
     if (order.status === PHARMACY_ORDER_STATUS.cancelled) throw new BadRequestError("A cancelled order cannot get a shipment.");
     const [created] = await appendShipments(tx, order.id, [shipment]);
     await recordPharmacyOrderChange(tx, [order], PHARMACY_ORDER_CHANGE.shipmentAdded, actor, `#${created.sequenceNumber}`);

@@ -27,6 +27,24 @@ export function isLivePharmacyOrderStatus(status: string): boolean {
   return !(FINAL_PHARMACY_ORDER_STATUSES as readonly string[]).includes(status);
 }
 
+/**
+ * The statuses a status change may set on an order now in `status` — the rule applyStatusChange
+ * enforces (change-status.ts): a cancelled order is final; the current status again changes nothing.
+ */
+export function statusChangesFrom(status: string): SettablePharmacyOrderStatus[] {
+  if (status === PHARMACY_ORDER_STATUS.cancelled) return [];
+  return SETTABLE_PHARMACY_ORDER_STATUSES.filter((s) => s !== status);
+}
+
+/** Whether complete_order completes an order now in `status` (completed again is a no-op; cancelled is refused). */
+export const canCompleteFrom = (status: string): boolean => isLivePharmacyOrderStatus(status);
+
+export const ON_HOLD_COMMENT_REQUIRED = "A comment is required when setting an order on hold";
+
+/** Carriers a shipment may name (complete_order's tracking links and portal shipments alike). */
+export const CARRIERS = ["DHL", "DPD", "UPS", "Hermes", "FedEx", "Other"] as const;
+export type Carrier = (typeof CARRIERS)[number];
+
 /** How a pharmacy order reaches the patient (PharmacyOrder.deliveryType; new orders: shipping). */
 export const DELIVERY_TYPES = ["shipping", "pickup"] as const;
 export type DeliveryType = (typeof DELIVERY_TYPES)[number];

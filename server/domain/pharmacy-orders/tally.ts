@@ -6,14 +6,32 @@ import { database, Prisma, type Tx, type Db } from "@/server/db/client";
  * instead of counting up to hundreds of thousands of index entries on every list request.
  */
 export async function countPharmacyOrders(db: Db | Tx, pharmacyId: string, status?: string): Promise<number> {
-  const [{ total }] = await db.$queryRaw<{ total: number }[]>`${pharmacyOrderTallySql(pharmacyId, status)}`;
+  const [{ total }] = await db.$queryRaw<{ total: number }[]>`${pharmacyOrderTallySql([pharmacyId], status)}`;
   return total;
 }
 
-/** The statement of countPharmacyOrders (one int4 column, "total"), to embed in another. */
-export function pharmacyOrderTallySql(pharmacyId: string, status?: string): Prisma.Sql {
+/** `"pharmacyId"` of one of `pharmacyIds` (at least one): `=` for one, as the REST list always asks. */
+export function pharmacyIdCondition(pharmacyIds: readonly string[]): Prisma.Sql {
+  return pharmacyIds.length === 1 ? Prisma.sql`"pharmacyId" = ${pharmacyIds[0]}` : Prisma.sql`"pharmacyId" IN (${Prisma.join(pharmacyIds)})`;
+}
+
+/** The statement of countPharmacyOrders over one or more pharmacies (one int4 column, "total"), to embed in another. */
+export function pharmacyOrderTallySql(pharmacyIds: readonly string[], status?: string): Prisma.Sql {
   return Prisma.sql`SELECT coalesce(sum("delta"), 0)::int AS "total" FROM "PharmacyOrderTally"
-    WHERE "pharmacyId" = ${pharmacyId} ${status ? Prisma.sql`AND "status" = ${status}` : Prisma.empty}`;
+    WHERE ${pharmacyIdCondition(pharmacyIds)} ${status ? Prisma.sql`AND "status" = ${status}` : Prisma.empty}`;
+}
+
+/**
+ * The orders of `pharmacyIds` per status (statuses without orders are absent), summed over the
+ * pharmacies from the tally: the portal queue's tabs.
+ */
+export async function countPharmacyOrdersByStatus(pharmacyIds: readonly string[]): Promise<Record<string, number>> {
+  if (pharmacyIds.length === 0) return {};
+  const db = await database();
+  const rows = await db.$queryRaw<{ status: string; total: number }[]>`
+    SELECT "status", sum("delta")::int AS "total" FROM "PharmacyOrderTally"
+     WHERE ${pharmacyIdCondition(pharmacyIds)} GROUP BY "status" HAVING sum("delta") <> 0`;
+  return Object.fromEntries(rows.map((r) => [r.status, r.total]));
 }
 
 /**

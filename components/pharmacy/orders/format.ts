@@ -1,0 +1,31 @@
+/** How the order pages show values: money from minor units, Unix seconds as local date and time. */
+export function formatMoney(amount: number | null | undefined, currency = "EUR"): string {
+  if (amount === null || amount === undefined) return "—";
+  return new Intl.NumberFormat("de-DE", { style: "currency", currency }).format(amount / 100);
+}
+
+export function formatDateTime(unixSeconds: number | null | undefined): string {
+  if (!unixSeconds) return "—";
+  return new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short" }).format(new Date(unixSeconds * 1000));
+}
+
+/** A date input's value (YYYY-MM-DD, the browser's day) as Unix seconds: its first or its last second. */
+export function dayToUnixSeconds(day: string, end: boolean): number | undefined {
+  if (!day) return undefined;
+  const date = new Date(`${day}T${end ? "23:59:59" : "00:00:00"}`);
+  return Number.isNaN(date.getTime()) ? undefined : Math.floor(date.getTime() / 1000);
+}
+
+export const DELIVERY_TYPE_LABELS: Record<string, string> = { shipping: "Shipping", pickup: "Pharmacy pickup" };
+
+const STATUS_TONES: Record<string, string> = {
+  "waiting for pharmacy": "bg-sky-50 text-sky-800 ring-sky-200",
+  "pending review": "bg-violet-50 text-violet-800 ring-violet-200",
+  "on-hold": "bg-amber-50 text-amber-900 ring-amber-200",
+  "in-progress": "bg-indigo-50 text-indigo-800 ring-indigo-200",
+  ready_for_pickup: "bg-teal-50 text-teal-800 ring-teal-200",
+  completed: "bg-emerald-50 text-emerald-800 ring-emerald-200",
+  cancelled: "bg-slate-100 text-slate-600 ring-slate-200",
+};
+
+export const statusTone = (status: string) => STATUS_TONES[status] ?? "bg-slate-100 text-slate-700 ring-slate-200";

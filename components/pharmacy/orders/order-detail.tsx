@@ -1,0 +1,649 @@
+"use client";
+
+import Link from "next/link";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { TRPCClientError } from "@trpc/client";
+import { useEffect, useState, type ReactNode } from "react";
+import { Button, SelectField, TextField } from "@/components/ui/controls";
+import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
+import { errorMessage, errorReason, fieldErrors } from "@/components/trpc/errors";
+import { useTRPC } from "@/components/trpc/react";
+import {
+  CARRIERS,
+  DELIVERY_TYPES,
+  PHARMACY_ORDER_STATUS,
+  SETTABLE_PHARMACY_ORDER_STATUSES,
+  type DeliveryType,
+  type SettablePharmacyOrderStatus,
+} from "@/server/domain/pharmacy-orders/statuses";
+import type { PortalOrderDetail } from "@/server/trpc/routers/pharmacy-orders.presenters";
+import {
+  addShipmentInput,
+  changeStatusInput,
+  clarificationInput,
+  completeOrderInput,
+} from "@/server/trpc/routers/pharmacy-orders.schemas";
+import { DELIVERY_TYPE_LABELS, formatDateTime, formatMoney } from "./format";
+import { StatusBadge } from "./status-badge";
+
+// pdf.js runs in the browser only: the viewer's module is loaded once the page shows a prescription.
+type PrescriptionPdfComponent = (props: { filename: string; contentBase64: string }) => ReactNode;
+function usePrescriptionPdfViewer(): { Viewer: PrescriptionPdfComponent | null; failed: boolean } {
+  const [state, setState] = useState<{ Viewer: PrescriptionPdfComponent | null; failed: boolean }>({ Viewer: null, failed: false });
+  useEffect(() => {
+    let live = true;
+    import("./prescription-pdf").then(
+      (module) => live && setState({ Viewer: module.default, failed: false }),
+      () => live && setState({ Viewer: null, failed: true }),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  return state;
+}
+
+/** The order as it is now is refetched after every action, and every few seconds while the page is open. */
+const DETAIL_REFRESH_MS = 15_000;
+
+type Order = PortalOrderDetail;
+
+/** The field messages of a zod error (the form's own check, the same schema the server uses) for one field. */
+function issuesFor(error: unknown, field: string): string[] | undefined {
+  if (!error || typeof error !== "object" || !("issues" in error)) return undefined;
+  const messages = (error as { issues: { path: PropertyKey[]; message: string }[] }).issues
+    .filter((issue) => issue.path.join(".") === field)
+    .map((issue) => issue.message);
+  return messages.length ? messages : undefined;
+}
+
+/** The client's check first, then the server's field errors. */
+const errorsOf = (clientError: unknown, serverError: unknown, field: string, serverField = field) =>
+  issuesFor(clientError, field) ?? fieldErrors(serverError, serverField);
+
+export function OrderDetail({ uid }: { uid: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const detail = useQuery(trpc.pharmacyOrders.get.queryOptions({ uid }, { refetchInterval: DETAIL_REFRESH_MS, retry: (n, e) => n < 1 && !isNotFound(e) }));
+  const [notice, setNotice] = useState<{ tone: "success" | "warning"; text: string } | null>(null);
+
+  /** After an action: refetch; a lost race (CONFLICT) says so, and the page shows the order as it is now. */
+  const settle = async (outcome: { ok: true; text: string } | { ok: false; error: unknown }) => {
+    if (outcome.ok) setNotice({ tone: "success", text: outcome.text });
+    else if (isConflict(outcome.error)) {
+      setNotice({ tone: "warning", text: `${errorMessage(outcome.error)} Nothing was changed; the page now shows the current state.` });
+    }
+    await queryClient.invalidateQueries({ queryKey: trpc.pharmacyOrders.pathKey() });
+  };
+
+  if (detail.isPending) return <LoadingState label="Loading the order…" />;
+  if (detail.isError) {
+    if (isNotFound(detail.error)) {
+      return (
+        <div className="space-y-4">
+          <ErrorState message="Order not found: it does not exist, or it is not one of your pharmacy's." />
+          <Link href="/pharmacy/orders" className="text-sm font-medium text-brand-700 hover:underline">
+            Back to the orders
+          </Link>
+        </div>
+      );
+    }
+    return <ErrorState message={errorMessage(detail.error)} onRetry={() => void detail.refetch()} />;
+  }
+  const order = detail.data;
+
+  return (
+    <div className="space-y-6">
+      <Link href="/pharmacy/orders" className="text-sm font-medium text-brand-700 hover:underline">
+        ← Orders
+      </Link>
+      <div className="flex flex-wrap items-start justify-between gap-4 rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+        <div>
+          <h2 className="text-xl font-semibold text-slate-900">{order.name}</h2>
+          <p className="mt-1 text-sm text-slate-600">
+            {order.deliveryAddress.firstName} {order.deliveryAddress.lastName}
+            {order.shopOrderName ? ` · shop order ${order.shopOrderName}` : ""} · {order.pharmacy.displayName}
+          </p>
+          <p className="mt-1 text-xs text-slate-500">
+            Created {formatDateTime(order.createdAt)} · last change {formatDateTime(order.updatedAt)}
+          </p>
+        </div>
+        <div className="flex flex-col items-end gap-2">
+          <StatusBadge status={order.status} />
+          <span className="text-xs text-slate-500">external status: {order.externalStatus || "—"}</span>
+        </div>
+      </div>
+
+      {notice ? <Notice tone={notice.tone}>{notice.text}</Notice> : null}
+
+      <div className="grid gap-6 lg:grid-cols-3">
+        <div className="space-y-6 lg:col-span-2">
+          <Section title="Items">
+            <table className="min-w-full text-sm">
+              <thead className="text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
+                <tr>
+                  <th scope="col" className="py-1 pr-3">SKU</th>
+                  <th scope="col" className="py-1 pr-3">PZN</th>
+                  <th scope="col" className="py-1 pr-3 text-right">Quantity</th>
+                  <th scope="col" className="py-1 text-right">Price paid</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {order.items.map((item) => (
+                  <tr key={item.uid}>
+                    <td className="py-2 pr-3 text-slate-900">{item.sku.displayName}</td>
+                    <td className="py-2 pr-3 font-mono text-slate-700">{item.sku.pzn ?? "—"}</td>
+                    <td className="py-2 pr-3 text-right tabular-nums">{item.quantity}</td>
+                    <td className="py-2 text-right tabular-nums">{formatMoney(item.totalPaidAmount)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </Section>
+
+          <div className="grid gap-6 sm:grid-cols-2">
+            <Section title="Customer and delivery address">
+              <Address address={order.deliveryAddress} />
+              <p className="mt-2 text-sm text-slate-600">{order.patient.email ?? ""}</p>
+              {order.patient.dateOfBirth ? <p className="text-sm text-slate-600">Born {order.patient.dateOfBirth}</p> : null}
+            </Section>
+            <Section title="Delivery">
+              <dl className="space-y-1 text-sm">
+                <Row label="Delivery type">{DELIVERY_TYPE_LABELS[order.deliveryType] ?? order.deliveryType}</Row>
+                <Row label="Priority">{order.priority}</Row>
+                <Row label="Prepaid">{formatMoney(order.prepaid)}</Row>
+                <Row label="Shipping costs">{order.shippingCosts ? formatMoney(order.shippingCosts.amount, order.shippingCosts.currency) : "—"}</Row>
+              </dl>
+              <h4 className="mt-3 text-xs font-semibold uppercase tracking-wide text-slate-500">Shop shipping methods</h4>
+              {order.shippingMethods.length === 0 ? (
+                <p className="text-sm text-slate-500">None named by the shop.</p>
+              ) : (
+                <ul className="mt-1 space-y-1 text-sm">
+                  {order.shippingMethods.map((m) => (
+                    <li key={m.uid}>
+                      {m.displayName} <span className="text-slate-500">({m.externalId})</span> →{" "}
+                      {m.identifierForPharmacy ? <span className="font-mono">{m.identifierForPharmacy}</span> : <span className="text-amber-800">not mapped</span>}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </Section>
+          </div>
+
+          <Section title="Doctor and prescription">
+            <p className="text-sm text-slate-700">Doctor: {order.doctor?.displayName ?? "—"}</p>
+            {order.prescriptionFilename ? (
+              <div className="mt-3">
+                <PrescriptionFile uid={order.uid} />
+              </div>
+            ) : (
+              <p className="mt-1 text-sm text-slate-500">This order carries no prescription file.</p>
+            )}
+          </Section>
+
+          <Section title="Shipments">
+            {order.shipments.length === 0 ? (
+              <p className="text-sm text-slate-500">No shipments yet.</p>
+            ) : (
+              <ul className="space-y-1 text-sm">
+                {order.shipments.map((s) => (
+                  <li key={s.uid}>
+                    #{s.sequenceNumber} {s.carrierName ?? ""} {s.trackingNumber ? <span className="font-mono">{s.trackingNumber}</span> : null}{" "}
+                    {s.trackingUrl ? (
+                      <a href={s.trackingUrl} target="_blank" rel="noreferrer noopener" className="text-brand-700 hover:underline">
+                        Track parcel
+                      </a>
+                    ) : null}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Section>
+
+          <Section title="Payouts">
+            {order.payouts.length === 0 ? (
+              <p className="text-sm text-slate-500">No payouts for this order.</p>
+            ) : (
+              <ul className="space-y-1 text-sm">
+                {order.payouts.map((p, i) => (
+                  <li key={i} className="flex justify-between gap-4">
+                    <span>
+                      {p.componentType} · {p.status}
+                      {p.routedAt ? ` ${formatDateTime(p.routedAt)}` : ""}
+                    </span>
+                    <span className="tabular-nums">{formatMoney(p.amount, p.currency)}</span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Section>
+
+          <Section title="History">
+            <ol className="space-y-2 text-sm">
+              {order.history.map((h) => (
+                <li key={h.uid} className="flex flex-wrap gap-x-3 border-l-2 border-slate-200 pl-3">
+                  <span className="w-40 shrink-0 text-slate-500">{formatDateTime(h.createdAt)}</span>
+                  <span className="text-slate-900">
+                    {h.isStatusChange ? (h.fromStatus ? `${h.fromStatus} → ${h.toStatus}` : `created: ${h.toStatus}`) : h.toStatus}
+                    {h.comment ? <span className="text-slate-600"> — {h.comment}</span> : null}
+                  </span>
+                  <span className="text-slate-500">
+                    by {h.actor.displayName} {h.actor.type === "API_KEY" ? "(API key)" : h.actor.type === "USER" ? "(portal)" : ""}
+                  </span>
+                </li>
+              ))}
+            </ol>
+          </Section>
+        </div>
+
+        <div className="space-y-6">
+          {/* A new status from elsewhere starts the form afresh. */}
+          <StatusAction key={order.status} order={order} settle={settle} />
+          <CompleteAction order={order} settle={settle} />
+          <ClarificationAction order={order} settle={settle} />
+          <DetailsAction order={order} settle={settle} />
+          <ShipmentAction order={order} settle={settle} />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+type Settle = (outcome: { ok: true; text: string } | { ok: false; error: unknown }) => Promise<void>;
+
+const isNotFound = (error: unknown) => error instanceof TRPCClientError && (error.data as { code?: string } | undefined)?.code === "NOT_FOUND";
+const isConflict = (error: unknown) =>
+  error instanceof TRPCClientError && ((error.data as { code?: string } | undefined)?.code === "CONFLICT" || errorReason(error) === "order_changed");
+
+/** A mutation's error to show in its form, unless it was a lost race (the page-wide notice says that). */
+const formError = (error: unknown) => (error && !isConflict(error) && !fieldErrorsPresent(error) ? <ErrorState message={errorMessage(error)} /> : null);
+const fieldErrorsPresent = (error: unknown) =>
+  error instanceof TRPCClientError && Boolean((error.data as { fieldErrors?: unknown } | undefined)?.fieldErrors);
+
+function StatusAction({ order, settle }: { order: Order; settle: Settle }) {
+  const trpc = useTRPC();
+  const settable = (SETTABLE_PHARMACY_ORDER_STATUSES as readonly string[]).includes(order.status);
+  // The select shows the current status; a completed order shows the first status it may move to.
+  const [status, setStatus] = useState<string>(settable ? order.status : (order.statusChanges[0] ?? ""));
+  const [comment, setComment] = useState("");
+  const [clientError, setClientError] = useState<unknown>(null);
+  const mutation = useMutation(
+    trpc.pharmacyOrders.changeStatus.mutationOptions({
+      onSuccess: async (_, input) => {
+        setComment("");
+        await settle({ ok: true, text: `Status changed to ${input.status}.` });
+      },
+      onError: (error) => settle({ ok: false, error }),
+    }),
+  );
+  const allowed = new Set<string>(order.statusChanges);
+  const final = order.statusChanges.length === 0;
+  return (
+    <Panel title="Status">
+      <form
+        className="space-y-3"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const parsed = changeStatusInput.safeParse({ uid: order.uid, status, comment: comment || null, expectedStatus: order.status });
+          setClientError(parsed.success ? null : parsed.error);
+          if (parsed.success) mutation.mutate(parsed.data);
+        }}
+      >
+        <SelectField
+          label="Status"
+          value={status}
+          disabled={final}
+          onChange={(e) => setStatus(e.target.value)}
+          errors={errorsOf(clientError, mutation.error, "status")}
+        >
+          {SETTABLE_PHARMACY_ORDER_STATUSES.map((s) => (
+            <option key={s} value={s} disabled={s !== order.status && !allowed.has(s)}>
+              {s}
+            </option>
+          ))}
+        </SelectField>
+        {status === PHARMACY_ORDER_STATUS.onHold && order.status !== PHARMACY_ORDER_STATUS.onHold ? (
+          <TextArea label="Comment" value={comment} onChange={setComment} errors={errorsOf(clientError, mutation.error, "comment")} hint="Opens an issue thread for the admin team." />
+        ) : null}
+        <Button type="submit" disabled={final || mutation.isPending || status === order.status}>
+          {mutation.isPending ? "Updating…" : "Update status"}
+        </Button>
+        {final ? <p className="text-xs text-slate-500">A cancelled order is final.</p> : null}
+        <p className="text-xs text-slate-500">Completed is set by “Complete order”.</p>
+        {formError(mutation.error)}
+      </form>
+    </Panel>
+  );
+}
+
+function CompleteAction({ order, settle }: { order: Order; settle: Settle }) {
+  const trpc = useTRPC();
+  const [open, setOpen] = useState(false);
+  const [trackingLink, setTrackingLink] = useState("");
+  const [carrier, setCarrier] = useState("");
+  const [clientError, setClientError] = useState<unknown>(null);
+  const mutation = useMutation(
+    trpc.pharmacyOrders.complete.mutationOptions({
+      onSuccess: async () => {
+        setOpen(false);
+        setTrackingLink("");
+        setCarrier("");
+        await settle({ ok: true, text: "Order completed: stock reduced, payouts routed." });
+      },
+      onError: (error) => settle({ ok: false, error }),
+    }),
+  );
+  if (!order.canComplete) return null;
+  return (
+    <Panel title="Completion">
+      {!open ? (
+        <Button onClick={() => setOpen(true)}>Complete order</Button>
+      ) : (
+        <form
+          aria-label="Complete the order"
+          className="space-y-3"
+          onSubmit={(e) => {
+            e.preventDefault();
+            // Carriers by their names, whatever the case typed.
+            const named = CARRIERS.find((c) => c.toLowerCase() === carrier.trim().toLowerCase()) ?? carrier.trim();
+            const links = trackingLink.trim() || named ? [{ trackingLink: trackingLink.trim(), carrier: named }] : [];
+            const parsed = completeOrderInput.safeParse({ uid: order.uid, trackingLinks: links, expectedStatus: order.status });
+            setClientError(parsed.success ? null : parsed.error);
+            if (parsed.success) mutation.mutate(parsed.data);
+          }}
+        >
+          <p className="text-sm text-slate-600">Reduces the stock of the items and routes the payouts. The tracking link is optional.</p>
+          <TextField
+            label="Tracking link"
+            type="url"
+            value={trackingLink}
+            onChange={(e) => setTrackingLink(e.target.value)}
+            placeholder="https://…"
+            errors={errorsOf(clientError, mutation.error, "trackingLinks.0.trackingLink")}
+          />
+          <TextField
+            label="Carrier"
+            list="carriers"
+            value={carrier}
+            onChange={(e) => setCarrier(e.target.value)}
+            placeholder={CARRIERS.join(", ")}
+            errors={errorsOf(clientError, mutation.error, "trackingLinks.0.carrier")}
+          />
+          <datalist id="carriers">
+            {CARRIERS.map((c) => (
+              <option key={c} value={c} />
+            ))}
+          </datalist>
+          <div className="flex gap-2">
+            <Button type="submit" disabled={mutation.isPending}>
+              {mutation.isPending ? "Completing…" : "Complete"}
+            </Button>
+            <Button tone="secondary" onClick={() => setOpen(false)}>
+              Cancel
+            </Button>
+          </div>
+          {formError(mutation.error)}
+        </form>
+      )}
+    </Panel>
+  );
+}
+
+function ClarificationAction({ order, settle }: { order: Order; settle: Settle }) {
+  const trpc = useTRPC();
+  const [description, setDescription] = useState("");
+  const [clientError, setClientError] = useState<unknown>(null);
+  const mutation = useMutation(
+    trpc.pharmacyOrders.requestClarification.mutationOptions({
+      onSuccess: async () => {
+        setDescription("");
+        await settle({ ok: true, text: "Clarification requested: the order is on hold and the admin team has the question." });
+      },
+      onError: (error) => settle({ ok: false, error }),
+    }),
+  );
+  if (!order.canComplete) return null; // cancelled or completed: no clarification (clarification.ts)
+  return (
+    <Panel title="Clarification">
+      <form
+        className="space-y-3"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const parsed = clarificationInput.safeParse({ uid: order.uid, description, expectedStatus: order.status });
+          setClientError(parsed.success ? null : parsed.error);
+          if (parsed.success) mutation.mutate(parsed.data);
+        }}
+      >
+        <TextArea label="Question for the admin team" value={description} onChange={setDescription} errors={errorsOf(clientError, mutation.error, "description")} />
+        <Button type="submit" tone="secondary" disabled={mutation.isPending}>
+          Request clarification
+        </Button>
+        {formError(mutation.error)}
+      </form>
+    </Panel>
+  );
+}
+
+function DetailsAction({ order, settle }: { order: Order; settle: Settle }) {
+  const trpc = useTRPC();
+  const [priority, setPriority] = useState(String(order.priority));
+  const [deliveryType, setDeliveryType] = useState<DeliveryType>(order.deliveryType as DeliveryType);
+  const priorityMutation = useMutation(
+    trpc.pharmacyOrders.changePriority.mutationOptions({
+      onSuccess: (r) => settle({ ok: true, text: r.changed ? "Priority changed." : "The priority was already that." }),
+      onError: (error) => settle({ ok: false, error }),
+    }),
+  );
+  const deliveryMutation = useMutation(
+    trpc.pharmacyOrders.changeDeliveryType.mutationOptions({
+      onSuccess: (r) => settle({ ok: true, text: r.changed ? "Delivery type changed." : "The delivery type was already that." }),
+      onError: (error) => settle({ ok: false, error }),
+    }),
+  );
+  if (!order.canComplete) return null; // priority and delivery type mean nothing once the order left the queue
+  return (
+    <Panel title="Priority and delivery">
+      <form
+        className="flex items-end gap-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          priorityMutation.mutate({ uid: order.uid, priority: Number(priority), expectedPriority: order.priority });
+        }}
+      >
+        <div className="flex-1">
+          <TextField
+            label="Priority"
+            type="number"
+            min={-1000}
+            max={1000}
+            step={1}
+            value={priority}
+            onChange={(e) => setPriority(e.target.value)}
+            errors={fieldErrors(priorityMutation.error, "priority")}
+          />
+        </div>
+        <Button type="submit" tone="secondary" disabled={priorityMutation.isPending}>
+          Set priority
+        </Button>
+      </form>
+      {formError(priorityMutation.error)}
+      <form
+        className="mt-3 flex items-end gap-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          deliveryMutation.mutate({ uid: order.uid, deliveryType, expectedDeliveryType: order.deliveryType as DeliveryType, expectedStatus: order.status as SettablePharmacyOrderStatus });
+        }}
+      >
+        <div className="flex-1">
+          <SelectField label="Delivery type" value={deliveryType} onChange={(e) => setDeliveryType(e.target.value as DeliveryType)}>
+            {DELIVERY_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {DELIVERY_TYPE_LABELS[t]}
+              </option>
+            ))}
+          </SelectField>
+        </div>
+        <Button type="submit" tone="secondary" disabled={deliveryMutation.isPending}>
+          Set delivery type
+        </Button>
+      </form>
+      {formError(deliveryMutation.error)}
+    </Panel>
+  );
+}
+
+function ShipmentAction({ order, settle }: { order: Order; settle: Settle }) {
+  const trpc = useTRPC();
+  const [open, setOpen] = useState(false);
+  const [trackingUrl, setTrackingUrl] = useState("");
+  const [trackingNumber, setTrackingNumber] = useState("");
+  const [company, setCompany] = useState("");
+  const [clientError, setClientError] = useState<unknown>(null);
+  const mutation = useMutation(
+    trpc.pharmacyOrders.addShipment.mutationOptions({
+      onSuccess: async (s) => {
+        setOpen(false);
+        setTrackingUrl("");
+        setTrackingNumber("");
+        setCompany("");
+        await settle({ ok: true, text: `Shipment #${s.sequenceNumber} added.` });
+      },
+      onError: (error) => settle({ ok: false, error }),
+    }),
+  );
+  if (order.status === PHARMACY_ORDER_STATUS.cancelled) return null;
+  return (
+    <Panel title="Shipments">
+      {!open ? (
+        <Button tone="secondary" onClick={() => setOpen(true)}>
+          Add a shipment
+        </Button>
+      ) : (
+        <form
+          className="space-y-3"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const parsed = addShipmentInput.safeParse({
+              uid: order.uid,
+              trackingUrl: trackingUrl.trim() || null,
+              trackingNumber: trackingNumber.trim() || null,
+              carrier: company || null,
+              expectedStatus: order.status,
+            });
+            setClientError(parsed.success ? null : parsed.error);
+            if (parsed.success) mutation.mutate(parsed.data);
+          }}
+        >
+          <TextField label="Shipment tracking URL" type="url" value={trackingUrl} onChange={(e) => setTrackingUrl(e.target.value)} errors={errorsOf(clientError, mutation.error, "trackingUrl", "tracking_url")} />
+          <TextField label="Tracking number" value={trackingNumber} onChange={(e) => setTrackingNumber(e.target.value)} errors={errorsOf(clientError, mutation.error, "trackingNumber", "tracking_number")} />
+          <SelectField label="Shipping company" value={company} onChange={(e) => setCompany(e.target.value)}>
+            <option value="">—</option>
+            {CARRIERS.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </SelectField>
+          <div className="flex gap-2">
+            <Button type="submit" disabled={mutation.isPending}>
+              Save shipment
+            </Button>
+            <Button tone="secondary" onClick={() => setOpen(false)}>
+              Cancel
+            </Button>
+          </div>
+          {formError(mutation.error)}
+        </form>
+      )}
+    </Panel>
+  );
+}
+
+function PrescriptionFile({ uid }: { uid: string }) {
+  const trpc = useTRPC();
+  // The signed file does not change: read once per visit.
+  const file = useQuery(trpc.pharmacyOrders.prescriptionFile.queryOptions({ uid }, { staleTime: Infinity, refetchOnWindowFocus: false }));
+  const viewer = usePrescriptionPdfViewer();
+  if (file.isPending) return <LoadingState label="Loading the prescription…" />;
+  if (file.isError) return <ErrorState message={errorMessage(file.error)} onRetry={() => void file.refetch()} />;
+  if (!file.data) return <EmptyState title="No prescription file." />;
+  if (viewer.failed) return <ErrorState message="The PDF viewer could not be loaded. Reload the page to try again." />;
+  if (!viewer.Viewer) return <LoadingState label="Loading the viewer…" />;
+  return <viewer.Viewer filename={file.data.filename} contentBase64={file.data.contentBase64} />;
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+      <h3 className="mb-3 text-sm font-semibold text-slate-900">{title}</h3>
+      {children}
+    </section>
+  );
+}
+
+function Panel({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    // No accessible name of its own: "Status" must name the select alone.
+    <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+      <h3 className="mb-3 text-sm font-semibold text-slate-900">{title}</h3>
+      {children}
+    </section>
+  );
+}
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="flex justify-between gap-4">
+      <dt className="text-slate-500">{label}</dt>
+      <dd className="text-right text-slate-900">{children}</dd>
+    </div>
+  );
+}
+
+function Address({ address }: { address: Order["deliveryAddress"] }) {
+  return (
+    <address className="text-sm not-italic leading-6 text-slate-800">
+      {address.firstName} {address.lastName}
+      <br />
+      {address.street} {address.houseNumber}
+      {address.additionalAddress ? (
+        <>
+          <br />
+          {address.additionalAddress}
+        </>
+      ) : null}
+      <br />
+      {address.zipCode} {address.city}
+      <br />
+      {address.country}
+    </address>
+  );
+}
+
+/** A labelled multi-line input with its errors (long comments). */
+function TextArea({ label, value, onChange, errors, hint }: { label: string; value: string; onChange: (value: string) => void; errors?: string[]; hint?: string }) {
+  const id = `textarea-${label.toLowerCase().replace(/\W+/g, "-")}`;
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
+        {label}
+      </label>
+      <textarea
+        id={id}
+        value={value}
+        rows={3}
+        maxLength={5000}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={errors?.length ? true : undefined}
+        aria-describedby={errors?.length ? `${id}-errors` : undefined}
+        className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-100"
+      />
+      {hint ? <p className="mt-1 text-xs text-slate-500">{hint}</p> : null}
+      {errors?.length ? (
+        <p id={`${id}-errors`} className="mt-1 text-xs text-red-700">
+          {errors.join(" ")}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,284 @@
+"use client";
+
+import Link from "next/link";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { Button, SelectField, TextField } from "@/components/ui/controls";
+import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
+import { errorMessage, fieldErrors } from "@/components/trpc/errors";
+import { useTRPC } from "@/components/trpc/react";
+import {
+  PHARMACY_ORDER_STATUSES,
+  SETTABLE_PHARMACY_ORDER_STATUSES,
+  type PharmacyOrderStatus,
+  type SettablePharmacyOrderStatus,
+} from "@/server/domain/pharmacy-orders/statuses";
+import { bulkChangeStatusInput } from "@/server/trpc/routers/pharmacy-orders.schemas";
+import { DELIVERY_TYPE_LABELS, dayToUnixSeconds, formatDateTime } from "./format";
+import { StatusBadge } from "./status-badge";
+
+const PAGE_SIZE = 25;
+/** New orders appear without a reload. */
+const QUEUE_REFRESH_MS = 10_000;
+
+/** The search box waits for a pause in typing before it asks the server. */
+function useDebounced<T>(value: T, delayMs = 300): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), delayMs);
+    return () => clearTimeout(timer);
+  }, [value, delayMs]);
+  return debounced;
+}
+
+export function OrderQueue() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [status, setStatus] = useState<PharmacyOrderStatus | undefined>(undefined);
+  const [searchText, setSearchText] = useState("");
+  const search = useDebounced(searchText.trim());
+  const [fromDay, setFromDay] = useState("");
+  const [toDay, setToDay] = useState("");
+  const [pharmacyUid, setPharmacyUid] = useState<string>("");
+  const [page, setPage] = useState(0);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [bulkOutcome, setBulkOutcome] = useState<BulkOutcome | null>(null);
+
+  const pharmacies = useQuery(trpc.pharmacies.list.queryOptions());
+  const input = {
+    pharmacyUid: pharmacyUid || undefined,
+    status,
+    search: search || undefined,
+    from: dayToUnixSeconds(fromDay, false),
+    to: dayToUnixSeconds(toDay, true),
+    page,
+    limit: PAGE_SIZE,
+  };
+  const list = useQuery(trpc.pharmacyOrders.list.queryOptions(input, { refetchInterval: QUEUE_REFRESH_MS, placeholderData: keepPreviousData }));
+
+  // A new filter starts at the first page with nothing selected.
+  useEffect(() => {
+    setPage(0);
+    setSelected(new Set());
+  }, [status, search, fromDay, toDay, pharmacyUid]);
+
+  const data = list.data;
+  const showPharmacy = (data?.pharmacyCount ?? 0) > 1;
+  const pageUids = data?.items.map((i) => i.uid) ?? [];
+  const allOnPageSelected = pageUids.length > 0 && pageUids.every((uid) => selected.has(uid));
+  const toggle = (uid: string) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (next.has(uid)) next.delete(uid);
+      else next.add(uid);
+      return next;
+    });
+
+  return (
+    <div className="space-y-4">
+      <div className="grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-4">
+        <TextField
+          label="Search"
+          type="search"
+          value={searchText}
+          onChange={(e) => setSearchText(e.target.value)}
+          placeholder="PO, customer, shop order"
+          maxLength={100}
+        />
+        <TextField label="Created from" type="date" value={fromDay} onChange={(e) => setFromDay(e.target.value)} />
+        <TextField label="Created to" type="date" value={toDay} onChange={(e) => setToDay(e.target.value)} errors={fieldErrors(list.error, "to")} />
+        {(pharmacies.data?.length ?? 0) > 1 ? (
+          <SelectField label="Pharmacy" value={pharmacyUid} onChange={(e) => setPharmacyUid(e.target.value)}>
+            <option value="">All pharmacies of the group</option>
+            {pharmacies.data!.map((p) => (
+              <option key={p.uid} value={p.uid}>
+                {p.displayName}
+              </option>
+            ))}
+          </SelectField>
+        ) : null}
+      </div>
+
+      <nav aria-label="Order status" className="flex flex-wrap gap-2">
+        <StatusTab label="All" count={data?.allCount} current={status === undefined} onClick={() => setStatus(undefined)} />
+        {PHARMACY_ORDER_STATUSES.map((s) => (
+          <StatusTab key={s} label={s} count={data?.statusCounts[s]} current={status === s} onClick={() => setStatus(s)} />
+        ))}
+      </nav>
+
+      {selected.size > 0 ? (
+        <BulkStatusChange
+          pharmacyUid={pharmacyUid || undefined}
+          uids={[...selected]}
+          onDone={(outcome) => {
+            setBulkOutcome(outcome);
+            setSelected(new Set());
+            void queryClient.invalidateQueries({ queryKey: trpc.pharmacyOrders.pathKey() });
+          }}
+        />
+      ) : null}
+      {bulkOutcome ? (
+        <Notice tone={bulkOutcome.refused.length ? "warning" : "success"}>
+          {bulkOutcome.changed} changed{bulkOutcome.unchanged ? `, ${bulkOutcome.unchanged} already had the status` : ""}
+          {bulkOutcome.refused.length ? `, ${bulkOutcome.refused.length} refused: ${bulkOutcome.refused.map((r) => r.message).join("; ")}` : "."}
+        </Notice>
+      ) : null}
+
+      {list.isPending ? (
+        <LoadingState label="Loading orders…" />
+      ) : list.isError && !data ? (
+        <ErrorState message={errorMessage(list.error)} onRetry={() => void list.refetch()} />
+      ) : data && data.items.length === 0 ? (
+        <EmptyState title={search || status || fromDay || toDay ? "No orders match these filters." : "No orders yet."}>
+          {search || status || fromDay || toDay ? "Change the search or the filters." : "New orders appear here as soon as they are routed to your pharmacy."}
+        </EmptyState>
+      ) : data ? (
+        <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+          {list.isError ? <ErrorState message={`Could not refresh: ${errorMessage(list.error)}`} onRetry={() => void list.refetch()} /> : null}
+          <table className="min-w-full divide-y divide-slate-200 text-sm">
+            <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
+              <tr>
+                <th scope="col" className="w-10 px-3 py-2">
+                  <input
+                    type="checkbox"
+                    aria-label="Select all orders on this page"
+                    checked={allOnPageSelected}
+                    onChange={() =>
+                      setSelected((current) => {
+                        const next = new Set(current);
+                        for (const uid of pageUids) {
+                          if (allOnPageSelected) next.delete(uid);
+                          else next.add(uid);
+                        }
+                        return next;
+                      })
+                    }
+                  />
+                </th>
+                <th scope="col" className="px-3 py-2">Order</th>
+                <th scope="col" className="px-3 py-2">Customer</th>
+                {showPharmacy ? <th scope="col" className="px-3 py-2">Pharmacy</th> : null}
+                <th scope="col" className="px-3 py-2">Status</th>
+                <th scope="col" className="px-3 py-2">Priority</th>
+                <th scope="col" className="px-3 py-2">Delivery</th>
+                <th scope="col" className="px-3 py-2">Items</th>
+                <th scope="col" className="px-3 py-2">Created</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {data.items.map((order) => (
+                <tr key={order.uid} className={selected.has(order.uid) ? "bg-brand-50/50" : "hover:bg-slate-50"}>
+                  <td className="px-3 py-2">
+                    <input type="checkbox" aria-label={`Select ${order.name}`} checked={selected.has(order.uid)} onChange={() => toggle(order.uid)} />
+                  </td>
+                  <td className="px-3 py-2">
+                    <Link href={`/pharmacy/orders/${order.uid}`} className="font-medium text-brand-700 hover:underline">
+                      {order.name}
+                    </Link>
+                    {order.shopOrderName ? <div className="text-xs text-slate-500">{order.shopOrderName}</div> : null}
+                  </td>
+                  <td className="px-3 py-2">
+                    <div className="text-slate-900">{order.customerName}</div>
+                    <div className="text-xs text-slate-500">{order.city}</div>
+                  </td>
+                  {showPharmacy ? <td className="px-3 py-2 text-slate-700">{order.pharmacy.displayName}</td> : null}
+                  <td className="px-3 py-2">
+                    <StatusBadge status={order.status} />
+                  </td>
+                  <td className="px-3 py-2 tabular-nums">
+                    <span className={order.priority > 0 ? "font-semibold text-red-700" : "text-slate-700"}>{order.priority}</span>
+                  </td>
+                  <td className="px-3 py-2 text-slate-700">{DELIVERY_TYPE_LABELS[order.deliveryType ?? ""] ?? order.deliveryType ?? "—"}</td>
+                  <td className="px-3 py-2 text-slate-700" title={order.items.join("\n")}>
+                    {order.itemCount}
+                  </td>
+                  <td className="whitespace-nowrap px-3 py-2 text-slate-600">{formatDateTime(order.createdAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <div className="flex items-center justify-between gap-4 border-t border-slate-200 px-4 py-3 text-sm text-slate-600">
+            <span>
+              {data.total} {data.total === 1 ? "order" : "orders"} · page {data.page + 1} of {Math.max(1, data.totalPages)}
+            </span>
+            <div className="flex gap-2">
+              <Button tone="secondary" disabled={page === 0} onClick={() => setPage((p) => Math.max(0, p - 1))}>
+                Previous page
+              </Button>
+              <Button tone="secondary" disabled={page + 1 >= data.totalPages} onClick={() => setPage((p) => p + 1)}>
+                Next page
+              </Button>
+            </div>
+          </div>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function StatusTab({ label, count, current, onClick }: { label: string; count: number | undefined; current: boolean; onClick: () => void }) {
+  return (
+    <button
+      type="button"
+      aria-pressed={current}
+      onClick={onClick}
+      className={`rounded-full border px-3 py-1 text-sm ${current ? "border-brand-700 bg-brand-700 text-white" : "border-slate-300 bg-white text-slate-700 hover:bg-slate-50"}`}
+    >
+      {label} <span className={`ml-1 tabular-nums ${current ? "text-white/80" : "text-slate-500"}`}>{count ?? "…"}</span>
+    </button>
+  );
+}
+
+/** The selected orders to one status, each on its own (bulkChangePharmacyOrderStatus); what was refused is listed. */
+type BulkOutcome = { changed: number; unchanged: number; refused: { uid: string; message: string }[] };
+
+function BulkStatusChange({ pharmacyUid, uids, onDone }: { pharmacyUid?: string; uids: string[]; onDone: (outcome: BulkOutcome) => void }) {
+  const trpc = useTRPC();
+  const [status, setStatus] = useState<SettablePharmacyOrderStatus>("in-progress");
+  const [comment, setComment] = useState("");
+  const [clientError, setClientError] = useState<unknown>(null);
+  const mutation = useMutation(
+    trpc.pharmacyOrders.bulkChangeStatus.mutationOptions({
+      onSuccess(results) {
+        onDone({
+          changed: results.filter((r) => r.ok && r.changed).length,
+          unchanged: results.filter((r) => r.ok && !r.changed).length,
+          refused: results.filter((r) => !r.ok).map((r) => ({ uid: r.uid, message: "message" in r ? r.message : "" })),
+        });
+      },
+    }),
+  );
+  const commentErrors = clientError ? ["A comment is required when setting an order on hold"] : fieldErrors(mutation.error, "comment");
+  return (
+    <form
+      aria-label="Change the status of the selected orders"
+      className="flex flex-wrap items-end gap-3 rounded-xl border border-brand-200 bg-brand-50 p-4"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const parsed = bulkChangeStatusInput.safeParse({ pharmacyUid, uids, status, comment: comment || null });
+        setClientError(parsed.success ? null : parsed.error);
+        if (parsed.success) mutation.mutate(parsed.data);
+      }}
+    >
+      <p className="w-full text-sm font-medium text-brand-900">{uids.length} selected</p>
+      <div className="w-56">
+        <SelectField label="New status for the selection" value={status} onChange={(e) => setStatus(e.target.value as SettablePharmacyOrderStatus)}>
+          {SETTABLE_PHARMACY_ORDER_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      {status === "on-hold" ? (
+        <div className="min-w-64 flex-1">
+          <TextField label="On-hold reason" value={comment} onChange={(e) => setComment(e.target.value)} maxLength={5000} errors={commentErrors} />
+        </div>
+      ) : null}
+      <Button type="submit" disabled={mutation.isPending}>
+        {mutation.isPending ? "Changing…" : "Change status of selected"}
+      </Button>
+      {mutation.isError && !fieldErrors(mutation.error, "comment") ? <ErrorState message={errorMessage(mutation.error)} /> : null}
+    </form>
+  );
+}

@@ -1,0 +1,76 @@
+/* Browser only: loaded by order-detail.tsx with import() once a prescription is shown (no "use client": it is never a boundary). */
+import { useEffect, useMemo, useState } from "react";
+import { Document, Page, pdfjs } from "react-pdf";
+import { Button } from "@/components/ui/controls";
+import { ErrorState, LoadingState } from "@/components/ui/states";
+
+// The pdf.js worker from the installed pdfjs-dist, bundled with the application (never a CDN).
+pdfjs.GlobalWorkerOptions.workerSrc = new URL("pdfjs-dist/build/pdf.worker.min.mjs", import.meta.url).toString();
+
+const ZOOM_STEPS = [0.5, 0.75, 1, 1.25, 1.5, 2];
+
+function bytesOf(base64: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/** A prescription PDF in the page (react-pdf): its pages one at a time, zoom, and a download of the signed file. */
+export default function PrescriptionPdf({ filename, contentBase64 }: { filename: string; contentBase64: string }) {
+  // One Blob per file: react-pdf reloads the document whenever `file` is a new object.
+  const blob = useMemo(() => new Blob([bytesOf(contentBase64)], { type: "application/pdf" }), [contentBase64]);
+  const [downloadUrl, setDownloadUrl] = useState<string | null>(null);
+  useEffect(() => {
+    const url = URL.createObjectURL(blob);
+    setDownloadUrl(url);
+    return () => URL.revokeObjectURL(url);
+  }, [blob]);
+  const [pageCount, setPageCount] = useState(0);
+  const [pageNumber, setPageNumber] = useState(1);
+  const [zoom, setZoom] = useState(2);
+
+  return (
+    <div className="space-y-3">
+      <div className="flex flex-wrap items-center gap-2 text-sm">
+        <Button tone="secondary" disabled={pageNumber <= 1} onClick={() => setPageNumber((n) => n - 1)}>
+          Previous page
+        </Button>
+        <span className="tabular-nums text-slate-600" aria-live="polite">
+          Page {pageCount ? pageNumber : "–"} of {pageCount || "–"}
+        </span>
+        <Button tone="secondary" disabled={pageNumber >= pageCount} onClick={() => setPageNumber((n) => n + 1)}>
+          Next page
+        </Button>
+        <span className="mx-2 h-5 w-px bg-slate-200" aria-hidden />
+        <Button tone="secondary" disabled={zoom === 0} onClick={() => setZoom((z) => Math.max(0, z - 1))}>
+          Zoom out
+        </Button>
+        <span className="w-12 text-center tabular-nums text-slate-600">{Math.round(ZOOM_STEPS[zoom] * 100)}%</span>
+        <Button tone="secondary" disabled={zoom === ZOOM_STEPS.length - 1} onClick={() => setZoom((z) => Math.min(ZOOM_STEPS.length - 1, z + 1))}>
+          Zoom in
+        </Button>
+        {downloadUrl ? (
+          <a href={downloadUrl} download={filename} className="ml-auto rounded-md border border-slate-300 bg-white px-3 py-2 font-medium text-slate-800 shadow-sm hover:bg-slate-50">
+            Download PDF
+          </a>
+        ) : null}
+      </div>
+      <div className="overflow-auto rounded-lg border border-slate-200 bg-slate-100 p-4" data-testid="prescription-pdf">
+        {/* Without Suspense (react-pdf 11's default): the page's own loading and error states, no boundary needed. */}
+        <Document
+          suspense={false}
+          file={blob}
+          onLoadSuccess={({ numPages }) => {
+            setPageCount(numPages);
+            setPageNumber((n) => Math.min(Math.max(1, n), numPages));
+          }}
+          loading={<LoadingState label="Loading the prescription…" />}
+          error={<ErrorState message="The prescription PDF could not be shown. Download it instead." />}
+        >
+          <Page pageNumber={pageNumber} scale={ZOOM_STEPS[zoom]} renderTextLayer={false} renderAnnotationLayer={false} className="mx-auto w-fit shadow" />
+        </Document>
+      </div>
+    </div>
+  );
+}

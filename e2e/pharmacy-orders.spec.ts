@@ -1,0 +1,224 @@
+/**
+ * Pharmacy portal, Orders: the demo pharmacist finds an order created through the Management API,
+ * puts it on hold with a comment, completes it with a tracking link (stock drops, read back over
+ * REST), sees a signed prescription in the page (react-pdf canvas), loses a race with a clear
+ * message, and gets "not found" for another pharmacy's order.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { readDemoFile, type DemoFile } from "./demo";
+
+/** The parts of demo.json this spec uses besides DemoFile's (README, "The sandbox: .data/demo.json"). */
+type Sandbox = DemoFile & {
+  shop: { identifier: string };
+  keys: { management: string; pharmacy: string; pharmacy_group: string };
+  catalogue: { otc: { sku_reference: string; pharmacy_sku_uid: string }[]; rx: { sku_reference: string }[] };
+  qes: { signer_p12_path: string; signer_p12_password: string };
+};
+
+const demo = () => readDemoFile() as Sandbox;
+const tag = () => Math.random().toString(36).slice(2, 8);
+const EPA = "/v1/external_pharmacy_api";
+
+async function signIn(page: Page) {
+  const { pharmacist } = demo().users;
+  await page.goto("/signin?callbackUrl=%2Fpharmacy%2Forders");
+  await page.getByLabel("Email").fill(pharmacist.email);
+  await page.getByLabel("Password").fill(pharmacist.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/pharmacy\/orders$/);
+}
+
+/** POST /v1/management/orders for customer `lastName`: one fulfillment at `pharmacyUid` with `items`; extra fields on the fulfillment. */
+async function createOrder(
+  request: APIRequestContext,
+  options: { lastName: string; pharmacyUid: string; items: Record<string, unknown>[]; fulfillment?: Record<string, unknown> },
+) {
+  const d = demo();
+  const externalId = `e2e-${options.lastName.toLowerCase()}`;
+  const response = await request.post("/v1/management/orders", {
+    headers: { "X-API-Key": d.keys.management },
+    data: {
+      shop_identifier: d.shop.identifier,
+      external_id: externalId,
+      customer: { id: `cust-${externalId}`, email: "erika@example.com" },
+      delivery_address: { first_name: "Erika", last_name: options.lastName, street: "Hauptstr.", house_number: "5", zip_code: "10115", city: "Berlin", country: "DE" },
+      fulfillments: [{ external_id: "f-1", destination_pharmacy_uid: options.pharmacyUid, items: options.items, ...options.fulfillment }],
+    },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return externalId;
+}
+
+/** The pharmacy order of a shop order (its name defaults to the external id), over REST with `key`. */
+async function pharmacyOrderOf(request: APIRequestContext, key: string, externalId: string, pharmacyUid?: string) {
+  const query = new URLSearchParams({ search: externalId, ...(pharmacyUid ? { pharmacy_uid: pharmacyUid } : {}) });
+  const response = await request.get(`${EPA}/pharmacy_orders/?${query}`, { headers: { "X-API-Key": key } });
+  expect(response.ok()).toBe(true);
+  const [entry] = (await response.json()).data as { uid: string; name: string }[];
+  expect(entry).toBeDefined();
+  return entry;
+}
+
+/** The stock of a pharmacy SKU of pharmacies[0], as GET pharmacy_skus shows it (the demo catalogue fits one page). */
+async function stockOf(request: APIRequestContext, pharmacySkuUid: string): Promise<number> {
+  const response = await request.get(`${EPA}/pharmacy_skus/?limit=200`, { headers: { "X-API-Key": demo().keys.pharmacy } });
+  expect(response.ok()).toBe(true);
+  const sku = ((await response.json()).data as { uid: string; stock: number }[]).find((s) => s.uid === pharmacySkuUid);
+  expect(sku).toBeDefined();
+  return sku!.stock;
+}
+
+test("a pharmacist finds an order, puts it on hold with a comment and completes it with a tracking link; stock drops", async ({ page }) => {
+  const d = demo();
+  const otc = d.catalogue.otc[0]!;
+  const lastName = `Queue${tag()}`;
+  await signIn(page);
+  const externalId = await createOrder(page.request, {
+    lastName,
+    pharmacyUid: d.pharmacies[0]!.uid,
+    items: [{ external_id: "i-1", sku_reference: otc.sku_reference, quantity: 3, total_paid: { amount: 1197, currency: "EUR" } }],
+  });
+  const stockBefore = await stockOf(page.request, otc.pharmacy_sku_uid);
+
+  // New orders appear in the queue (refetched), and search finds it by the customer's name.
+  await page.getByLabel("Search").fill(lastName);
+  const po = await pharmacyOrderOf(page.request, d.keys.pharmacy, externalId);
+  const link = page.getByRole("link", { name: po.name });
+  await expect(link).toBeVisible();
+  await expect(page.getByRole("row")).toHaveCount(2); // header and the one order
+  await link.click();
+
+  await expect(page).toHaveURL(new RegExp(`/pharmacy/orders/${po.uid}$`));
+  await expect(page.getByRole("heading", { name: po.name })).toBeVisible();
+  await expect(page.getByText(lastName).first()).toBeVisible();
+  const status = page.getByLabel("Status", { exact: true });
+  await expect(status.locator("option")).toHaveText(["waiting for pharmacy", "pending review", "on-hold", "in-progress", "ready_for_pickup", "cancelled"]);
+
+  // On hold needs a comment: refused without one, then accepted.
+  await status.selectOption("on-hold");
+  await page.getByRole("button", { name: "Update status" }).click();
+  await expect(page.getByText("A comment is required when setting an order on hold")).toBeVisible();
+  await page.getByLabel("Comment").fill("Dosage unclear, asking the doctor");
+  await page.getByRole("button", { name: "Update status" }).click();
+  await expect(page.getByText("Status changed to on-hold.")).toBeVisible();
+  await expect(page.getByText("waiting for pharmacy → on-hold")).toBeVisible();
+  await expect(page.getByText("Dosage unclear, asking the doctor")).toBeVisible();
+
+  await page.getByRole("button", { name: "Complete order" }).click();
+  await page.getByLabel("Tracking link").fill("https://tracking.example/e2e-1");
+  await page.getByLabel("Carrier").fill("DHL");
+  await page.getByRole("button", { name: "Complete" }).click();
+  await expect(page.getByText("Order completed: stock reduced, payouts routed.")).toBeVisible();
+  await expect(page.getByText("on-hold → completed")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Track parcel" })).toHaveAttribute("href", "https://tracking.example/e2e-1");
+  expect(await stockOf(page.request, otc.pharmacy_sku_uid)).toBe(stockBefore - 3);
+  const rest = await page.request.get(`${EPA}/pharmacy_orders/${po.uid}`, { headers: { "X-API-Key": d.keys.pharmacy } });
+  expect((await rest.json()).status).toBe("completed");
+});
+
+test("a change that lost a race shows the current state and says so", async ({ page }) => {
+  const d = demo();
+  const lastName = `Race${tag()}`;
+  await signIn(page);
+  const externalId = await createOrder(page.request, {
+    lastName,
+    pharmacyUid: d.pharmacies[0]!.uid,
+    items: [{ external_id: "i-1", sku_reference: d.catalogue.otc[0]!.sku_reference, quantity: 1, total_paid: { amount: 399, currency: "EUR" } }],
+  });
+  const po = await pharmacyOrderOf(page.request, d.keys.pharmacy, externalId);
+  await page.goto(`/pharmacy/orders/${po.uid}`);
+  await page.getByLabel("Status", { exact: true }).selectOption("in-progress");
+  // Meanwhile the pharmacy's own system moves it.
+  const moved = await page.request.patch(`${EPA}/pharmacy_orders/${po.uid}/status`, {
+    headers: { "X-API-Key": d.keys.pharmacy },
+    data: { status: "pending review" },
+  });
+  expect(moved.ok()).toBe(true);
+  await page.getByRole("button", { name: "Update status" }).click();
+  await expect(page.getByText(/The order was changed meanwhile \(status is now pending review\)/)).toBeVisible();
+  await expect(page.getByText("waiting for pharmacy → pending review")).toBeVisible();
+  await expect(page.getByLabel("Status", { exact: true })).toHaveValue("pending review");
+  await page.screenshot({ path: "docs/screenshots/pharmacy-order-conflict.png", fullPage: true });
+});
+
+test("an order with a signed prescription shows the PDF in the page", async ({ page }) => {
+  const d = demo();
+  const dir = mkdtempSync(path.join(os.tmpdir(), "e2e-rx-"));
+  const pdfPath = path.join(dir, "signed.pdf");
+  execFileSync("npx", ["tsx", "scripts/sign-pdf.ts", "--sample", pdfPath, "--p12", d.qes.signer_p12_path, "--password", d.qes.signer_p12_password], {
+    stdio: "pipe",
+  });
+  const lastName = `Rx${tag()}`;
+  await signIn(page);
+  const externalId = await createOrder(page.request, {
+    lastName,
+    pharmacyUid: d.pharmacies[0]!.uid,
+    items: [
+      { external_id: "i-1", sku_reference: d.catalogue.rx[0]!.sku_reference, quantity: 1, total_paid: { amount: 2890, currency: "EUR" }, prescription_reference: "rx-1" },
+    ],
+    fulfillment: { prescriptions: [{ id: "rx-1", pdf_base64: readFileSync(pdfPath).toString("base64") }] },
+  });
+  const po = await pharmacyOrderOf(page.request, d.keys.pharmacy, externalId);
+  await page.goto(`/pharmacy/orders/${po.uid}`);
+  await expect(page.getByRole("heading", { name: po.name })).toBeVisible();
+  const canvas = page.getByTestId("prescription-pdf").locator("canvas");
+  await expect(canvas).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText("Page 1 of 1")).toBeVisible();
+  const before = (await canvas.boundingBox())!.width;
+  await page.getByRole("button", { name: "Zoom in" }).click();
+  await expect.poll(async () => (await canvas.boundingBox())?.width ?? 0).toBeGreaterThan(before);
+  await expect(page.getByRole("link", { name: "Download PDF" })).toHaveAttribute("download", /^prescription-.+\.pdf$/);
+  await page.getByRole("button", { name: "Zoom out" }).click();
+  await page.screenshot({ path: "docs/screenshots/pharmacy-order-detail-prescription.png", fullPage: true });
+});
+
+test("another pharmacy's order is not found, and a search without matches says so", async ({ page }, testInfo) => {
+  const d = demo();
+  const lastName = `Foreign${tag()}`;
+  await signIn(page);
+  // pharmacies[1] is in the group; the demo pharmacist works for pharmacies[0] only.
+  const externalId = await createOrder(page.request, {
+    lastName,
+    pharmacyUid: d.pharmacies[1]!.uid,
+    items: [{ external_id: "i-1", sku_reference: d.catalogue.otc[0]!.sku_reference, quantity: 1, total_paid: { amount: 399, currency: "EUR" } }],
+  });
+  const foreign = await pharmacyOrderOf(page.request, d.keys.pharmacy_group, externalId, d.pharmacies[1]!.uid);
+
+  await page.getByLabel("Search").fill(lastName);
+  await expect(page.getByText("No orders match these filters.")).toBeVisible();
+  await page.screenshot({ path: "docs/screenshots/pharmacy-orders-queue-empty.png", fullPage: true });
+
+  await page.goto(`/pharmacy/orders/${foreign.uid}`);
+  await expect(page.getByText(/Order not found/)).toBeVisible();
+  await expect(page.getByText(lastName)).toHaveCount(0);
+  await page.screenshot({ path: testInfo.outputPath("not-found.png"), fullPage: true });
+});
+
+test("selected orders change status together; the queue shows every order with its status and priority", async ({ page }) => {
+  const d = demo();
+  const prefix = `Bulk${tag()}`;
+  await signIn(page);
+  for (const suffix of ["a", "b"]) {
+    await createOrder(page.request, {
+      lastName: `${prefix}${suffix}`,
+      pharmacyUid: d.pharmacies[0]!.uid,
+      items: [{ external_id: "i-1", sku_reference: d.catalogue.otc[1]!.sku_reference, quantity: 2, total_paid: { amount: 598, currency: "EUR" } }],
+    });
+  }
+  await page.getByLabel("Search").fill(prefix);
+  await expect(page.getByRole("link", { name: /^PO-/ })).toHaveCount(2);
+  for (const name of await page.getByRole("link", { name: /^PO-/ }).allTextContents()) {
+    await page.getByRole("checkbox", { name: `Select ${name}` }).check();
+  }
+  await page.getByLabel("New status for the selection").selectOption("in-progress");
+  await page.getByRole("button", { name: "Change status of selected" }).click();
+  await expect(page.getByText("2 changed.")).toBeVisible();
+  await expect(page.getByRole("row").filter({ hasText: prefix }).getByText("in-progress", { exact: true })).toHaveCount(2);
+  await page.getByLabel("Search").fill("");
+  await expect(page.getByRole("link", { name: /^PO-/ })).not.toHaveCount(2);
+  await page.screenshot({ path: "docs/screenshots/pharmacy-orders-queue.png", fullPage: true });
+});

@@ -1,0 +1,127 @@
+/** The portal's shapes of pharmacy orders: camelCase, uids, dates as Unix seconds (numbers), money in minor units. */
+import { countryName } from "@/server/domain/countries";
+import type { Address } from "@/server/domain/orders/intake";
+import type { PharmacyOrderPortalDetail, PharmacyOrderHistoryEntry } from "@/server/domain/pharmacy-orders/queries";
+import { canCompleteFrom, PHARMACY_ORDER_STATUSES, statusChangesFrom } from "@/server/domain/pharmacy-orders/statuses";
+import { unix, unixOrNull } from "@/server/wire/format";
+
+/** A list entry as the REST list's statement builds it (pharmacy-order.presenters.ts's presentPharmacyOrder, snake_case). */
+export type RestListEntry = {
+  uid: string;
+  status: string;
+  name: string;
+  shop_order_name: string | null;
+  external_status: string;
+  pharmacy: { uid: string; display_name: string };
+  order: { uid: string; delivery_address: { first_name: string; last_name: string; city: string; zip_code: string }; priority: number };
+  order_items: { uid: string; amount: number; sku: { uid: string; display_name: string; pzn: string | null } }[];
+  created_at: number;
+  updated_at: number;
+};
+
+/** A queue row: the REST entry's fields the queue shows, and the delivery type read beside it. */
+export function presentQueueEntry(entry: RestListEntry, deliveryType: string | undefined) {
+  const address = entry.order.delivery_address;
+  return {
+    uid: entry.uid,
+    name: entry.name,
+    status: entry.status,
+    shopOrderName: entry.shop_order_name,
+    pharmacy: { uid: entry.pharmacy.uid, displayName: entry.pharmacy.display_name },
+    customerName: `${address.first_name} ${address.last_name}`.trim(),
+    city: `${address.zip_code} ${address.city}`.trim(),
+    priority: entry.order.priority,
+    deliveryType: deliveryType ?? null,
+    itemCount: entry.order_items.reduce((sum, item) => sum + item.amount, 0),
+    items: entry.order_items.map((item) => `${item.amount} × ${item.sku.display_name}`),
+    createdAt: entry.created_at,
+    updatedAt: entry.updated_at,
+  };
+}
+
+const presentAddress = (address: Address) => ({
+  firstName: address.first_name,
+  lastName: address.last_name,
+  street: address.street,
+  houseNumber: address.house_number,
+  zipCode: address.zip_code,
+  city: address.city,
+  country: countryName(address.country),
+  additionalAddress: address.additional_address ?? null,
+  province: address.province ?? null,
+});
+
+function presentHistoryEntry(entry: PharmacyOrderHistoryEntry) {
+  return {
+    uid: entry.id,
+    fromStatus: entry.fromStatus,
+    toStatus: entry.toStatus,
+    /** A status (the first entry has no from-status); otherwise toStatus names another change ("shipment added", …). */
+    isStatusChange: (PHARMACY_ORDER_STATUSES as readonly string[]).includes(entry.toStatus),
+    comment: entry.comment,
+    actor: entry.actor.type === "SYSTEM" ? { type: "SYSTEM" as const, displayName: "System" } : { type: entry.actor.type, displayName: entry.actor.displayName },
+    createdAt: unix(entry.createdAt),
+  };
+}
+
+export function presentPortalDetail(detail: PharmacyOrderPortalDetail) {
+  return {
+    uid: detail.id,
+    name: detail.name,
+    status: detail.status,
+    externalStatus: detail.externalStatus,
+    /** What the status select offers now (statuses.ts), and whether "Complete order" applies. */
+    statusChanges: statusChangesFrom(detail.status),
+    canComplete: canCompleteFrom(detail.status),
+    deliveryType: detail.deliveryType,
+    prepaid: detail.prepaid,
+    priority: detail.order.priority,
+    shopOrderName: detail.shopOrderName,
+    pharmacy: { uid: detail.pharmacy.id, displayName: detail.pharmacy.displayName },
+    orderUid: detail.order.id,
+    deliveryAddress: presentAddress(detail.order.deliveryAddress),
+    invoiceAddress: presentAddress(detail.order.invoiceAddress),
+    patient: {
+      uid: detail.patient.id,
+      displayName: detail.patient.displayName,
+      email: detail.patient.email,
+      dateOfBirth: detail.patient.dateOfBirth ? detail.patient.dateOfBirth.toISOString().slice(0, 10) : null,
+    },
+    doctor: detail.doctor ? { uid: detail.doctor.id, displayName: detail.doctor.displayName } : null,
+    items: detail.items.map((item) => ({
+      uid: item.uid,
+      quantity: item.amount,
+      totalPaidAmount: item.totalPaidAmount,
+      sku: { uid: item.sku.uid, displayName: item.sku.displayName, pzn: item.sku.pzn },
+    })),
+    shippingMethods: detail.shippingMethods.map((m) => ({
+      uid: m.uid,
+      displayName: m.displayName,
+      externalId: m.externalId,
+      identifierForPharmacy: m.identifierForPharmacy,
+    })),
+    shippingCosts: detail.shippingCostsAmount === null ? null : { amount: detail.shippingCostsAmount, currency: detail.shippingCostsCurrency ?? "EUR" },
+    prescriptionFilename: detail.prescriptionFilename,
+    shipments: detail.shipments.map((s) => ({
+      uid: s.id,
+      sequenceNumber: s.sequenceNumber,
+      trackingUrl: s.trackingUrl,
+      trackingNumber: s.trackingNumber,
+      carrierName: s.carrierName,
+      isTest: s.isTest,
+    })),
+    payouts: detail.payouts.map((p) => ({
+      status: p.status === "ROUTED" ? "routed" : "projected",
+      amount: p.amount,
+      currency: p.currency,
+      componentType: p.componentType,
+      routingDescription: p.routingDescription,
+      routedAt: p.status === "ROUTED" ? unixOrNull(p.routingCreatedAt) : null,
+    })),
+    history: detail.history.map(presentHistoryEntry),
+    createdAt: unix(detail.createdAt),
+    updatedAt: unix(detail.updatedAt),
+  };
+}
+
+export type PortalOrderDetail = ReturnType<typeof presentPortalDetail>;

@@ -1,0 +1,100 @@
+/**
+ * Inputs of the pharmacy portal's order procedures, shared by the router and the pages' forms (so a
+ * form checks exactly what the server checks). Imports only zod, server/wire and the areas'
+ * vocabulary (constants that import nothing).
+ */
+import { z } from "zod";
+import { ORDER_PRIORITY_MAX, ORDER_PRIORITY_MIN } from "@/server/domain/orders/intake";
+import {
+  CARRIERS,
+  DELIVERY_TYPES,
+  ON_HOLD_COMMENT_REQUIRED,
+  PHARMACY_ORDER_STATUS,
+  PHARMACY_ORDER_STATUSES,
+  SETTABLE_PHARMACY_ORDER_STATUSES,
+} from "@/server/domain/pharmacy-orders/statuses";
+import { httpUrl, searchTerm, uid, unixSeconds } from "@/server/wire/schemas";
+
+export const ORDER_QUEUE_MAX_LIMIT = 200;
+
+export const pharmacyStatus = z.enum(PHARMACY_ORDER_STATUSES);
+
+export const listPharmacyOrdersInput = z
+  .object({
+    /** One pharmacy of a group pharmacist's; absent: all of the caller's pharmacies. */
+    pharmacyUid: uid().optional(),
+    status: pharmacyStatus.optional(),
+    search: searchTerm(),
+    /** Created from (inclusive), Unix seconds. */
+    from: unixSeconds().optional(),
+    /** Created to (inclusive: the whole second), Unix seconds. */
+    to: unixSeconds().optional(),
+    page: z.number().int().min(0).max(10_000_000).default(0),
+    limit: z.number().int().min(1).max(ORDER_QUEUE_MAX_LIMIT).default(50),
+  })
+  .refine((input) => input.from === undefined || input.to === undefined || input.from <= input.to, {
+    path: ["to"],
+    message: "Must not be before from.",
+  });
+
+export const pharmacyOrderInput = z.object({ uid: uid() });
+
+/** The status the page showed: the change is refused (CONFLICT) when the order has another one now. */
+const expectedStatus = pharmacyStatus;
+
+const comment = z.string().max(5000).nullish();
+
+/** On hold needs a comment (the domain's rule, checked here too so the form says so at once). */
+const onHoldNeedsComment = (input: { status: string; comment?: string | null }, ctx: z.RefinementCtx) => {
+  if (input.status === PHARMACY_ORDER_STATUS.onHold && !input.comment?.trim()) {
+    ctx.addIssue({ code: "custom", path: ["comment"], message: ON_HOLD_COMMENT_REQUIRED });
+  }
+};
+
+export const changeStatusInput = z
+  .object({ uid: uid(), status: z.enum(SETTABLE_PHARMACY_ORDER_STATUSES), comment, expectedStatus })
+  .superRefine(onHoldNeedsComment);
+
+export const bulkChangeStatusInput = z
+  .object({
+    pharmacyUid: uid().optional(),
+    uids: z.array(uid()).min(1, "Select at least one order.").max(200),
+    status: z.enum(SETTABLE_PHARMACY_ORDER_STATUSES),
+    comment,
+  })
+  .superRefine(onHoldNeedsComment);
+
+export const carrier = z.enum(CARRIERS);
+
+export const completeOrderInput = z.object({
+  uid: uid(),
+  trackingLinks: z.array(z.object({ trackingLink: httpUrl(), carrier })).max(20).default([]),
+  expectedStatus,
+});
+
+const optionalText = (max: number) => z.string().trim().max(max).nullish();
+
+export const addShipmentInput = z.object({
+  uid: uid(),
+  trackingUrl: z.union([z.literal(""), httpUrl()]).nullish(),
+  trackingNumber: optionalText(100),
+  carrier: z.union([z.literal(""), carrier]).nullish(),
+  expectedStatus,
+});
+
+export const clarificationInput = z.object({ uid: uid(), description: z.string().trim().min(1, "This field is required.").max(5000), expectedStatus });
+
+export const changePriorityInput = z.object({
+  uid: uid(),
+  priority: z.number().int().min(ORDER_PRIORITY_MIN).max(ORDER_PRIORITY_MAX),
+  /** The priority the page showed. */
+  expectedPriority: z.number().int(),
+});
+
+export const changeDeliveryTypeInput = z.object({
+  uid: uid(),
+  deliveryType: z.enum(DELIVERY_TYPES),
+  /** The delivery type the page showed. */
+  expectedDeliveryType: z.enum(DELIVERY_TYPES),
+  expectedStatus,
+});

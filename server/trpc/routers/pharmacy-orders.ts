@@ -1,0 +1,151 @@
+/**
+ * Pharmacy portal, Orders: the queue (the REST list's statement, over all of a group pharmacist's
+ * pharmacies or the one picked) with its per-status counts (the tally), one order with its history
+ * and prescription PDF, and the commands on it — the same domain functions as the External Pharmacy
+ * API. Every command carries what the page showed (expected status, priority, delivery type) and is
+ * refused with CONFLICT when the order changed meanwhile (docs/spec-gaps.md#pharmacy-portal).
+ */
+import { bulkChangePharmacyOrderStatus } from "@/server/domain/pharmacy-orders/bulk-change-status";
+import { changePharmacyOrderDeliveryType, changePharmacyOrderPriority } from "@/server/domain/pharmacy-orders/change-details";
+import { changePharmacyOrderStatus } from "@/server/domain/pharmacy-orders/change-status";
+import { openClarificationRequest } from "@/server/domain/pharmacy-orders/clarification";
+import { completePharmacyOrder } from "@/server/domain/pharmacy-orders/complete";
+import {
+  getPharmacyOrderDetailForPortal,
+  getPharmacyOrderPrescriptionFile,
+  listPharmacyOrdersJson,
+  pharmacyOfPharmacyOrder,
+  pharmacyOrderDeliveryTypes,
+} from "@/server/domain/pharmacy-orders/queries";
+import { addShipment } from "@/server/domain/pharmacy-orders/shipments";
+import { countPharmacyOrdersByStatus } from "@/server/domain/pharmacy-orders/tally";
+import { PHARMACY_ORDER_STATUSES } from "@/server/domain/pharmacy-orders/statuses";
+import { resolvePharmacyScope, type PharmacyReach } from "@/server/domain/pharmacies/pharmacy-scope";
+import type { Actor } from "@/server/domain/actor";
+import { pharmacistProcedure, router } from "@/server/trpc/init";
+import { fromUnixSeconds, toUnixSecondsInclusive } from "@/server/wire/schemas";
+import { presentPortalDetail, presentQueueEntry, type RestListEntry } from "./pharmacy-orders.presenters";
+import {
+  addShipmentInput,
+  bulkChangeStatusInput,
+  changeDeliveryTypeInput,
+  changePriorityInput,
+  changeStatusInput,
+  clarificationInput,
+  completeOrderInput,
+  listPharmacyOrdersInput,
+  pharmacyOrderInput,
+} from "./pharmacy-orders.schemas";
+
+const userActor = (user: { id: string }): Actor => ({ type: "USER", userId: user.id });
+
+/** The pharmacies a pharmacist reaches, and which of them has the order (else NOT_FOUND, like the REST 404). */
+async function orderInReach(user: PharmacyReach, pharmacyOrderId: string) {
+  const pharmacyIds = await resolvePharmacyScope(user);
+  const pharmacyId = await pharmacyOfPharmacyOrder(pharmacyIds, pharmacyOrderId);
+  return { pharmacyIds, pharmacyId };
+}
+
+export const pharmacyOrdersRouter = router({
+  /** The queue: newest first, as the REST list (same statement), with counts per status over the pharmacies in scope. */
+  list: pharmacistProcedure.input(listPharmacyOrdersInput).query(async ({ ctx, input }) => {
+    const pharmacyIds = await resolvePharmacyScope(ctx.user, input.pharmacyUid);
+    const page = { page: input.page, limit: input.limit };
+    const [{ entriesJson, total }, statusCounts] = await Promise.all([
+      listPharmacyOrdersJson(
+        {
+          pharmacyIds,
+          status: input.status,
+          search: input.search?.trim() || undefined,
+          createdFrom: fromUnixSeconds(input.from),
+          createdTo: toUnixSecondsInclusive(input.to),
+        },
+        page,
+      ),
+      countPharmacyOrdersByStatus(pharmacyIds),
+    ]);
+    const entries = JSON.parse(entriesJson) as RestListEntry[];
+    const deliveryTypes = await pharmacyOrderDeliveryTypes(entries.map((e) => e.uid));
+    return {
+      items: entries.map((e) => presentQueueEntry(e, deliveryTypes.get(e.uid))),
+      total,
+      page: input.page,
+      limit: input.limit,
+      totalPages: Math.ceil(total / input.limit),
+      statusCounts: Object.fromEntries(PHARMACY_ORDER_STATUSES.map((s) => [s, statusCounts[s] ?? 0])) as Record<string, number>,
+      allCount: Object.values(statusCounts).reduce((sum, n) => sum + n, 0),
+      pharmacyCount: pharmacyIds.length,
+    };
+  }),
+
+  get: pharmacistProcedure.input(pharmacyOrderInput).query(async ({ ctx, input }) => {
+    const { pharmacyId } = await orderInReach(ctx.user, input.uid);
+    return presentPortalDetail(await getPharmacyOrderDetailForPortal(pharmacyId, input.uid));
+  }),
+
+  /** The signed prescription PDF (base64), or null when the order carries none. */
+  prescriptionFile: pharmacistProcedure.input(pharmacyOrderInput).query(async ({ ctx, input }) => {
+    const { pharmacyId } = await orderInReach(ctx.user, input.uid);
+    const file = await getPharmacyOrderPrescriptionFile(pharmacyId, input.uid);
+    return file ? { filename: file.filename, contentBase64: file.content.toString("base64") } : null;
+  }),
+
+  changeStatus: pharmacistProcedure.input(changeStatusInput).mutation(async ({ ctx, input }) => {
+    const { pharmacyId } = await orderInReach(ctx.user, input.uid);
+    await changePharmacyOrderStatus(pharmacyId, input.uid, { status: input.status, comment: input.comment }, userActor(ctx.user), {
+      status: input.expectedStatus,
+    });
+    return { ok: true };
+  }),
+
+  /** The selected orders one by one (bulkChangePharmacyOrderStatus): a result per order. */
+  bulkChangeStatus: pharmacistProcedure.input(bulkChangeStatusInput).mutation(async ({ ctx, input }) => {
+    const pharmacyIds = await resolvePharmacyScope(ctx.user, input.pharmacyUid);
+    return bulkChangePharmacyOrderStatus(pharmacyIds, input.uids, { status: input.status, comment: input.comment }, userActor(ctx.user));
+  }),
+
+  /** complete_order: stock reduced, shipments from the tracking links, payouts routed. */
+  complete: pharmacistProcedure.input(completeOrderInput).mutation(async ({ ctx, input }) => {
+    const { pharmacyId } = await orderInReach(ctx.user, input.uid);
+    await completePharmacyOrder(pharmacyId, input.uid, input.trackingLinks, userActor(ctx.user), { status: input.expectedStatus });
+    return { ok: true };
+  }),
+
+  addShipment: pharmacistProcedure.input(addShipmentInput).mutation(async ({ ctx, input }) => {
+    const { pharmacyIds } = await orderInReach(ctx.user, input.uid);
+    const shipment = await addShipment(
+      pharmacyIds,
+      input.uid,
+      { trackingUrl: input.trackingUrl, trackingNumber: input.trackingNumber, carrier: input.carrier },
+      userActor(ctx.user),
+      { status: input.expectedStatus },
+    );
+    return { uid: shipment.id, sequenceNumber: shipment.sequenceNumber };
+  }),
+
+  /** Puts the order on hold and opens an admin issue thread with the description. */
+  requestClarification: pharmacistProcedure.input(clarificationInput).mutation(async ({ ctx, input }) => {
+    const { pharmacyIds } = await orderInReach(ctx.user, input.uid);
+    const result = await openClarificationRequest({ pharmacyIds }, input.uid, { description: input.description }, userActor(ctx.user), {
+      status: input.expectedStatus,
+    });
+    return { threadUid: result.threadId, statusChanged: result.statusChanged };
+  }),
+
+  changePriority: pharmacistProcedure.input(changePriorityInput).mutation(async ({ ctx, input }) => {
+    const { pharmacyIds } = await orderInReach(ctx.user, input.uid);
+    const changed = await changePharmacyOrderPriority({ pharmacyIds }, input.uid, input.priority, userActor(ctx.user), {
+      priority: input.expectedPriority,
+    });
+    return { changed };
+  }),
+
+  changeDeliveryType: pharmacistProcedure.input(changeDeliveryTypeInput).mutation(async ({ ctx, input }) => {
+    const { pharmacyIds } = await orderInReach(ctx.user, input.uid);
+    const changed = await changePharmacyOrderDeliveryType({ pharmacyIds }, input.uid, input.deliveryType, userActor(ctx.user), {
+      status: input.expectedStatus,
+      deliveryType: input.expectedDeliveryType,
+    });
+    return { changed };
+  }),
+});
