@@ -23,7 +23,7 @@ export function pharmacyOrderTallySql(pharmacyIds: readonly string[], status?: s
 
 /**
  * The orders of `pharmacyIds` per status (statuses without orders are absent), summed over the
- * pharmacies from the tally: the portal queue's tabs.
+ * pharmacies from the tally: the portal queue's tabs and its home page.
  */
 export async function countPharmacyOrdersByStatus(pharmacyIds: readonly string[]): Promise<Record<string, number>> {
   if (pharmacyIds.length === 0) return {};
@@ -45,20 +45,4 @@ export async function compactPharmacyOrderTally(): Promise<number> {
     WITH moved AS (DELETE FROM "PharmacyOrderTally" RETURNING "pharmacyId", "status", "delta")
     INSERT INTO "PharmacyOrderTally" ("pharmacyId", "status", "delta")
     SELECT "pharmacyId", "status", sum("delta") FROM moved GROUP BY "pharmacyId", "status" HAVING sum("delta") <> 0`;
-}
-
-/** Per status, how many orders the pharmacies have (statuses without orders are 0): the portal's home. */
-export async function countPharmacyOrdersByStatus<S extends string>(
-  pharmacyIds: readonly string[],
-  statuses: readonly S[],
-): Promise<Record<S, number>> {
-  const counts = Object.fromEntries(statuses.map((s) => [s, 0])) as Record<S, number>;
-  if (pharmacyIds.length === 0 || statuses.length === 0) return counts;
-  const db = await database();
-  const rows = await db.$queryRaw<{ status: S; total: number }[]>`
-    SELECT "status", coalesce(sum("delta"), 0)::int AS "total" FROM "PharmacyOrderTally"
-     WHERE "pharmacyId" IN (${Prisma.join([...pharmacyIds])}) AND "status" IN (${Prisma.join([...statuses])})
-     GROUP BY "status"`;
-  for (const row of rows) counts[row.status] = row.total;
-  return counts;
 }

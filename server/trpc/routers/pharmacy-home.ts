@@ -19,12 +19,12 @@ export const pharmacyHomeRouter = router({
     const pharmacyIds = await resolvePharmacyScope(ctx.user, input.pharmacyUid);
     const since = new Date(Date.now() - FAILED_DELIVERY_DAYS * 24 * 60 * 60 * 1000);
     const [orders, failed] = await Promise.all([
-      countPharmacyOrdersByStatus(pharmacyIds, [PHARMACY_ORDER_STATUS.waitingForPharmacy, PHARMACY_ORDER_STATUS.onHold]),
+      countPharmacyOrdersByStatus(pharmacyIds),
       listWebhookDeliveries({ pharmacyIds, state: "failed", from: since, page: 0, limit: 1 }),
     ]);
     return {
-      waitingForPharmacy: orders[PHARMACY_ORDER_STATUS.waitingForPharmacy],
-      onHold: orders[PHARMACY_ORDER_STATUS.onHold],
+      waitingForPharmacy: orders[PHARMACY_ORDER_STATUS.waitingForPharmacy] ?? 0,
+      onHold: orders[PHARMACY_ORDER_STATUS.onHold] ?? 0,
       failedDeliveries: { count: failed.total, since: unix(since), days: FAILED_DELIVERY_DAYS },
     };
   }),
