@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --db pglite|postgres|both] [--scenario catalogue|orders|webhooks|prescriptions|all] [--concurrency N] [--seconds 10] [--build]
+ * npm run bench [-- --db pglite|postgres|both] [--scenario catalogue|orders|webhooks|prescriptions|portal|all] [--concurrency N] [--seconds 10] [--build]
  *
  * For each database: a fresh database, seeded by the scenario itself; then the production server
  * (`next start`) on it, and a closed-loop load from this process over loopback. PostgreSQL comes
@@ -12,6 +12,8 @@
  * The webhooks scenario is open loop instead (see bench/scenarios/webhooks.ts): --seconds per offered
  * rate, BENCH_WEBHOOK_RATES (PATCH/s, default 20,50,100); the server runs with
  * WEBHOOK_ALLOW_PRIVATE_TARGETS=true so it may deliver to the bench's receivers on 127.0.0.1.
+ * The portal scenario times Chromium loading the order detail page until its prescription PDF shows
+ * (see bench/scenarios/portal.ts): BENCH_PORTAL_LOADS navigations (default 10), the first apart.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -25,6 +27,7 @@ import { cpuBetween, cpuSampler, type CpuUse } from "./cpu";
 import { runLoad, type LoadResult } from "./load";
 import { catalogueEndpoints, seedCatalogue } from "./scenarios/catalogue";
 import { ORDERS_CONCURRENCY, ordersEndpoints, seedOrders, type StatusTally } from "./scenarios/orders";
+import { benchPortalPdf, printPortalTable, seedPortal, type PortalRow } from "./scenarios/portal";
 import { benchPrescriptions, printPrescriptionTable } from "./scenarios/prescriptions";
 import { analyseWebhooks, printWebhookTables, runWebhooks, seedWebhooks, type WebhookRow, type WebhooksRun } from "./scenarios/webhooks";
 import { ensureBuild, startServer } from "./server";
@@ -39,14 +42,14 @@ const { values } = parseArgs({
   },
 });
 // ── Scenarios ──
-type Scenario = "catalogue" | "orders" | "webhooks" | "prescriptions";
-const SCENARIOS: Scenario[] = ["catalogue", "orders", "webhooks", "prescriptions"];
+type Scenario = "catalogue" | "orders" | "webhooks" | "prescriptions" | "portal";
+const SCENARIOS: Scenario[] = ["catalogue", "orders", "webhooks", "prescriptions", "portal"];
 if (values.scenario !== "all" && !SCENARIOS.includes(values.scenario as Scenario)) {
-  throw new Error(`--scenario must be catalogue, orders, webhooks, prescriptions or all (got ${values.scenario})`);
+  throw new Error(`--scenario must be catalogue, orders, webhooks, prescriptions, portal or all (got ${values.scenario})`);
 }
 const scenarios = values.scenario === "all" ? SCENARIOS : [values.scenario as Scenario];
-/** The closed-loop scenarios (webhooks drives its own open-loop load; prescriptions runs in this process). */
-type LoadScenario = Exclude<Scenario, "webhooks" | "prescriptions">;
+/** The closed-loop scenarios (webhooks drives its own open-loop load; prescriptions runs in this process; portal drives a browser). */
+type LoadScenario = Exclude<Scenario, "webhooks" | "prescriptions" | "portal">;
 const DEFAULT_CONCURRENCY: Record<LoadScenario, number> = { catalogue: 10, orders: ORDERS_CONCURRENCY };
 const concurrencyOf = (scenario: LoadScenario) => (values.concurrency ? Number(values.concurrency) : DEFAULT_CONCURRENCY[scenario]);
 type Endpoint = {
@@ -83,7 +86,7 @@ async function freshPostgres(): Promise<{ url: string; cleanup: () => void }> {
   return { url: url.toString(), cleanup };
 }
 
-async function benchDatabase(kind: "pglite" | "postgres"): Promise<{ rows: Row[]; webhookRows: WebhookRow[] }> {
+async function benchDatabase(kind: "pglite" | "postgres"): Promise<{ rows: Row[]; webhookRows: WebhookRow[]; portalRows: PortalRow[] }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "rx-bench-"));
   const pgServer = kind === "postgres" ? await freshPostgres() : null;
   const env: Record<string, string> = {
@@ -113,6 +116,7 @@ async function benchDatabase(kind: "pglite" | "postgres"): Promise<{ rows: Row[]
     if (webhooks) {
       console.log(`[${kind}] seeded ${webhooks.orderCount} pharmacy orders for webhooks in ${(webhooks.seedMs / 1000).toFixed(1)} s`);
     }
+    const portal = scenarios.includes("portal") ? await seedPortal(await database()) : null;
     // A database in service has planner statistics and a visibility map (autovacuum; the embedded runner's ANALYZE).
     const tAnalyze = performance.now();
     await (await database()).$executeRawUnsafe("VACUUM ANALYZE");
@@ -121,6 +125,7 @@ async function benchDatabase(kind: "pglite" | "postgres"): Promise<{ rows: Row[]
     const server = await startServer(env, PORT);
     const rows: Row[] = [];
     let webhooksRun: WebhooksRun | null = null;
+    let portalRows: PortalRow[] = [];
     // Who used the cores during each endpoint's run (server, this cluster, this process), for CPU per request.
     const sampleCpu = cpuSampler(server.pid, kind === "postgres" && !process.env.BENCH_DATABASE_URL ? `${BENCH_PG_DIR}/data` : null);
     try {
@@ -141,6 +146,7 @@ async function benchDatabase(kind: "pglite" | "postgres"): Promise<{ rows: Row[]
         const cpu = cpuSampler(server.pid, kind === "postgres" && !process.env.BENCH_DATABASE_URL ? `${BENCH_PG_DIR}/data` : null);
         webhooksRun = await runWebhooks(server.url, webhooks, durationMs / 1000, cpu, (line) => console.log(`[${kind}] ${line}`));
       }
+      if (portal) portalRows = await benchPortalPdf(server.url, portal, kind, (line) => console.log(`[${kind}] ${line}`));
     } finally {
       await server.stop();
     }
@@ -153,7 +159,7 @@ async function benchDatabase(kind: "pglite" | "postgres"): Promise<{ rows: Row[]
         await closeDatabase();
       }
     }
-    return { rows, webhookRows };
+    return { rows, webhookRows, portalRows };
   } finally {
     pgServer?.cleanup();
     rmSync(dataDir, { recursive: true, force: true });
@@ -168,13 +174,15 @@ const kinds =
   serverScenarios.length === 0 ? [] : values.db === "both" ? (["pglite", "postgres"] as const) : [values.db as "pglite" | "postgres"];
 const rows: Row[] = [];
 const webhookRows: WebhookRow[] = [];
+const portalRows: PortalRow[] = [];
 for (const kind of kinds) {
   const result = await benchDatabase(kind);
   rows.push(...result.rows);
   webhookRows.push(...result.webhookRows);
+  portalRows.push(...result.portalRows);
 }
 
-const loadScenarios = scenarios.filter((s): s is LoadScenario => s !== "webhooks" && s !== "prescriptions");
+const loadScenarios = scenarios.filter((s): s is LoadScenario => s !== "webhooks" && s !== "prescriptions" && s !== "portal");
 if (loadScenarios.length > 0) {
   const clients = loadScenarios.map((s) => `${s} ${concurrencyOf(s)}`).join(", ");
   console.log(`\nConcurrent clients: ${clients}; ${durationMs / 1000} s per endpoint, ${os.cpus().length} cores\n`);
@@ -197,3 +205,4 @@ if (loadScenarios.length > 0) {
 }
 printWebhookTables(webhookRows, durationMs / 1000);
 printPrescriptionTable(prescriptionRows);
+printPortalTable(portalRows);

@@ -4,9 +4,15 @@ import path from "node:path";
 /** The sandbox credentials that the e2e server's seed wrote (DATA_DIR=.data/e2e, see playwright.config.ts). */
 export type DemoFile = {
   base_url: string;
-  /** The pharmacist belongs to the first pharmacy. */
-  pharmacies: { uid: string; display_name: string }[];
-  users: { admin: { email: string; password: string }; pharmacist: { email: string; password: string } };
+  pharmacy_group_uid: string;
+  /** [0] and [1] are the group's, [2] is outside it. */
+  pharmacies: { uid: string; display_name: string; group_uid: string | null }[];
+  /** `pharmacist` works for pharmacies[0]; `group_pharmacist` for the group (pharmacies[0] and [1]). */
+  users: {
+    admin: { email: string; password: string };
+    pharmacist: { email: string; password: string };
+    group_pharmacist: { email: string; password: string };
+  };
   shop: { uid: string; identifier: string };
   keys: { management: string; pharmacy: string };
   catalogue: { otc: { sku_reference: string; pharmacy_sku_uid: string }[] };

@@ -19,8 +19,17 @@ describe("sandbox seed", () => {
       organisation_uid: expect.any(String),
       shop: { uid: expect.any(String), identifier: expect.any(String) },
       pharmacy_group_uid: expect.any(String),
-      users: { admin: { email: expect.any(String), password: expect.any(String) }, pharmacist: { email: expect.any(String), password: expect.any(String) } },
+      users: {
+        admin: { email: expect.any(String), password: expect.any(String) },
+        pharmacist: { email: expect.any(String), password: expect.any(String) },
+        group_pharmacist: { email: expect.any(String), password: expect.any(String) },
+      },
     });
+    // One pharmacist of the first pharmacy, one of the group.
+    const pharmacist = await db.user.findUniqueOrThrow({ where: { email: demo.users.pharmacist.email } });
+    expect([pharmacist.role, pharmacist.pharmacyId, pharmacist.pharmacyGroupId]).toEqual(["PHARMACIST", demo.pharmacies[0].uid, null]);
+    const groupPharmacist = await db.user.findUniqueOrThrow({ where: { email: demo.users.group_pharmacist.email } });
+    expect([groupPharmacist.role, groupPharmacist.pharmacyId, groupPharmacist.pharmacyGroupId]).toEqual(["PHARMACIST", null, demo.pharmacy_group_uid]);
     expect(demo.pharmacies[0].group_uid).toBe(demo.pharmacy_group_uid);
     expect(demo.pharmacies[1].group_uid).toBe(demo.pharmacy_group_uid);
     expect(demo.pharmacies.some((p) => p.group_uid === null)).toBe(true);

@@ -42,7 +42,13 @@ export type DemoFile = {
     pharmacy_group: string;
     pharmacy_orders_read: string;
   };
-  users: { admin: { email: string; password: string }; pharmacist: { email: string; password: string } };
+  users: {
+    admin: { email: string; password: string };
+    /** Works for pharmacies[0] only. */
+    pharmacist: { email: string; password: string };
+    /** Works for every pharmacy of the group (pharmacies[0] and [1]). */
+    group_pharmacist: { email: string; password: string };
+  };
   catalogue: { otc: CatalogueEntry[]; rx: CatalogueEntry[] };
   /** The sandbox QES signer (PKCS#12) and its CA, trusted for the sandbox organisation only. */
   qes: { signer_p12_path: string; signer_p12_password: string; ca_cert_path: string };
@@ -224,6 +230,13 @@ export async function seedSandbox(db: Db): Promise<DemoFile> {
       organisationId,
       pharmacyId: pharmacies[0].id,
     }),
+    group_pharmacist: await ensureUser(db, previous.users?.group_pharmacist, {
+      email: "group-pharmacist@demo.example",
+      displayName: "Demo Group Pharmacist",
+      role: "PHARMACIST",
+      organisationId,
+      pharmacyGroupId: group.id,
+    }),
   };
 
   const key = (slot: keyof DemoFile["keys"], spec: KeySpec) => ensureKey(db, previous.keys?.[slot], { ...spec, organisationId });
@@ -290,6 +303,7 @@ type UserSpec = {
   role: "ADMIN" | "PHARMACIST";
   organisationId: string;
   pharmacyId?: string;
+  pharmacyGroupId?: string;
 };
 
 /** Keeps a sandbox user's password from demo.json when it still matches; otherwise sets a new random one. */
