@@ -5,13 +5,12 @@
  * Playwright web server refuses (SSRF guard), so this spec runs its own `next start` (the build from
  * the Playwright web server) with private targets allowed and short retry pauses, on its own data.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import pg from "pg";
+import { ownServerEnv, signalOwnServer, startOwnServer, type OwnServer } from "./own-server";
 
 const root = path.resolve(import.meta.dirname, "..");
 const port = Number(process.env.E2E_PORT ?? 3100) + 50;
@@ -28,39 +27,13 @@ type Demo = {
   catalogue: { otc: { sku_reference: string }[] };
 };
 
-let server: ChildProcess | null = null;
+let server: OwnServer | null = null;
 let receiver: Server;
 let receiverUrl: string;
 let demo: Demo;
 /** What the receiver got, by path; /fail answers 500 until `failing` is switched off. */
 const received: { path: string; test: boolean; at: number }[] = [];
 let failing = true;
-
-async function databaseUrl(): Promise<string | undefined> {
-  const url = process.env.DATABASE_URL?.trim();
-  if (!url?.startsWith("postgres")) return undefined;
-  const parsed = new URL(url);
-  const name = `${decodeURIComponent(parsed.pathname.slice(1)) || "postgres"}_api_access`;
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await client.query(`CREATE DATABASE "${name}"`);
-  await client.end();
-  parsed.pathname = `/${name}`;
-  return parsed.toString();
-}
-
-async function untilUp(): Promise<void> {
-  for (let i = 0; i < 240; i++) {
-    try {
-      if ((await fetch(`${base}/`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error("server did not start");
-}
 
 test.describe.configure({ mode: "serial" });
 test.use({ baseURL: base, viewport: { width: 1280, height: 900 } });
@@ -82,40 +55,19 @@ test.beforeAll(async () => {
   await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
 
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: "production",
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    PUBLIC_BASE_URL: base,
-    NEXTAUTH_URL: "",
-    LOG_LEVEL: "silent",
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+  const env = await ownServerEnv({
+    port,
+    dataDir,
+    databaseSuffix: "api_access",
     // Five attempts within a few seconds, so a delivery is dropped while the test waits.
-    WEBHOOK_RETRY_BASE_MS: "300",
-    WEBHOOK_RETRY_MAX_MS: "800",
-  };
-  const url = await databaseUrl();
-  if (url) env.DATABASE_URL = url;
-  else delete env.DATABASE_URL;
-  server = spawn(path.join(root, "node_modules", ".bin", "next"), ["start", "--hostname", "127.0.0.1", "--port", String(port)], {
-    cwd: root,
-    env,
-    stdio: "ignore",
-    detached: true,
+    extra: { WEBHOOK_RETRY_BASE_MS: "300", WEBHOOK_RETRY_MAX_MS: "800" },
   });
-  await untilUp();
+  server = await startOwnServer(env);
   demo = JSON.parse(readFileSync(path.join(dataDir, "demo.json"), "utf8")) as Demo;
 });
 
 test.afterAll(async () => {
-  if (server?.pid) {
-    try {
-      process.kill(-server.pid, "SIGTERM");
-    } catch {
-      // already gone
-    }
-  }
+  signalOwnServer(server, "SIGTERM");
   receiver?.closeAllConnections();
   receiver?.close();
 });

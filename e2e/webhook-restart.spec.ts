@@ -3,62 +3,18 @@
  * webhook delivery waits for its retry; a new server on the same database makes the remaining
  * attempt. Runs its own `next start` (the build from the Playwright web server) on its own data.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import pg from "pg";
+import { ownServerEnv, signalOwnServer, startOwnServer } from "./own-server";
 
 const root = path.resolve(import.meta.dirname, "..");
 const port = 3190;
 const base = `http://127.0.0.1:${port}`;
 const dataDir = path.join(root, ".data", "e2e-restart");
-
-async function databaseUrl(): Promise<string | undefined> {
-  const url = process.env.DATABASE_URL?.trim();
-  if (!url?.startsWith("postgres")) return undefined;
-  const parsed = new URL(url);
-  const name = `${decodeURIComponent(parsed.pathname.slice(1)) || "postgres"}_restart`;
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await client.query(`CREATE DATABASE "${name}"`);
-  await client.end();
-  parsed.pathname = `/${name}`;
-  return parsed.toString();
-}
-
-function startServer(env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(path.join(root, "node_modules", ".bin", "next"), ["start", "--hostname", "127.0.0.1", "--port", String(port)], {
-    cwd: root,
-    env,
-    stdio: "ignore",
-    detached: true, // its own process group, so SIGKILL reaches next's worker too
-  });
-}
-
-async function untilUp(): Promise<void> {
-  for (let i = 0; i < 240; i++) {
-    try {
-      if ((await fetch(`${base}/`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error("server did not start");
-}
-
-const killGroup = (child: ChildProcess, signal: NodeJS.Signals) => {
-  try {
-    process.kill(-child.pid!, signal);
-  } catch {
-    // already gone
-  }
-};
 
 test("a delivery pending retry survives SIGKILL of the server and is completed by the next one", async () => {
   test.setTimeout(180_000);
@@ -76,25 +32,15 @@ test("a delivery pending retry survives SIGKILL of the server and is completed b
   await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
   const target = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: "production",
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    PUBLIC_BASE_URL: base,
-    NEXTAUTH_URL: "",
-    LOG_LEVEL: "silent",
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+  const env = await ownServerEnv({
+    port,
+    dataDir,
+    databaseSuffix: "restart",
     // The first retry is due 4 s (±20 %) after the failed attempt: time to kill the server in between.
-    WEBHOOK_RETRY_BASE_MS: "4000",
-  };
-  const url = await databaseUrl();
-  if (url) env.DATABASE_URL = url;
-  else delete env.DATABASE_URL;
-
-  let server = startServer(env);
+    extra: { WEBHOOK_RETRY_BASE_MS: "4000" },
+  });
+  let server = await startOwnServer(env);
   try {
-    await untilUp();
     const demo = JSON.parse(readFileSync(path.join(dataDir, "demo.json"), "utf8"));
     const key = demo.keys.pharmacy as string;
     const headers = { "x-api-key": key, "content-type": "application/json" };
@@ -116,13 +62,12 @@ test("a delivery pending retry survives SIGKILL of the server and is completed b
     expect(changed.status).toBe(200);
 
     await expect.poll(() => arrivals.length, { timeout: 20_000 }).toBe(1); // attempt 1: answered 500
-    killGroup(server, "SIGKILL");
-    await new Promise((r) => server.once("exit", r));
+    signalOwnServer(server, "SIGKILL");
+    await new Promise((r) => server.process.once("exit", r));
     await new Promise((r) => setTimeout(r, 5_000)); // the retry falls due while no server runs
     expect(arrivals).toHaveLength(1);
 
-    server = startServer(env);
-    await untilUp();
+    server = await startOwnServer(env);
     await expect.poll(() => arrivals.length, { timeout: 30_000 }).toBe(2); // attempt 2, by the new server
     const second = arrivals[1];
     expect(second.signature).toBe(createHmac("sha256", Buffer.from(secret, "utf8")).update(second.raw).digest("hex"));
@@ -130,7 +75,7 @@ test("a delivery pending retry survives SIGKILL of the server and is completed b
     await new Promise((r) => setTimeout(r, 1_500));
     expect(arrivals).toHaveLength(2); // succeeded: no further attempt
   } finally {
-    killGroup(server, "SIGTERM");
+    signalOwnServer(server, "SIGTERM");
     receiver.closeAllConnections();
     receiver.close();
   }

@@ -279,7 +279,7 @@ function StatusAction({ order, settle }: { order: Order; settle: Settle }) {
   const allowed = new Set<string>(order.statusChanges);
   const final = order.statusChanges.length === 0;
   return (
-    <Panel title="Status">
+    <Section title="Status">
       <form
         className="space-y-3"
         onSubmit={(e) => {
@@ -312,7 +312,7 @@ function StatusAction({ order, settle }: { order: Order; settle: Settle }) {
         <p className="text-xs text-slate-500">Completed is set by “Complete order”.</p>
         {formError(mutation.error)}
       </form>
-    </Panel>
+    </Section>
   );
 }
 
@@ -335,7 +335,7 @@ function CompleteAction({ order, settle }: { order: Order; settle: Settle }) {
   );
   if (!order.canComplete) return null;
   return (
-    <Panel title="Completion">
+    <Section title="Completion">
       {!open ? (
         <Button onClick={() => setOpen(true)}>Complete order</Button>
       ) : (
@@ -385,7 +385,7 @@ function CompleteAction({ order, settle }: { order: Order; settle: Settle }) {
           {formError(mutation.error)}
         </form>
       )}
-    </Panel>
+    </Section>
   );
 }
 
@@ -404,7 +404,7 @@ function ClarificationAction({ order, settle }: { order: Order; settle: Settle }
   );
   if (!order.canComplete) return null; // cancelled or completed: no clarification (clarification.ts)
   return (
-    <Panel title="Clarification">
+    <Section title="Clarification">
       <form
         className="space-y-3"
         onSubmit={(e) => {
@@ -420,7 +420,7 @@ function ClarificationAction({ order, settle }: { order: Order; settle: Settle }
         </Button>
         {formError(mutation.error)}
       </form>
-    </Panel>
+    </Section>
   );
 }
 
@@ -442,7 +442,7 @@ function DetailsAction({ order, settle }: { order: Order; settle: Settle }) {
   );
   if (!order.canComplete) return null; // priority and delivery type mean nothing once the order left the queue
   return (
-    <Panel title="Priority and delivery">
+    <Section title="Priority and delivery">
       <form
         className="flex items-end gap-2"
         onSubmit={(e) => {
@@ -488,7 +488,7 @@ function DetailsAction({ order, settle }: { order: Order; settle: Settle }) {
         </Button>
       </form>
       {formError(deliveryMutation.error)}
-    </Panel>
+    </Section>
   );
 }
 
@@ -513,7 +513,7 @@ function ShipmentAction({ order, settle }: { order: Order; settle: Settle }) {
   );
   if (order.status === PHARMACY_ORDER_STATUS.cancelled) return null;
   return (
-    <Panel title="Shipments">
+    <Section title="Shipments">
       {!open ? (
         <Button tone="secondary" onClick={() => setOpen(true)}>
           Add a shipment
@@ -555,7 +555,7 @@ function ShipmentAction({ order, settle }: { order: Order; settle: Settle }) {
           {formError(mutation.error)}
         </form>
       )}
-    </Panel>
+    </Section>
   );
 }
 
@@ -572,18 +572,9 @@ function PrescriptionFile({ uid }: { uid: string }) {
   return <viewer.Viewer filename={file.data.filename} contentBase64={file.data.contentBase64} />;
 }
 
+/** A card of the page. No accessible name of its own: the "Status" card's label must name the select alone. */
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
-      <h3 className="mb-3 text-sm font-semibold text-slate-900">{title}</h3>
-      {children}
-    </section>
-  );
-}
-
-function Panel({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    // No accessible name of its own: "Status" must name the select alone.
     <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
       <h3 className="mb-3 text-sm font-semibold text-slate-900">{title}</h3>
       {children}
