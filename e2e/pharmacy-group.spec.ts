@@ -7,6 +7,9 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { readDemoFile, type DemoFile } from "./demo";
 
+/** Screenshots for review; the README's copies in docs/screenshots are refreshed only with UPDATE_SCREENSHOTS=1. */
+const shotPath = (name: string) => `${process.env.UPDATE_SCREENSHOTS === "1" ? "docs/screenshots" : "test-results/screenshots"}/${name}.png`;
+
 /** The parts of demo.json this spec uses besides DemoFile's (README, "The sandbox: .data/demo.json"). */
 type Sandbox = DemoFile & { keys: { pharmacy_group: string } };
 
@@ -77,7 +80,7 @@ test("a group pharmacist sees both group pharmacies' orders, narrows to one, and
   await expect(page.getByRole("row").filter({ hasText: poFirst.name })).toContainText(first.display_name);
   await expect(page.getByRole("row").filter({ hasText: poSecond.name })).toContainText(second.display_name);
   await expect(page.getByText(`${prefix}c`)).toHaveCount(0);
-  await page.screenshot({ path: "docs/screenshots/pharmacy-orders-queue-group.png", fullPage: true });
+  await page.screenshot({ path: shotPath("pharmacy-orders-queue-group"), fullPage: true });
 
   // Picking one pharmacy narrows the queue to its orders.
   const picker = page.getByLabel("Pharmacy", { exact: true });
@@ -111,7 +114,7 @@ test("a group pharmacist sees both group pharmacies' orders, narrows to one, and
   expect((await listed.json()).error.data.code).toBe("NOT_FOUND");
   await page.goto(`/pharmacy/orders/${crypto.randomUUID()}`);
   await expect(page.getByText(/Order not found/)).toBeVisible();
-  await page.screenshot({ path: "docs/screenshots/pharmacy-order-not-found-group.png", fullPage: true });
+  await page.screenshot({ path: shotPath("pharmacy-order-not-found-group"), fullPage: true });
 });
 
 test("the pharmacist of one pharmacy does not find the other group pharmacy's order", async ({ page }) => {

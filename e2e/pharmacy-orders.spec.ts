@@ -11,6 +11,9 @@ import path from "node:path";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { readDemoFile, type DemoFile } from "./demo";
 
+/** Screenshots for review; the README's copies in docs/screenshots are refreshed only with UPDATE_SCREENSHOTS=1. */
+const shotPath = (name: string) => `${process.env.UPDATE_SCREENSHOTS === "1" ? "docs/screenshots" : "test-results/screenshots"}/${name}.png`;
+
 /** The parts of demo.json this spec uses besides DemoFile's (README, "The sandbox: .data/demo.json"). */
 type Sandbox = DemoFile & {
   shop: { identifier: string };
@@ -142,7 +145,7 @@ test("a change that lost a race shows the current state and says so", async ({ p
   await expect(page.getByText(/The order was changed meanwhile \(status is now pending review\)/)).toBeVisible();
   await expect(page.getByText("waiting for pharmacy → pending review")).toBeVisible();
   await expect(page.getByLabel("Status", { exact: true })).toHaveValue("pending review");
-  await page.screenshot({ path: "docs/screenshots/pharmacy-order-conflict.png", fullPage: true });
+  await page.screenshot({ path: shotPath("pharmacy-order-conflict"), fullPage: true });
 });
 
 test("an order with a signed prescription shows the PDF in the page", async ({ page }) => {
@@ -173,7 +176,7 @@ test("an order with a signed prescription shows the PDF in the page", async ({ p
   await expect.poll(async () => (await canvas.boundingBox())?.width ?? 0).toBeGreaterThan(before);
   await expect(page.getByRole("link", { name: "Download PDF" })).toHaveAttribute("download", /^prescription-.+\.pdf$/);
   await page.getByRole("button", { name: "Zoom out" }).click();
-  await page.screenshot({ path: "docs/screenshots/pharmacy-order-detail-prescription.png", fullPage: true });
+  await page.screenshot({ path: shotPath("pharmacy-order-detail-prescription"), fullPage: true });
 });
 
 test("another pharmacy's order is not found, and a search without matches says so", async ({ page }, testInfo) => {
@@ -190,7 +193,7 @@ test("another pharmacy's order is not found, and a search without matches says s
 
   await page.getByLabel("Search").fill(lastName);
   await expect(page.getByText("No orders match these filters.")).toBeVisible();
-  await page.screenshot({ path: "docs/screenshots/pharmacy-orders-queue-empty.png", fullPage: true });
+  await page.screenshot({ path: shotPath("pharmacy-orders-queue-empty"), fullPage: true });
 
   await page.goto(`/pharmacy/orders/${foreign.uid}`);
   await expect(page.getByText(/Order not found/)).toBeVisible();
@@ -220,5 +223,5 @@ test("selected orders change status together; the queue shows every order with i
   await expect(page.getByRole("row").filter({ hasText: prefix }).getByText("in-progress", { exact: true })).toHaveCount(2);
   await page.getByLabel("Search").fill("");
   await expect(page.getByRole("link", { name: /^PO-/ })).not.toHaveCount(2);
-  await page.screenshot({ path: "docs/screenshots/pharmacy-orders-queue.png", fullPage: true });
+  await page.screenshot({ path: shotPath("pharmacy-orders-queue"), fullPage: true });
 });
