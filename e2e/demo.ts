@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { expect, type Page } from "@playwright/test";
 
 /** The sandbox credentials that the e2e server's seed wrote (DATA_DIR=.data/e2e, see playwright.config.ts). */
 export type DemoFile = {
@@ -21,4 +22,13 @@ export type DemoFile = {
 export function readDemoFile(): DemoFile {
   const file = path.resolve(import.meta.dirname, "..", ".data", "e2e", "demo.json");
   return JSON.parse(readFileSync(file, "utf8")) as DemoFile;
+}
+
+/** Signs `user` in through the sign-in page and waits until the portal has opened `landing`. */
+export async function signInAs(page: Page, user: { email: string; password: string }, landing = "/pharmacy"): Promise<void> {
+  await page.goto(`/signin?callbackUrl=${encodeURIComponent(landing)}`);
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password").fill(user.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(new RegExp(`${landing.replaceAll("/", "\\/")}$`));
 }

@@ -10,6 +10,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { signInAs } from "./demo";
 import { ownServerEnv, signalOwnServer, startOwnServer, type OwnServer } from "./own-server";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -72,14 +73,6 @@ test.afterAll(async () => {
   receiver?.close();
 });
 
-async function signIn(page: Page, next: string) {
-  await page.goto(`/signin?callbackUrl=${encodeURIComponent(next)}`);
-  await page.getByLabel("Email").fill(demo.users.pharmacist.email);
-  await page.getByLabel("Password").fill(demo.users.pharmacist.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(new RegExp(`${next.replaceAll("/", "\\/")}$`));
-}
-
 /** Every page's states are photographed for review; the docs' copies are refreshed only with SCREENSHOTS_TO_DOCS=1. */
 async function shot(page: Page, name: string, forDocs = false) {
   const dir = forDocs && process.env.SCREENSHOTS_TO_DOCS === "1" ? docShots : shots;
@@ -123,7 +116,7 @@ async function placeOrder(request: APIRequestContext, externalId: string): Promi
 }
 
 test("API keys: created with orders_read and shown once, used, revoked (401 at once)", async ({ page }) => {
-  await signIn(page, "/pharmacy/settings/api-keys");
+  await signInAs(page, demo.users.pharmacist, "/pharmacy/settings/api-keys");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("API keys");
 
   // The form refuses a key without a name or permissions before sending it.
@@ -160,7 +153,7 @@ test("API keys: created with orders_read and shown once, used, revoked (401 at o
 });
 
 test("webhooks: registered with the secret shown once, a test answered by the receiver", async ({ page }) => {
-  await signIn(page, "/pharmacy/api-access/webhooks");
+  await signInAs(page, demo.users.pharmacist, "/pharmacy/api-access/webhooks");
   await expect(page.getByText("No webhooks registered")).toBeVisible();
   await shot(page, "pharmacy-webhooks-empty");
 
@@ -189,7 +182,7 @@ test("webhooks: registered with the secret shown once, a test answered by the re
 
 test("delivery logs: a delivered and a dropped delivery with their attempts; the dropped one re-sent; the home page counts", async ({ page }) => {
   test.setTimeout(90_000);
-  await signIn(page, "/pharmacy");
+  await signInAs(page, demo.users.pharmacist, "/pharmacy");
   await expect(page.getByText("Nothing is waiting for you right now.")).toBeVisible();
   await shot(page, "pharmacy-home-empty");
   await page.goto("/pharmacy/api-access/delivery-logs");

@@ -4,8 +4,8 @@
  * found, and neither is the other group pharmacy's order for the pharmacist of one pharmacy; the
  * stock page offers the group's pharmacies to pick from.
  */
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { readDemoFile, type DemoFile } from "./demo";
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { readDemoFile, signInAs, type DemoFile } from "./demo";
 
 /** Screenshots for review; the README's copies in docs/screenshots are refreshed only with UPDATE_SCREENSHOTS=1. */
 const shotPath = (name: string) => `${process.env.UPDATE_SCREENSHOTS === "1" ? "docs/screenshots" : "test-results/screenshots"}/${name}.png`;
@@ -16,14 +16,6 @@ type Sandbox = DemoFile & { keys: { pharmacy_group: string } };
 const demo = () => readDemoFile() as Sandbox;
 const tag = () => Math.random().toString(36).slice(2, 8);
 const EPA = "/v1/external_pharmacy_api";
-
-async function signIn(page: Page, user: { email: string; password: string }) {
-  await page.goto("/signin?callbackUrl=%2Fpharmacy%2Forders");
-  await page.getByLabel("Email").fill(user.email);
-  await page.getByLabel("Password").fill(user.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/pharmacy\/orders$/);
-}
 
 /** POST /v1/management/orders for customer `lastName`, its one fulfillment routed to `pharmacyUid`; answers the pharmacy order's uid and name. */
 async function createOrderAt(request: APIRequestContext, lastName: string, pharmacyUid: string) {
@@ -65,7 +57,7 @@ test("a group pharmacist sees both group pharmacies' orders, narrows to one, and
   const [first, second, outside] = [d.pharmacies[0]!, d.pharmacies[1]!, d.pharmacies.find((p) => p.group_uid === null)!];
   expect([first.group_uid, second.group_uid]).toEqual([d.pharmacy_group_uid, d.pharmacy_group_uid]);
   const prefix = `Group${tag()}`;
-  await signIn(page, d.users.group_pharmacist);
+  await signInAs(page, d.users.group_pharmacist, "/pharmacy/orders");
 
   const atFirst = await createOrderAt(page.request, `${prefix}a`, first.uid);
   const atSecond = await createOrderAt(page.request, `${prefix}b`, second.uid);
@@ -120,7 +112,7 @@ test("a group pharmacist sees both group pharmacies' orders, narrows to one, and
 test("the pharmacist of one pharmacy does not find the other group pharmacy's order", async ({ page }) => {
   const d = demo();
   const lastName = `Sibling${tag()}`;
-  await signIn(page, d.users.pharmacist);
+  await signInAs(page, d.users.pharmacist, "/pharmacy/orders");
   const { externalId } = await createOrderAt(page.request, lastName, d.pharmacies[1]!.uid);
   const po = await groupPharmacyOrder(page.request, externalId, d.pharmacies[1]!.uid);
   await expect(page.getByLabel("Pharmacy", { exact: true })).toHaveCount(0);
@@ -136,7 +128,7 @@ test("the stock page lets a group pharmacist pick a group pharmacy", async ({ pa
   expect(skuList.ok()).toBe(true);
   const sku = ((await skuList.json()) as { data: { stock: number; sku: { display_name: string } }[] }).data[0]!;
 
-  await signIn(page, d.users.group_pharmacist);
+  await signInAs(page, d.users.group_pharmacist, "/pharmacy/orders");
   await page.goto("/pharmacy/stock");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Stock and prices");
   const picker = page.getByLabel("Pharmacy", { exact: true });

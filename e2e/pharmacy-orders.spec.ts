@@ -8,8 +8,8 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { readDemoFile, type DemoFile } from "./demo";
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { readDemoFile, signInAs, type DemoFile } from "./demo";
 
 /** Screenshots for review; the README's copies in docs/screenshots are refreshed only with UPDATE_SCREENSHOTS=1. */
 const shotPath = (name: string) => `${process.env.UPDATE_SCREENSHOTS === "1" ? "docs/screenshots" : "test-results/screenshots"}/${name}.png`;
@@ -25,15 +25,6 @@ type Sandbox = DemoFile & {
 const demo = () => readDemoFile() as Sandbox;
 const tag = () => Math.random().toString(36).slice(2, 8);
 const EPA = "/v1/external_pharmacy_api";
-
-async function signIn(page: Page) {
-  const { pharmacist } = demo().users;
-  await page.goto("/signin?callbackUrl=%2Fpharmacy%2Forders");
-  await page.getByLabel("Email").fill(pharmacist.email);
-  await page.getByLabel("Password").fill(pharmacist.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/pharmacy\/orders$/);
-}
 
 /** POST /v1/management/orders for customer `lastName`: one fulfillment at `pharmacyUid` with `items`; extra fields on the fulfillment. */
 async function createOrder(
@@ -79,7 +70,7 @@ test("a pharmacist finds an order, puts it on hold with a comment and completes 
   const d = demo();
   const otc = d.catalogue.otc[0]!;
   const lastName = `Queue${tag()}`;
-  await signIn(page);
+  await signInAs(page, demo().users.pharmacist, "/pharmacy/orders");
   const externalId = await createOrder(page.request, {
     lastName,
     pharmacyUid: d.pharmacies[0]!.uid,
@@ -126,7 +117,7 @@ test("a pharmacist finds an order, puts it on hold with a comment and completes 
 test("a change that lost a race shows the current state and says so", async ({ page }) => {
   const d = demo();
   const lastName = `Race${tag()}`;
-  await signIn(page);
+  await signInAs(page, demo().users.pharmacist, "/pharmacy/orders");
   const externalId = await createOrder(page.request, {
     lastName,
     pharmacyUid: d.pharmacies[0]!.uid,
@@ -156,7 +147,7 @@ test("an order with a signed prescription shows the PDF in the page", async ({ p
     stdio: "pipe",
   });
   const lastName = `Rx${tag()}`;
-  await signIn(page);
+  await signInAs(page, demo().users.pharmacist, "/pharmacy/orders");
   const externalId = await createOrder(page.request, {
     lastName,
     pharmacyUid: d.pharmacies[0]!.uid,
@@ -182,7 +173,7 @@ test("an order with a signed prescription shows the PDF in the page", async ({ p
 test("another pharmacy's order is not found, and a search without matches says so", async ({ page }, testInfo) => {
   const d = demo();
   const lastName = `Foreign${tag()}`;
-  await signIn(page);
+  await signInAs(page, demo().users.pharmacist, "/pharmacy/orders");
   // pharmacies[1] is in the group; the demo pharmacist works for pharmacies[0] only.
   const externalId = await createOrder(page.request, {
     lastName,
@@ -204,7 +195,7 @@ test("another pharmacy's order is not found, and a search without matches says s
 test("selected orders change status together; the queue shows every order with its status and priority", async ({ page }) => {
   const d = demo();
   const prefix = `Bulk${tag()}`;
-  await signIn(page);
+  await signInAs(page, demo().users.pharmacist, "/pharmacy/orders");
   for (const suffix of ["a", "b"]) {
     await createOrder(page.request, {
       lastName: `${prefix}${suffix}`,

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import { readDemoFile } from "./demo";
+import { readDemoFile, signInAs } from "./demo";
 
 /**
  * Pharmacy portal: stock and prices, shipping methods and payouts, each checked against the REST
@@ -14,15 +14,6 @@ const pharmacy = demo.pharmacies[0]!;
 const PHARMACY_API = "/v1/external_pharmacy_api";
 const SHOTS = "test-results/pharmacy-stock-shots";
 mkdirSync(SHOTS, { recursive: true });
-
-async function signIn(page: Page) {
-  const { pharmacist } = demo.users;
-  await page.goto("/signin");
-  await page.getByLabel("Email").fill(pharmacist.email);
-  await page.getByLabel("Password").fill(pharmacist.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/pharmacy$/);
-}
 
 const shot = (page: Page, name: string, committed = false) =>
   page.screenshot({ path: committed && process.env.UPDATE_SCREENSHOTS === "1" ? `docs/screenshots/${name}.png` : `${SHOTS}/${name}.png`, fullPage: true });
@@ -46,7 +37,7 @@ test("a pharmacist changes a stock with Enter, and the REST API shows it", async
   const name = before.sku.display_name;
   const newStock = before.stock + 17;
 
-  await signIn(page);
+  await signInAs(page, demo.users.pharmacist);
   await page.goto("/pharmacy/stock");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Stock and prices");
   const stockInput = page.getByLabel(`Stock of ${name}`, { exact: true });
@@ -122,7 +113,7 @@ test("a pharmacist maps a shipping method, and a REST pharmacy order detail carr
   };
   expect((await detail()).pharmacy_mapping).toBeNull();
 
-  await signIn(page);
+  await signInAs(page, demo.users.pharmacist);
   await page.goto("/pharmacy/settings/shipping-methods");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Shipping methods");
   // The seeded mapping of the sandbox's standard method is shown; the new method is listed unmapped.
@@ -185,7 +176,7 @@ test("a pharmacist opens payouts and sees the rows with their totals, or the emp
   const rest = await page.request.get("/v1/external-pharmacy-api-v1/payouts", { headers: pharmacyHeaders, params: { limit: 200 } });
   const restRows = ((await rest.json()) as { data: { pharmacy_order_uid: string }[] }).data;
 
-  await signIn(page);
+  await signInAs(page, demo.users.pharmacist);
   await page.goto("/pharmacy/payouts");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Payouts");
   if (restRows.length === 0) {

@@ -32,33 +32,42 @@ function FieldErrors({ id, errors }: { id: string; errors?: string[] }) {
   );
 }
 
-/** A labelled text input with its errors; the label names the input for people and tests alike. */
-export function TextField({ label, errors, hint, ...props }: InputHTMLAttributes<HTMLInputElement> & { label: string; errors?: string[]; hint?: ReactNode }) {
-  const id = useId();
+/** A label, the control it names, an optional hint and the server's messages for it. */
+function Field({ id, label, errors, hint, children }: { id: string; label: string; errors?: string[]; hint?: ReactNode; children: ReactNode }) {
   return (
     <div>
       <label htmlFor={id} className="block text-sm font-medium text-slate-700">
         {label}
       </label>
-      <input id={id} aria-invalid={errors?.length ? true : undefined} aria-describedby={errors?.length ? `${id}-errors` : undefined} {...props} className={`mt-1 ${inputClass}`} />
+      {children}
       {hint ? <p className="mt-1 text-xs text-slate-500">{hint}</p> : null}
       <FieldErrors id={`${id}-errors`} errors={errors} />
     </div>
   );
 }
 
+/** The attributes that tie a control to its errors for screen readers. */
+const invalidity = (id: string, errors?: string[]) =>
+  errors?.length ? { "aria-invalid": true, "aria-describedby": `${id}-errors` } : {};
+
+/** A labelled text input with its errors; the label names the input for people and tests alike. */
+export function TextField({ label, errors, hint, ...props }: InputHTMLAttributes<HTMLInputElement> & { label: string; errors?: string[]; hint?: ReactNode }) {
+  const id = useId();
+  return (
+    <Field id={id} label={label} errors={errors} hint={hint}>
+      <input id={id} {...invalidity(id, errors)} {...props} className={`mt-1 ${inputClass}`} />
+    </Field>
+  );
+}
+
 export function SelectField({ label, errors, children, ...props }: SelectHTMLAttributes<HTMLSelectElement> & { label: string; errors?: string[] }) {
   const id = useId();
   return (
-    <div>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
-        {label}
-      </label>
-      <select id={id} aria-invalid={errors?.length ? true : undefined} {...props} className={`mt-1 ${inputClass}`}>
+    <Field id={id} label={label} errors={errors}>
+      <select id={id} {...invalidity(id, errors)} {...props} className={`mt-1 ${inputClass}`}>
         {children}
       </select>
-      <FieldErrors id={`${id}-errors`} errors={errors} />
-    </div>
+    </Field>
   );
 }
 

@@ -7,6 +7,8 @@ import type { Page } from "@/server/domain/paging";
 
 export const unix = (date: Date): number => Math.floor(date.getTime() / 1000);
 export const unixOrNull = (date: Date | null | undefined): number | null => (date ? unix(date) : null);
+/** A calendar date (a date of birth, an expiry day) as YYYY-MM-DD. */
+export const isoDateOrNull = (date: Date | null | undefined): string | null => (date ? date.toISOString().slice(0, 10) : null);
 
 export function paginated<T>(items: T[], total: number, page: Page, key = "data") {
   return { [key]: items, totalRegistries: total, totalPages: Math.ceil(total / page.limit) };

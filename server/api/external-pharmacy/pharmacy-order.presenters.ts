@@ -1,5 +1,5 @@
 import { presentPayoutRow } from "@/server/api/pharmacy-payouts/payout.presenters";
-import { unix } from "@/server/wire/format";
+import { isoDateOrNull, unix } from "@/server/wire/format";
 import { countryName } from "@/server/domain/countries";
 import type { Address } from "@/server/domain/orders/intake";
 import type { PharmacyOrderDetail, PharmacyOrderView } from "@/server/domain/pharmacy-orders/queries";
@@ -69,7 +69,7 @@ export function presentPharmacyOrderDetail(detail: PharmacyOrderDetail) {
       uid: detail.patient.id,
       display_name: detail.patient.displayName,
       email: detail.patient.email,
-      date_of_birth: detail.patient.dateOfBirth ? detail.patient.dateOfBirth.toISOString().slice(0, 10) : null,
+      date_of_birth: isoDateOrNull(detail.patient.dateOfBirth),
     },
     doctor_data: detail.doctor ? { uid: detail.doctor.id, display_name: detail.doctor.displayName } : null,
     prescription_file: detail.prescriptionFile
@@ -84,7 +84,7 @@ export function presentPharmacyOrderDetail(detail: PharmacyOrderDetail) {
       carrier_name: s.carrierName,
       is_test: s.isTest,
       return_tracking_number: s.returnTrackingNumber,
-      return_label_expiry: s.returnLabelExpiry ? s.returnLabelExpiry.toISOString().slice(0, 10) : null,
+      return_label_expiry: isoDateOrNull(s.returnLabelExpiry),
     })),
     payouts: detail.payouts.map(presentPayoutRow),
   };

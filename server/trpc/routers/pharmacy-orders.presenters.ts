@@ -3,7 +3,7 @@ import { countryName } from "@/server/domain/countries";
 import type { Address } from "@/server/domain/orders/intake";
 import type { PharmacyOrderPortalDetail, PharmacyOrderHistoryEntry } from "@/server/domain/pharmacy-orders/queries";
 import { canCompleteFrom, PHARMACY_ORDER_STATUSES, statusChangesFrom } from "@/server/domain/pharmacy-orders/statuses";
-import { unix, unixOrNull } from "@/server/wire/format";
+import { isoDateOrNull, unix, unixOrNull } from "@/server/wire/format";
 
 /** A list entry as the REST list's statement builds it (pharmacy-order.presenters.ts's presentPharmacyOrder, snake_case). */
 export type RestListEntry = {
@@ -85,7 +85,7 @@ export function presentPortalDetail(detail: PharmacyOrderPortalDetail) {
       uid: detail.patient.id,
       displayName: detail.patient.displayName,
       email: detail.patient.email,
-      dateOfBirth: detail.patient.dateOfBirth ? detail.patient.dateOfBirth.toISOString().slice(0, 10) : null,
+      dateOfBirth: isoDateOrNull(detail.patient.dateOfBirth),
     },
     doctor: detail.doctor ? { uid: detail.doctor.id, displayName: detail.doctor.displayName } : null,
     items: detail.items.map((item) => ({
