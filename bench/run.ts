@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --db pglite|postgres|both] [--scenario catalogue|orders|webhooks|prescriptions|portal|all] [--concurrency N] [--seconds 10] [--build]
+ * npm run bench [-- --db pglite|postgres|both] [--scenario catalogue|orders|webhooks|prescriptions|portal|all] [--concurrency N] [--seconds 10] [--only <regex>] [--build]
  *
  * For each database: a fresh database, seeded by the scenario itself; then the production server
  * (`next start`) on it, and a closed-loop load from this process over loopback. PostgreSQL comes
@@ -14,6 +14,8 @@
  * WEBHOOK_ALLOW_PRIVATE_TARGETS=true so it may deliver to the bench's receivers on 127.0.0.1.
  * The portal scenario times Chromium loading the order detail page until its prescription PDF shows
  * (see bench/scenarios/portal.ts): BENCH_PORTAL_LOADS navigations (default 10), the first apart.
+ * --only keeps the closed-loop endpoints whose name matches the regular expression (e.g. "trpc|limit 50").
+ * BENCH_SERVER_NODE_ARGS are passed to the server's Node (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -38,6 +40,7 @@ const { values } = parseArgs({
     scenario: { type: "string", default: "all" },
     concurrency: { type: "string" },
     seconds: { type: "string", default: "10" },
+    only: { type: "string" },
     build: { type: "boolean", default: false },
   },
 });
@@ -129,7 +132,8 @@ async function benchDatabase(kind: "pglite" | "postgres"): Promise<{ rows: Row[]
     // Who used the cores during each endpoint's run (server, this cluster, this process), for CPU per request.
     const sampleCpu = cpuSampler(server.pid, kind === "postgres" && !process.env.BENCH_DATABASE_URL ? `${BENCH_PG_DIR}/data` : null);
     try {
-      for (const endpoint of endpointsOf.flatMap((of) => of(server.url))) {
+      const only = values.only ? new RegExp(values.only) : null;
+      for (const endpoint of endpointsOf.flatMap((of) => of(server.url)).filter((e) => !only || only.test(e.name))) {
         const concurrency = concurrencyOf(endpoint.scenario);
         const before = sampleCpu();
         const result = await runLoad({ concurrency, durationMs, request: endpoint.request, expectStatus: endpoint.expectStatus });

@@ -14,9 +14,16 @@ export async function startServer(
   env: Record<string, string>,
   port: number,
 ): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
-  const child: ChildProcess = spawn("npx", ["next", "start", "-p", String(port)], {
+  // BENCH_SERVER_NODE_ARGS goes to the server's Node (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, "node_modules/next/dist/bin/next", "start", "-p", String(port)], {
     // BENCH_SERVER_LOG_LEVEL=info shows the server's logs (on stderr); silent by default.
-    env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? "silent" },
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(port),
+      LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? "silent",
+    },
     stdio: ["ignore", "ignore", "inherit"],
     detached: true,
   });

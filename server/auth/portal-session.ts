@@ -4,7 +4,10 @@ import { getServerSession } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { redirect } from "next/navigation";
 import { config } from "@/server/config";
-import { database } from "@/server/db/client";
+import { decode, getToken, type JWT, type JWTDecodeParams } from "next-auth/jwt";
+import type { NextRequest } from "next/server";
+import { RequestCookies } from "next/dist/server/web/spec-extension/cookies";
+import { database, databaseDriver } from "@/server/db/client";
 import { hashPassword, verifyPassword } from "./password";
 import { portalHome, type PortalRole } from "./portal-roles";
 import { portalAuthSecret } from "./secrets";
@@ -126,20 +129,25 @@ export function portalAuthOptions(): AuthOptions {
         return token;
       },
       session({ session, token }) {
-        session.user = {
-          id: token.sub ?? "",
-          email: token.email ?? "",
-          name: token.name ?? "",
-          role: token.role ?? "PHARMACIST",
-          organisationId: token.organisationId ?? "",
-          pharmacyId: token.pharmacyId ?? null,
-          pharmacyGroupId: token.pharmacyGroupId ?? null,
-        };
+        session.user = sessionUserOfToken(token);
         return session;
       },
     },
   };
   return options;
+}
+
+/** The user a session token names, as the session callback hands it to pages. */
+function sessionUserOfToken(token: JWT): PortalSessionUser {
+  return {
+    id: token.sub ?? "",
+    email: token.email ?? "",
+    name: token.name ?? "",
+    role: token.role ?? "PHARMACIST",
+    organisationId: token.organisationId ?? "",
+    pharmacyId: token.pharmacyId ?? null,
+    pharmacyGroupId: token.pharmacyGroupId ?? null,
+  };
 }
 
 /** The signed-in portal user of the current request (server components, route handlers), or null. */
@@ -149,26 +157,57 @@ export async function currentPortalUser(): Promise<PortalSessionUser | null> {
 }
 
 /**
+ * Decoded session tokens by their text, until they expire. A token is encrypted and authenticated
+ * (JWE), so the same text always decodes to the same claims; decoding derives its key with HKDF and
+ * decrypts on every call, which the portal's busiest request (the queue, refreshed every 10 s) need
+ * not repeat. Bounded: the oldest entry goes first.
+ */
+const decodedTokens = new Map<string, { token: JWT; expiresAtMs: number }>();
+const DECODED_TOKENS_MAX = 1_000;
+
+async function decodeSessionToken(params: JWTDecodeParams): Promise<JWT | null> {
+  const text = params.token;
+  if (!text) return null;
+  const cached = decodedTokens.get(text);
+  if (cached && cached.expiresAtMs > Date.now()) return cached.token;
+  decodedTokens.delete(text);
+  const token = await decode(params);
+  if (token && typeof token.exp === "number") {
+    if (decodedTokens.size >= DECODED_TOKENS_MAX) decodedTokens.delete(decodedTokens.keys().next().value!);
+    decodedTokens.set(text, { token, expiresAtMs: token.exp * 1000 });
+  }
+  return token;
+}
+
+/**
+ * The signed-in portal user of an API request (tRPC), from its session cookie, or null. Unlike
+ * currentPortalUser it does not run next-auth's session route, which would derive keys, decrypt,
+ * re-encrypt and set a renewed cookie on every call: the token is only read (cached, above). The
+ * session's 12 hours are renewed by page loads, not by the queue's background refreshes.
+ */
+export async function portalUserOfRequest(request: Request): Promise<PortalSessionUser | null> {
+  applyPortalAuthUrl();
+  const token = await getToken({
+    req: { headers: request.headers, cookies: new RequestCookies(request.headers) } as unknown as NextRequest,
+    secret: portalAuthSecret(),
+    decode: decodeSessionToken,
+  });
+  return token?.sub ? sessionUserOfToken(token) : null;
+}
+
+/**
  * The portal user as they are now in the database (role, organisation, pharmacy and group), or null
  * when the user no longer exists: procedures check every call against this rather than the session
- * token (valid 12 hours), so a change to the user applies at once.
+ * token (valid 12 hours), so a change to the user applies at once. A driver statement: it runs on
+ * every portal call.
  */
 export async function currentStateOfPortalUser(userId: string): Promise<PortalSessionUser | null> {
-  const db = await database();
-  const current = await db.user.findUnique({
-    where: { id: userId },
-    select: { id: true, email: true, displayName: true, role: true, organisationId: true, pharmacyId: true, pharmacyGroupId: true },
-  });
-  if (!current) return null;
-  return {
-    id: current.id,
-    email: current.email,
-    name: current.displayName,
-    role: current.role,
-    organisationId: current.organisationId,
-    pharmacyId: current.pharmacyId,
-    pharmacyGroupId: current.pharmacyGroupId,
-  };
+  const driver = await databaseDriver();
+  const [current] = await driver.query<PortalSessionUser>(
+    `SELECT "id", "email", "displayName" AS "name", "role", "organisationId", "pharmacyId", "pharmacyGroupId" FROM "User" WHERE "id" = $1`,
+    [userId],
+  );
+  return current ?? null;
 }
 
 /** The signed-in user as the portals show them: names of their organisation, pharmacy or group. */

@@ -45,7 +45,7 @@ export async function handleTrpcRequest(request: Request, resolveUser?: PortalUs
     req,
     router: appRouter,
     maxBatchSize: MAX_BATCH_SIZE,
-    createContext: () => createContext(resolveUser),
+    createContext: () => createContext(req, resolveUser),
     onError({ error, path, type }) {
       if (error.code === "INTERNAL_SERVER_ERROR") log.error("unhandled error in tRPC procedure", { path, type, error: error.cause ?? error });
     },

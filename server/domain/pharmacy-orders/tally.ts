@@ -1,4 +1,4 @@
-import { database, Prisma, type Tx, type Db } from "@/server/db/client";
+import { database, databaseDriver, Prisma, type Tx, type Db } from "@/server/db/client";
 
 /**
  * Exact counts of a pharmacy's orders (optionally of one status) from the tally that a trigger on
@@ -27,11 +27,17 @@ export function pharmacyOrderTallySql(pharmacyIds: readonly string[], status?: s
  */
 export async function countPharmacyOrdersByStatus(pharmacyIds: readonly string[]): Promise<Record<string, number>> {
   if (pharmacyIds.length === 0) return {};
-  const db = await database();
-  const rows = await db.$queryRaw<{ status: string; total: number }[]>`
-    SELECT "status", sum("delta")::int AS "total" FROM "PharmacyOrderTally"
-     WHERE ${pharmacyIdCondition(pharmacyIds)} GROUP BY "status" HAVING sum("delta") <> 0`;
-  return Object.fromEntries(rows.map((r) => [r.status, r.total]));
+  const statement = pharmacyOrderStatusCountsSql(pharmacyIds);
+  const driver = await databaseDriver();
+  const [{ counts }] = await driver.query<{ counts: Record<string, number> }>(`SELECT (${statement.text}) AS "counts"`, statement.values);
+  return counts;
+}
+
+/** The statement of countPharmacyOrdersByStatus (at least one pharmacy): one json object, status → count, to embed in another. */
+export function pharmacyOrderStatusCountsSql(pharmacyIds: readonly string[]): Prisma.Sql {
+  return Prisma.sql`SELECT coalesce(json_object_agg(t."status", t."total"), '{}'::json) FROM (
+      SELECT "status", sum("delta")::int AS "total" FROM "PharmacyOrderTally"
+       WHERE ${pharmacyIdCondition(pharmacyIds)} GROUP BY "status" HAVING sum("delta") <> 0) t`;
 }
 
 /**

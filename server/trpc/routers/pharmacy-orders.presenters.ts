@@ -1,41 +1,26 @@
 /** The portal's shapes of pharmacy orders: camelCase, uids, dates as Unix seconds (numbers), money in minor units. */
 import { countryName } from "@/server/domain/countries";
 import type { Address } from "@/server/domain/orders/intake";
-import type { PharmacyOrderPortalDetail, PharmacyOrderHistoryEntry } from "@/server/domain/pharmacy-orders/queries";
+import type { PharmacyOrderHistoryEntry, PharmacyOrderPortalDetail, PharmacyOrderQueueRow } from "@/server/domain/pharmacy-orders/queries";
 import { canCompleteFrom, PHARMACY_ORDER_STATUSES, statusChangesFrom } from "@/server/domain/pharmacy-orders/statuses";
 import { isoDateOrNull, unix, unixOrNull } from "@/server/wire/format";
 
-/** A list entry as the REST list's statement builds it (pharmacy-order.presenters.ts's presentPharmacyOrder, snake_case). */
-export type RestListEntry = {
-  uid: string;
-  status: string;
-  name: string;
-  shop_order_name: string | null;
-  external_status: string;
-  pharmacy: { uid: string; display_name: string };
-  order: { uid: string; delivery_address: { first_name: string; last_name: string; city: string; zip_code: string }; priority: number };
-  order_items: { uid: string; amount: number; sku: { uid: string; display_name: string; pzn: string | null } }[];
-  created_at: number;
-  updated_at: number;
-};
-
-/** A queue row: the REST entry's fields the queue shows, and the delivery type read beside it. */
-export function presentQueueEntry(entry: RestListEntry, deliveryType: string | undefined) {
-  const address = entry.order.delivery_address;
+/** A queue row as the page shows it. */
+export function presentQueueEntry(row: PharmacyOrderQueueRow) {
   return {
-    uid: entry.uid,
-    name: entry.name,
-    status: entry.status,
-    shopOrderName: entry.shop_order_name,
-    pharmacy: { uid: entry.pharmacy.uid, displayName: entry.pharmacy.display_name },
-    customerName: `${address.first_name} ${address.last_name}`.trim(),
-    city: `${address.zip_code} ${address.city}`.trim(),
-    priority: entry.order.priority,
-    deliveryType: deliveryType ?? null,
-    itemCount: entry.order_items.reduce((sum, item) => sum + item.amount, 0),
-    items: entry.order_items.map((item) => `${item.amount} × ${item.sku.display_name}`),
-    createdAt: entry.created_at,
-    updatedAt: entry.updated_at,
+    uid: row.id,
+    name: row.name,
+    status: row.status,
+    shopOrderName: row.shopOrderName,
+    pharmacy: { uid: row.pharmacy.id, displayName: row.pharmacy.displayName },
+    customerName: `${row.customer.firstName} ${row.customer.lastName}`.trim(),
+    city: `${row.customer.zipCode} ${row.customer.city}`.trim(),
+    priority: row.priority,
+    deliveryType: row.deliveryType,
+    itemCount: row.items.reduce((sum, item) => sum + item.amount, 0),
+    items: row.items.map((item) => `${item.amount} × ${item.displayName}`),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
   };
 }
 

@@ -13,18 +13,16 @@ import { completePharmacyOrder } from "@/server/domain/pharmacy-orders/complete"
 import {
   getPharmacyOrderDetailForPortal,
   getPharmacyOrderPrescriptionFile,
-  listPharmacyOrdersJson,
+  listPharmacyOrdersForQueue,
   pharmacyOfPharmacyOrder,
-  pharmacyOrderDeliveryTypes,
 } from "@/server/domain/pharmacy-orders/queries";
 import { addShipment } from "@/server/domain/pharmacy-orders/shipments";
-import { countPharmacyOrdersByStatus } from "@/server/domain/pharmacy-orders/tally";
 import { PHARMACY_ORDER_STATUSES } from "@/server/domain/pharmacy-orders/statuses";
 import { resolvePharmacyScope, type PharmacyReach } from "@/server/domain/pharmacies/pharmacy-scope";
 import type { Actor } from "@/server/domain/actor";
 import { pharmacistProcedure, router } from "@/server/trpc/init";
 import { fromUnixSeconds, toUnixSecondsInclusive } from "@/server/wire/schemas";
-import { presentPortalDetail, presentQueueEntry, type RestListEntry } from "./pharmacy-orders.presenters";
+import { presentPortalDetail, presentQueueEntry } from "./pharmacy-orders.presenters";
 import {
   addShipmentInput,
   bulkChangeStatusInput,
@@ -50,24 +48,18 @@ export const pharmacyOrdersRouter = router({
   /** The queue: newest first, as the REST list (same statement), with counts per status over the pharmacies in scope. */
   list: pharmacistProcedure.input(listPharmacyOrdersInput).query(async ({ ctx, input }) => {
     const pharmacyIds = await resolvePharmacyScope(ctx.user, input.pharmacyUid);
-    const page = { page: input.page, limit: input.limit };
-    const [{ entriesJson, total }, statusCounts] = await Promise.all([
-      listPharmacyOrdersJson(
-        {
-          pharmacyIds,
-          status: input.status,
-          search: input.search?.trim() || undefined,
-          createdFrom: fromUnixSeconds(input.from),
-          createdTo: toUnixSecondsInclusive(input.to),
-        },
-        page,
-      ),
-      countPharmacyOrdersByStatus(pharmacyIds),
-    ]);
-    const entries = JSON.parse(entriesJson) as RestListEntry[];
-    const deliveryTypes = await pharmacyOrderDeliveryTypes(entries.map((e) => e.uid));
+    const { rows, total, statusCounts } = await listPharmacyOrdersForQueue(
+      {
+        pharmacyIds,
+        status: input.status,
+        search: input.search?.trim() || undefined,
+        createdFrom: fromUnixSeconds(input.from),
+        createdTo: toUnixSecondsInclusive(input.to),
+      },
+      { page: input.page, limit: input.limit },
+    );
     return {
-      items: entries.map((e) => presentQueueEntry(e, deliveryTypes.get(e.uid))),
+      items: rows.map(presentQueueEntry),
       total,
       page: input.page,
       limit: input.limit,
