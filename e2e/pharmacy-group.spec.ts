@@ -76,7 +76,7 @@ test("a group pharmacist sees both group pharmacies' orders, narrows to one, and
 
   // Picking one pharmacy narrows the queue to its orders.
   const picker = page.getByLabel("Pharmacy", { exact: true });
-  await expect(picker.locator("option")).toHaveText(["All pharmacies of the group", ...[first, second].map((p) => p.display_name).sort()]);
+  await expect(picker.locator("option")).toHaveText(["All pharmacies", ...[first, second].map((p) => p.display_name).sort()]);
   await picker.selectOption(second.uid);
   await expect(page.getByRole("link", { name: /^PO-/ })).toHaveCount(1);
   await expect(page.getByRole("link", { name: poSecond.name })).toBeVisible();

@@ -89,7 +89,7 @@ export function OrderQueue() {
         <TextField label="Created to" type="date" value={toDay} onChange={(e) => setToDay(e.target.value)} errors={fieldErrors(list.error, "to")} />
         {(pharmacies.data?.length ?? 0) > 1 ? (
           <SelectField label="Pharmacy" value={pharmacyUid} onChange={(e) => setPharmacyUid(e.target.value)}>
-            <option value="">All pharmacies of the group</option>
+            <option value="">All pharmacies</option>
             {pharmacies.data!.map((p) => (
               <option key={p.uid} value={p.uid}>
                 {p.displayName}
