@@ -211,3 +211,50 @@ test("a pharmacist opens payouts and sees the rows with their totals, or the emp
   await expect(page.getByRole("alert").filter({ hasText: "Something went wrong on our side" })).toBeVisible({ timeout: 15_000 });
   await shot(page, "pharmacy-payouts-error");
 });
+
+test("an order cancelled after completion: its payouts show as needing review, and its page says stock was returned", async ({ page }) => {
+  const externalId = `e2e-cancel-${randomUUID()}`;
+  const created = await page.request.post("/v1/management/orders", {
+    headers: { "X-API-Key": demo.keys.management },
+    data: {
+      shop_identifier: demo.shop.identifier,
+      external_id: externalId,
+      customer: { id: `cust-${externalId}` },
+      delivery_address: { first_name: "Max", last_name: "Muster", street: "Hauptstr.", house_number: "7", zip_code: "10115", city: "Berlin", country: "DE" },
+      fulfillments: [
+        {
+          external_id: "f-1",
+          destination_pharmacy_uid: pharmacy.uid,
+          items: [{ external_id: "i-1", sku_reference: demo.catalogue.otc[0]!.sku_reference, quantity: 1, total_paid: { amount: 999, currency: "EUR" } }],
+        },
+      ],
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const orderUid = ((await created.json()) as { uid: string }).uid;
+  const queue = await page.request.get(`${PHARMACY_API}/pharmacy_orders/`, { headers: pharmacyHeaders, params: { limit: 100 } });
+  const pharmacyOrder = ((await queue.json()) as { data: { uid: string; order: { uid: string } }[] }).data.find((o) => o.order.uid === orderUid)!;
+  const completed = await page.request.patch(`${PHARMACY_API}/pharmacy_orders/${pharmacyOrder.uid}/complete_order`, { headers: pharmacyHeaders, data: {} });
+  expect(completed.status(), await completed.text()).toBe(200);
+  const cancelled = await page.request.patch(`${PHARMACY_API}/pharmacy_orders/${pharmacyOrder.uid}/status`, { headers: pharmacyHeaders, data: { status: "cancelled" } });
+  expect(cancelled.status(), await cancelled.text()).toBe(200);
+  const rest = await page.request.get("/v1/external-pharmacy-api-v1/payouts", { headers: pharmacyHeaders, params: { search: pharmacyOrder.uid } });
+  const restRows = ((await rest.json()) as { data: Record<string, unknown>[] }).data;
+  expect(restRows.length).toBeGreaterThan(0);
+  expect(restRows.every((row) => !("review" in row))).toBe(true);
+
+  await signInAs(page, demo.users.pharmacist);
+  await page.goto("/pharmacy/payouts");
+  await page.getByLabel("Search").fill(pharmacyOrder.uid);
+  const table = page.getByRole("table", { name: "Payouts" });
+  await expect(table.getByRole("row")).toHaveCount(restRows.length + 1);
+  await expect(table.getByText("Needs review")).toHaveCount(restRows.length);
+  await expect(table.getByText("Pharmacy order cancelled after completion").first()).toBeVisible();
+  await shot(page, "pharmacy-payouts-review");
+
+  await page.goto(`/pharmacy/orders/${pharmacyOrder.uid}`);
+  await expect(page.getByText("stock returned")).toBeVisible();
+  await expect(page.getByText("payouts flagged for review")).toBeVisible();
+  await expect(page.getByText(/Needs review: Pharmacy order cancelled after completion/).first()).toBeVisible();
+  await shot(page, "pharmacy-order-cancelled-after-completion");
+});

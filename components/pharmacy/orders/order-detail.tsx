@@ -210,6 +210,7 @@ export function OrderDetail({ uid }: { uid: string }) {
                     <span>
                       {p.componentType} · {p.status}
                       {p.routedAt ? ` ${formatDateTime(p.routedAt)}` : ""}
+                      {p.review ? <span className="ml-2 rounded-full bg-red-50 px-2 py-0.5 text-xs font-medium text-red-800">Needs review: {p.review}</span> : null}
                     </span>
                     <span className="tabular-nums">{formatMoney(p.amount, p.currency)}</span>
                   </li>

@@ -182,6 +182,14 @@ function PayoutsResult({ data, filtered, page, onPage }: { data: Payouts; filter
                   >
                     {STATUS_LABEL[row.status as keyof typeof STATUS_LABEL] ?? row.status}
                   </span>
+                  {row.review ? (
+                    <div className="mt-1">
+                      <span className="rounded-full bg-red-50 px-2 py-0.5 text-xs font-medium text-red-800">Needs review</span>
+                      <div className="mt-1 text-xs text-slate-600">
+                        {row.review.reason ?? "Flagged for review"} · {formatDateTime(row.review.flaggedAt)}
+                      </div>
+                    </div>
+                  ) : null}
                 </td>
                 <td className="whitespace-nowrap px-4 py-3 text-right tabular-nums">{formatMoney(row.amount, row.currency)}</td>
                 <td className="whitespace-nowrap px-4 py-3 text-slate-600">{formatDateTime(row.pharmacy_order_created_at)}</td>

@@ -261,7 +261,12 @@ function CellInput(props: {
   );
 }
 
-const REASON_LABELS = { manual_change: "Manual change", order_completion: "Order completion", initial: "Initial stock" } as const;
+const REASON_LABELS = {
+  manual_change: "Manual change",
+  order_completion: "Order completion",
+  order_cancellation: "Cancellation after completion",
+  initial: "Initial stock",
+} as const;
 
 function StockMovements({ pharmacyUid, sku }: { pharmacyUid: string; sku: Sku }) {
   const trpc = useTRPC();

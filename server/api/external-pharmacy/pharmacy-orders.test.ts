@@ -5,6 +5,8 @@ import { getPharmacyOrderView } from "@/server/domain/pharmacy-orders/queries";
 import { paginated } from "@/server/wire/format";
 import { address, item, orderBody, placeOrder, withShopSkus } from "@/tests/orders";
 import { sleep } from "@/tests/wait";
+import { createSubscription } from "@/tests/webhook-logs";
+import { dispatchOutboxEvents } from "@/server/domain/webhooks/dispatch";
 import { presentPharmacyOrder } from "./pharmacy-order.presenters";
 
 let t: Tenant;
@@ -231,6 +233,33 @@ describe("status changes", () => {
     const again = await setStatus(po.id, { status: "on-hold" });
     expect(again).toMatchObject({ status: 200, json: { status: "on-hold" } });
     expect(await t.db.adminIssueThread.count({ where: { pharmacyOrderId: po.id } })).toBe(1);
+  });
+
+  it("sends pharmacy_order_updated on the moves to on-hold and to cancelled: outbox events and deliveries", async () => {
+    const po = await newPharmacyOrder();
+    // Earlier tests' events go out first: subscriptions are matched when events are dispatched.
+    while ((await dispatchOutboxEvents()).events > 0);
+    const subscription = await createSubscription(t.db, { organisationId: t.organisation.id, pharmacyId: t.pharmacy.id });
+    try {
+      expect((await setStatus(po.id, { status: "on-hold", comment: "Which strength?" })).status).toBe(200);
+      expect((await setStatus(po.id, { status: "cancelled" })).status).toBe(200);
+      const events = await t.db.outboxEvent.findMany({
+        where: { eventType: "pharmacy_order_updated", subjectId: po.id },
+        orderBy: { createdAt: "asc" },
+        select: { id: true, organisationId: true, pharmacyId: true },
+      });
+      expect(events).toEqual([
+        { id: expect.any(String), organisationId: t.organisation.id, pharmacyId: t.pharmacy.id },
+        { id: expect.any(String), organisationId: t.organisation.id, pharmacyId: t.pharmacy.id },
+      ]);
+      while ((await dispatchOutboxEvents()).events > 0);
+      const deliveries = await t.db.webhookDelivery.findMany({ where: { subscriptionId: subscription.id }, select: { outboxEventId: true, eventType: true } });
+      expect(deliveries.sort((a, b) => events.findIndex((e) => e.id === a.outboxEventId) - events.findIndex((e) => e.id === b.outboxEventId))).toEqual(
+        events.map((e) => ({ outboxEventId: e.id, eventType: "pharmacy_order_updated" })),
+      );
+    } finally {
+      await t.db.webhookSubscription.update({ where: { id: subscription.id }, data: { deletedAt: new Date() } });
+    }
   });
 
   it("keeps a cancelled order cancelled: every change answers 400 Bad request", async () => {

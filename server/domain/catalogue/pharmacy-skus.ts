@@ -91,7 +91,7 @@ export type StockMovementEntry = {
   id: string;
   delta: number;
   stockAfter: number;
-  reason: "STOCK_UPDATE" | "ORDER_COMPLETION" | "INITIAL";
+  reason: "STOCK_UPDATE" | "ORDER_COMPLETION" | "ORDER_CANCELLATION" | "INITIAL";
   pharmacyOrder: { id: string; name: string | null } | null;
   actor: { type: "API_KEY" | "USER" | "SYSTEM"; id: string | null; name: string | null };
   createdAt: Date;

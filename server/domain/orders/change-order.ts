@@ -2,7 +2,8 @@ import { database, type Tx } from "@/server/db/client";
 import { isUniqueViolation } from "@/server/db/errors";
 import { actorColumns, type Actor } from "@/server/domain/actor";
 import { ConflictError, FieldErrorCollector, NotFoundError } from "@/server/domain/errors";
-import { lockPharmacyOrder, recordOrderChangeOnPharmacyOrders, recordStatusChange } from "@/server/domain/pharmacy-orders/lock";
+import { cancelLockedPharmacyOrder } from "@/server/domain/pharmacy-orders/cancel";
+import { lockPharmacyOrder, recordOrderChangeOnPharmacyOrders } from "@/server/domain/pharmacy-orders/lock";
 import { FINAL_PHARMACY_ORDER_STATUSES, PHARMACY_ORDER_STATUS } from "@/server/domain/pharmacy-orders/statuses";
 import { refreshProjectedPayouts } from "@/server/domain/payouts/route-payouts";
 import { progressOrderAfterPrescription } from "@/server/domain/prescriptions/order-progress";
@@ -180,7 +181,8 @@ export async function cancelFulfillment(
       if (!CANCELLABLE_PHARMACY_STATUSES.includes(po.status)) {
         throw new ConflictError(`The fulfillment is no longer cancellable: its pharmacy order is ${po.status}.`);
       }
-      await recordStatusChange(tx, po, PHARMACY_ORDER_STATUS.cancelled, actor);
+      // An order completed once and reopened (on-hold) gets its stock back and its payouts flagged.
+      await cancelLockedPharmacyOrder(tx, po, actor);
     }
     const now = new Date();
     await tx.fulfillment.update({ where: { id: fulfillment.id }, data: { status: "CANCELLED", cancelledAt: now } });

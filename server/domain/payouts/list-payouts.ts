@@ -27,6 +27,9 @@ const payoutRowSelect = {
   routingDescription: true,
   providerRouteId: true,
   routingCreatedAt: true,
+  // Shown by the portal only: the spec's Payout row has no field for it (docs/spec-gaps.md#cancellation-after-completion).
+  reviewFlaggedAt: true,
+  reviewReason: true,
   pharmacyOrder: { select: { id: true, name: true, createdAt: true } },
 } as const satisfies Prisma.PayoutSelect;
 

@@ -1,6 +1,7 @@
 import { database, type Tx } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
 import { BadRequestError, ValidationError } from "@/server/domain/errors";
+import { cancelLockedPharmacyOrder } from "./cancel";
 import { assertOrderAsExpected, type ExpectedOrderState } from "./expected-state";
 import { issueDescription, openIssueThread } from "./issue-threads";
 import { lockPharmacyOrder, recordStatusChange, type LockedPharmacyOrder } from "./lock";
@@ -27,7 +28,8 @@ export function onHoldComment(comment: string | null | undefined): string {
  * The status rule of the spec's table, for one order the caller has locked: a cancelled order is
  * final (BadRequestError); on-hold from another status needs a comment, which opens an admin issue
  * thread; re-sending on-hold to an on-hold order is accepted and changes nothing; re-sending the
- * current status is an idempotent no-op (no history, no event). Completed is never set here.
+ * current status is an idempotent no-op (no history, no event); cancelled undoes a completion
+ * (cancelLockedPharmacyOrder). Completed is never set here.
  * Returns whether the order changed, and the issue thread it opened. The one place for this rule: PATCH …/status, bulk updates,
  * clarification requests.
  */
@@ -46,7 +48,8 @@ export async function applyStatusChange(
     comment = onHoldComment(change.comment);
     issueThreadId = (await openIssueThread(tx, order.id, comment, actor)).id;
   }
-  await recordStatusChange(tx, order, change.status, actor, comment);
+  if (change.status === PHARMACY_ORDER_STATUS.cancelled) await cancelLockedPharmacyOrder(tx, order, actor);
+  else await recordStatusChange(tx, order, change.status, actor, comment);
   return { changed: true, issueThreadId };
 }
 

@@ -1,10 +1,10 @@
 import { database, type Tx } from "@/server/db/client";
-import { actorColumns, type Actor } from "@/server/domain/actor";
+import type { Actor } from "@/server/domain/actor";
 import { BadRequestError } from "@/server/domain/errors";
-import { recordEvent } from "@/server/domain/events/outbox";
 import { routePayouts } from "@/server/domain/payouts/route-payouts";
 import { assertOrderAsExpected, type ExpectedOrderState } from "./expected-state";
 import { lockPharmacyOrder, recordStatusChange, type LockedPharmacyOrder } from "./lock";
+import { moveOrderStock } from "./order-stock";
 import { appendShipments, type Carrier } from "./shipments";
 import { PHARMACY_ORDER_STATUS } from "./statuses";
 
@@ -67,7 +67,7 @@ export async function completeLockedPharmacyOrder(
   await recordStatusChange(tx, order, PHARMACY_ORDER_STATUS.completed, actor);
 }
 
-/** Reduces stock by the order's quantities, per pharmacy SKU, locking SKUs in a fixed order (no deadlocks). */
+/** Reduces stock by the order's quantities, per pharmacy SKU. */
 async function reduceStock(tx: Tx, order: LockedPharmacyOrder, actor: Actor): Promise<void> {
   const items = await tx.pharmacyOrderItem.findMany({
     where: { pharmacyOrderId: order.id, pharmacySkuId: { not: null } },
@@ -75,27 +75,6 @@ async function reduceStock(tx: Tx, order: LockedPharmacyOrder, actor: Actor): Pr
   });
   const quantities = new Map<string, number>();
   for (const item of items) quantities.set(item.pharmacySkuId!, (quantities.get(item.pharmacySkuId!) ?? 0) + item.amount);
-  for (const pharmacySkuId of [...quantities.keys()].sort()) {
-    const [row] = await tx.$queryRaw<{ stock: number }[]>`
-      SELECT "stock" FROM "PharmacySku" WHERE "id" = ${pharmacySkuId} FOR UPDATE`;
-    // Stock does not go below zero; the movement records what was actually taken.
-    const stockAfter = Math.max(0, row.stock - quantities.get(pharmacySkuId)!);
-    await tx.pharmacySku.update({ where: { id: pharmacySkuId }, data: { stock: stockAfter } });
-    await tx.stockMovement.create({
-      data: {
-        pharmacySkuId,
-        delta: stockAfter - row.stock,
-        stockAfter,
-        reason: "ORDER_COMPLETION",
-        pharmacyOrderId: order.id,
-        ...actorColumns(actor),
-      },
-    });
-    await recordEvent(tx, {
-      type: "pharmacy_sku_stock_updated",
-      organisationId: order.organisationId,
-      pharmacyId: order.pharmacyId,
-      subjectId: pharmacySkuId,
-    });
-  }
+  // Stock does not go below zero; the movement records what was actually taken.
+  await moveOrderStock(tx, order, quantities, "ORDER_COMPLETION", actor, (stock, quantity) => Math.max(0, stock - quantity));
 }

@@ -4,7 +4,7 @@ import { actorColumns, type Actor } from "@/server/domain/actor";
 import { NotFoundError } from "@/server/domain/errors";
 import { outboxInsertSql, recordEvent } from "@/server/domain/events/outbox";
 import { refreshOrderStatus } from "./order-status";
-import { FINAL_PHARMACY_ORDER_STATUSES } from "./statuses";
+import { FINAL_PHARMACY_ORDER_STATUSES, PHARMACY_ORDER_STATUS, type PharmacyOrderStatus } from "./statuses";
 
 export type LockedPharmacyOrder = { id: string; status: string; organisationId: string; pharmacyId: string; orderId: string };
 
@@ -52,15 +52,25 @@ export function lockPharmacyOrder(tx: Tx, pharmacyId: string, pharmacyOrderId: s
  * transaction: one statement rather than three model writes (the PATCH status row of the orders
  * benchmark). updatedAt is
  * the statement's clock, not the transaction's start: under the row lock, a change that waited for
- * another is then also later in time.
+ * another is then also later in time. Not for cancelled: a cancellation also undoes what a
+ * completion did, so it goes through cancelLockedPharmacyOrder (cancel.ts).
  */
 export async function recordStatusChange(
   tx: Tx,
   order: LockedPharmacyOrder,
-  toStatus: string,
+  toStatus: Exclude<PharmacyOrderStatus, typeof PHARMACY_ORDER_STATUS.cancelled>,
   actor: Actor,
   comment: string | null = null,
 ): Promise<void> {
+  await writeStatusChange(tx, order, toStatus, actor, comment);
+}
+
+/** recordStatusChange for cancelled; only cancelLockedPharmacyOrder (cancel.ts) calls it. */
+export async function recordCancelledStatus(tx: Tx, order: LockedPharmacyOrder, actor: Actor, comment: string | null): Promise<void> {
+  await writeStatusChange(tx, order, PHARMACY_ORDER_STATUS.cancelled, actor, comment);
+}
+
+async function writeStatusChange(tx: Tx, order: LockedPharmacyOrder, toStatus: PharmacyOrderStatus, actor: Actor, comment: string | null): Promise<void> {
   const event = outboxInsertSql({ type: "pharmacy_order_updated", organisationId: order.organisationId, pharmacyId: order.pharmacyId, subjectId: order.id });
   await tx.$executeRaw`
     WITH "updated" AS (UPDATE "PharmacyOrder" SET "status" = ${toStatus}, "updatedAt" = clock_timestamp() WHERE "id" = ${order.id}),
@@ -92,6 +102,10 @@ export const PHARMACY_ORDER_CHANGE = {
   shipmentAdded: "shipment added",
   deliveryTypeChanged: "delivery type changed",
   prescriptionAttached: "prescription attached",
+  /** A cancellation after completion gave the stock the completion took back (cancel.ts). */
+  stockReturned: "stock returned",
+  /** A cancellation after completion flagged the order's routed payouts for review (cancel.ts). */
+  payoutsFlaggedForReview: "payouts flagged for review",
 } as const;
 export type PharmacyOrderChange = (typeof PHARMACY_ORDER_CHANGE)[keyof typeof PHARMACY_ORDER_CHANGE];
 

@@ -157,6 +157,8 @@ type PayoutJson = {
   routingDescription: string | null;
   providerRouteId: string | null;
   routingCreatedAt: string | null;
+  reviewFlaggedAt: string | null;
+  reviewReason: string | null;
 };
 type DetailRow = {
   patient: { id: string; displayName: string; email: string | null };
@@ -194,7 +196,8 @@ async function readPharmacyOrderDetail(pharmacyId: string, pharmacyOrderId: stri
            (SELECT coalesce(json_agg(json_build_object(
                       'status', pay."status", 'amount', pay."amount", 'currency', pay."currency",
                       'componentType', pay."componentType", 'routingDescription', pay."routingDescription",
-                      'providerRouteId', pay."providerRouteId", 'routingCreatedAt', pay."routingCreatedAt")
+                      'providerRouteId', pay."providerRouteId", 'routingCreatedAt', pay."routingCreatedAt",
+                      'reviewFlaggedAt', pay."reviewFlaggedAt", 'reviewReason', pay."reviewReason")
                     ORDER BY pay."createdAt", pay."componentType", pay."id"), '[]'::json)
               FROM "Payout" pay WHERE pay."pharmacyOrderId" = po."id" AND pay."receiverPharmacyId" = ${pharmacyId}) AS "payouts"
       FROM "PharmacyOrder" po
@@ -216,7 +219,12 @@ async function readPharmacyOrderDetail(pharmacyId: string, pharmacyOrderId: stri
     doctor: extra.doctor,
     signedPrescription,
     shipments: extra.shipments.map((s) => ({ ...s, returnLabelExpiry: dateOrNull(s.returnLabelExpiry) })),
-    payouts: extra.payouts.map((p) => ({ ...p, routingCreatedAt: dateOrNull(p.routingCreatedAt), pharmacyOrder })),
+    payouts: extra.payouts.map((p) => ({
+      ...p,
+      routingCreatedAt: dateOrNull(p.routingCreatedAt),
+      reviewFlaggedAt: dateOrNull(p.reviewFlaggedAt),
+      pharmacyOrder,
+    })),
   };
 }
 

@@ -2,7 +2,8 @@ import { database, type Db } from "@/server/db/client";
 import { Prisma } from "@/server/db/generated/client";
 import type { Actor } from "@/server/domain/actor";
 import { completeLockedPharmacyOrder, type TrackingLink } from "@/server/domain/pharmacy-orders/complete";
-import { lockPharmacyOrder, recordStatusChange } from "@/server/domain/pharmacy-orders/lock";
+import { cancelLockedPharmacyOrder } from "@/server/domain/pharmacy-orders/cancel";
+import { lockPharmacyOrder } from "@/server/domain/pharmacy-orders/lock";
 import { PHARMACY_ORDER_STATUS } from "@/server/domain/pharmacy-orders/statuses";
 import { log } from "@/server/log";
 import { UNKNOWN, type PharmacySystemConnector, type PharmacySystemReport } from "./connector";
@@ -142,7 +143,7 @@ async function apply(db: Db, candidate: Candidate, report: PharmacySystemReport)
       // Someone else completed or cancelled it since we read it: their change stands.
       if (FINAL_STATUSES.includes(order.status)) return "skipped";
       if (report.status === "cancelled") {
-        await recordStatusChange(tx, order, PHARMACY_ORDER_STATUS.cancelled, SYSTEM, "Cancelled in the pharmacy system (automatic status check).");
+        await cancelLockedPharmacyOrder(tx, order, SYSTEM, "Cancelled in the pharmacy system (automatic status check).");
         return "cancelled";
       }
       const trackingLinks: TrackingLink[] = report.trackingUrl

@@ -1,14 +1,15 @@
 /**
  * Pharmacy portal, Payouts: the rows of which the pharmacy is the receiver, through the same query
  * as GET /v1/external-pharmacy-api-v1/payouts and presented as its rows, with the totals per status
- * and currency of everything the filters match (not only the page shown).
+ * and currency of everything the filters match (not only the page shown); rows flagged for review
+ * say so.
  */
-import { presentPayoutRow } from "@/server/api/pharmacy-payouts/payout.presenters";
 import { NotFoundError } from "@/server/domain/errors";
 import { pharmacyToActFor } from "@/server/domain/pharmacies/pharmacy-scope";
 import { listPayouts, payoutTotals, type PayoutFilters } from "@/server/domain/payouts/list-payouts";
 import { pharmacistProcedure, router } from "@/server/trpc/init";
 import { fromUnixSeconds, toUnixSecondsInclusive } from "@/server/wire/schemas";
+import { presentPortalPayoutRow } from "./payouts.presenters";
 import { listPayoutsInput } from "./payouts.schemas";
 
 export const payoutsRouter = router({
@@ -29,7 +30,7 @@ export const payoutsRouter = router({
       payoutTotals(pharmacy.id, filters),
     ]);
     return {
-      items: items.map(presentPayoutRow),
+      items: items.map(presentPortalPayoutRow),
       totals,
       total,
       page: input.page,

@@ -102,6 +102,8 @@ export function presentPortalDetail(detail: PharmacyOrderPortalDetail) {
       componentType: p.componentType,
       routingDescription: p.routingDescription,
       routedAt: p.status === "ROUTED" ? unixOrNull(p.routingCreatedAt) : null,
+      /** Why the row needs review (cancelled after completion), or null. */
+      review: p.reviewFlaggedAt ? (p.reviewReason ?? "Flagged for review") : null,
     })),
     history: detail.history.map(presentHistoryEntry),
     createdAt: unix(detail.createdAt),

@@ -14,7 +14,7 @@ export const presentPortalPharmacySku = (row: PharmacySkuWithSku) => ({
   updatedAt: unix(row.updatedAt),
 });
 
-const REASONS = { STOCK_UPDATE: "manual_change", ORDER_COMPLETION: "order_completion", INITIAL: "initial" } as const;
+const REASONS = { STOCK_UPDATE: "manual_change", ORDER_COMPLETION: "order_completion", ORDER_CANCELLATION: "order_cancellation", INITIAL: "initial" } as const;
 
 export const presentStockMovement = (m: StockMovementEntry) => ({
   uid: m.id,
