@@ -30,13 +30,24 @@ export function pharmacyOrderScopeWhere(scope: PharmacyOrderScope): Prisma.Pharm
  * Locks a pharmacy order within `scope` for the rest of the transaction (FOR UPDATE), so that
  * concurrent commands on one order run one after the other and each sees the other's result.
  * An order outside the scope is not found.
+ *
+ * The order the pharmacy order belongs to is locked first, in the same statement (the InitPlan of
+ * `locked_order` runs before the pharmacy order's row is locked): every command takes the order,
+ * then its pharmacy order, then stock rows, as the Management order changes do (lockOrder, then
+ * this). The other way round, a PATCH status that updates the order's status after locking its
+ * pharmacy order could deadlock with a fulfillment cancel; and two pharmacy orders of one order
+ * completed at once could each miss the other and leave the order's status behind.
  */
 export async function lockPharmacyOrderInScope(tx: Tx, scope: PharmacyOrderScope, pharmacyOrderId: string): Promise<LockedPharmacyOrder> {
   const condition = scopeCondition(scope);
   if (!condition) throw new NotFoundError();
   const [row] = await tx.$queryRaw<LockedPharmacyOrder[]>`
+    WITH locked_order AS (
+      SELECT o."id" FROM "Order" o
+       WHERE o."id" = (SELECT "orderId" FROM "PharmacyOrder" WHERE "id" = ${pharmacyOrderId} AND ${condition})
+         FOR UPDATE)
     SELECT "id", "status", "organisationId", "pharmacyId", "orderId" FROM "PharmacyOrder"
-    WHERE "id" = ${pharmacyOrderId} AND ${condition}
+    WHERE "id" = ${pharmacyOrderId} AND ${condition} AND EXISTS (SELECT 1 FROM locked_order)
     FOR UPDATE`;
   if (!row) throw new NotFoundError();
   return row;
