@@ -4,7 +4,7 @@ import "./globals.css";
 
 export const metadata: Metadata = {
   title: { default: "Rx Fulfilment", template: "%s · Rx Fulfilment" },
-  description: "Prescription and pharmacy fulfilment: REST APIs for integrators, an admin tool and a pharmacy portal.",
+  description: "Prescription and pharmacy fulfilment: REST APIs for integrators and a pharmacy portal.",
 };
 
 export default function RootLayout({ children }: { children: ReactNode }) {

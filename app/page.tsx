@@ -14,18 +14,17 @@ export default function LandingPage() {
           </h1>
           <p className="mt-5 max-w-3xl text-base leading-7 text-slate-600">
             Rx Fulfilment is a prescription and pharmacy fulfilment platform. Online shops and telemedicine
-            platforms push in orders; prescriptions are signed by doctors, signed elsewhere or uploaded as signed
-            PDFs; each order is routed to a pharmacy and followed through dispatch and delivery. The service keeps
-            the product, SKU and pharmacy catalogues with prices and stock, calculates payouts to pharmacies, runs a
-            virtual doctor waiting room and patient wallet passes, and tells integrators about every change with
-            signed webhooks. Integrators use the REST APIs below; organisation administrators use the admin tool, and
-            pharmacists handle their orders in the pharmacy portal.
+            platforms send orders through the REST APIs below. Prescriptions arrive as signed prescriptions of the
+            organisation, as PDFs with a qualified electronic signature (checked during the request), or go to a
+            doctor first. Each fulfilment is routed to a pharmacy, which works it to completion with tracking links
+            in the pharmacy portal or over its own API, keeps its stock and prices there, sees its payouts, and is
+            told about every change by signed webhooks.
           </p>
         </section>
 
         <section aria-labelledby="portals-heading" className="pb-14">
           <h2 id="portals-heading" className="text-lg font-semibold text-slate-900">
-            Portals
+            Pharmacy portal
           </h2>
           <div className="mt-4">
             <PortalEntryCards />

@@ -7,7 +7,7 @@ type ApiFamily = {
   explorer?: string;
 };
 
-/** The REST API families of the specification, each with its own base path and kind of API key. */
+/** The REST API families this service serves today, each with its own base path and kind of API key. */
 export const apiFamilies: readonly ApiFamily[] = [
   {
     name: "Management API",
@@ -31,11 +31,7 @@ export const apiFamilies: readonly ApiFamily[] = [
     name: "Pharmacy payouts",
     basePath: "/v1/external-pharmacy-api-v1/payouts",
     audience: "Pharmacies, with the same keys as the External Pharmacy API.",
-  },
-  {
-    name: "Patient data",
-    basePath: "/api/v0/patient",
-    audience: "Shop integrations, identified by shop customer id and shop identifier.",
+    explorer: "/v1/external-pharmacy-api-v1/apidocs",
   },
 ];
 

@@ -1,14 +1,14 @@
 import { expect, test } from "@playwright/test";
+import { readDemoFile, signInAs } from "./demo";
 
 const families = [
   ["Management API", "/v1/management"],
   ["Public API", "/v2/public-api"],
   ["External Pharmacy API", "/v1/external_pharmacy_api"],
   ["Pharmacy payouts", "/v1/external-pharmacy-api-v1/payouts"],
-  ["Patient data", "/api/v0/patient"],
 ] as const;
 
-test("the landing page describes the service and lists every API family with its base path", async ({ page }) => {
+test("the landing page describes the service and lists every API family it serves with its base path", async ({ page }) => {
   await page.goto("/");
   await expect(page).toHaveTitle(/Rx Fulfilment/);
   await expect(page.getByText(/prescription and pharmacy fulfilment platform/i)).toBeVisible();
@@ -19,18 +19,34 @@ test("the landing page describes the service and lists every API family with its
     const row = rows.filter({ has: page.getByRole("rowheader", { name, exact: true }) });
     await expect(row.locator("code")).toHaveText(basePath);
   }
-  await expect(page.getByRole("link", { name: /API explorer/ })).toHaveCount(3);
+  await expect(page.getByRole("link", { name: /API explorer/ })).toHaveCount(4);
   await expect(page.locator('a[href="/v1/management/apidocs"]')).toBeVisible();
   await expect(page.locator('a[href="/v2/public-api/apidocs"]')).toBeVisible();
   await expect(page.locator('a[href="/v1/external_pharmacy_api/apidocs"]')).toBeVisible();
+  await expect(page.locator('a[href="/v1/external-pharmacy-api-v1/apidocs"]')).toBeVisible();
+  // Nothing that does not exist yet is promised.
+  await expect(page.getByText(/waiting room|wallet pass|patient data|admin tool/i)).toHaveCount(0);
 });
 
-test("the admin tool link leads to sign-in with a way back to /admin", async ({ page }) => {
+test("the favicon is served", async ({ request }) => {
+  const ico = await request.get("/favicon.ico");
+  expect(ico.status()).toBe(200);
+  expect(ico.headers()["content-type"]).toMatch(/image\/(x-icon|vnd\.microsoft\.icon)/);
+  const svg = await request.get("/icon.svg");
+  expect(svg.status()).toBe(200);
+});
+
+test("the header shows the signed-in user, their portal and sign-out instead of Sign in", async ({ page }) => {
+  const { pharmacist } = readDemoFile().users;
+  await signInAs(page, pharmacist);
   await page.goto("/");
-  await page.getByRole("link", { name: "Sign in to the admin tool" }).click();
-  await expect(page).toHaveURL(/\/signin\?callbackUrl=%2Fadmin$/);
-  await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
-  await expect(page.getByLabel("Email")).toBeVisible();
+  const banner = page.getByRole("banner");
+  await expect(banner.getByTestId("signed-in-user")).toContainText(pharmacist.email);
+  await expect(banner.getByRole("link", { name: "Sign in" })).toHaveCount(0);
+  await expect(banner.getByRole("link", { name: "Pharmacy portal" })).toHaveAttribute("href", "/pharmacy");
+  await banner.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/signin$/);
+  await expect(page.getByRole("banner").getByRole("link", { name: "Sign in" })).toBeVisible();
 });
 
 test("the pharmacy portal link leads to sign-in with a way back to /pharmacy", async ({ page }) => {

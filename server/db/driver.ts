@@ -41,6 +41,28 @@ function statementName(text: string): string {
   return name;
 }
 
+/**
+ * PGlite that refuses statements once its close has been asked for. PGlite checks that it is open
+ * before a query waits for its turn, not after: a query queued behind another while close() runs is
+ * handed to the stopped backend, and PGlite's synchronous protocol loop then spins on it for ever at
+ * 100 % CPU, blocking the event loop so that no timer fires (seen in the tests: a timed-out test's
+ * work still querying while its file's database was closed). Such a query now fails instead.
+ */
+export class ClosablePGlite extends PGlite {
+  #closeRequested = false;
+
+  override execProtocolRawSync(message: Uint8Array): Uint8Array {
+    // 88 ('X') is Terminate, which close() itself sends.
+    if (this.#closeRequested && message[0] !== 88) throw new Error("The embedded database is closed.");
+    return super.execProtocolRawSync(message);
+  }
+
+  override async close(): Promise<void> {
+    this.#closeRequested = true;
+    await super.close();
+  }
+}
+
 export function openDriver(databaseUrl = config().DATABASE_URL): Driver {
   if (databaseUrl && databaseUrl !== "memory:") {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
@@ -60,11 +82,11 @@ export function openDriver(databaseUrl = config().DATABASE_URL): Driver {
   const extensions = { pg_trgm };
   let pglite: PGlite;
   if (databaseUrl === "memory:") {
-    pglite = new PGlite({ extensions });
+    pglite = new ClosablePGlite({ extensions });
   } else {
     const dir = path.resolve(config().DATA_DIR, "pglite");
     mkdirSync(path.dirname(dir), { recursive: true });
-    pglite = new PGlite(dir, { extensions });
+    pglite = new ClosablePGlite(dir, { extensions });
   }
   return {
     kind: "pglite",

@@ -63,6 +63,23 @@ async function deliveriesOf(subscriptionId: string) {
   });
 }
 
+/**
+ * Runs `work` with retries `baseMs` apart, growing ×4, with the maximum raised so that it caps none of
+ * the first four (ENV's 150 ms maximum would silently shorten any longer window).
+ */
+async function withRetryBase<T>(baseMs: number, work: () => Promise<T>): Promise<T> {
+  process.env.WEBHOOK_RETRY_BASE_MS = String(baseMs);
+  process.env.WEBHOOK_RETRY_MAX_MS = String(baseMs * 100);
+  reloadConfig();
+  try {
+    return await work();
+  } finally {
+    process.env.WEBHOOK_RETRY_BASE_MS = ENV.WEBHOOK_RETRY_BASE_MS;
+    process.env.WEBHOOK_RETRY_MAX_MS = ENV.WEBHOOK_RETRY_MAX_MS;
+    reloadConfig();
+  }
+}
+
 useEnv(ENV);
 beforeEach(async () => {
   t = await createTenant();
@@ -160,7 +177,7 @@ describe("webhook delivery (embedded runner)", () => {
     expect(org.headers["x-webhook-signature"]).toBe(hmac(orgStock.secret, org.raw));
   });
 
-  it("retries failures with growing delays and a new timestamp, then succeeds; redirects are not followed", async () => {
+  it("retries failures with growing delays, then succeeds; redirects are not followed", async () => {
     let calls = 0;
     receiver.respondWith((_r, res) => {
       calls += 1;
@@ -170,12 +187,14 @@ describe("webhook delivery (embedded runner)", () => {
       res.writeHead(204).end();
     });
     const sub = await subscribe("pharmacy_sku_stock_updated", `${receiver.url}/stock`);
-    await startRunner();
-    await patch(`/v1/external_pharmacy_api/pharmacy_skus/${t.pharmacySku.id}/stock`, { key: t.keys.pharmacy, body: { stock: 42 } });
-    await receiver.waitFor(4);
-    const [delivery] = await until(async () => {
-      const d = await deliveriesOf(sub.id);
-      return d[0]?.state === "SUCCEEDED" ? d : null;
+    const [delivery] = await withRetryBase(10, async () => {
+      await startRunner();
+      await patch(`/v1/external_pharmacy_api/pharmacy_skus/${t.pharmacySku.id}/stock`, { key: t.keys.pharmacy, body: { stock: 42 } });
+      await receiver.waitFor(4);
+      return until(async () => {
+        const d = await deliveriesOf(sub.id);
+        return d[0]?.state === "SUCCEEDED" ? d : null;
+      });
     });
     expect(receiver.received.map((r) => r.path)).toEqual(["/stock", "/stock", "/stock", "/stock"]); // never /elsewhere
     expect(delivery.attempts.map((a) => [a.attemptNumber, a.responseStatus, a.errorClass])).toEqual([
@@ -185,12 +204,32 @@ describe("webhook delivery (embedded runner)", () => {
       [4, 204, null],
     ]);
     for (const r of receiver.received) expect(r.json.data.stock).toBe(42);
-    // Each attempt waited at least its backoff (base 40 ms × 4^(n−1), capped at 150 ms, −20 % jitter).
+    // Each attempt waited at least its backoff: 10 ms × 4^(n−1), −20 % jitter (the schedule's exact
+    // values, the spec's 10 s, 40 s, 160 s, 600 s, are checked on retryDelayMs below).
     const gaps = receiver.received.slice(1).map((r, i) => r.at - receiver.received[i].at);
-    expect(gaps[0]).toBeGreaterThanOrEqual(30);
-    expect(gaps[1]).toBeGreaterThanOrEqual(115);
+    expect(gaps[0]).toBeGreaterThanOrEqual(8);
+    expect(gaps[1]).toBeGreaterThanOrEqual(32);
+    expect(gaps[2]).toBeGreaterThanOrEqual(128);
     expect(delivery.attempts[0].nextAttemptAt).not.toBeNull();
     expect(delivery.attempts[3].nextAttemptAt).toBeNull();
+  });
+
+  it("gives each attempt a new timestamp, signed with the body", async () => {
+    let calls = 0;
+    receiver.respondWith((_r, res) => void res.writeHead(++calls === 1 ? 500 : 204).end());
+    const sub = await subscribe("pharmacy_sku_stock_updated", `${receiver.url}/again`);
+    // A retry at least 1 s later (1250 ms − 20 %), so its Unix-seconds timestamp must have moved on.
+    await withRetryBase(1250, async () => {
+      await startRunner();
+      await patch(`/v1/external_pharmacy_api/pharmacy_skus/${t.pharmacySku.id}/stock`, { key: t.keys.pharmacy, body: { stock: 11 } });
+      await receiver.waitFor(2);
+    });
+    const [first, second] = receiver.received;
+    expect(second.at - first.at).toBeGreaterThanOrEqual(1000);
+    expect(second.json.timestamp).toBeGreaterThan(first.json.timestamp);
+    expect(second.json.data).toEqual(first.json.data);
+    expect(second.headers["x-webhook-signature"]).not.toBe(first.headers["x-webhook-signature"]);
+    expect(second.headers["x-webhook-signature"]).toBe(hmac(sub.secret, second.raw));
   });
 
   it("drops a delivery after five failed attempts, as a permanent failure", async () => {
@@ -213,18 +252,13 @@ describe("webhook delivery (embedded runner)", () => {
     let calls = 0;
     receiver.respondWith((_r, res) => void res.writeHead(++calls === 1 ? 500 : 200).end());
     const sub = await subscribe("pharmacy_sku_stock_updated", `${receiver.url}/rotate`, { secret: "old-secret" });
-    process.env.WEBHOOK_RETRY_BASE_MS = "600";
-    reloadConfig();
-    try {
+    await withRetryBase(600, async () => {
       await startRunner();
       await patch(`/v1/external_pharmacy_api/pharmacy_skus/${t.pharmacySku.id}/stock`, { key: t.keys.pharmacy, body: { stock: 9 } });
       await receiver.waitFor(1);
       await t.db.webhookSubscription.update({ where: { id: sub.id }, data: { secretEncrypted: sealSecret("new-secret") } });
       await receiver.waitFor(2);
-    } finally {
-      process.env.WEBHOOK_RETRY_BASE_MS = ENV.WEBHOOK_RETRY_BASE_MS;
-      reloadConfig();
-    }
+    });
     expect(receiver.received[0].headers["x-webhook-signature"]).toBe(hmac("old-secret", receiver.received[0].raw));
     expect(receiver.received[1].headers["x-webhook-signature"]).toBe(hmac("new-secret", receiver.received[1].raw));
   });
@@ -348,9 +382,7 @@ describe("webhook delivery (embedded runner)", () => {
   it("ends deliveries of a deleted subscription without sending", async () => {
     receiver.respondWith((_r, res) => void res.writeHead(500).end());
     const sub = await subscribe("pharmacy_sku_stock_updated", `${receiver.url}/deleted`);
-    process.env.WEBHOOK_RETRY_BASE_MS = "400";
-    reloadConfig();
-    try {
+    await withRetryBase(400, async () => {
       await startRunner();
       await patch(`/v1/external_pharmacy_api/pharmacy_skus/${t.pharmacySku.id}/stock`, { key: t.keys.pharmacy, body: { stock: 3 } });
       await receiver.waitFor(1);
@@ -361,10 +393,7 @@ describe("webhook delivery (embedded runner)", () => {
       });
       expect(delivery.attempts.map((a) => a.errorClass)).toEqual(["http_status", "subscription_deleted"]);
       expect(receiver.received).toHaveLength(1);
-    } finally {
-      process.env.WEBHOOK_RETRY_BASE_MS = ENV.WEBHOOK_RETRY_BASE_MS;
-      reloadConfig();
-    }
+    });
   });
 });
 

@@ -206,12 +206,12 @@ describe("validateQesPdf", () => {
     }
   });
 
-  it("validates a 1 MB signed PDF quickly", async () => {
+  // Its speed (target p95 < 50 ms) is measured by `npm run bench -- --scenario prescriptions`, not
+  // here: a wall-clock bound in a test fails whenever the machine is busy.
+  it("validates a 1 MB signed PDF", async () => {
     const large = await sign(await samplePrescriptionPdf({ paddingBytes: 1024 * 1024 }), p12s.qualified);
-    await validate(large);
-    const started = performance.now();
-    for (let i = 0; i < 10; i++) expect((await validate(large)).valid).toBe(true);
-    expect((performance.now() - started) / 10).toBeLessThan(100);
+    expect(large.length).toBeGreaterThan(1024 * 1024);
+    expect(await validate(large)).toMatchObject({ valid: true });
   });
 });
 

@@ -226,11 +226,31 @@ describe("validation errors", () => {
 });
 
 describe("pagination", () => {
-  it("caps a huge limit at 200 and computes totalPages from the capped limit", async () => {
-    const r = await get(SKUS, { key: t.keys.management, query: { limit: "99999999999999999999" } });
+  // An organisation with more SKUs than the largest page, so that a wrong default or cap shows.
+  let many: Tenant;
+  const MANY_SKUS = 3 + 203;
+  beforeAll(async () => {
+    many = await createTenant();
+    await many.db.sku.createMany({
+      data: Array.from({ length: MANY_SKUS - 3 }, (_, i) => ({ organisationId: many.organisation.id, productId: many.product.id, displayName: `Bulk ${i}` })),
+    });
+  });
+
+  it("returns 50 rows without a limit", async () => {
+    const r = await get(SKUS, { key: many.keys.management });
     expect(r.status).toBe(200);
-    expect(r.json.totalRegistries).toBe(3);
-    expect(r.json.totalPages).toBe(1);
+    expect(r.json.data).toHaveLength(50);
+    expect(r.json).toMatchObject({ totalRegistries: MANY_SKUS, totalPages: Math.ceil(MANY_SKUS / 50) });
+  });
+
+  it("caps a huge limit at 200 and computes totalPages from the capped limit", async () => {
+    for (const limit of ["201", "99999999999999999999"]) {
+      const r = await get(SKUS, { key: many.keys.management, query: { limit } });
+      expect(r.status).toBe(200);
+      expect(r.json.data).toHaveLength(200);
+      expect(r.json).toMatchObject({ totalRegistries: MANY_SKUS, totalPages: 2 });
+    }
+    expect((await get(SKUS, { key: many.keys.management, query: { limit: 200 } })).json.data).toHaveLength(200);
   });
 
   it("refuses a negative page, a zero limit and non-integers", async () => {

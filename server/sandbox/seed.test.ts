@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { database } from "@/server/db/client";
 import { get } from "@/tests/http";
 import { demoFilePath, seedSandbox, seedSandboxIfEmpty, type DemoFile } from "./seed";
@@ -8,6 +8,11 @@ import { demoFilePath, seedSandbox, seedSandboxIfEmpty, type DemoFile } from "./
 const readDemo = () => JSON.parse(readFileSync(demoFilePath(), "utf8")) as DemoFile;
 
 describe("sandbox seed", () => {
+  // Opening the in-memory database (initdb and every migration, synchronous WASM) took 20 s on a
+  // loaded machine: done here, under hookTimeout, it no longer eats the first test's 30 s, which
+  // also generates the sandbox CA's keys and hashes three passwords.
+  beforeAll(() => database(), 120_000);
+
   it("seeds an empty database and writes demo.json in the contract's shape", async () => {
     const db = await database();
     expect(await seedSandboxIfEmpty(db)).not.toBeNull();

@@ -324,6 +324,19 @@ describe("completion", () => {
     expect(management.json.overall_status).toBe("completed");
   });
 
+  it("accepts every carrier of the spec, each recorded on its own shipment", async () => {
+    // The spec's list, written out here: a carrier dropped from the accepted values fails this test.
+    const carriers = ["DHL", "DPD", "UPS", "Hermes", "FedEx", "Other"];
+    const po = await newPharmacyOrder();
+    const links = carriers.map((carrier, i) => ({ tracking_link: `https://tracking.example/${i}`, carrier }));
+    const r = await complete(po.id, { tracking_links: links });
+    expect(r.status, JSON.stringify(r.json)).toBe(200);
+    const detail = await get(`${BASE}/${po.id}`, { key: t.keys.pharmacy });
+    expect(detail.json.shipments.map((s: any) => [s.sequence_number, s.carrier_name, s.tracking_url])).toEqual(
+      carriers.map((carrier, i) => [i + 1, carrier, `https://tracking.example/${i}`]),
+    );
+  });
+
   it("is idempotent without tracking data and refuses tracking data on a completed order", async () => {
     const po = await newPharmacyOrder();
     expect((await complete(po.id)).status).toBe(200);

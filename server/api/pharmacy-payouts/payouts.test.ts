@@ -159,8 +159,44 @@ describe("rows", () => {
     expect((await list(t.keys.pharmacy, { limit: 3, page: 3 })).data).toEqual([]);
     const defaults = await get(PAYOUTS, t.keys.pharmacy);
     expect(defaults.json).toMatchObject({ totalRegistries: 8, totalPages: 1 });
-    // A larger limit is capped to 200.
-    expect((await list(t.keys.pharmacy, { limit: 5000 })).totalPages).toBe(1);
+  });
+
+  describe("with more rows than the largest page", () => {
+    // Another organisation's pharmacy with 205 payout rows, so that a wrong default or cap shows.
+    let bulk: Tenant;
+    const ROWS = 205;
+    beforeAll(async () => {
+      bulk = await createTenant();
+      await offerSku(bulk, { shopVariationId: "var-aspirin", price: 600 });
+      const order = await orderAt(bulk, "o-bulk", bulk.pharmacy.id, 600);
+      await bulk.db.payout.deleteMany({ where: { pharmacyOrderId: order.id } });
+      await bulk.db.payout.createMany({
+        data: Array.from({ length: ROWS }, (_, i) => ({
+          pharmacyOrderId: order.id,
+          receiverPharmacyId: bulk.pharmacy.id,
+          status: "PROJECTED" as const,
+          amount: 100 + i,
+          currency: "EUR",
+          componentType: "item_rest",
+        })),
+      });
+    });
+
+    it("returns 50 rows without a limit", async () => {
+      const r = await get(PAYOUTS, bulk.keys.pharmacy);
+      expect(r.status, r.text).toBe(200);
+      expect(r.json.data).toHaveLength(50);
+      expect(r.json).toMatchObject({ totalRegistries: ROWS, totalPages: Math.ceil(ROWS / 50) });
+    });
+
+    it("caps a larger limit at 200", async () => {
+      for (const limit of [201, 5000]) {
+        const r = await get(PAYOUTS, bulk.keys.pharmacy, { limit });
+        expect(r.status, r.text).toBe(200);
+        expect(r.json.data).toHaveLength(200);
+        expect(r.json).toMatchObject({ totalRegistries: ROWS, totalPages: 2 });
+      }
+    });
   });
 });
 

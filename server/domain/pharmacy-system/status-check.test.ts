@@ -12,7 +12,7 @@ import { checkPharmacyOrderStatuses, type StatusCheckSummary } from "./status-ch
 // ── A fake pharmacy system: answers GET /pms/orders/{uid} as told per order, and records each request. ──
 
 type Behaviour =
-  | { json: unknown; code?: number; before?: () => Promise<void> }
+  | { json: unknown; code?: number }
   | { text: string; code?: number }
   | { redirect: string }
   | { hang: true };
@@ -33,7 +33,6 @@ async function startFakeSystem() {
     if ("hang" in behaviour) return; // never answers; the connector's timeout ends it
     if ("redirect" in behaviour) return void res.writeHead(302, { location: behaviour.redirect }).end();
     if ("text" in behaviour) return void res.writeHead(behaviour.code ?? 200, { "content-type": "text/html" }).end(behaviour.text);
-    await behaviour.before?.();
     res.writeHead(behaviour.code ?? 200, { "content-type": "application/json" }).end(JSON.stringify(behaviour.json));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -60,8 +59,8 @@ const stockOf = async (pharmacySkuId: string) => (await t.db.pharmacySku.findUni
 const events = (eventType: string, subjectId: string) => t.db.outboxEvent.count({ where: { eventType, subjectId } });
 const movementsOf = (order: PO) => t.db.stockMovement.findMany({ where: { pharmacyOrderId: order.id }, orderBy: { sequence: "asc" } });
 
-// Long enough for answers that need a database write in this same process (the race case) on a busy
-// machine; the "timeout" order never gets an answer at all.
+// Long enough for the fake system, served by this same process, to answer on a busy machine; the
+// "timeout" order never gets an answer at all.
 const TIMEOUT_MS = 2000;
 
 const OPEN_KINDS = ["open", "garbage", "error500", "timeout", "notFound", "arrayBody", "blankStatus", "redirect", "huge"] as const;
@@ -95,11 +94,8 @@ beforeAll(async () => {
   behaviours.set(orders.shipped.id, { json: { status: "Shipped", tracking_url: "https://track.example/dhl/123", carrier: "dhl" } });
   behaviours.set(orders.completed.id, { json: { status: "completed" } });
   behaviours.set(orders.cancelled.id, { json: { status: "CANCELED" } });
-  // Completed through the API while the pharmacy system is being asked, which then says cancelled.
-  behaviours.set(orders.race.id, {
-    before: () => completePharmacyOrder(t.pharmacy.id, orders.race.id, [], { type: "SYSTEM" }),
-    json: { status: "cancelled" },
-  });
+  // Completed through the API while the check runs (raceConnectorFor), then the system says cancelled.
+  behaviours.set(orders.race.id, { json: { status: "cancelled" } });
   behaviours.set(orders.open.id, { json: { status: "in_progress", tracking_url: "https://track.example/x" } });
   behaviours.set(orders.garbage.id, { text: "<html>oops</html>" });
   behaviours.set(orders.error500.id, { json: { status: "shipped" }, code: 500 });
@@ -110,6 +106,23 @@ beforeAll(async () => {
   behaviours.set(orders.redirect.id, { redirect: `/pms/orders/${orders.shipped.id}` });
   behaviours.set(orders.huge.id, { json: { status: "shipped", padding: "x".repeat(70 * 1024) } });
 });
+
+/**
+ * The real connectors, except that the race order is completed (as complete_order would) after the
+ * check listed it as open and before its system is asked: outside the connector's timeout, which a
+ * database write on a busy machine could exceed.
+ */
+function raceConnectorFor(pharmacy: { id: string; systemConnector: unknown }): PharmacySystemConnector | null {
+  const connector = connectorFor(pharmacy);
+  if (!connector) return null;
+  return {
+    type: connector.type,
+    fetchStatus: async (order) => {
+      if (order.uid === orders.race.id) await completePharmacyOrder(t.pharmacy.id, orders.race.id, [], { type: "SYSTEM" });
+      return connector.fetchStatus(order);
+    },
+  };
+}
 
 afterAll(async () => {
   server.closeAllConnections();
@@ -128,7 +141,7 @@ describe("the automatic status check", () => {
       voucher: await events("pharmacy_sku_stock_updated", t.digitalPharmacySku.id),
     };
     requests.length = 0;
-    first = await checkPharmacyOrderStatuses({ now: new Date() });
+    first = await checkPharmacyOrderStatuses({ now: new Date(), connectorFor: raceConnectorFor });
   });
 
   it("asks the pharmacy system once for each open order of pharmacies with a valid connector", () => {
