@@ -23,7 +23,7 @@ export function PortalEntryCards() {
         prefetch={false}
         className="mt-5 inline-flex w-fit items-center rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 shadow-sm hover:border-brand-600 hover:text-brand-700"
       >
-        Sign in to the pharmacy portal
+        Open the pharmacy portal
       </Link>
     </div>
   );

@@ -51,7 +51,7 @@ test("the header shows the signed-in user, their portal and sign-out instead of 
 
 test("the pharmacy portal link leads to sign-in with a way back to /pharmacy", async ({ page }) => {
   await page.goto("/");
-  await page.getByRole("link", { name: "Sign in to the pharmacy portal" }).click();
+  await page.getByRole("link", { name: "Open the pharmacy portal" }).click();
   await expect(page).toHaveURL(/\/signin\?callbackUrl=%2Fpharmacy$/);
   await expect(page.getByLabel("Password")).toBeVisible();
 });
