@@ -28,55 +28,109 @@ export type WebhookRunnerOptions = {
  * The embedded webhook runner: wakes when an outbox event commits (PostgreSQL NOTIFY from a trigger,
  * delivered at commit, in every listening process; PGlite the same in-process), fans events out into
  * deliveries, claims due deliveries with FOR UPDATE SKIP LOCKED and makes their attempts
- * concurrently: at most WEBHOOK_CONCURRENCY in flight, WEBHOOK_TARGET_CONCURRENCY per target origin. The
- * state is all in the database, so a killed process loses nothing: its claimed attempts become due
- * again when their lease runs out, and the next process picks them up. Stopping waits for the attempts
- * in flight (each ends within the delivery timeout).
+ * concurrently. The state is all in the database, so a killed process loses nothing: its claimed
+ * attempts become due again when their lease runs out, and the next process picks them up. Stopping
+ * waits for the attempts in flight (each ends within the delivery timeout).
+ *
+ * A failing target costs the others nothing (issue 12):
+ * - at most WEBHOOK_TARGET_CONCURRENCY attempts in flight per target origin, and the claim offers
+ *   every subscription's due deliveries separately (claimDueDeliveries), so a target with a backlog
+ *   of retries never stands in front of another target's deliveries;
+ * - two lanes of WEBHOOK_CONCURRENCY attempts each: origins whose latest attempt here failed, and
+ *   the others, so failing targets waiting for connections or timeouts never take the capacity
+ *   healthy ones need;
+ * - no spinning: a pass that leaves due work for want of a slot sleeps until an attempt ends; else
+ *   until the next retry is due (the time is in the database), at most the poll interval. Finished
+ *   attempts only bring the timer forward to their retry time.
  */
 export class WebhookRunner extends PollingRunner {
   /** Attempts in flight per target origin. */
-  private perTarget = new Map<string, number>();
+  private perOrigin = new Map<string, number>();
+  /** Attempts in flight per lane. */
+  private lanes = { healthy: 0, failing: 0 };
+  /** Origins whose latest attempt in this process failed. */
+  private failingOrigins = new Set<string>();
+  /** The subscriptions seen per origin: those of a full origin are skipped by the claim. */
+  private subscriptionsOf = new Map<string, Set<string>>();
+  /** The last pass left due deliveries for want of a slot: a finished attempt should claim again. */
+  private backlog = false;
   private readonly buildData = sharedDataBuilder(buildWebhookData);
 
   constructor(private readonly options: WebhookRunnerOptions) {
     super({ channel: OUTBOX_CHANNEL, pollMs: POLL_MS, name: "webhook runner" });
   }
 
-  protected async pass(): Promise<number> {
-    for (;;) {
-      const { events, deliveries } = await dispatchOutboxEvents();
-      if (deliveries.length > 0) await this.options.onDispatched?.(deliveries.map((d) => d.id));
-      if (events === 0) break;
+  protected async pass(external: boolean): Promise<number> {
+    // New outbox events come with a notification (or are found by the poll); finished attempts bring none.
+    if (external) {
+      for (;;) {
+        const { events, deliveries } = await dispatchOutboxEvents();
+        if (deliveries.length > 0) await this.options.onDispatched?.(deliveries.map((d) => d.id));
+        if (events === 0) break;
+      }
     }
     if (!this.options.deliver) return this.pollMs;
     const { WEBHOOK_CONCURRENCY: total, WEBHOOK_TARGET_CONCURRENCY: perTarget } = config();
-    const claimed = await claimDueDeliveries(total - this.inFlight, (t) => perTarget - (this.perTarget.get(t) ?? 0));
+    const taking = new Map<string, number>();
+    const lanesTaking = { healthy: 0, failing: 0 };
+    const laneOf = (origin: string) => (this.failingOrigins.has(origin) ? "failing" : "healthy");
+    const room = (origin: string) =>
+      (this.perOrigin.get(origin) ?? 0) + (taking.get(origin) ?? 0) < perTarget &&
+      this.lanes[laneOf(origin)] + lanesTaking[laneOf(origin)] < total;
+    const skip = [...this.subscriptionsOf].filter(([origin]) => !room(origin)).flatMap(([, ids]) => [...ids]);
+    const { claimed, refused } = await claimDueDeliveries({
+      perSubscription: perTarget,
+      skip,
+      admit: (candidate) => {
+        const origin = targetOrigin(candidate.target);
+        this.subscriptionsOf.set(origin, (this.subscriptionsOf.get(origin) ?? new Set()).add(candidate.subscriptionId));
+        if (!room(origin)) return false;
+        taking.set(origin, (taking.get(origin) ?? 0) + 1);
+        lanesTaking[laneOf(origin)] += 1;
+        return true;
+      },
+    });
     for (const attempt of claimed) this.run(attempt);
-    return this.msUntilNextDue();
+    this.backlog = refused > 0 || skip.length > 0;
+    if (this.backlog) return this.pollMs;
+    return this.msUntilNextDue(claimed.length > 0);
   }
 
   private run(attempt: ClaimedAttempt): void {
     const origin = targetOrigin(attempt.target);
-    this.perTarget.set(origin, (this.perTarget.get(origin) ?? 0) + 1);
+    const lane = this.failingOrigins.has(origin) ? "failing" : "healthy";
+    this.perOrigin.set(origin, (this.perOrigin.get(origin) ?? 0) + 1);
+    this.lanes[lane] += 1;
+    let retryAt: Date | null = null;
     this.track(
       performClaimedAttempt(attempt, this.buildData)
         .then(
-          () => undefined,
+          (result) => {
+            retryAt = result.nextAttemptAt;
+            if (result.outcome.ok) this.failingOrigins.delete(origin);
+            else if (result.sent) this.failingOrigins.add(origin);
+          },
           (error: unknown) => log.error("webhook attempt failed to run", { deliveryId: attempt.deliveryId, error }),
         )
         .finally(() => {
-          const left = (this.perTarget.get(origin) ?? 1) - 1;
-          if (left > 0) this.perTarget.set(origin, left);
-          else this.perTarget.delete(origin);
+          const left = (this.perOrigin.get(origin) ?? 1) - 1;
+          if (left > 0) this.perOrigin.set(origin, left);
+          else this.perOrigin.delete(origin);
+          this.lanes[lane] -= 1;
+          if (this.backlog) this.request();
+          else if (retryAt) this.wakeWithin(Math.max(0, retryAt.getTime() - Date.now()));
         }),
+      false,
     );
   }
 
   /** Sleep until the earliest pending retry is due, at most the poll interval. */
-  private async msUntilNextDue(): Promise<number> {
+  private async msUntilNextDue(claimedSome: boolean): Promise<number> {
     const ms = await msUntilNextDeliveryDue();
     if (ms === null) return this.pollMs;
-    return Math.min(this.pollMs, Math.max(5, Math.ceil(ms)));
+    // Due already: either it became due during this pass (look again at once) or another process holds it.
+    if (ms <= 0) return claimedSome ? 5 : this.pollMs;
+    return Math.min(this.pollMs, Math.ceil(ms));
   }
 }
 
