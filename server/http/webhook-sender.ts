@@ -74,6 +74,11 @@ const unreachableOrigins = new Set<string>();
 
 const originOf = (url: URL) => url.origin;
 
+/** The target's origin could not be connected to at its latest attempt in this process. */
+export function knownUnreachable(target: string): boolean {
+  return URL.canParse(target) && unreachableOrigins.has(new URL(target).origin);
+}
+
 /**
  * For an origin whose latest attempt could not connect: tries a bare TCP connection (to an address
  * the SSRF guard passed) and returns the failed outcome when it is refused again, so the attempt is

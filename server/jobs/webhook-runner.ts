@@ -3,12 +3,14 @@ import { config } from "@/server/config";
 import {
   claimDueDeliveries,
   performClaimedAttempt,
+  performUnreachableAttempts,
   sharedDataBuilder,
   targetOrigin,
   type ClaimedAttempt,
 } from "@/server/domain/webhooks/deliver-attempt";
 import { msUntilNextDeliveryDue } from "@/server/domain/webhooks/delivery-state";
 import { dispatchOutboxEvents } from "@/server/domain/webhooks/dispatch";
+import { knownUnreachable } from "@/server/http/webhook-sender";
 import { log } from "@/server/log";
 import { PollingRunner } from "./polling-runner";
 import { jobsProvider } from "./provider";
@@ -16,6 +18,8 @@ import { jobsProvider } from "./provider";
 /** Fallback poll: catches other processes' re-sends and any notification missed while reconnecting. */
 const POLL_MS = 1_000;
 const OUTBOX_CHANNEL = "rx_outbox";
+/** Attempts to an origin that refused its latest connection, made together in one slot (performUnreachableAttempts). */
+const UNREACHABLE_BATCH = 25;
 
 export type WebhookRunnerOptions = {
   /** Make the attempts in this process (embedded mode); false with Inngest, which then only needs the fan-out. */
@@ -39,6 +43,8 @@ export type WebhookRunnerOptions = {
  * - two lanes of WEBHOOK_CONCURRENCY attempts each: origins whose latest attempt here failed, and
  *   the others, so failing targets waiting for connections or timeouts never take the capacity
  *   healthy ones need;
+ * - the due attempts to an origin that refused its latest connection are made together, up to
+ *   UNREACHABLE_BATCH in one slot: one bare connection and one statement for all of them;
  * - no spinning: a pass that leaves due work for want of a slot sleeps until an attempt ends; else
  *   until the next retry is due (the time is in the database), at most the poll interval. Finished
  *   attempts only bring the timer forward to their retry time.
@@ -71,46 +77,68 @@ export class WebhookRunner extends PollingRunner {
     }
     if (!this.options.deliver) return this.pollMs;
     const { WEBHOOK_CONCURRENCY: total, WEBHOOK_TARGET_CONCURRENCY: perTarget } = config();
-    const taking = new Map<string, number>();
+    /** Slots this pass takes per origin, and attempts: a batch for an unreachable origin is many attempts in one slot. */
+    const slotsTaking = new Map<string, number>();
+    const attemptsTaking = new Map<string, number>();
+    const batchOrigins = new Set<string>();
     const lanesTaking = { healthy: 0, failing: 0 };
     const laneOf = (origin: string) => (this.failingOrigins.has(origin) ? "failing" : "healthy");
     const room = (origin: string) =>
-      (this.perOrigin.get(origin) ?? 0) + (taking.get(origin) ?? 0) < perTarget &&
+      (this.perOrigin.get(origin) ?? 0) + (slotsTaking.get(origin) ?? 0) < perTarget &&
       this.lanes[laneOf(origin)] + lanesTaking[laneOf(origin)] < total;
     const skip = [...this.subscriptionsOf].filter(([origin]) => !room(origin)).flatMap(([, ids]) => [...ids]);
     const { claimed, refused } = await claimDueDeliveries({
-      perSubscription: perTarget,
+      perSubscription: Math.max(perTarget, 10),
       skip,
       admit: (candidate) => {
         const origin = targetOrigin(candidate.target);
         this.subscriptionsOf.set(origin, (this.subscriptionsOf.get(origin) ?? new Set()).add(candidate.subscriptionId));
-        if (!room(origin)) return false;
-        taking.set(origin, (taking.get(origin) ?? 0) + 1);
-        lanesTaking[laneOf(origin)] += 1;
+        const taken = attemptsTaking.get(origin) ?? 0;
+        const batch = knownUnreachable(candidate.target);
+        if (batch ? taken >= UNREACHABLE_BATCH || (taken === 0 && !room(origin)) : !room(origin)) return false;
+        attemptsTaking.set(origin, taken + 1);
+        if (batch) batchOrigins.add(origin);
+        if (!batch || taken === 0) {
+          slotsTaking.set(origin, (slotsTaking.get(origin) ?? 0) + 1);
+          lanesTaking[laneOf(origin)] += 1;
+        }
         return true;
       },
     });
-    for (const attempt of claimed) this.run(attempt);
+    const batches = new Map<string, ClaimedAttempt[]>();
+    for (const attempt of claimed) {
+      const origin = targetOrigin(attempt.target);
+      if (batchOrigins.has(origin)) batches.set(origin, [...(batches.get(origin) ?? []), attempt]);
+      else this.run([attempt]);
+    }
+    for (const batch of batches.values()) this.run(batch);
     this.backlog = refused > 0 || skip.length > 0;
     if (this.backlog) return this.pollMs;
     return this.msUntilNextDue(claimed.length > 0);
   }
 
-  private run(attempt: ClaimedAttempt): void {
-    const origin = targetOrigin(attempt.target);
+  /** Makes one attempt, or a batch of attempts to one unreachable origin, in one slot of its origin. */
+  private run(attempts: ClaimedAttempt[]): void {
+    const origin = targetOrigin(attempts[0].target);
     const lane = this.failingOrigins.has(origin) ? "failing" : "healthy";
     this.perOrigin.set(origin, (this.perOrigin.get(origin) ?? 0) + 1);
     this.lanes[lane] += 1;
-    let retryAt: Date | null = null;
+    let retryAt: number | null = null;
+    const work =
+      attempts.length === 1 && !knownUnreachable(attempts[0].target)
+        ? performClaimedAttempt(attempts[0], this.buildData).then((r) => [r])
+        : performUnreachableAttempts(attempts, this.buildData);
     this.track(
-      performClaimedAttempt(attempt, this.buildData)
+      work
         .then(
-          (result) => {
-            retryAt = result.nextAttemptAt;
-            if (result.outcome.ok) this.failingOrigins.delete(origin);
-            else if (result.sent) this.failingOrigins.add(origin);
+          (results) => {
+            for (const result of results) {
+              if (result.nextAttemptAt) retryAt = Math.min(retryAt ?? Infinity, result.nextAttemptAt.getTime());
+              if (result.outcome.ok) this.failingOrigins.delete(origin);
+              else if (result.sent) this.failingOrigins.add(origin);
+            }
           },
-          (error: unknown) => log.error("webhook attempt failed to run", { deliveryId: attempt.deliveryId, error }),
+          (error: unknown) => log.error("webhook attempt failed to run", { deliveryIds: attempts.map((a) => a.deliveryId), error }),
         )
         .finally(() => {
           const left = (this.perOrigin.get(origin) ?? 1) - 1;
@@ -118,7 +146,7 @@ export class WebhookRunner extends PollingRunner {
           else this.perOrigin.delete(origin);
           this.lanes[lane] -= 1;
           if (this.backlog) this.request();
-          else if (retryAt) this.wakeWithin(Math.max(0, retryAt.getTime() - Date.now()));
+          else if (retryAt !== null) this.wakeWithin(Math.max(0, retryAt - Date.now()));
         }),
       false,
     );

@@ -110,6 +110,37 @@ export async function claimDelivery(deliveryId: string, toleranceMs = 2_000): Pr
 /** `sent`: the target was tried (false when the delivery ended without a request: subscription deleted, subject gone). */
 export type AttemptResult = { state: "SUCCEEDED" | "FAILED" | "PENDING"; nextAttemptAt: Date | null; outcome: SendOutcome; sent: boolean };
 
+/** Where a delivery goes after an attempt: done, dropped, or pending until its retry. */
+function nextStep(attemptNumber: number, maxAttempts: number, ok: boolean, final: boolean) {
+  const exhausted = attemptNumber >= maxAttempts;
+  const state: AttemptResult["state"] = ok ? "SUCCEEDED" : final || exhausted ? "FAILED" : "PENDING";
+  // Backoff counts within the current round: a re-send starts again at the base delay.
+  const attemptInRound = attemptNumber - (maxAttempts - DEFAULT_MAX_ATTEMPTS);
+  const nextAttemptAt = state === "PENDING" ? new Date(Date.now() + retryDelayMs(attemptInRound)) : null;
+  return { state, nextAttemptAt };
+}
+
+/** The "keeps failing" warning is due on this failed attempt (target-health.ts): no success in 24 h, none logged in the last hour. */
+const WARN_IF_FAILING = Prisma.sql`CASE
+  WHEN ("lastSuccessAt" IS NULL OR "lastSuccessAt" < now() - ${FAILING_AFTER_MS} * interval '1 millisecond')
+   AND ("failingWarnedAt" IS NULL OR "failingWarnedAt" <= now() - ${FAILING_WARNING_EVERY_MS} * interval '1 millisecond')
+  THEN now() ELSE "failingWarnedAt" END`;
+
+type HealthRow = { subscriptionId: string; warned: boolean; failuresSinceSuccess: number; lastSuccessAt: Date | null };
+
+function warnIfFailing(health: HealthRow | undefined, target: string, outcome: SendOutcome): void {
+  if (!health?.warned) return;
+  // An operator's signal, once an hour per subscription: the schedule goes on unchanged.
+  log.warn("webhook target keeps failing: no successful delivery in the last 24 h", {
+    subscriptionId: health.subscriptionId,
+    origin: targetOrigin(target),
+    failuresSinceSuccess: health.failuresSinceSuccess,
+    lastSuccessAt: health.lastSuccessAt?.toISOString() ?? null,
+    errorClass: outcome.errorClass,
+    errorMessage: outcome.errorMessage,
+  });
+}
+
 const notSent = (errorClass: string, errorMessage: string): SendOutcome => ({
   ok: false,
   durationMs: 0,
@@ -193,18 +224,14 @@ export async function performClaimedAttempt(claimed: ClaimedAttempt, buildData: 
     }
   }
 
-  const exhausted = claimed.attemptNumber >= row.maxAttempts;
-  const state = outcome.ok ? "SUCCEEDED" : final || exhausted ? "FAILED" : "PENDING";
-  // Backoff counts within the current round: a re-send starts again at the base delay.
-  const attemptInRound = claimed.attemptNumber - (row.maxAttempts - DEFAULT_MAX_ATTEMPTS);
-  const nextAttemptAt = state === "PENDING" ? new Date(Date.now() + retryDelayMs(attemptInRound)) : null;
+  const { state, nextAttemptAt } = nextStep(claimed.attemptNumber, row.maxAttempts, outcome.ok, final);
   // Attempts that were not sent (subscription deleted, subject gone) say nothing about the target.
   const sent = !final;
   // One statement records the attempt, moves the delivery on (only while this attempt is still its
   // latest: an operator re-send may have reset it) and the subscription's health (target-health.ts).
   // A healthy target's lastSuccessAt is refreshed at most once a minute, so its row is not rewritten
   // by every delivery. "warned": this attempt is the one that logs the "keeps failing" warning.
-  const [health] = await db.$queryRaw<{ warned: boolean; failuresSinceSuccess: number; lastSuccessAt: Date | null }[]>`
+  const [health] = await db.$queryRaw<HealthRow[]>`
     WITH attempt AS (
       INSERT INTO "WebhookAttempt" ("id", "deliveryId", "attemptNumber", "startedAt", "durationMs", "target",
                                     "responseStatus", "errorClass", "errorMessage", "requestBytes", "nextAttemptAt")
@@ -219,26 +246,72 @@ export async function performClaimedAttempt(claimed: ClaimedAttempt, buildData: 
        SET "lastSuccessAt" = CASE WHEN ${outcome.ok} THEN now() ELSE "lastSuccessAt" END,
            "lastFailureAt" = CASE WHEN ${outcome.ok} THEN "lastFailureAt" ELSE now() END,
            "failuresSinceSuccess" = CASE WHEN ${outcome.ok} THEN 0 ELSE "failuresSinceSuccess" + 1 END,
-           "failingWarnedAt" = CASE
-             WHEN NOT ${outcome.ok}
-              AND ("lastSuccessAt" IS NULL OR "lastSuccessAt" < now() - ${FAILING_AFTER_MS} * interval '1 millisecond')
-              AND ("failingWarnedAt" IS NULL OR "failingWarnedAt" <= now() - ${FAILING_WARNING_EVERY_MS} * interval '1 millisecond')
-             THEN now() ELSE "failingWarnedAt" END
+           "failingWarnedAt" = CASE WHEN ${outcome.ok} THEN "failingWarnedAt" ELSE ${WARN_IF_FAILING} END
      WHERE "id" = ${claimed.subscriptionId} AND ${sent}
        AND (NOT ${outcome.ok} OR "failuresSinceSuccess" > 0 OR "lastSuccessAt" IS NULL OR "lastSuccessAt" < now() - interval '1 minute')
- RETURNING "failingWarnedAt" IS NOT NULL AND "failingWarnedAt" = now() AS "warned", "failuresSinceSuccess", "lastSuccessAt"`;
-  if (health?.warned) {
-    // An operator's signal, once an hour per subscription: the schedule goes on unchanged.
-    log.warn("webhook target keeps failing: no successful delivery in the last 24 h", {
-      subscriptionId: claimed.subscriptionId,
-      origin: targetOrigin(row.target),
-      failuresSinceSuccess: health.failuresSinceSuccess,
-      lastSuccessAt: health.lastSuccessAt?.toISOString() ?? null,
-      errorClass: outcome.errorClass,
-      errorMessage: outcome.errorMessage,
-    });
-  }
+ RETURNING "id" AS "subscriptionId", "failingWarnedAt" IS NOT NULL AND "failingWarnedAt" = now() AS "warned",
+           "failuresSinceSuccess", "lastSuccessAt"`;
+  warnIfFailing(health, row.target, outcome);
   return { state, nextAttemptAt, outcome, sent };
+}
+
+/**
+ * The claimed attempts of one target origin whose latest connection failed, made together: they
+ * are made at the same moment, so one bare connection answers for all of them. Refused again →
+ * every attempt is recorded as that failure, with the deliveries' next steps and the subscriptions'
+ * health, in one statement, and no payload is built. The origin accepts again (or a subscription
+ * was deleted) → those attempts are made one by one as usual. A dead receiver's backlog of retries
+ * then costs a few statements per batch instead of several per delivery.
+ */
+export async function performUnreachableAttempts(claimed: ClaimedAttempt[], buildData: WebhookDataBuilder): Promise<AttemptResult[]> {
+  if (claimed.length === 0) return [];
+  const outcome = await unreachableOutcome(claimed[0].target, config().WEBHOOK_TIMEOUT_MS);
+  const one = async (list: ClaimedAttempt[]) => {
+    const results: AttemptResult[] = [];
+    for (const c of list) results.push(await performClaimedAttempt(c, buildData));
+    return results;
+  };
+  if (!outcome) return one(claimed);
+  const db = await database();
+  const rows = await db.$queryRaw<{ id: string; maxAttempts: number; deleted: boolean }[]>`
+    SELECT d."id", d."maxAttempts", s."deletedAt" IS NOT NULL AS "deleted"
+      FROM "WebhookDelivery" d JOIN "WebhookSubscription" s ON s."id" = d."subscriptionId"
+     WHERE d."id" IN (${Prisma.join(claimed.map((c) => c.deliveryId))})`;
+  const of = new Map(rows.map((r) => [r.id, r]));
+  const live = claimed.filter((c) => of.get(c.deliveryId)?.deleted === false);
+  const others = await one(claimed.filter((c) => of.get(c.deliveryId)?.deleted !== false));
+  if (live.length === 0) return others;
+  const startedAt = new Date(Date.now() - outcome.durationMs);
+  const steps = live.map((c) => ({ claimed: c, ...nextStep(c.attemptNumber, of.get(c.deliveryId)!.maxAttempts, false, false) }));
+  const values = steps.map(
+    (s) => Prisma.sql`(${randomUUID()}::text, ${s.claimed.deliveryId}::text, ${s.claimed.subscriptionId}::text, ${s.claimed.attemptNumber}::int,
+                       ${s.claimed.target}::text, ${s.state}::"DeliveryState", ${s.nextAttemptAt}::timestamptz)`,
+  );
+  const health = await db.$queryRaw<HealthRow[]>`
+    WITH input ("attemptId", "deliveryId", "subscriptionId", "attemptNumber", "target", "state", "nextAttemptAt") AS (
+      VALUES ${Prisma.join(values)}
+    ), attempt AS (
+      INSERT INTO "WebhookAttempt" ("id", "deliveryId", "attemptNumber", "startedAt", "durationMs", "target",
+                                    "responseStatus", "errorClass", "errorMessage", "requestBytes", "nextAttemptAt")
+      SELECT i."attemptId", i."deliveryId", i."attemptNumber", ${startedAt}::timestamptz, ${outcome.durationMs}::int, i."target",
+             NULL, ${outcome.errorClass}::text, ${outcome.errorMessage}::text, NULL, i."nextAttemptAt"
+        FROM input i
+    ), delivery AS (
+      UPDATE "WebhookDelivery" d
+         SET "state" = i."state", "nextAttemptAt" = i."nextAttemptAt", "updatedAt" = now()
+        FROM input i
+       WHERE d."id" = i."deliveryId" AND d."attemptCount" = i."attemptNumber" AND d."state" = 'PENDING'
+    ), failures AS (
+      SELECT "subscriptionId", count(*)::int AS "n" FROM input GROUP BY 1
+    )
+    UPDATE "WebhookSubscription" s
+       SET "lastFailureAt" = now(), "failuresSinceSuccess" = s."failuresSinceSuccess" + f."n", "failingWarnedAt" = ${WARN_IF_FAILING}
+      FROM failures f
+     WHERE s."id" = f."subscriptionId"
+ RETURNING s."id" AS "subscriptionId", s."failingWarnedAt" IS NOT NULL AND s."failingWarnedAt" = now() AS "warned",
+           s."failuresSinceSuccess", s."lastSuccessAt"`;
+  for (const h of health) warnIfFailing(h, claimed[0].target, outcome);
+  return [...others, ...steps.map((s) => ({ state: s.state, nextAttemptAt: s.nextAttemptAt, outcome, sent: true }))];
 }
 
 /**
