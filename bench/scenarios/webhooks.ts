@@ -536,7 +536,8 @@ export async function analyseWebhooks(db: Db, database: string, run: WebhooksRun
 
 export function printDeadTargetTable(rows: (DeadTargetRow & { database: string })[]) {
   if (rows.length === 0) return;
-  const c = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : "—");
+  // A negative figure: a PostgreSQL backend ended within the window and took its CPU time with it.
+  const c = (n: number) => (Number.isFinite(n) && n >= 0 ? n.toFixed(2) : "—");
   console.log(
     `\nOne healthy receiver alone, then beside dead targets (subscriptions to a closed port on 127.0.0.1): ${DEAD_TARGETS.changes} PATCH/status at ` +
       `${DEAD_TARGETS.rate}/s each; latency from PATCH sent to the healthy receiver's arrival; CPU in cores during the burst (until the healthy receiver had all) and in the ${DEAD_TARGETS.afterS} s after\n`,
