@@ -19,7 +19,12 @@ import { jobsProvider } from "./provider";
 const POLL_MS = 1_000;
 const OUTBOX_CHANNEL = "rx_outbox";
 /** Attempts to an origin that refused its latest connection, made together in one slot (performUnreachableAttempts). */
-const UNREACHABLE_BATCH = 25;
+const UNREACHABLE_BATCH = 50;
+/**
+ * Such an origin's due deliveries are gathered for this long between batches: in between, the claim
+ * does not even look at its subscriptions (no rows read or locked for a target that refuses).
+ */
+const UNREACHABLE_GATHER_MS = 250;
 
 export type WebhookRunnerOptions = {
   /** Make the attempts in this process (embedded mode); false with Inngest, which then only needs the fan-out. */
@@ -43,8 +48,9 @@ export type WebhookRunnerOptions = {
  * - two lanes of WEBHOOK_CONCURRENCY attempts each: origins whose latest attempt here failed, and
  *   the others, so failing targets waiting for connections or timeouts never take the capacity
  *   healthy ones need;
- * - the due attempts to an origin that refused its latest connection are made together, up to
- *   UNREACHABLE_BATCH in one slot: one bare connection and one statement for all of them;
+ * - the due attempts to an origin that refused its latest connection are gathered for
+ *   UNREACHABLE_GATHER_MS and made together, up to UNREACHABLE_BATCH in one slot: one bare
+ *   connection and one statement for all of them, and no claim looks at them in between;
  * - no spinning: a pass that leaves due work for want of a slot sleeps until an attempt ends; else
  *   until the next retry is due (the time is in the database), at most the poll interval. Finished
  *   attempts only bring the timer forward to their retry time.
@@ -60,6 +66,8 @@ export class WebhookRunner extends PollingRunner {
   private subscriptionsOf = new Map<string, Set<string>>();
   /** The last pass left due deliveries for want of a slot: a finished attempt should claim again. */
   private backlog = false;
+  /** When the last batch to each unreachable origin was claimed. */
+  private batchedAt = new Map<string, number>();
   private readonly buildData = sharedDataBuilder(buildWebhookData);
 
   constructor(private readonly options: WebhookRunnerOptions) {
@@ -86,7 +94,10 @@ export class WebhookRunner extends PollingRunner {
     const room = (origin: string) =>
       (this.perOrigin.get(origin) ?? 0) + (slotsTaking.get(origin) ?? 0) < perTarget &&
       this.lanes[laneOf(origin)] + lanesTaking[laneOf(origin)] < total;
-    const skip = [...this.subscriptionsOf].filter(([origin]) => !room(origin)).flatMap(([, ids]) => [...ids]);
+    const now = Date.now();
+    const gathering = (origin: string) => knownUnreachable(origin) && now - (this.batchedAt.get(origin) ?? 0) < UNREACHABLE_GATHER_MS;
+    const skipped = [...this.subscriptionsOf].filter(([origin]) => !room(origin) || gathering(origin));
+    const skip = skipped.flatMap(([, ids]) => [...ids]);
     const { claimed, refused } = await claimDueDeliveries({
       perSubscription: Math.max(perTarget, 10),
       skip,
@@ -98,6 +109,7 @@ export class WebhookRunner extends PollingRunner {
         if (batch ? taken >= UNREACHABLE_BATCH || (taken === 0 && !room(origin)) : !room(origin)) return false;
         attemptsTaking.set(origin, taken + 1);
         if (batch) batchOrigins.add(origin);
+        if (batch && taken === 0) this.batchedAt.set(origin, now);
         if (!batch || taken === 0) {
           slotsTaking.set(origin, (slotsTaking.get(origin) ?? 0) + 1);
           lanesTaking[laneOf(origin)] += 1;
@@ -113,6 +125,11 @@ export class WebhookRunner extends PollingRunner {
     }
     for (const batch of batches.values()) this.run(batch);
     this.backlog = refused > 0 || skip.length > 0;
+    if (skipped.some(([origin]) => gathering(origin))) {
+      // Back when the gathered deliveries (or anything else) are due, but not before the gathering ends.
+      const ms = await msUntilNextDeliveryDue();
+      return ms === null ? this.pollMs : Math.min(this.pollMs, Math.max(UNREACHABLE_GATHER_MS, Math.ceil(ms)));
+    }
     if (this.backlog) return this.pollMs;
     return this.msUntilNextDue(claimed.length > 0);
   }
