@@ -68,6 +68,8 @@ export class WebhookRunner extends PollingRunner {
   private backlog = false;
   /** When the last batch to each unreachable origin was claimed. */
   private batchedAt = new Map<string, number>();
+  /** Unreachable origins with due deliveries gathered for their next batch (new ones, or more than a batch). */
+  private gathered = new Set<string>();
   private readonly buildData = sharedDataBuilder(buildWebhookData);
 
   constructor(private readonly options: WebhookRunnerOptions) {
@@ -80,6 +82,7 @@ export class WebhookRunner extends PollingRunner {
       for (;;) {
         const { events, deliveries } = await dispatchOutboxEvents();
         if (deliveries.length > 0) await this.options.onDispatched?.(deliveries.map((d) => d.id));
+        for (const d of deliveries) if (knownUnreachable(d.target)) this.gathered.add(targetOrigin(d.target));
         if (events === 0) break;
       }
     }
@@ -96,9 +99,11 @@ export class WebhookRunner extends PollingRunner {
       this.lanes[laneOf(origin)] + lanesTaking[laneOf(origin)] < total;
     const now = Date.now();
     const gathering = (origin: string) => knownUnreachable(origin) && now - (this.batchedAt.get(origin) ?? 0) < UNREACHABLE_GATHER_MS;
-    const skipped = [...this.subscriptionsOf].filter(([origin]) => !room(origin) || gathering(origin));
-    const skip = skipped.flatMap(([, ids]) => [...ids]);
-    const { claimed, refused } = await claimDueDeliveries({
+    const full = [...this.subscriptionsOf].filter(([origin]) => !room(origin));
+    const gathered = [...this.subscriptionsOf].filter(([origin]) => room(origin) && gathering(origin));
+    const skip = [...full, ...gathered].flatMap(([, ids]) => [...ids]);
+    let noSlot = 0;
+    const { claimed } = await claimDueDeliveries({
       perSubscription: Math.max(perTarget, 10),
       skip,
       admit: (candidate) => {
@@ -106,10 +111,20 @@ export class WebhookRunner extends PollingRunner {
         this.subscriptionsOf.set(origin, (this.subscriptionsOf.get(origin) ?? new Set()).add(candidate.subscriptionId));
         const taken = attemptsTaking.get(origin) ?? 0;
         const batch = knownUnreachable(candidate.target);
-        if (batch ? taken >= UNREACHABLE_BATCH || (taken === 0 && !room(origin)) : !room(origin)) return false;
+        if (batch && taken >= UNREACHABLE_BATCH) {
+          this.gathered.add(origin); // more than one batch due: the next one after the gathering time
+          return false;
+        }
+        if ((!batch || taken === 0) && !room(origin)) {
+          noSlot += 1;
+          return false;
+        }
         attemptsTaking.set(origin, taken + 1);
-        if (batch) batchOrigins.add(origin);
-        if (batch && taken === 0) this.batchedAt.set(origin, now);
+        if (batch && taken === 0) {
+          batchOrigins.add(origin);
+          this.batchedAt.set(origin, now);
+          this.gathered.delete(origin);
+        }
         if (!batch || taken === 0) {
           slotsTaking.set(origin, (slotsTaking.get(origin) ?? 0) + 1);
           lanesTaking[laneOf(origin)] += 1;
@@ -124,12 +139,12 @@ export class WebhookRunner extends PollingRunner {
       else this.run([attempt]);
     }
     for (const batch of batches.values()) this.run(batch);
-    this.backlog = refused > 0 || skip.length > 0;
-    if (skipped.some(([origin]) => gathering(origin))) {
-      // Back when the gathered deliveries (or anything else) are due, but not before the gathering ends.
-      const ms = await msUntilNextDeliveryDue();
-      return ms === null ? this.pollMs : Math.min(this.pollMs, Math.max(UNREACHABLE_GATHER_MS, Math.ceil(ms)));
-    }
+    // Waiting for a slot: an attempt that ends frees one (and claims again). Gathering is not waiting for a slot.
+    this.backlog = noSlot > 0 || full.length > 0;
+    const reopen = gathered
+      .filter(([origin]) => this.gathered.has(origin))
+      .map(([origin]) => (this.batchedAt.get(origin) ?? 0) + UNREACHABLE_GATHER_MS - now);
+    if (reopen.length > 0) return Math.max(5, Math.min(this.pollMs, ...reopen));
     if (this.backlog) return this.pollMs;
     return this.msUntilNextDue(claimed.length > 0);
   }
