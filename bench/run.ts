@@ -12,9 +12,16 @@
  * The webhooks scenario is open loop instead (see bench/scenarios/webhooks.ts): --seconds per offered
  * rate, BENCH_WEBHOOK_RATES (PATCH/s, default 20,50,100); the server runs with
  * WEBHOOK_ALLOW_PRIVATE_TARGETS=true so it may deliver to the bench's receivers on 127.0.0.1.
+ * After its steps it compares one healthy receiver alone with the same receiver beside
+ * BENCH_WEBHOOK_DEAD (default 10; 0 skips) subscriptions to a closed port: two rows, 200 PATCHes at
+ * 20/s each, with the healthy receiver's deliveries by the burst's end, its p50/p95/max latency
+ * (PATCH sent → arrival) and the server's CPU during the burst and in the 30 s after (the dead
+ * targets' first retries fall in that window). Goal: p95 beside dead targets within 2× of alone.
  * The portal scenario times Chromium loading the order detail page until its prescription PDF shows
  * (see bench/scenarios/portal.ts): BENCH_PORTAL_LOADS navigations (default 10), the first apart.
  * --only keeps the closed-loop endpoints whose name matches the regular expression (e.g. "trpc|limit 50").
+ * BENCH_PORT sets the server's port (default 3200); BENCH_PG_DIR and BENCH_PG_PORT the throwaway
+ * cluster's directory and first port (default /tmp/rx-bench-postgres, 55442).
  * BENCH_SERVER_NODE_ARGS are passed to the server's Node (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
  */
 import { execFileSync } from "node:child_process";
@@ -31,7 +38,16 @@ import { catalogueEndpoints, seedCatalogue } from "./scenarios/catalogue";
 import { ORDERS_CONCURRENCY, ordersEndpoints, seedOrders, type StatusTally } from "./scenarios/orders";
 import { benchPortalPdf, printPortalTable, seedPortal, type PortalRow } from "./scenarios/portal";
 import { benchPrescriptions, printPrescriptionTable } from "./scenarios/prescriptions";
-import { analyseWebhooks, printWebhookTables, runWebhooks, seedWebhooks, type WebhookRow, type WebhooksRun } from "./scenarios/webhooks";
+import {
+  analyseWebhooks,
+  printDeadTargetTable,
+  printWebhookTables,
+  runWebhooks,
+  seedWebhooks,
+  type DeadTargetRow,
+  type WebhookRow,
+  type WebhooksRun,
+} from "./scenarios/webhooks";
 import { ensureBuild, startServer } from "./server";
 
 const { values } = parseArgs({
@@ -65,8 +81,8 @@ type Endpoint = {
 };
 // ──
 const durationMs = Number(values.seconds) * 1000;
-const PORT = 3200;
-const BENCH_PG_DIR = "/tmp/rx-bench-postgres";
+const PORT = Number(process.env.BENCH_PORT ?? 3200);
+const BENCH_PG_DIR = process.env.BENCH_PG_DIR ?? "/tmp/rx-bench-postgres";
 
 type Row = { database: string; scenario: LoadScenario; endpoint: string; target: string; cpu: CpuUse } & LoadResult;
 
@@ -74,7 +90,7 @@ async function freshPostgres(): Promise<{ url: string; cleanup: () => void }> {
   let serverUrl = process.env.BENCH_DATABASE_URL;
   let cleanup = () => {};
   if (!serverUrl) {
-    const env = { ...process.env, RX_PG_DIR: BENCH_PG_DIR, RX_PG_PORT: "55442" };
+    const env = { ...process.env, RX_PG_DIR: BENCH_PG_DIR, RX_PG_PORT: process.env.BENCH_PG_PORT ?? "55442" };
     const out = execFileSync("bash", ["scripts/ci/postgres.sh", "start"], { env, encoding: "utf8" });
     serverUrl = /DATABASE_URL=(\S+)/.exec(out)![1];
     cleanup = () => execFileSync("bash", ["scripts/ci/postgres.sh", "stop"], { env, stdio: "ignore" });
@@ -89,7 +105,11 @@ async function freshPostgres(): Promise<{ url: string; cleanup: () => void }> {
   return { url: url.toString(), cleanup };
 }
 
-async function benchDatabase(kind: "pglite" | "postgres"): Promise<{ rows: Row[]; webhookRows: WebhookRow[]; portalRows: PortalRow[] }> {
+type DeadRow = DeadTargetRow & { database: string };
+
+async function benchDatabase(
+  kind: "pglite" | "postgres",
+): Promise<{ rows: Row[]; webhookRows: WebhookRow[]; deadRows: DeadRow[]; portalRows: PortalRow[] }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "rx-bench-"));
   const pgServer = kind === "postgres" ? await freshPostgres() : null;
   const env: Record<string, string> = {
@@ -163,7 +183,8 @@ async function benchDatabase(kind: "pglite" | "postgres"): Promise<{ rows: Row[]
         await closeDatabase();
       }
     }
-    return { rows, webhookRows, portalRows };
+    const deadRows = (webhooksRun?.deadTargets ?? []).map((r) => ({ ...r, database: kind }));
+    return { rows, webhookRows, deadRows, portalRows };
   } finally {
     pgServer?.cleanup();
     rmSync(dataDir, { recursive: true, force: true });
@@ -178,11 +199,13 @@ const kinds =
   serverScenarios.length === 0 ? [] : values.db === "both" ? (["pglite", "postgres"] as const) : [values.db as "pglite" | "postgres"];
 const rows: Row[] = [];
 const webhookRows: WebhookRow[] = [];
+const deadRows: DeadRow[] = [];
 const portalRows: PortalRow[] = [];
 for (const kind of kinds) {
   const result = await benchDatabase(kind);
   rows.push(...result.rows);
   webhookRows.push(...result.webhookRows);
+  deadRows.push(...result.deadRows);
   portalRows.push(...result.portalRows);
 }
 
@@ -208,5 +231,6 @@ if (loadScenarios.length > 0) {
   }
 }
 printWebhookTables(webhookRows, durationMs / 1000);
+printDeadTargetTable(deadRows);
 printPrescriptionTable(prescriptionRows);
 printPortalTable(portalRows);

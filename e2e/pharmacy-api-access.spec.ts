@@ -244,6 +244,16 @@ test("delivery logs: a delivered and a dropped delivery with their attempts; the
   await expect(page).toHaveURL(/\/pharmacy\/api-access\/delivery-logs\?state=failed&from=\d+$/);
   await expect(page.getByLabel("State")).toHaveValue("failed");
 
+  // A target with no success in the last 24 h is called out: on the logs and on the webhooks page.
+  await page.goto("/pharmacy/api-access/webhooks");
+  await expect(page.getByRole("alert").filter({ hasText: "keeps failing" })).toContainText(`pharmacy_order_updated to ${receiverUrl}/fail`);
+  const failingItem = page.getByRole("listitem", { name: `pharmacy_order_updated to ${receiverUrl}/fail` });
+  await expect(failingItem).toContainText("Keeps failing: no successful delivery in the last 24 hours");
+  await expect(page.getByRole("listitem", { name: `pharmacy_order_updated to ${receiverUrl}/ok` })).toContainText("Healthy");
+  await shot(page, "pharmacy-webhooks-failing");
+  await page.goto("/pharmacy/api-access/delivery-logs?state=failed");
+  await expect(page.getByRole("alert").filter({ hasText: "keeps failing" })).toContainText(`${receiverUrl}/fail`);
+
   // The receiver is fixed: re-send.
   failing = false;
   const again = page.getByRole("row").filter({ hasText: `${receiverUrl}/fail` });

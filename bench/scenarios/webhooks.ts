@@ -34,6 +34,16 @@ const RECEIVER_DELAY_MS = Number(process.env.BENCH_WEBHOOK_RECEIVER_DELAY_MS ?? 
 const WAIT_MS = 30_000;
 /** A step that did not drain in WAIT_MS: wait this much longer before the run ends, so late arrivals are counted. */
 const BACKLOG_MS = 120_000;
+/**
+ * The dead-targets comparison (issue 12), after the steps: the step's subscriptions are deleted, then
+ * `changes` PATCHes at `rate`/s with one healthy receiver alone, then as many with `dead` more
+ * subscriptions whose target is a closed port on 127.0.0.1 (connection refused). Reported per case:
+ * the healthy receiver's deliveries by the end of the burst and in all, its PATCH-sent → arrival
+ * p50/p95/max, and the server's and PostgreSQL's CPU during the burst and in the `afterS` seconds
+ * after its last delivery (the dead targets' first retries, ~10 s after their first attempts, fall
+ * in that window). BENCH_WEBHOOK_DEAD=0 skips it.
+ */
+const DEAD_TARGETS = { dead: Number(process.env.BENCH_WEBHOOK_DEAD ?? 10), changes: 200, rate: 20, afterS: 30 };
 /** Unmeasured first step: loads the routes and warms the JIT. */
 const WARMUP = { rate: 10, seconds: 2 };
 
@@ -42,7 +52,8 @@ const max = (values: number[]) => values.reduce((m, v) => (v > m ? v : m), -Infi
 const min = (values: number[]) => values.reduce((m, v) => (v < m ? v : m), Infinity);
 
 export async function seedWebhooks(db: Db, seconds: number) {
-  const needed = WARMUP.rate * WARMUP.seconds + RATES.reduce((sum, rate) => sum + Math.round(rate * seconds), 0);
+  const needed =
+    WARMUP.rate * WARMUP.seconds + RATES.reduce((sum, rate) => sum + Math.round(rate * seconds), 0) + 2 * DEAD_TARGETS.changes;
   // About 46 % of the seeded orders are at pharmacy A and neither completed nor cancelled.
   const ctx = await seedOrders(db, { orders: Math.max(1_000, Math.ceil(needed / 0.4)), label: "webhooks" });
   const usable = ctx.ordersAtPharmacyA
@@ -179,6 +190,7 @@ export async function runWebhooks(
   const stepOf = new Map<string, number>();
   /** Per step: distinct (receiver, uid) pairs arrived, and the last arrival. */
   const arrivedOf = new Map<number, { keys: Set<string>; last: number }>();
+  const subscriptionUids: string[] = [];
   const receivers = await startReceivers((a) => {
     const index = a.uid === null ? undefined : stepOf.get(a.uid);
     if (index === undefined) return;
@@ -193,9 +205,10 @@ export async function runWebhooks(
         headers: { "x-api-key": ctx.pharmacyKey, "content-type": "application/json" },
         body: JSON.stringify({ notification_type: "pharmacy_order_updated", target: receivers.targets[i], pharmacy_uid: ctx.pharmacyId }),
       });
-      const body = (await r.json()) as { webhook_secret?: string };
+      const body = (await r.json()) as { webhook_secret?: string; uid?: string };
       if (r.status !== 201 || !body.webhook_secret) throw new Error(`registering ${receivers.targets[i]}: HTTP ${r.status} ${JSON.stringify(body)}`);
       receivers.secrets[i] = body.webhook_secret;
+      subscriptionUids.push(body.uid!);
     }
     const origins = new Set(receivers.targets.map((t) => new URL(t).origin)).size;
     log(`webhooks: ${SUBSCRIPTIONS} subscriptions on ${origins} receiver origin(s) (${RECEIVERS}), receiver delay ${RECEIVER_DELAY_MS} ms`);
@@ -256,6 +269,13 @@ export async function runWebhooks(
       }
     }
     await sleep(1_000); // a duplicate would arrive right after its first copy
+    let deadTargets: DeadTargetRow[] = [];
+    if (DEAD_TARGETS.dead > 0) {
+      for (const uid of subscriptionUids) {
+        await fetch(`${url}/v1/external_pharmacy_api/webhooks/${uid}`, { method: "DELETE", headers: { "x-api-key": ctx.pharmacyKey } });
+      }
+      deadTargets = await runDeadTargets(url, ctx, ctx.changes.slice(next), sampleCpu, log);
+    }
     const measured = new Set(patches.filter((p) => p.step > 0).map((p) => p.uid));
     const unexpected = receivers.arrivals.filter((a) => a.uid === null || !stepOf.has(a.uid) || a.sub < 0).length;
     if (unexpected > 0) log(`webhooks: ${unexpected} requests at the receivers matched no PATCH`);
@@ -265,10 +285,113 @@ export async function runWebhooks(
       arrivals: receivers.arrivals.filter((a) => a.uid === null || measured.has(a.uid) || !stepOf.has(a.uid)),
       targets: receivers.targets,
       origins,
+      deadTargets,
     };
   } finally {
     await receivers.close();
   }
+}
+
+export type DeadTargetRow = {
+  dead: number;
+  patches: number;
+  byBurstEnd: number;
+  delivered: number;
+  p50: number;
+  p95: number;
+  max: number;
+  during: CpuUse;
+  after: CpuUse;
+};
+
+/** A closed port on 127.0.0.1: bound, then closed again, so connecting is refused. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function register(url: string, key: string, pharmacyId: string, target: string): Promise<string> {
+  const r = await fetch(`${url}/v1/external_pharmacy_api/webhooks/`, {
+    method: "POST",
+    headers: { "x-api-key": key, "content-type": "application/json" },
+    body: JSON.stringify({ notification_type: "pharmacy_order_updated", target, pharmacy_uid: pharmacyId }),
+  });
+  const body = (await r.json()) as { uid?: string };
+  if (r.status !== 201 || !body.uid) throw new Error(`registering ${target}: HTTP ${r.status} ${JSON.stringify(body)}`);
+  return body.uid;
+}
+
+/** The two cases of DEAD_TARGETS: one healthy receiver alone, then beside `dead` subscriptions to a closed port. */
+async function runDeadTargets(
+  url: string,
+  ctx: WebhooksContext,
+  changes: WebhooksContext["changes"],
+  sampleCpu: () => CpuSample,
+  log: (line: string) => void,
+): Promise<DeadTargetRow[]> {
+  const arrivedAt = new Map<string, number>();
+  const healthy = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      try {
+        const uid = JSON.parse(Buffer.concat(chunks).toString("utf8"))?.data?.uid;
+        if (typeof uid === "string" && !arrivedAt.has(uid)) arrivedAt.set(uid, Date.now());
+      } catch {
+        // not JSON: not counted
+      }
+      res.writeHead(200).end("ok");
+    });
+  });
+  await new Promise<void>((resolve) => healthy.listen(0, "127.0.0.1", resolve));
+  const healthyTarget = `http://127.0.0.1:${(healthy.address() as AddressInfo).port}/healthy`;
+  const rows: DeadTargetRow[] = [];
+  try {
+    await register(url, ctx.pharmacyKey, ctx.pharmacyId, healthyTarget);
+    const deadPort = await closedPort();
+    let next = 0;
+    for (const dead of [0, DEAD_TARGETS.dead]) {
+      for (let i = 0; i < dead; i++) {
+        await register(url, ctx.pharmacyKey, ctx.pharmacyId, `http://127.0.0.1:${deadPort}/dead/${i}`);
+      }
+      const batch = changes.slice(next, next + DEAD_TARGETS.changes);
+      next += batch.length;
+      if (batch.length < DEAD_TARGETS.changes) throw new Error("webhooks: not enough seeded changes for the dead-targets comparison");
+      const before = sampleCpu();
+      const sent = await drive(url, ctx.pharmacyKey, batch, DEAD_TARGETS.rate, -1);
+      const burstEnd = max(sent.map((p) => p.answeredAt));
+      const ok = sent.filter((p) => p.status === 200);
+      const byBurstEnd = ok.filter((p) => (arrivedAt.get(p.uid) ?? Infinity) <= burstEnd).length;
+      while (ok.some((p) => !arrivedAt.has(p.uid)) && Date.now() - burstEnd < WAIT_MS) await sleep(20);
+      const drained = sampleCpu();
+      await sleep(DEAD_TARGETS.afterS * 1000);
+      const after = sampleCpu();
+      const latency = ok.filter((p) => arrivedAt.has(p.uid)).map((p) => arrivedAt.get(p.uid)! - p.sentAt);
+      const row: DeadTargetRow = {
+        dead,
+        patches: ok.length,
+        byBurstEnd,
+        delivered: latency.length,
+        p50: percentile(latency, 0.5),
+        p95: percentile(latency, 0.95),
+        max: max(latency),
+        during: cpuBetween(before, drained),
+        after: cpuBetween(drained, after),
+      };
+      rows.push(row);
+      log(
+        `webhooks: healthy receiver with ${dead} dead targets: ${row.byBurstEnd}/${row.patches} by the burst's end, ${row.delivered} in all, ` +
+          `p50 ${row.p50.toFixed(0)} ms, p95 ${row.p95.toFixed(0)} ms; server CPU ${row.during.server.toFixed(2)} during, ${row.after.server.toFixed(2)} in the ${DEAD_TARGETS.afterS} s after`,
+      );
+    }
+  } finally {
+    healthy.closeAllConnections();
+    await new Promise<void>((resolve) => healthy.close(() => resolve()));
+  }
+  return rows;
 }
 
 export type WebhooksRun = Awaited<ReturnType<typeof runWebhooks>>;
@@ -409,6 +532,24 @@ export async function analyseWebhooks(db: Db, database: string, run: WebhooksRun
       cpuMsPerDelivery: ((step.cpu.server + (Number.isNaN(step.cpu.postgres) ? 0 : step.cpu.postgres)) * step.cpu.seconds * 1000) / seen.size,
     };
   });
+}
+
+export function printDeadTargetTable(rows: (DeadTargetRow & { database: string })[]) {
+  if (rows.length === 0) return;
+  // A negative figure: a PostgreSQL backend ended within the window and took its CPU time with it.
+  const c = (n: number) => (Number.isFinite(n) && n >= 0 ? n.toFixed(2) : "—");
+  console.log(
+    `\nOne healthy receiver alone, then beside dead targets (subscriptions to a closed port on 127.0.0.1): ${DEAD_TARGETS.changes} PATCH/status at ` +
+      `${DEAD_TARGETS.rate}/s each; latency from PATCH sent to the healthy receiver's arrival; CPU in cores during the burst (until the healthy receiver had all) and in the ${DEAD_TARGETS.afterS} s after\n`,
+  );
+  console.log("| Database | dead targets | healthy by burst end | healthy delivered | p50 ms | p95 ms | max ms | server CPU during | server CPU after | PostgreSQL CPU after |");
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+  for (const r of rows) {
+    console.log(
+      `| ${r.database} | ${r.dead} | ${r.byBurstEnd}/${r.patches} | ${r.delivered}/${r.patches} | ${r.p50.toFixed(0)} | ${r.p95.toFixed(0)} | ${r.max.toFixed(0)} | ` +
+        `${c(r.during.server)} | ${c(r.after.server)} | ${c(r.after.postgres)} |`,
+    );
+  }
 }
 
 export function printWebhookTables(rows: WebhookRow[], seconds: number) {

@@ -1,4 +1,5 @@
 import type { LookupAddress } from "node:dns";
+import net from "node:net";
 import { Agent, request } from "undici";
 import ipaddr from "ipaddr.js";
 import { BlockedTargetError, parseWebhookTarget, resolvePublicAddresses } from "./target-guard";
@@ -26,10 +27,21 @@ function guardedLookup(hostname: string, options: { all?: boolean }, callback: L
   );
 }
 
+/**
+ * A receiver that accepts no connection within this time counts as a failed connection (undici's
+ * default is 10 s): an unreachable target then holds its slot briefly, not for the whole 30 s the
+ * spec gives a receiver to answer once connected.
+ */
+export const CONNECT_TIMEOUT_MS = 5_000;
+
 const holder = globalThis as unknown as { __rxWebhookAgent?: Agent };
 function agent(): Agent {
   // Keep-alive connections are reused per origin; pipelining off so one slow response blocks nothing else.
-  holder.__rxWebhookAgent ??= new Agent({ connect: { lookup: guardedLookup as never }, pipelining: 1, connections: 64 });
+  holder.__rxWebhookAgent ??= new Agent({
+    connect: { lookup: guardedLookup as never, timeout: CONNECT_TIMEOUT_MS },
+    pipelining: 1,
+    connections: 64,
+  });
   return holder.__rxWebhookAgent;
 }
 
@@ -45,6 +57,9 @@ function classify(error: unknown, timedOut: boolean): { errorClass: string; erro
     return { errorClass: "blocked_target", errorMessage: (chain.find((e) => e instanceof BlockedTargetError) as Error).message };
   }
   const codes = chain.map((e) => String((e as { code?: unknown }).code ?? ""));
+  if (!timedOut && codes.includes("UND_ERR_CONNECT_TIMEOUT")) {
+    return { errorClass: "connection", errorMessage: `Connection failed (no connection within ${CONNECT_TIMEOUT_MS / 1000} s).` };
+  }
   if (timedOut || codes.some((c) => /TIMEOUT/.test(c)) || chain.some((e) => (e as Error).name === "TimeoutError")) {
     return { errorClass: "timeout", errorMessage: "No response within the delivery timeout." };
   }
@@ -52,6 +67,43 @@ function classify(error: unknown, timedOut: boolean): { errorClass: string; erro
   if (tls) return { errorClass: "tls", errorMessage: `TLS handshake failed (${tls}).` };
   const code = codes.find((c) => c) ?? "";
   return { errorClass: "connection", errorMessage: `Connection failed${code ? ` (${code})` : ""}.` };
+}
+
+/** Origins whose latest attempt in this process could not connect (refused, unreachable, no connection in time). */
+const unreachableOrigins = new Set<string>();
+
+const originOf = (url: URL) => url.origin;
+
+/** The target's origin could not be connected to at its latest attempt in this process. */
+export function knownUnreachable(target: string): boolean {
+  return URL.canParse(target) && unreachableOrigins.has(new URL(target).origin);
+}
+
+/**
+ * For an origin whose latest attempt could not connect: tries a bare TCP connection (to an address
+ * the SSRF guard passed) and returns the failed outcome when it is refused again, so the attempt is
+ * made and recorded without building, signing and encrypting a payload that cannot be sent. Null
+ * when the target may be reachable (never failed to connect, or accepts a connection now): then
+ * build and post as usual. A refused connection is what most dead receivers answer, and it costs
+ * next to nothing to find out.
+ */
+export async function unreachableOutcome(target: string, timeoutMs: number): Promise<SendOutcome | null> {
+  const url = parseWebhookTarget(target);
+  if (typeof url === "string" || !unreachableOrigins.has(originOf(url))) return null;
+  const started = performance.now();
+  const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
+  try {
+    const [address] = await resolvePublicAddresses(url.hostname);
+    await new Promise<void>((resolve, reject) => {
+      const socket = net.connect({ host: address.address, port, family: address.family, timeout: Math.min(timeoutMs, CONNECT_TIMEOUT_MS) });
+      socket.once("connect", () => (socket.destroy(), resolve()));
+      socket.once("timeout", () => (socket.destroy(), reject(Object.assign(new Error("connect timeout"), { code: "UND_ERR_CONNECT_TIMEOUT" }))));
+      socket.once("error", (error) => (socket.destroy(), reject(error)));
+    });
+    return null;
+  } catch (error) {
+    return { ok: false, durationMs: Math.round(performance.now() - started), status: null, ...classify(error, false) };
+  }
 }
 
 /**
@@ -75,11 +127,26 @@ export async function postWebhook(input: {
     timedOut = true;
     controller.abort();
   }, input.timeoutMs);
+  const outcome = await send(url, input, controller, () => timedOut);
+  clearTimeout(timer);
+  // Connected and answered (whatever the status), or not: the next attempt probes first only after the latter.
+  if (outcome.errorClass === "connection") unreachableOrigins.add(originOf(url));
+  else unreachableOrigins.delete(originOf(url));
+  return { ...outcome, durationMs: elapsed() };
+}
+
+/** The POST itself; the caller sets durationMs. */
+async function send(
+  url: URL,
+  input: { body: string; headers: Record<string, string>; timeoutMs: number },
+  controller: AbortController,
+  timedOut: () => boolean,
+): Promise<SendOutcome> {
   try {
     // Connecting to an IP literal skips the agent's lookup, so such a target is checked here.
     const host = url.hostname.replace(/^\[|\]$/g, "");
     if (ipaddr.isValid(host)) await resolvePublicAddresses(host);
-    const send = () =>
+    const post = () =>
       request(url, {
         method: "POST",
         body: input.body,
@@ -91,24 +158,22 @@ export async function postWebhook(input: {
       });
     // A pooled keep-alive connection the receiver closed while idle fails at once; one fresh try
     // within the same timeout tells that apart from a receiver that is really down.
-    const response = await send().catch((error: unknown) => {
-      if (timedOut || !isClosedConnection(error)) throw error;
-      return send();
+    const response = await post().catch((error: unknown) => {
+      if (timedOut() || !isClosedConnection(error)) throw error;
+      return post();
     });
     await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
     const status = response.statusCode;
-    if (status >= 200 && status < 300) return { ok: true, durationMs: elapsed(), status, errorClass: null, errorMessage: null };
+    if (status >= 200 && status < 300) return { ok: true, durationMs: 0, status, errorClass: null, errorMessage: null };
     const redirect = status >= 300 && status < 400;
     return {
       ok: false,
-      durationMs: elapsed(),
+      durationMs: 0,
       status,
       errorClass: redirect ? "redirect" : "http_status",
       errorMessage: redirect ? `Redirect ${status} (redirects are not followed).` : `HTTP ${status}.`,
     };
   } catch (error) {
-    return { ok: false, durationMs: elapsed(), status: null, ...classify(error, timedOut) };
-  } finally {
-    clearTimeout(timer);
+    return { ok: false, durationMs: 0, status: null, ...classify(error, timedOut()) };
   }
 }

@@ -3,12 +3,14 @@ import { config } from "@/server/config";
 import {
   claimDueDeliveries,
   performClaimedAttempt,
+  performUnreachableAttempts,
   sharedDataBuilder,
   targetOrigin,
   type ClaimedAttempt,
 } from "@/server/domain/webhooks/deliver-attempt";
 import { msUntilNextDeliveryDue } from "@/server/domain/webhooks/delivery-state";
 import { dispatchOutboxEvents } from "@/server/domain/webhooks/dispatch";
+import { knownUnreachable } from "@/server/http/webhook-sender";
 import { log } from "@/server/log";
 import { PollingRunner } from "./polling-runner";
 import { jobsProvider } from "./provider";
@@ -16,6 +18,13 @@ import { jobsProvider } from "./provider";
 /** Fallback poll: catches other processes' re-sends and any notification missed while reconnecting. */
 const POLL_MS = 1_000;
 const OUTBOX_CHANNEL = "rx_outbox";
+/** Attempts to an origin that refused its latest connection, made together in one slot (performUnreachableAttempts). */
+const UNREACHABLE_BATCH = 50;
+/**
+ * Such an origin's due deliveries are gathered for this long between batches: in between, the claim
+ * does not even look at its subscriptions (no rows read or locked for a target that refuses).
+ */
+const UNREACHABLE_GATHER_MS = 250;
 
 export type WebhookRunnerOptions = {
   /** Make the attempts in this process (embedded mode); false with Inngest, which then only needs the fan-out. */
@@ -28,55 +37,160 @@ export type WebhookRunnerOptions = {
  * The embedded webhook runner: wakes when an outbox event commits (PostgreSQL NOTIFY from a trigger,
  * delivered at commit, in every listening process; PGlite the same in-process), fans events out into
  * deliveries, claims due deliveries with FOR UPDATE SKIP LOCKED and makes their attempts
- * concurrently: at most WEBHOOK_CONCURRENCY in flight, WEBHOOK_TARGET_CONCURRENCY per target origin. The
- * state is all in the database, so a killed process loses nothing: its claimed attempts become due
- * again when their lease runs out, and the next process picks them up. Stopping waits for the attempts
- * in flight (each ends within the delivery timeout).
+ * concurrently. The state is all in the database, so a killed process loses nothing: its claimed
+ * attempts become due again when their lease runs out, and the next process picks them up. Stopping
+ * waits for the attempts in flight (each ends within the delivery timeout).
+ *
+ * A failing target costs the others nothing (issue 12):
+ * - at most WEBHOOK_TARGET_CONCURRENCY attempts in flight per target origin, and the claim offers
+ *   every subscription's due deliveries separately (claimDueDeliveries), so a target with a backlog
+ *   of retries never stands in front of another target's deliveries;
+ * - two lanes of WEBHOOK_CONCURRENCY attempts each: origins whose latest attempt here failed, and
+ *   the others, so failing targets waiting for connections or timeouts never take the capacity
+ *   healthy ones need;
+ * - the due attempts to an origin that refused its latest connection are gathered for
+ *   UNREACHABLE_GATHER_MS and made together, up to UNREACHABLE_BATCH in one slot: one bare
+ *   connection and one statement for all of them, and no claim looks at them in between;
+ * - no spinning: a pass that leaves due work for want of a slot sleeps until an attempt ends; else
+ *   until the next retry is due (the time is in the database), at most the poll interval. Finished
+ *   attempts only bring the timer forward to their retry time.
  */
 export class WebhookRunner extends PollingRunner {
   /** Attempts in flight per target origin. */
-  private perTarget = new Map<string, number>();
+  private perOrigin = new Map<string, number>();
+  /** Attempts in flight per lane. */
+  private lanes = { healthy: 0, failing: 0 };
+  /** Origins whose latest attempt in this process failed. */
+  private failingOrigins = new Set<string>();
+  /** The subscriptions seen per origin: those of a full origin are skipped by the claim. */
+  private subscriptionsOf = new Map<string, Set<string>>();
+  /** The last pass left due deliveries for want of a slot: a finished attempt should claim again. */
+  private backlog = false;
+  /** When the last batch to each unreachable origin was claimed. */
+  private batchedAt = new Map<string, number>();
+  /** Unreachable origins with due deliveries gathered for their next batch (new ones, or more than a batch). */
+  private gathered = new Set<string>();
   private readonly buildData = sharedDataBuilder(buildWebhookData);
 
   constructor(private readonly options: WebhookRunnerOptions) {
     super({ channel: OUTBOX_CHANNEL, pollMs: POLL_MS, name: "webhook runner" });
   }
 
-  protected async pass(): Promise<number> {
-    for (;;) {
-      const { events, deliveries } = await dispatchOutboxEvents();
-      if (deliveries.length > 0) await this.options.onDispatched?.(deliveries.map((d) => d.id));
-      if (events === 0) break;
+  protected async pass(external: boolean): Promise<number> {
+    // New outbox events come with a notification (or are found by the poll); finished attempts bring none.
+    if (external) {
+      for (;;) {
+        const { events, deliveries } = await dispatchOutboxEvents();
+        if (deliveries.length > 0) await this.options.onDispatched?.(deliveries.map((d) => d.id));
+        for (const d of deliveries) if (knownUnreachable(d.target)) this.gathered.add(targetOrigin(d.target));
+        if (events === 0) break;
+      }
     }
     if (!this.options.deliver) return this.pollMs;
     const { WEBHOOK_CONCURRENCY: total, WEBHOOK_TARGET_CONCURRENCY: perTarget } = config();
-    const claimed = await claimDueDeliveries(total - this.inFlight, (t) => perTarget - (this.perTarget.get(t) ?? 0));
-    for (const attempt of claimed) this.run(attempt);
-    return this.msUntilNextDue();
+    /** Slots this pass takes per origin, and attempts: a batch for an unreachable origin is many attempts in one slot. */
+    const slotsTaking = new Map<string, number>();
+    const attemptsTaking = new Map<string, number>();
+    const batchOrigins = new Set<string>();
+    const lanesTaking = { healthy: 0, failing: 0 };
+    const laneOf = (origin: string) => (this.failingOrigins.has(origin) ? "failing" : "healthy");
+    const room = (origin: string) =>
+      (this.perOrigin.get(origin) ?? 0) + (slotsTaking.get(origin) ?? 0) < perTarget &&
+      this.lanes[laneOf(origin)] + lanesTaking[laneOf(origin)] < total;
+    const now = Date.now();
+    const gathering = (origin: string) => knownUnreachable(origin) && now - (this.batchedAt.get(origin) ?? 0) < UNREACHABLE_GATHER_MS;
+    const full = [...this.subscriptionsOf].filter(([origin]) => !room(origin));
+    const gathered = [...this.subscriptionsOf].filter(([origin]) => room(origin) && gathering(origin));
+    const skip = [...full, ...gathered].flatMap(([, ids]) => [...ids]);
+    let noSlot = 0;
+    const { claimed } = await claimDueDeliveries({
+      perSubscription: Math.max(perTarget, 10),
+      skip,
+      admit: (candidate) => {
+        const origin = targetOrigin(candidate.target);
+        this.subscriptionsOf.set(origin, (this.subscriptionsOf.get(origin) ?? new Set()).add(candidate.subscriptionId));
+        const taken = attemptsTaking.get(origin) ?? 0;
+        const batch = knownUnreachable(candidate.target);
+        if (batch && taken >= UNREACHABLE_BATCH) {
+          this.gathered.add(origin); // more than one batch due: the next one after the gathering time
+          return false;
+        }
+        if ((!batch || taken === 0) && !room(origin)) {
+          noSlot += 1;
+          return false;
+        }
+        attemptsTaking.set(origin, taken + 1);
+        if (batch && taken === 0) {
+          batchOrigins.add(origin);
+          this.batchedAt.set(origin, now);
+          this.gathered.delete(origin);
+        }
+        if (!batch || taken === 0) {
+          slotsTaking.set(origin, (slotsTaking.get(origin) ?? 0) + 1);
+          lanesTaking[laneOf(origin)] += 1;
+        }
+        return true;
+      },
+    });
+    const batches = new Map<string, ClaimedAttempt[]>();
+    for (const attempt of claimed) {
+      const origin = targetOrigin(attempt.target);
+      if (batchOrigins.has(origin)) batches.set(origin, [...(batches.get(origin) ?? []), attempt]);
+      else this.run([attempt]);
+    }
+    for (const batch of batches.values()) this.run(batch);
+    // Waiting for a slot: an attempt that ends frees one (and claims again). Gathering is not waiting for a slot.
+    this.backlog = noSlot > 0 || full.length > 0;
+    const reopen = gathered
+      .filter(([origin]) => this.gathered.has(origin))
+      .map(([origin]) => (this.batchedAt.get(origin) ?? 0) + UNREACHABLE_GATHER_MS - now);
+    if (reopen.length > 0) return Math.max(5, Math.min(this.pollMs, ...reopen));
+    if (this.backlog) return this.pollMs;
+    return this.msUntilNextDue(claimed.length > 0);
   }
 
-  private run(attempt: ClaimedAttempt): void {
-    const origin = targetOrigin(attempt.target);
-    this.perTarget.set(origin, (this.perTarget.get(origin) ?? 0) + 1);
+  /** Makes one attempt, or a batch of attempts to one unreachable origin, in one slot of its origin. */
+  private run(attempts: ClaimedAttempt[]): void {
+    const origin = targetOrigin(attempts[0].target);
+    const lane = this.failingOrigins.has(origin) ? "failing" : "healthy";
+    this.perOrigin.set(origin, (this.perOrigin.get(origin) ?? 0) + 1);
+    this.lanes[lane] += 1;
+    let retryAt: number | null = null;
+    const work =
+      attempts.length === 1 && !knownUnreachable(attempts[0].target)
+        ? performClaimedAttempt(attempts[0], this.buildData).then((r) => [r])
+        : performUnreachableAttempts(attempts, this.buildData);
     this.track(
-      performClaimedAttempt(attempt, this.buildData)
+      work
         .then(
-          () => undefined,
-          (error: unknown) => log.error("webhook attempt failed to run", { deliveryId: attempt.deliveryId, error }),
+          (results) => {
+            for (const result of results) {
+              if (result.nextAttemptAt) retryAt = Math.min(retryAt ?? Infinity, result.nextAttemptAt.getTime());
+              if (result.outcome.ok) this.failingOrigins.delete(origin);
+              else if (result.sent) this.failingOrigins.add(origin);
+            }
+          },
+          (error: unknown) => log.error("webhook attempt failed to run", { deliveryIds: attempts.map((a) => a.deliveryId), error }),
         )
         .finally(() => {
-          const left = (this.perTarget.get(origin) ?? 1) - 1;
-          if (left > 0) this.perTarget.set(origin, left);
-          else this.perTarget.delete(origin);
+          const left = (this.perOrigin.get(origin) ?? 1) - 1;
+          if (left > 0) this.perOrigin.set(origin, left);
+          else this.perOrigin.delete(origin);
+          this.lanes[lane] -= 1;
+          if (this.backlog) this.request();
+          else if (retryAt !== null) this.wakeWithin(Math.max(0, retryAt - Date.now()));
         }),
+      false,
     );
   }
 
   /** Sleep until the earliest pending retry is due, at most the poll interval. */
-  private async msUntilNextDue(): Promise<number> {
+  private async msUntilNextDue(claimedSome: boolean): Promise<number> {
     const ms = await msUntilNextDeliveryDue();
     if (ms === null) return this.pollMs;
-    return Math.min(this.pollMs, Math.max(5, Math.ceil(ms)));
+    // Due already: either it became due during this pass (look again at once) or another process holds it.
+    if (ms <= 0) return claimedSome ? 5 : this.pollMs;
+    return Math.min(this.pollMs, Math.ceil(ms));
   }
 }
 

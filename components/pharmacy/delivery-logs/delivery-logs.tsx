@@ -11,6 +11,7 @@ import { errorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { DELIVERY_LOG_STATES, type DeliveryLogState } from "@/server/domain/webhooks/delivery-log-states";
 import { PHARMACY_EVENT_TYPES } from "@/server/domain/webhooks/event-types";
+import { FailingTargetsNotice, useTargetHealth } from "@/components/pharmacy/webhooks/target-health";
 
 const PAGE_SIZE = 25;
 
@@ -37,6 +38,7 @@ export function DeliveryLogs() {
   const [eventType, setEventType] = useState(oneOf(PHARMACY_EVENT_TYPES, search.get("eventType")));
   const [subscriptionUid, setSubscriptionUid] = useState(search.get("subscription") ?? "");
   const subscriptions = useQuery(trpc.webhookLogs.subscriptions.queryOptions({}));
+  const health = useTargetHealth();
   const fromParam = Number(search.get("from"));
   const [fromDate, setFromDate] = useState(Number.isInteger(fromParam) && fromParam > 0 ? unixToDateInput(fromParam) : "");
   const [toDate, setToDate] = useState("");
@@ -69,6 +71,7 @@ export function DeliveryLogs() {
 
   return (
     <div className="space-y-4">
+      <FailingTargetsNotice health={health.data} />
       <form
         aria-label="Filters"
         onSubmit={(e) => e.preventDefault()}

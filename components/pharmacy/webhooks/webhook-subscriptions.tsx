@@ -12,6 +12,7 @@ import type { FieldErrors } from "@/server/domain/errors";
 import { PHARMACY_EVENT_TYPES } from "@/server/domain/webhooks/event-types";
 import { toFieldErrors } from "@/server/wire/field-errors";
 import { registerSubscriptionInput } from "@/server/trpc/routers/webhook-subscriptions.schemas";
+import { FailingTargetsNotice, TargetHealthBadge, useTargetHealth } from "./target-health";
 
 type PharmacyEventType = (typeof PHARMACY_EVENT_TYPES)[number];
 
@@ -158,6 +159,8 @@ function SubscriptionList({ pharmacyNames }: { pharmacyNames: Map<string, string
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const subscriptions = useQuery(trpc.webhookSubscriptions.list.queryOptions({}));
+  const health = useTargetHealth();
+  const healthOf = new Map((health.data ?? []).map((h) => [h.subscriptionUid, h]));
   const [confirming, setConfirming] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [tests, setTests] = useState<Record<string, TestOutcome | { failure: string }>>({});
@@ -183,6 +186,7 @@ function SubscriptionList({ pharmacyNames }: { pharmacyNames: Map<string, string
       </div>
       <div className="mt-3 space-y-3">
         {notice ? <Notice>{notice}</Notice> : null}
+        <FailingTargetsNotice health={health.data} />
         {remove.error ? <ErrorState message={errorMessage(remove.error)} /> : null}
         {subscriptions.isPending ? (
           <LoadingState label="Loading webhook subscriptions…" />
@@ -194,6 +198,7 @@ function SubscriptionList({ pharmacyNames }: { pharmacyNames: Map<string, string
           <ul className="divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white shadow-sm">
             {subscriptions.data.map((s) => {
               const test = tests[s.uid];
+              const targetHealth = healthOf.get(s.uid);
               return (
                 <li key={s.uid} className="px-4 py-4" aria-label={`${s.notificationType} to ${s.target}`}>
                   <div className="flex flex-wrap items-start justify-between gap-4">
@@ -204,6 +209,7 @@ function SubscriptionList({ pharmacyNames }: { pharmacyNames: Map<string, string
                         {pharmacyNames ? `${pharmacyNames.get(s.pharmacyUid ?? "") ?? "Pharmacy"} · ` : ""}
                         {s.headerKey ? `Custom header ${s.headerKey} · ` : ""}Registered {formatUnixTime(s.createdAt)}
                       </p>
+                      {targetHealth ? <TargetHealthBadge health={targetHealth} /> : null}
                     </div>
                     <div className="flex shrink-0 gap-2">
                       <Button

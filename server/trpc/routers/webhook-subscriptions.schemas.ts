@@ -21,3 +21,6 @@ export type RegisterSubscriptionInput = z.input<typeof registerSubscriptionInput
 export const deleteSubscriptionInput = z.object({ pharmacyUid, subscriptionUid: uid() });
 
 export const sendTestInput = z.object({ pharmacyUid, notificationType, target });
+
+/** Target health of the pharmacy's subscriptions; one subscription's when subscriptionUid is given. */
+export const subscriptionHealthInput = z.object({ pharmacyUid, subscriptionUid: uid().optional() });

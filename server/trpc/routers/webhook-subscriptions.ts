@@ -10,12 +10,19 @@ import {
   type Subscription,
 } from "@/server/domain/webhooks/subscriptions";
 import { sendTestDelivery } from "@/server/domain/webhooks/test-delivery";
+import { pharmacyTargetHealth, type TargetHealth } from "@/server/domain/webhooks/target-health";
 import { sampleBody } from "@/server/api/webhooks/samples";
 import { NotFoundError } from "@/server/domain/errors";
 import { pharmacyToActFor, resolvePharmacyScope, type PharmacyReach } from "@/server/domain/pharmacies/pharmacy-scope";
 import { pharmacistProcedure, router } from "@/server/trpc/init";
 import { unix } from "@/server/wire/format";
-import { deleteSubscriptionInput, listSubscriptionsInput, registerSubscriptionInput, sendTestInput } from "./webhook-subscriptions.schemas";
+import {
+  deleteSubscriptionInput,
+  listSubscriptionsInput,
+  registerSubscriptionInput,
+  sendTestInput,
+  subscriptionHealthInput,
+} from "./webhook-subscriptions.schemas";
 
 const present = (s: Subscription) => ({
   uid: s.id,
@@ -24,6 +31,17 @@ const present = (s: Subscription) => ({
   pharmacyUid: s.pharmacyId,
   headerKey: s.headerKey,
   createdAt: unix(s.createdAt),
+});
+
+const presentHealth = (h: TargetHealth) => ({
+  subscriptionUid: h.subscriptionId,
+  pharmacyUid: h.pharmacyId,
+  notificationType: h.notificationType,
+  target: h.target,
+  state: h.state,
+  lastSuccessAt: h.lastSuccessAt ? unix(h.lastSuccessAt) : null,
+  lastFailureAt: h.lastFailureAt ? unix(h.lastFailureAt) : null,
+  failuresSinceSuccess: h.failuresSinceSuccess,
 });
 
 /** One pharmacy for writes: a group pharmacist must pick it; reads may span all of the user's pharmacies. */
@@ -38,6 +56,18 @@ export const webhookSubscriptionsRouter = router({
     const ids = await resolvePharmacyScope(ctx.user, input.pharmacyUid);
     const lists = await Promise.all(ids.map((id) => listPharmacySubscriptions(id)));
     return lists.flat().map(present);
+  }),
+  /**
+   * Whether each target keeps failing ("failing": no success in the last 24 h while attempts
+   * failed), failing ones first. Only the user's pharmacies; another pharmacy's subscription is NOT_FOUND.
+   */
+  health: pharmacistProcedure.input(subscriptionHealthInput).query(async ({ ctx, input }) => {
+    const ids = await resolvePharmacyScope(ctx.user, input.pharmacyUid);
+    const all = await pharmacyTargetHealth(ids);
+    if (input.subscriptionUid === undefined) return all.map(presentHealth);
+    const one = all.filter((h) => h.subscriptionId === input.subscriptionUid);
+    if (one.length === 0) throw new NotFoundError();
+    return one.map(presentHealth);
   }),
   /** Registers (or re-registers: new secret, same uid); the secret is in this response only. */
   register: pharmacistProcedure

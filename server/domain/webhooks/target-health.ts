@@ -1,0 +1,59 @@
+import { database } from "@/server/db/client";
+
+/**
+ * Whether a subscription's target keeps failing, so that an operator can act (the retry schedule
+ * itself never changes for it). Every attempt that was sent moves the subscription's health columns
+ * on (deliver-attempt.ts, in the statement that records the attempt): the last success, the last
+ * failure, and the failures since the last success.
+ *
+ * - `failing`: attempts failed and none succeeded in the last FAILING_AFTER_MS (24 h), or ever.
+ * - `recovering`: the latest attempts failed, but one succeeded within the last 24 h.
+ * - `healthy`: the latest attempt succeeded.
+ * - `unknown`: no attempt yet.
+ */
+export const FAILING_AFTER_MS = 24 * 60 * 60_000;
+/** The "keeps failing" warning is logged at most this often per subscription. */
+export const FAILING_WARNING_EVERY_MS = 60 * 60_000;
+
+export type TargetHealthState = "failing" | "recovering" | "healthy" | "unknown";
+
+export type HealthColumns = { lastSuccessAt: Date | null; lastFailureAt: Date | null; failuresSinceSuccess: number };
+
+/** The one rule for a target's health state. */
+export function targetHealthState(h: HealthColumns, now = new Date()): TargetHealthState {
+  if (h.failuresSinceSuccess > 0) {
+    return h.lastSuccessAt === null || now.getTime() - h.lastSuccessAt.getTime() > FAILING_AFTER_MS ? "failing" : "recovering";
+  }
+  return h.lastSuccessAt === null ? "unknown" : "healthy";
+}
+
+export type TargetHealth = HealthColumns & {
+  subscriptionId: string;
+  pharmacyId: string | null;
+  notificationType: string;
+  target: string;
+  state: TargetHealthState;
+};
+
+/** The health of the live subscriptions of these pharmacies, failing ones first, then by registration. */
+export async function pharmacyTargetHealth(pharmacyIds: string[], now = new Date()): Promise<TargetHealth[]> {
+  if (pharmacyIds.length === 0) return [];
+  const db = await database();
+  const rows = await db.webhookSubscription.findMany({
+    where: { scope: "PHARMACY", pharmacyId: { in: pharmacyIds }, deletedAt: null },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: {
+      id: true,
+      pharmacyId: true,
+      notificationType: true,
+      target: true,
+      lastSuccessAt: true,
+      lastFailureAt: true,
+      failuresSinceSuccess: true,
+    },
+  });
+  const rank: Record<TargetHealthState, number> = { failing: 0, recovering: 1, unknown: 2, healthy: 3 };
+  return rows
+    .map(({ id, ...r }) => ({ subscriptionId: id, ...r, state: targetHealthState(r, now) }))
+    .sort((a, b) => rank[a.state] - rank[b.state]);
+}
