@@ -429,6 +429,10 @@ describe("bad input at the edge (docs/spec-gaps.md#bad-input)", () => {
     r = await at("GET", `${SKUS}/%FF`);
     expect(r.status).toBe(404);
     expect(r.headers.get("content-type")).toMatch(/^text\/html/);
+    r = await at("POST", "/api/trpc/pharmacy%FFOrders.list");
+    expect(r.status).toBe(404);
+    expect(await r.json()).toMatchObject({ error: { data: { code: "NOT_FOUND", httpStatus: 404 } } });
+    expect((await at("GET", "/pharmacy/orders/%C0%AF")).status).toBe(404);
     // Everything else goes on to the route file.
     expect((await at("GET", `${SKUS}/${t.sku.id}`)).headers.get("x-middleware-next")).toBe("1");
   });
