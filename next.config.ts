@@ -12,6 +12,10 @@ const nextConfig: NextConfig = {
   compress: config().HTTP_COMPRESSION,
   // Loaded by Node at run time instead of being bundled: PGlite ships WebAssembly and data files it
   // finds next to its own module, and the database drivers use Node built-ins and optional natives.
+  // proxy.ts runs for the REST families, and Next.js then hands a route at most this much of the
+  // body (10 MB by default, silently truncated): above the kit's 32 MiB cap, so the kit sees enough
+  // to answer 413 itself (server/rest/body.ts).
+  experimental: { proxyClientMaxBodySize: 33 * 1024 * 1024 },
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "@prisma/adapter-pg", "@prisma/client", "pg"],
 };
 

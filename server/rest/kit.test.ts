@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey, revokeApiKey } from "@/server/auth/api-keys";
 import { reloadConfig } from "@/server/config";
@@ -381,5 +382,117 @@ describe("overload", () => {
     const r = await api.handle(new Request("http://localhost:3000/v1/management/busy", { headers: { "x-api-key": t.keys.management } }));
     expect(r.status).toBe(503);
     expect(await r.json()).toEqual({ error: "The service is busy; retry the request in a moment." });
+  });
+});
+
+describe("bad input at the edge (docs/spec-gaps.md#bad-input)", () => {
+  const json = { "content-type": "application/json" };
+  const unstorable = ["Text may not contain NUL characters or unpaired UTF-16 surrogates."];
+
+  it("refuses NUL and lone surrogates in any JSON string or key with a field error, writing nothing", async () => {
+    const path = `${SKUS}/${t.sku.id}`;
+    const sku = await t.db.sku.findUniqueOrThrow({ where: { id: t.sku.id } });
+    let r = await patch(path, { key: t.keys.management, body: { display_name: "a\u0000b" } });
+    expect(r).toMatchObject({ status: 400, json: { error: { display_name: unstorable } } });
+    r = await patch(path, { key: t.keys.management, raw: '{"dosage": "\\ud800"}', headers: json });
+    expect(r).toMatchObject({ status: 400, json: { error: { dosage: unstorable } } });
+    r = await patch(path, { key: t.keys.management, body: { "a\u0000": 1 } });
+    expect(r).toMatchObject({ status: 400, json: { error: { non_field_errors: unstorable } } });
+    r = await post(SKUS, { key: t.keys.management, body: { product_uid: t.product.id, display_name: "Nul", prescription_name: "x\u0000" } });
+    expect(r.status).toBe(400);
+    expect(await t.db.sku.count({ where: { displayName: "Nul" } })).toBe(0);
+    expect(await t.db.sku.findUniqueOrThrow({ where: { id: t.sku.id } })).toEqual(sku);
+    // The External Pharmacy family's validation shape, nested by position.
+    r = await patch(`${PHARMACY_SKUS}${t.pharmacySku.id}/external_id`, { key: t.keys.pharmacy, body: { external_id: "\udfff" } });
+    expect(r).toMatchObject({ status: 400, json: { error: { external_id: unstorable } } });
+  });
+
+  it("refuses JSON nested deeper than 32 levels without overflowing the stack", async () => {
+    const deep = `{"dosage": ${'{"a":'.repeat(10_000)}1${"}".repeat(10_000)}}`;
+    const r = await patch(`${SKUS}/${t.sku.id}`, { key: t.keys.management, raw: deep, headers: json });
+    expect(r).toMatchObject({ status: 400, json: { error: { dosage: ["Nested too deeply: at most 32 levels."] } } });
+  });
+
+  it("refuses %00 in a query value or key with a field error, before the key's pharmacy is looked up", async () => {
+    let r = await get(`${SKUS}?search=erika%00`, { key: t.keys.management });
+    expect(r).toMatchObject({ status: 400, json: { error: { search: unstorable } } });
+    r = await get(`${PHARMACY_SKUS}?pharmacy_uid=%00`, { key: t.keys.pharmacyGroup });
+    expect(r).toMatchObject({ status: 400, json: { error: { pharmacy_uid: unstorable } } });
+    r = await get(`${SKUS}?a%00=1`, { key: t.keys.management });
+    expect(r).toMatchObject({ status: 400, json: { error: { non_field_errors: unstorable } } });
+    // Undecodable query text is replaced (U+FFFD) by the URL parser: an ordinary search.
+    expect((await get(`${SKUS}?search=%FF`, { key: t.keys.management })).status).toBe(200);
+  });
+
+  it("answers a path parameter that is not text (%00, %FF, %C0%AF) with the HTML 404 of an unknown path", async () => {
+    for (const segment of ["%00", "a%00b", "%FF", "%C0%AF", "%ED%A0%80"]) {
+      for (const key of [t.keys.management, undefined]) {
+        const r = await get(`${SKUS}/${segment}`, { key });
+        expect(r.status, segment).toBe(404);
+        expect(r.headers.get("content-type")).toMatch(/^text\/html/);
+      }
+    }
+    const r = await patch(`${PHARMACY_SKUS}%00/stock`, { key: t.keys.pharmacy, body: { stock: 1 } });
+    expect(r.status).toBe(404);
+  });
+
+  it("answers methods Next.js does not route (PROPFIND…) with the kit's HTML 405, in proxy.ts", async () => {
+    const { proxy } = await import("@/proxy");
+    const { NextRequest } = await import("next/server");
+    const at = (method: string, path: string) => proxy(new NextRequest(`http://localhost:3000${path}`, { method }));
+    let r = await at("PROPFIND", `${SKUS}/${t.sku.id}`);
+    expect(r.status).toBe(405);
+    expect(r.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(r.headers.get("allow")).toBe("GET, PATCH, DELETE");
+    expect(await r.text()).toContain("The method PROPFIND is not allowed");
+    expect((await at("MKCOL", "/v1/management/nope")).status).toBe(404);
+    r = await at("GET", `${SKUS}/%FF`);
+    expect(r.status).toBe(404);
+    expect(r.headers.get("content-type")).toMatch(/^text\/html/);
+    r = await at("POST", "/api/trpc/pharmacy%FFOrders.list");
+    expect(r.status).toBe(404);
+    expect(await r.json()).toMatchObject({ error: { data: { code: "NOT_FOUND", httpStatus: 404 } } });
+    expect((await at("GET", "/pharmacy/orders/%C0%AF")).status).toBe(404);
+    // Everything else goes on to the route file.
+    expect((await at("GET", `${SKUS}/${t.sku.id}`)).headers.get("x-middleware-next")).toBe("1");
+  });
+
+  it("logs an unhandled error without query values, bodies or the values its message quotes", async () => {
+    const { createRestApi, route } = await import("./kit");
+    const { MANAGEMENT } = await import("./families");
+    const api = createRestApi(MANAGEMENT, [
+      route({
+        method: "POST",
+        path: "/fails",
+        summary: "fails quoting its input",
+        body: z.object({ email: z.string() }),
+        async handle({ body }) {
+          throw new Error(`\nInvalid \`db.patient.create()\` invocation:\n{ data: { email: "${body.email}" } }\nduplicate key value: Key (email)=(${body.email}) exists, "${body.email}"`);
+        },
+      }),
+    ]);
+    const written: string[] = [];
+    const write = process.stderr.write;
+    const level = process.env.LOG_LEVEL;
+    process.env.LOG_LEVEL = "info";
+    process.stderr.write = ((chunk: string) => (written.push(String(chunk)), true)) as typeof process.stderr.write;
+    try {
+      const r = await api.handle(
+        new Request("http://localhost:3000/v1/management/fails?name=Erika+Mustermann&email=erika%40example.com", {
+          method: "POST",
+          headers: { "x-api-key": t.keys.management, "content-type": "application/json" },
+          body: JSON.stringify({ email: "max@example.com" }),
+        }),
+      );
+      expect(r.status).toBe(500);
+    } finally {
+      process.stderr.write = write;
+      process.env.LOG_LEVEL = level;
+    }
+    const entry = JSON.parse(written.find((l) => l.includes("unhandled error in REST handler"))!);
+    expect(entry.request).toEqual({ method: "POST", path: "/v1/management/fails", query: "name=[redacted]&email=[redacted]" });
+    expect(entry.error.stack).toContain("kit.test.ts");
+    const text = written.join("");
+    for (const personal of ["Erika", "erika@example.com", "erika%40example.com", "max@example.com"]) expect(text).not.toContain(personal);
   });
 });

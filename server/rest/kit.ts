@@ -10,10 +10,11 @@ import {
   type FieldErrors,
 } from "@/server/domain/errors";
 import { pharmacyInReach, type ScopedPharmacy } from "@/server/domain/pharmacies/pharmacy-scope";
-import { log } from "@/server/log";
+import { log, loggableRequest } from "@/server/log";
 import { paginationQuery } from "@/server/wire/schemas";
 import type { Page } from "@/server/domain/paging";
 import { toFieldErrors } from "@/server/wire/field-errors";
+import { inputTextErrors, isStorableText } from "@/server/wire/json-input";
 import { BodyTooLargeError, declaresTooLargeBody, isJsonContentType, readBodyText } from "./body";
 import { serveApiDocs } from "./openapi";
 import { clientAddress, withinRateLimit } from "./rate-limit";
@@ -44,16 +45,28 @@ function matchPath(compiled: Compiled, parts: string[]): Record<string, string> 
   for (let i = 0; i < parts.length; i++) {
     const pattern = compiled.segments[i];
     if (pattern.startsWith(":")) {
-      try {
-        params[pattern.slice(1)] = decodeURIComponent(parts[i]);
-      } catch {
-        return null;
-      }
+      const value = decodePathParam(parts[i]);
+      if (value === null) return null;
+      params[pattern.slice(1)] = value;
     } else if (pattern !== parts[i]) {
       return null;
     }
   }
   return params;
+}
+
+/**
+ * A path parameter as text, or null when the segment is not percent-encoded UTF-8 (`%FF`, `%C0%AF`)
+ * or holds a NUL (`%00`): no URL of ours has such a segment, so it is the HTML 404 of an unknown path
+ * (docs/spec-gaps.md#bad-input; proxy.ts answers the same before Next.js fails to decode it).
+ */
+function decodePathParam(segment: string): string | null {
+  try {
+    const value = decodeURIComponent(segment);
+    return isStorableText(value) ? value : null;
+  } catch {
+    return null;
+  }
 }
 
 class HttpReply extends Error {
@@ -116,7 +129,7 @@ function firstValues(params: URLSearchParams): Record<string, string> {
 }
 
 /** A domain error (or the kit's own) as the family's status and body. */
-function errorReply(error: unknown, family: Family, route: Route | null): Reply {
+function errorReply(error: unknown, family: Family, route: Route | null, request?: Request): Reply {
   if (error instanceof NotFoundError) return reply(404, { error: error.message });
   if (error instanceof ValidationError) return reply(400, { error: error.fields });
   if (error instanceof BadRequestError) return reply(400, route?.refusedBody ? route.refusedBody(error) : family.refused(error));
@@ -132,7 +145,8 @@ function errorReply(error: unknown, family: Family, route: Route | null): Reply 
     log.warn("database busy: request refused with 503", { family: family.name });
     return reply(503, { error: "The service is busy; retry the request in a moment." });
   }
-  log.error("unhandled error in REST handler", { family: family.name, error });
+  // The request without query values or body: they may carry personal data.
+  log.error("unhandled error in REST handler", { family: family.name, ...(request ? { request: loggableRequest(request) } : {}), error });
   return reply(500, { error: "Internal server error" });
 }
 
@@ -140,6 +154,8 @@ export type RestApi = {
   family: Family;
   routes: Route[];
   handle(request: Request): Promise<Response>;
+  /** The answer to a method Next.js does not route (PROPFIND…): the HTML 405 with Allow, or the 404 of an unknown path. */
+  unroutedMethod(request: Request): Response;
 };
 
 export function createRestApi(family: Family, routes: Route[]): RestApi {
@@ -155,6 +171,9 @@ export function createRestApi(family: Family, routes: Route[]): RestApi {
     if (declaresTooLargeBody(request)) throw new BodyTooLargeError();
 
     const rawQuery = firstValues(url.searchParams);
+    // Before the key check, which already reads pharmacy_uid from the query.
+    const unstorableQuery = inputTextErrors(rawQuery);
+    if (unstorableQuery) return reply(400, route.validationErrorBody ? route.validationErrorBody(unstorableQuery, null) : { error: unstorableQuery });
     const requestedPharmacy = family.pharmacyScoped ? (rawQuery.pharmacy_uid ?? null) : null;
     const authenticated = await authenticateRequestKey(family.keyFamily, presented.key, requestedPharmacy);
     if (!authenticated) return authError("invalid_api_key", "The API key is unknown or no longer active.");
@@ -194,6 +213,8 @@ export function createRestApi(family: Family, routes: Route[]): RestApi {
       } catch {
         return reply(400, route.invalidJsonBody ?? family.invalidBody("json"));
       }
+      const unstorable = inputTextErrors(json);
+      if (unstorable) return validationError(unstorable);
       const parsed = route.body.safeParse(json);
       if (!parsed.success) return validationError(toFieldErrors(parsed.error.issues));
       body = parsed.data;
@@ -244,11 +265,18 @@ export function createRestApi(family: Family, routes: Route[]): RestApi {
       return toResponse(await run(chosen.c.route, chosen.params, request, url), isHead);
     } catch (error) {
       if (error instanceof HttpReply) return error.reply instanceof Response ? error.reply : toResponse(error.reply, isHead);
-      return toResponse(errorReply(error, family, chosen.c.route), isHead);
+      return toResponse(errorReply(error, family, chosen.c.route, request), isHead);
     }
   }
 
-  return { family, routes, handle };
+  function unroutedMethod(request: Request): Response {
+    const url = new URL(request.url);
+    const parts = url.pathname.slice(family.basePath.length).split("/").filter(Boolean);
+    const allowed = [...new Set(compiled.filter((c) => matchPath(c, parts)).map((c) => c.route.method))];
+    return allowed.length === 0 ? notFoundPage(url.pathname) : methodNotAllowedPage(request.method.toUpperCase(), allowed);
+  }
+
+  return { family, routes, handle, unroutedMethod };
 }
 
 /** Route module exports for a catch-all App Router route: every method goes to the REST kit. */

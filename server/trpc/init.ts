@@ -15,6 +15,7 @@ import {
   type FieldErrors,
 } from "@/server/domain/errors";
 import { toFieldErrors } from "@/server/wire/field-errors";
+import { inputTextErrors } from "@/server/wire/json-input";
 
 /** What a procedure gets besides its input: the caller, nothing else. */
 export type TrpcContext = { user: PortalSessionUser | null };
@@ -71,8 +72,18 @@ const domainErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
+/**
+ * Text PostgreSQL cannot store (NUL, lone surrogates) or nesting past the bound, anywhere in the raw
+ * input: refused before the input schema runs, like the REST kit does (server/wire/json-input.ts).
+ */
+const storableInput = t.middleware(async ({ getRawInput, next }) => {
+  const fields = inputTextErrors(await getRawInput());
+  if (fields) throw new ValidationError(fields);
+  return next();
+});
+
 /** Anyone, signed in or not. */
-export const publicProcedure = t.procedure.use(domainErrors);
+export const publicProcedure = t.procedure.use(domainErrors).use(storableInput);
 
 /** A signed-in portal user who still exists, as they are now (currentStateOfPortalUser). */
 export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PortalSessionUser } from "@/server/auth/portal-session";
 import { reloadConfig } from "@/server/config";
 import { openSecret } from "@/server/domain/webhooks/secret-box";
+import { UNSTORABLE_TEXT_MESSAGE as UNSTORABLE } from "@/server/wire/json-input";
+import { handleTrpcRequest } from "./handler";
 import { createCaller } from "./router";
 import { trpcCode } from "@/tests/trpc";
 import { createTenant, type Tenant } from "@/tests/fixtures";
@@ -43,6 +45,8 @@ describe("portal webhook subscriptions (API Access)", () => {
     expect(JSON.stringify(listed)).not.toContain("whsec_");
 
     expect(await trpcCode(as(pharmacist).webhookSubscriptions.register({ notificationType: "pharmacy_order_updated", target: "ftp://x" }))).toBe("BAD_REQUEST");
+    // One rule with the API: no line breaks or control characters in a target.
+    expect(await trpcCode(as(pharmacist).webhookSubscriptions.register({ notificationType: "pharmacy_order_updated", target: `${receiver.url}/a\r\nb` }))).toBe("BAD_REQUEST");
     // A group pharmacist must pick the pharmacy to register for; one outside the group is not found.
     expect(await trpcCode(as(groupPharmacist).webhookSubscriptions.register({ notificationType: "pharmacy_order_updated", target: `${receiver.url}/g` }))).toBe("NOT_FOUND");
     expect(await trpcCode(as(groupPharmacist).webhookSubscriptions.list({ pharmacyUid: t.loosePharmacy.id }))).toBe("NOT_FOUND");
@@ -62,5 +66,31 @@ describe("portal webhook subscriptions (API Access)", () => {
     expect(got.headers["x-webhook-test"]).toBe("true");
     expect(got.headers["x-webhook-signature"]).toBeUndefined();
     expect(got.json).toMatchObject({ event_type: "pharmacy_sku_stock_updated", payload_version: "1" });
+  });
+});
+
+describe("bad input over HTTP", () => {
+  it("refuses NUL and lone surrogates anywhere in a procedure's input with 400 and the field named, writing nothing", async () => {
+    const before = await t.db.webhookSubscription.count();
+    const post = (input: string) =>
+      handleTrpcRequest(
+        new Request("http://localhost:3000/api/trpc/webhookSubscriptions.register", { method: "POST", headers: { "content-type": "application/json" }, body: input }),
+        async () => pharmacist,
+      );
+    for (const [input, fields] of [
+      ['{"notificationType": "pharmacy_order_updated", "target": "https://example.com/\\u0000"}', { target: [UNSTORABLE] }],
+      ['{"notificationType": "pharmacy_order_updated", "target": "https://example.com/", "headerValue": "\\ud800"}', { headerValue: [UNSTORABLE] }],
+      ['{"notificationType": "pharmacy_order_updated", "target": "https://example.com/", "x\\u0000": 1}', { non_field_errors: [UNSTORABLE] }],
+    ] as const) {
+      const r = await post(input);
+      expect(r.status, input).toBe(400);
+      expect(((await r.json()) as { error: { data: { fieldErrors: unknown } } }).error.data.fieldErrors).toEqual(fields);
+    }
+    const query = await handleTrpcRequest(
+      new Request(`http://localhost:3000/api/trpc/webhookSubscriptions.list?input=${encodeURIComponent('{"pharmacyUid": "\\u0000"}')}`),
+      async () => pharmacist,
+    );
+    expect(query.status).toBe(400);
+    expect(await t.db.webhookSubscription.count()).toBe(before);
   });
 });

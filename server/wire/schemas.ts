@@ -5,9 +5,15 @@ import "./field-errors"; // the messages every schema below reports
 /** Input building blocks shared by the REST route tables and the tRPC procedures. */
 export const uid = () => z.string().trim().min(1).max(100);
 export const text = (max = 255) => z.string().trim().min(1).max(max);
+/** The range of an `Int` column (PostgreSQL int4): every integer input is bounded by it. */
+export const INT4_MIN = -2_147_483_648;
+export const INT4_MAX = 2_147_483_647;
+/** An integer for an `Int` column, optionally narrowed (`int4({ min: 1 })`). */
+export const int4 = (bounds: { min?: number; max?: number } = {}) =>
+  z.number().int().min(bounds.min ?? INT4_MIN).max(bounds.max ?? INT4_MAX);
 /** Money and prices: integer minor units, never decimals. */
-export const amount = () => z.number().int().min(0).max(2_147_483_647);
-export const count = () => z.number().int().min(0).max(2_147_483_647);
+export const amount = () => int4({ min: 0 });
+export const count = () => int4({ min: 0 });
 export const httpUrl = () =>
   z
     .string()
@@ -64,6 +70,34 @@ export function paginationQuery(maxLimit: number) {
       .default(DEFAULT_LIMIT),
   };
 }
+
+/** Free-form JSON objects (`additional_details`, `meta_data`): bounded, docs/spec-gaps.md#bad-input. */
+export const FREE_FORM_MAX_DEPTH = 10;
+export const FREE_FORM_MAX_BYTES = 64 * 1024;
+
+/** Levels of nesting of a JSON value (a scalar is 0), counted without recursion and stopping past `limit`. */
+function jsonDepth(value: unknown, limit: number): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== "object") continue;
+    deepest = Math.max(deepest, depth + 1);
+    if (deepest > limit) return deepest;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/** A free-form JSON object stored as sent: at most FREE_FORM_MAX_DEPTH levels and FREE_FORM_MAX_BYTES of JSON. */
+export const freeFormObject = () =>
+  z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
+    if (jsonDepth(value, FREE_FORM_MAX_DEPTH) > FREE_FORM_MAX_DEPTH) {
+      ctx.addIssue({ code: "custom", message: `Nested too deeply: at most ${FREE_FORM_MAX_DEPTH} levels.` });
+    } else if (Buffer.byteLength(JSON.stringify(value)) > FREE_FORM_MAX_BYTES) {
+      ctx.addIssue({ code: "custom", message: `Too large: at most ${FREE_FORM_MAX_BYTES / 1024} KiB of JSON.` });
+    }
+  });
 
 /** Optional string body field that may also be sent as null. */
 export const nullableText = (max = 255) => z.string().max(max).nullable().optional();

@@ -159,6 +159,16 @@ describe("validation", () => {
     expect((await register({ target: `https://93.184.215.14/${"a".repeat(2100)}` })).json.error.target).toHaveLength(1);
   });
 
+  it("refuses targets with line breaks, tabs, spaces or other control characters (the URL parser would drop them)", async () => {
+    const before = await liveRows({ pharmacyId: t.pharmacy.id });
+    for (const target of ["https://93.184.215.14/a\r\nX-Injected: 1", "https://93.184.\n215.14/", "https://93.184.215.14/\ta", "https://93.184.215.14/a b", "https://93.184.215.14/\u0001", "https://93.184.215.14/\u0085"]) {
+      const r = await register({ target });
+      expect(r.status, JSON.stringify(target)).toBe(400);
+      expect(r.json.error.target, JSON.stringify(target)).toEqual(["The URL must not contain spaces, line breaks or other control characters."]);
+    }
+    expect(await liveRows({ pharmacyId: t.pharmacy.id })).toEqual(before);
+  });
+
   const privateTargets = [
     "http://127.0.0.1:8080/hook",
     "http://10.0.0.1/",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { amount, count, httpUrl, searchTerm, text, uid } from "@/server/wire/schemas";
+import { amount, count, httpUrl, int4, searchTerm, text, uid } from "@/server/wire/schemas";
 import { getProduct, listProducts } from "@/server/domain/catalogue/products";
 import { createShopSku, deleteShopSku, getShopSku, listShopSkus, updateShopSku } from "@/server/domain/catalogue/shop-skus";
 import { createSku, deleteSku, getSku, listSkus, updateSku, type SkuFields } from "@/server/domain/catalogue/skus";
@@ -57,7 +57,7 @@ const shopSkuFields = {
   shop_sku: z.string().trim().max(255).nullable().optional(),
   shop_variation_id: z.string().trim().min(1).max(255).nullable().optional(),
   image_url: httpUrl().nullable().optional(),
-  last_synced_stock: z.number().int().nullable().optional(),
+  last_synced_stock: int4().nullable().optional(),
 };
 
 const createShopSkuBody = z.object({ shop_uid: uid(), shop_product_uid: uid(), price: amount(), ...shopSkuFields });

@@ -274,6 +274,16 @@ describe("shop SKUs", () => {
     expect((await get(`${M}/shop-skus`, { key: other.keys.management })).json.totalRegistries).toBe(0);
   });
 
+  it("bounds integers by their column (int4): last_synced_stock and price over 2147483647 are field errors", async () => {
+    const before = await t.db.shopSku.count();
+    for (const [field, value] of [["last_synced_stock", 2147483648], ["last_synced_stock", -2147483649], ["price", 2147483648]] as const) {
+      const r = await create({ ...base(), sku_uid: t.sku.id, shop_variation_id: `int4-${field}-${value}`, [field]: value });
+      expect(r.status, `${field}=${value}`).toBe(400);
+      expect(Object.keys(r.json.error)).toEqual([field]);
+    }
+    expect(await t.db.shopSku.count()).toBe(before);
+  });
+
   it("updates the updatable fields; price cannot be null; another organisation's shop SKU is 404", async () => {
     const created = await create({ ...base(), shop_variation_id: "upd" });
     const path = `${M}/shop-skus/${created.json.uid}`;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { uid } from "@/server/wire/schemas";
+import { freeFormObject, uid } from "@/server/wire/schemas";
 import { ValidationError } from "@/server/domain/errors";
 import {
   deleteOrganisationSubscription,
@@ -24,7 +24,7 @@ const registerBody = z.object({
   target: z.string().trim(),
   header_key: optionalText(),
   header_value: optionalText(),
-  meta_data: z.record(z.string(), z.unknown()).nullable().optional(),
+  meta_data: freeFormObject().nullable().optional(),
   payload_version: z.string().nullable().optional(),
 });
 

@@ -176,6 +176,9 @@ describe("validation", () => {
     expect(version.json).toEqual({ error: { payload_version: ["Must be one of: 1."] } });
     expect((await register({ meta_data: "text" })).json.error).toHaveProperty("meta_data");
     expect((await register({ meta_data: { big: "x".repeat(17 * 1024) } })).json.error).toHaveProperty("meta_data");
+    let deep: Record<string, unknown> = { level: 11 };
+    for (let i = 0; i < 10; i++) deep = { a: deep };
+    expect((await register({ meta_data: deep })).json.error).toEqual({ meta_data: ["Nested too deeply: at most 10 levels."] });
   });
 
   it("refuses malformed and private targets unless private targets are allowed", async () => {

@@ -128,6 +128,14 @@ describe("path (d): inline signed PDFs", () => {
     await nothingCreatedFor(body.external_id);
   });
 
+  it("answers 8 MiB of zero bytes with 422 like any other non-PDF (the Base64 check cannot throw on large input)", async () => {
+    const body = inlineOrder(Buffer.alloc(8 * 1024 * 1024));
+    const r = await placeOrder(t, body);
+    expect(r.status).toBe(422);
+    expect(r.json.error.fulfillments["0"].prescriptions["0"].pdf_base64).toBeDefined();
+    await nothingCreatedFor(body.external_id);
+  });
+
   it("does not trust the sandbox CA for organisations that are not sandboxes", async () => {
     await t.db.organisation.update({ where: { id: t.organisation.id }, data: { sandbox: false } });
     try {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { countryCode, money, text, uid } from "@/server/wire/schemas";
+import { countryCode, freeFormObject, int4, INT4_MAX, money, text, uid } from "@/server/wire/schemas";
 import { ORDER_PRIORITY_MAX, ORDER_PRIORITY_MIN, type FulfillmentIntake, type OrderIntake } from "@/server/domain/orders/intake";
 import { SKIP_VALIDATION_FLAGS } from "@/server/domain/prescriptions/skip-validation";
 
@@ -30,7 +30,7 @@ const itemSchema = z
     external_id: text(),
     sku_reference: text(),
     product_reference: text().optional(),
-    quantity: z.number().int().min(1),
+    quantity: int4({ min: 1 }),
     total_paid: money(),
     prescription_uid: uid().optional(),
     prescription_reference: text().optional(),
@@ -59,6 +59,10 @@ export const fulfillmentSchema = z
     ...skipValidationFlags,
   })
   .superRefine((fulfillment, ctx) => {
+    // A pharmacy order records what its items were paid in one Int column (prepaid).
+    if (fulfillment.items.reduce((sum, item) => sum + item.total_paid.amount, 0) > INT4_MAX) {
+      ctx.addIssue({ code: "custom", path: ["items"], message: `The items of a fulfillment may total at most ${INT4_MAX} in minor units.` });
+    }
     const ids = (fulfillment.prescriptions ?? []).map((p) => p.id);
     ids.forEach((id, i) => {
       if (ids.indexOf(id) !== i) ctx.addIssue({ code: "custom", path: ["prescriptions", i, "id"], message: "Duplicate prescription id in this fulfillment." });
@@ -91,7 +95,7 @@ export const createOrderSchema = z
     pharmacy_uid: uid().optional(),
     pharmacy_email: z.email().max(254).optional(),
     referral_scan_uid: text().optional(),
-    additional_details: z.record(z.string(), z.unknown()).optional(),
+    additional_details: freeFormObject().optional(),
     fulfillments: z.array(fulfillmentSchema).min(1).max(100),
   })
   .superRefine((order, ctx) => {

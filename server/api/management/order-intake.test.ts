@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTenant, type Tenant } from "@/tests/fixtures";
-import { get } from "@/tests/http";
+import { get, post } from "@/tests/http";
 import { address, item, orderBody, placeOrder, withShopSkus } from "@/tests/orders";
 
 let t: Tenant;
@@ -262,6 +262,39 @@ describe("bad input", () => {
       expect(pick(r.json.error), JSON.stringify(r.json)).toBeDefined();
     }
     expect(await counts()).toEqual(before);
+  });
+
+  it("bounds integers by their column, and free-form additional_details by depth and size (docs/spec-gaps.md#bad-input)", async () => {
+    const before = await counts();
+    const good = () => orderBody(t, [item(refs.otcReference)]);
+    const nested = (depth: number) => {
+      let value: unknown = 1;
+      for (let i = 0; i < depth; i++) value = { a: value };
+      return value as Record<string, unknown>;
+    };
+    const cases: [Record<string, unknown>, (error: any) => unknown][] = [
+      [{ ...good(), fulfillments: [{ external_id: "f", items: [item(refs.otcReference, { quantity: 2147483648 })] }] }, (e) => e.fulfillments["0"].items["0"].quantity],
+      [{ ...good(), fulfillments: [{ external_id: "f", items: [item(refs.otcReference, { total_paid: { amount: 2147483648, currency: "EUR" } })] }] }, (e) => e.fulfillments["0"].items["0"].total_paid.amount],
+      [
+        { ...good(), fulfillments: [{ external_id: "f", items: [item(refs.otcReference, { total_paid: { amount: 2147483647, currency: "EUR" } }), item(refs.otcReference, { total_paid: { amount: 1, currency: "EUR" } })] }] },
+        (e) => e.fulfillments["0"].items,
+      ],
+      [{ ...good(), additional_details: nested(11) }, (e) => e.additional_details],
+      [{ ...good(), additional_details: { note: "x".repeat(64 * 1024) } }, (e) => e.additional_details],
+    ];
+    for (const [body, pick] of cases) {
+      const r = await placeOrder(t, body);
+      expect(r.status, JSON.stringify(body).slice(0, 200)).toBe(400);
+      expect(pick(r.json.error), JSON.stringify(r.json).slice(0, 300)).toBeDefined();
+    }
+    // 10,000 levels, as an attacker sends them (JSON.stringify itself cannot build this text).
+    const deep = JSON.stringify({ ...good(), additional_details: "DEEP" }).replace('"DEEP"', '{"a":'.repeat(10_000) + "1" + "}".repeat(10_000));
+    const r = await post("/v1/management/orders", { key: t.keys.management, raw: deep, headers: { "content-type": "application/json" } });
+    expect(r.status).toBe(400);
+    expect(r.json.error.additional_details).toEqual(["Nested too deeply: at most 32 levels."]);
+    expect(await counts()).toEqual(before);
+    // Within the bounds, the details are stored as sent.
+    expect((await placeOrder(t, { ...good(), additional_details: nested(10) })).status).toBe(201);
   });
 
   it("needs order:write", async () => {

@@ -14,8 +14,16 @@ export type ValidatedPdf = { pdf: Buffer; signer: QesSigner; signingTime: Date |
 /** Per fulfillment (by index): the validated PDFs by their `id`. */
 export type InlinePrescriptions = Map<string, ValidatedPdf>[];
 
-// Strict Base64 (standard alphabet, padded): a truncated or mangled upload is a field error, not a guess.
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+/**
+ * Strict Base64 (standard alphabet, padded): a truncated or mangled upload is a field error, not a
+ * guess. Checked without a repeated group: a regular expression like ^(?:[…]{4})*…$ backtracks per
+ * block and throws RangeError on megabytes of input.
+ */
+function isStrictBase64(text: string): boolean {
+  if (text.length % 4 !== 0 || /[^A-Za-z0-9+/=]/.test(text)) return false;
+  const padding = text.indexOf("=");
+  return padding === -1 || (padding >= text.length - 2 && /^={1,2}$/.test(text.slice(padding)));
+}
 
 /**
  * Path (d): every inline PDF of every fulfillment is decoded and validated for a qualified
@@ -38,7 +46,7 @@ export async function validateInlinePrescriptions(
   fulfillments.forEach((fulfillment, f) =>
     (fulfillment.prescriptions ?? []).forEach((prescription, p) => {
       const text = prescription.pdfBase64.replace(/\s+/g, "");
-      if (!BASE64.test(text)) {
+      if (!isStrictBase64(text)) {
         malformed.add([...fieldPrefix(f), "prescriptions", p, "pdf_base64"], "Enter the PDF as standard, padded Base64.");
       } else {
         decoded.push({ f, p, id: prescription.id, externalId: fulfillment.externalId, pdf: Buffer.from(text, "base64") });

@@ -13,7 +13,7 @@ import {
   PHARMACY_ORDER_STATUSES,
   SETTABLE_PHARMACY_ORDER_STATUSES,
 } from "@/server/domain/pharmacy-orders/statuses";
-import { httpUrl, searchTerm, uid, unixSeconds } from "@/server/wire/schemas";
+import { httpUrl, int4, searchTerm, uid, unixSeconds } from "@/server/wire/schemas";
 
 export const ORDER_QUEUE_MAX_LIMIT = 200;
 
@@ -88,7 +88,7 @@ export const changePriorityInput = z.object({
   uid: uid(),
   priority: z.number().int().min(ORDER_PRIORITY_MIN).max(ORDER_PRIORITY_MAX),
   /** The priority the page showed. */
-  expectedPriority: z.number().int(),
+  expectedPriority: int4(),
 });
 
 export const changeDeliveryTypeInput = z.object({

@@ -1,0 +1,53 @@
+import { NextResponse, type NextRequest } from "next/server";
+import { notFoundPage } from "@/server/rest/responses";
+
+/**
+ * Requests Next.js would answer itself, before our route files run (docs/spec-gaps.md#bad-input):
+ *  - a method it does not route (PROPFIND, MKCOL…: an empty 400) on a REST family: answered here
+ *    like the kit answers any unrouted method, the HTML 405 with Allow (or the 404 of an unknown path);
+ *  - a path that is not percent-encoded UTF-8 (`%FF`, `%C0%AF`: Next.js fails to decode the dynamic
+ *    segment, a 400 page in development, a text/plain 500 in production): the HTML 404 the kit gives
+ *    for such a path (no URL of ours has it), before authentication; tRPC's not-found envelope on
+ *    /api/trpc.
+ */
+const ROUTED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+const decodes = (segment: string) => {
+  try {
+    decodeURIComponent(segment);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** As tRPC answers an unknown procedure (server/trpc/handler.ts builds its refusals the same way). */
+const noSuchProcedure = () =>
+  Response.json(
+    { error: { message: "No procedure found.", code: -32004, data: { code: "NOT_FOUND", httpStatus: 404, fieldErrors: null } } },
+    { status: 404 },
+  );
+
+export async function proxy(request: NextRequest) {
+  const { pathname } = request.nextUrl;
+  if (!pathname.split("/").every(decodes)) return pathname.startsWith("/api/trpc/") ? noSuchProcedure() : notFoundPage(pathname);
+  if (!ROUTED_METHODS.has(request.method.toUpperCase()) && /^\/v[12]\//.test(pathname)) {
+    // Loaded only for such requests: the route tables are matched, nothing else runs.
+    const { restApiFor } = await import("@/server/api/rest-apis");
+    const api = restApiFor(request.nextUrl.pathname);
+    return api ? api.unroutedMethod(request) : NextResponse.next();
+  }
+  return NextResponse.next();
+}
+
+export const config = {
+  matcher: [
+    "/v1/management/:path*",
+    "/v2/public-api/:path*",
+    "/v1/external_pharmacy_api/:path*",
+    "/v1/external-pharmacy-api-v1/:path*",
+    "/api/trpc/:path*",
+    // The portal's one dynamic segment (an order uid).
+    "/pharmacy/orders/:path*",
+  ],
+};

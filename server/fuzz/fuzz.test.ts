@@ -1,0 +1,178 @@
+/**
+ * The fuzzing corpus as a test: every route of every REST route table and every tRPC procedure gets
+ * malformed path parameters, queries and bodies (tests/fuzz.ts), sent with a valid key or a
+ * pharmacist's session so the handlers really run. Never a 5xx; a case carrying input no request may
+ * hold is refused with a 4xx; and a refused request writes nothing (row counts of every table before
+ * and after each refused write request). Seeded: FUZZ_SEED=<n> replays a run, FUZZ_CASES=<n> sets
+ * the cases per route (bounded so the file stays well under a minute on PGlite).
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { restApis } from "@/server/api/rest-apis";
+import type { PortalSessionUser } from "@/server/auth/portal-session";
+import type { RestApi } from "@/server/rest/kit";
+import { handleTrpcRequest } from "@/server/trpc/handler";
+import { appRouter } from "@/server/trpc/router";
+import { createTenant, type Tenant } from "@/tests/fixtures";
+import { fillPath, malformedBody, malformedQuery, seededRandom, shapeOf, templateFor, type IdsByName, type Random } from "@/tests/fuzz";
+import { item, placeOrder, routedOrderBody, withShopSkus } from "@/tests/orders";
+import { createPortalUser } from "@/tests/webhook-logs";
+
+const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
+const CASES_PER_ROUTE = Number(process.env.FUZZ_CASES ?? 16);
+const CASES_PER_PROCEDURE = Number(process.env.FUZZ_CASES ?? 12);
+
+let t: Tenant;
+let pharmacist: PortalSessionUser;
+let ids: IdsByName;
+let bodyTemplates: Record<string, unknown>;
+
+beforeAll(async () => {
+  t = await createTenant();
+  pharmacist = await createPortalUser(t.db, { role: "PHARMACIST", organisationId: t.organisation.id, pharmacyId: t.pharmacy.id });
+  const { otcReference } = await withShopSkus(t);
+  const order = routedOrderBody(t, "fuzz-order", t.pharmacy.id, [item(otcReference)]);
+  const placed = await placeOrder(t, order);
+  expect(placed.status).toBe(201);
+  const pharmacyOrder = await t.db.pharmacyOrder.findFirstOrThrow({ where: { order: { id: placed.json.uid } } });
+  const shopSku = await t.db.shopSku.findFirstOrThrow({ where: { shopId: t.shop.id } });
+  // Field and parameter names (snake_case or camelCase) to the tenant's real ids.
+  const known: Record<string, string> = {
+    skuuid: t.sku.id,
+    productuid: t.product.id,
+    shopuid: t.shop.id,
+    shopproductuid: t.shopProduct.id,
+    shopskuuid: shopSku.id,
+    pharmacyskuuid: t.pharmacySku.id,
+    pharmacyuid: t.pharmacy.id,
+    pharmacyorderuid: pharmacyOrder.id,
+    orderuid: placed.json.uid,
+    orderexternalid: "fuzz-order",
+    fulfillmentexternalid: "fuzz-order-f1",
+    shopidentifier: t.shop.identifier,
+  };
+  ids = (name) => known[name.replace(/_/g, "").toLowerCase()];
+  // Valid bodies to start from, so a single broken value reaches the deeper checks.
+  bodyTemplates = {
+    "POST /v1/management/orders": routedOrderBody(t, "fuzz-new-order", t.pharmacy.id, [item(otcReference)]),
+    "POST /v1/management/orders/:order_external_id/fulfillments": { external_id: "f-new", destination_pharmacy_uid: t.pharmacy.id, items: [item(otcReference)] },
+    "POST /v1/management/skus": { product_uid: t.product.id, display_name: "Fuzz", pcs: 1, weight: 1.5 },
+    "POST /v1/management/shop-skus": { shop_uid: t.shop.id, shop_product_uid: t.shopProduct.id, sku_uid: t.sku.id, price: 100, shop_variation_id: "fuzz-var", last_synced_stock: 3 },
+    "POST /v1/external_pharmacy_api/webhooks": { notification_type: "pharmacy_order_created", target: "https://127.0.0.1/hook" },
+    "POST /v1/management/notification-subscriptions": { notification_type: "order_created", target: "https://127.0.0.1/hook", meta_data: { a: 1 } },
+    "POST /v1/external_pharmacy_api/pharmacy_orders/:pharmacy_order_uid/complete_order": { tracking_links: ["https://track.example/1"] },
+  };
+});
+
+type Failure = { request: string; case: string; status: number; problem: string; body: string };
+
+/** Rows per table: one statement, so a refused request can be checked for writes cheaply. */
+async function rowCounts(): Promise<string> {
+  const tables = await t.db.$queryRaw<{ name: string }[]>`
+    SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`;
+  const sql = `SELECT ${tables.map((r) => `(SELECT count(*) FROM "${r.name}")::text AS "${r.name}"`).join(", ")}`;
+  const [row] = await t.db.$queryRawUnsafe<Record<string, string>[]>(sql);
+  return JSON.stringify(row);
+}
+
+/** The row counts after the last write request, while no accepted write has happened since (GETs write nothing). */
+let knownCounts: string | null = null;
+
+/** One case: answered, checked, and a failure recorded with the request that caused it. */
+async function check(
+  failures: Failure[],
+  request: { label: string; case: string; mustRefuse: boolean; writes: boolean },
+  send: () => Promise<Response>,
+): Promise<number> {
+  const before = request.writes ? (knownCounts ?? (await rowCounts())) : null;
+  const response = await send();
+  const body = (await response.text()).slice(0, 300);
+  const fail = (problem: string) => failures.push({ request: request.label, case: request.case, status: response.status, problem, body });
+  if (response.status >= 500) fail("5xx");
+  else if (request.mustRefuse && (response.status < 400 || response.status >= 500)) fail("accepted input that must be refused");
+  if (before !== null) {
+    // An accepted write may change the counts; a refused one must not.
+    knownCounts = response.status >= 400 ? await rowCounts() : null;
+    if (response.status >= 400 && knownCounts !== before) fail("refused, yet rows were written");
+  }
+  return response.status;
+}
+
+function report(kind: string, failures: Failure[], total: number, refused: number) {
+  console.log(`fuzz ${kind}: seed ${SEED}, ${total} requests, ${refused} refused with 4xx, ${failures.length} failures`);
+  // Shown whole on failure: each entry names the request to replay.
+  expect(failures.slice(0, 25)).toEqual([]);
+}
+
+function keyFor(api: RestApi): string {
+  if (api.family.keyFamily === "MANAGEMENT") return t.keys.management;
+  if (api.family.keyFamily === "PUBLIC") return t.keys.public;
+  return t.keys.pharmacy;
+}
+
+describe("fuzzing corpus (seeded, bounded)", () => {
+  it("answers malformed REST requests on every route of every family with a 4xx, never a 5xx or a partial write", async () => {
+    const random: Random = seededRandom(SEED);
+    const failures: Failure[] = [];
+    let total = 0;
+    let refused = 0;
+    for (const api of restApis) {
+      for (const route of api.routes) {
+        const queryKeys = [
+          ...Object.keys(shapeOf(route.query) ?? {}),
+          ...(route.paginated ? ["page", "limit"] : []),
+          ...(api.family.pharmacyScoped ? ["pharmacy_uid"] : []),
+        ];
+        const routeName = `${route.method} ${api.family.basePath}${route.path}`;
+        const template = bodyTemplates[routeName] ?? templateFor(route.body, ids);
+        for (let i = 0; i < CASES_PER_ROUTE; i++) {
+          const path = fillPath(random, route.path, ids);
+          const query = malformedQuery(random, queryKeys);
+          const body = route.body ? malformedBody(random, template) : null;
+          const url = `http://localhost:3000${api.family.basePath}${path.path}${query.query ? `?${query.query}` : ""}`;
+          const headers: Record<string, string> = { "x-api-key": keyFor(api) };
+          if (body) headers["content-type"] = "application/json";
+          const status = await check(
+            failures,
+            {
+              label: `${route.method} ${url.slice(0, 300)}`,
+              case: [path.label, query.label, body?.label].filter(Boolean).join("; "),
+              mustRefuse: path.mustRefuse || query.mustRefuse || (body?.mustRefuse ?? false),
+              writes: route.method !== "GET",
+            },
+            () => api.handle(new Request(url, { method: route.method, headers, body: body?.text })),
+          );
+          total++;
+          if (status >= 400 && status < 500) refused++;
+        }
+      }
+    }
+    report("REST", failures, total, refused);
+  }, 120_000);
+
+  it("answers malformed input to every tRPC procedure with a 4xx, never a 5xx or a partial write", async () => {
+    const random: Random = seededRandom(SEED + 1);
+    const failures: Failure[] = [];
+    let total = 0;
+    let refused = 0;
+    const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { type: string; inputs: unknown[] } }>;
+    for (const [name, procedure] of Object.entries(procedures)) {
+      const template = templateFor(procedure._def.inputs[0] as never, ids);
+      const isQuery = procedure._def.type === "query";
+      for (let i = 0; i < CASES_PER_PROCEDURE; i++) {
+        const body = malformedBody(random, template);
+        const base = `http://localhost:3000/api/trpc/${name}`;
+        const request = isQuery
+          ? new Request(`${base}?input=${encodeURIComponent(body.text)}`)
+          : new Request(base, { method: "POST", headers: { "content-type": "application/json" }, body: body.text });
+        const status = await check(
+          failures,
+          { label: `${isQuery ? "GET" : "POST"} ${base}`, case: body.label, mustRefuse: body.mustRefuse, writes: !isQuery },
+          () => handleTrpcRequest(request, async () => pharmacist),
+        );
+        total++;
+        if (status >= 400 && status < 500) refused++;
+      }
+    }
+    report("tRPC", failures, total, refused);
+  }, 120_000);
+});
