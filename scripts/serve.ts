@@ -1,0 +1,181 @@
+/**
+ * The production entry: `npm start` (builds first when the build is missing or stale) and
+ * `npm run serve` (serves the existing build; `--no-build`).
+ *
+ *   node --import tsx scripts/serve.ts [--no-build] [--hostname 127.0.0.1] [--port 3000]
+ *   node --import tsx scripts/serve.ts --build      (`npm run build`: build now, record its inputs, exit)
+ *
+ * On PostgreSQL a primary process runs the start-up (migrations, seed) and the background work
+ * once, and forks WEB_CONCURRENCY HTTP workers (default: one per core) that share the port (node's
+ * cluster, connections handed out round-robin); a worker that dies is started again. On embedded
+ * PGlite everything runs in this one process. Each HTTP server closes slow clients' connections
+ * (HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS, HTTP_KEEP_ALIVE_TIMEOUT_MS). SIGTERM or SIGINT:
+ * stop accepting, finish the requests in flight, stop the background work, close the database.
+ */
+import { spawnSync } from "node:child_process";
+import cluster, { type Worker } from "node:cluster";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { config } from "@/server/config";
+import { log } from "@/server/log";
+import { closeGracefully, createHttpServer } from "./serve/http-server";
+import { buildInputsHash, buildIsCurrent, buildStampFile, processPlan } from "./serve/plan";
+
+const root = path.resolve(import.meta.dirname, "..");
+/** How long requests in flight may take to finish after SIGTERM before their connections are cut. */
+const GRACE_MS = 20_000;
+
+const { values: args } = parseArgs({
+  options: {
+    "no-build": { type: "boolean", default: false },
+    build: { type: "boolean", default: false },
+    hostname: { type: "string" },
+    port: { type: "string" },
+  },
+});
+if (args.port) process.env.PORT = args.port;
+// Next.js reads NODE_ENV as it loads: a production build is served in production mode.
+(process.env as Record<string, string>).NODE_ENV = "production";
+
+function ensureBuild(force = false): void {
+  const inputs = buildInputsHash(root);
+  if (!force && buildIsCurrent(root, inputs)) {
+    log.info("build is current: not rebuilding");
+    return;
+  }
+  console.log(`[serve] building (next build)${force ? "" : ": the build is missing or its sources changed"}`);
+  const build = spawnSync(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], {
+    cwd: root,
+    stdio: "inherit",
+  });
+  if (build.status !== 0) {
+    console.error(`[serve] next build failed (exit ${build.status ?? build.signal})`);
+    process.exit(1);
+  }
+  // The inputs as they were when the build began: a file changed meanwhile makes the next start rebuild.
+  writeFileSync(buildStampFile(root), `${inputs}\n`);
+}
+
+/** One HTTP server with Next.js in this process; resolves once it listens. */
+async function serveHttp(): Promise<void> {
+  const c = config();
+  const { default: next } = await import("next");
+  const app = next({ dev: false, dir: root, hostname: args.hostname, port: c.PORT });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  const listener: http.RequestListener = (req, res) => void handle(req, res);
+  const server = createHttpServer(listener, {
+    headersMs: c.HTTP_HEADERS_TIMEOUT_MS,
+    requestMs: c.HTTP_REQUEST_TIMEOUT_MS,
+    keepAliveMs: c.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+  });
+  // A custom server runs instrumentation.ts (start-up: the database, the background work where
+  // BACKGROUND_JOBS is on) at its first request, not in prepare(). One request of this process's own,
+  // on a private port (a cluster worker's request to the shared port may reach another worker),
+  // makes that happen before it takes connections. The entry must not open the database
+  // itself: its copy of the server modules is not the bundle's (Prisma's error classes would differ).
+  await warmUp(listener);
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await closeGracefully(server, GRACE_MS);
+    await app.close().catch(() => undefined);
+    await (await import("@/server/startup")).stopService();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop());
+  process.on("SIGINT", () => void stop());
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(c.PORT, args.hostname, () => resolve());
+  });
+}
+
+
+async function warmUp(handle: http.RequestListener): Promise<void> {
+  const server = http.createServer(handle);
+  await new Promise<void>((resolve) => server.listen({ port: 0, host: "127.0.0.1", exclusive: true }, resolve));
+  const { port } = server.address() as AddressInfo;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      http
+        .get({ host: "127.0.0.1", port, path: "/__warm-up", agent: false }, (res) => res.resume().on("end", resolve))
+        .on("error", reject);
+    });
+  } finally {
+    server.close();
+  }
+}
+
+async function primary(workers: number): Promise<void> {
+  // Start-up once, before any worker: migrations and the seed do not race, and the background work runs here only.
+  await (await import("@/server/startup")).startService();
+  const workerEnv = { BACKGROUND_JOBS: "false", RX_SERVE_WORKER: "1" };
+  let stopping = false;
+  const startedAt = new Map<Worker, number>();
+  let restartDelayMs = 1_000;
+  const fork = () => startedAt.set(cluster.fork(workerEnv), Date.now());
+
+  cluster.on("exit", (worker, code, signal) => {
+    const lived = Date.now() - (startedAt.get(worker) ?? Date.now());
+    startedAt.delete(worker);
+    if (stopping) return;
+    // A worker that dies at once again and again (a bad configuration) is restarted ever more slowly.
+    restartDelayMs = lived > 30_000 ? 1_000 : Math.min(restartDelayMs * 2, 30_000);
+    log.error("HTTP worker died; starting another", { pid: worker.process.pid, code, signal, restartInMs: restartDelayMs });
+    setTimeout(fork, restartDelayMs);
+  });
+  let listening = 0;
+  cluster.on("listening", () => {
+    if (++listening === workers) console.log(`[serve] ready on port ${config().PORT}: ${workers} HTTP processes, background work in process ${process.pid}`);
+  });
+  for (let i = 0; i < workers; i++) fork();
+
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    const alive = [...startedAt.keys()];
+    await Promise.all(
+      alive.map(
+        (worker) =>
+          new Promise<void>((resolve) => {
+            if (worker.isDead()) return resolve();
+            const kill = setTimeout(() => worker.process.kill("SIGKILL"), GRACE_MS + 10_000);
+            worker.once("exit", () => {
+              clearTimeout(kill);
+              resolve();
+            });
+            worker.process.kill("SIGTERM");
+          }),
+      ),
+    );
+    await (await import("@/server/startup")).stopService();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop());
+  process.on("SIGINT", () => void stop());
+}
+
+async function main(): Promise<void> {
+  if (cluster.isWorker) return serveHttp();
+  if (args.build) return ensureBuild(true);
+  if (!args["no-build"]) ensureBuild();
+  const c = config();
+  const plan = processPlan({ databaseUrl: c.DATABASE_URL, webConcurrency: c.WEB_CONCURRENCY, cores: os.availableParallelism() });
+  if (!plan.cluster) {
+    await serveHttp();
+    console.log(`[serve] ready on port ${c.PORT}: one process (embedded database)`);
+    return;
+  }
+  await primary(plan.workers);
+}
+
+main().catch((error: unknown) => {
+  console.error("[serve] could not start:", error);
+  process.exit(1);
+});
