@@ -23,6 +23,7 @@ import { parseArgs } from "node:util";
 import { config } from "@/server/config";
 import { log } from "@/server/log";
 import { closeGracefully, createHttpServer } from "./serve/http-server";
+import { directRestHandler, loadRestFamilies } from "./serve/rest-direct";
 import { buildInputsHash, buildIsCurrent, buildStampFile, processPlan } from "./serve/plan";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -67,7 +68,12 @@ async function serveHttp(): Promise<void> {
   const app = next({ dev: false, dir: root, hostname: args.hostname, port: c.PORT });
   await app.prepare();
   const handle = app.getRequestHandler();
-  const listener: http.RequestListener = (req, res) => void handle(req, res);
+  // REST requests go straight to their family's route handler, answered as one buffer (rest-direct.ts);
+  // not with HTTP_COMPRESSION, which Next.js applies.
+  let direct: ReturnType<typeof directRestHandler> = null;
+  const listener: http.RequestListener = (req, res) => {
+    if (!direct?.(req, res)) void handle(req, res);
+  };
   const server = createHttpServer(listener, {
     headersMs: c.HTTP_HEADERS_TIMEOUT_MS,
     requestMs: c.HTTP_REQUEST_TIMEOUT_MS,
@@ -79,6 +85,7 @@ async function serveHttp(): Promise<void> {
   // makes that happen before it takes connections. The entry must not open the database
   // itself: its copy of the server modules is not the bundle's (Prisma's error classes would differ).
   await warmUp(listener);
+  if (!c.HTTP_COMPRESSION && process.env.RX_DIRECT_REST !== "0") direct = directRestHandler(await loadRestFamilies(root));
   let stopping = false;
   const stop = async () => {
     if (stopping) return;

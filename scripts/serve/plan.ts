@@ -18,10 +18,10 @@ export function processPlan(input: { databaseUrl: string | undefined; webConcurr
 
 /**
  * What a production build is made of. Everything under the project root except what the build never
- * reads (dependencies are covered by the lockfiles, tests, docs, the benchmark, data); over-inclusion
+ * reads (dependencies are covered by the lockfiles; tests, docs, scripts, the benchmark, data); over-inclusion
  * only costs a needless rebuild, never a skipped one.
  */
-const SKIPPED_DIRS = new Set(["node_modules", ".next", ".data", ".git", "e2e", "bench", "docs", "tests", "test-results", "playwright-report", ".ci"]);
+const SKIPPED_DIRS = new Set(["node_modules", ".next", ".data", ".git", "e2e", "bench", "docs", "tests", "scripts", "test-results", "playwright-report", ".ci"]);
 const SKIPPED_FILE = /(\.test\.tsx?|\.md)$/;
 
 function* sourceFiles(root: string, dir = root): Generator<string> {
