@@ -5,10 +5,10 @@
  *   node --import tsx scripts/serve.ts [--no-build] [--hostname 127.0.0.1] [--port 3000]
  *   node --import tsx scripts/serve.ts --build      (`npm run build`: build now, record its inputs, exit)
  *
- * On PostgreSQL a primary process runs the start-up (migrations, seed) and the background work
- * once, and forks WEB_CONCURRENCY HTTP workers (default: one per core) that share the port (node's
- * cluster, connections handed out round-robin); a worker that dies is started again. On embedded
- * PGlite everything runs in this one process. Each HTTP server closes slow clients' connections
+ * On PostgreSQL a primary process forks one process for the start-up (migrations, seed) and the
+ * background work, then WEB_CONCURRENCY HTTP workers (default: one per core) that share the port
+ * (node's cluster, connections handed out round-robin); it restarts any that dies and counts the
+ * rate limit for the HTTP workers. On embedded PGlite everything runs in this one process. Each HTTP server closes slow clients' connections
  * (HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS, HTTP_KEEP_ALIVE_TIMEOUT_MS). SIGTERM or SIGINT:
  * stop accepting, finish the requests in flight, stop the background work, close the database.
  */
@@ -20,6 +20,7 @@ import { writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { RateLimiterClusterMaster } from "rate-limiter-flexible";
 import { config } from "@/server/config";
 import { log } from "@/server/log";
 import { closeGracefully, createHttpServer } from "./serve/http-server";
@@ -119,37 +120,67 @@ async function warmUp(handle: http.RequestListener): Promise<void> {
   }
 }
 
-async function primary(workers: number): Promise<void> {
-  // Start-up once, before any worker: migrations and the seed do not race, and the background work runs here only.
-  await (await import("@/server/startup")).startService();
-  const workerEnv = { BACKGROUND_JOBS: "false", RX_SERVE_WORKER: "1" };
+/** The background work in a process of its own (cluster mode): the start-up, then the runners until SIGTERM. */
+async function runJobs(): Promise<void> {
+  const { startService, stopService } = await import("@/server/startup");
+  await startService();
   let stopping = false;
-  const startedAt = new Map<Worker, number>();
-  let restartDelayMs = 1_000;
-  const fork = () => startedAt.set(cluster.fork(workerEnv), Date.now());
-
-  cluster.on("exit", (worker, code, signal) => {
-    const lived = Date.now() - (startedAt.get(worker) ?? Date.now());
-    startedAt.delete(worker);
-    if (stopping) return;
-    // A worker that dies at once again and again (a bad configuration) is restarted ever more slowly.
-    restartDelayMs = lived > 30_000 ? 1_000 : Math.min(restartDelayMs * 2, 30_000);
-    log.error("HTTP worker died; starting another", { pid: worker.process.pid, code, signal, restartInMs: restartDelayMs });
-    setTimeout(fork, restartDelayMs);
-  });
-  let listening = 0;
-  cluster.on("listening", () => {
-    if (++listening === workers) console.log(`[serve] ready on port ${config().PORT}: ${workers} HTTP processes, background work in process ${process.pid}`);
-  });
-  for (let i = 0; i < workers; i++) fork();
-
   const stop = async () => {
     if (stopping) return;
     stopping = true;
-    const alive = [...startedAt.keys()];
-    await Promise.all(
-      alive.map(
-        (worker) =>
+    await stopService();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop());
+  process.on("SIGINT", () => void stop());
+  process.send?.({ rx: "jobs-ready" });
+}
+
+type Role = "jobs" | "http";
+
+/**
+ * The primary: supervises one background-work process and `workers` HTTP processes, restarts any
+ * that dies, and counts the rate limit for the HTTP workers (RateLimiterClusterMaster). It loads
+ * none of the application: its event loop stays free for that counting.
+ */
+async function primary(workers: number): Promise<void> {
+  new RateLimiterClusterMaster();
+  let stopping = false;
+  const roles = new Map<Worker, { role: Role; startedAt: number }>();
+  const restartDelay: Record<Role, number> = { jobs: 1_000, http: 1_000 };
+  const fork = (role: Role) => {
+    const worker = cluster.fork({ RX_SERVE_ROLE: role, BACKGROUND_JOBS: role === "jobs" ? "true" : "false" });
+    roles.set(worker, { role, startedAt: Date.now() });
+    return worker;
+  };
+
+  cluster.on("exit", (worker, code, signal) => {
+    const entry = roles.get(worker);
+    roles.delete(worker);
+    if (stopping || !entry) return;
+    // A process that dies at once again and again (a bad configuration) is restarted ever more slowly.
+    const lived = Date.now() - entry.startedAt;
+    restartDelay[entry.role] = lived > 30_000 ? 1_000 : Math.min(restartDelay[entry.role] * 2, 30_000);
+    log.error(`${entry.role} process died; starting another`, { pid: worker.process.pid, code, signal, restartInMs: restartDelay[entry.role] });
+    setTimeout(() => fork(entry.role), restartDelay[entry.role]);
+  });
+
+  // Start-up (migrations, the seed) completes in the jobs process before any HTTP worker opens the database.
+  const jobs = fork("jobs");
+  await new Promise<void>((resolve, reject) => {
+    jobs.on("message", (m: { rx?: string }) => m?.rx === "jobs-ready" && resolve());
+    jobs.once("exit", (code) => reject(new Error(`the start-up failed (exit ${code})`)));
+  });
+  let listening = 0;
+  cluster.on("listening", () => {
+    if (++listening === workers) console.log(`[serve] ready on port ${config().PORT}: ${workers} HTTP processes, background work in process ${jobs.process.pid}`);
+  });
+  for (let i = 0; i < workers; i++) fork("http");
+
+  const stopAll = (role: Role) =>
+    Promise.all(
+      [...roles].filter(([, e]) => e.role === role).map(
+        ([worker]) =>
           new Promise<void>((resolve) => {
             if (worker.isDead()) return resolve();
             const kill = setTimeout(() => worker.process.kill("SIGKILL"), GRACE_MS + 10_000);
@@ -161,7 +192,12 @@ async function primary(workers: number): Promise<void> {
           }),
       ),
     );
-    await (await import("@/server/startup")).stopService();
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    // Requests in flight finish first; then the background work stops.
+    await stopAll("http");
+    await stopAll("jobs");
     process.exit(0);
   };
   process.on("SIGTERM", () => void stop());
@@ -169,7 +205,7 @@ async function primary(workers: number): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  if (cluster.isWorker) return serveHttp();
+  if (cluster.isWorker) return process.env.RX_SERVE_ROLE === "jobs" ? runJobs() : serveHttp();
   if (args.build) return ensureBuild(true);
   if (!args["no-build"]) ensureBuild();
   const c = config();

@@ -22,7 +22,8 @@ export function processPlan(input: { databaseUrl: string | undefined; webConcurr
  * only costs a needless rebuild, never a skipped one.
  */
 const SKIPPED_DIRS = new Set(["node_modules", ".next", ".data", ".git", "e2e", "bench", "docs", "tests", "scripts", "test-results", "playwright-report", ".ci"]);
-const SKIPPED_FILE = /(\.test\.tsx?|\.md)$/;
+// Tests and docs; TypeScript's incremental state and next-env.d.ts, which `tsc` and the build itself rewrite.
+const SKIPPED_FILE = /(\.test\.tsx?|\.md|\.tsbuildinfo|^next-env\.d\.ts)$/;
 
 function* sourceFiles(root: string, dir = root): Generator<string> {
   for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
