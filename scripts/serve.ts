@@ -8,9 +8,11 @@
  * On PostgreSQL a primary process forks one process for the start-up (migrations, seed) and the
  * background work, then WEB_CONCURRENCY HTTP workers (default: one per core) that share the port
  * (node's cluster, connections handed out round-robin); it restarts any that dies and counts the
- * rate limit for the HTTP workers. On embedded PGlite everything runs in this one process. Each HTTP server closes slow clients' connections
- * (HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS, HTTP_KEEP_ALIVE_TIMEOUT_MS). SIGTERM or SIGINT:
- * stop accepting, finish the requests in flight, stop the background work, close the database.
+ * rate limit for the HTTP workers. On embedded PGlite everything runs in this one process. Each
+ * HTTP server closes slow clients' connections (HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS,
+ * HTTP_KEEP_ALIVE_TIMEOUT_MS) and hands REST requests straight to their route handlers
+ * (serve/rest-direct.ts; RX_DIRECT_REST=0 leaves them to Next.js). SIGTERM or SIGINT: stop
+ * accepting, finish the requests in flight, stop the background work, close the database.
  */
 import { spawnSync } from "node:child_process";
 import cluster, { type Worker } from "node:cluster";
@@ -20,9 +22,9 @@ import { writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { RateLimiterClusterMaster } from "rate-limiter-flexible";
 import { config } from "@/server/config";
 import { log } from "@/server/log";
+import { countRateLimitsForWorkers } from "@/server/rest/rate-limit";
 import { closeGracefully, createHttpServer } from "./serve/http-server";
 import { directRestHandler, loadRestFamilies } from "./serve/rest-direct";
 import { buildInputsHash, buildIsCurrent, buildStampFile, processPlan } from "./serve/plan";
@@ -140,11 +142,11 @@ type Role = "jobs" | "http";
 
 /**
  * The primary: supervises one background-work process and `workers` HTTP processes, restarts any
- * that dies, and counts the rate limit for the HTTP workers (RateLimiterClusterMaster). It loads
- * none of the application: its event loop stays free for that counting.
+ * that dies, and counts the rate limit for the HTTP workers (server/rest/rate-limit.ts). It loads
+ * none of the application besides that counter: its event loop stays free for it.
  */
 async function primary(workers: number): Promise<void> {
-  new RateLimiterClusterMaster();
+  countRateLimitsForWorkers();
   let stopping = false;
   const roles = new Map<Worker, { role: Role; startedAt: number }>();
   const restartDelay: Record<Role, number> = { jobs: 1_000, http: 1_000 };
