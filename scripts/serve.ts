@@ -22,6 +22,7 @@ import { writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import nextEnv from "@next/env";
 import { config } from "@/server/config";
 import { log } from "@/server/log";
 import { countRateLimitsForWorkers } from "@/server/rest/rate-limit";
@@ -44,6 +45,9 @@ const { values: args } = parseArgs({
 if (args.port) process.env.PORT = args.port;
 // Next.js reads NODE_ENV as it loads: a production build is served in production mode.
 (process.env as Record<string, string>).NODE_ENV = "production";
+// .env and .env.production(.local) as Next.js reads them, before anything reads the configuration:
+// the primary decides the process count from DATABASE_URL, and the background-work process never loads Next.js.
+nextEnv.loadEnvConfig(root, false, { info: () => undefined, error: console.error });
 
 function ensureBuild(force = false): void {
   const inputs = buildInputsHash(root);
