@@ -129,6 +129,11 @@ async function warmUp(handle: http.RequestListener): Promise<void> {
 /** The background work in a process of its own (cluster mode): the start-up, then the runners until SIGTERM. */
 async function runJobs(): Promise<void> {
   const { startService, stopService } = await import("@/server/startup");
+  // Generated secrets (DATA_DIR/secrets.json, when AUTH_SECRET or ENCRYPTION_KEY is unset) exist
+  // before any HTTP worker starts, so no two workers race to write them.
+  const { encryptionKey, portalAuthSecret } = await import("@/server/auth/secrets");
+  portalAuthSecret();
+  encryptionKey();
   await startService();
   let stopping = false;
   const stop = async () => {

@@ -36,17 +36,24 @@ export class FixedWindowCounter {
   }
 }
 
-const local = new FixedWindowCounter();
+/** One counter per limit: a changed RATE_LIMIT_PER_SECOND (tests) starts from fresh counts. */
+function counterFor(counters: Map<number, FixedWindowCounter>, perSecond: number): FixedWindowCounter {
+  let counter = counters.get(perSecond);
+  if (!counter) counters.set(perSecond, (counter = new FixedWindowCounter()));
+  return counter;
+}
+const local = new Map<number, FixedWindowCounter>();
 
 type Question = { rx: "rate-limit"; id: number; subjects: readonly string[]; perSecond: number };
 type Answer = { rx: "rate-limit"; id: number; ok: boolean };
 
 /** In the entry's primary: answers its HTTP workers' rate-limit questions from one counter. */
 export function countRateLimitsForWorkers(): void {
-  const counter = new FixedWindowCounter();
+  const counters = new Map<number, FixedWindowCounter>();
   cluster.on("message", (worker, message: Question) => {
     if (message?.rx !== "rate-limit") return;
-    const answer: Answer = { rx: "rate-limit", id: message.id, ok: counter.consume(message.subjects, message.perSecond) };
+    const ok = counterFor(counters, message.perSecond).consume(message.subjects, message.perSecond);
+    const answer: Answer = { rx: "rate-limit", id: message.id, ok };
     worker.send(answer);
   });
 }
@@ -87,7 +94,7 @@ const countsInPrimary = () => cluster.isWorker && process.env.RX_SERVE_ROLE === 
 /** Consumes one request for each subject; false when any of them is over its limit. */
 export async function withinRateLimit(subjects: string[]): Promise<boolean> {
   const perSecond = config().RATE_LIMIT_PER_SECOND;
-  return countsInPrimary() ? askPrimary(subjects, perSecond) : local.consume(subjects, perSecond);
+  return countsInPrimary() ? askPrimary(subjects, perSecond) : counterFor(local, perSecond).consume(subjects, perSecond);
 }
 
 /** The client's address: the first X-Forwarded-For hop (set by Next.js or the proxy in front), else X-Real-IP. */
