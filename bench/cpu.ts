@@ -11,12 +11,17 @@ export type CpuUse = { seconds: number; server: number; postgres: number; bench:
 
 const TICK = 100; // USER_HZ
 
-function procStat(pid: string): { ppid: number; pgid: number; cpu: number } | null {
+function procStat(pid: string): { ppid: number; pgid: number; cpu: number; reapedChildrenCpu: number } | null {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-    // After the command: state ppid pgrp session … utime(11) stime(12) cutime cstime.
-    return { ppid: Number(fields[1]), pgid: Number(fields[2]), cpu: (Number(fields[11]) + Number(fields[12])) / TICK };
+    // After the command: state ppid pgrp session … utime(11) stime(12) cutime(13) cstime(14).
+    return {
+      ppid: Number(fields[1]),
+      pgid: Number(fields[2]),
+      cpu: (Number(fields[11]) + Number(fields[12])) / TICK,
+      reapedChildrenCpu: (Number(fields[13]) + Number(fields[14])) / TICK,
+    };
   } catch {
     return null;
   }
@@ -42,7 +47,10 @@ export function cpuSampler(serverPgid: number | null, postgresDataDir: string | 
       const stat = procStat(pid);
       if (!stat) continue;
       if (serverPgid !== null && stat.pgid === serverPgid) server += stat.cpu;
-      else if (Number(pid) === postmaster || stat.ppid === postmaster) postgres += stat.cpu;
+      // The postmaster's reaped children count too: a backend that ended (a pool closing an idle
+      // connection) would otherwise take its CPU time out of the sum.
+      else if (Number(pid) === postmaster) postgres += stat.cpu + stat.reapedChildrenCpu;
+      else if (stat.ppid === postmaster) postgres += stat.cpu;
     }
     const self = procStat(String(process.pid));
     let machine = NaN;

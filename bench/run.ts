@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --db pglite|postgres|both] [--scenario catalogue|orders|webhooks|prescriptions|portal|all] [--concurrency N] [--seconds 10] [--only <regex>] [--build]
+ * npm run bench [-- --db pglite|postgres|both] [--scenario catalogue|orders|webhooks|prescriptions|portal|scale|all] [--concurrency N] [--seconds 10] [--only <regex>] [--build]
  *
  * For each database: a fresh database, seeded by the scenario itself; then the production server
  * (`next start`) on it, and a closed-loop load from this process over loopback. PostgreSQL comes
@@ -20,9 +20,13 @@
  * The portal scenario times Chromium loading the order detail page until its prescription PDF shows
  * (see bench/scenarios/portal.ts): BENCH_PORTAL_LOADS navigations (default 10), the first apart.
  * --only keeps the closed-loop endpoints whose name matches the regular expression (e.g. "trpc|limit 50").
- * BENCH_PORT sets the server's port (default 3200); BENCH_PG_DIR and BENCH_PG_PORT the throwaway
- * cluster's directory and first port (default /tmp/rx-bench-postgres, 55442).
  * BENCH_SERVER_NODE_ARGS are passed to the server's Node (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+ * The server is the production entry (scripts/serve.ts) with WEB_CONCURRENCY=1 unless a scenario says otherwise.
+ * The scale scenario (PostgreSQL only; not part of "all", it takes minutes) seeds the orders
+ * scenario's data and compares a bare node:http + pg handler with the service on one process and
+ * on BENCH_WEB_CONCURRENCY (default: the cores) processes, closed and open loop (bench/scenarios/scale.ts).
+ * BENCH_PORT (default 3200; the scale scenario also uses the next two), BENCH_PG_DIR and BENCH_PG_PORT
+ * (the throwaway cluster's directory and first port) keep parallel runs apart.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -38,6 +42,7 @@ import { catalogueEndpoints, seedCatalogue } from "./scenarios/catalogue";
 import { ORDERS_CONCURRENCY, ordersEndpoints, seedOrders, type StatusTally } from "./scenarios/orders";
 import { benchPortalPdf, printPortalTable, seedPortal, type PortalRow } from "./scenarios/portal";
 import { benchPrescriptions, printPrescriptionTable } from "./scenarios/prescriptions";
+import { printScaleTables, runScale, type ScaleResult } from "./scenarios/scale";
 import {
   analyseWebhooks,
   printDeadTargetTable,
@@ -61,14 +66,15 @@ const { values } = parseArgs({
   },
 });
 // ── Scenarios ──
-type Scenario = "catalogue" | "orders" | "webhooks" | "prescriptions" | "portal";
-const SCENARIOS: Scenario[] = ["catalogue", "orders", "webhooks", "prescriptions", "portal"];
-if (values.scenario !== "all" && !SCENARIOS.includes(values.scenario as Scenario)) {
-  throw new Error(`--scenario must be catalogue, orders, webhooks, prescriptions, portal or all (got ${values.scenario})`);
+type Scenario = "catalogue" | "orders" | "webhooks" | "prescriptions" | "portal" | "scale";
+const SCENARIOS: Scenario[] = ["catalogue", "orders", "webhooks", "prescriptions", "portal", "scale"];
+const requested = values.scenario.split(",");
+if (values.scenario !== "all" && !requested.every((s) => SCENARIOS.includes(s as Scenario))) {
+  throw new Error(`--scenario must be catalogue, orders, webhooks, prescriptions, portal, scale (comma-separated) or all (got ${values.scenario})`);
 }
-const scenarios = values.scenario === "all" ? SCENARIOS : [values.scenario as Scenario];
+const scenarios = values.scenario === "all" ? SCENARIOS.filter((s) => s !== "scale") : (requested as Scenario[]);
 /** The closed-loop scenarios (webhooks drives its own open-loop load; prescriptions runs in this process; portal drives a browser). */
-type LoadScenario = Exclude<Scenario, "webhooks" | "prescriptions" | "portal">;
+type LoadScenario = Exclude<Scenario, "webhooks" | "prescriptions" | "portal" | "scale">;
 const DEFAULT_CONCURRENCY: Record<LoadScenario, number> = { catalogue: 10, orders: ORDERS_CONCURRENCY };
 const concurrencyOf = (scenario: LoadScenario) => (values.concurrency ? Number(values.concurrency) : DEFAULT_CONCURRENCY[scenario]);
 type Endpoint = {
@@ -109,7 +115,7 @@ type DeadRow = DeadTargetRow & { database: string };
 
 async function benchDatabase(
   kind: "pglite" | "postgres",
-): Promise<{ rows: Row[]; webhookRows: WebhookRow[]; deadRows: DeadRow[]; portalRows: PortalRow[] }> {
+): Promise<{ rows: Row[]; webhookRows: WebhookRow[]; deadRows: DeadRow[]; portalRows: PortalRow[]; scale: ScaleResult | null }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "rx-bench-"));
   const pgServer = kind === "postgres" ? await freshPostgres() : null;
   const env: Record<string, string> = {
@@ -130,10 +136,11 @@ async function benchDatabase(
       console.log(`[${kind}] seeded ${ctx.skuCount} SKUs in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
       endpointsOf.push((url) => catalogueEndpoints(url, ctx).map((e) => ({ scenario: "catalogue" as const, ...e })));
     }
-    if (scenarios.includes("orders")) {
-      const ctx = await seedOrders(await database());
-      console.log(`[${kind}] seeded ${ctx.orderCount} pharmacy orders in ${(ctx.seedMs / 1000).toFixed(1)} s`);
-      endpointsOf.push((url) => ordersEndpoints(url, ctx).map((e) => ({ scenario: "orders" as const, ...e })));
+    const scale = scenarios.includes("scale") && kind === "postgres";
+    const ordersCtx = scenarios.includes("orders") || scale ? await seedOrders(await database()) : null;
+    if (ordersCtx) console.log(`[${kind}] seeded ${ordersCtx.orderCount} pharmacy orders in ${(ordersCtx.seedMs / 1000).toFixed(1)} s`);
+    if (ordersCtx && scenarios.includes("orders")) {
+      endpointsOf.push((url) => ordersEndpoints(url, ordersCtx).map((e) => ({ scenario: "orders" as const, ...e })));
     }
     const webhooks = scenarios.includes("webhooks") ? await seedWebhooks(await database(), durationMs / 1000) : null;
     if (webhooks) {
@@ -145,12 +152,25 @@ async function benchDatabase(
     await (await database()).$executeRawUnsafe("VACUUM ANALYZE");
     await closeDatabase(); // PGlite: the server must be the only process with the directory open
     console.log(`[${kind}] ANALYZE in ${((performance.now() - tAnalyze) / 1000).toFixed(1)} s; seeding in all ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-    const server = await startServer(env, PORT);
     const rows: Row[] = [];
     let webhooksRun: WebhooksRun | null = null;
     let portalRows: PortalRow[] = [];
+    const pgDataDir = kind === "postgres" && !process.env.BENCH_DATABASE_URL ? `${BENCH_PG_DIR}/data` : null;
+    let scaleResult: ScaleResult | null = null;
+    if (scale) {
+      scaleResult = await runScale({
+        ctx: ordersCtx!,
+        env,
+        basePort: PORT,
+        seconds: durationMs / 1000,
+        sampler: (pgid) => cpuSampler(pgid, pgDataDir),
+        log: (line) => console.log(`[${kind}] scale: ${line}`),
+      });
+    }
+    if (endpointsOf.length === 0 && !webhooks && !portal) return { rows, webhookRows: [], deadRows: [], portalRows, scale: scaleResult };
+    const server = await startServer(env, PORT);
     // Who used the cores during each endpoint's run (server, this cluster, this process), for CPU per request.
-    const sampleCpu = cpuSampler(server.pid, kind === "postgres" && !process.env.BENCH_DATABASE_URL ? `${BENCH_PG_DIR}/data` : null);
+    const sampleCpu = cpuSampler(server.pid, pgDataDir);
     try {
       const only = values.only ? new RegExp(values.only) : null;
       for (const endpoint of endpointsOf.flatMap((of) => of(server.url)).filter((e) => !only || only.test(e.name))) {
@@ -167,7 +187,7 @@ async function benchDatabase(
         }
       }
       if (webhooks) {
-        const cpu = cpuSampler(server.pid, kind === "postgres" && !process.env.BENCH_DATABASE_URL ? `${BENCH_PG_DIR}/data` : null);
+        const cpu = cpuSampler(server.pid, pgDataDir);
         webhooksRun = await runWebhooks(server.url, webhooks, durationMs / 1000, cpu, (line) => console.log(`[${kind}] ${line}`));
       }
       if (portal) portalRows = await benchPortalPdf(server.url, portal, kind, (line) => console.log(`[${kind}] ${line}`));
@@ -184,7 +204,7 @@ async function benchDatabase(
       }
     }
     const deadRows = (webhooksRun?.deadTargets ?? []).map((r) => ({ ...r, database: kind }));
-    return { rows, webhookRows, deadRows, portalRows };
+    return { rows, webhookRows, deadRows, portalRows, scale: scaleResult };
   } finally {
     pgServer?.cleanup();
     rmSync(dataDir, { recursive: true, force: true });
@@ -201,15 +221,17 @@ const rows: Row[] = [];
 const webhookRows: WebhookRow[] = [];
 const deadRows: DeadRow[] = [];
 const portalRows: PortalRow[] = [];
+let scaleResult: ScaleResult | null = null;
 for (const kind of kinds) {
   const result = await benchDatabase(kind);
+  scaleResult ??= result.scale;
   rows.push(...result.rows);
   webhookRows.push(...result.webhookRows);
   deadRows.push(...result.deadRows);
   portalRows.push(...result.portalRows);
 }
 
-const loadScenarios = scenarios.filter((s): s is LoadScenario => s !== "webhooks" && s !== "prescriptions" && s !== "portal");
+const loadScenarios = scenarios.filter((s): s is LoadScenario => s !== "webhooks" && s !== "prescriptions" && s !== "portal" && s !== "scale");
 if (loadScenarios.length > 0) {
   const clients = loadScenarios.map((s) => `${s} ${concurrencyOf(s)}`).join(", ");
   console.log(`\nConcurrent clients: ${clients}; ${durationMs / 1000} s per endpoint, ${os.cpus().length} cores\n`);
@@ -234,3 +256,4 @@ printWebhookTables(webhookRows, durationMs / 1000);
 printDeadTargetTable(deadRows);
 printPrescriptionTable(prescriptionRows);
 printPortalTable(portalRows);
+printScaleTables(scaleResult, durationMs / 1000);

@@ -1,29 +1,23 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
-import { execFileSync } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 
-/** Builds once when needed and runs the production server (`next start`) for a benchmark. */
+/** Builds when the build is missing or stale (the production entry's own check), or always with --build. */
 export function ensureBuild(force = false) {
-  if (force || !existsSync(".next/BUILD_ID")) {
-    console.log("building (next build)…");
-    execFileSync("npx", ["next", "build"], { stdio: "inherit" });
-  }
+  const args = ["--import", "tsx", "-e", `import("./scripts/serve/plan.ts").then((m) => process.exit(m.buildIsCurrent(process.cwd()) ? 0 : 1))`];
+  if (!force && spawnSync(process.execPath, args, { stdio: "inherit" }).status === 0) return;
+  console.log("building (npm run build)…");
+  const build = spawnSync(process.execPath, ["--import", "tsx", "scripts/serve.ts", "--build"], { stdio: "inherit" });
+  if (build.status !== 0) throw new Error("build failed");
 }
 
-export async function startServer(
-  env: Record<string, string>,
-  port: number,
-): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
-  // BENCH_SERVER_NODE_ARGS goes to the server's Node (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+type Started = { url: string; pid: number; stop: () => Promise<void> };
+
+/** Spawns `args` under Node in its own process group and waits until `${url}/` answers 200. */
+export async function spawnServer(args: string[], env: Record<string, string>, port: number): Promise<Started> {
+  // BENCH_SERVER_NODE_ARGS goes to the server's Node (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"); cluster workers inherit it.
   const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, "node_modules/next/dist/bin/next", "start", "-p", String(port)], {
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...args], {
     // BENCH_SERVER_LOG_LEVEL=info shows the server's logs (on stderr); silent by default.
-    env: {
-      ...process.env,
-      ...env,
-      PORT: String(port),
-      LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? "silent",
-    },
+    env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? "silent" },
     stdio: ["ignore", "ignore", "inherit"],
     detached: true,
   });
@@ -42,7 +36,7 @@ export async function startServer(
   }
   return {
     url,
-    /** Also the process group of the server and its children. */
+    /** Also the process group of the server and its children (cluster workers). */
     pid: child.pid!,
     stop: () =>
       new Promise<void>((resolve) => {
@@ -50,4 +44,13 @@ export async function startServer(
         process.kill(-child.pid!, "SIGTERM");
       }),
   };
+}
+
+/**
+ * The production server as `npm run serve` runs it (scripts/serve.ts: on PostgreSQL a primary with
+ * the background work and WEB_CONCURRENCY HTTP workers; on PGlite one process). WEB_CONCURRENCY
+ * defaults to 1 here, so every row is one process unless the scenario says otherwise.
+ */
+export function startServer(env: Record<string, string>, port: number): Promise<Started> {
+  return spawnServer(["--import", "tsx", "scripts/serve.ts", "--no-build", "--port", String(port)], { WEB_CONCURRENCY: "1", ...env }, port);
 }

@@ -3,7 +3,8 @@ import path from "node:path";
 import pg from "pg";
 
 /**
- * A production server of a spec's own (next start on the build the e2e run made), for settings the
+ * A production server of a spec's own (the production entry, scripts/serve.ts, on the build the e2e
+ * run made), for settings the
  * shared e2e server does not have: private webhook targets, short retry pauses, a kill mid-retry.
  * Its database is fresh: a PGlite directory under `dataDir`, or on PostgreSQL (when DATABASE_URL
  * is one) a database of its own next to the run's.
@@ -46,11 +47,11 @@ export async function ownServerEnv(options: { port: number; dataDir: string; dat
   return env;
 }
 
-/** Starts next in its own process group (so a signal reaches its worker too) and waits until it answers. */
+/** Starts the server in its own process group (so a signal reaches its workers too) and waits until it answers. */
 export async function startOwnServer(env: NodeJS.ProcessEnv): Promise<OwnServer> {
   const port = env.PORT!;
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(path.join(root, "node_modules", ".bin", "next"), ["start", "--hostname", "127.0.0.1", "--port", port], {
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "--no-build", "--hostname", "127.0.0.1", "--port", port], {
     cwd: root,
     env,
     stdio: "ignore",

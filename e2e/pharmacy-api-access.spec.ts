@@ -2,7 +2,7 @@
  * The pharmacy portal's API access: API keys (created, used, revoked), webhooks (registered, a test
  * sent to a receiver of this test), the delivery logs (a delivered and a dropped delivery with their
  * attempts, the dropped one re-sent) and the home page's counts. Webhooks go to 127.0.0.1, which the
- * Playwright web server refuses (SSRF guard), so this spec runs its own `next start` (the build from
+ * Playwright web server refuses (SSRF guard), so this spec runs its own production server (the build from
  * the Playwright web server) with private targets allowed and short retry pauses, on its own data.
  */
 import { mkdirSync, readFileSync, rmSync } from "node:fs";

@@ -1,7 +1,7 @@
 /**
  * At-least-once delivery across a crash: the production server is killed with SIGKILL while a
  * webhook delivery waits for its retry; a new server on the same database makes the remaining
- * attempt. Runs its own `next start` (the build from the Playwright web server) on its own data.
+ * attempt. Runs its own production server (the build from the Playwright web server) on its own data.
  */
 import { createHmac } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";

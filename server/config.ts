@@ -21,6 +21,22 @@ const schema = z.object({
     }),
   DATA_DIR: z.string().default(".data"),
   PORT: positiveInt(3000),
+  /**
+   * HTTP server processes of the production entry (scripts/serve.ts) on PostgreSQL; unset → the
+   * number of cores. Embedded PGlite is always one process (only one may open its directory).
+   */
+  WEB_CONCURRENCY: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().positive().optional()),
+  /** A client must send a request's headers within this time (slow-loris connections are closed). */
+  HTTP_HEADERS_TIMEOUT_MS: positiveInt(10_000),
+  /** A client must send a whole request, headers and body, within this time. */
+  HTTP_REQUEST_TIMEOUT_MS: positiveInt(30_000),
+  /** An idle keep-alive connection is closed after this time. */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: positiveInt(5_000),
+  /**
+   * Run the background work (embedded job runners, webhook fan-out, task runner) in this process.
+   * The production entry turns it off in its HTTP workers: its primary process runs it once.
+   */
+  BACKGROUND_JOBS: flag.default(true),
   /** Public URL of the service, written to .data/demo.json and used in links. */
   PUBLIC_BASE_URL: z.string().url().optional(),
   RATE_LIMIT_PER_SECOND: positiveInt(25),

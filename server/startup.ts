@@ -1,16 +1,19 @@
 import { config } from "./config";
-import { database, databaseDriver } from "@/server/db/client";
+import { closeDatabase, database, databaseDriver } from "@/server/db/client";
 import { keepEmbeddedStatisticsFresh } from "@/server/db/maintenance";
+import { log } from "@/server/log";
 
 /**
- * Runs once when the Next.js server starts (instrumentation.ts): opens the database, which applies
- * pending migrations, and on an empty database creates the sandbox organisation and .data/demo.json;
- * then starts the background jobs.
+ * Runs once when a server process starts (instrumentation.ts in each Next.js server; the production
+ * entry's primary process, scripts/serve.ts): opens the database, which applies pending migrations,
+ * and on an empty database creates the sandbox organisation and .data/demo.json; then starts the
+ * background work unless BACKGROUND_JOBS is off (the entry's HTTP workers, whose primary runs it).
  */
 export async function startService(): Promise<void> {
   // An unusable QES_TRUST_ANCHORS stops the start with a message that says what is wrong.
   (await import("@/server/domain/prescriptions/trust-anchors")).configuredTrustAnchors();
   const db = await database();
+  if (!config().BACKGROUND_JOBS) return;
   keepEmbeddedStatisticsFresh(await databaseDriver());
   if (config().SEED_ON_START) {
     const { seedSandboxIfEmpty } = await import("@/server/sandbox/seed");
@@ -25,4 +28,22 @@ export async function startService(): Promise<void> {
   // Background tasks (prescription.render, …): run here, or announced to Inngest which runs them.
   const { startTaskRunner } = await import("@/server/jobs/task-runner");
   await startTaskRunner();
+}
+
+/**
+ * Graceful shutdown's last step, after the HTTP server has finished its requests: stops the
+ * background work of this process (waiting for what is in flight) and closes the database. The
+ * runners live on globalThis, so this stops them whichever copy of the modules started them (the
+ * Next.js bundle's or the entry's).
+ */
+export async function stopService(): Promise<void> {
+  (await import("@/server/jobs/embedded-runner")).stopEmbeddedJobs();
+  const [{ stopWebhookRunner }, { stopTaskRunner }] = await Promise.all([
+    import("@/server/jobs/webhook-runner"),
+    import("@/server/jobs/task-runner"),
+  ]);
+  await Promise.allSettled([stopWebhookRunner(), stopTaskRunner()]).then((results) => {
+    for (const r of results) if (r.status === "rejected") log.warn("a background runner did not stop cleanly", { error: r.reason });
+  });
+  await closeDatabase();
 }

@@ -5,19 +5,21 @@
  *  2. when DATABASE_URL names a PostgreSQL server, recreates a database of its own beside it
  *     (`<name>_e2e`) and points the server there: the seed only runs on an empty database, and
  *     the integration tests may have left rows in the one they share;
- *  3. builds the production bundle (skip with E2E_SKIP_BUILD=1 when `.next` is current);
- *  4. runs `next start` in the foreground until Playwright stops it.
+ *  3. builds the production bundle when it is missing or stale (the production entry's check;
+ *     E2E_SKIP_BUILD=1 skips even that);
+ *  4. runs the production entry (scripts/serve.ts, as `npm run serve`) in the foreground until
+ *     Playwright stops it.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
+import { buildIsCurrent } from "../serve/plan";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const dataDir = path.resolve(root, process.env.DATA_DIR ?? ".data/e2e");
 const port = process.env.PORT ?? "3100";
 const host = process.env.E2E_HOST ?? "127.0.0.1";
-const next = path.join(root, "node_modules", ".bin", "next");
 
 function fail(message: string): never {
   console.error(`[e2e server] ${message}`);
@@ -54,12 +56,13 @@ async function main() {
     console.log(`[e2e server] PostgreSQL database ${new URL(env.DATABASE_URL).pathname.slice(1)} recreated`);
   }
 
-  if (process.env.E2E_SKIP_BUILD !== "1") {
-    const build = spawnSync(next, ["build"], { cwd: root, env, stdio: "inherit" });
+  if (process.env.E2E_SKIP_BUILD !== "1" && !buildIsCurrent(root)) {
+    const build = spawnSync(process.execPath, ["--import", "tsx", "scripts/serve.ts", "--build"], { cwd: root, env, stdio: "inherit" });
     if (build.status !== 0) fail(`next build failed (exit ${build.status ?? build.signal})`);
   }
 
-  const server = spawn(next, ["start", "--hostname", host, "--port", port], { cwd: root, env, stdio: "inherit" });
+  const entry = ["--import", "tsx", "scripts/serve.ts", "--no-build", "--hostname", host, "--port", port];
+  const server = spawn(process.execPath, entry, { cwd: root, env, stdio: "inherit" });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
   server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }

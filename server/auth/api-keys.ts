@@ -120,9 +120,11 @@ export async function authenticateRequestKey(
   family: ApiKeyFamily,
   plaintext: string,
   requestedPharmacyId: string | null,
+  /** hashApiKey(plaintext), when the caller has it already (the kit hashes once for the rate limit too). */
+  keyHash = hashApiKey(plaintext),
 ): Promise<{ principal: ApiPrincipal; pharmacy: ScopedPharmacy | null } | null> {
   const driver = await databaseDriver();
-  const [key] = await driver.query<KeyRow>(KEY_WITH_PHARMACY, [hashApiKey(plaintext), requestedPharmacyId]);
+  const [key] = await driver.query<KeyRow>(KEY_WITH_PHARMACY, [keyHash, requestedPharmacyId]);
   if (!key || key.revoked || key.family !== family) return null;
   if (lastUseIsStale(key.lastUsedAtMs)) {
     await driver.query(`UPDATE "ApiKey" SET "lastUsedAt" = $2 WHERE "id" = $1`, [key.id, new Date()]);

@@ -70,3 +70,8 @@ export function startEmbeddedJobs(jobs: Job[] = EMBEDDED_JOBS): { stop(): void }
   log.info("background jobs run in-process", { jobs: jobs.map((j) => `${j.id} every ${j.everyMs / 1000}s`) });
   return handle;
 }
+
+/** Stops the in-process schedule, if any (graceful shutdown). */
+export function stopEmbeddedJobs(): void {
+  holder.__rxEmbeddedJobs?.stop();
+}

@@ -93,3 +93,10 @@ export async function startTaskRunner(): Promise<TaskRunner> {
   return runner;
 }
 
+
+/** Stops this process's task runner, if it runs here (graceful shutdown): waits for its tasks in flight. */
+export async function stopTaskRunner(): Promise<void> {
+  const runner = holder.__rxTaskRunner;
+  holder.__rxTaskRunner = undefined;
+  await runner?.stop();
+}

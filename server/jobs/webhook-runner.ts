@@ -215,3 +215,10 @@ export async function startWebhookRunner(announce: (deliveryIds: string[]) => Pr
 export function wakeWebhookRunner(): void {
   holder.__rxWebhookRunner?.wake();
 }
+
+/** Stops this process's runner, if it runs here (graceful shutdown): waits for its attempts in flight. */
+export async function stopWebhookRunner(): Promise<void> {
+  const runner = holder.__rxWebhookRunner;
+  holder.__rxWebhookRunner = undefined;
+  await runner?.stop();
+}

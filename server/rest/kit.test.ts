@@ -192,6 +192,20 @@ describe("request bodies", () => {
     expect(r.json.error).toMatch(/32 MiB/);
   });
 
+  it("refuses a declared body over 32 MiB without reading any of it, and closes the connection", async () => {
+    let pulled = 0;
+    // highWaterMark 0: the stream is pulled only when someone reads it.
+    const stream = new ReadableStream<Uint8Array>({ pull: (controller) => void (pulled++, controller.enqueue(new Uint8Array(1024))) }, { highWaterMark: 0 });
+    const r = await patch(path(), {
+      key: t.keys.management,
+      raw: stream,
+      headers: { "content-type": "application/json", "content-length": String(33 * 1024 * 1024) },
+    });
+    expect(r.status).toBe(413);
+    expect(r.headers.get("connection")).toBe("close");
+    expect(pulled).toBe(0);
+  });
+
   it("stops reading a streamed body as soon as it passes 32 MiB", async () => {
     const chunk = new Uint8Array(1024 * 1024).fill(0x20);
     let pulled = 0;

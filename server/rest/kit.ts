@@ -138,7 +138,9 @@ function errorReply(error: unknown, family: Family, route: Route | null, request
     return reply(422, error.fields ? { error: error.fields, message: error.message } : { error: error.message });
   }
   if (error instanceof BodyTooLargeError) {
-    return reply(413, { error: "Request body too large: the limit is 32 MiB." });
+    // Connection: close, so the server closes the connection after the answer instead of reading
+    // (and discarding) the rest of the body to keep it alive.
+    return { ...reply(413, { error: "Request body too large: the limit is 32 MiB." }), headers: { connection: "close" } };
   }
   if (isDatabaseBusy(error)) {
     // Overload, not a fault: nothing was committed, and the client may safely retry.
@@ -165,7 +167,9 @@ export function createRestApi(family: Family, routes: Route[]): RestApi {
   async function run(route: Route, params: Record<string, string>, request: Request, url: URL): Promise<Reply> {
     const presented = presentedKey(family, request.headers);
     const subjects = [`addr:${clientAddress(request)}`];
-    if ("key" in presented) subjects.push(`key:${hashApiKey(presented.key)}`);
+    // The key's hash names its rate-limit counter and finds its row: computed once.
+    const keyHash = "key" in presented ? hashApiKey(presented.key) : "";
+    if (keyHash) subjects.push(`key:${keyHash}`);
     if (!(await withinRateLimit(subjects))) stop(tooManyRequestsPage());
     if ("failure" in presented) return presented.failure;
     if (declaresTooLargeBody(request)) throw new BodyTooLargeError();
@@ -175,7 +179,7 @@ export function createRestApi(family: Family, routes: Route[]): RestApi {
     const unstorableQuery = inputTextErrors(rawQuery);
     if (unstorableQuery) return reply(400, route.validationErrorBody ? route.validationErrorBody(unstorableQuery, null) : { error: unstorableQuery });
     const requestedPharmacy = family.pharmacyScoped ? (rawQuery.pharmacy_uid ?? null) : null;
-    const authenticated = await authenticateRequestKey(family.keyFamily, presented.key, requestedPharmacy);
+    const authenticated = await authenticateRequestKey(family.keyFamily, presented.key, requestedPharmacy, keyHash);
     if (!authenticated) return authError("invalid_api_key", "The API key is unknown or no longer active.");
     const { principal } = authenticated;
     if (route.permission && !principal.permissions.has(route.permission)) {

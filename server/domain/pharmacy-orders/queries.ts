@@ -417,6 +417,12 @@ function listStatement(filter: PharmacyOrderFilter, page: Page, entry: Prisma.Sq
       ${PAGE_JOINS}`;
 }
 
+/** The statement of listPharmacyOrdersJson (the benchmark's bare handler sends the same text). */
+export function pharmacyOrderListStatement(filter: PharmacyOrderFilter, page: Page): { text: string; values: unknown[] } {
+  const statement = listStatement(filter, page, entryJson);
+  return { text: statement.text, values: statement.values };
+}
+
 /**
  * One page of a pharmacy's orders, newest first, as the JSON text of the wire's entries, with the
  * total under the filter. Built by the database in one statement through the driver (a prepared
@@ -425,7 +431,7 @@ function listStatement(filter: PharmacyOrderFilter, page: Page, entry: Prisma.Sq
  */
 export async function listPharmacyOrdersJson(filter: PharmacyOrderFilter, page: Page): Promise<{ entriesJson: string; total: number }> {
   if (filter.pharmacyIds.length === 0) return { entriesJson: "[]", total: 0 };
-  const statement = listStatement(filter, page, entryJson);
+  const statement = pharmacyOrderListStatement(filter, page);
   const driver = await databaseDriver();
   const [{ entries, total }] = await driver.query<{ entries: string; total: number }>(statement.text, statement.values);
   return { entriesJson: entries, total };

@@ -1,0 +1,80 @@
+import http from "node:http";
+import net from "node:net";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { routeHandlers } from "@/server/rest/kit";
+import { managementApi } from "@/server/api/management";
+import { directRestHandler } from "./rest-direct";
+
+let server: http.Server | undefined;
+afterEach(async () => {
+  const s = server;
+  server = undefined;
+  if (!s) return;
+  s.closeAllConnections();
+  await new Promise((resolve) => s.close(resolve));
+});
+
+/** The direct path in front of a stand-in for Next.js, which answers 299 to whatever it is given. */
+async function start(handlers: Record<string, (r: Request) => Promise<Response>>) {
+  const direct = directRestHandler([{ basePath: "/v1/management", handlers }])!;
+  server = http.createServer((req, res) => {
+    if (!direct(req, res)) res.writeHead(299).end("next");
+  });
+  await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+describe("REST requests served straight to their route handlers", () => {
+  it("writes the handler's answer as one buffer with a Content-Length, bytes and headers unchanged", async () => {
+    let seen: Request | undefined;
+    const url = await start({
+      GET: async (request) => {
+        seen = request;
+        return new Response('{"a":"é"}', { status: 201, headers: { "content-type": "application/json", "x-extra": "1" } });
+      },
+    });
+    const r = await fetch(`${url}/v1/management/things/?x=1`, { headers: { "x-api-key": "k" } });
+    expect(r.status).toBe(201);
+    expect(r.headers.get("content-length")).toBe(String(Buffer.byteLength('{"a":"é"}')));
+    expect(r.headers.get("transfer-encoding")).toBeNull();
+    expect(r.headers.get("x-extra")).toBe("1");
+    expect(await r.text()).toBe('{"a":"é"}');
+    expect(new URL(seen!.url).pathname + new URL(seen!.url).search).toBe("/v1/management/things/?x=1");
+    expect(seen!.headers.get("x-api-key")).toBe("k");
+    // As Next.js does: the rate limit counts the client's address from X-Forwarded-For.
+    expect(seen!.headers.get("x-forwarded-for")).toMatch(/127\.0\.0\.1/);
+  });
+
+  it("passes the request body through", async () => {
+    const url = await start({ POST: async (request) => new Response(await request.text()) });
+    const r = await fetch(`${url}/v1/management`, { method: "POST", body: "x".repeat(200_000) });
+    expect((await r.text()).length).toBe(200_000);
+  });
+
+  it("leaves other paths and methods the route does not export to Next.js", async () => {
+    const url = await start({ GET: async () => new Response("direct") });
+    expect((await fetch(`${url}/v1/management-other/x`)).status).toBe(299);
+    expect((await fetch(`${url}/v1/management/x`, { method: "PUT" })).status).toBe(299);
+    expect(await (await fetch(`${url}/v1/management/x`)).text()).toBe("direct");
+  });
+
+  it("refuses an over-cap declared body with the kit's 413 without reading it, and closes the connection", async () => {
+    const url = await start(routeHandlers(managementApi));
+    const { port } = new URL(url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      let text = "";
+      const socket = net.connect(Number(port), "127.0.0.1", () =>
+        // 33 MiB declared, a few bytes sent: the answer comes without waiting for the rest.
+        socket.write(`POST /v1/management/orders/ HTTP/1.1\r\nHost: x\r\nX-API-Key: rxm_unknown\r\nContent-Type: application/json\r\nContent-Length: ${33 * 1024 * 1024}\r\n\r\n{"a":`),
+      );
+      socket.on("data", (d) => (text += d.toString()));
+      socket.on("close", () => resolve(text));
+      socket.on("error", reject);
+      setTimeout(() => reject(new Error(`no answer and the connection stayed open: ${text}`)), 5_000).unref();
+    });
+    expect(answer).toMatch(/^HTTP\/1.1 413/);
+    expect(answer).toMatch(/connection: close/i);
+    expect(answer).toContain('{"error":"Request body too large: the limit is 32 MiB."}');
+  });
+});

@@ -1,0 +1,91 @@
+import { existsSync, readFileSync } from "node:fs";
+import type http from "node:http";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { Readable } from "node:stream";
+
+type WebHandler = (request: Request) => Promise<Response>;
+type Family = { basePath: string; handlers: Record<string, WebHandler> };
+
+/**
+ * The REST families' route handlers, straight from the build (the same module instances Next.js
+ * runs: the kit, its rate-limit counters, the database connection), found in the build's manifest:
+ * every `…/[[...path]]/route` catch-all under /v1, /v2 or /api/v0 hands its whole family to the kit.
+ */
+export async function loadRestFamilies(root: string): Promise<Family[]> {
+  const manifestFile = path.join(root, ".next", "server", "app-paths-manifest.json");
+  if (!existsSync(manifestFile)) return [];
+  const manifest = JSON.parse(readFileSync(manifestFile, "utf8")) as Record<string, string>;
+  const require = createRequire(path.join(root, "package.json"));
+  const families: Family[] = [];
+  for (const [route, file] of Object.entries(manifest)) {
+    const match = /^(\/(?:v1|v2|api\/v0)\/[^[]+)\/\[\[\.\.\.path\]\]\/route$/.exec(route);
+    if (!match) continue;
+    const { routeModule } = require(path.join(root, ".next", "server", file)) as {
+      routeModule: { ensureUserland(): Promise<void>; userland: Record<string, unknown> };
+    };
+    await routeModule.ensureUserland();
+    const handlers: Record<string, WebHandler> = {};
+    for (const [name, value] of Object.entries(routeModule.userland)) {
+      if (/^[A-Z]+$/.test(name) && typeof value === "function") handlers[name] = value as WebHandler;
+    }
+    families.push({ basePath: match[1], handlers });
+  }
+  return families;
+}
+
+/**
+ * Serves REST requests without Next.js's router and response streaming: the request goes to the
+ * family's own route handler (what Next.js would call) and its answer is written as one buffer with
+ * a Content-Length, where Next.js pipes every body through a web stream as a chunked response
+ * (it drops a handler's Content-Length). The bodies, statuses and the handler's headers are the
+ * same; what differs is framing and Next.js's `Vary` header for its own router. Measured in the
+ * scale benchmark (README). Returns null for anything else (and for a method the family's route
+ * does not export, which Next.js answers itself), which then goes to Next.js.
+ */
+export function directRestHandler(families: Family[]): ((req: http.IncomingMessage, res: http.ServerResponse) => boolean) | null {
+  if (families.length === 0) return null;
+  return (req, res) => {
+    const url = req.url ?? "/";
+    const family = families.find((f) => url.startsWith(f.basePath) && (url.length === f.basePath.length || "/?".includes(url[f.basePath.length])));
+    const handler = family?.handlers[req.method ?? ""];
+    if (!handler) return false;
+    void serve(handler, req, res);
+    return true;
+  };
+}
+
+async function serve(handler: WebHandler, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  try {
+    // The forwarding headers Next.js adds before a route sees the request (the rate limit reads X-Forwarded-For).
+    const encrypted = Boolean((req.socket as { encrypted?: boolean }).encrypted);
+    const proto = (req.headers["x-forwarded-proto"] as string | undefined) ?? (encrypted ? "https" : "http");
+    req.headers["x-forwarded-host"] ??= req.headers.host;
+    req.headers["x-forwarded-port"] ??= String(req.socket.localPort ?? "");
+    req.headers["x-forwarded-proto"] ??= proto;
+    req.headers["x-forwarded-for"] ??= req.socket.remoteAddress;
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value === undefined) continue;
+      if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+      else headers.set(name, value);
+    }
+    const hasBody = req.method !== "GET" && req.method !== "HEAD";
+    const request = new Request(`${proto}://${req.headers.host ?? "localhost"}${req.url}`, {
+      method: req.method,
+      headers,
+      ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: "half" } : {}),
+    } as RequestInit);
+    const response = await handler(request);
+    const body = response.body && req.method !== "HEAD" ? Buffer.from(await response.arrayBuffer()) : null;
+    res.statusCode = response.status;
+    response.headers.forEach((value, name) => res.appendHeader(name, value));
+    if (body) res.setHeader("content-length", body.length);
+    res.end(body ?? undefined);
+  } catch (error) {
+    // The kit answers every error itself; this is a fault of this adapter.
+    console.error("[serve] REST request failed outside the kit:", error);
+    if (!res.headersSent) res.statusCode = 500;
+    res.end();
+  }
+}
