@@ -79,7 +79,14 @@ async function serveHttp(): Promise<void> {
   // not with HTTP_COMPRESSION, which Next.js applies.
   let direct: ReturnType<typeof directRestHandler> = null;
   const listener: http.RequestListener = (req, res) => {
-    if (!direct?.(req, res)) void handle(req, res);
+    if (direct?.(req, res)) return;
+    // Methods a fetch Request cannot carry fail inside Next.js with a 500; REST paths are answered by
+    // rest-direct.ts, pages and tRPC here.
+    if (req.method === "TRACE" || req.method === "TRACK" || req.method === "CONNECT") {
+      res.writeHead(405, { allow: "GET, HEAD, POST", "content-type": "text/plain; charset=utf-8" }).end("Method Not Allowed");
+      return;
+    }
+    void handle(req, res);
   };
   const server = createHttpServer(listener, {
     headersMs: c.HTTP_HEADERS_TIMEOUT_MS,

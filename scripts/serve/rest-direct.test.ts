@@ -77,4 +77,24 @@ describe("REST requests served straight to their route handlers", () => {
     expect(answer).toMatch(/connection: close/i);
     expect(answer).toContain('{"error":"Request body too large: the limit is 32 MiB."}');
   });
+
+  it("answers TRACE, which no fetch Request can carry, like any unrouted method: the HTML 405 with the path's Allow", async () => {
+    const url = await start(routeHandlers(managementApi));
+    const send = (path: string) =>
+      new Promise<{ status: number; allow: string | undefined; type: string | undefined; body: string }>((resolve, reject) => {
+        const request = http.request(`${url}${path}`, { method: "TRACE" }, (response) => {
+          let body = "";
+          response.on("data", (d) => (body += d));
+          response.on("end", () =>
+            resolve({ status: response.statusCode!, allow: response.headers.allow, type: response.headers["content-type"], body }),
+          );
+        });
+        request.on("error", reject);
+        request.end();
+      });
+    const known = await send("/v1/management/orders/");
+    expect(known).toMatchObject({ status: 405, allow: "GET, POST", type: "text/html; charset=utf-8" });
+    expect(known.body).toContain("The method TRACE is not allowed for the requested URL.");
+    expect((await send("/v1/management/no-such-thing")).status).toBe(404);
+  });
 });

@@ -3,6 +3,7 @@ import type http from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Readable } from "node:stream";
+import { methodNotAllowedPage } from "@/server/rest/responses";
 
 type WebHandler = (request: Request) => Promise<Response>;
 type Family = { basePath: string; handlers: Record<string, WebHandler> };
@@ -48,11 +49,37 @@ export function directRestHandler(families: Family[]): ((req: http.IncomingMessa
   return (req, res) => {
     const url = req.url ?? "/";
     const family = families.find((f) => url.startsWith(f.basePath) && (url.length === f.basePath.length || "/?".includes(url[f.basePath.length])));
+    if (family && FETCH_FORBIDDEN_METHODS.has(req.method ?? "")) {
+      void refuseForbiddenMethod(family, req, res);
+      return true;
+    }
     const handler = family?.handlers[req.method ?? ""];
     if (!handler) return false;
     void serve(handler, req, res);
     return true;
   };
+}
+
+/** Methods a fetch Request cannot carry (Next.js fails on them with a text/plain 500). */
+const FETCH_FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
+
+/**
+ * TRACE, TRACK or CONNECT on a REST path: the kit's answer to an unrouted method (the HTML 405 with
+ * the path's Allow, or the HTML 404 of an unknown path), taken from the family's answer to OPTIONS,
+ * which no route serves, with the method named as sent.
+ */
+async function refuseForbiddenMethod(family: Family, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const probe = family.handlers.OPTIONS;
+  const answer = probe ? await probe(new Request(`http://localhost${req.url}`, { method: "OPTIONS" })) : null;
+  if (!answer || answer.status !== 405) {
+    res.writeHead(answer?.status ?? 405, { "content-type": answer?.headers.get("content-type") ?? "text/plain" });
+    res.end(answer ? Buffer.from(await answer.arrayBuffer()) : "Method Not Allowed");
+    return;
+  }
+  const page = methodNotAllowedPage(req.method!, (answer.headers.get("allow") ?? "").split(", ").filter(Boolean));
+  const body = Buffer.from(await page.arrayBuffer());
+  res.writeHead(405, { ...Object.fromEntries(page.headers), "content-length": body.length });
+  res.end(body);
 }
 
 async function serve(handler: WebHandler, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
