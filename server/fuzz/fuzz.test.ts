@@ -68,7 +68,7 @@ type Failure = { request: string; case: string; status: number; problem: string;
 /** Rows per table: one statement, so a refused request can be checked for writes cheaply. */
 async function rowCounts(): Promise<string> {
   const tables = await t.db.$queryRaw<{ name: string }[]>`
-    SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`;
+    SELECT table_name::text AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`;
   const sql = `SELECT ${tables.map((r) => `(SELECT count(*) FROM "${r.name}")::text AS "${r.name}"`).join(", ")}`;
   const [row] = await t.db.$queryRawUnsafe<Record<string, string>[]>(sql);
   return JSON.stringify(row);

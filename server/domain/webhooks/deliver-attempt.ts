@@ -120,7 +120,11 @@ function nextStep(attemptNumber: number, maxAttempts: number, ok: boolean, final
   return { state, nextAttemptAt };
 }
 
-/** The "keeps failing" warning is due on this failed attempt (target-health.ts): no success in 24 h, none logged in the last hour. */
+/**
+ * The "keeps failing" warning is due on this failed attempt (target-health.ts): no success in 24 h,
+ * none logged in the last hour. The statements then return `warned` by comparing the stored time
+ * with `now()::timestamptz(3)`: the column keeps milliseconds, PostgreSQL's now() microseconds.
+ */
 const WARN_IF_FAILING = Prisma.sql`CASE
   WHEN ("lastSuccessAt" IS NULL OR "lastSuccessAt" < now() - ${FAILING_AFTER_MS} * interval '1 millisecond')
    AND ("failingWarnedAt" IS NULL OR "failingWarnedAt" <= now() - ${FAILING_WARNING_EVERY_MS} * interval '1 millisecond')
@@ -249,7 +253,7 @@ export async function performClaimedAttempt(claimed: ClaimedAttempt, buildData: 
            "failingWarnedAt" = CASE WHEN ${outcome.ok} THEN "failingWarnedAt" ELSE ${WARN_IF_FAILING} END
      WHERE "id" = ${claimed.subscriptionId} AND ${sent}
        AND (NOT ${outcome.ok} OR "failuresSinceSuccess" > 0 OR "lastSuccessAt" IS NULL OR "lastSuccessAt" < now() - interval '1 minute')
- RETURNING "id" AS "subscriptionId", "failingWarnedAt" IS NOT NULL AND "failingWarnedAt" = now() AS "warned",
+ RETURNING "id" AS "subscriptionId", "failingWarnedAt" IS NOT NULL AND "failingWarnedAt" = now()::timestamptz(3) AS "warned",
            "failuresSinceSuccess", "lastSuccessAt"`;
   warnIfFailing(health, row.target, outcome);
   return { state, nextAttemptAt, outcome, sent };
@@ -308,7 +312,7 @@ export async function performUnreachableAttempts(claimed: ClaimedAttempt[], buil
        SET "lastFailureAt" = now(), "failuresSinceSuccess" = s."failuresSinceSuccess" + f."n", "failingWarnedAt" = ${WARN_IF_FAILING}
       FROM failures f
      WHERE s."id" = f."subscriptionId"
- RETURNING s."id" AS "subscriptionId", s."failingWarnedAt" IS NOT NULL AND s."failingWarnedAt" = now() AS "warned",
+ RETURNING s."id" AS "subscriptionId", s."failingWarnedAt" IS NOT NULL AND s."failingWarnedAt" = now()::timestamptz(3) AS "warned",
            s."failuresSinceSuccess", s."lastSuccessAt"`;
   for (const h of health) warnIfFailing(h, claimed[0].target, outcome);
   return [...others, ...steps.map((s) => ({ state: s.state, nextAttemptAt: s.nextAttemptAt, outcome, sent: true }))];
