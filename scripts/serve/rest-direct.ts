@@ -9,9 +9,12 @@ type WebHandler = (request: Request) => Promise<Response>;
 type Family = { basePath: string; handlers: Record<string, WebHandler> };
 
 /**
- * The REST families' route handlers, straight from the build (the same module instances Next.js
- * runs: the kit, its rate-limit counters, the database connection), found in the build's manifest:
- * every `…/[[...path]]/route` catch-all under /v1, /v2 or /api/v0 hands its whole family to the kit.
+ * The API route handlers, straight from the build (the same module instances Next.js runs: the kit,
+ * its rate-limit counters, the database connection), found in the build's manifest: every
+ * `…/[[...path]]/route` catch-all under /v1, /v2 or /api/v0 hands its whole REST family to the kit,
+ * and `/api/trpc/[trpc]/route` serves the portals' procedures (it reads the session from the
+ * request's cookie header, not from Next.js's request context; tRPC answers an undecodable
+ * procedure path with its own 400).
  */
 export async function loadRestFamilies(root: string): Promise<Family[]> {
   const manifestFile = path.join(root, ".next", "server", "app-paths-manifest.json");
@@ -20,7 +23,7 @@ export async function loadRestFamilies(root: string): Promise<Family[]> {
   const require = createRequire(path.join(root, "package.json"));
   const families: Family[] = [];
   for (const [route, file] of Object.entries(manifest)) {
-    const match = /^(\/(?:v1|v2|api\/v0)\/[^[]+)\/\[\[\.\.\.path\]\]\/route$/.exec(route);
+    const match = /^(\/(?:v1|v2|api\/v0)\/[^[]+)\/\[\[\.\.\.path\]\]\/route$/.exec(route) ?? /^(\/api\/trpc)\/\[trpc\]\/route$/.exec(route);
     if (!match) continue;
     const { routeModule } = require(path.join(root, ".next", "server", file)) as {
       routeModule: { ensureUserland(): Promise<void>; userland: Record<string, unknown> };
