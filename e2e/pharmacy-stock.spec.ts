@@ -29,6 +29,36 @@ async function stubProcedure(page: Page, procedure: string, answer: { data: unkn
 
 const pharmacyHeaders = { "X-API-Key": demo.keys.pharmacy };
 
+/**
+ * An OTC order placed over the Management API and routed to the demo pharmacy (`extra` adds to or
+ * replaces parts of the body), and its pharmacy order as the REST queue lists it.
+ */
+async function placeRoutedOrder(page: Page, externalId: string, paid: number, extra: Record<string, unknown> = {}) {
+  const created = await page.request.post("/v1/management/orders", {
+    headers: { "X-API-Key": demo.keys.management },
+    data: {
+      shop_identifier: demo.shop.identifier,
+      external_id: externalId,
+      customer: { id: `cust-${externalId}` },
+      delivery_address: { first_name: "Max", last_name: "Muster", street: "Hauptstr.", house_number: "7", zip_code: "10115", city: "Berlin", country: "DE" },
+      fulfillments: [
+        {
+          external_id: "f-1",
+          destination_pharmacy_uid: pharmacy.uid,
+          items: [{ external_id: "i-1", sku_reference: demo.catalogue.otc[0]!.sku_reference, quantity: 1, total_paid: { amount: paid, currency: "EUR" } }],
+        },
+      ],
+      ...extra,
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const orderUid = ((await created.json()) as { uid: string }).uid;
+  const queue = await page.request.get(`${PHARMACY_API}/pharmacy_orders/`, { headers: pharmacyHeaders, params: { limit: 100 } });
+  const pharmacyOrder = ((await queue.json()) as { data: { uid: string; order: { uid: string } }[] }).data.find((o) => o.order.uid === orderUid)!;
+  expect(pharmacyOrder).toBeTruthy();
+  return pharmacyOrder;
+}
+
 test("a pharmacist changes a stock with Enter, and the REST API shows it", async ({ page }) => {
   const sku = demo.catalogue.otc[0]!;
   const list = await page.request.get(`${PHARMACY_API}/pharmacy_skus/`, { headers: pharmacyHeaders, params: { limit: 100 } });
@@ -82,29 +112,12 @@ test("a pharmacist changes a stock with Enter, and the REST API shows it", async
 test("a pharmacist maps a shipping method, and a REST pharmacy order detail carries the mapping", async ({ page }) => {
   const label = `e2e-express-${randomUUID().slice(0, 6)}`;
   const externalId = `e2e-ship-${randomUUID()}`;
-  const created = await page.request.post("/v1/management/orders", {
-    headers: { "X-API-Key": demo.keys.management },
-    data: {
-      shop_identifier: demo.shop.identifier,
-      external_id: externalId,
-      customer: { id: `cust-${externalId}`, email: "erika@example.com" },
-      delivery_address: { first_name: "Erika", last_name: "Mustermann", street: "Hauptstr.", house_number: "5", zip_code: "10115", city: "Berlin", country: "DE" },
-      shipping_methods: ["standard", label],
-      shipping_cost: { amount: 495, currency: "EUR" },
-      fulfillments: [
-        {
-          external_id: "f-1",
-          destination_pharmacy_uid: pharmacy.uid,
-          items: [{ external_id: "i-1", sku_reference: demo.catalogue.otc[0]!.sku_reference, quantity: 1, total_paid: { amount: 499, currency: "EUR" } }],
-        },
-      ],
-    },
+  const pharmacyOrder = await placeRoutedOrder(page, externalId, 499, {
+    customer: { id: `cust-${externalId}`, email: "erika@example.com" },
+    delivery_address: { first_name: "Erika", last_name: "Mustermann", street: "Hauptstr.", house_number: "5", zip_code: "10115", city: "Berlin", country: "DE" },
+    shipping_methods: ["standard", label],
+    shipping_cost: { amount: 495, currency: "EUR" },
   });
-  expect(created.status(), await created.text()).toBe(201);
-  const orderUid = ((await created.json()) as { uid: string }).uid;
-  const queue = await page.request.get(`${PHARMACY_API}/pharmacy_orders/`, { headers: pharmacyHeaders, params: { limit: 100 } });
-  const pharmacyOrder = ((await queue.json()) as { data: { uid: string; order: { uid: string } }[] }).data.find((o) => o.order.uid === orderUid)!;
-  expect(pharmacyOrder).toBeTruthy();
   type Detail = { shop_shipping_methods: { external_id: string; pharmacy_mapping: unknown }[] };
   const detail = async () => {
     const r = await page.request.get(`${PHARMACY_API}/pharmacy_orders/${pharmacyOrder.uid}/`, { headers: pharmacyHeaders });
@@ -147,28 +160,7 @@ test("a pharmacist maps a shipping method, and a REST pharmacy order detail carr
 
 test("a pharmacist opens payouts and sees the rows with their totals, or the empty state", async ({ page }) => {
   // A completed order, so that there are routed payout rows to show.
-  const externalId = `e2e-payout-${randomUUID()}`;
-  const created = await page.request.post("/v1/management/orders", {
-    headers: { "X-API-Key": demo.keys.management },
-    data: {
-      shop_identifier: demo.shop.identifier,
-      external_id: externalId,
-      customer: { id: `cust-${externalId}` },
-      delivery_address: { first_name: "Max", last_name: "Muster", street: "Hauptstr.", house_number: "7", zip_code: "10115", city: "Berlin", country: "DE" },
-      shipping_cost: { amount: 495, currency: "EUR" },
-      fulfillments: [
-        {
-          external_id: "f-1",
-          destination_pharmacy_uid: pharmacy.uid,
-          items: [{ external_id: "i-1", sku_reference: demo.catalogue.otc[0]!.sku_reference, quantity: 1, total_paid: { amount: 999, currency: "EUR" } }],
-        },
-      ],
-    },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const orderUid = ((await created.json()) as { uid: string }).uid;
-  const queue = await page.request.get(`${PHARMACY_API}/pharmacy_orders/`, { headers: pharmacyHeaders, params: { limit: 100 } });
-  const pharmacyOrder = ((await queue.json()) as { data: { uid: string; order: { uid: string } }[] }).data.find((o) => o.order.uid === orderUid)!;
+  const pharmacyOrder = await placeRoutedOrder(page, `e2e-payout-${randomUUID()}`, 999, { shipping_cost: { amount: 495, currency: "EUR" } });
   const started = await page.request.patch(`${PHARMACY_API}/pharmacy_orders/${pharmacyOrder.uid}/status`, { headers: pharmacyHeaders, data: { status: "in-progress" } });
   expect(started.status(), await started.text()).toBe(200);
   const completed = await page.request.patch(`${PHARMACY_API}/pharmacy_orders/${pharmacyOrder.uid}/complete_order`, { headers: pharmacyHeaders, data: {} });
@@ -213,27 +205,7 @@ test("a pharmacist opens payouts and sees the rows with their totals, or the emp
 });
 
 test("an order cancelled after completion: its payouts show as needing review, and its page says stock was returned", async ({ page }) => {
-  const externalId = `e2e-cancel-${randomUUID()}`;
-  const created = await page.request.post("/v1/management/orders", {
-    headers: { "X-API-Key": demo.keys.management },
-    data: {
-      shop_identifier: demo.shop.identifier,
-      external_id: externalId,
-      customer: { id: `cust-${externalId}` },
-      delivery_address: { first_name: "Max", last_name: "Muster", street: "Hauptstr.", house_number: "7", zip_code: "10115", city: "Berlin", country: "DE" },
-      fulfillments: [
-        {
-          external_id: "f-1",
-          destination_pharmacy_uid: pharmacy.uid,
-          items: [{ external_id: "i-1", sku_reference: demo.catalogue.otc[0]!.sku_reference, quantity: 1, total_paid: { amount: 999, currency: "EUR" } }],
-        },
-      ],
-    },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const orderUid = ((await created.json()) as { uid: string }).uid;
-  const queue = await page.request.get(`${PHARMACY_API}/pharmacy_orders/`, { headers: pharmacyHeaders, params: { limit: 100 } });
-  const pharmacyOrder = ((await queue.json()) as { data: { uid: string; order: { uid: string } }[] }).data.find((o) => o.order.uid === orderUid)!;
+  const pharmacyOrder = await placeRoutedOrder(page, `e2e-cancel-${randomUUID()}`, 999);
   const completed = await page.request.patch(`${PHARMACY_API}/pharmacy_orders/${pharmacyOrder.uid}/complete_order`, { headers: pharmacyHeaders, data: {} });
   expect(completed.status(), await completed.text()).toBe(200);
   const cancelled = await page.request.patch(`${PHARMACY_API}/pharmacy_orders/${pharmacyOrder.uid}/status`, { headers: pharmacyHeaders, data: { status: "cancelled" } });

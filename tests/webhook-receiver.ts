@@ -52,3 +52,12 @@ export async function startReceiver(respond: Responder = (_r, res) => void res.w
 }
 
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+/** A port on 127.0.0.1 that refuses connections (bound, then closed): a dead webhook target. */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

@@ -6,6 +6,7 @@ import { createApiKey } from "@/server/auth/api-keys";
 import type { Db } from "@/server/db/client";
 import { PHARMACY_ORDER_STATUS } from "@/server/domain/pharmacy-orders/statuses";
 import { cpuBetween, type CpuSample, type CpuUse } from "../cpu";
+import { closedPort } from "@/tests/webhook-receiver";
 import { seedOrders } from "./orders";
 
 /**
@@ -303,15 +304,6 @@ export type DeadTargetRow = {
   during: CpuUse;
   after: CpuUse;
 };
-
-/** A closed port on 127.0.0.1: bound, then closed again, so connecting is refused. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 async function register(url: string, key: string, pharmacyId: string, target: string): Promise<string> {
   const r = await fetch(`${url}/v1/external_pharmacy_api/webhooks/`, {

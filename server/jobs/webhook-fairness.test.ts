@@ -4,7 +4,6 @@
  * idleness, the refused-connection probe and the "keeps failing" health.
  */
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { recordEvent } from "@/server/domain/events/outbox";
 import {
@@ -20,7 +19,7 @@ import { pharmacyTargetHealth, targetHealthState } from "@/server/domain/webhook
 import { log } from "@/server/log";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { sleep, until, useEnv } from "@/tests/wait";
-import { startReceiver, type Receiver } from "@/tests/webhook-receiver";
+import { closedPort, startReceiver, type Receiver } from "@/tests/webhook-receiver";
 import { WebhookRunner } from "./webhook-runner";
 
 useEnv({
@@ -37,15 +36,6 @@ useEnv({
 let t: Tenant;
 let healthy: Receiver;
 let runners: WebhookRunner[] = [];
-
-/** A port on 127.0.0.1 that refuses connections (bound, then closed). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 async function subscribe(target: string) {
   return t.db.webhookSubscription.create({
