@@ -27,7 +27,7 @@ import { config } from "@/server/config";
 import { log } from "@/server/log";
 import { countRateLimitsForWorkers } from "@/server/rest/rate-limit";
 import { closeGracefully, createHttpServer } from "./serve/http-server";
-import { directRestHandler, loadRestFamilies } from "./serve/rest-direct";
+import { directApiHandler, FETCH_FORBIDDEN_METHODS, loadApiRoutes } from "./serve/rest-direct";
 import { buildInputsHash, buildIsCurrent, buildStampFile, processPlan } from "./serve/plan";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -77,12 +77,12 @@ async function serveHttp(): Promise<void> {
   const handle = app.getRequestHandler();
   // REST requests go straight to their family's route handler, answered as one buffer (rest-direct.ts);
   // not with HTTP_COMPRESSION, which Next.js applies.
-  let direct: ReturnType<typeof directRestHandler> = null;
+  let direct: ReturnType<typeof directApiHandler> = null;
   const listener: http.RequestListener = (req, res) => {
     if (direct?.(req, res)) return;
-    // Methods a fetch Request cannot carry fail inside Next.js with a 500; REST paths are answered by
-    // rest-direct.ts, pages and tRPC here.
-    if (req.method === "TRACE" || req.method === "TRACK" || req.method === "CONNECT") {
+    // Methods a fetch Request cannot carry fail inside Next.js with a 500; API paths are answered by
+    // rest-direct.ts, everything else here.
+    if (FETCH_FORBIDDEN_METHODS.has(req.method ?? "")) {
       res.writeHead(405, { allow: "GET, HEAD, POST", "content-type": "text/plain; charset=utf-8" }).end("Method Not Allowed");
       return;
     }
@@ -99,7 +99,7 @@ async function serveHttp(): Promise<void> {
   // makes that happen before it takes connections. The entry must not open the database
   // itself: its copy of the server modules is not the bundle's (Prisma's error classes would differ).
   await warmUp(listener);
-  if (!c.HTTP_COMPRESSION && process.env.RX_DIRECT_REST !== "0") direct = directRestHandler(await loadRestFamilies(root));
+  if (!c.HTTP_COMPRESSION && process.env.RX_DIRECT_REST !== "0") direct = directApiHandler(await loadApiRoutes(root));
   let stopping = false;
   const stop = async () => {
     if (stopping) return;

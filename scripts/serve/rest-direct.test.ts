@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { routeHandlers } from "@/server/rest/kit";
 import { managementApi } from "@/server/api/management";
-import { directRestHandler } from "./rest-direct";
+import { directApiHandler } from "./rest-direct";
 
 let server: http.Server | undefined;
 afterEach(async () => {
@@ -17,7 +17,7 @@ afterEach(async () => {
 
 /** The direct path in front of a stand-in for Next.js, which answers 299 to whatever it is given. */
 async function start(handlers: Record<string, (r: Request) => Promise<Response>>) {
-  const direct = directRestHandler([{ basePath: "/v1/management", handlers }])!;
+  const direct = directApiHandler([{ basePath: "/v1/management", handlers }])!;
   server = http.createServer((req, res) => {
     if (!direct(req, res)) res.writeHead(299).end("next");
   });

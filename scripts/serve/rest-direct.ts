@@ -16,7 +16,7 @@ type Family = { basePath: string; handlers: Record<string, WebHandler> };
  * request's cookie header, not from Next.js's request context; tRPC answers an undecodable
  * procedure path with its own 400).
  */
-export async function loadRestFamilies(root: string): Promise<Family[]> {
+export async function loadApiRoutes(root: string): Promise<Family[]> {
   const manifestFile = path.join(root, ".next", "server", "app-paths-manifest.json");
   if (!existsSync(manifestFile)) return [];
   const manifest = JSON.parse(readFileSync(manifestFile, "utf8")) as Record<string, string>;
@@ -47,7 +47,7 @@ export async function loadRestFamilies(root: string): Promise<Family[]> {
  * scale benchmark (README). Returns null for anything else (and for a method the family's route
  * does not export, which Next.js answers itself), which then goes to Next.js.
  */
-export function directRestHandler(families: Family[]): ((req: http.IncomingMessage, res: http.ServerResponse) => boolean) | null {
+export function directApiHandler(families: Family[]): ((req: http.IncomingMessage, res: http.ServerResponse) => boolean) | null {
   if (families.length === 0) return null;
   return (req, res) => {
     const url = req.url ?? "/";
@@ -64,7 +64,7 @@ export function directRestHandler(families: Family[]): ((req: http.IncomingMessa
 }
 
 /** Methods a fetch Request cannot carry (Next.js fails on them with a text/plain 500). */
-const FETCH_FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
+export const FETCH_FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
 
 /**
  * TRACE, TRACK or CONNECT on a REST path: the kit's answer to an unrouted method (the HTML 405 with
