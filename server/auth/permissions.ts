@@ -1,6 +1,9 @@
 import type { ApiKeyFamily } from "@/server/db/generated/enums";
 
-/** Permission names per key family, exactly as the spec's Authentication section lists them. */
+/**
+ * Permission names per key family: the spec's Authentication section, plus patient:write, which the
+ * public documentation names for POST /v1/management/patients (gap G19).
+ */
 export const PERMISSIONS = {
   MANAGEMENT: [
     "order:read",
@@ -12,6 +15,7 @@ export const PERMISSIONS = {
     "doctor:read",
     "doctor_statistics:read",
     "patient:read",
+    "patient:write",
     "waiting_room:read",
     "waiting_room:write",
     "wallet_pass_template:read",
