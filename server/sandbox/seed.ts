@@ -52,6 +52,29 @@ export type DemoFile = {
   catalogue: { otc: CatalogueEntry[]; rx: CatalogueEntry[] };
   /** The sandbox QES signer (PKCS#12) and its CA, trusted for the sandbox organisation only. */
   qes: { signer_p12_path: string; signer_p12_password: string; ca_cert_path: string };
+  telemedicine_provider_uid: string;
+  /** An anamnesis questionnaire of the organisation (PATCH /v1/management/questionnaires/{uid}/model). */
+  questionnaire_uid: string;
+};
+
+/** A short anamnesis in SurveyJS's form model, as the questionnaire editor would publish it. */
+const SANDBOX_QUESTIONNAIRE = {
+  displayName: "Anamnesis: general consultation",
+  model: {
+    title: "General consultation",
+    pages: [
+      {
+        name: "health",
+        elements: [
+          { type: "radiogroup", name: "allergies", title: "Do you have any known allergies?", choices: ["yes", "no"], isRequired: true },
+          { type: "comment", name: "allergy_details", title: "Which allergies?", visibleIf: "{allergies} = 'yes'" },
+          { type: "checkbox", name: "conditions", title: "Do any of these apply to you?", choices: ["pregnancy", "kidney disease", "liver disease", "none"] },
+          { type: "text", name: "medication", title: "Which medicines do you take regularly?" },
+          { type: "boolean", name: "consent", title: "I confirm that my answers are complete and true.", isRequired: true },
+        ],
+      },
+    ],
+  },
 };
 
 const PHARMACIES = [
@@ -208,12 +231,16 @@ export async function seedSandbox(db: Db): Promise<DemoFile> {
     () => db.doctor.findFirst({ where: { organisationId, email: "dr.weber@demo.example" } }),
     () => db.doctor.create({ data: { organisationId, displayName: "Dr. Anna Weber", email: "dr.weber@demo.example" } }),
   );
-  await findOrCreate(
+  const telemedicineProvider = await findOrCreate(
     () => db.telemedicineProvider.findFirst({ where: { organisationId, identifier: "demo-telemedicine" } }),
     () =>
       db.telemedicineProvider.create({
         data: { organisationId, identifier: "demo-telemedicine", displayName: "Demo Telemedicine Provider" },
       }),
+  );
+  const questionnaire = await findOrCreate(
+    () => db.questionnaire.findFirst({ where: { organisationId, displayName: SANDBOX_QUESTIONNAIRE.displayName } }),
+    () => db.questionnaire.create({ data: { organisationId, ...SANDBOX_QUESTIONNAIRE, publishedAt: new Date() } }),
   );
 
   const users = {
@@ -260,6 +287,8 @@ export async function seedSandbox(db: Db): Promise<DemoFile> {
     users,
     catalogue,
     qes: { signer_p12_path: qes.signerP12Path, signer_p12_password: qes.signerP12Password, ca_cert_path: qes.caCertPath },
+    telemedicine_provider_uid: telemedicineProvider.id,
+    questionnaire_uid: questionnaire.id,
   };
   const file = demoFilePath();
   if (!existsSync(path.dirname(file))) mkdirSync(path.dirname(file), { recursive: true });

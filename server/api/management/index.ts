@@ -5,5 +5,15 @@ import { catalogueRoutes } from "./catalogue.routes";
 import { notificationSubscriptionRoutes } from "./notification-subscriptions.routes";
 import { orderRoutes } from "./orders.routes";
 import { prescriptionRoutes } from "./prescriptions.routes";
+import { questionnaireRoutes } from "./questionnaires.routes";
+import { telemedicineProviderRoutes } from "./telemedicine-providers.routes";
 
-export const managementApi = createRestApi(MANAGEMENT, [healthRoute, ...orderRoutes, ...prescriptionRoutes, ...catalogueRoutes, ...notificationSubscriptionRoutes]);
+export const managementApi = createRestApi(MANAGEMENT, [
+  healthRoute,
+  ...orderRoutes,
+  ...prescriptionRoutes,
+  ...catalogueRoutes,
+  ...notificationSubscriptionRoutes,
+  ...telemedicineProviderRoutes,
+  ...questionnaireRoutes,
+]);

@@ -1,0 +1,38 @@
+import { database, Prisma } from "@/server/db/client";
+import { NotFoundError, ValidationError } from "@/server/domain/errors";
+import { surveyModelProblems } from "./survey-model";
+
+export type PublishedQuestionnaire = { id: string; model: unknown; theme: unknown };
+
+/**
+ * Publishes a complete questionnaire model (not a partial patch) at once: it replaces the live
+ * model, keeps the live theme unless a new one is given, and removes the editor's older autosaved
+ * draft, so the editor cannot later restore a draft made before this publication. Concurrent
+ * publications each write a whole model; the last one wins.
+ */
+export async function publishQuestionnaireModel(
+  organisationId: string,
+  questionnaireId: string,
+  change: { model: Record<string, unknown>; theme?: Record<string, unknown> },
+): Promise<PublishedQuestionnaire> {
+  const problems = surveyModelProblems(change.model);
+  if (problems.length > 0) throw new ValidationError({ model: problems });
+
+  const db = await database();
+  const [updated] = await db.$transaction(async (tx) => {
+    const { count } = await tx.questionnaire.updateMany({
+      where: { id: questionnaireId, organisationId },
+      data: {
+        model: change.model as Prisma.InputJsonObject,
+        ...(change.theme !== undefined ? { theme: change.theme as Prisma.InputJsonObject } : {}),
+        draftModel: Prisma.DbNull,
+        draftSavedAt: null,
+        publishedAt: new Date(),
+      },
+    });
+    if (count === 0) return [];
+    return tx.questionnaire.findMany({ where: { id: questionnaireId }, select: { id: true, model: true, theme: true } });
+  });
+  if (!updated) throw new NotFoundError();
+  return updated;
+}
