@@ -21,7 +21,7 @@ export const doctorRoutes = [
   route({
     method: "GET",
     path: "/doctors/:doctor_uid/statistics",
-    summary: "A doctor's prescriptions signed, declined and pending, and waiting-room consultations, from..to (Unix seconds, inclusive)",
+    summary: "A doctor's prescriptions signed, declined and pending, and completed waiting-room consultations; from and to required (Unix seconds, inclusive)",
     permission: "doctor_statistics:read",
     query: statisticsQuery,
     async handle({ principal, params, query }) {

@@ -10,7 +10,7 @@ export const patientRoutes = [
   route({
     method: "POST",
     path: "/patients",
-    summary: "Create or resolve the patient of a shop's customer (201 new, 200 existing); email and fields are stored on both",
+    summary: "Create or resolve the patient of a shop's customer (201 new, 200 existing); a given email and fields replace the stored ones",
     permission: "patient:write",
     body: createPatientSchema,
     async handle({ principal, body }) {
