@@ -108,7 +108,7 @@ describe("POST /v1/management/patients", () => {
       ["first_name", "Max", "shop"],
       ["last_name", "Mustermann", "user"],
       ["newsletter", "true", "shop"],
-      ["weight", "81.5", "shop"],
+      ["weight", "81.50", "shop"],
     ]);
     // Without an e-mail, a resolve keeps the stored one.
     await register({ shop_uid: t.shop.id, shop_customer_id: shopCustomerId });

@@ -58,7 +58,7 @@ export function normaliseFieldValue(type: string, raw: string | number | boolean
     case "email":
       return EMAIL.test(text) && text.length <= 254 ? { value: text } : { error: "Enter a valid email address." };
     case "number":
-      return NUMBER.test(text) && Number.isFinite(Number(text)) ? { value: String(Number(text)) } : { error: "A valid number is required." };
+      return NUMBER.test(text) ? { value: text } : { error: "A valid number is required." };
     case "boolean": {
       const lower = text.toLowerCase();
       return lower === "true" || lower === "false" ? { value: lower } : { error: "Must be a valid boolean (true or false)." };
