@@ -13,6 +13,7 @@ import { displayNameOf } from "./shop-customers";
 /** The types a value can be checked against; a definition of any other type (a picture, an ID scan) cannot be set by value. */
 export const PATIENT_FIELD_TYPES = ["text", "date", "phone", "email", "number", "boolean"] as const;
 export type PatientFieldType = (typeof PATIENT_FIELD_TYPES)[number];
+const isCheckable = (type: string): type is PatientFieldType => (PATIENT_FIELD_TYPES as readonly string[]).includes(type);
 
 /** Who set a value (the definition's own source names where it usually comes from). */
 export const PATIENT_FIELD_SOURCES = ["shop", "survey", "user"] as const;
@@ -38,6 +39,7 @@ export type FieldValueCheck = { value: string } | { error: string };
 
 /** The stored form of a value for a field of this type, or why it is not one. */
 export function normaliseFieldValue(type: string, raw: string | number | boolean): FieldValueCheck {
+  if (!isCheckable(type)) return { error: `A field of type "${type}" cannot be set by value.` };
   const text = String(raw).trim();
   if (text === "") return { error: "This field may not be blank." };
   if (text.length > MAX_FIELD_VALUE_LENGTH) return { error: `Ensure this field has no more than ${MAX_FIELD_VALUE_LENGTH} characters.` };
@@ -63,8 +65,6 @@ export function normaliseFieldValue(type: string, raw: string | number | boolean
       const lower = text.toLowerCase();
       return lower === "true" || lower === "false" ? { value: lower } : { error: "Must be a valid boolean (true or false)." };
     }
-    default:
-      return { error: `A field of type "${type}" cannot be set by value.` };
   }
 }
 
