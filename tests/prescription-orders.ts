@@ -4,7 +4,7 @@
  * its questionnaire and response are inserted directly (the product has no command that creates them).
  */
 import { expect } from "vitest";
-import { findOrCreateShopCustomer } from "@/server/domain/orders/customers";
+import { findOrCreateShopCustomer } from "@/server/domain/patients/shop-customers";
 import { prescriptionStorage, renderedKey } from "@/server/storage/prescription-files";
 import type { Tenant } from "./fixtures";
 import { address, item, orderBody, placeOrder, type withShopSkus } from "./orders";
@@ -13,7 +13,7 @@ type Refs = Awaited<ReturnType<typeof withShopSkus>>;
 
 /** A completed questionnaire response (anamnesis) of the shop customer, who is created if new. */
 async function completedAnamnesis(t: Tenant, customerId: string) {
-  const patient = await t.db.$transaction((tx) => findOrCreateShopCustomer(tx, t.organisation.id, t.shop.id, { id: customerId }, address));
+  const patient = await t.db.$transaction((tx) => findOrCreateShopCustomer(tx, t.organisation.id, t.shop.id, { id: customerId }, { firstName: address.first_name, lastName: address.last_name }));
   const questionnaire = await t.db.questionnaire.create({ data: { organisationId: t.organisation.id, displayName: "Anamnesis", model: {} } });
   return t.db.questionnaireResponse.create({
     data: { questionnaireId: questionnaire.id, patientId: patient.id, status: "COMPLETED", data: {}, completedAt: new Date() },

@@ -9,6 +9,7 @@ import type { Db } from "@/server/db/client";
 import type { ApiKeyFamily } from "@/server/db/generated/enums";
 import { ensureSandboxQes } from "@/server/pki/sandbox-ca";
 import { log } from "@/server/log";
+import { seedPatientFields } from "./seed-patients";
 
 /**
  * The sandbox: one demo organisation with a shop, a pharmacy group of two pharmacies and one
@@ -55,6 +56,8 @@ export type DemoFile = {
   telemedicine_provider_uid: string;
   /** An anamnesis questionnaire of the organisation (PATCH /v1/management/questionnaires/{uid}/model). */
   questionnaire_uid: string;
+  /** Dr. Anna Weber, the sandbox organisation's doctor. */
+  doctor_uid: string;
 };
 
 /** A short anamnesis in SurveyJS's form model, as the questionnaire editor would publish it. */
@@ -227,7 +230,7 @@ export async function seedSandbox(db: Db): Promise<DemoFile> {
     update: {},
   });
 
-  await findOrCreate(
+  const doctor = await findOrCreate(
     () => db.doctor.findFirst({ where: { organisationId, email: "dr.weber@demo.example" } }),
     () => db.doctor.create({ data: { organisationId, displayName: "Dr. Anna Weber", email: "dr.weber@demo.example" } }),
   );
@@ -242,6 +245,8 @@ export async function seedSandbox(db: Db): Promise<DemoFile> {
     () => db.questionnaire.findFirst({ where: { organisationId, displayName: SANDBOX_QUESTIONNAIRE.displayName } }),
     () => db.questionnaire.create({ data: { organisationId, ...SANDBOX_QUESTIONNAIRE, publishedAt: new Date() } }),
   );
+
+  await seedPatientFields(db, organisationId);
 
   const users = {
     admin: await ensureUser(db, previous.users?.admin, {
@@ -289,6 +294,7 @@ export async function seedSandbox(db: Db): Promise<DemoFile> {
     qes: { signer_p12_path: qes.signerP12Path, signer_p12_password: qes.signerP12Password, ca_cert_path: qes.caCertPath },
     telemedicine_provider_uid: telemedicineProvider.id,
     questionnaire_uid: questionnaire.id,
+    doctor_uid: doctor.id,
   };
   const file = demoFilePath();
   if (!existsSync(path.dirname(file))) mkdirSync(path.dirname(file), { recursive: true });
@@ -304,11 +310,17 @@ type KeySpec = {
   pharmacyGroupId?: string;
 };
 
-/** Keeps a sandbox key that still authenticates; otherwise revokes the slot's old keys and issues a new one. */
+/**
+ * Keeps a sandbox key that still authenticates, with the slot's permissions of today (a key written
+ * before a permission existed gains it); otherwise revokes the slot's old keys and issues a new one.
+ */
 async function ensureKey(db: Db, previous: string | undefined, spec: KeySpec & { organisationId: string }): Promise<string> {
   if (previous) {
     const authenticated = await authenticateRequestKey(spec.family, previous, null);
-    if (authenticated && authenticated.principal.organisationId === spec.organisationId) return previous;
+    if (authenticated && authenticated.principal.organisationId === spec.organisationId) {
+      await db.apiKey.update({ where: { id: authenticated.principal.keyId }, data: { permissions: spec.permissions } });
+      return previous;
+    }
   }
   const stale = await db.apiKey.findMany({
     where: { organisationId: spec.organisationId, displayName: spec.name, revokedAt: null },

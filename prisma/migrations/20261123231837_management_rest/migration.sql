@@ -116,4 +116,5 @@ CREATE UNIQUE INDEX "WaitingRoomEntry_one_allocated_per_doctor_key" ON "WaitingR
 CREATE INDEX "WaitingRoomEntry_waiting_idx" ON "WaitingRoomEntry" ("organisationId", "createdAt") WHERE "status" = 'waiting';
 CREATE INDEX "ShopCustomer_lower_email_idx" ON "ShopCustomer" (lower("email"));
 CREATE INDEX "PatientProfile_lower_email_idx" ON "PatientProfile" ("organisationId", lower("email"));
+CREATE INDEX "Order_lower_customerEmail_idx" ON "Order" ("organisationId", lower("customerEmail"));
 CREATE INDEX "AppointmentReminder_due_idx" ON "AppointmentReminder" ("dueAt") WHERE "sentAt" IS NULL;

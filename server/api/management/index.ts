@@ -2,8 +2,10 @@ import { healthRoute } from "@/server/api/health";
 import { MANAGEMENT } from "@/server/rest/families";
 import { createRestApi } from "@/server/rest/kit";
 import { catalogueRoutes } from "./catalogue.routes";
+import { doctorRoutes } from "./doctors.routes";
 import { notificationSubscriptionRoutes } from "./notification-subscriptions.routes";
 import { orderRoutes } from "./orders.routes";
+import { patientRoutes } from "./patients.routes";
 import { prescriptionRoutes } from "./prescriptions.routes";
 import { questionnaireRoutes } from "./questionnaires.routes";
 import { telemedicineProviderRoutes } from "./telemedicine-providers.routes";
@@ -16,4 +18,6 @@ export const managementApi = createRestApi(MANAGEMENT, [
   ...notificationSubscriptionRoutes,
   ...telemedicineProviderRoutes,
   ...questionnaireRoutes,
+  ...doctorRoutes,
+  ...patientRoutes,
 ]);

@@ -4,9 +4,9 @@ import { isUniqueViolation } from "@/server/db/errors";
 import { actorColumns, type Actor } from "@/server/domain/actor";
 import { ConflictError, FieldErrorCollector, NON_FIELD_ERRORS, UnprocessableError } from "@/server/domain/errors";
 import { createPharmacyOrder } from "@/server/domain/pharmacy-orders/create-pharmacy-order";
+import { findOrCreateShopCustomer } from "@/server/domain/patients/shop-customers";
 import { resolveSkipValidation } from "@/server/domain/prescriptions/skip-validation";
 import { PRESCRIPTION_STATUS, SIGNED_PRESCRIPTION_STATUSES, storedSpellings } from "@/server/domain/prescriptions/statuses";
-import { findOrCreateShopCustomer } from "./customers";
 import { recordInlinePrescription, validateInlinePrescriptions, type ValidatedPdf } from "./inline-prescriptions";
 import { type FulfillmentIntake, type OrderIntake } from "./intake";
 import { ORDER_STATUS } from "./statuses";
@@ -252,7 +252,10 @@ async function writeOrder(
   inline: Map<string, ValidatedPdf>[],
   actor: Actor,
 ): Promise<string> {
-  const patient = await findOrCreateShopCustomer(tx, organisationId, shop.id, intake.customer, intake.deliveryAddress);
+  const patient = await findOrCreateShopCustomer(tx, organisationId, shop.id, intake.customer, {
+    firstName: intake.deliveryAddress.first_name,
+    lastName: intake.deliveryAddress.last_name,
+  });
   const waitsForDoctor = resolved.items.some((items) => items.some((i) => i.needsDoctor));
   const onHold = intake.onHold ?? false;
   const orderId = randomUUID();

@@ -1,0 +1,146 @@
+import { randomUUID } from "node:crypto";
+import type { Tx } from "@/server/db/client";
+import { FieldErrorCollector } from "@/server/domain/errors";
+import { displayNameOf } from "./shop-customers";
+
+/**
+ * Profile fields: values of the organisation's PatientFieldDefinition rows per patient
+ * (gaps-reference G19, G24). The rules for their values live here, for every door that sets them
+ * (POST /v1/management/patients, the patient-data properties endpoint).
+ * docs/spec-gaps.md#issue-13-doctors-and-patients
+ */
+
+/** The types a value can be checked against; a definition of any other type (a picture, an ID scan) cannot be set by value. */
+export const PATIENT_FIELD_TYPES = ["text", "date", "phone", "email", "number", "boolean"] as const;
+export type PatientFieldType = (typeof PATIENT_FIELD_TYPES)[number];
+const isCheckable = (type: string): type is PatientFieldType => (PATIENT_FIELD_TYPES as readonly string[]).includes(type);
+
+/** Who set a value (the definition's own source names where it usually comes from). */
+export const PATIENT_FIELD_SOURCES = ["shop", "survey", "user"] as const;
+export type PatientFieldSource = (typeof PATIENT_FIELD_SOURCES)[number];
+
+export const MAX_FIELD_VALUE_LENGTH = 1000;
+
+/**
+ * The fields the profile's own columns follow: setting one sets the column (and the display name
+ * from the two names). date_of_birth fills a date column, so it is checked as a date whatever the
+ * type of its definition.
+ */
+type ProfileColumnField = "first_name" | "last_name" | "date_of_birth";
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+// Digits with an optional leading +, as written with spaces, hyphens, dots, slashes or brackets.
+const PHONE_SEPARATORS = /[\s\-./()]/g;
+const PHONE = /^\+?\d{6,15}$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const NUMBER = /^-?\d+(\.\d+)?$/;
+
+export type FieldValueCheck = { value: string } | { error: string };
+
+/** The stored form of a value for a field of this type, or why it is not one. */
+export function normaliseFieldValue(type: string, raw: string | number | boolean): FieldValueCheck {
+  if (!isCheckable(type)) return { error: `A field of type "${type}" cannot be set by value.` };
+  const text = String(raw).trim();
+  if (text === "") return { error: "This field may not be blank." };
+  if (text.length > MAX_FIELD_VALUE_LENGTH) return { error: `Ensure this field has no more than ${MAX_FIELD_VALUE_LENGTH} characters.` };
+  switch (type) {
+    case "text":
+      return { value: text };
+    case "date": {
+      const match = DATE.exec(text);
+      const [y, m, d] = match ? match.slice(1).map(Number) : [];
+      const date = match ? new Date(Date.UTC(y, m - 1, d)) : null;
+      const real = date !== null && date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+      return real ? { value: text } : { error: "Enter a real date as YYYY-MM-DD." };
+    }
+    case "phone": {
+      const digits = text.replace(PHONE_SEPARATORS, "");
+      return PHONE.test(digits) ? { value: digits } : { error: "Enter a phone number of 6 to 15 digits, optionally starting with +." };
+    }
+    case "email":
+      return EMAIL.test(text) && text.length <= 254 ? { value: text } : { error: "Enter a valid email address." };
+    case "number":
+      return NUMBER.test(text) ? { value: text } : { error: "A valid number is required." };
+    case "boolean": {
+      const lower = text.toLowerCase();
+      return lower === "true" || lower === "false" ? { value: lower } : { error: "Must be a valid boolean (true or false)." };
+    }
+  }
+}
+
+type Definition = { id: string; key: string; type: string };
+
+/** The type a definition's values are checked against. */
+const checkedType = (definition: Definition) => (definition.key === "date_of_birth" ? "date" : definition.type);
+
+export type FieldInput = { field: string; value: string | number | boolean; source?: PatientFieldSource };
+export type FieldValue = { fieldId: string; key: string; value: string; source: PatientFieldSource };
+
+/**
+ * The values of `fields` checked against the organisation's definitions, all problems at once as
+ * field errors under `path` (`fields.<i>.field` for an unknown or repeated key, `fields.<i>.value`
+ * for a value its type refuses). Nothing is written.
+ */
+export async function checkProfileFields(
+  tx: Tx,
+  organisationId: string,
+  fields: readonly FieldInput[],
+  path: readonly (string | number)[] = ["fields"],
+): Promise<FieldValue[]> {
+  if (fields.length === 0) return [];
+  const definitions = await tx.patientFieldDefinition.findMany({
+    where: { organisationId, key: { in: [...new Set(fields.map((f) => f.field))] } },
+    select: { id: true, key: true, type: true },
+  });
+  const byKey = new Map(definitions.map((d) => [d.key, d]));
+  const errors = new FieldErrorCollector();
+  const seen = new Set<string>();
+  const values: FieldValue[] = [];
+  for (const [i, input] of fields.entries()) {
+    const definition = byKey.get(input.field);
+    if (!definition) {
+      errors.add([...path, i, "field"], "No profile field with this key in the organisation.");
+      continue;
+    }
+    if (seen.has(input.field)) {
+      errors.add([...path, i, "field"], "This field is given more than once.");
+      continue;
+    }
+    seen.add(input.field);
+    const check = normaliseFieldValue(checkedType(definition), input.value);
+    if ("error" in check) errors.add([...path, i, "value"], check.error);
+    else values.push({ fieldId: definition.id, key: definition.key, value: check.value, source: input.source ?? "shop" });
+  }
+  errors.throwIfAny();
+  return values;
+}
+
+/**
+ * Writes checked values (insert or replace, one statement), and keeps the profile's columns in
+ * step: first_name, last_name and date_of_birth set the columns of the same meaning, and either
+ * name sets the display name.
+ */
+export async function writeProfileFields(tx: Tx, patientId: string, values: readonly FieldValue[]): Promise<void> {
+  if (values.length === 0) return;
+  await tx.$executeRaw`
+    INSERT INTO "PatientProperty" ("id", "patientId", "fieldId", "value", "source", "updatedAt")
+    SELECT v."id", ${patientId}, v."fieldId", v."value", v."source", now()
+      FROM unnest(${values.map(() => randomUUID())}::text[], ${values.map((v) => v.fieldId)}::text[],
+                  ${values.map((v) => v.value)}::text[], ${values.map((v) => v.source)}::text[]) AS v("id", "fieldId", "value", "source")
+    ON CONFLICT ("patientId", "fieldId") DO UPDATE SET "value" = EXCLUDED."value", "source" = EXCLUDED."source", "updatedAt" = now()`;
+
+  const column = (key: ProfileColumnField) => values.find((v) => v.key === key)?.value;
+  const firstName = column("first_name");
+  const lastName = column("last_name");
+  const dateOfBirth = column("date_of_birth");
+  if (firstName === undefined && lastName === undefined && dateOfBirth === undefined) return;
+  const profile = await tx.patientProfile.findUniqueOrThrow({ where: { id: patientId }, select: { firstName: true, lastName: true } });
+  const names = { firstName: firstName ?? profile.firstName, lastName: lastName ?? profile.lastName };
+  await tx.patientProfile.update({
+    where: { id: patientId },
+    data: {
+      ...(firstName !== undefined || lastName !== undefined ? { ...names, displayName: displayNameOf(names) } : {}),
+      ...(dateOfBirth !== undefined ? { dateOfBirth: new Date(`${dateOfBirth}T00:00:00Z`) } : {}),
+    },
+  });
+}

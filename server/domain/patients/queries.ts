@@ -1,0 +1,38 @@
+import { database, type Prisma } from "@/server/db/client";
+import { NotFoundError } from "@/server/domain/errors";
+
+const profileGraph = {
+  shopCustomers: { include: { shop: { select: { identifier: true } } }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] },
+  properties: { include: { field: { select: { key: true, displayName: true } } }, orderBy: { field: { key: "asc" } } },
+} satisfies Prisma.PatientProfileInclude;
+
+export type PatientProfileDetail = Prisma.PatientProfileGetPayload<{ include: typeof profileGraph }>;
+
+/** A patient profile of the organisation with its shop links and profile field values. */
+export async function getPatientProfile(organisationId: string, patientId: string): Promise<PatientProfileDetail> {
+  const db = await database();
+  const profile = await db.patientProfile.findFirst({ where: { id: patientId, organisationId }, include: profileGraph });
+  if (!profile) throw new NotFoundError();
+  return profile;
+}
+
+/**
+ * The most recently created patient of the organisation known by this e-mail address, compared
+ * without case (G20): the profile's own address, a shop customer's, or an order's customer e-mail.
+ */
+export async function findPatientByEmail(organisationId: string, email: string): Promise<PatientProfileDetail> {
+  const db = await database();
+  const [match] = await db.$queryRaw<{ id: string }[]>`
+    SELECT p."id" FROM "PatientProfile" p
+     WHERE p."organisationId" = ${organisationId}
+       AND p."id" IN (
+         SELECT "id" FROM "PatientProfile" WHERE "organisationId" = ${organisationId} AND lower("email") = lower(${email})
+         UNION ALL
+         SELECT "patientId" FROM "ShopCustomer" WHERE lower("email") = lower(${email})
+         UNION ALL
+         SELECT "patientId" FROM "Order" WHERE "organisationId" = ${organisationId} AND lower("customerEmail") = lower(${email}))
+     ORDER BY p."createdAt" DESC, p."id" DESC
+     LIMIT 1`;
+  if (!match) throw new NotFoundError();
+  return getPatientProfile(organisationId, match.id);
+}

@@ -1,0 +1,89 @@
+import { randomUUID } from "node:crypto";
+import type { Tx } from "@/server/db/client";
+
+export type ShopCustomerPatient = { id: string; displayName: string; created: boolean };
+
+/** What a new profile starts with, and what fills a known profile that has no name yet. */
+export type PatientNames = { firstName?: string | null; lastName?: string | null };
+
+/** A profile's display name: its names, space-separated (blank while no name is known). */
+export const displayNameOf = (names: PatientNames): string =>
+  [names.firstName, names.lastName].map((n) => n?.trim() ?? "").filter(Boolean).join(" ");
+
+/**
+ * The one place a shop's customer becomes a patient: order intake (customer.id) and
+ * POST /v1/management/patients (shop_customer_id) both call it, so both reach the same profile.
+ *
+ * Concurrent first calls for one customer race on the (shop, shop customer id) unique index:
+ * INSERT … ON CONFLICT DO NOTHING lets the loser read the winner's row instead of aborting its
+ * transaction. One statement for a known customer and one for a new one (patient and customer
+ * together); the race costs two more.
+ *
+ * A known customer keeps its profile, and only its gaps are filled (docs/spec-gaps.md#issue-13-doctors-and-patients):
+ * the e-mail of the shop customer and of the profile when they have none, the names when the
+ * profile has none (a profile created by POST /patients without name fields).
+ */
+export async function findOrCreateShopCustomer(
+  tx: Tx,
+  organisationId: string,
+  shopId: string,
+  customer: { id: string; email?: string | null },
+  names: PatientNames = {},
+): Promise<ShopCustomerPatient> {
+  const email = customer.email ?? null;
+  const firstName = names.firstName ?? null;
+  const lastName = names.lastName ?? null;
+  const displayName = displayNameOf(names);
+  const [existing] = await knownCustomer(tx, shopId, customer.id, email, { firstName, lastName, displayName });
+  if (existing) return { ...existing, created: false };
+
+  const patient = { id: randomUUID(), displayName };
+  const inserted = await tx.$queryRaw<{ id: string }[]>`
+    WITH patient AS (
+      INSERT INTO "PatientProfile" ("id", "organisationId", "displayName", "firstName", "lastName", "email", "updatedAt")
+      VALUES (${patient.id}, ${organisationId}, ${displayName}, ${firstName}, ${lastName}, ${email}, now())
+      RETURNING "id")
+    INSERT INTO "ShopCustomer" ("id", "shopId", "shopCustomerId", "patientId", "email", "createdAt")
+    SELECT ${randomUUID()}, ${shopId}, ${customer.id}, patient."id", ${email}, now() FROM patient
+    ON CONFLICT ("shopId", "shopCustomerId") DO NOTHING
+    RETURNING "id"`;
+  if (inserted.length > 0) return { ...patient, created: true };
+
+  await tx.$executeRaw`DELETE FROM "PatientProfile" WHERE "id" = ${patient.id}`;
+  const [winner] = await knownCustomer(tx, shopId, customer.id, email, { firstName, lastName, displayName });
+  if (!winner) throw new Error(`shop customer ${customer.id} conflicted but cannot be read`);
+  return { ...winner, created: false };
+}
+
+/**
+ * The known customer's patient, filling its gaps in the same statement. The updates touch (and
+ * lock) a row only when there is a gap to fill, so repeated orders of one customer do not queue.
+ */
+function knownCustomer(
+  tx: Tx,
+  shopId: string,
+  shopCustomerId: string,
+  email: string | null,
+  names: { firstName: string | null; lastName: string | null; displayName: string },
+): Promise<{ id: string; displayName: string }[]> {
+  return tx.$queryRaw`
+    WITH target AS (
+      SELECT c."id", c."patientId" FROM "ShopCustomer" c WHERE c."shopId" = ${shopId} AND c."shopCustomerId" = ${shopCustomerId}),
+    customer_email AS (
+      UPDATE "ShopCustomer" c SET "email" = ${email}::text
+        FROM target t WHERE c."id" = t."id" AND c."email" IS NULL AND ${email}::text IS NOT NULL
+      RETURNING c."id"),
+    filled AS (
+      UPDATE "PatientProfile" p
+         SET "email" = coalesce(p."email", ${email}::text),
+             "firstName" = CASE WHEN p."displayName" = '' THEN ${names.firstName}::text ELSE p."firstName" END,
+             "lastName" = CASE WHEN p."displayName" = '' THEN ${names.lastName}::text ELSE p."lastName" END,
+             "displayName" = CASE WHEN p."displayName" = '' THEN ${names.displayName}::text ELSE p."displayName" END,
+             "updatedAt" = now()
+        FROM target t
+       WHERE p."id" = t."patientId"
+         AND ((p."email" IS NULL AND ${email}::text IS NOT NULL) OR (p."displayName" = '' AND ${names.displayName}::text <> ''))
+      RETURNING p."id", p."displayName")
+    SELECT t."patientId" AS "id", coalesce(f."displayName", p."displayName") AS "displayName"
+      FROM target t JOIN "PatientProfile" p ON p."id" = t."patientId" LEFT JOIN filled f ON f."id" = t."patientId"`;
+}
