@@ -3,8 +3,15 @@ import { ConflictError, FieldErrorCollector } from "@/server/domain/errors";
 import { recordPatientDoctorMeetingUpdated } from "@/server/domain/events/organisation-events";
 import { cancelLockedAppointment, cancelReason } from "./cancel-appointment";
 import { lockMeeting } from "./lock";
-import { checkAppointmentTimes, checkParticipants, insertAppointment, type Appointment, type ReminderRule } from "./schedule-appointment";
-import { APPOINTMENT_STATUS, type ReminderRecipientRole } from "./statuses";
+import {
+  checkAppointmentTimes,
+  checkParticipants,
+  insertAppointment,
+  type Appointment,
+  type ReminderRecipientRole,
+  type ReminderRule,
+} from "./schedule-appointment";
+import { APPOINTMENT_STATUS } from "./statuses";
 
 export type Reschedule = {
   startsAt: Date;

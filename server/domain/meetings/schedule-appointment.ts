@@ -1,7 +1,10 @@
 import { database, type Tx } from "@/server/db/client";
 import { FieldErrorCollector } from "@/server/domain/errors";
-import { recordPatientDoctorMeetingUpdated } from "@/server/domain/events/organisation-events";
-import { APPOINTMENT_STATUS, REMINDER_RECIPIENT_ROLES, type ReminderRecipientRole } from "./statuses";
+import { RECIPIENT_ROLES, recordPatientDoctorMeetingUpdated } from "@/server/domain/events/organisation-events";
+import { APPOINTMENT_STATUS } from "./statuses";
+
+/** Who an appointment reminder goes to (appointment_reminder_due's recipient_role). */
+export type ReminderRecipientRole = (typeof RECIPIENT_ROLES)[number];
 
 /**
  * Scheduled appointments: a minimal model of the product's scheduling (gaps reference, "APIs not in
@@ -41,8 +44,8 @@ export function checkAppointmentTimes(
   const reminders = input.reminders ?? [];
   if (reminders.length > REMINDER_LIMITS.count) errors.add(["reminders"], `At most ${REMINDER_LIMITS.count} reminders.`);
   reminders.forEach((r, i) => {
-    if (!REMINDER_RECIPIENT_ROLES.includes(r.recipient_role)) {
-      errors.add(["reminders", i, "recipient_role"], `Must be one of: ${REMINDER_RECIPIENT_ROLES.join(", ")}.`);
+    if (!RECIPIENT_ROLES.includes(r.recipient_role)) {
+      errors.add(["reminders", i, "recipient_role"], `Must be one of: ${RECIPIENT_ROLES.join(", ")}.`);
     }
     const m = r.minutes_before;
     if (!Number.isInteger(m) || m < 0 || m > REMINDER_LIMITS.maxMinutesBefore) {

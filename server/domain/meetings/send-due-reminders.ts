@@ -1,6 +1,7 @@
 import { database } from "@/server/db/client";
 import { recordAppointmentReminderDue } from "@/server/domain/events/organisation-events";
-import { APPOINTMENT_STATUS, type ReminderRecipientRole } from "./statuses";
+import type { ReminderRecipientRole } from "./schedule-appointment";
+import { APPOINTMENT_STATUS } from "./statuses";
 
 /**
  * The patient may rebook or cancel an appointment themselves until this long before its start; a

@@ -21,7 +21,3 @@ export const APPOINTMENT_STATUS = {
   completed: "completed",
   noShow: "no_show",
 } as const;
-
-/** Who an appointment reminder goes to (appointment_reminder_due's recipient_role). */
-export const REMINDER_RECIPIENT_ROLES = ["patient", "doctor", "admin"] as const;
-export type ReminderRecipientRole = (typeof REMINDER_RECIPIENT_ROLES)[number];

@@ -7,11 +7,14 @@ import { describe, expect, it } from "vitest";
 import { ConflictError, NotFoundError, ValidationError } from "@/server/domain/errors";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { addDoctor, addPatient, meetingEvents } from "@/tests/meetings";
+import { sleep } from "@/tests/wait";
 import { cancelWaitingRoomEntry } from "./cancel-waiting-room-entry";
 import { completeConsultation } from "./complete-consultation";
 import { registerInWaitingRoom } from "./register-in-waiting-room";
 import { PREFERRED_DOCTOR_GRACE_MINUTES, takeNextPatient } from "./take-next-patient";
 import { DEFAULT_CONSULTATION_MINUTES, getWaitingRoomStatus, RECENT_CONSULTATIONS } from "./waiting-room-queries";
+
+const onPostgres = process.env.DATABASE_URL?.startsWith("postgres") ?? false;
 
 async function enqueue(t: Tenant, options: { preferredDoctorId?: string } = {}) {
   const patient = await addPatient(t);
@@ -27,6 +30,35 @@ const refusal = async (work: Promise<unknown>) => {
   }
   throw new Error("expected a refusal");
 };
+
+describe("registerInWaitingRoom", () => {
+  // PostgreSQL only (two transactions at once): a registration of the same patient committing while
+  // this one runs. The patient's row lock makes this one wait and answer that entry.
+  it.skipIf(!onPostgres)("waits for a concurrent registration of the same patient and answers its entry", async () => {
+    const t = await createTenant();
+    const patient = await addPatient(t);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let wrote!: (id: string) => void;
+    const written = new Promise<string>((resolve) => (wrote = resolve));
+    const racing = t.db.$transaction(
+      async (tx) => {
+        const entry = await tx.waitingRoomEntry.create({ data: { organisationId: t.organisation.id, shopId: t.shop.id, patientId: patient.id } });
+        wrote(entry.id);
+        await released;
+      },
+      { timeout: 30_000 },
+    );
+    const racingId = await written;
+    const registering = registerInWaitingRoom(t.organisation.id, { shopId: t.shop.id, patientId: patient.id });
+    await sleep(300);
+    release();
+    await racing;
+    const { standing, created } = await registering;
+    expect([created, standing.id]).toEqual([false, racingId]);
+    expect(await t.db.waitingRoomEntry.count({ where: { patientId: patient.id } })).toBe(1);
+  });
+});
 
 describe("takeNextPatient", () => {
   it("allocates the oldest waiting patient: doctor, video room, allocated_at, an on-demand meeting and change confirmed", async () => {
@@ -133,15 +165,36 @@ describe("takeNextPatient", () => {
     expect(await t.db.meeting.count({ where: { organisationId: t.organisation.id } })).toBe(1);
   });
 
-  it("answers the index's violation as doctor_busy, not a server error", async () => {
+  // Only PostgreSQL runs two transactions at once (PGlite has one connection). A writer outside
+  // takeNextPatient re-opens the doctor's finished consultation, uncommitted, while takeNextPatient
+  // runs: its doctorId does not change, so it takes no lock on the doctor's row, and only the partial
+  // unique index can refuse the second allocation.
+  it.skipIf(!onPostgres)("answers a violation of the one-allocated-per-doctor index as doctor_busy, not a server error", async () => {
     const t = await createTenant();
     const doctor = await addDoctor(t);
-    const held = await enqueue(t);
-    await enqueue(t);
-    // An allocated entry the doctor's row check cannot see coming: written behind its back, as a racing writer would.
-    await t.db.waitingRoomEntry.update({ where: { id: held.entryId }, data: { status: "allocated", doctorId: doctor.id } });
-    const error = await refusal(takeNextPatient(t.organisation.id, doctor.id));
-    expect(error).toMatchObject({ code: "doctor_busy" });
+    const past = await enqueue(t);
+    await t.db.waitingRoomEntry.update({ where: { id: past.entryId }, data: { status: "completed", doctorId: doctor.id } });
+    const other = await enqueue(t);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let wrote!: () => void;
+    const written = new Promise<void>((resolve) => (wrote = resolve));
+    const racing = t.db.$transaction(
+      async (tx) => {
+        await tx.waitingRoomEntry.update({ where: { id: past.entryId }, data: { status: "allocated" } });
+        wrote();
+        await released;
+      },
+      { timeout: 30_000 },
+    );
+    await written;
+    const taking = refusal(takeNextPatient(t.organisation.id, doctor.id));
+    await sleep(300); // takeNextPatient claims the other entry and waits on the index for the racing writer
+    release();
+    await racing;
+    expect(await taking).toMatchObject({ code: "doctor_busy" });
+    expect((await getWaitingRoomStatus(t.organisation.id, other.entryId)).status).toBe("waiting");
+    expect(await t.db.meeting.count({ where: { organisationId: t.organisation.id } })).toBe(0);
   });
 });
 
