@@ -3,15 +3,15 @@ import { FieldErrorCollector } from "@/server/domain/errors";
 import { RECIPIENT_ROLES, recordPatientDoctorMeetingUpdated } from "@/server/domain/events/organisation-events";
 import { APPOINTMENT_STATUS } from "./statuses";
 
-/** Who an appointment reminder goes to (appointment_reminder_due's recipient_role). */
-export type ReminderRecipientRole = (typeof RECIPIENT_ROLES)[number];
-
 /**
  * Scheduled appointments: a minimal model of the product's scheduling (gaps reference, "APIs not in
  * the spec: Scheduling"; docs/spec-gaps.md#issue-13-waiting-room-and-meetings). An appointment is a
  * Meeting of kind SCHEDULED with the appointment statuses; its reminders are AppointmentReminder rows
  * that the reminder job sends as appointment_reminder_due when due.
  */
+/** Who an appointment reminder goes to (appointment_reminder_due's recipient_role). */
+export type ReminderRecipientRole = (typeof RECIPIENT_ROLES)[number];
+
 export type ReminderRule = { recipient_role: ReminderRecipientRole; minutes_before: number };
 
 export type AppointmentInput = {

@@ -11,7 +11,6 @@ export const WAITING_ROOM_STATUS = {
   completed: "completed",
   cancelled: "cancelled",
 } as const;
-export type WaitingRoomStatus = (typeof WAITING_ROOM_STATUS)[keyof typeof WAITING_ROOM_STATUS];
 
 export const APPOINTMENT_STATUS = {
   held: "held",
