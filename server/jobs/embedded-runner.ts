@@ -1,4 +1,5 @@
 import { log } from "@/server/log";
+import { APPOINTMENT_REMINDER_JOB, runAppointmentReminders } from "./appointment-reminders";
 import { runTallyCompaction, TALLY_COMPACTION_JOB } from "./pharmacy-order-tally";
 import { PHARMACY_STATUS_CHECK_JOB, runPharmacyStatusCheck } from "./pharmacy-status-check";
 import { jobsProvider } from "./provider";
@@ -44,6 +45,7 @@ export const EMBEDDED_JOBS: Job[] = [
   { id: PHARMACY_STATUS_CHECK_JOB.id, everyMs: PHARMACY_STATUS_CHECK_JOB.everyMs, run: () => runPharmacyStatusCheck() },
   { id: TALLY_COMPACTION_JOB.id, everyMs: TALLY_COMPACTION_JOB.everyMs, run: runTallyCompaction },
   { id: WEBHOOK_LOG_RETENTION_JOB.id, everyMs: WEBHOOK_LOG_RETENTION_JOB.everyMs, run: () => runWebhookLogRetention() },
+  { id: APPOINTMENT_REMINDER_JOB.id, everyMs: APPOINTMENT_REMINDER_JOB.everyMs, run: () => runAppointmentReminders() },
 ];
 
 const holder = globalThis as unknown as { __rxEmbeddedJobs?: { stop(): void } };

@@ -2,6 +2,7 @@ import { cron } from "inngest";
 import { config } from "@/server/config";
 import { attemptTask } from "@/server/domain/tasks/attempt";
 import type { TaskName } from "@/server/domain/tasks/enqueue";
+import { APPOINTMENT_REMINDER_JOB, runAppointmentReminders } from "./appointment-reminders";
 import { inngest } from "./inngest-client";
 import { runTallyCompaction, TALLY_COMPACTION_JOB } from "./pharmacy-order-tally";
 import { PHARMACY_STATUS_CHECK_JOB, runPharmacyStatusCheck } from "./pharmacy-status-check";
@@ -32,6 +33,7 @@ function cronFunction(job: { id: string; cron: string }, name: string, run: () =
 export const pharmacyStatusCheck = cronFunction(PHARMACY_STATUS_CHECK_JOB, "Pharmacy status check", () => runPharmacyStatusCheck());
 export const pharmacyOrderTallyCompaction = cronFunction(TALLY_COMPACTION_JOB, "Pharmacy order tally compaction", runTallyCompaction);
 export const webhookLogRetention = cronFunction(WEBHOOK_LOG_RETENTION_JOB, "Webhook log retention", () => runWebhookLogRetention());
+export const appointmentReminders = cronFunction(APPOINTMENT_REMINDER_JOB, "Appointment reminders", () => runAppointmentReminders());
 const webhookDeliverySweep = cronFunction(
   { id: "webhook-delivery-sweep", cron: "*/5 * * * *" },
   "Re-announce overdue webhook deliveries",
@@ -92,6 +94,7 @@ export const inngestFunctions = [
   pharmacyStatusCheck,
   pharmacyOrderTallyCompaction,
   webhookLogRetention,
+  appointmentReminders,
   webhookDeliverySweep,
   deliverWebhook,
   renderPrescriptionTask,

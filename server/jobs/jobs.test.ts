@@ -119,11 +119,12 @@ describe("embedded runner", () => {
     again!.stop();
   });
 
-  it("schedules the same jobs as the Inngest crons: status check every five minutes, tally compaction every minute, log retention hourly", () => {
+  it("schedules the same jobs as the Inngest crons: status check every five minutes, tally compaction every minute, log retention hourly, appointment reminders every minute", () => {
     expect(EMBEDDED_JOBS.map((j) => [j.id, j.everyMs])).toEqual([
       ["pharmacy-status-check", 300_000],
       ["pharmacy-order-tally-compaction", 60_000],
       ["webhook-log-retention", 3_600_000],
+      ["appointment-reminders", 60_000],
     ]);
     expect(webhookLogRetention.opts).toMatchObject({ id: "webhook-log-retention", triggers: [{ cron: "17 * * * *" }] });
     expect(pharmacyOrderTallyCompaction.opts).toMatchObject({
@@ -186,6 +187,6 @@ describe("the pharmacy-status-check function", () => {
     reloadConfig();
     const on = await route.GET(request(), undefined);
     expect(on.status).toBe(200);
-    expect(await on.json()).toMatchObject({ function_count: 8, mode: "dev" });
+    expect(await on.json()).toMatchObject({ function_count: 9, mode: "dev" });
   });
 });

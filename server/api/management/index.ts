@@ -9,6 +9,7 @@ import { patientRoutes } from "./patients.routes";
 import { prescriptionRoutes } from "./prescriptions.routes";
 import { questionnaireRoutes } from "./questionnaires.routes";
 import { telemedicineProviderRoutes } from "./telemedicine-providers.routes";
+import { waitingRoomRoutes } from "./waiting-room.routes";
 
 export const managementApi = createRestApi(MANAGEMENT, [
   healthRoute,
@@ -20,4 +21,5 @@ export const managementApi = createRestApi(MANAGEMENT, [
   ...questionnaireRoutes,
   ...doctorRoutes,
   ...patientRoutes,
+  ...waitingRoomRoutes,
 ]);

@@ -8,7 +8,7 @@ import { recordEvent } from "./outbox";
  * (appointment reminders, patient–doctor meetings) call these functions inside their own
  * transaction; a payload that breaks the rules is a programming error and throws.
  */
-const RECIPIENT_ROLES = ["patient", "doctor", "admin"] as const;
+export const RECIPIENT_ROLES = ["patient", "doctor", "admin"] as const;
 
 /** rebook_allowed and cancel_allowed can be true only when the reminder goes to the patient. */
 export const appointmentReminderDueData = z

@@ -1,0 +1,46 @@
+import { cancelWaitingRoomEntry } from "@/server/domain/meetings/cancel-waiting-room-entry";
+import { registerInWaitingRoom } from "@/server/domain/meetings/register-in-waiting-room";
+import { getWaitingRoomStatus } from "@/server/domain/meetings/waiting-room-queries";
+import { route } from "@/server/rest/kit";
+import { reply } from "@/server/rest/responses";
+import { presentRegistration, presentWaitingRoomStatus } from "./waiting-room.presenters";
+import { registerBody } from "./waiting-room.schemas";
+
+export const waitingRoomRoutes = [
+  route({
+    method: "POST",
+    path: "/waiting-room/register",
+    summary: "Put a patient in the waiting room (201); a patient already waiting or with a doctor gets that entry (200)",
+    permission: "waiting_room:write",
+    body: registerBody,
+    async handle({ principal, body }) {
+      const { standing, created } = await registerInWaitingRoom(principal.organisationId, {
+        shopId: body.shop_uid,
+        patientId: body.patient_profile_uid,
+        preferredDoctorId: body.preferred_doctor_uid,
+        visitReason: body.visit_reason,
+      });
+      return reply(created ? 201 : 200, presentRegistration(standing));
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/waiting-room/:queue_uid/status",
+    summary: "Status of a waiting-room entry: position and estimated wait while waiting; video room once allocated",
+    permission: "waiting_room:read",
+    async handle({ principal, params }) {
+      return reply(200, presentWaitingRoomStatus(await getWaitingRoomStatus(principal.organisationId, params.queue_uid)));
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: "/waiting-room/:queue_uid",
+    summary: "Cancel a registration (waiting or allocated; again: the same answer; a completed one: 409)",
+    permission: "waiting_room:write",
+    successStatus: 200,
+    async handle({ principal, params }) {
+      await cancelWaitingRoomEntry(principal.organisationId, params.queue_uid);
+      return reply(200, { message: "The waiting room registration is cancelled." });
+    },
+  }),
+];

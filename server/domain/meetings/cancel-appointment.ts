@@ -1,0 +1,51 @@
+import { database, type Tx } from "@/server/db/client";
+import { ConflictError, ValidationError } from "@/server/domain/errors";
+import { recordPatientDoctorMeetingUpdated } from "@/server/domain/events/organisation-events";
+import { lockMeeting, type LockedMeeting } from "./lock";
+import { APPOINTMENT_STATUS } from "./statuses";
+
+export const CANCEL_REASON_MAX = 1000;
+
+/** A reason is required to cancel or reschedule (the product's admin cancellation needs one). */
+export function cancelReason(reason: string | null | undefined): string {
+  const text = reason?.trim() ?? "";
+  if (!text) throw ValidationError.field("reason", "A reason is required to cancel an appointment.");
+  if (text.length > CANCEL_REASON_MAX) throw ValidationError.field("reason", `At most ${CANCEL_REASON_MAX} characters.`);
+  return text;
+}
+
+/**
+ * Cancels a confirmed appointment inside the caller's transaction, the meeting already locked:
+ * status cancelled with its reason, its unsent reminders removed (they are never sent), and
+ * patient_doctor_meeting_updated (change cancelled, status cancelled).
+ */
+export async function cancelLockedAppointment(tx: Tx, meeting: LockedMeeting, reason: string): Promise<void> {
+  await tx.meeting.update({ where: { id: meeting.id }, data: { status: APPOINTMENT_STATUS.cancelled, cancelReason: reason } });
+  await tx.appointmentReminder.deleteMany({ where: { meetingId: meeting.id, sentAt: null } });
+  await recordPatientDoctorMeetingUpdated(tx, meeting.organisationId, {
+    meeting_uid: meeting.id,
+    change: "cancelled",
+    status: APPOINTMENT_STATUS.cancelled,
+  });
+}
+
+/**
+ * Cancels an appointment of the organisation (reason required). Cancelling a cancelled one again
+ * changes nothing (`changed: false`, no second event); any status other than confirmed is a 409.
+ */
+export async function cancelAppointment(organisationId: string, meetingId: string, reason: string): Promise<{ meetingId: string; changed: boolean }> {
+  const why = cancelReason(reason);
+  const db = await database();
+  return db.$transaction(
+    async (tx) => {
+      const meeting = await lockMeeting(tx, organisationId, meetingId, "SCHEDULED");
+      if (meeting.status === APPOINTMENT_STATUS.cancelled) return { meetingId: meeting.id, changed: false };
+      if (meeting.status !== APPOINTMENT_STATUS.confirmed) {
+        throw new ConflictError(`An appointment in status "${meeting.status}" cannot be cancelled: only a confirmed one can.`);
+      }
+      await cancelLockedAppointment(tx, meeting, why);
+      return { meetingId: meeting.id, changed: true };
+    },
+    { timeout: 30_000, maxWait: 30_000 },
+  );
+}

@@ -1,0 +1,75 @@
+import { database } from "@/server/db/client";
+import { ConflictError, FieldErrorCollector } from "@/server/domain/errors";
+import { recordPatientDoctorMeetingUpdated } from "@/server/domain/events/organisation-events";
+import { cancelLockedAppointment, cancelReason } from "./cancel-appointment";
+import { lockMeeting } from "./lock";
+import {
+  checkAppointmentTimes,
+  checkParticipants,
+  insertAppointment,
+  type Appointment,
+  type ReminderRecipientRole,
+  type ReminderRule,
+} from "./schedule-appointment";
+import { APPOINTMENT_STATUS } from "./statuses";
+
+export type Reschedule = {
+  startsAt: Date;
+  /** Omitted: the old appointment's length. */
+  durationMinutes?: number;
+  /** Omitted: the same doctor. */
+  doctorId?: string;
+  reason: string;
+};
+
+/**
+ * Moves a confirmed appointment: the old meeting is cancelled (with the reason) and a new confirmed
+ * one names it in rebookedFromId; the reminder schedule moves along (the same roles and minutes
+ * before the new start; the old meeting's unsent reminders are removed, its sent ones stay as its
+ * history). Events: cancelled for the old meeting, then rebooked for the new one (the spec's
+ * reschedule). The old meeting is locked, so a meeting is rebooked once (a second reschedule finds
+ * it cancelled: 409).
+ */
+export async function rescheduleAppointment(
+  organisationId: string,
+  meetingId: string,
+  input: Reschedule,
+  now = new Date(),
+): Promise<Appointment> {
+  const why = cancelReason(input.reason);
+  const db = await database();
+  return db.$transaction(
+    async (tx) => {
+      const old = await lockMeeting(tx, organisationId, meetingId, "SCHEDULED");
+      if (old.status !== APPOINTMENT_STATUS.confirmed) {
+        throw new ConflictError(`An appointment in status "${old.status}" cannot be rescheduled: only a confirmed one can.`);
+      }
+      const durationMinutes = input.durationMinutes ?? Math.round(((old.endsAt ?? old.startsAt).getTime() - old.startsAt.getTime()) / 60_000);
+      const doctorId = input.doctorId ?? old.doctorId;
+      const schedule = await tx.appointmentReminder.findMany({ where: { meetingId: old.id }, select: { recipientRole: true, dueAt: true } });
+      const reminders: ReminderRule[] = schedule.map((r) => ({
+        recipient_role: r.recipientRole as ReminderRecipientRole,
+        minutes_before: Math.round((old.startsAt.getTime() - r.dueAt.getTime()) / 60_000),
+      }));
+      const errors = new FieldErrorCollector();
+      checkAppointmentTimes(errors, { startsAt: input.startsAt, durationMinutes }, now);
+      if (input.doctorId !== undefined) await checkParticipants(tx, errors, organisationId, { doctorId });
+      errors.throwIfAny();
+
+      await cancelLockedAppointment(tx, old, why);
+      const rebooked = await insertAppointment(
+        tx,
+        organisationId,
+        { doctorId, patientId: old.patientId, startsAt: input.startsAt, durationMinutes, reminders, rebookedFromId: old.id },
+        now,
+      );
+      await recordPatientDoctorMeetingUpdated(tx, organisationId, {
+        meeting_uid: rebooked.meetingId,
+        change: "rebooked",
+        status: APPOINTMENT_STATUS.confirmed,
+      });
+      return rebooked;
+    },
+    { timeout: 30_000, maxWait: 30_000 },
+  );
+}
