@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --db pglite|postgres|both] [--scenario catalogue|orders|webhooks|prescriptions|portal|scale|all] [--concurrency N] [--seconds 10] [--only <regex>] [--build]
+ * npm run bench [-- --db pglite|postgres|both] [--scenario catalogue|orders|patients|webhooks|prescriptions|portal|scale|all] [--concurrency N] [--seconds 10] [--only <regex>] [--build]
  *
  * For each database: a fresh database, seeded by the scenario itself; then the production server
  * (`next start`) on it, and a closed-loop load from this process over loopback. PostgreSQL comes
@@ -40,6 +40,7 @@ import { cpuBetween, cpuSampler, type CpuUse } from "./cpu";
 import { runLoad, type LoadResult } from "./load";
 import { catalogueEndpoints, seedCatalogue } from "./scenarios/catalogue";
 import { ORDERS_CONCURRENCY, ordersEndpoints, seedOrders, type StatusTally } from "./scenarios/orders";
+import { patientsEndpoints, seedPatients } from "./scenarios/patients";
 import { benchPortalPdf, printPortalTable, seedPortal, type PortalRow } from "./scenarios/portal";
 import { benchPrescriptions, printPrescriptionTable } from "./scenarios/prescriptions";
 import { printScaleTables, runScale, type ScaleResult } from "./scenarios/scale";
@@ -66,16 +67,16 @@ const { values } = parseArgs({
   },
 });
 // ── Scenarios ──
-type Scenario = "catalogue" | "orders" | "webhooks" | "prescriptions" | "portal" | "scale";
-const SCENARIOS: Scenario[] = ["catalogue", "orders", "webhooks", "prescriptions", "portal", "scale"];
+type Scenario = "catalogue" | "orders" | "patients" | "webhooks" | "prescriptions" | "portal" | "scale";
+const SCENARIOS: Scenario[] = ["catalogue", "orders", "patients", "webhooks", "prescriptions", "portal", "scale"];
 const requested = values.scenario.split(",");
 if (values.scenario !== "all" && !requested.every((s) => SCENARIOS.includes(s as Scenario))) {
-  throw new Error(`--scenario must be catalogue, orders, webhooks, prescriptions, portal, scale (comma-separated) or all (got ${values.scenario})`);
+  throw new Error(`--scenario must be catalogue, orders, patients, webhooks, prescriptions, portal, scale (comma-separated) or all (got ${values.scenario})`);
 }
 const scenarios = values.scenario === "all" ? SCENARIOS.filter((s) => s !== "scale") : (requested as Scenario[]);
 /** The closed-loop scenarios (webhooks drives its own open-loop load; prescriptions runs in this process; portal drives a browser). */
 type LoadScenario = Exclude<Scenario, "webhooks" | "prescriptions" | "portal" | "scale">;
-const DEFAULT_CONCURRENCY: Record<LoadScenario, number> = { catalogue: 10, orders: ORDERS_CONCURRENCY };
+const DEFAULT_CONCURRENCY: Record<LoadScenario, number> = { catalogue: 10, orders: ORDERS_CONCURRENCY, patients: 10 };
 const concurrencyOf = (scenario: LoadScenario) => (values.concurrency ? Number(values.concurrency) : DEFAULT_CONCURRENCY[scenario]);
 type Endpoint = {
   scenario: LoadScenario;
@@ -141,6 +142,11 @@ async function benchDatabase(
     if (ordersCtx) console.log(`[${kind}] seeded ${ordersCtx.orderCount} pharmacy orders in ${(ordersCtx.seedMs / 1000).toFixed(1)} s`);
     if (ordersCtx && scenarios.includes("orders")) {
       endpointsOf.push((url) => ordersEndpoints(url, ordersCtx).map((e) => ({ scenario: "orders" as const, ...e })));
+    }
+    if (scenarios.includes("patients")) {
+      const ctx = await seedPatients(await database());
+      console.log(`[${kind}] seeded ${ctx.patientIds.length} patients in ${(ctx.seedMs / 1000).toFixed(1)} s`);
+      endpointsOf.push((url) => patientsEndpoints(url, ctx).map((e) => ({ scenario: "patients" as const, ...e })));
     }
     const webhooks = scenarios.includes("webhooks") ? await seedWebhooks(await database(), durationMs / 1000) : null;
     if (webhooks) {
