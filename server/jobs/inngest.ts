@@ -82,6 +82,7 @@ function backgroundTaskFunction(name: TaskName) {
 
 export const renderPrescriptionTask = backgroundTaskFunction("prescription.render");
 const sendPrescriptionTask = backgroundTaskFunction("pharmacy_manager.send_prescription");
+const walletPassPushTask = backgroundTaskFunction("wallet_pass.push_notification");
 export const backgroundTaskSweep = cronFunction(
   { id: "background-task-sweep", cron: "* * * * *" },
   "Announce due background tasks",
@@ -96,5 +97,6 @@ export const inngestFunctions = [
   deliverWebhook,
   renderPrescriptionTask,
   sendPrescriptionTask,
+  walletPassPushTask,
   backgroundTaskSweep,
 ];

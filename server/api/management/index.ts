@@ -5,5 +5,6 @@ import { catalogueRoutes } from "./catalogue.routes";
 import { notificationSubscriptionRoutes } from "./notification-subscriptions.routes";
 import { orderRoutes } from "./orders.routes";
 import { prescriptionRoutes } from "./prescriptions.routes";
+import { walletPassRoutes } from "./wallet-passes.routes";
 
-export const managementApi = createRestApi(MANAGEMENT, [healthRoute, ...orderRoutes, ...prescriptionRoutes, ...catalogueRoutes, ...notificationSubscriptionRoutes]);
+export const managementApi = createRestApi(MANAGEMENT, [healthRoute, ...orderRoutes, ...prescriptionRoutes, ...catalogueRoutes, ...notificationSubscriptionRoutes, ...walletPassRoutes]);
