@@ -35,6 +35,8 @@ export async function buildPkpass(pass: WalletPassView): Promise<Buffer> {
     foregroundColor: rgb([255, 255, 255]),
     labelColor: rgb([200, 230, 240]),
     sharingProhibited: true,
+    // A deleted pass, fetched again by a phone through the web service, shows as void.
+    voided: pass.deletedAt !== null,
     generic: {},
   };
   const pkpass = new PKPass(
