@@ -9,6 +9,7 @@ import type { Db } from "@/server/db/client";
 import type { ApiKeyFamily } from "@/server/db/generated/enums";
 import { ensureSandboxQes } from "@/server/pki/sandbox-ca";
 import { log } from "@/server/log";
+import { seedWalletPassTemplates, type DemoWalletPassTemplate } from "./seed-wallet-passes";
 
 /**
  * The sandbox: one demo organisation with a shop, a pharmacy group of two pharmacies and one
@@ -52,6 +53,8 @@ export type DemoFile = {
   catalogue: { otc: CatalogueEntry[]; rx: CatalogueEntry[] };
   /** The sandbox QES signer (PKCS#12) and its CA, trusted for the sandbox organisation only. */
   qes: { signer_p12_path: string; signer_p12_password: string; ca_cert_path: string };
+  /** The demo shop's wallet pass templates: one plain, one that needs a signed prescription. */
+  wallet_pass_templates: DemoWalletPassTemplate[];
 };
 
 const PHARMACIES = [
@@ -249,6 +252,7 @@ export async function seedSandbox(db: Db): Promise<DemoFile> {
     pharmacy_orders_read: await key("pharmacy_orders_read", { family: "PHARMACY", name: "Sandbox: Pharmacy (orders_read)", permissions: ["orders_read"], pharmacyId: pharmacies[0].id }),
   };
 
+  const walletPassTemplates = await seedWalletPassTemplates(db, shop);
   const qes = await qesReady;
   const demo: DemoFile = {
     base_url: config().baseUrl,
@@ -260,6 +264,7 @@ export async function seedSandbox(db: Db): Promise<DemoFile> {
     users,
     catalogue,
     qes: { signer_p12_path: qes.signerP12Path, signer_p12_password: qes.signerP12Password, ca_cert_path: qes.caCertPath },
+    wallet_pass_templates: walletPassTemplates,
   };
   const file = demoFilePath();
   if (!existsSync(path.dirname(file))) mkdirSync(path.dirname(file), { recursive: true });
