@@ -44,8 +44,8 @@ export async function startApnsServer() {
     stream.on("data", (chunk: string) => (body += chunk));
     stream.on("end", () => {
       const path = String(headers[":path"]);
-      const peer = (stream.session?.socket as TLSSocket | undefined)?.getPeerCertificate();
-      pushes.push({ path, headers, body, clientCommonName: peer?.subject?.CN ?? null });
+      const commonName = (stream.session?.socket as TLSSocket | undefined)?.getPeerCertificate()?.subject?.CN;
+      pushes.push({ path, headers, body, clientCommonName: typeof commonName === "string" ? commonName : null });
       const answer = answers.get(decodeURIComponent(path.split("/").pop() ?? "")) ?? { status: 200 };
       stream.respond({ ":status": answer.status, "content-type": "application/json" });
       stream.end(answer.reason ? JSON.stringify({ reason: answer.reason }) : "");

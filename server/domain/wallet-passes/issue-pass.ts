@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { database, type Tx } from "@/server/db/client";
-import { BadRequestError, NotFoundError, UnprocessableError } from "@/server/domain/errors";
+import { BadRequestError, ConflictError, NotFoundError, UnprocessableError } from "@/server/domain/errors";
 import { SIGNED_PRESCRIPTION_STATUSES, storedSpellings } from "@/server/domain/prescriptions/statuses";
 import { findLivePass, findShopOfOrganisation, type WalletPassView } from "./queries";
 import { newBarcode } from "./secrets";
@@ -35,21 +35,26 @@ export async function issueWalletPass(organisationId: string, input: IssuePassIn
       throw new UnprocessableError(NEEDS_SIGNED_PRESCRIPTION);
     }
 
-    const barcode = newBarcode();
-    const inserted = await tx.$queryRaw<{ id: string }[]>`
-      INSERT INTO "WalletPass" ("id", "templateId", "shopCustomerId", "status", "barcodeHash", "barcodeSealed", "updatedAt")
-      VALUES (${randomUUID()}, ${template.id}, ${customer.id}, 'active', ${barcode.hash}, ${barcode.sealed}, now())
-      ON CONFLICT ("templateId", "shopCustomerId") WHERE "deletedAt" IS NULL DO NOTHING
-      RETURNING "id"`;
-    if (inserted.length > 0) return { pass: await findLivePass(tx, organisationId, inserted[0].id), created: true };
+    // Twice at most: the live pass that made the insert give way may be deleted before it is read.
+    for (let round = 0; round < 2; round++) {
+      const barcode = newBarcode();
+      const inserted = await tx.$queryRaw<{ id: string }[]>`
+        INSERT INTO "WalletPass" ("id", "templateId", "shopCustomerId", "status", "barcodeHash", "barcodeSealed", "updatedAt")
+        VALUES (${randomUUID()}, ${template.id}, ${customer.id}, 'active', ${barcode.hash}, ${barcode.sealed}, now())
+        ON CONFLICT ("templateId", "shopCustomerId") WHERE "deletedAt" IS NULL DO NOTHING
+        RETURNING "id"`;
+      if (inserted.length > 0) return { pass: await findLivePass(tx, organisationId, inserted[0].id), created: true };
 
-    // The customer already holds a live pass of this template (perhaps committed a moment ago by a concurrent request).
-    const [existing] = await tx.$queryRaw<{ id: string }[]>`
-      SELECT "id" FROM "WalletPass"
-       WHERE "templateId" = ${template.id} AND "shopCustomerId" = ${customer.id} AND "deletedAt" IS NULL
-         FOR UPDATE`;
-    await tx.walletPass.update({ where: { id: existing.id }, data: { updatedAt: new Date() } });
-    return { pass: await findLivePass(tx, organisationId, existing.id), created: false };
+      // The customer already holds a live pass of this template (perhaps committed a moment ago by a concurrent request).
+      const [existing] = await tx.$queryRaw<{ id: string }[]>`
+        SELECT "id" FROM "WalletPass"
+         WHERE "templateId" = ${template.id} AND "shopCustomerId" = ${customer.id} AND "deletedAt" IS NULL
+           FOR UPDATE`;
+      if (!existing) continue;
+      await tx.walletPass.update({ where: { id: existing.id }, data: { updatedAt: new Date() } });
+      return { pass: await findLivePass(tx, organisationId, existing.id), created: false };
+    }
+    throw new ConflictError("The customer's wallet pass changed during the request: retry it.");
   });
 }
 
