@@ -83,6 +83,7 @@ function backgroundTaskFunction(name: TaskName) {
 export const renderPrescriptionTask = backgroundTaskFunction("prescription.render");
 const sendPrescriptionTask = backgroundTaskFunction("pharmacy_manager.send_prescription");
 const walletPassPushTask = backgroundTaskFunction("wallet_pass.push_notification");
+const walletPassUpdatedTask = backgroundTaskFunction("wallet_pass.updated");
 export const backgroundTaskSweep = cronFunction(
   { id: "background-task-sweep", cron: "* * * * *" },
   "Announce due background tasks",
@@ -98,5 +99,6 @@ export const inngestFunctions = [
   renderPrescriptionTask,
   sendPrescriptionTask,
   walletPassPushTask,
+  walletPassUpdatedTask,
   backgroundTaskSweep,
 ];

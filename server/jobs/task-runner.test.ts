@@ -31,6 +31,7 @@ const handlersOf = (handler: TaskHandler): TaskHandlers => ({
   "prescription.render": handler,
   "pharmacy_manager.send_prescription": handler,
   "wallet_pass.push_notification": handler,
+  "wallet_pass.updated": handler,
 });
 
 async function startRunner(handler: TaskHandler, pollMs?: number) {

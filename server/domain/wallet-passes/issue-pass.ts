@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { database, type Tx } from "@/server/db/client";
 import { BadRequestError, ConflictError, NotFoundError, UnprocessableError } from "@/server/domain/errors";
 import { SIGNED_PRESCRIPTION_STATUSES, storedSpellings } from "@/server/domain/prescriptions/statuses";
+import { requestPassUpdatePush } from "./push-pass-update";
 import { findLivePass, findShopOfOrganisation, type WalletPassView } from "./queries";
 import { newBarcode } from "./secrets";
 
@@ -14,8 +15,8 @@ export type IssuePassInput = { templateId: string; shopIdentifier: string; shopC
  * Issues a customer's pass for a template, or refreshes the live one they already hold (one live
  * pass per customer and template, also under concurrent requests: the partial unique index
  * WalletPass_live_template_customer_key with INSERT … ON CONFLICT DO NOTHING, then the winner's row
- * locked and refreshed). Refreshing bumps updatedAt, so phones that hold the pass fetch it again;
- * the barcode stays. docs/spec-gaps.md#issue-13-wallet-passes.
+ * locked and refreshed). Refreshing bumps updatedAt and tells the pass's devices, so phones that
+ * hold the pass fetch it again; the barcode stays. docs/spec-gaps.md#issue-13-wallet-passes.
  */
 export async function issueWalletPass(organisationId: string, input: IssuePassInput): Promise<{ pass: WalletPassView; created: boolean }> {
   const db = await database();
@@ -52,6 +53,7 @@ export async function issueWalletPass(organisationId: string, input: IssuePassIn
            FOR UPDATE`;
       if (!existing) continue;
       await tx.walletPass.update({ where: { id: existing.id }, data: { updatedAt: new Date() } });
+      await requestPassUpdatePush(tx, existing.id);
       return { pass: await findLivePass(tx, organisationId, existing.id), created: false };
     }
     throw new ConflictError("The customer's wallet pass changed during the request: retry it.");

@@ -160,3 +160,27 @@ describe("sending a push notification (the wallet_pass.push_notification task)",
     expect(await notificationRow(second.notification.id)).toEqual(sent);
   });
 });
+
+describe("telling a pass's devices that it changed (the wallet_pass.updated task)", () => {
+  const updateTasks = (walletPassId: string) =>
+    t.db.backgroundTask.findMany({ where: { name: "wallet_pass.updated", payload: { path: ["walletPassId"], equals: walletPassId } }, orderBy: { createdAt: "asc" } });
+
+  it("pushes to the devices of a refreshed pass and of a revoked one; a pass without devices asks for nothing", async () => {
+    useApns(apns.host);
+    const { pass, patient } = await issuePass();
+    const shopCustomerId = (await t.db.shopCustomer.findFirstOrThrow({ where: { patientId: patient.id } })).shopCustomerId;
+    const issueAgain = () => issueWalletPass(t.organisation.id, { templateId: templates.plain.id, shopIdentifier: t.shop.identifier, shopCustomerId });
+    await issueAgain();
+    expect(await updateTasks(pass.id)).toEqual([]);
+
+    await t.db.walletPassDevice.create({ data: { walletPassId: pass.id, deviceLibraryIdentifier: "phone-9", pushToken: "feed09" } });
+    expect((await issueAgain()).created).toBe(false);
+    await revokeWalletPass(t.organisation.id, pass.id);
+    const tasks = await updateTasks(pass.id);
+    expect(tasks).toHaveLength(2);
+    const seen = apns.pushes.length;
+    for (const task of tasks) expect(await attempt(task.id)).toMatchObject({ state: "DONE" });
+    expect(apns.pushes.slice(seen).map((p) => p.path)).toEqual(["/3/device/feed09", "/3/device/feed09"]);
+    useApns(null);
+  });
+});

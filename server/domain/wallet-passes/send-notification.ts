@@ -1,6 +1,7 @@
 import { database, type Db } from "@/server/db/client";
 import { log } from "@/server/log";
 import { NOTIFICATION_STATUS } from "./push-notifications";
+import { pushPassUpdate } from "./push-pass-update";
 import { passUpdatePusher, type PassUpdatePusher } from "./pusher";
 import { placeholderKeys, renderMessage } from "./render-message";
 
@@ -30,7 +31,6 @@ export async function sendPushNotification(
           deletedAt: true,
           template: { select: { organisationId: true } },
           shopCustomer: { select: { patientId: true } },
-          devices: { select: { id: true, pushToken: true } },
         },
       },
     },
@@ -48,11 +48,7 @@ export async function sendPushNotification(
       db.pushNotification.update({ where: { id: notificationId }, data: { renderedMessage: rendered } }),
       db.walletPass.update({ where: { id: pass.id }, data: { lastMessage: rendered } }),
     ]);
-    if (pusher && pass.devices.length > 0) {
-      const outcomes = await pusher.push(pass.devices.map((d) => d.pushToken));
-      const gone = pass.devices.filter((d) => outcomes.get(d.pushToken) === "unregistered").map((d) => d.id);
-      if (gone.length > 0) await db.walletPassDevice.deleteMany({ where: { id: { in: gone } } });
-    }
+    await pushPassUpdate(pass.id, pusher);
     await finish(db, notificationId, { status: NOTIFICATION_STATUS.sent, sentAt: new Date(), lastError: null });
   } catch (error) {
     const lastError = (error instanceof Error ? error.message : String(error)).slice(0, 2000);
