@@ -27,4 +27,12 @@ describe("configuration", () => {
     expect(() => parseConfig({ RATE_LIMIT_PER_SECOND: "0" })).toThrow(/RATE_LIMIT_PER_SECOND/);
     expect(() => parseConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "maybe" })).toThrow(/WEBHOOK_ALLOW_PRIVATE_TARGETS/);
   });
+
+  it("takes the wallet pass signer's three PEMs together or not at all (then the sandbox chain)", () => {
+    expect(parseConfig({})).toMatchObject({ WALLET_PASS_TYPE_IDENTIFIER: "pass.example.rx-sandbox", WALLET_TEAM_IDENTIFIER: "RXSANDBOX1" });
+    expect(parseConfig({}).WALLET_APNS_HOST).toBeUndefined();
+    const all = { WALLET_SIGNER_CERT: "/c.pem", WALLET_SIGNER_KEY: "/k.pem", WALLET_WWDR_CERT: "/w.pem" };
+    expect(parseConfig(all)).toMatchObject(all);
+    expect(() => parseConfig({ WALLET_SIGNER_CERT: "/c.pem" })).toThrow(/WALLET_SIGNER_CERT.*together/);
+  });
 });

@@ -6,6 +6,12 @@ const flag = z
   .default("")
   .transform((v) => ["1", "true", "yes", "on"].includes(v));
 
+const optionalText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v : undefined));
+
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 const schema = z.object({
@@ -66,6 +72,25 @@ const schema = z.object({
     .trim()
     .optional()
     .transform((v) => (v ? v : undefined)),
+  /**
+   * Apple Wallet passes: the pass type identifier and team identifier of the signer certificate, and
+   * the signer certificate, its private key (and passphrase) and Apple's WWDR intermediate, each the
+   * PEM text itself or a file path. Without the three PEMs the service signs with its own sandbox
+   * chain under DATA_DIR/wallet (passes that Apple devices will not accept; docs/spec-gaps.md#issue-13-wallet-passes).
+   */
+  WALLET_PASS_TYPE_IDENTIFIER: z.string().trim().min(1).default("pass.example.rx-sandbox"),
+  WALLET_TEAM_IDENTIFIER: z.string().trim().min(1).default("RXSANDBOX1"),
+  WALLET_SIGNER_CERT: optionalText,
+  WALLET_SIGNER_KEY: optionalText,
+  WALLET_SIGNER_KEY_PASSPHRASE: optionalText,
+  WALLET_WWDR_CERT: optionalText,
+  /**
+   * The APNs host that pass updates are pushed to (host or host:port). Unset: api.push.apple.com when
+   * the signer certificate is configured; no pushes with the sandbox chain (Apple would refuse it).
+   */
+  WALLET_APNS_HOST: optionalText,
+  /** Extra CA (PEM text or path) trusted for the APNs host's TLS certificate: a relay or a test server. */
+  WALLET_APNS_CA: optionalText,
   /** Inngest Cloud or a self-hosted Inngest server drives background work when configured. */
   INNGEST_EVENT_KEY: z.string().optional(),
   INNGEST_SIGNING_KEY: z.string().optional(),
@@ -82,7 +107,12 @@ export function config(): Config {
 }
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
-  const result = schema.safeParse(env);
+  const result = schema
+    .refine((c) => [c.WALLET_SIGNER_CERT, c.WALLET_SIGNER_KEY, c.WALLET_WWDR_CERT].filter(Boolean).length % 3 === 0, {
+      message: "set WALLET_SIGNER_CERT, WALLET_SIGNER_KEY and WALLET_WWDR_CERT together (or none: the sandbox chain)",
+      path: ["WALLET_SIGNER_CERT"],
+    })
+    .safeParse(env);
   if (!result.success) {
     const problems = result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
     throw new Error(`Invalid configuration: ${problems}`);

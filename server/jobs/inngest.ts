@@ -84,6 +84,8 @@ function backgroundTaskFunction(name: TaskName) {
 
 export const renderPrescriptionTask = backgroundTaskFunction("prescription.render");
 const sendPrescriptionTask = backgroundTaskFunction("pharmacy_manager.send_prescription");
+const walletPassPushTask = backgroundTaskFunction("wallet_pass.push_notification");
+const walletPassUpdatedTask = backgroundTaskFunction("wallet_pass.updated");
 export const backgroundTaskSweep = cronFunction(
   { id: "background-task-sweep", cron: "* * * * *" },
   "Announce due background tasks",
@@ -99,5 +101,7 @@ export const inngestFunctions = [
   deliverWebhook,
   renderPrescriptionTask,
   sendPrescriptionTask,
+  walletPassPushTask,
+  walletPassUpdatedTask,
   backgroundTaskSweep,
 ];

@@ -1,4 +1,6 @@
 import { sendPrescriptionToPharmacy } from "@/server/domain/prescriptions/send-to-pharmacy";
+import { pushPassUpdate } from "@/server/domain/wallet-passes/push-pass-update";
+import { sendPushNotification } from "@/server/domain/wallet-passes/send-notification";
 import type { TaskPayload } from "@/server/domain/tasks/enqueue";
 import type { TaskHandlers } from "@/server/domain/tasks/attempt";
 
@@ -22,5 +24,15 @@ export const TASK_HANDLERS: TaskHandlers = {
   },
   "pharmacy_manager.send_prescription": async (payload) => {
     await sendPrescriptionToPharmacy(prescriptionIdOf(payload));
+  },
+  "wallet_pass.push_notification": async (payload, attempt) => {
+    const id = payload.notificationId;
+    if (typeof id !== "string" || id === "") throw new Error("The task's payload has no notificationId.");
+    await sendPushNotification(id, attempt);
+  },
+  "wallet_pass.updated": async (payload) => {
+    const id = payload.walletPassId;
+    if (typeof id !== "string" || id === "") throw new Error("The task's payload has no walletPassId.");
+    await pushPassUpdate(id);
   },
 };

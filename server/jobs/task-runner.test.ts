@@ -26,8 +26,13 @@ afterEach(async () => {
   await db.backgroundTask.deleteMany();
 });
 
-/** Both task names run `handler` (the tests only use prescription.render). */
-const handlersOf = (handler: TaskHandler): TaskHandlers => ({ "prescription.render": handler, "pharmacy_manager.send_prescription": handler });
+/** Every task name runs `handler` (the tests only use prescription.render). */
+const handlersOf = (handler: TaskHandler): TaskHandlers => ({
+  "prescription.render": handler,
+  "pharmacy_manager.send_prescription": handler,
+  "wallet_pass.push_notification": handler,
+  "wallet_pass.updated": handler,
+});
 
 async function startRunner(handler: TaskHandler, pollMs?: number) {
   const runner = new TaskRunner({ mode: "run", handlers: handlersOf(handler), pollMs });

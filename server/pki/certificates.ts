@@ -159,6 +159,41 @@ export async function issueSignerCertificate(options: SignerCertificateOptions):
   return issued;
 }
 
+/** Apple's Pass Type ID certificate extension (marks a pass signer). */
+const OID_APPLE_PASS_TYPE_ID = "1.2.840.113635.100.6.1.16";
+
+/**
+ * A Wallet pass signer certificate, as Apple issues for a pass type identifier (CN "Pass Type ID: …",
+ * OU the team identifier is not modelled): signs the pass's manifest and is the TLS client
+ * certificate towards APNs (clientAuth).
+ */
+export async function issuePassSignerCertificate(options: {
+  passTypeIdentifier: string;
+  organisation: string;
+  issuer: Pick<IssuedCertificate, "certificatePem" | "privateKeyPem">;
+  years?: number;
+}): Promise<IssuedCertificate> {
+  const notBefore = new Date(Date.now() - 60_000);
+  const { forgeCertificate: _, ...issued } = build({
+    commonName: `Pass Type ID: ${options.passTypeIdentifier}`,
+    organisation: options.organisation,
+    keys: await rsaKeys(),
+    issuer: {
+      certificate: forge.pki.certificateFromPem(options.issuer.certificatePem),
+      privateKey: forge.pki.privateKeyFromPem(options.issuer.privateKeyPem) as forge.pki.rsa.PrivateKey,
+    },
+    notBefore,
+    notAfter: addYears(notBefore, options.years ?? 2),
+    extensions: [
+      { name: "basicConstraints", cA: false, critical: true },
+      { name: "keyUsage", digitalSignature: true, critical: true },
+      { name: "extKeyUsage", clientAuth: true },
+      { id: OID_APPLE_PASS_TYPE_ID, critical: false, value: forge.asn1.toDer(forge.asn1.create(forge.asn1.Class.UNIVERSAL, forge.asn1.Type.NULL, false, "")).getBytes() },
+    ],
+  });
+  return issued;
+}
+
 /**
  * A PKCS#12 bundle (AES-256, PBKDF2) of the signer's key and certificate plus its chain (issuer
  * certificates), so the signature carries every certificate a validator needs besides its anchor.

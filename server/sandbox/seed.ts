@@ -10,6 +10,7 @@ import type { ApiKeyFamily } from "@/server/db/generated/enums";
 import { ensureSandboxQes } from "@/server/pki/sandbox-ca";
 import { log } from "@/server/log";
 import { seedPatientFields } from "./seed-patients";
+import { seedWalletPassTemplates, type DemoWalletPassTemplate } from "./seed-wallet-passes";
 
 /**
  * The sandbox: one demo organisation with a shop, a pharmacy group of two pharmacies and one
@@ -58,6 +59,8 @@ export type DemoFile = {
   questionnaire_uid: string;
   /** Dr. Anna Weber, the sandbox organisation's doctor. */
   doctor_uid: string;
+  /** The demo shop's wallet pass templates: one plain, one that needs a signed prescription. */
+  wallet_pass_templates: DemoWalletPassTemplate[];
 };
 
 /** A short anamnesis in SurveyJS's form model, as the questionnaire editor would publish it. */
@@ -281,6 +284,7 @@ export async function seedSandbox(db: Db): Promise<DemoFile> {
     pharmacy_orders_read: await key("pharmacy_orders_read", { family: "PHARMACY", name: "Sandbox: Pharmacy (orders_read)", permissions: ["orders_read"], pharmacyId: pharmacies[0].id }),
   };
 
+  const walletPassTemplates = await seedWalletPassTemplates(db, shop);
   const qes = await qesReady;
   const demo: DemoFile = {
     base_url: config().baseUrl,
@@ -295,6 +299,7 @@ export async function seedSandbox(db: Db): Promise<DemoFile> {
     telemedicine_provider_uid: telemedicineProvider.id,
     questionnaire_uid: questionnaire.id,
     doctor_uid: doctor.id,
+    wallet_pass_templates: walletPassTemplates,
   };
   const file = demoFilePath();
   if (!existsSync(path.dirname(file))) mkdirSync(path.dirname(file), { recursive: true });

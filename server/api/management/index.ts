@@ -10,6 +10,7 @@ import { prescriptionRoutes } from "./prescriptions.routes";
 import { questionnaireRoutes } from "./questionnaires.routes";
 import { telemedicineProviderRoutes } from "./telemedicine-providers.routes";
 import { waitingRoomRoutes } from "./waiting-room.routes";
+import { walletPassRoutes } from "./wallet-passes.routes";
 
 export const managementApi = createRestApi(MANAGEMENT, [
   healthRoute,
@@ -22,4 +23,5 @@ export const managementApi = createRestApi(MANAGEMENT, [
   ...doctorRoutes,
   ...patientRoutes,
   ...waitingRoomRoutes,
+  ...walletPassRoutes,
 ]);

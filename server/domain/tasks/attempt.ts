@@ -3,8 +3,11 @@ import { database, type Db } from "@/server/db/client";
 import { log } from "@/server/log";
 import type { TaskName, TaskPayload } from "./enqueue";
 
+/** Which attempt of its task a handler runs: the last one may record a final failure (a push notification's failed). */
+export type TaskAttempt = { number: number; last: boolean };
+
 /** Runs one task. Must be idempotent: a task runs again after a failure, a crash or a lost lease. */
-export type TaskHandler = (payload: TaskPayload) => Promise<void>;
+export type TaskHandler = (payload: TaskPayload, attempt: TaskAttempt) => Promise<void>;
 export type TaskHandlers = Record<TaskName, TaskHandler>;
 
 /** A due task leased to this process (or announced to Inngest); `attempts` is its count before this attempt. */
@@ -68,7 +71,7 @@ export async function attemptTask(claimed: Pick<ClaimedTask, "id" | "attempts">,
       const handler = handlers[task.name as TaskName];
       if (!handler) throw new Error(`No handler for background task ${task.name}`);
       const { payload } = await db.backgroundTask.findUniqueOrThrow({ where: { id: task.id }, select: { payload: true } });
-      await handler(payload as TaskPayload);
+      await handler(payload as TaskPayload, { number: task.attempts, last: task.attempts >= task.maxAttempts });
     } catch (caught) {
       error = caught;
     }

@@ -1,0 +1,9 @@
+import { servePassDownload } from "@/server/api/wallet/pass-download";
+
+// A wallet pass's .pkpass download (its ios_download_url and android_download_url).
+export const dynamic = "force-dynamic";
+
+export async function GET(request: Request, context: { params: Promise<{ uid: string; file: string }> }) {
+  const { uid, file } = await context.params;
+  return servePassDownload(request, uid, file);
+}
