@@ -49,5 +49,7 @@ export const config = {
     "/api/trpc/:path*",
     // The portal's one dynamic segment (an order uid).
     "/pharmacy/orders/:path*",
+    // Wallet pass downloads and Apple's PassKit web service (uids and tokens in the path).
+    "/wallet/:path*",
   ],
 };

@@ -2,12 +2,15 @@ import { randomUUID } from "node:crypto";
 import { createApiKey } from "@/server/auth/api-keys";
 import { PERMISSIONS } from "@/server/auth/permissions";
 import type { Db } from "@/server/db/client";
+import { issueWalletPass } from "@/server/domain/wallet-passes/issue-pass";
+import { passDownloadPath } from "@/server/domain/wallet-passes/queries";
 import { seedPatientFields } from "@/server/sandbox/seed-patients";
 
-/** Patients with a shop customer each (and an e-mail on both), the organisation's waiting room, 3 doctors. */
+/** Patients with a shop customer each (and an e-mail on both), the organisation's waiting room, 3 doctors, wallet passes. */
 export const BENCH_PATIENTS = Number(process.env.BENCH_PATIENTS ?? 100_000);
 const WAITING = 500;
 const COMPLETED_CONSULTATIONS = 200;
+const WALLET_PASSES = 1_000;
 const BATCH = 5_000;
 
 async function inBatches<T>(rows: T[], insert: (batch: T[]) => Promise<unknown>) {
@@ -19,7 +22,8 @@ const emailOf = (i: number) => `patient${i}@bench.example`;
 /**
  * One organisation with BENCH_PATIENTS patients, each a customer of its shop, a waiting room with
  * WAITING patients waiting and COMPLETED_CONSULTATIONS recent consultations (the estimate reads
- * them). Registrations during the run take patients from the upper half, who are not waiting yet.
+ * them), and WALLET_PASSES wallet passes issued through the domain (sealed barcodes). Registrations
+ * during the run take patients from the upper half, who are not waiting yet.
  */
 export async function seedPatients(db: Db) {
   const t0 = performance.now();
@@ -68,10 +72,20 @@ export async function seedPatients(db: Db) {
   }));
   await db.waitingRoomEntry.createMany({ data: waiting });
 
+  const template = await db.walletPassTemplate.create({ data: { organisationId, shopId: shop.id, displayName: "Bench card" } });
+  const passes = [];
+  for (let i = 0; i < WALLET_PASSES; i++) {
+    const { pass } = await issueWalletPass(organisationId, { templateId: template.id, shopIdentifier: shop.identifier, shopCustomerId: `customer-${i}` });
+    passes.push({ id: pass.id, barcode: pass.barcodeValue, customer: `customer-${i}` });
+  }
+
   const key = await createApiKey({ family: "MANAGEMENT", displayName: "bench", permissions: [...PERMISSIONS.MANAGEMENT], organisationId });
   return {
     key: key.plaintext,
     shopId: shop.id,
+    shopIdentifier: shop.identifier,
+    templateId: template.id,
+    passes,
     patientIds: patients.map((p) => p.id),
     waitingIds: waiting.map((w) => w.id),
     seedMs: performance.now() - t0,
@@ -137,6 +151,32 @@ export function patientsEndpoints(url: string, ctx: PatientsContext) {
     {
       name: "GET /v1/management/waiting-room/{uid}/status",
       request: (i: number) => fetch(`${url}/v1/management/waiting-room/${ctx.waitingIds[i % ctx.waitingIds.length]}/status`, { headers }),
+    },
+    {
+      name: "POST /v1/management/wallet-passes (refresh, 200)",
+      request: (i: number) =>
+        fetch(`${url}/v1/management/wallet-passes`, {
+          method: "POST",
+          headers,
+          body: JSON.stringify({
+            wallet_pass_template_uid: ctx.templateId,
+            shop_identifier: ctx.shopIdentifier,
+            shop_customer_id: ctx.passes[i % ctx.passes.length].customer,
+          }),
+        }),
+    },
+    {
+      name: "POST /v1/management/wallet-passes/verify",
+      request: (i: number) =>
+        fetch(`${url}/v1/management/wallet-passes/verify`, {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ barcode_value: ctx.passes[i % ctx.passes.length].barcode }),
+        }),
+    },
+    {
+      name: "GET /wallet/passes/{uid}/{token}.pkpass (signed on each download)",
+      request: (i: number) => fetch(`${url}${passDownloadPath(ctx.passes[i % ctx.passes.length].id)}`),
     },
   ];
 }
