@@ -81,6 +81,9 @@ export async function withinRateLimit(subjects: string[]): Promise<boolean> {
   return countsInPrimary() ? askPrimary(subjects, perSecond) : consumeEach(limiterFor(local, perSecond), subjects);
 }
 
+/** The per-address limit alone, for doors outside the REST kit that take no API key (wallet pass downloads, PassKit). */
+export const withinAddressRateLimit = (request: Request) => withinRateLimit([`addr:${clientAddress(request)}`]);
+
 /** The client's address: the first X-Forwarded-For hop (set by Next.js or the proxy in front), else X-Real-IP. */
 export function clientAddress(request: Request): string {
   const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();

@@ -1,7 +1,8 @@
 import { createHash, webcrypto } from "node:crypto";
 import { unzipSync } from "fflate";
 import * as pkijs from "pkijs";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { reloadConfig } from "@/server/config";
 import * as downloadRoute from "@/app/wallet/passes/[uid]/[file]/route";
 import { passkitAuthenticationToken } from "@/server/domain/wallet-passes/secrets";
 import { parseCertificate, pemCertificateBlocks } from "@/server/pki/pem";
@@ -113,5 +114,26 @@ describe("the .pkpass at ios_download_url", () => {
     }
     await del(`/v1/management/wallet-passes/${pass.uid}`, { key: t.keys.management });
     expect((await download(pass.ios_download_url)).status).toBe(404);
+  });
+
+  describe("rate limit", () => {
+    afterEach(() => {
+      process.env.RATE_LIMIT_PER_SECOND = "1000000";
+      reloadConfig();
+    });
+
+    it("counts downloads per client address like the APIs do (each download signs a package): the HTML 429 over the limit", async () => {
+      const pass = await issuePass();
+      process.env.RATE_LIMIT_PER_SECOND = "2";
+      reloadConfig();
+      await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 20));
+      const from = (address: string) => downloadRoute.GET(new Request(pass.ios_download_url, { headers: { "x-forwarded-for": address } }), {
+        params: Promise.resolve({ uid: pass.uid, file: new URL(pass.ios_download_url).pathname.split("/")[4] }),
+      });
+      // At once: the limit is counted before the package is signed, so all three are counted in this second.
+      const statuses = (await Promise.all([0, 1, 2].map(() => from("203.0.113.7")))).map((r) => r.status).sort();
+      expect(statuses).toEqual([200, 200, 429]);
+      expect((await from("203.0.113.8")).status).toBe(200);
+    });
   });
 });

@@ -1,13 +1,16 @@
 import { downloadPkpass, PKPASS_CONTENT_TYPE } from "@/server/domain/wallet-passes/pkpass";
 import { log } from "@/server/log";
-import { notFoundPage } from "@/server/rest/responses";
+import { withinAddressRateLimit } from "@/server/rest/rate-limit";
+import { notFoundPage, tooManyRequestsPage } from "@/server/rest/responses";
 
 /**
  * GET /wallet/passes/{uid}/{token}.pkpass: the pass's ios_download_url and android_download_url.
  * The patient opens it without an API key; the token (an HMAC of the uid) makes the URL unguessable.
- * A wrong token, an unknown or a deleted pass are the HTML 404 of an unknown path.
+ * A wrong token, an unknown or a deleted pass are the HTML 404 of an unknown path. Each download
+ * signs the package anew (~30 ms of CPU), so the per-address rate limit of the APIs applies.
  */
 export async function servePassDownload(request: Request, uid: string, file: string): Promise<Response> {
+  if (!(await withinAddressRateLimit(request))) return tooManyRequestsPage();
   const pathname = new URL(request.url).pathname;
   const token = file.endsWith(".pkpass") ? file.slice(0, -".pkpass".length) : null;
   if (!token) return notFoundPage(pathname);

@@ -6,7 +6,8 @@ import {
   unregisterPassDevice,
 } from "@/server/domain/wallet-passes/passkit-service";
 import { log } from "@/server/log";
-import { notFoundPage } from "@/server/rest/responses";
+import { withinAddressRateLimit } from "@/server/rest/rate-limit";
+import { notFoundPage, tooManyRequestsPage } from "@/server/rest/responses";
 import { pkpassResponse } from "./pass-download";
 
 /**
@@ -38,6 +39,7 @@ async function jsonBody(request: Request): Promise<unknown> {
 }
 
 export async function handlePasskitRequest(request: Request, segments: string[]): Promise<Response> {
+  if (!(await withinAddressRateLimit(request))) return tooManyRequestsPage();
   const method = request.method.toUpperCase();
   const url = new URL(request.url);
   const [version, resource, ...rest] = segments;
