@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createRootCa, issueSignerCertificate, toPkcs12, type IssuedCertificate } from "./certificates";
+import { createStagedDirectory } from "./staged-directory";
 
 /**
  * The sandbox's own "qualified" trust service: a root CA and a signer certificate with
@@ -75,26 +76,19 @@ async function prepare(dir: string): Promise<SandboxQes> {
   };
 }
 
-/** Writes the whole set into a fresh folder and moves it into place, so a reader never sees half of it. */
+/** The CA and its signer, created whole (createStagedDirectory). */
 async function createAll(dir: string): Promise<void> {
-  const parent = path.dirname(dir);
-  mkdirSync(parent, { recursive: true });
-  const staging = mkdtempSync(path.join(/*turbopackIgnore: true*/ parent, ".qes-"));
-  try {
-    chmodSync(staging, 0o700);
-    const ca = await createRootCa({ commonName: SANDBOX_CA_NAME, organisation: ORGANISATION, years: 10 });
-    const f = files(staging);
-    writeFileSync(f.caCert, ca.certificatePem, { mode: 0o644 });
-    writeSecret(f.caKey, ca.privateKeyPem);
-    await writeSigner(staging, ca);
-    if (existsSync(dir)) rmSync(dir, { recursive: true, force: true }); // an incomplete set
-    renameSync(staging, dir);
-  } catch (error) {
-    rmSync(staging, { recursive: true, force: true });
-    // Another process created it at the same moment: use theirs.
-    if (existsSync(files(dir).signerJson)) return;
-    throw error;
-  }
+  await createStagedDirectory(
+    dir,
+    async (staging) => {
+      const ca = await createRootCa({ commonName: SANDBOX_CA_NAME, organisation: ORGANISATION, years: 10 });
+      const f = files(staging);
+      writeFileSync(f.caCert, ca.certificatePem, { mode: 0o644 });
+      writeSecret(f.caKey, ca.privateKeyPem);
+      await writeSigner(staging, ca);
+    },
+    (target) => existsSync(files(target).signerJson),
+  );
 }
 
 async function writeSigner(dir: string, ca: Pick<IssuedCertificate, "certificatePem" | "privateKeyPem">): Promise<void> {

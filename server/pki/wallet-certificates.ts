@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { config } from "@/server/config";
 import { createRootCa, issuePassSignerCertificate } from "./certificates";
+import { createStagedDirectory } from "./staged-directory";
 
 /**
  * The certificates that sign Apple Wallet passes (and authenticate the APNs connection): configured
@@ -79,26 +80,20 @@ async function sandboxPassSigner(dir: string, passTypeIdentifier: string) {
   return { signerCertPem: readFileSync(f.signer, "utf8"), signerKeyPem: readFileSync(f.signerKey, "utf8"), wwdrPem: readFileSync(f.wwdr, "utf8") };
 }
 
-/** Writes the chain into a fresh folder and moves it into place, so a reader never sees half of it. */
+/** The sandbox "WWDR" CA and pass signer, created whole (createStagedDirectory). */
 async function createSandboxChain(dir: string, passTypeIdentifier: string): Promise<void> {
-  const parent = path.dirname(dir);
-  mkdirSync(parent, { recursive: true });
-  const staging = mkdtempSync(path.join(/*turbopackIgnore: true*/ parent, ".wallet-"));
-  try {
-    const organisation = "Rx Sandbox (not Apple)";
-    const wwdr = await createRootCa({ commonName: "Rx Sandbox Wallet WWDR CA", organisation, years: 10 });
-    const signer = await issuePassSignerCertificate({ passTypeIdentifier, organisation, issuer: wwdr });
-    const f = files(staging);
-    writeFileSync(f.wwdr, wwdr.certificatePem, { mode: 0o644 });
-    writeFileSync(f.wwdrKey, wwdr.privateKeyPem, { mode: 0o600 });
-    writeFileSync(f.signer, signer.certificatePem, { mode: 0o644 });
-    writeFileSync(f.signerKey, signer.privateKeyPem, { mode: 0o600 });
-    if (existsSync(dir)) rmSync(dir, { recursive: true, force: true }); // an incomplete set
-    renameSync(staging, dir);
-  } catch (error) {
-    rmSync(staging, { recursive: true, force: true });
-    // Another process created it at the same moment: use theirs.
-    if (existsSync(files(dir).signerKey)) return;
-    throw error;
-  }
+  await createStagedDirectory(
+    dir,
+    async (staging) => {
+      const organisation = "Rx Sandbox (not Apple)";
+      const wwdr = await createRootCa({ commonName: "Rx Sandbox Wallet WWDR CA", organisation, years: 10 });
+      const signer = await issuePassSignerCertificate({ passTypeIdentifier, organisation, issuer: wwdr });
+      const f = files(staging);
+      writeFileSync(f.wwdr, wwdr.certificatePem, { mode: 0o644 });
+      writeFileSync(f.wwdrKey, wwdr.privateKeyPem, { mode: 0o600 });
+      writeFileSync(f.signer, signer.certificatePem, { mode: 0o644 });
+      writeFileSync(f.signerKey, signer.privateKeyPem, { mode: 0o600 });
+    },
+    (target) => existsSync(files(target).signerKey),
+  );
 }
