@@ -3,6 +3,7 @@ import { APPOINTMENT_REMINDER_JOB, runAppointmentReminders } from "./appointment
 import { runTallyCompaction, TALLY_COMPACTION_JOB } from "./pharmacy-order-tally";
 import { PHARMACY_STATUS_CHECK_JOB, runPharmacyStatusCheck } from "./pharmacy-status-check";
 import { jobsProvider } from "./provider";
+import { RESERVATION_EXPIRY_JOB, runReservationExpiry } from "./reservation-expiry";
 import { runWebhookLogRetention, WEBHOOK_LOG_RETENTION_JOB } from "./webhook-delivery";
 
 export type Job = { id: string; everyMs: number; run: () => Promise<unknown> };
@@ -46,6 +47,7 @@ export const EMBEDDED_JOBS: Job[] = [
   { id: TALLY_COMPACTION_JOB.id, everyMs: TALLY_COMPACTION_JOB.everyMs, run: runTallyCompaction },
   { id: WEBHOOK_LOG_RETENTION_JOB.id, everyMs: WEBHOOK_LOG_RETENTION_JOB.everyMs, run: () => runWebhookLogRetention() },
   { id: APPOINTMENT_REMINDER_JOB.id, everyMs: APPOINTMENT_REMINDER_JOB.everyMs, run: () => runAppointmentReminders() },
+  { id: RESERVATION_EXPIRY_JOB.id, everyMs: RESERVATION_EXPIRY_JOB.everyMs, run: () => runReservationExpiry() },
 ];
 
 const holder = globalThis as unknown as { __rxEmbeddedJobs?: { stop(): void } };

@@ -6,6 +6,7 @@ import { APPOINTMENT_REMINDER_JOB, runAppointmentReminders } from "./appointment
 import { inngest } from "./inngest-client";
 import { runTallyCompaction, TALLY_COMPACTION_JOB } from "./pharmacy-order-tally";
 import { PHARMACY_STATUS_CHECK_JOB, runPharmacyStatusCheck } from "./pharmacy-status-check";
+import { RESERVATION_EXPIRY_JOB, runReservationExpiry } from "./reservation-expiry";
 import { TASK_HANDLERS } from "./task-handlers";
 import { announceDueTasks, taskDue } from "./task-runner";
 import {
@@ -34,6 +35,7 @@ export const pharmacyStatusCheck = cronFunction(PHARMACY_STATUS_CHECK_JOB, "Phar
 export const pharmacyOrderTallyCompaction = cronFunction(TALLY_COMPACTION_JOB, "Pharmacy order tally compaction", runTallyCompaction);
 export const webhookLogRetention = cronFunction(WEBHOOK_LOG_RETENTION_JOB, "Webhook log retention", () => runWebhookLogRetention());
 export const appointmentReminders = cronFunction(APPOINTMENT_REMINDER_JOB, "Appointment reminders", () => runAppointmentReminders());
+export const reservationExpiry = cronFunction(RESERVATION_EXPIRY_JOB, "Reservation expiry", () => runReservationExpiry());
 const webhookDeliverySweep = cronFunction(
   { id: "webhook-delivery-sweep", cron: "*/5 * * * *" },
   "Re-announce overdue webhook deliveries",
@@ -97,6 +99,7 @@ export const inngestFunctions = [
   pharmacyOrderTallyCompaction,
   webhookLogRetention,
   appointmentReminders,
+  reservationExpiry,
   webhookDeliverySweep,
   deliverWebhook,
   renderPrescriptionTask,

@@ -125,6 +125,7 @@ describe("embedded runner", () => {
       ["pharmacy-order-tally-compaction", 60_000],
       ["webhook-log-retention", 3_600_000],
       ["appointment-reminders", 60_000],
+      ["reservation-expiry", 60_000],
     ]);
     expect(webhookLogRetention.opts).toMatchObject({ id: "webhook-log-retention", triggers: [{ cron: "17 * * * *" }] });
     expect(pharmacyOrderTallyCompaction.opts).toMatchObject({

@@ -1,0 +1,14 @@
+/**
+ * Draft order statuses of the built-in shop connector (DraftOrder.status). A reservation is
+ * `reserved` while its lines hold stock (until holdExpiresAt), then `expired` (the expiry job), or
+ * `open` once a checkout consumes it (the checkout locks the draft FOR UPDATE and sets `open`):
+ * either way it no longer holds stock. docs/spec-gaps.md#issue-14-storefront-products-stock-reservations-order-status
+ */
+export const DRAFT_ORDER_STATUS = {
+  reserved: "reserved",
+  expired: "expired",
+  open: "open",
+} as const;
+
+/** How long a reservation holds its stock. */
+export const RESERVATION_HOLD_MINUTES = 15;
