@@ -54,10 +54,20 @@ export async function seedCatalogue(db: Db) {
 
   const management = await createApiKey({ family: "MANAGEMENT", displayName: "bench", permissions: ["product:read"], organisationId });
   const pharmacyKey = await createApiKey({ family: "PHARMACY", displayName: "bench", permissions: ["stock_read"], organisationId, pharmacyId: pharmacy.id });
-  return { managementKey: management.plaintext, pharmacyKey: pharmacyKey.plaintext, skuCount: skus.length };
+  const publicKey = await createApiKey({ family: "PUBLIC", displayName: "bench", permissions: ["product:read"], organisationId });
+  return {
+    managementKey: management.plaintext,
+    pharmacyKey: pharmacyKey.plaintext,
+    publicKey: publicKey.plaintext,
+    shopIdentifier: shop.identifier,
+    skuIds: skus.map((s) => s.id),
+    skuCount: skus.length,
+  };
 }
 
 export type CatalogueContext = Awaited<ReturnType<typeof seedCatalogue>>;
+
+const LIVE_STOCK_ITEMS = 20;
 
 /** The endpoints measured, each a request factory against a running server. */
 export function catalogueEndpoints(url: string, ctx: CatalogueContext) {
@@ -67,6 +77,26 @@ export function catalogueEndpoints(url: string, ctx: CatalogueContext) {
       name: "GET /v1/management/products (limit 50)",
       request: (i: number) =>
         fetch(`${url}/v1/management/products?page=${i % (pages / 5)}`, { headers: { "x-api-key": ctx.managementKey } }),
+    },
+    {
+      // 150 products (750 SKUs with their availability) per page: 14 pages of 2,000 products.
+      name: "GET /v2/public-api/products/{shop} (limit 150)",
+      request: (i: number) =>
+        fetch(`${url}/v2/public-api/products/${ctx.shopIdentifier}?market=DE&limit=150&page=${i % 14}`, {
+          headers: { "x-api-key": ctx.publicKey },
+        }),
+    },
+    {
+      name: `POST /v2/public-api/products/{shop}/live-stock (${LIVE_STOCK_ITEMS} items)`,
+      request: (i: number) => {
+        const start = (i * LIVE_STOCK_ITEMS) % (ctx.skuCount - LIVE_STOCK_ITEMS);
+        const items = ctx.skuIds.slice(start, start + LIVE_STOCK_ITEMS).map((sku_uid) => ({ sku_uid, quantity: 1 }));
+        return fetch(`${url}/v2/public-api/products/${ctx.shopIdentifier}/live-stock`, {
+          method: "POST",
+          headers: { "x-api-key": ctx.publicKey, "content-type": "application/json" },
+          body: JSON.stringify({ items }),
+        });
+      },
     },
     {
       name: "GET /v1/external_pharmacy_api/pharmacy_skus/ (limit 50)",

@@ -182,7 +182,7 @@ describe("products of a shop", () => {
   it("takes the key as X-API-Key, X-Service-Authorization or Authorization: Bearer", async () => {
     const path = `${P}/${t.shop.identifier}`;
     const query = { market: "DE" };
-    const viaHeaders = [{ "x-api-key": t.keys.public }, { "x-service-authorization": t.keys.public }, { authorization: `Bearer ${t.keys.public}` }];
+    const viaHeaders: Record<string, string>[] = [{ "x-api-key": t.keys.public }, { "x-service-authorization": t.keys.public }, { authorization: `Bearer ${t.keys.public}` }];
     for (const headers of viaHeaders) {
       const r = await get(path, { headers, query });
       expect(r.status, JSON.stringify(headers)).toBe(200);
