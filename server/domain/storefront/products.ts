@@ -69,13 +69,18 @@ export async function listStorefrontProducts(
        ORDER BY p."createdAt", p."id"
        LIMIT ${page.limit} OFFSET ${page.page * page.limit})
     SELECT m."id" AS "productId", m."displayName" AS "productName", m."prescriptionRequired", m."total",
-           s."id" AS "skuId", s."displayName" AS "skuName", s."pzn", s."dosage", s."pcs", s."weight", s."therapyDuration",
-           s."unit", s."standardSellingUnit", ss."price"
+           o."id" AS "skuId", o."displayName" AS "skuName", o."pzn", o."dosage", o."pcs", o."weight", o."therapyDuration",
+           o."unit", o."standardSellingUnit", o."price"
       FROM shop
       LEFT JOIN matched m ON true
-      LEFT JOIN ("Sku" s JOIN "ShopSku" ss ON ss."skuId" = s."id" AND ss."deletedAt" IS NULL)
-        ON s."productId" = m."id" AND s."deletedAt" IS NULL AND ss."shopId" = shop."id" ${skuMatches}
-     ORDER BY m."createdAt", m."id", s."createdAt", s."id"`;
+      -- Per product of the page through the productId index; OFFSET 0 keeps the planner from
+      -- flattening it into a hash join of every SKU of the catalogue.
+      LEFT JOIN LATERAL (
+        SELECT s.*, ss."price"
+          FROM "Sku" s JOIN "ShopSku" ss ON ss."skuId" = s."id" AND ss."shopId" = shop."id" AND ss."deletedAt" IS NULL
+         WHERE s."productId" = m."id" AND s."deletedAt" IS NULL ${skuMatches}
+        OFFSET 0) o ON true
+     ORDER BY m."createdAt", m."id", o."createdAt", o."id"`;
   if (rows.length === 0) throw new NotFoundError();
 
   const skuIds = rows.flatMap((r) => (r.skuId ? [r.skuId] : []));
