@@ -119,7 +119,7 @@ describe("embedded runner", () => {
     again!.stop();
   });
 
-  it("schedules the same jobs as the Inngest crons: status check every five minutes, tally compaction every minute, log retention hourly, appointment reminders every minute", () => {
+  it("schedules the same jobs as the Inngest crons: status check every five minutes, tally compaction every minute, log retention hourly, appointment reminders and reservation expiry every minute", () => {
     expect(EMBEDDED_JOBS.map((j) => [j.id, j.everyMs])).toEqual([
       ["pharmacy-status-check", 300_000],
       ["pharmacy-order-tally-compaction", 60_000],
