@@ -35,17 +35,3 @@ export async function mintPatientToken(secret: TokenSecret, options: TokenOption
     .setProtectedHeader({ alg: options.alg ?? "HS256", kid: options.kid ?? secret.kid })
     .sign(new TextEncoder().encode(secret.secret));
 }
-
-const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
-
-/** An unsigned token (`alg: none`) with the claims a valid one would carry. */
-export function unsignedPatientToken(secret: TokenSecret, claims: Record<string, unknown>): string {
-  const now = nowSeconds();
-  return `${b64({ alg: "none", kid: secret.kid })}.${b64({ aud: secret.audience, iat: now, nbf: now, exp: now + 300, ...claims })}.`;
-}
-
-/** The token with its payload replaced by `claims` and the original signature kept. */
-export function tamperedPatientToken(token: string, claims: Record<string, unknown>): string {
-  const [header, , signature] = token.split(".");
-  return `${header}.${b64(claims)}.${signature}`;
-}
