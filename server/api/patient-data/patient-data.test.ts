@@ -361,4 +361,13 @@ describe("the family's paths", () => {
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.get("allow")).toBe("GET, POST");
   });
+
+  it("documents the form body and the patient token in its OpenAPI document", async () => {
+    const doc = (await get(`${P}/apidocs/openapi.json`)).json;
+    expect(doc.components.securitySchemes.PatientToken).toMatchObject({ type: "apiKey", in: "header", name: TOKEN_HEADER });
+    expect(doc.components.securitySchemes.Bearer).toBeUndefined();
+    const postProperties = doc.paths[`${P}/properties/`].post;
+    expect(Object.keys(postProperties.requestBody.content).sort()).toEqual(["application/x-www-form-urlencoded", "multipart/form-data"]);
+    expect(postProperties.security).toEqual([{ ApiKey: [] }, { PatientToken: [] }]);
+  });
 });
