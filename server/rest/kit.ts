@@ -237,7 +237,7 @@ export function createRestApi(family: Family, routes: Route[]): RestApi {
     let body: unknown = undefined;
     if (route.body && route.bodyFormat === "form") {
       const form = await readFormBody(request);
-      if (!form) return reply(400, route.invalidJsonBody ?? family.invalidBody("form"));
+      if (!form) return reply(400, family.invalidBody("form"));
       const unstorable = inputTextErrors(form);
       if (unstorable) return validationError(unstorable);
       const parsed = route.body.safeParse(form);

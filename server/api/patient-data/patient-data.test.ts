@@ -118,6 +118,8 @@ describe("patient tokens (HS256 JWT, kid of an organisation secret)", () => {
   it("answers token_expired for an expired token (beyond 30 s of clock tolerance), and accepts one within it", async () => {
     expect(await refusal(await mintPatientToken(secret, { ...who(c), iat: -300, nbf: -300, exp: -31 }))).toBe("token_expired");
     expect((await withToken(await mintPatientToken(secret, { ...who(c), iat: -300, nbf: -300, exp: -20 }))).status).toBe(200);
+    // Issued more than 15 minutes ago: expired, whatever its exp says.
+    expect(await refusal(await mintPatientToken(secret, { ...who(c), iat: -16 * 60, nbf: -16 * 60, exp: 60 }))).toBe("token_expired");
   });
 
   it("answers invalid_claims for a wrong audience, a token not yet valid, an iat in the future, a lifetime over 15 minutes", async () => {
