@@ -33,16 +33,6 @@ export type PatientTokenScope = {
 
 const failure = (code: PatientTokenCode, description: string) => ({ failure: { code, description } });
 
-/** The kid of a token's JOSE header, or null when the header does not decode (the rate limit counts per secret). */
-export function patientTokenKid(token: string): string | null {
-  try {
-    const { kid } = decodeProtectedHeader(token);
-    return typeof kid === "string" && kid.length <= 100 && isStorableText(kid) ? kid : null;
-  } catch {
-    return null;
-  }
-}
-
 type OpenedSecret = { organisationId: string; audience: string; key: Uint8Array };
 
 /**
@@ -84,7 +74,7 @@ const SECRET_AND_SHOP = `
 const isClaimText = (value: unknown): value is string =>
   typeof value === "string" && value.trim() !== "" && value.length <= MAX_CLAIM_LENGTH && isStorableText(value);
 
-/** The claims a JWT error concerns, as the spec's codes: an expired token, else claims that do not fit. */
+/** A jose refusal as the spec's codes: an expired token, claims that do not fit, else a token we cannot trust. */
 function joseFailure(error: unknown): { failure: PatientTokenFailure } {
   if (error instanceof errors.JWTExpired) return failure("token_expired", "The patient token has expired.");
   if (error instanceof errors.JWTClaimValidationFailed) {
@@ -110,8 +100,10 @@ export async function verifyPatientToken(token: string): Promise<{ scope: Patien
     return failure("invalid_header", "The patient token is not a JWT.");
   }
   if (header.alg !== "HS256") return failure("invalid_header", "The patient token must be signed with HS256.");
-  const kid = patientTokenKid(token);
-  if (kid === null) return failure("invalid_header", "The patient token's header must name its secret in kid.");
+  const kid = header.kid;
+  if (typeof kid !== "string" || kid.length > 100 || !isStorableText(kid)) {
+    return failure("invalid_header", "The patient token's header must name its secret in kid.");
+  }
   const secret = await openedSecret(kid);
   if (!secret) return failure("invalid_header", "The patient token's kid names no active secret.");
 

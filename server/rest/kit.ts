@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { authenticateRequestKey, hashApiKey, type ApiPrincipal } from "@/server/auth/api-keys";
-import { patientTokenKid, verifyPatientToken, type PatientTokenScope } from "@/server/auth/patient-tokens";
+import { verifyPatientToken, type PatientTokenScope } from "@/server/auth/patient-tokens";
 import { isDatabaseBusy } from "@/server/db/errors";
 import {
   BadRequestError,
@@ -186,9 +186,9 @@ export function createRestApi(family: Family, routes: Route[]): RestApi {
     // The key's hash names its rate-limit counter and finds its row: computed once.
     const keyHash = "key" in presented ? hashApiKey(presented.key) : "";
     if (keyHash) subjects.push(`key:${keyHash}`);
-    // Patient tokens count against the secret that signs them, as keys do against themselves.
-    const kid = "patientToken" in presented ? patientTokenKid(presented.patientToken) : null;
-    if (kid) subjects.push(`pts:${kid}`);
+    // A patient token counts as a key does, by its own hash: not by its kid, which anyone who has
+    // seen a token could send with garbage to exhaust the partner's budget.
+    if ("patientToken" in presented) subjects.push(`token:${hashApiKey(presented.patientToken)}`);
     if (!(await withinRateLimit(subjects))) stop(tooManyRequestsPage());
     if ("failure" in presented) return presented.failure;
     if (declaresTooLargeBody(request)) throw new BodyTooLargeError();
