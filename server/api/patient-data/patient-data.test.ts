@@ -1,4 +1,5 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { reloadConfig } from "@/server/config";
 import { createApiKey } from "@/server/auth/api-keys";
 import { createPatientTokenSecret } from "@/server/domain/patient-tokens/secrets";
 import { createTenant, type Tenant } from "@/tests/fixtures";
@@ -183,6 +184,27 @@ describe("patient tokens (HS256 JWT, kid of an organisation secret)", () => {
     const token = await mintPatientToken(secret, { shop_identifier: t.shop.identifier, shop_customer_id: elsewhere.shop_customer_id });
     const answer = await getProperty({ shop_identifier: t.shop.identifier, shop_customer_id: elsewhere.shop_customer_id }, "phone", { headers: tokenHeaders(token) });
     expect(answer).toMatchObject({ status: 404, json: { error: "Resource not found" } });
+  });
+
+  describe("rate limit", () => {
+    afterEach(() => {
+      process.env.RATE_LIMIT_PER_SECOND = "1000000";
+      reloadConfig();
+    });
+
+    it("counts a token's requests per token, so other tokens of the same secret are not held back", async () => {
+      process.env.RATE_LIMIT_PER_SECOND = "3";
+      reloadConfig();
+      await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 20));
+      const token = await mintPatientToken(secret, who(c));
+      const statuses = [];
+      for (let i = 0; i < 4; i++) {
+        statuses.push((await getProperty(c, "phone", { headers: { ...tokenHeaders(token), "x-forwarded-for": `10.9.0.${i}` } })).status);
+      }
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      const another = await mintPatientToken(secret, { ...who(c), exp: 299 });
+      expect((await getProperty(c, "phone", { headers: { ...tokenHeaders(another), "x-forwarded-for": "10.9.1.1" } })).status).toBe(200);
+    });
   });
 
   it("serves all three operations with a token", async () => {
