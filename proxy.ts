@@ -31,7 +31,7 @@ const noSuchProcedure = () =>
 export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   if (!pathname.split("/").every(decodes)) return pathname.startsWith("/api/trpc/") ? noSuchProcedure() : notFoundPage(pathname);
-  if (!ROUTED_METHODS.has(request.method.toUpperCase()) && /^\/v[12]\//.test(pathname)) {
+  if (!ROUTED_METHODS.has(request.method.toUpperCase()) && /^\/(v[12]|api\/v0)\//.test(pathname)) {
     // Loaded only for such requests: the route tables are matched, nothing else runs.
     const { restApiFor } = await import("@/server/api/rest-apis");
     const api = restApiFor(request.nextUrl.pathname);
@@ -46,6 +46,7 @@ export const config = {
     "/v2/public-api/:path*",
     "/v1/external_pharmacy_api/:path*",
     "/v1/external-pharmacy-api-v1/:path*",
+    "/api/v0/patient/:path*",
     "/api/trpc/:path*",
     // The portal's one dynamic segment (an order uid).
     "/pharmacy/orders/:path*",

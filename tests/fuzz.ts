@@ -146,6 +146,40 @@ export function malformedBody(random: Random, template: unknown): BodyCase {
   return { text: JSON.stringify(body), mustRefuse: false, label: `confusion ${labels.join(", ")}` };
 }
 
+export type FormCase = BodyCase & { contentType: string };
+
+/**
+ * A malformed form body (routes with bodyFormat "form") built from a template's field names: a NUL
+ * in a value or a name, a broken multipart body (all must be refused), or odd values (may be accepted).
+ */
+export function malformedForm(random: Random, template: unknown): FormCase {
+  const urlencoded = "application/x-www-form-urlencoded";
+  const values = (template ?? {}) as Record<string, unknown>;
+  const names = Object.keys(values);
+  const fields = new URLSearchParams(names.map((name) => [name, String(values[name])]));
+  const at = names.length > 0 ? pick(random, names) : "x";
+  const roll = random();
+  if (roll < 0.3) {
+    fields.set(at, pick(random, ["a\u0000b", "\u0000"]));
+    return { text: fields.toString(), contentType: urlencoded, mustRefuse: true, label: `NUL in form field ${at}` };
+  }
+  if (roll < 0.38) {
+    fields.append("a\u0000", "1");
+    return { text: fields.toString(), contentType: urlencoded, mustRefuse: true, label: "NUL in a form field name" };
+  }
+  if (roll < 0.46) {
+    const text = pick(random, ["--b\r\nnot a part", "--b\r\nContent-Disposition: form-data\r\n\r\nx", "\u0000"]);
+    return { text, contentType: "multipart/form-data; boundary=b", mustRefuse: true, label: `broken multipart ${JSON.stringify(text)}` };
+  }
+  if (roll < 0.52) {
+    const text = JSON.stringify(template);
+    return { text, contentType: "application/json", mustRefuse: true, label: "JSON to a form route" };
+  }
+  const value = pick(random, CONFUSING_VALUES);
+  fields.set(at, typeof value === "string" ? value : JSON.stringify(value) ?? "");
+  return { text: fields.toString(), contentType: urlencoded, mustRefuse: false, label: `form ${at}=${describe(value)}` };
+}
+
 function describe(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 40 ? `${text.slice(0, 40)}…(${text.length})` : text;

@@ -3,6 +3,7 @@ import * as externalPharmacyRoute from "@/app/v1/external_pharmacy_api/[[...path
 import * as managementRoute from "@/app/v1/management/[[...path]]/route";
 import * as pharmacyPayoutsRoute from "@/app/v1/external-pharmacy-api-v1/[[...path]]/route";
 import * as publicRoute from "@/app/v2/public-api/[[...path]]/route";
+import * as patientDataRoute from "@/app/api/v0/patient/[[...path]]/route";
 
 type RouteModule = Record<"GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS", (r: Request) => Promise<Response>>;
 
@@ -11,6 +12,7 @@ const modules: Record<string, RouteModule> = {
   "/v2/public-api": publicRoute,
   "/v1/external_pharmacy_api": externalPharmacyRoute,
   "/v1/external-pharmacy-api-v1": pharmacyPayoutsRoute,
+  "/api/v0/patient": patientDataRoute,
 };
 
 export type CallOptions = {

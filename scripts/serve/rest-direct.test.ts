@@ -4,7 +4,10 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { routeHandlers } from "@/server/rest/kit";
 import { managementApi } from "@/server/api/management";
-import { directApiHandler } from "./rest-direct";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { directApiHandler, loadApiRoutes } from "./rest-direct";
 
 let server: http.Server | undefined;
 afterEach(async () => {
@@ -96,5 +99,30 @@ describe("REST requests served straight to their route handlers", () => {
     expect(known).toMatchObject({ status: 405, allow: "GET, POST", type: "text/html; charset=utf-8" });
     expect(known.body).toContain("The method TRACE is not allowed for the requested URL.");
     expect((await send("/v1/management/no-such-thing")).status).toBe(404);
+  });
+
+  it("finds every REST family's catch-all route in the build's manifest, /api/v0/patient included", async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), "rest-direct-"));
+    try {
+      const server = path.join(root, ".next", "server");
+      mkdirSync(server, { recursive: true });
+      const routes = ["/v1/management", "/v2/public-api", "/api/v0/patient"];
+      const manifest: Record<string, string> = { "/api/inngest/route": "app/api/inngest/route.js" };
+      for (const [i, base] of routes.entries()) {
+        manifest[`${base}/[[...path]]/route`] = `route-${i}.js`;
+        writeFileSync(
+          path.join(server, `route-${i}.js`),
+          `module.exports = { routeModule: { ensureUserland: async () => {}, userland: { GET: async () => new Response(${JSON.stringify(base)}) } } };`,
+        );
+      }
+      writeFileSync(path.join(root, "package.json"), "{}");
+      writeFileSync(path.join(server, "app-paths-manifest.json"), JSON.stringify(manifest));
+      const families = await loadApiRoutes(root);
+      expect(families.map((f) => f.basePath).sort()).toEqual([...routes].sort());
+      const patient = families.find((f) => f.basePath === "/api/v0/patient")!;
+      expect(await (await patient.handlers.GET(new Request("http://x/api/v0/patient/intent"))).text()).toBe("/api/v0/patient");
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

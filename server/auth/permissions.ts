@@ -2,7 +2,8 @@ import type { ApiKeyFamily } from "@/server/db/generated/enums";
 
 /**
  * Permission names per key family: the spec's Authentication section, plus patient:write, which the
- * public documentation names for POST /v1/management/patients (gap G19).
+ * public documentation names for POST /v1/management/patients (gap G19), and patient_data for the
+ * patient-data endpoints (G31, docs/spec-gaps.md#issue-14-patient-data-and-patient-tokens).
  */
 export const PERMISSIONS = {
   MANAGEMENT: [
@@ -27,7 +28,8 @@ export const PERMISSIONS = {
     "telemedicine_provider:write",
     "questionnaire:write",
   ],
-  PUBLIC: ["product:read", "order:read", "create_prescription_checkout", "create_treatment_checkout"],
+  // patient_data: the patient-data endpoints (/api/v0/patient), G31.
+  PUBLIC: ["product:read", "order:read", "create_prescription_checkout", "create_treatment_checkout", "patient_data"],
   PHARMACY: ["orders_read", "orders_write", "stock_read", "stock_write", "webhooks_read", "webhooks_write"],
 } as const satisfies Record<ApiKeyFamily, readonly string[]>;
 

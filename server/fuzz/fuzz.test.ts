@@ -9,11 +9,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { restApis } from "@/server/api/rest-apis";
 import type { PortalSessionUser } from "@/server/auth/portal-session";
+import { findOrCreateShopCustomer } from "@/server/domain/patients/shop-customers";
 import type { RestApi } from "@/server/rest/kit";
 import { handleTrpcRequest } from "@/server/trpc/handler";
 import { appRouter } from "@/server/trpc/router";
 import { createTenant, type Tenant } from "@/tests/fixtures";
-import { fillPath, malformedBody, malformedQuery, seededRandom, shapeOf, templateFor, type IdsByName, type Random } from "@/tests/fuzz";
+import { fillPath, malformedBody, malformedForm, malformedQuery, seededRandom, shapeOf, templateFor, type IdsByName, type Random } from "@/tests/fuzz";
 import { item, placeOrder, routedOrderBody, withShopSkus } from "@/tests/orders";
 import { createPortalUser } from "@/tests/webhook-logs";
 
@@ -35,6 +36,9 @@ beforeAll(async () => {
   expect(placed.status).toBe(201);
   const pharmacyOrder = await t.db.pharmacyOrder.findFirstOrThrow({ where: { order: { id: placed.json.uid } } });
   const shopSku = await t.db.shopSku.findFirstOrThrow({ where: { shopId: t.shop.id } });
+  // A patient with a profile field, so patient-data requests reach their checks.
+  await t.db.patientFieldDefinition.create({ data: { organisationId: t.organisation.id, key: "phone", displayName: "Phone", type: "phone" } });
+  await t.db.$transaction((tx) => findOrCreateShopCustomer(tx, t.organisation.id, t.shop.id, { id: "fuzz-customer" }));
   // Field and parameter names (snake_case or camelCase) to the tenant's real ids.
   const known: Record<string, string> = {
     skuuid: t.sku.id,
@@ -49,6 +53,8 @@ beforeAll(async () => {
     orderexternalid: "fuzz-order",
     fulfillmentexternalid: "fuzz-order-f1",
     shopidentifier: t.shop.identifier,
+    shopcustomerid: "fuzz-customer",
+    field: "phone",
   };
   ids = (name) => known[name.replace(/_/g, "").toLowerCase()];
   // Valid bodies to start from, so a single broken value reaches the deeper checks.
@@ -60,6 +66,7 @@ beforeAll(async () => {
     "POST /v1/external_pharmacy_api/webhooks": { notification_type: "pharmacy_order_created", target: "https://127.0.0.1/hook" },
     "POST /v1/management/notification-subscriptions": { notification_type: "order_created", target: "https://127.0.0.1/hook", meta_data: { a: 1 } },
     "POST /v1/external_pharmacy_api/pharmacy_orders/:pharmacy_order_uid/complete_order": { tracking_links: ["https://track.example/1"] },
+    "POST /api/v0/patient/properties": { field: "phone", value: "+49 30 1234567" },
   };
 });
 
@@ -127,10 +134,13 @@ describe("fuzzing corpus (seeded, bounded)", () => {
         for (let i = 0; i < CASES_PER_ROUTE; i++) {
           const path = fillPath(random, route.path, ids);
           const query = malformedQuery(random, queryKeys);
-          const body = route.body ? malformedBody(random, template) : null;
-          const url = `http://localhost:3000${api.family.basePath}${path.path}${query.query ? `?${query.query}` : ""}`;
+          const body = !route.body ? null : route.bodyFormat === "form" ? malformedForm(random, template) : { ...malformedBody(random, template), contentType: "application/json" };
+          // The route's query keys that name known things, with their real values, before the odd one (the first value wins).
+          const known = new URLSearchParams(Object.keys(shapeOf(route.query) ?? {}).flatMap((key) => (ids(key) ? [[key, ids(key)!]] : [])));
+          const search = [query.query, known.toString()].filter(Boolean).join("&");
+          const url = `http://localhost:3000${api.family.basePath}${path.path}${search ? `?${search}` : ""}`;
           const headers: Record<string, string> = { "x-api-key": keyFor(api) };
-          if (body) headers["content-type"] = "application/json";
+          if (body) headers["content-type"] = body.contentType;
           const status = await check(
             failures,
             {

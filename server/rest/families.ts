@@ -7,8 +7,12 @@ const codedErrors = {
     code: "permission_denied",
     description: `The API key lacks the permission ${permission}.`,
   }),
-  invalidBody: (reason: "json" | "content_type") => ({
-    error: reason === "json" ? "Invalid JSON in request body" : "Content-Type must be application/json",
+  invalidBody: (reason: "json" | "content_type" | "form") => ({
+    error: {
+      json: "Invalid JSON in request body",
+      content_type: "Content-Type must be application/json",
+      form: "The body must be form data (multipart/form-data or application/x-www-form-urlencoded) of text fields",
+    }[reason],
   }),
   refused: (error: BadRequestError) => ({ error: error.message }),
 };
@@ -58,4 +62,20 @@ export const PHARMACY_PAYOUTS: Family = {
   name: "pharmacy_payouts",
   title: "Pharmacy payouts",
   basePath: "/v1/external-pharmacy-api-v1",
+};
+
+/**
+ * Patient data: Public API keys (with the permission patient_data) in X-API-Key only, or a patient
+ * token in X-Service-Booking-Token (G30, G31; docs/spec-gaps.md#issue-14-patient-data-and-patient-tokens).
+ */
+export const PATIENT_DATA: Family = {
+  name: "patient_data",
+  title: "Patient data",
+  basePath: "/api/v0/patient",
+  keyFamily: "PUBLIC",
+  legacyAuthHeaders: false,
+  pharmacyScoped: false,
+  patientTokenHeader: "X-Service-Booking-Token",
+  maxLimit: 200,
+  ...codedErrors,
 };

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { authenticateRequestKey, hashApiKey, type ApiPrincipal } from "@/server/auth/api-keys";
+import { verifyPatientToken, type PatientTokenScope } from "@/server/auth/patient-tokens";
 import { isDatabaseBusy } from "@/server/db/errors";
 import {
   BadRequestError,
@@ -15,7 +16,7 @@ import { paginationQuery } from "@/server/wire/schemas";
 import type { Page } from "@/server/domain/paging";
 import { toFieldErrors } from "@/server/wire/field-errors";
 import { inputTextErrors, isStorableText } from "@/server/wire/json-input";
-import { BodyTooLargeError, declaresTooLargeBody, isJsonContentType, readBodyText } from "./body";
+import { BodyTooLargeError, declaresTooLargeBody, isJsonContentType, readBodyText, readFormBody } from "./body";
 import { serveApiDocs } from "./openapi";
 import { clientAddress, withinRateLimit } from "./rate-limit";
 import { methodNotAllowedPage, notFoundPage, reply, toResponse, tooManyRequestsPage, type Reply } from "./responses";
@@ -80,9 +81,24 @@ const stop = (r: Reply | Response): never => {
 
 const authError = (code: string, description: string) => reply(401, { code, description });
 
-/** The presented key, following the family's header rules, or the 401 to answer when there is none. */
-function presentedKey(family: Family, headers: Headers): { key: string } | { failure: Reply } {
+type Credential = { key: string } | { patientToken: string } | { failure: Reply };
+
+/**
+ * The presented credential, following the family's header rules, or the 401 to answer when there is
+ * none: X-API-Key; on the Public API also X-Service-Authorization or `Authorization: Bearer`; on a
+ * family with patient tokens, the token header instead of a key (never both).
+ */
+function presentedCredential(family: Family, headers: Headers): Credential {
   const xApiKey = headers.get("x-api-key");
+  const tokenHeader = family.patientTokenHeader;
+  const token = tokenHeader ? headers.get(tokenHeader) : null;
+  const expected = tokenHeader ? `X-API-Key or ${tokenHeader}` : "X-API-Key";
+  if (token !== null) {
+    if (xApiKey !== null) return { failure: authError("invalid_header", `Send either X-API-Key or ${tokenHeader}, not both.`) };
+    const value = token.trim();
+    if (!value || /\s/.test(value)) return { failure: authError("invalid_header", `The ${tokenHeader} header is malformed.`) };
+    return { patientToken: value };
+  }
   if (xApiKey !== null) {
     const key = xApiKey.trim();
     if (!key || /\s/.test(key)) return { failure: authError("invalid_header", "The X-API-Key header is malformed.") };
@@ -98,9 +114,9 @@ function presentedKey(family: Family, headers: Headers): { key: string } | { fai
       return { key: match[1] };
     }
   } else if (authorization !== null || legacy !== null) {
-    return { failure: authError("api_key_missing", "This API expects the key in the X-API-Key header.") };
+    return { failure: authError("api_key_missing", `This API expects the key in the X-API-Key header${tokenHeader ? ` or a patient token in ${tokenHeader}` : ""}.`) };
   }
-  return { failure: authError("authorization_header_missing", "No X-API-Key or Authorization header was sent.") };
+  return { failure: authError("authorization_header_missing", `No ${tokenHeader ? expected : "X-API-Key or Authorization"} header was sent.`) };
 }
 
 /**
@@ -165,11 +181,14 @@ export function createRestApi(family: Family, routes: Route[]): RestApi {
   const compiled = routes.map(compile).sort((a, b) => b.staticCount - a.staticCount);
 
   async function run(route: Route, params: Record<string, string>, request: Request, url: URL): Promise<Reply> {
-    const presented = presentedKey(family, request.headers);
+    const presented = presentedCredential(family, request.headers);
     const subjects = [`addr:${clientAddress(request)}`];
     // The key's hash names its rate-limit counter and finds its row: computed once.
     const keyHash = "key" in presented ? hashApiKey(presented.key) : "";
     if (keyHash) subjects.push(`key:${keyHash}`);
+    // A patient token counts as a key does, by its own hash: not by its kid, which anyone who has
+    // seen a token could send with garbage to exhaust the partner's budget.
+    if ("patientToken" in presented) subjects.push(`token:${hashApiKey(presented.patientToken)}`);
     if (!(await withinRateLimit(subjects))) stop(tooManyRequestsPage());
     if ("failure" in presented) return presented.failure;
     if (declaresTooLargeBody(request)) throw new BodyTooLargeError();
@@ -178,17 +197,27 @@ export function createRestApi(family: Family, routes: Route[]): RestApi {
     // Before the key check, which already reads pharmacy_uid from the query.
     const unstorableQuery = inputTextErrors(rawQuery);
     if (unstorableQuery) return reply(400, route.validationErrorBody ? route.validationErrorBody(unstorableQuery, null) : { error: unstorableQuery });
-    const requestedPharmacy = family.pharmacyScoped ? (rawQuery.pharmacy_uid ?? null) : null;
-    const authenticated = await authenticateRequestKey(family.keyFamily, presented.key, requestedPharmacy, keyHash);
-    if (!authenticated) return authError("invalid_api_key", "The API key is unknown or no longer active.");
-    const { principal } = authenticated;
-    if (route.permission && !principal.permissions.has(route.permission)) {
-      return reply(403, family.permissionDenied(route.permission));
-    }
 
-    const pharmacy = family.pharmacyScoped
-      ? scopedPharmacy(family, principal, authenticated.pharmacy, requestedPharmacy, route.pharmacyScope ?? "required")
-      : null;
+    let principal: ApiPrincipal | null = null;
+    let patientToken: PatientTokenScope | null = null;
+    let pharmacy: ScopedPharmacy | null = null;
+    if ("patientToken" in presented) {
+      if (!route.acceptsPatientToken) return authError("api_key_missing", "This operation expects the key in the X-API-Key header.");
+      const verified = await verifyPatientToken(presented.patientToken);
+      if ("failure" in verified) return authError(verified.failure.code, verified.failure.description);
+      patientToken = verified.scope;
+    } else {
+      const requestedPharmacy = family.pharmacyScoped ? (rawQuery.pharmacy_uid ?? null) : null;
+      const authenticated = await authenticateRequestKey(family.keyFamily, presented.key, requestedPharmacy, keyHash);
+      if (!authenticated) return authError("invalid_api_key", "The API key is unknown or no longer active.");
+      principal = authenticated.principal;
+      if (route.permission && !principal.permissions.has(route.permission)) {
+        return reply(403, family.permissionDenied(route.permission));
+      }
+      pharmacy = family.pharmacyScoped
+        ? scopedPharmacy(family, principal, authenticated.pharmacy, requestedPharmacy, route.pharmacyScope ?? "required")
+        : null;
+    }
 
     const validationError = (fields: FieldErrors) =>
       reply(400, route.validationErrorBody ? route.validationErrorBody(fields, pharmacy) : { error: fields });
@@ -206,7 +235,15 @@ export function createRestApi(family: Family, routes: Route[]): RestApi {
       query = parsed.data;
     }
     let body: unknown = undefined;
-    if (route.body) {
+    if (route.body && route.bodyFormat === "form") {
+      const form = await readFormBody(request);
+      if (!form) return reply(400, family.invalidBody("form"));
+      const unstorable = inputTextErrors(form);
+      if (unstorable) return validationError(unstorable);
+      const parsed = route.body.safeParse(form);
+      if (!parsed.success) return validationError(toFieldErrors(parsed.error.issues));
+      body = parsed.data;
+    } else if (route.body) {
       const text = await readBodyText(request);
       // A route whose body is optional (complete_order) may be called with no body at all.
       const noBody = text.trim() === "" && !request.headers.get("content-type") && route.body.safeParse(undefined).success;
@@ -224,12 +261,22 @@ export function createRestApi(family: Family, routes: Route[]): RestApi {
       body = parsed.data;
     }
 
+    const keyOnly = <T>(value: (key: ApiPrincipal) => T): T => {
+      if (!principal) throw new Error(`route ${route.method} ${route.path} used the key of a patient-token request`);
+      return value(principal);
+    };
     const context: Context<unknown, unknown> = {
       params,
       query,
       body,
-      principal,
-      actor: { type: "API_KEY", apiKeyId: principal.keyId },
+      get principal() {
+        return keyOnly((key) => key);
+      },
+      get actor() {
+        return keyOnly((key) => ({ type: "API_KEY" as const, apiKeyId: key.keyId }));
+      },
+      organisationId: patientToken?.organisationId ?? keyOnly((key) => key.organisationId),
+      patientToken,
       page,
       get pharmacy(): ScopedPharmacy {
         if (!pharmacy) throw new Error(`route ${route.method} ${route.path} used a pharmacy it did not resolve`);

@@ -26,6 +26,13 @@ function queryParameters(route: Route, family: Family) {
   );
 }
 
+/** A form route's fields are sent as multipart or url-encoded form data, every other body as JSON. */
+function requestBodyContent(route: Route) {
+  const schema = jsonSchema(route.body!);
+  if (route.bodyFormat !== "form") return { "application/json": { schema } };
+  return { "multipart/form-data": { schema }, "application/x-www-form-urlencoded": { schema } };
+}
+
 function openApiDocument(family: Family, routes: Route[]) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
@@ -49,20 +56,28 @@ function openApiDocument(family: Family, routes: Route[]) {
       summary: route.summary,
       ...(route.permission ? { description: `Permission: \`${route.permission}\`` } : {}),
       parameters: [...pathParams, ...queryParameters(route, family)],
-      ...(route.body
-        ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(route.body) } } } }
-        : {}),
+      ...(route.body ? { requestBody: { required: true, content: requestBodyContent(route) } } : {}),
+      ...(route.acceptsPatientToken && family.patientTokenHeader ? { security: [{ ApiKey: [] }, { PatientToken: [] }] } : {}),
       responses,
     };
   }
   const securitySchemes: Record<string, unknown> = { ApiKey: { type: "apiKey", in: "header", name: "X-API-Key" } };
   if (family.legacyAuthHeaders) securitySchemes.Bearer = { type: "http", scheme: "bearer" };
+  if (family.patientTokenHeader) {
+    securitySchemes.PatientToken = {
+      type: "apiKey",
+      in: "header",
+      name: family.patientTokenHeader,
+      description: "A patient token: an HS256 JWT minted by your backend with a patient token secret (kid in the JOSE header).",
+    };
+  }
   return {
     openapi: "3.1.0",
     info: { title: `${family.title} API`, version: pkg.version },
     paths,
     components: { securitySchemes },
-    security: Object.keys(securitySchemes).map((name) => ({ [name]: [] })),
+    // Patient tokens only where a route accepts them (its own security above).
+    security: Object.keys(securitySchemes).filter((name) => name !== "PatientToken").map((name) => ({ [name]: [] })),
   };
 }
 

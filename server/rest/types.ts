@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { ApiPrincipal } from "@/server/auth/api-keys";
+import type { PatientTokenScope } from "@/server/auth/patient-tokens";
 import type { ApiKeyFamily } from "@/server/db/generated/enums";
 import type { Actor } from "@/server/domain/actor";
 import type { BadRequestError, FieldErrors } from "@/server/domain/errors";
@@ -22,8 +23,11 @@ export type Family = {
   legacyAuthHeaders: boolean;
   /** Pharmacy keys: requests act for one pharmacy (group keys select it with pharmacy_uid). */
   pharmacyScoped: boolean;
+  /** The header that carries a patient token (server/auth/patient-tokens.ts) instead of a key, on the routes that accept one. */
+  patientTokenHeader?: string;
   permissionDenied(permission: string): unknown;
-  invalidBody(reason: "json" | "content_type"): unknown;
+  /** A body that is not valid JSON, lacks the JSON content type, or (form routes) is not form data. */
+  invalidBody(reason: "json" | "content_type" | "form"): unknown;
   /** The body of a refused request (a BadRequestError of the domain). */
   refused(error: BadRequestError): unknown;
   maxLimit: number;
@@ -34,9 +38,14 @@ export type Context<Q, B> = {
   params: Record<string, string>;
   query: Q;
   body: B;
+  /** The key; a request authenticated by a patient token has none (reading it throws). */
   principal: ApiPrincipal;
-  /** The key, as the actor recorded in histories. */
+  /** The key, as the actor recorded in histories (a key only, as principal). */
   actor: Actor;
+  /** The organisation the caller acts in: the key's, or the patient token secret's. */
+  organisationId: string;
+  /** Set when a patient token authenticated the request: it acts for that one shop customer only. */
+  patientToken: PatientTokenScope | null;
   /** The pharmacy the request acts for; set on pharmacy-scoped routes only. */
   pharmacy: ScopedPharmacy;
   page: Page;
@@ -53,8 +62,12 @@ export type RouteDef<Q extends AnySchema, B extends AnySchema> = {
   permission?: string;
   /** Pharmacy families: "required" (default) needs a resolved pharmacy; "optional" resolves one only when given. */
   pharmacyScope?: "required" | "optional";
+  /** Also accepted: a patient token in the family's patientTokenHeader, instead of a key (no permission applies). */
+  acceptsPatientToken?: boolean;
   query?: Q;
   body?: B;
+  /** How the body is sent: JSON (default), or form data (multipart/form-data or application/x-www-form-urlencoded) of text fields. */
+  bodyFormat?: "json" | "form";
   /** Status of a success, for the OpenAPI document (default: 201 for POST, 204 for DELETE, else 200). */
   successStatus?: number;
   /** Paginated list: page and limit are parsed and capped (maxLimit overrides the family's). */

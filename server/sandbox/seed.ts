@@ -9,6 +9,7 @@ import type { Db } from "@/server/db/client";
 import type { ApiKeyFamily } from "@/server/db/generated/enums";
 import { ensureSandboxQes } from "@/server/pki/sandbox-ca";
 import { log } from "@/server/log";
+import { seedPatientTokenSecret, type DemoPatientTokenSecret } from "./seed-patient-tokens";
 import { seedPatientFields } from "./seed-patients";
 import { seedWalletPassTemplates, type DemoWalletPassTemplate } from "./seed-wallet-passes";
 
@@ -61,6 +62,8 @@ export type DemoFile = {
   doctor_uid: string;
   /** The demo shop's wallet pass templates: one plain, one that needs a signed prescription. */
   wallet_pass_templates: DemoWalletPassTemplate[];
+  /** Signs patient tokens for /api/v0/patient (HS256, kid in the JOSE header, the secret as UTF-8 text). */
+  patient_token_secret: DemoPatientTokenSecret;
 };
 
 /** A short anamnesis in SurveyJS's form model, as the questionnaire editor would publish it. */
@@ -285,6 +288,7 @@ export async function seedSandbox(db: Db): Promise<DemoFile> {
   };
 
   const walletPassTemplates = await seedWalletPassTemplates(db, shop);
+  const patientTokenSecret = await seedPatientTokenSecret(db, organisationId, shop.identifier, previous.patient_token_secret);
   const qes = await qesReady;
   const demo: DemoFile = {
     base_url: config().baseUrl,
@@ -300,6 +304,7 @@ export async function seedSandbox(db: Db): Promise<DemoFile> {
     questionnaire_uid: questionnaire.id,
     doctor_uid: doctor.id,
     wallet_pass_templates: walletPassTemplates,
+    patient_token_secret: patientTokenSecret,
   };
   const file = demoFilePath();
   if (!existsSync(path.dirname(file))) mkdirSync(path.dirname(file), { recursive: true });

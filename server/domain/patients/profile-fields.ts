@@ -21,6 +21,8 @@ export type PatientFieldSource = (typeof PATIENT_FIELD_SOURCES)[number];
 
 export const MAX_FIELD_VALUE_LENGTH = 1000;
 
+export const UNKNOWN_FIELD_MESSAGE = "No profile field with this key in the organisation.";
+
 /**
  * The fields the profile's own columns follow: setting one sets the column (and the display name
  * from the two names). date_of_birth fills a date column, so it is checked as a date whatever the
@@ -81,11 +83,26 @@ export type FieldValue = { fieldId: string; key: string; value: string; source: 
  * field errors under `path` (`fields.<i>.field` for an unknown or repeated key, `fields.<i>.value`
  * for a value its type refuses). Nothing is written.
  */
-export async function checkProfileFields(
+export function checkProfileFields(
   tx: Tx,
   organisationId: string,
   fields: readonly FieldInput[],
   path: readonly (string | number)[] = ["fields"],
+): Promise<FieldValue[]> {
+  return checkFields(tx, organisationId, fields, (i) => [...path, i]);
+}
+
+/** One value checked as checkProfileFields checks each, its errors on `field` and `value` (the patient-data properties form). */
+export async function checkProfileField(tx: Tx, organisationId: string, input: FieldInput): Promise<FieldValue> {
+  const [value] = await checkFields(tx, organisationId, [input], () => []);
+  return value;
+}
+
+async function checkFields(
+  tx: Tx,
+  organisationId: string,
+  fields: readonly FieldInput[],
+  entryPath: (index: number) => (string | number)[],
 ): Promise<FieldValue[]> {
   if (fields.length === 0) return [];
   const definitions = await tx.patientFieldDefinition.findMany({
@@ -99,16 +116,16 @@ export async function checkProfileFields(
   for (const [i, input] of fields.entries()) {
     const definition = byKey.get(input.field);
     if (!definition) {
-      errors.add([...path, i, "field"], "No profile field with this key in the organisation.");
+      errors.add([...entryPath(i), "field"], UNKNOWN_FIELD_MESSAGE);
       continue;
     }
     if (seen.has(input.field)) {
-      errors.add([...path, i, "field"], "This field is given more than once.");
+      errors.add([...entryPath(i), "field"], "This field is given more than once.");
       continue;
     }
     seen.add(input.field);
     const check = normaliseFieldValue(checkedType(definition), input.value);
-    if ("error" in check) errors.add([...path, i, "value"], check.error);
+    if ("error" in check) errors.add([...entryPath(i), "value"], check.error);
     else values.push({ fieldId: definition.id, key: definition.key, value: check.value, source: input.source ?? "shop" });
   }
   errors.throwIfAny();

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Tx } from "@/server/db/client";
+import { NotFoundError } from "@/server/domain/errors";
 
 export type ShopCustomerPatient = { id: string; displayName: string; created: boolean };
 
@@ -86,4 +87,19 @@ function knownCustomer(
       RETURNING p."id", p."displayName")
     SELECT t."patientId" AS "id", coalesce(f."displayName", p."displayName") AS "displayName"
       FROM target t JOIN "PatientProfile" p ON p."id" = t."patientId" LEFT JOIN filled f ON f."id" = t."patientId"`;
+}
+
+/** A customer of a shop, as the patient-data endpoints name it. */
+export type ShopCustomerRef = { shopIdentifier: string; shopCustomerId: string };
+
+/**
+ * The patient of a known customer of the organisation's shop. An unknown customer, a customer of
+ * another shop, an unknown shop and a shop of another organisation are all not found.
+ */
+export async function knownShopCustomerPatient(tx: Tx, organisationId: string, customer: ShopCustomerRef): Promise<string> {
+  const [row] = await tx.$queryRaw<{ patientId: string }[]>`
+    SELECT c."patientId" FROM "ShopCustomer" c JOIN "Shop" s ON s."id" = c."shopId"
+     WHERE s."identifier" = ${customer.shopIdentifier} AND s."organisationId" = ${organisationId} AND c."shopCustomerId" = ${customer.shopCustomerId}`;
+  if (!row) throw new NotFoundError();
+  return row.patientId;
 }

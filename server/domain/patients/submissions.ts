@@ -1,5 +1,6 @@
 import { database } from "@/server/db/client";
 import { NotFoundError } from "@/server/domain/errors";
+import { knownShopCustomerPatient, type ShopCustomerRef } from "./shop-customers";
 import { SIGNED_PRESCRIPTION_STATUSES, storedSpellings } from "@/server/domain/prescriptions/statuses";
 
 /**
@@ -40,5 +41,12 @@ export async function patientIntentReturnCode(organisationId: string, patientId:
   const db = await database();
   const patient = await db.patientProfile.findFirst({ where: { id: patientId, organisationId }, select: { id: true } });
   if (!patient) throw new NotFoundError();
+  return submissionReturnCode(await lastSignedSubmission(organisationId, patientId, intent));
+}
+
+/** GET /api/v0/patient/intent: the same rule for a shop's customer; an unknown customer, or a shop outside the organisation, is not found. */
+export async function shopCustomerIntentReturnCode(organisationId: string, customer: ShopCustomerRef, intent: string): Promise<SubmissionReturnCode> {
+  const db = await database();
+  const patientId = await knownShopCustomerPatient(db, organisationId, customer);
   return submissionReturnCode(await lastSignedSubmission(organisationId, patientId, intent));
 }
