@@ -1,5 +1,6 @@
 import { healthRoute } from "@/server/api/health";
 import { PUBLIC } from "@/server/rest/families";
 import { createRestApi } from "@/server/rest/kit";
+import { checkoutRoutes } from "./checkouts.routes";
 
-export const publicApi = createRestApi(PUBLIC, [healthRoute]);
+export const publicApi = createRestApi(PUBLIC, [healthRoute, ...checkoutRoutes]);
