@@ -17,7 +17,9 @@ const day = (unixSeconds: number) => new Date(unixSeconds * 1000).toLocaleDateSt
 /**
  * The built-in connector's hosted checkout (docs/spec-gaps.md#issue-14-checkouts): the patient
  * reviews what the shop put in the checkout and confirms it; the order is then made through order
- * intake. The token in the path is the only key: an unknown one is the not-found page.
+ * intake. The token in the path is the only key: an unknown one is the not-found page, with a 404
+ * status: the one-row lookup runs before anything streams, so the route has no loading boundary
+ * (it would send 200 first); the confirm button shows the wait instead.
  */
 export default async function CheckoutPage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
