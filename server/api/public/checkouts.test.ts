@@ -253,6 +253,11 @@ describe("creating a prescription checkout", () => {
 
     const corrupt = await checkout(body({ prescriptions: [{ id: "rx-1", pdf_base64: Buffer.from("%PDF-1.7 garbage").toString("base64") }] }));
     expect(corrupt.status).toBe(422);
+    // Shop and lines are checked first, as intake checks references before PDFs.
+    expect((await checkout(body({ prescriptions: [{ id: "rx-1", pdf_base64: "bad" }] }), t.keys.public, other.shop.identifier)).status).toBe(404);
+    const both = await checkout(body({ prescriptions: [{ id: "rx-1", pdf_base64: unsigned.toString("base64") }], lines: [{ sku_uid: other.sku.id, quantity: 1 }] }));
+    expect(both.status).toBe(400);
+    expect(both.json).toEqual({ error: { lines: { 0: { sku_uid: ["No SKU with this uid in the shop."] } } } });
     expect(await footprint()).toEqual(before);
   });
 

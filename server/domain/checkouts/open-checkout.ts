@@ -25,8 +25,8 @@ export type CheckoutKind = {
   kind: Kind;
   /** Field errors of a line its kind refuses (all problems reported at once). */
   checkLine?(line: CheckoutInput["lines"][number], resolved: ShopLine, index: number, errors: FieldErrorCollector): void;
-  /** Validated inline PDFs by the checkout's prescriptions[].id (prescription checkouts). */
-  prescriptions?: Map<string, ValidatedPdf>;
+  /** Validates the inline PDFs (prescription checkouts), once shop and lines are known good: the PDFs by the checkout's prescriptions[].id. */
+  validatePrescriptions?(db: Db): Promise<Map<string, ValidatedPdf>>;
   /** Writes in the checkout's transaction for its patient; returns the anamnesis every line carries (treatment checkouts). */
   forPatient?(tx: Tx, patientId: string): Promise<{ anamnesisId: string | null }>;
 };
@@ -35,7 +35,8 @@ const DRAFT_STATUS = { reserved: "reserved", open: "open" } as const;
 
 /**
  * The steps every checkout shares (docs/spec-gaps.md#issue-14-checkouts): the shop (404 when not
- * the organisation's), the lines as SKUs the shop sells, the external order id still free, then in
+ * the organisation's), the lines as SKUs the shop sells, the external order id still free, the
+ * kind's inline prescriptions validated, then in
  * one transaction the reservation consumed (locked; it must be the shop's, live and unused), the
  * patient found or created for the shop customer, the draft written with its lines and its
  * prescriptions' PDFs (stored last, once nothing can refuse the checkout), and the connector's
@@ -58,6 +59,8 @@ export async function openCheckout(organisationId: string, input: CheckoutInput,
   }
   errors.throwIfAny();
   if (input.externalOrderId) await assertExternalOrderIdFree(db, organisationId, input.externalOrderId);
+  // As intake: references first (400, 404, 409), then the costly QES validation (422), all before the transaction.
+  const prescriptions = await spec.validatePrescriptions?.(db);
 
   const draftId = input.reservedDraftOrderId ? null : randomUUID();
   return db.$transaction(
@@ -114,7 +117,7 @@ export async function openCheckout(organisationId: string, input: CheckoutInput,
           anamnesisId,
         })),
       });
-      await storeDraftPrescriptions(tx, id, spec.prescriptions);
+      await storeDraftPrescriptions(tx, id, prescriptions);
 
       const published = await checkoutConnectorFor(shop).createCheckout(tx, {
         draftOrderId: id,

@@ -5,7 +5,6 @@ import type { CheckoutConnector } from "./connector";
  * The connector of a shop's checkouts. Every shop uses the built-in one today: a shop has no
  * platform setting yet (a Shopify connector would be chosen here from such a setting).
  */
-export function checkoutConnectorFor(shop: { id: string }): CheckoutConnector {
-  void shop;
+export function checkoutConnectorFor(_shop: { id: string }): CheckoutConnector {
   return builtInCheckoutConnector;
 }
