@@ -17,7 +17,7 @@ import { samplePrescriptionPdf } from "@/server/pki/sample-pdf";
 import { signPdfWithP12 } from "@/server/pki/sign-pdf";
 import { createApiKey } from "@/server/auth/api-keys";
 import { createTenant, type Tenant } from "@/tests/fixtures";
-import { post } from "@/tests/http";
+import { get, post } from "@/tests/http";
 import { withShopSkus } from "@/tests/orders";
 
 let t: Tenant;
@@ -446,5 +446,15 @@ describe("completing a checkout (the built-in connector)", () => {
     const token = tokenOf(r.json.checkout_url);
     await expect(completeCheckoutByToken(token)).rejects.toMatchObject({ message: expect.stringContaining("No pharmacy can fulfil") });
     expect(await checkoutByToken(token)).toMatchObject({ state: "open", order: null });
+  });
+});
+
+describe("API explorer", () => {
+  it("documents both checkouts with their bodies", async () => {
+    const r = await get("/v2/public-api/apidocs/openapi.json");
+    expect(r.status).toBe(200);
+    const paths = r.json.paths as Record<string, Record<string, { requestBody?: unknown }>>;
+    expect(paths["/v2/public-api/prescriptions/{shop_identifier}/"]?.post?.requestBody).toBeTruthy();
+    expect(paths["/v2/public-api/treatments/{shop_identifier}/"]?.post?.requestBody).toBeTruthy();
   });
 });
