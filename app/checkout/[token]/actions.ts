@@ -2,7 +2,7 @@
 
 import { redirect } from "next/navigation";
 import { completeCheckoutByToken } from "@/server/domain/checkouts/complete-checkout";
-import { DomainError, NotFoundError } from "@/server/domain/errors";
+import { DomainError, NotFoundError, ValidationError } from "@/server/domain/errors";
 
 export type ConfirmState = { error: string | null };
 
@@ -15,6 +15,8 @@ export async function confirmCheckout(token: string, _previous: ConfirmState): P
     await completeCheckoutByToken(token);
   } catch (error) {
     if (error instanceof NotFoundError) return { error: "This checkout does not exist." };
+    // Intake's field errors name its own body: the shop's catalogue changed since the checkout was made.
+    if (error instanceof ValidationError) return { error: "The order could not be placed: the shop's catalogue has changed. Ask the shop for a new checkout." };
     if (error instanceof DomainError) return { error: `The order could not be placed: ${error.message}` };
     throw error;
   }
