@@ -11,14 +11,15 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { config } from "@/server/config";
 import { completeCheckout, completeCheckoutByToken } from "@/server/domain/checkouts/complete-checkout";
 import { checkoutByToken } from "@/server/domain/checkouts/queries";
-import { ConflictError } from "@/server/domain/errors";
+import { createSku } from "@/server/domain/catalogue/skus";
+import { ConflictError, ValidationError } from "@/server/domain/errors";
 import { ensureSandboxQes } from "@/server/pki/sandbox-ca";
 import { samplePrescriptionPdf } from "@/server/pki/sample-pdf";
 import { signPdfWithP12 } from "@/server/pki/sign-pdf";
 import { createApiKey } from "@/server/auth/api-keys";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { get, post } from "@/tests/http";
-import { withShopSkus } from "@/tests/orders";
+import { offerSku, withShopSkus } from "@/tests/orders";
 
 let t: Tenant;
 let other: Tenant;
@@ -438,6 +439,17 @@ describe("completing a checkout (the built-in connector)", () => {
     expect(await checkoutByToken("A".repeat(43))).toBeNull();
     expect(await checkoutByToken("../etc")).toBeNull();
     await expect(completeCheckoutByToken("A".repeat(43))).rejects.toMatchObject({ message: "Resource not found" });
+  });
+
+  it("a shop SKU removed since the checkout: intake refuses, the checkout stays open", async () => {
+    const sku = await createSku(t.organisation.id, t.product.id, { displayName: "Aspirin 100 mg", pzn: "44444444" });
+    const shopSku = await offerSku(t, { shopVariationId: "var-soon-gone", price: 299, skuId: sku.id });
+    const r = await checkout(body({ lines: [{ sku_uid: sku.id, quantity: 1 }], prescriptions: [] }));
+    expect(r.status, r.text).toBe(201);
+    await t.db.shopSku.update({ where: { id: shopSku.id }, data: { deletedAt: new Date() } });
+    const token = tokenOf(r.json.checkout_url);
+    await expect(completeCheckoutByToken(token)).rejects.toThrow(ValidationError);
+    expect(await checkoutByToken(token)).toMatchObject({ state: "open", order: null });
   });
 
   it("a refused intake leaves the checkout open", async () => {
