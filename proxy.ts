@@ -52,5 +52,7 @@ export const config = {
     "/pharmacy/orders/:path*",
     // Wallet pass downloads and Apple's PassKit web service (uids and tokens in the path).
     "/wallet/:path*",
+    // The hosted checkout page (a token in the path).
+    "/checkout/:path*",
   ],
 };

@@ -47,7 +47,13 @@ function orderAlreadyExists(orderId: string): ConflictError {
  * (the intake row of the orders benchmark); it now makes 13, auth and response included. Rarer
  * paths (prescriptions, shipping methods, explicit pharmacies) keep model calls.
  */
-export async function createOrder(organisationId: string, intake: OrderIntake, actor: Actor): Promise<string> {
+export async function createOrder(
+  organisationId: string,
+  intake: OrderIntake,
+  actor: Actor,
+  /** Runs in the order's transaction once the order is written (a checkout marks itself completed); throwing rolls the order back. */
+  onWritten?: (tx: Tx, orderId: string) => Promise<void>,
+): Promise<string> {
   const db = await database();
   // The shop and an order already under this external_id, in one statement.
   const [{ shopId, existingOrderId }] = await db.$queryRaw<{ shopId: string | null; existingOrderId: string | null }[]>`
@@ -71,10 +77,17 @@ export async function createOrder(organisationId: string, intake: OrderIntake, a
   const inline = await validateInlinePrescriptions(db, organisationId, intake.fulfillments, (f) => ["fulfillments", f]);
 
   try {
-    return await db.$transaction((tx) => writeOrder(tx, organisationId, shop, intake, resolved, inline, actor), {
-      timeout: 30_000,
-      maxWait: 30_000,
-    });
+    return await db.$transaction(
+      async (tx) => {
+        const orderId = await writeOrder(tx, organisationId, shop, intake, resolved, inline, actor);
+        await onWritten?.(tx, orderId);
+        return orderId;
+      },
+      {
+        timeout: 30_000,
+        maxWait: 30_000,
+      },
+    );
   } catch (error) {
     if (isUniqueViolation(error)) {
       const winner = await db.order.findUnique({

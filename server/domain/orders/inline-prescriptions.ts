@@ -38,35 +38,53 @@ export async function validateInlinePrescriptions(
   fulfillments: FulfillmentIntake[],
   fieldPrefix: (fulfillmentIndex: number) => (string | number)[],
 ): Promise<InlinePrescriptions> {
-  const result: InlinePrescriptions = fulfillments.map(() => new Map());
-  if (!fulfillments.some((f) => f.prescriptions?.length)) return result;
-
-  const malformed = new FieldErrorCollector();
-  const decoded: { f: number; p: number; id: string; externalId: string; pdf: Buffer }[] = [];
-  fulfillments.forEach((fulfillment, f) =>
-    (fulfillment.prescriptions ?? []).forEach((prescription, p) => {
-      const text = prescription.pdfBase64.replace(/\s+/g, "");
-      if (!isStrictBase64(text)) {
-        malformed.add([...fieldPrefix(f), "prescriptions", p, "pdf_base64"], "Enter the PDF as standard, padded Base64.");
-      } else {
-        decoded.push({ f, p, id: prescription.id, externalId: fulfillment.externalId, pdf: Buffer.from(text, "base64") });
-      }
-    }),
+  const uploads = fulfillments.flatMap((fulfillment, f) =>
+    (fulfillment.prescriptions ?? []).map((prescription, p) => ({
+      f,
+      id: prescription.id,
+      pdfBase64: prescription.pdfBase64,
+      field: [...fieldPrefix(f), "prescriptions", p, "pdf_base64"],
+      name: `Prescription "${prescription.id}" of fulfillment "${fulfillment.externalId}"`,
+    })),
   );
+  const validated = await validatePrescriptionUploads(db, organisationId, uploads);
+  const result: InlinePrescriptions = fulfillments.map(() => new Map());
+  uploads.forEach((upload, i) => result[upload.f].set(upload.id, validated[i]));
+  return result;
+}
+
+/** A prescription PDF sent inline: where it sits in the request body and how messages name it. */
+export type PrescriptionUpload = { pdfBase64: string; field: (string | number)[]; name: string };
+
+/**
+ * The QES validation of inline PDFs, for order intake and checkouts alike (same rules, same
+ * messages): all uploads decoded first (malformed Base64: 400 on the field), then each validated
+ * (any failure: 422 naming each failing one). Returns the validated PDFs in the uploads' order.
+ */
+export async function validatePrescriptionUploads(db: Db, organisationId: string, uploads: PrescriptionUpload[]): Promise<ValidatedPdf[]> {
+  if (uploads.length === 0) return [];
+  const malformed = new FieldErrorCollector();
+  const decoded = uploads.map((upload) => {
+    const text = upload.pdfBase64.replace(/\s+/g, "");
+    if (isStrictBase64(text)) return Buffer.from(text, "base64");
+    malformed.add(upload.field, "Enter the PDF as standard, padded Base64.");
+    return null;
+  });
   malformed.throwIfAny();
 
   const organisation = await db.organisation.findUniqueOrThrow({ where: { id: organisationId }, select: { sandbox: true } });
   const trustAnchors = await trustAnchorsFor(organisation);
   const failures = new FieldErrorCollector();
   const messages: string[] = [];
-  for (const entry of decoded) {
-    const validation = await validateQesPdf(entry.pdf, { trustAnchors });
+  const result: ValidatedPdf[] = [];
+  for (const [i, pdf] of decoded.entries()) {
+    const validation = await validateQesPdf(pdf!, { trustAnchors });
     if (validation.valid) {
-      result[entry.f].set(entry.id, { pdf: entry.pdf, signer: validation.signer, signingTime: validation.signingTime });
+      result.push({ pdf: pdf!, signer: validation.signer, signingTime: validation.signingTime });
     } else {
-      const message = `Prescription "${entry.id}" of fulfillment "${entry.externalId}": ${validation.message}`;
+      const message = `${uploads[i].name}: ${validation.message}`;
       messages.push(message);
-      failures.add([...fieldPrefix(entry.f), "prescriptions", entry.p, "pdf_base64"], message);
+      failures.add(uploads[i].field, message);
     }
   }
   if (!failures.empty) throw new UnprocessableError(messages.join(" "), failures.fields as FieldErrors);
