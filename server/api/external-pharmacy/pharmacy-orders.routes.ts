@@ -6,8 +6,9 @@ import { getPharmacyOrderDetail, getPharmacyOrderView, listPharmacyOrdersJson } 
 import { PHARMACY_ORDER_STATUSES, SETTABLE_PHARMACY_ORDER_STATUSES } from "@/server/domain/pharmacy-orders/statuses";
 import { route } from "@/server/rest/kit";
 import { reply, replyJsonText } from "@/server/rest/responses";
-import { paginatedJson } from "@/server/wire/format";
-import { presentPharmacyOrder, presentPharmacyOrderDetail } from "./pharmacy-order.presenters";
+import { conflictErrorSchema } from "@/server/rest/error-schemas";
+import { paginatedJson, paginatedSchema } from "@/server/wire/format";
+import { completeOrderErrorSchema, pharmacyOrderDetailSchema, pharmacyOrderSchema, presentPharmacyOrder, presentPharmacyOrderDetail } from "./pharmacy-order.presenters";
 
 const scopeQuery = { pharmacy_uid: uid().optional() };
 
@@ -15,6 +16,7 @@ export const pharmacyOrderRoutes = [
   route({
     method: "GET",
     path: "/pharmacy_orders",
+    responses: { 200: paginatedSchema(pharmacyOrderSchema) },
     summary: "List the pharmacy's orders, newest first",
     permission: "orders_read",
     paginated: {},
@@ -40,6 +42,7 @@ export const pharmacyOrderRoutes = [
   route({
     method: "GET",
     path: "/pharmacy_orders/:pharmacy_order_uid",
+    responses: { 200: pharmacyOrderDetailSchema },
     summary: "One pharmacy order with patient, doctor, prescription file, shipments and payouts",
     permission: "orders_read",
     query: z.object(scopeQuery),
@@ -50,6 +53,7 @@ export const pharmacyOrderRoutes = [
   route({
     method: "PATCH",
     path: "/pharmacy_orders/:pharmacy_order_uid/status",
+    responses: { 200: pharmacyOrderSchema, 409: conflictErrorSchema },
     summary: "Change the status (completed only through complete_order; on-hold needs a comment)",
     permission: "orders_write",
     query: z.object(scopeQuery),
@@ -63,6 +67,7 @@ export const pharmacyOrderRoutes = [
   route({
     method: "PATCH",
     path: "/pharmacy_orders/:pharmacy_order_uid/complete_order",
+    responses: { 200: pharmacyOrderSchema, 400: completeOrderErrorSchema, 409: conflictErrorSchema },
     summary: "Complete the order: stock reduced, shipments from tracking links, payouts routed",
     permission: "orders_write",
     query: z.object(scopeQuery),

@@ -4,8 +4,8 @@ import { listPharmacySkus, updatePharmacySku, type PharmacySkuChanges } from "@/
 import { route } from "@/server/rest/kit";
 import type { Context } from "@/server/rest/types";
 import { reply } from "@/server/rest/responses";
-import { paginated } from "@/server/wire/format";
-import { presentPharmacySku } from "./pharmacy-sku.presenters";
+import { paginated, paginatedSchema } from "@/server/wire/format";
+import { pharmacySkuSchema, presentPharmacySku } from "./pharmacy-sku.presenters";
 
 const scopeQuery = z.object({ pharmacy_uid: uid().optional() });
 
@@ -18,6 +18,7 @@ export const pharmacySkuRoutes = [
   route({
     method: "GET",
     path: "/pharmacy_skus",
+    responses: { 200: paginatedSchema(pharmacySkuSchema) },
     summary: "List the pharmacy's SKUs with price and stock",
     permission: "stock_read",
     paginated: {},
@@ -30,6 +31,7 @@ export const pharmacySkuRoutes = [
   route({
     method: "PATCH",
     path: "/pharmacy_skus/:pharmacy_sku_uid",
+    responses: { 200: pharmacySkuSchema },
     summary: "Update price, stock and external id of a pharmacy SKU",
     permission: "stock_write",
     query: scopeQuery,
@@ -39,6 +41,7 @@ export const pharmacySkuRoutes = [
   route({
     method: "PATCH",
     path: "/pharmacy_skus/:pharmacy_sku_uid/stock",
+    responses: { 200: pharmacySkuSchema },
     summary: "Set the stock of a pharmacy SKU",
     permission: "stock_write",
     query: scopeQuery,
@@ -48,6 +51,7 @@ export const pharmacySkuRoutes = [
   route({
     method: "PATCH",
     path: "/pharmacy_skus/:pharmacy_sku_uid/external_id",
+    responses: { 200: pharmacySkuSchema },
     summary: "Set the pharmacy's own id of a pharmacy SKU",
     permission: "stock_write",
     query: scopeQuery,

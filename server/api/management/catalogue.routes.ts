@@ -5,8 +5,18 @@ import { createShopSku, deleteShopSku, getShopSku, listShopSkus, updateShopSku }
 import { createSku, deleteSku, getSku, listSkus, updateSku, type SkuFields } from "@/server/domain/catalogue/skus";
 import { route } from "@/server/rest/kit";
 import { reply } from "@/server/rest/responses";
-import { paginated } from "@/server/wire/format";
-import { presentProduct, presentShopSku, presentSku, presentSkuListEntry } from "./catalogue.presenters";
+import { conflictErrorSchema } from "@/server/rest/error-schemas";
+import { paginated, paginatedSchema } from "@/server/wire/format";
+import {
+  presentProduct,
+  presentShopSku,
+  presentSku,
+  presentSkuListEntry,
+  productSchema,
+  shopSkuSchema,
+  skuListEntrySchema,
+  skuSchema,
+} from "./catalogue.presenters";
 
 const optionalSkuFields = {
   pzn: z.string().trim().max(64).nullable().optional(),
@@ -78,6 +88,7 @@ export const catalogueRoutes = [
   route({
     method: "GET",
     path: "/products",
+    responses: { 200: paginatedSchema(productSchema, "products") },
     summary: "List products with their SKUs, shop SKUs, shop products and pharmacy SKUs",
     permission: "product:read",
     paginated: {},
@@ -89,6 +100,7 @@ export const catalogueRoutes = [
   route({
     method: "GET",
     path: "/products/:product_uid",
+    responses: { 200: productSchema },
     summary: "One product with all connected SKUs, shop SKUs, shop products and pharmacy SKUs",
     permission: "product:read",
     async handle({ principal, params }) {
@@ -98,6 +110,7 @@ export const catalogueRoutes = [
   route({
     method: "GET",
     path: "/skus",
+    responses: { 200: paginatedSchema(skuListEntrySchema) },
     summary: "List SKUs; search is a case-insensitive prefix match on SKU name, PZN or product name",
     permission: "product:read",
     paginated: {},
@@ -110,6 +123,7 @@ export const catalogueRoutes = [
   route({
     method: "POST",
     path: "/skus",
+    responses: { 201: skuSchema },
     summary: "Create a SKU of a product",
     permission: "product:write",
     body: createSkuBody,
@@ -122,6 +136,7 @@ export const catalogueRoutes = [
   route({
     method: "GET",
     path: "/skus/:sku_uid",
+    responses: { 200: skuSchema },
     summary: "One SKU",
     permission: "product:read",
     async handle({ principal, params }) {
@@ -131,6 +146,7 @@ export const catalogueRoutes = [
   route({
     method: "PATCH",
     path: "/skus/:sku_uid",
+    responses: { 200: skuSchema },
     summary: "Update SKU fields (display_name, digital and skip_for_pharmacy_orders cannot be null)",
     permission: "product:write",
     body: updateSkuBody,
@@ -145,6 +161,7 @@ export const catalogueRoutes = [
   route({
     method: "DELETE",
     path: "/skus/:sku_uid",
+    responses: { 204: null },
     summary: "Soft-delete a SKU",
     permission: "product:write",
     async handle({ principal, params }) {
@@ -155,6 +172,7 @@ export const catalogueRoutes = [
   route({
     method: "GET",
     path: "/shop-skus",
+    responses: { 200: paginatedSchema(shopSkuSchema) },
     summary: "List shop SKUs; search is a prefix match on shop variation id or shop SKU",
     permission: "product:read",
     paginated: {},
@@ -171,6 +189,7 @@ export const catalogueRoutes = [
   route({
     method: "POST",
     path: "/shop-skus",
+    responses: { 201: shopSkuSchema, 409: conflictErrorSchema },
     summary: "Create a shop SKU (unique per shop by sku_uid and by shop_variation_id among live rows)",
     permission: "product:write",
     body: createShopSkuBody,
@@ -187,6 +206,7 @@ export const catalogueRoutes = [
   route({
     method: "GET",
     path: "/shop-skus/:shop_sku_uid",
+    responses: { 200: shopSkuSchema },
     summary: "One shop SKU",
     permission: "product:read",
     async handle({ principal, params }) {
@@ -196,6 +216,7 @@ export const catalogueRoutes = [
   route({
     method: "PATCH",
     path: "/shop-skus/:shop_sku_uid",
+    responses: { 200: shopSkuSchema, 409: conflictErrorSchema },
     summary: "Update a shop SKU",
     permission: "product:write",
     body: updateShopSkuBody,
@@ -207,6 +228,7 @@ export const catalogueRoutes = [
   route({
     method: "DELETE",
     path: "/shop-skus/:shop_sku_uid",
+    responses: { 204: null },
     summary: "Delete a shop SKU (soft delete)",
     permission: "product:write",
     async handle({ principal, params }) {

@@ -6,8 +6,9 @@ import { getOrder, listOrders } from "@/server/domain/orders/queries";
 import { route } from "@/server/rest/kit";
 import type { Context } from "@/server/rest/types";
 import { reply } from "@/server/rest/responses";
-import { paginated } from "@/server/wire/format";
-import { presentManagementOrder } from "./order.presenters";
+import { conflictErrorSchema, unprocessableErrorSchema } from "@/server/rest/error-schemas";
+import { paginated, paginatedSchema } from "@/server/wire/format";
+import { managementOrderSchema, presentManagementOrder } from "./order.presenters";
 import { createOrderSchema, fulfillmentSchema, toFulfillmentIntake, toOrderIntake, updateOrderSchema } from "./order-intake.schemas";
 
 
@@ -22,6 +23,7 @@ export const orderRoutes = [
   route({
     method: "GET",
     path: "/orders",
+    responses: { 200: paginatedSchema(managementOrderSchema, "orders") },
     summary: "List orders, newest first",
     permission: "order:read",
     paginated: {},
@@ -55,6 +57,7 @@ export const orderRoutes = [
   route({
     method: "GET",
     path: "/orders/:order_uid",
+    responses: { 200: managementOrderSchema },
     summary: "One order",
     permission: "order:read",
     handle: (ctx) => presentOrder(ctx, ctx.params.order_uid, 200),
@@ -62,6 +65,7 @@ export const orderRoutes = [
   route({
     method: "POST",
     path: "/orders",
+    responses: { 201: managementOrderSchema, 409: conflictErrorSchema, 422: unprocessableErrorSchema },
     summary: "Create an order with at least one fulfillment (strictly once per external_id)",
     permission: "order:write",
     body: createOrderSchema,
@@ -73,6 +77,7 @@ export const orderRoutes = [
   route({
     method: "POST",
     path: "/orders/:order_external_id/fulfillments",
+    responses: { 201: managementOrderSchema, 409: conflictErrorSchema, 422: unprocessableErrorSchema },
     summary: "Add a fulfillment to an order (fulfillments are immutable: a repeated external_id is 409)",
     permission: "order:write",
     body: fulfillmentSchema,
@@ -85,6 +90,7 @@ export const orderRoutes = [
   route({
     method: "PATCH",
     path: "/orders/:order_external_id",
+    responses: { 200: managementOrderSchema },
     summary: "Update the item-free fields: addresses, priority, customer email, shipping cost",
     permission: "order:write",
     body: updateOrderSchema,
@@ -108,6 +114,7 @@ export const orderRoutes = [
   route({
     method: "POST",
     path: "/orders/:order_external_id/fulfillments/:fulfillment_external_id/cancel",
+    responses: { 200: managementOrderSchema, 409: conflictErrorSchema },
     summary: "Cancel a fulfillment while it is cancellable (its pharmacy has not started preparing it)",
     permission: "order:write",
     successStatus: 200,

@@ -3,13 +3,21 @@ import { registerInWaitingRoom } from "@/server/domain/meetings/register-in-wait
 import { getWaitingRoomStatus } from "@/server/domain/meetings/waiting-room-queries";
 import { route } from "@/server/rest/kit";
 import { reply } from "@/server/rest/responses";
-import { presentRegistration, presentWaitingRoomStatus } from "./waiting-room.presenters";
+import { conflictErrorSchema } from "@/server/rest/error-schemas";
+import {
+  presentRegistration,
+  presentWaitingRoomStatus,
+  registrationSchema,
+  waitingRoomCancelledSchema,
+  waitingRoomStatusSchema,
+} from "./waiting-room.presenters";
 import { registerBody } from "./waiting-room.schemas";
 
 export const waitingRoomRoutes = [
   route({
     method: "POST",
     path: "/waiting-room/register",
+    responses: { 200: registrationSchema, 201: registrationSchema },
     summary: "Put a patient in the waiting room (201); a patient already waiting or with a doctor gets that entry (200)",
     permission: "waiting_room:write",
     body: registerBody,
@@ -26,6 +34,7 @@ export const waitingRoomRoutes = [
   route({
     method: "GET",
     path: "/waiting-room/:queue_uid/status",
+    responses: { 200: waitingRoomStatusSchema },
     summary: "Status of a waiting-room entry: position and estimated wait while waiting; video room once allocated",
     permission: "waiting_room:read",
     async handle({ principal, params }) {
@@ -35,6 +44,7 @@ export const waitingRoomRoutes = [
   route({
     method: "DELETE",
     path: "/waiting-room/:queue_uid",
+    responses: { 200: waitingRoomCancelledSchema, 409: conflictErrorSchema },
     summary: "Cancel a registration (waiting or allocated; again: the same answer; a completed one: 409)",
     permission: "waiting_room:write",
     successStatus: 200,

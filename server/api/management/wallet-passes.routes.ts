@@ -7,7 +7,18 @@ import { verifyWalletPass } from "@/server/domain/wallet-passes/verify-pass";
 import { route } from "@/server/rest/kit";
 import { reply } from "@/server/rest/responses";
 import { text, uid } from "@/server/wire/schemas";
-import { presentPassVerification, presentPushNotification, presentWalletPass, presentWalletPassTemplate } from "./wallet-pass.presenters";
+import { conflictErrorSchema, unprocessableErrorSchema } from "@/server/rest/error-schemas";
+import { countedListSchema } from "@/server/wire/format";
+import {
+  passVerificationSchema,
+  presentPassVerification,
+  presentPushNotification,
+  presentWalletPass,
+  presentWalletPassTemplate,
+  pushNotificationSchema,
+  walletPassSchema,
+  walletPassTemplateSchema,
+} from "./wallet-pass.presenters";
 
 const shopIdentifier = () => text();
 const shopCustomerId = () => text();
@@ -24,6 +35,7 @@ export const walletPassRoutes = [
   route({
     method: "GET",
     path: "/wallet-passes/templates",
+    responses: { 200: countedListSchema(walletPassTemplateSchema) },
     summary: "The wallet pass templates of a shop (not paginated)",
     permission: "wallet_pass_template:read",
     query: z.object({ shop_identifier: shopIdentifier() }),
@@ -35,6 +47,7 @@ export const walletPassRoutes = [
   route({
     method: "GET",
     path: "/wallet-passes",
+    responses: { 200: countedListSchema(walletPassSchema) },
     summary: "The live wallet passes of a shop's customer (not paginated), optionally of one template",
     permission: "wallet_pass:read",
     query: z.object({ shop_customer_id: shopCustomerId(), shop_identifier: shopIdentifier(), wallet_pass_template_uid: uid().optional() }),
@@ -50,6 +63,7 @@ export const walletPassRoutes = [
   route({
     method: "POST",
     path: "/wallet-passes",
+    responses: { 200: walletPassSchema, 201: walletPassSchema, 409: conflictErrorSchema, 422: unprocessableErrorSchema },
     summary:
       "Issue a customer's pass for a template: 201 new; 200 when the customer already holds a live pass of the template (refreshed). The customer must exist in the shop; some templates need a signed prescription",
     permission: "wallet_pass:write",
@@ -66,6 +80,7 @@ export const walletPassRoutes = [
   route({
     method: "POST",
     path: "/wallet-passes/verify",
+    responses: { 200: passVerificationSchema },
     summary: "Verify a scanned barcode value: valid, status (revoked for a deleted pass) and the customer's shop_customer_id",
     permission: "wallet_pass:verify",
     successStatus: 200,
@@ -77,6 +92,7 @@ export const walletPassRoutes = [
   route({
     method: "POST",
     path: "/wallet-passes/push-notifications",
+    responses: { 201: countedListSchema(pushNotificationSchema) },
     summary: `Queue push notifications (a JSON array, at most ${PUSH_BATCH_MAX}; {field} placeholders filled from the patient's profile fields), all or nothing`,
     permission: "wallet_pass_push_notification:write",
     body: pushNotificationsBody,
@@ -91,6 +107,7 @@ export const walletPassRoutes = [
   route({
     method: "GET",
     path: "/wallet-passes/:wallet_pass_uid",
+    responses: { 200: walletPassSchema },
     summary: "One wallet pass (not deleted)",
     permission: "wallet_pass:read",
     async handle({ principal, params }) {
@@ -100,6 +117,7 @@ export const walletPassRoutes = [
   route({
     method: "DELETE",
     path: "/wallet-passes/:wallet_pass_uid",
+    responses: { 204: null },
     summary: "Revoke a wallet pass (soft delete; verify then answers revoked)",
     permission: "wallet_pass:write",
     async handle({ principal, params }) {
