@@ -47,6 +47,7 @@ const STATUS_TEXT: Record<number, string> = {
   413: "Request body above the 32 MiB cap",
   422: "Well-formed request with invalid data",
   429: "Rate limit exceeded (HTML page, no Retry-After): wait at least one second and retry",
+  500: "Internal server error (a fault of the service, logged)",
   503: "The service is busy (or, on health, the database is unavailable); retry in a moment",
 };
 
@@ -70,6 +71,7 @@ export function documentedResponses(family: Family, route: Route): Record<number
   out[405] = doc(405, null, true);
   if (route.body) out[413] = doc(413, standardErrorSchema);
   out[429] = doc(429, null, true);
+  out[500] = doc(500, standardErrorSchema);
   out[503] = doc(503, standardErrorSchema);
   for (const [status, schema] of Object.entries(route.responses ?? {})) out[Number(status)] = doc(Number(status), schema);
   return out;

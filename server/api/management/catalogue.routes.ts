@@ -4,6 +4,7 @@ import { getProduct, listProducts } from "@/server/domain/catalogue/products";
 import { createShopSku, deleteShopSku, getShopSku, listShopSkus, updateShopSku } from "@/server/domain/catalogue/shop-skus";
 import { createSku, deleteSku, getSku, listSkus, updateSku, type SkuFields } from "@/server/domain/catalogue/skus";
 import { route } from "@/server/rest/kit";
+import { managementExamples as examples } from "./examples";
 import { reply } from "@/server/rest/responses";
 import { conflictErrorSchema } from "@/server/rest/error-schemas";
 import { paginated, paginatedSchema } from "@/server/wire/format";
@@ -110,6 +111,7 @@ export const catalogueRoutes = [
   route({
     method: "GET",
     path: "/skus",
+    examples: { responses: { 200: examples.skus } },
     responses: { 200: paginatedSchema(skuListEntrySchema) },
     summary: "List SKUs; search is a case-insensitive prefix match on SKU name, PZN or product name",
     permission: "product:read",
@@ -123,6 +125,7 @@ export const catalogueRoutes = [
   route({
     method: "POST",
     path: "/skus",
+    examples: { body: { product_uid: "3f1c2a9e-8d4b-4c1a-9f0e-2b7d6c5a4e31", display_name: "Ibuprofen 400 mg, 20 tablets", pzn: "01234567", unit: "tablets", pcs: 20 }, responses: { 201: examples.sku } },
     responses: { 201: skuSchema },
     summary: "Create a SKU of a product",
     permission: "product:write",
@@ -136,6 +139,7 @@ export const catalogueRoutes = [
   route({
     method: "GET",
     path: "/skus/:sku_uid",
+    examples: { responses: { 200: examples.sku } },
     responses: { 200: skuSchema },
     summary: "One SKU",
     permission: "product:read",
@@ -146,6 +150,7 @@ export const catalogueRoutes = [
   route({
     method: "PATCH",
     path: "/skus/:sku_uid",
+    examples: { body: { display_name: "Ibuprofen 400 mg, 50 tablets", pcs: 50 }, responses: { 200: examples.sku } },
     responses: { 200: skuSchema },
     summary: "Update SKU fields (display_name, digital and skip_for_pharmacy_orders cannot be null)",
     permission: "product:write",
@@ -172,6 +177,7 @@ export const catalogueRoutes = [
   route({
     method: "GET",
     path: "/shop-skus",
+    examples: { responses: { 200: examples.shopSkus } },
     responses: { 200: paginatedSchema(shopSkuSchema) },
     summary: "List shop SKUs; search is a prefix match on shop variation id or shop SKU",
     permission: "product:read",
@@ -189,6 +195,7 @@ export const catalogueRoutes = [
   route({
     method: "POST",
     path: "/shop-skus",
+    examples: { body: { shop_uid: "5b2e4c1d-7a3f-4e8b-9c0d-1e2f3a4b5c6d", shop_product_uid: "8c7d6e5f-4a3b-4c2d-9e1f-0a1b2c3d4e5f", sku_uid: "3f1c2a9e-8d4b-4c1a-9f0e-2b7d6c5a4e31", shop_variation_id: "variant-1001", price: 399 }, responses: { 201: examples.shopSku } },
     responses: { 201: shopSkuSchema, 409: conflictErrorSchema },
     summary: "Create a shop SKU (unique per shop by sku_uid and by shop_variation_id among live rows)",
     permission: "product:write",
@@ -206,6 +213,7 @@ export const catalogueRoutes = [
   route({
     method: "GET",
     path: "/shop-skus/:shop_sku_uid",
+    examples: { responses: { 200: examples.shopSku } },
     responses: { 200: shopSkuSchema },
     summary: "One shop SKU",
     permission: "product:read",
@@ -216,6 +224,7 @@ export const catalogueRoutes = [
   route({
     method: "PATCH",
     path: "/shop-skus/:shop_sku_uid",
+    examples: { body: { price: 449, last_synced_stock: 12 }, responses: { 200: examples.shopSku } },
     responses: { 200: shopSkuSchema, 409: conflictErrorSchema },
     summary: "Update a shop SKU",
     permission: "product:write",

@@ -1,5 +1,6 @@
 import { getDoctorStatistics, listDoctors } from "@/server/domain/doctors/queries";
 import { route } from "@/server/rest/kit";
+import { managementExamples as examples } from "./examples";
 import { reply } from "@/server/rest/responses";
 import { paginated, paginatedSchema } from "@/server/wire/format";
 import { fromUnixSeconds, toUnixSecondsInclusive } from "@/server/wire/schemas";
@@ -10,6 +11,7 @@ export const doctorRoutes = [
   route({
     method: "GET",
     path: "/doctors",
+    examples: { responses: { 200: examples.doctors } },
     responses: { 200: paginatedSchema(doctorSchema) },
     summary: "List the organisation's doctors by name",
     permission: "doctor:read",

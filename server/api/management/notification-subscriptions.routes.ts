@@ -49,6 +49,7 @@ export const notificationSubscriptionRoutes = [
   route({
     method: "POST",
     path: "/notification-subscriptions",
+    examples: { body: { notification_type: "pharmacy_order_updated", target: "https://hooks.example.com/orders", header_key: "X-Receiver-Token", header_value: "s3cret" } },
     responses: { 201: registeredNotificationSubscriptionSchema },
     summary:
       "Register an organisation-level webhook (shows webhook_secret once). The same notification_type and target again keeps the uid, issues a new secret and replaces header, meta_data and payload_version",
@@ -69,6 +70,7 @@ export const notificationSubscriptionRoutes = [
   route({
     method: "DELETE",
     path: "/notification-subscriptions",
+    examples: { body: { uid: "6a5b4c3d-2e1f-4a0b-9c8d-7e6f5a4b3c2d" } },
     responses: { 204: null },
     summary: "Delete a subscription named by the body {\"uid\": …} or the query parameter uid",
     query: deleteQuery,
@@ -97,6 +99,7 @@ export const notificationSubscriptionRoutes = [
   route({
     method: "POST",
     path: "/notification-subscriptions/test",
+    examples: { body: { notification_type: "pharmacy_order_updated", target: "https://hooks.example.com/orders" } },
     responses: { 200: testDeliverySchema },
     summary:
       "Send a sample delivery of notification_type to target now (X-Webhook-Test: true); signed when a subscription of the organisation has this target and notification_type",

@@ -16,6 +16,7 @@ export const questionnaireRoutes = [
   route({
     method: "PATCH",
     path: "/questionnaires/:questionnaire_uid/model",
+    examples: { body: { model: { pages: [{ name: "page1", elements: [{ type: "boolean", name: "allergies", title: "Do you have allergies?" }] }] } } },
     responses: { 200: questionnaireSchema },
     summary: "Publish a complete questionnaire model (SurveyJS); the live theme is kept when theme is omitted; older autosaved drafts are removed",
     permission: "questionnaire:write",

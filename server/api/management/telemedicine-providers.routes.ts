@@ -5,6 +5,7 @@ import {
   listTelemedicineProviders,
 } from "@/server/domain/telemedicine/providers";
 import { route } from "@/server/rest/kit";
+import { managementExamples as examples } from "./examples";
 import { reply } from "@/server/rest/responses";
 import { countedListSchema } from "@/server/wire/format";
 import {
@@ -20,6 +21,7 @@ export const telemedicineProviderRoutes = [
   route({
     method: "GET",
     path: "/telemedicine-providers",
+    examples: { responses: { 200: examples.telemedicineProviders } },
     responses: { 200: countedListSchema(telemedicineProviderSchema) },
     summary: "The organisation's connected telemedicine providers (not paginated)",
     permission: "telemedicine_provider:read",
@@ -42,6 +44,7 @@ export const telemedicineProviderRoutes = [
   route({
     method: "PATCH",
     path: "/telemedicine-providers/:provider_uid/settings",
+    examples: { body: { allow_non_qes_signed_prescriptions: true } },
     responses: { 200: telemedicineProviderSettingsSchema },
     summary: "Change a provider's settings: allow_non_qes_signed_prescriptions (boolean, required)",
     permission: "telemedicine_provider:write",

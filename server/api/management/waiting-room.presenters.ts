@@ -4,8 +4,8 @@ import { unixField, unixOrNull } from "@/server/wire/format";
 
 export const registrationSchema = z.object({
   queue_uid: z.string(),
-  position: z.number().int().nullable(),
-  estimated_wait_minutes: z.number().nullable(),
+  position: z.number().int(),
+  estimated_wait_minutes: z.number(),
 });
 
 export const waitingRoomStatusSchema = registrationSchema.extend({
