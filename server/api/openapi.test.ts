@@ -19,6 +19,9 @@ import { createTestOrder, item, routedOrderBody, withShopSkus } from "@/tests/or
  * tests/http.ts on every call of every route test, and below for a set of list and detail routes.
  */
 
+/** A response of the document, following its reference to the shared responses. */
+const resolve = (doc: any, response: any) => (response.$ref ? doc.components.responses[response.$ref.split("/").pop()] : response);
+
 const nameOf = (family: Family, r: Route) => `${r.method} ${family.basePath}${r.path}`;
 const isSuccess = (status: number) => status >= 200 && status < 300;
 
@@ -92,14 +95,18 @@ describe.each(restApis.map((api) => [api.family.title, api] as const))("the %s A
         }
         for (const [status, response] of Object.entries<any>(op.responses)) {
           expect(status).toMatch(/^[1-5]\d\d$/);
-          expect(typeof response.description).toBe("string");
+          expect(typeof resolve(doc, response).description).toBe("string");
         }
       }
     }
-    // zod's dialect marker and unresolved references have no place inside the document.
+    // zod's dialect marker has no place inside the document; every reference resolves to a shared response.
     const text = JSON.stringify(doc.paths);
     expect(text).not.toContain('"$schema"');
-    expect(text).not.toContain('"$ref"');
+    for (const [, ref] of text.matchAll(/"\$ref":"([^"]+)"/g)) {
+      expect(ref).toMatch(/^#\/components\/responses\/\w+$/);
+      expect(doc.components.responses, ref).toHaveProperty(ref.split("/").pop()!);
+    }
+    expect(JSON.stringify(doc.components.responses)).not.toContain('"$ref"');
     for (const requirement of doc.security) for (const name of Object.keys(requirement)) expect(doc.components.securitySchemes).toHaveProperty(name);
   });
 
@@ -119,11 +126,13 @@ describe.each(restApis.map((api) => [api.family.title, api] as const))("the %s A
         if (status === "204") expect(response.content, name).toBeUndefined();
         else expect(response.content["application/json"].schema.type, `${name} ${status}`).toBeDefined();
       }
-      expect(op.responses["401"].content["application/json"].schema.properties.code.enum).toContain("invalid_api_key");
-      expect(Object.keys(op.responses["404"].content).sort()).toEqual(["application/json", "text/html"]);
-      expect(Object.keys(op.responses["429"].content)).toEqual(["text/html"]);
-      expect(Object.keys(op.responses["405"].content)).toEqual(["text/html"]);
-      if (r.permission) expect(op.responses["403"].description, name).toContain(r.permission);
+      const response = (status: string) => resolve(doc, op.responses[status]);
+      expect(response("401").content["application/json"].schema.properties.code.enum).toContain("invalid_api_key");
+      expect(Object.keys(response("404").content).sort()).toEqual(["application/json", "text/html"]);
+      expect(Object.keys(response("429").content)).toEqual(["text/html"]);
+      expect(Object.keys(response("405").content)).toEqual(["text/html"]);
+      if (r.permission) expect(op.description, name).toContain(r.permission);
+      expect(op.responses["403"] !== undefined, name).toBe(r.permission !== undefined);
       if (r.body) expect(op.requestBody.content["application/json"].example, name).toBeDefined();
     }
   });
@@ -139,8 +148,12 @@ describe.each(restApis.map((api) => [api.family.title, api] as const))("the %s A
 });
 
 describe("typed query parameters and error bodies", () => {
-  const operation = async (base: string, path: string, method = "get") =>
-    (await get(`${base}/apidocs/openapi.json`)).json.paths[`${base}${path}`][method];
+  /** An operation with its shared responses resolved. */
+  const operation = async (base: string, path: string, method = "get") => {
+    const doc = (await get(`${base}/apidocs/openapi.json`)).json;
+    const op = doc.paths[`${base}${path}`][method];
+    return { ...op, responses: Object.fromEntries(Object.entries(op.responses).map(([status, r]) => [status, resolve(doc, r)])) };
+  };
   const param = (op: any, name: string) => op.parameters.find((p: any) => p.name === name);
 
   it("types each parameter from the route's zod query schema: integers, enums, bounds, defaults, required", async () => {

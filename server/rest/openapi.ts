@@ -30,8 +30,23 @@ function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
 /** The documented success status when a route declares no responses (default: 201 for POST, 204 for DELETE, else 200). */
 const successStatus = (route: Route) => route.successStatus ?? (route.method === "POST" ? 201 : route.method === "DELETE" ? 204 : 200);
 
-/** One documented response: its JSON body's schema (null: no body) and whether an HTML page may come instead. */
-export type DocumentedResponse = { description: string; json: z.ZodType | null; html?: true };
+/**
+ * One documented response: its JSON body's schema (null: no body) and whether an HTML page may come
+ * instead; `shared` names a family-wide error response, shown once under components.responses.
+ */
+export type DocumentedResponse = { description: string; json: z.ZodType | null; html?: true; shared?: string };
+
+const SHARED_NAMES: Record<number, string> = {
+  400: "BadRequest",
+  401: "Unauthorized",
+  403: "PermissionDenied",
+  404: "NotFound",
+  405: "MethodNotAllowed",
+  413: "PayloadTooLarge",
+  429: "TooManyRequests",
+  500: "InternalServerError",
+  503: "ServiceUnavailable",
+};
 
 const STATUS_TEXT: Record<number, string> = {
   200: "OK",
@@ -61,18 +76,19 @@ export function documentedResponses(family: Family, route: Route): Record<number
     json,
     ...(html ? { html } : {}),
   });
+  const shared = (status: number, json: z.ZodType | null, html?: true): DocumentedResponse => ({ ...doc(status, json, html), shared: SHARED_NAMES[status] });
   const out: Record<number, DocumentedResponse> = {};
   if (!route.responses) out[successStatus(route)] = { description: "Success (body not documented)", json: null };
   const invalid = z.union([family.errorSchemas.refused, validationErrorSchema]);
-  out[400] = doc(400, invalid);
-  out[401] = doc(401, authErrorSchema);
-  if (route.permission) out[403] = { ...doc(403, family.errorSchemas.permissionDenied), description: `The key lacks the permission ${route.permission}` };
-  out[404] = doc(404, standardErrorSchema, true);
-  out[405] = doc(405, null, true);
-  if (route.body) out[413] = doc(413, standardErrorSchema);
-  out[429] = doc(429, null, true);
-  out[500] = doc(500, standardErrorSchema);
-  out[503] = doc(503, standardErrorSchema);
+  out[400] = shared(400, invalid);
+  out[401] = shared(401, authErrorSchema);
+  if (route.permission) out[403] = shared(403, family.errorSchemas.permissionDenied);
+  out[404] = shared(404, standardErrorSchema, true);
+  out[405] = shared(405, null, true);
+  if (route.body) out[413] = shared(413, standardErrorSchema);
+  out[429] = shared(429, null, true);
+  out[500] = shared(500, standardErrorSchema);
+  out[503] = shared(503, standardErrorSchema);
   for (const [status, schema] of Object.entries(route.responses ?? {})) out[Number(status)] = doc(Number(status), schema);
   return out;
 }
@@ -139,14 +155,18 @@ export function securitySchemes(family: Family): Record<string, Record<string, s
 
 export function openApiDocument(family: Family, routes: Route[]) {
   const paths: Record<string, Record<string, unknown>> = {};
+  // The family's error responses, the same on every operation: once, referenced by each.
+  const sharedResponses: Record<string, unknown> = {};
   for (const route of routes) {
     const pathKey = family.basePath + route.path.replace(/:(\w+)/g, "{$1}") + "/";
     const pathParams = [...route.path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: "path", required: true, schema: { type: "string" } }));
     const responses = Object.fromEntries(
-      Object.entries(documentedResponses(family, route)).map(([status, r]) => [
-        status,
-        { description: r.description, ...content(r.json, r.html, route.examples?.responses?.[Number(status)], "output") },
-      ]),
+      Object.entries(documentedResponses(family, route)).map(([status, r]) => {
+        const shown = { description: r.description, ...content(r.json, r.html, route.examples?.responses?.[Number(status)], "output") };
+        if (!r.shared) return [status, shown];
+        sharedResponses[r.shared] ??= shown;
+        return [status, { $ref: `#/components/responses/${r.shared}` }];
+      }),
     );
     paths[pathKey] ??= {};
     paths[pathKey][route.method.toLowerCase()] = {
@@ -178,7 +198,7 @@ export function openApiDocument(family: Family, routes: Route[]) {
         "the 404 of an unknown path, the 405 and the 429 are HTML pages.",
     },
     paths,
-    components: { securitySchemes: schemes },
+    components: { responses: sharedResponses, securitySchemes: schemes },
     security: Object.keys(schemes).map((name) => ({ [name]: [] })),
   };
 }
