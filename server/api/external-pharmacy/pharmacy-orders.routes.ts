@@ -9,7 +9,13 @@ import { pharmacyExamples as examples } from "./examples";
 import { reply, replyJsonText } from "@/server/rest/responses";
 import { conflictErrorSchema } from "@/server/rest/error-schemas";
 import { paginatedJson, paginatedSchema } from "@/server/wire/format";
-import { completeOrderErrorSchema, pharmacyOrderDetailSchema, pharmacyOrderSchema, presentPharmacyOrder, presentPharmacyOrderDetail } from "./pharmacy-order.presenters";
+import {
+  completeOrderErrorSchema,
+  pharmacyOrderDetailSchema,
+  pharmacyOrderSchema,
+  presentPharmacyOrder,
+  presentPharmacyOrderDetail,
+} from "./pharmacy-order.presenters";
 
 const scopeQuery = { pharmacy_uid: uid().optional() };
 
@@ -71,7 +77,10 @@ export const pharmacyOrderRoutes = [
   route({
     method: "PATCH",
     path: "/pharmacy_orders/:pharmacy_order_uid/complete_order",
-    examples: { body: { tracking_links: [{ tracking_link: "https://tracking.example/00340434161094042557", carrier: "DHL" }] }, responses: { 200: examples.pharmacyOrder } },
+    examples: {
+      body: { tracking_links: [{ tracking_link: "https://tracking.example/00340434161094042557", carrier: "DHL" }] },
+      responses: { 200: examples.pharmacyOrder },
+    },
     responses: { 200: pharmacyOrderSchema, 400: completeOrderErrorSchema, 409: conflictErrorSchema },
     summary: "Complete the order: stock reduced, shipments from tracking links, payouts routed",
     permission: "orders_write",

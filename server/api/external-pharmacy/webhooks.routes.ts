@@ -28,7 +28,9 @@ export const webhookRoutes = [
   route({
     method: "POST",
     path: "/webhooks",
-    examples: { body: { notification_type: "pharmacy_order_created", target: "https://hooks.example.com/pharmacy", header_key: "X-Receiver-Token", header_value: "s3cret" } },
+    examples: {
+      body: { notification_type: "pharmacy_order_created", target: "https://hooks.example.com/pharmacy", header_key: "X-Receiver-Token", header_value: "s3cret" },
+    },
     responses: { 201: registeredPharmacySubscriptionSchema },
     summary:
       "Register a webhook (shows webhook_secret once). Registering the same notification_type, target and pharmacy again keeps the uid, issues a new secret and replaces the custom header",

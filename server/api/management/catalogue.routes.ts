@@ -125,7 +125,10 @@ export const catalogueRoutes = [
   route({
     method: "POST",
     path: "/skus",
-    examples: { body: { product_uid: "3f1c2a9e-8d4b-4c1a-9f0e-2b7d6c5a4e31", display_name: "Ibuprofen 400 mg, 20 tablets", pzn: "01234567", unit: "tablets", pcs: 20 }, responses: { 201: examples.sku } },
+    examples: {
+      body: { product_uid: "3f1c2a9e-8d4b-4c1a-9f0e-2b7d6c5a4e31", display_name: "Ibuprofen 400 mg, 20 tablets", pzn: "01234567", unit: "tablets", pcs: 20 },
+      responses: { 201: examples.sku },
+    },
     responses: { 201: skuSchema },
     summary: "Create a SKU of a product",
     permission: "product:write",
@@ -195,7 +198,10 @@ export const catalogueRoutes = [
   route({
     method: "POST",
     path: "/shop-skus",
-    examples: { body: { shop_uid: "5b2e4c1d-7a3f-4e8b-9c0d-1e2f3a4b5c6d", shop_product_uid: "8c7d6e5f-4a3b-4c2d-9e1f-0a1b2c3d4e5f", sku_uid: "3f1c2a9e-8d4b-4c1a-9f0e-2b7d6c5a4e31", shop_variation_id: "variant-1001", price: 399 }, responses: { 201: examples.shopSku } },
+    examples: {
+      body: { shop_uid: "5b2e4c1d-7a3f-4e8b-9c0d-1e2f3a4b5c6d", shop_product_uid: "8c7d6e5f-4a3b-4c2d-9e1f-0a1b2c3d4e5f", sku_uid: "3f1c2a9e-8d4b-4c1a-9f0e-2b7d6c5a4e31", shop_variation_id: "variant-1001", price: 399 },
+      responses: { 201: examples.shopSku },
+    },
     responses: { 201: shopSkuSchema, 409: conflictErrorSchema },
     summary: "Create a shop SKU (unique per shop by sku_uid and by shop_variation_id among live rows)",
     permission: "product:write",

@@ -9,7 +9,7 @@ import { presentRegistration, presentWaitingRoomStatus } from "./waiting-room.pr
 import { presentWalletPass } from "./wallet-pass.presenters";
 
 /**
- * Response examples for the API explorer: the real presenters over fixed, fictitious data (as the
+ * Examples for the API explorer. Responses: the real presenters over fixed, fictitious data (as the
  * webhook samples are made), so an example has exactly the fields a response has; the openapi test
  * checks each against its route's schema. Rows are cast from the columns the presenters read.
  */
@@ -83,7 +83,23 @@ const walletPass = {
 const doctor = { id: id(13), displayName: "Dr. Anna Berger", email: "anna.berger@example.com", canSignQes: true, createdAt: CREATED_AT } as Doctor;
 const provider = { id: id(14), displayName: "Sample Telemedicine", identifier: "sample-telemedicine" } as TelemedicineProvider;
 
+const fulfillmentBody = {
+  external_id: "f-1",
+  items: [{ external_id: "item-1", sku_reference: "variant-1001", quantity: 2, total_paid: { amount: 798, currency: "EUR" } }],
+};
+
 export const managementExamples = {
+  /** Request bodies of order intake. */
+  createOrderBody: {
+    shop_identifier: "shop.example",
+    external_id: "1001",
+    customer: { id: "customer-42", email: "erika@example.com" },
+    delivery_address: { first_name: "Erika", last_name: "Mustermann", street: "Hauptstr.", house_number: "5", zip_code: "10115", city: "Berlin", country: "DE" },
+    shipping_cost: { amount: 495, currency: "EUR" },
+    fulfillments: [fulfillmentBody],
+  },
+  fulfillmentBody: { ...fulfillmentBody, external_id: "f-2" },
+
   order: presentManagementOrder(order, true),
   orders: paginated([presentManagementOrder(order, true)], 1, page, "orders"),
   sku: presentSku(sku),

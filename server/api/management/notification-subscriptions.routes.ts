@@ -49,7 +49,9 @@ export const notificationSubscriptionRoutes = [
   route({
     method: "POST",
     path: "/notification-subscriptions",
-    examples: { body: { notification_type: "pharmacy_order_updated", target: "https://hooks.example.com/orders", header_key: "X-Receiver-Token", header_value: "s3cret" } },
+    examples: {
+      body: { notification_type: "pharmacy_order_updated", target: "https://hooks.example.com/orders", header_key: "X-Receiver-Token", header_value: "s3cret" },
+    },
     responses: { 201: registeredNotificationSubscriptionSchema },
     summary:
       "Register an organisation-level webhook (shows webhook_secret once). The same notification_type and target again keeps the uid, issues a new secret and replaces header, meta_data and payload_version",

@@ -68,7 +68,7 @@ export const orderRoutes = [
   route({
     method: "POST",
     path: "/orders",
-    examples: { body: { shop_identifier: "shop.example", external_id: "1001", customer: { id: "customer-42", email: "erika@example.com" }, delivery_address: { first_name: "Erika", last_name: "Mustermann", street: "Hauptstr.", house_number: "5", zip_code: "10115", city: "Berlin", country: "DE" }, shipping_cost: { amount: 495, currency: "EUR" }, fulfillments: [{ external_id: "f-1", items: [{ external_id: "item-1", sku_reference: "variant-1001", quantity: 2, total_paid: { amount: 798, currency: "EUR" } }] }] }, responses: { 201: examples.order } },
+    examples: { body: examples.createOrderBody, responses: { 201: examples.order } },
     responses: { 201: managementOrderSchema, 409: conflictErrorSchema, 422: unprocessableErrorSchema },
     summary: "Create an order with at least one fulfillment (strictly once per external_id)",
     permission: "order:write",
@@ -81,7 +81,7 @@ export const orderRoutes = [
   route({
     method: "POST",
     path: "/orders/:order_external_id/fulfillments",
-    examples: { body: { external_id: "f-2", items: [{ external_id: "item-2", sku_reference: "variant-1001", quantity: 1, total_paid: { amount: 399, currency: "EUR" } }] }, responses: { 201: examples.order } },
+    examples: { body: examples.fulfillmentBody, responses: { 201: examples.order } },
     responses: { 201: managementOrderSchema, 409: conflictErrorSchema, 422: unprocessableErrorSchema },
     summary: "Add a fulfillment to an order (fulfillments are immutable: a repeated external_id is 409)",
     permission: "order:write",
@@ -95,7 +95,10 @@ export const orderRoutes = [
   route({
     method: "PATCH",
     path: "/orders/:order_external_id",
-    examples: { body: { priority: 1, customer: { email: "erika@example.com" }, shipping_cost: { amount: 0, currency: "EUR" } }, responses: { 200: examples.order } },
+    examples: {
+      body: { priority: 1, customer: { email: "erika@example.com" }, shipping_cost: { amount: 0, currency: "EUR" } },
+      responses: { 200: examples.order },
+    },
     responses: { 200: managementOrderSchema },
     summary: "Update the item-free fields: addresses, priority, customer email, shipping cost",
     permission: "order:write",

@@ -10,7 +10,9 @@ export const patientRoutes = [
   route({
     method: "POST",
     path: "/patients",
-    examples: { body: { shop_uid: "5b2e4c1d-7a3f-4e8b-9c0d-1e2f3a4b5c6d", shop_customer_id: "customer-42", email: "erika@example.com", fields: [{ field: "phone", value: "+49 30 1234567" }] } },
+    examples: {
+      body: { shop_uid: "5b2e4c1d-7a3f-4e8b-9c0d-1e2f3a4b5c6d", shop_customer_id: "customer-42", email: "erika@example.com", fields: [{ field: "phone", value: "+49 30 1234567" }] },
+    },
     responses: { 200: patientCreatedSchema, 201: patientCreatedSchema },
     summary: "Create or resolve the patient of a shop's customer (201 new, 200 existing); a given email and fields replace the stored ones",
     permission: "patient:write",

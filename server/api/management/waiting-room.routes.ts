@@ -18,7 +18,10 @@ export const waitingRoomRoutes = [
   route({
     method: "POST",
     path: "/waiting-room/register",
-    examples: { body: { shop_uid: "5b2e4c1d-7a3f-4e8b-9c0d-1e2f3a4b5c6d", patient_profile_uid: "9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a", visit_reason: "Repeat prescription" }, responses: { 201: examples.registration } },
+    examples: {
+      body: { shop_uid: "5b2e4c1d-7a3f-4e8b-9c0d-1e2f3a4b5c6d", patient_profile_uid: "9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a", visit_reason: "Repeat prescription" },
+      responses: { 201: examples.registration },
+    },
     responses: { 200: registrationSchema, 201: registrationSchema },
     summary: "Put a patient in the waiting room (201); a patient already waiting or with a doctor gets that entry (200)",
     permission: "waiting_room:write",

@@ -35,7 +35,9 @@ export const passVerificationSchema = z.object({
 
 export const pushNotificationSchema = z.object({ uid: z.string(), wallet_pass_uid: z.string(), message: z.string(), status: z.string() });
 
-export function presentWalletPassTemplate(t: { id: string; displayName: string; passType: string; requiresSignedPrescription: boolean; shopIdentifier: string }): z.infer<typeof walletPassTemplateSchema> {
+type WalletPassTemplateView = { id: string; displayName: string; passType: string; requiresSignedPrescription: boolean; shopIdentifier: string };
+
+export function presentWalletPassTemplate(t: WalletPassTemplateView): z.infer<typeof walletPassTemplateSchema> {
   return {
     uid: t.id,
     display_name: t.displayName,

@@ -65,7 +65,10 @@ export const walletPassRoutes = [
   route({
     method: "POST",
     path: "/wallet-passes",
-    examples: { body: { wallet_pass_template_uid: "2c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f", shop_customer_id: "customer-42", shop_identifier: "shop.example" }, responses: { 201: examples.walletPass } },
+    examples: {
+      body: { wallet_pass_template_uid: "2c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f", shop_customer_id: "customer-42", shop_identifier: "shop.example" },
+      responses: { 201: examples.walletPass },
+    },
     responses: { 200: walletPassSchema, 201: walletPassSchema, 409: conflictErrorSchema, 422: unprocessableErrorSchema },
     summary:
       "Issue a customer's pass for a template: 201 new; 200 when the customer already holds a live pass of the template (refreshed). The customer must exist in the shop; some templates need a signed prescription",
