@@ -5,6 +5,10 @@ import * as pharmacyPayoutsRoute from "@/app/v1/external-pharmacy-api-v1/[[...pa
 import * as publicRoute from "@/app/v2/public-api/[[...path]]/route";
 import * as patientDataRoute from "@/app/api/v0/patient/[[...path]]/route";
 
+import { isDeepStrictEqual } from "node:util";
+import { restApiFor } from "@/server/api/rest-apis";
+import { documentedResponses } from "@/server/rest/openapi";
+
 type RouteModule = Record<"GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS", (r: Request) => Promise<Response>>;
 
 const modules: Record<string, RouteModule> = {
@@ -44,7 +48,37 @@ export async function call(method: string, path: string, options: CallOptions = 
   const text = response.status === 204 ? "" : await response.text();
   let json: unknown = undefined;
   if (response.headers.get("content-type")?.includes("application/json")) json = JSON.parse(text);
+  if (method.toUpperCase() !== "HEAD") assertDocumented(method, url.pathname, response, text);
   return { status: response.status, headers: response.headers, text, json };
+}
+
+/**
+ * Every answer of a route that a test receives is one its route documents (server/rest/openapi.ts):
+ * its status is listed, and its body validates against the schema for that status with no field
+ * the schema lacks. So the API explorers cannot drift from the presenters.
+ */
+export function assertDocumented(method: string, pathname: string, response: Response, text: string) {
+  const api = restApiFor(pathname);
+  const route = api?.matchRoute(method, pathname);
+  if (!api || !route) return; // an unknown path or method: the kit's HTML 404/405, no route to hold to its document
+  const name = `${route.method} ${api.family.basePath}${route.path}`;
+  const documented = documentedResponses(api.family, route)[response.status];
+  if (!documented) throw new Error(`${name} answered ${response.status}, a status its route does not document: ${text.slice(0, 300)}`);
+  if ((response.headers.get("content-type") ?? "").startsWith("text/html")) {
+    if (!documented.html) throw new Error(`${name} answered an HTML ${response.status}, which its route does not document`);
+    return;
+  }
+  if (documented.json === null) {
+    if (text !== "") throw new Error(`${name} answered ${response.status} with a body; its route documents none`);
+    return;
+  }
+  const body = JSON.parse(text);
+  const parsed = documented.json.safeParse(body);
+  if (!parsed.success) throw new Error(`${name} answered ${response.status} with a body its schema refuses: ${JSON.stringify(parsed.error.issues).slice(0, 800)}`);
+  // zod drops the fields its objects do not name: a body with more fields than its schema shows differs.
+  if (!isDeepStrictEqual(JSON.parse(JSON.stringify(parsed.data)), body)) {
+    throw new Error(`${name} answered ${response.status} with fields its schema does not name: ${text.slice(0, 300)}`);
+  }
 }
 
 export const get = (path: string, o?: CallOptions) => call("GET", path, o);

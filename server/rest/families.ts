@@ -1,4 +1,5 @@
 import type { BadRequestError } from "@/server/domain/errors";
+import { pharmacyPermissionDeniedSchema, permissionDeniedSchema, standardErrorSchema } from "./error-schemas";
 import type { Family } from "./types";
 
 /** Management and Public API: permission errors carry the permission_denied code. */
@@ -15,6 +16,7 @@ const codedErrors = {
     }[reason],
   }),
   refused: (error: BadRequestError) => ({ error: error.message }),
+  errorSchemas: { permissionDenied: permissionDeniedSchema, refused: standardErrorSchema },
 };
 
 /** External Pharmacy API and payouts: {error: Permission denied} and the generic Bad request (spec, Errors item 2). */
@@ -22,6 +24,7 @@ const pharmacyErrors = {
   permissionDenied: () => ({ error: "Permission denied" }),
   invalidBody: () => ({ error: "Bad request" }),
   refused: () => ({ error: "Bad request" }),
+  errorSchemas: { permissionDenied: pharmacyPermissionDeniedSchema, refused: standardErrorSchema },
 };
 
 export const MANAGEMENT: Family = {

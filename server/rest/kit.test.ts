@@ -362,7 +362,7 @@ describe("API explorer", () => {
     const epa = await get("/v1/external_pharmacy_api/apidocs/openapi.json");
     expect(epa.json.paths["/v1/external_pharmacy_api/pharmacy_skus/"].get.parameters.map((p: { name: string }) => p.name)).toEqual(["page", "limit", "pharmacy_uid"]);
     const pub = await get("/v2/public-api/apidocs/openapi.json");
-    expect(Object.keys(pub.json.components.securitySchemes)).toEqual(["ApiKey", "Bearer"]);
+    expect(Object.keys(pub.json.components.securitySchemes)).toEqual(["ApiKey", "ServiceAuthorization", "Bearer"]);
   });
 
   it("serves the Swagger UI page and its assets", async () => {

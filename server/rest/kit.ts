@@ -172,6 +172,8 @@ export type RestApi = {
   family: Family;
   routes: Route[];
   handle(request: Request): Promise<Response>;
+  /** The route that serves a method and path, if any (the tests check its answers against its documented responses). */
+  matchRoute(method: string, pathname: string): Route | undefined;
   /** The answer to a method Next.js does not route (PROPFIND…): the HTML 405 with Allow, or the 404 of an unknown path. */
   unroutedMethod(request: Request): Response;
 };
@@ -327,7 +329,13 @@ export function createRestApi(family: Family, routes: Route[]): RestApi {
     return allowed.length === 0 ? notFoundPage(url.pathname) : methodNotAllowedPage(request.method.toUpperCase(), allowed);
   }
 
-  return { family, routes, handle, unroutedMethod };
+  function matchRoute(method: string, pathname: string): Route | undefined {
+    const parts = pathname.slice(family.basePath.length).split("/").filter(Boolean);
+    const wanted = method.toUpperCase() === "HEAD" ? "GET" : method.toUpperCase();
+    return compiled.find((c) => c.route.method === wanted && matchPath(c, parts))?.route;
+  }
+
+  return { family, routes, handle, matchRoute, unroutedMethod };
 }
 
 /** Route module exports for a catch-all App Router route: every method goes to the REST kit. */

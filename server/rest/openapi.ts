@@ -2,82 +2,209 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import pkg from "@/package.json";
-import type { Family, Route } from "./types";
 import { paginationQuery } from "@/server/wire/schemas";
+import { authErrorSchema, standardErrorSchema, validationErrorSchema } from "./error-schemas";
+import type { Family, Route } from "./types";
 
 /**
- * The OpenAPI 3.1 document of a family, generated from its route table (the same zod schemas that
- * validate requests), and the Swagger UI explorer that shows it at {basePath}/apidocs.
+ * The OpenAPI 3.1 document of a family, generated from its route table: the query and body schemas
+ * that validate requests, the presenters' schemas that the routes declare per status, the family's
+ * error bodies, its security schemes and the routes' examples. Swagger UI shows it at {basePath}/apidocs.
  */
 
-const jsonSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, any>;
+type JsonSchema = Record<string, any>;
 
+/**
+ * zod's own JSON Schema conversion (draft 2020-12, the dialect of OpenAPI 3.1). Requests are shown as
+ * sent ("input": a query's Unix seconds are digits, defaults make a field optional), responses as
+ * presented ("output"); checks zod cannot express (refinements) are left to the descriptions.
+ */
+function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
+  return rest;
+}
+
+/** The documented success status when a route declares no responses (default: 201 for POST, 204 for DELETE, else 200). */
 const successStatus = (route: Route) => route.successStatus ?? (route.method === "POST" ? 201 : route.method === "DELETE" ? 204 : 200);
 
+/**
+ * One documented response: its JSON body's schema (null: no body) and whether an HTML page may come
+ * instead; `shared` names a family-wide error response, shown once under components.responses.
+ */
+export type DocumentedResponse = { description: string; json: z.ZodType | null; html?: true; shared?: string };
+
+const SHARED_NAMES: Record<number, string> = {
+  400: "BadRequest",
+  401: "Unauthorized",
+  403: "PermissionDenied",
+  404: "NotFound",
+  405: "MethodNotAllowed",
+  413: "PayloadTooLarge",
+  429: "TooManyRequests",
+  500: "InternalServerError",
+  503: "ServiceUnavailable",
+};
+
+const STATUS_TEXT: Record<number, string> = {
+  200: "OK",
+  201: "Created",
+  202: "Accepted",
+  204: "No content",
+  400: "Validation error, missing parameters, invalid body or a refused request",
+  401: "Missing or invalid authentication",
+  403: "Valid authentication, insufficient permission",
+  404: "Resource does not exist or is not accessible (JSON); an unknown path answers an HTML page",
+  405: "Method not allowed for this path (HTML page, with Allow)",
+  409: "Conflict, duplicate resource",
+  413: "Request body above the 32 MiB cap",
+  422: "Well-formed request with invalid data",
+  429: "Rate limit exceeded (HTML page, no Retry-After): wait at least one second and retry",
+  500: "Internal server error (a fault of the service, logged)",
+  503: "The service is busy (or, on health, the database is unavailable); retry in a moment",
+};
+
+/**
+ * Every response a route may answer, by status: what the route declares (its success bodies, and
+ * error bodies of its own), then the family's error bodies. The tests check real answers against it.
+ */
+export function documentedResponses(family: Family, route: Route): Record<number, DocumentedResponse> {
+  const doc = (status: number, json: z.ZodType | null, html?: true): DocumentedResponse => ({
+    description: STATUS_TEXT[status] ?? `Status ${status}`,
+    json,
+    ...(html ? { html } : {}),
+  });
+  const shared = (status: number, json: z.ZodType | null, html?: true): DocumentedResponse => ({ ...doc(status, json, html), shared: SHARED_NAMES[status] });
+  const out: Record<number, DocumentedResponse> = {};
+  if (!route.responses) out[successStatus(route)] = { description: "Success (body not documented)", json: null };
+  const invalid = z.union([family.errorSchemas.refused, validationErrorSchema]);
+  out[400] = shared(400, invalid);
+  out[401] = shared(401, authErrorSchema);
+  if (route.permission) out[403] = shared(403, family.errorSchemas.permissionDenied);
+  out[404] = shared(404, standardErrorSchema, true);
+  out[405] = shared(405, null, true);
+  if (route.body) out[413] = shared(413, standardErrorSchema);
+  out[429] = shared(429, null, true);
+  out[500] = shared(500, standardErrorSchema);
+  out[503] = shared(503, standardErrorSchema);
+  for (const [status, schema] of Object.entries(route.responses ?? {})) out[Number(status)] = doc(Number(status), schema);
+  return out;
+}
+
 function queryParameters(route: Route, family: Family) {
-  const shapes: Record<string, z.ZodType>[] = [];
-  if (route.paginated) shapes.push(paginationQuery(route.paginated.maxLimit ?? family.maxLimit));
-  if (route.query) shapes.push((route.query as unknown as z.ZodObject).shape);
-  return shapes.flatMap((shape) =>
-    Object.entries(shape).map(([name, schema]) => {
-      const s = jsonSchema(schema);
-      return { name, in: "query", required: false, schema: { type: "string", ...(s.description ? { description: s.description } : {}) } };
-    }),
-  );
+  const objects: z.ZodType[] = [];
+  if (route.paginated) objects.push(z.object(paginationQuery(route.paginated.maxLimit ?? family.maxLimit)));
+  if (route.query) objects.push(route.query);
+  return objects.flatMap((object) => {
+    // Typed as parsed (digits become integers), required as sent (a default makes a parameter optional).
+    const input = jsonSchema(object, "input");
+    const output = jsonSchema(object, "output");
+    const required = new Set<string>(input.required ?? []);
+    return Object.entries<JsonSchema>(output.properties ?? {}).map(([name, schema]) => {
+      // x-required: a parameter the route itself requires (its own message), though the schema lets it through.
+      const { "x-required": forced, description, ...typed } = schema;
+      const example = route.examples?.query?.[name];
+      return {
+        name,
+        in: "query",
+        required: required.has(name) || forced === true,
+        ...(description ? { description } : {}),
+        schema: typed,
+        ...(example !== undefined ? { example } : {}),
+      };
+    });
+  });
 }
 
-/** A form route's fields are sent as multipart or url-encoded form data, every other body as JSON. */
-function requestBodyContent(route: Route) {
-  const schema = jsonSchema(route.body!);
-  if (route.bodyFormat !== "form") return { "application/json": { schema } };
-  return { "multipart/form-data": { schema }, "application/x-www-form-urlencoded": { schema } };
+/** A form route's body is sent as multipart or url-encoded form data, every other body as JSON. */
+const FORM_MEDIA_TYPES = ["multipart/form-data", "application/x-www-form-urlencoded"];
+
+function content(schema: z.ZodType | null, html: boolean | undefined, example: unknown, io: "input" | "output", form = false) {
+  const media: Record<string, unknown> = {};
+  if (schema) {
+    const shown = { schema: jsonSchema(schema, io), ...(example !== undefined ? { example } : {}) };
+    for (const type of form ? FORM_MEDIA_TYPES : ["application/json"]) media[type] = shown;
+  }
+  if (html) media["text/html"] = { schema: { type: "string" } };
+  return Object.keys(media).length > 0 ? { content: media } : {};
 }
 
-function openApiDocument(family: Family, routes: Route[]) {
+const operationId = (route: Route) =>
+  route.method.toLowerCase() + route.path.replace(/:(\w+)/g, "by_$1").replace(/[^a-zA-Z0-9]+/g, "_").replace(/_$/, "");
+
+/** The security schemes a family accepts; any one of them authenticates a request. */
+export function securitySchemes(family: Family): Record<string, Record<string, string>> {
+  const schemes: Record<string, Record<string, string>> = {
+    ApiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "The API key (every family)." },
+  };
+  if (family.legacyAuthHeaders) {
+    schemes.ServiceAuthorization = {
+      type: "apiKey",
+      in: "header",
+      name: "X-Service-Authorization",
+      description: "The API key in the legacy header (Public API only; new integrations use X-API-Key).",
+    };
+    schemes.Bearer = { type: "http", scheme: "bearer", description: "Authorization: Bearer <API key> (Public API only)." };
+  }
+  if (family.patientTokenHeader) {
+    schemes.PatientToken = {
+      type: "apiKey",
+      in: "header",
+      name: family.patientTokenHeader,
+      description: "A short-lived patient token (JWT, HS256, kid of an organisation secret) minted by the partner's backend; never in a URL.",
+    };
+  }
+  return schemes;
+}
+
+export function openApiDocument(family: Family, routes: Route[]) {
   const paths: Record<string, Record<string, unknown>> = {};
+  // The family's error responses, the same on every operation: once, referenced by each.
+  const sharedResponses: Record<string, unknown> = {};
   for (const route of routes) {
     const pathKey = family.basePath + route.path.replace(/:(\w+)/g, "{$1}") + "/";
-    const pathParams = [...route.path.matchAll(/:(\w+)/g)].map(([, name]) => ({
-      name,
-      in: "path",
-      required: true,
-      schema: { type: "string" },
-    }));
-    const responses: Record<string, unknown> = {
-      [successStatus(route)]: { description: "Success" },
-      400: { description: "Validation error, missing parameters or invalid body" },
-      401: { description: "Missing or invalid API key" },
-      404: { description: "Not found or not accessible" },
-      429: { description: "Rate limit exceeded (text/html)" },
-    };
-    if (route.permission) responses[403] = { description: `Needs the permission ${route.permission}` };
+    const pathParams = [...route.path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: "path", required: true, schema: { type: "string" } }));
+    const responses = Object.fromEntries(
+      Object.entries(documentedResponses(family, route)).map(([status, r]) => {
+        const shown = { description: r.description, ...content(r.json, r.html, route.examples?.responses?.[Number(status)], "output") };
+        if (!r.shared) return [status, shown];
+        sharedResponses[r.shared] ??= shown;
+        return [status, { $ref: `#/components/responses/${r.shared}` }];
+      }),
+    );
     paths[pathKey] ??= {};
     paths[pathKey][route.method.toLowerCase()] = {
+      operationId: operationId(route),
+      tags: [route.path.split("/")[1]],
       summary: route.summary,
       ...(route.permission ? { description: `Permission: \`${route.permission}\`` } : {}),
       parameters: [...pathParams, ...queryParameters(route, family)],
-      ...(route.body ? { requestBody: { required: true, content: requestBodyContent(route) } } : {}),
+      ...(route.body
+        ? {
+            requestBody: {
+              required: !route.body.safeParse(undefined).success,
+              ...content(route.body, false, route.examples?.body, "input", route.bodyFormat === "form"),
+            },
+          }
+        : {}),
+      // Patient tokens only where a route accepts them (the document's default security leaves them out).
       ...(route.acceptsPatientToken && family.patientTokenHeader ? { security: [{ ApiKey: [] }, { PatientToken: [] }] } : {}),
       responses,
     };
   }
-  const securitySchemes: Record<string, unknown> = { ApiKey: { type: "apiKey", in: "header", name: "X-API-Key" } };
-  if (family.legacyAuthHeaders) securitySchemes.Bearer = { type: "http", scheme: "bearer" };
-  if (family.patientTokenHeader) {
-    securitySchemes.PatientToken = {
-      type: "apiKey",
-      in: "header",
-      name: family.patientTokenHeader,
-      description: "A patient token: an HS256 JWT minted by your backend with a patient token secret (kid in the JOSE header).",
-    };
-  }
+  const schemes = securitySchemes(family);
   return {
     openapi: "3.1.0",
-    info: { title: `${family.title} API`, version: pkg.version },
+    info: {
+      title: `${family.title} API`,
+      version: pkg.version,
+      description:
+        "Timestamps are integer Unix seconds, amounts integer minor units. Lists take page (from 0) and limit " +
+        `(default 50, at most ${family.maxLimit}; a larger limit is capped). Branch on the status before parsing the body: ` +
+        "the 404 of an unknown path, the 405 and the 429 are HTML pages.",
+    },
     paths,
-    components: { securitySchemes },
-    // Patient tokens only where a route accepts them (its own security above).
-    security: Object.keys(securitySchemes).filter((name) => name !== "PatientToken").map((name) => ({ [name]: [] })),
+    components: { responses: sharedResponses, securitySchemes: schemes },
+    security: Object.keys(schemes).filter((name) => name !== "PatientToken").map((name) => ({ [name]: [] })),
   };
 }
 
@@ -99,10 +226,17 @@ export async function serveApiDocs(family: Family, routes: Route[], subPath: str
     return new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } });
   }
   if (subPath.length !== 2) return null;
-  if (subPath[1] === "openapi.json") return Response.json(openApiDocument(family, routes));
+  if (subPath[1] === "openapi.json") return Response.json(documentOf(family, routes));
   if (!ASSETS.has(subPath[1])) return null;
   const file = path.join(/*turbopackIgnore: true*/ process.cwd(), "node_modules", "swagger-ui-dist", subPath[1]);
   return new Response(await readFile(file), {
     headers: { "content-type": ASSET_TYPES[path.extname(file)], "cache-control": "public, max-age=86400" },
   });
+}
+
+// The document is the same for the life of the process: built once per family on first request.
+const documents = new WeakMap<Route[], unknown>();
+function documentOf(family: Family, routes: Route[]) {
+  if (!documents.has(routes)) documents.set(routes, openApiDocument(family, routes));
+  return documents.get(routes);
 }

@@ -30,6 +30,8 @@ export type Family = {
   invalidBody(reason: "json" | "content_type" | "form"): unknown;
   /** The body of a refused request (a BadRequestError of the domain). */
   refused(error: BadRequestError): unknown;
+  /** The zod schemas of the bodies above, for the OpenAPI document and the response checks of the tests. */
+  errorSchemas: { permissionDenied: z.ZodType; refused: z.ZodType };
   maxLimit: number;
 };
 
@@ -53,6 +55,9 @@ export type Context<Q, B> = {
 
 type AnySchema = z.ZodType;
 
+export type ResponseSchemas = { [status: number]: z.ZodType | null };
+export type RouteExamples = { body?: unknown; query?: Record<string, string>; responses?: { [status: number]: unknown } };
+
 export type RouteDef<Q extends AnySchema, B extends AnySchema> = {
   method: Method;
   /** Relative to the family's base path, e.g. "/skus/:sku_uid". */
@@ -70,6 +75,14 @@ export type RouteDef<Q extends AnySchema, B extends AnySchema> = {
   bodyFormat?: "json" | "form";
   /** Status of a success, for the OpenAPI document (default: 201 for POST, 204 for DELETE, else 200). */
   successStatus?: number;
+  /**
+   * The response bodies per status, for the API explorer and the tests: the success statuses with the
+   * presenter's zod schema (null: no body, as a 204), and any error status whose body differs from the
+   * family's (server/rest/error-schemas.ts) or that the family does not list for every route (409, 422).
+   */
+  responses?: ResponseSchemas;
+  /** Examples for the explorer: a request body, query values, response bodies per status (checked against their schemas by the tests). */
+  examples?: RouteExamples;
   /** Paginated list: page and limit are parsed and capped (maxLimit overrides the family's). */
   paginated?: { maxLimit?: number };
   /** Route-specific 400 bodies (complete_order has its own shapes). */

@@ -21,7 +21,7 @@ export const httpUrl = () =>
     .max(2048)
     .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), "Enter a valid http(s) URL.");
 /** Search terms: at most 100 characters. */
-export const searchTerm = () => z.string().max(100).optional();
+export const searchTerm = () => z.string().max(100).optional().describe("Search term (at most 100 characters).");
 
 const currencies = new Set(Intl.supportedValuesOf("currency"));
 
@@ -44,7 +44,14 @@ export const unixSeconds = () => z.number().int().min(0).max(MAX_UNIX_SECONDS);
 
 /** Date filters in queries: Unix seconds, inclusive bounds ("to" covers its whole second). */
 export const unixSecondsQuery = () =>
-  z.string().trim().regex(/^\d+$/, "A valid integer is required.").transform(Number).pipe(z.number().int().max(MAX_UNIX_SECONDS)).optional();
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, "A valid integer is required.")
+    .transform(Number)
+    .pipe(z.number().int().min(0).max(MAX_UNIX_SECONDS))
+    .optional()
+    .describe("Unix seconds (inclusive).");
 export const fromUnixSeconds = (s: number | undefined) => (s === undefined ? undefined : new Date(s * 1000));
 export const toUnixSecondsInclusive = (s: number | undefined) => (s === undefined ? undefined : new Date(s * 1000 + 999));
 
@@ -63,11 +70,13 @@ export function paginationQuery(maxLimit: number) {
     page: integerText
       .transform((n) => Math.min(n, MAX_PAGE))
       .pipe(z.number().int().min(0))
-      .default(0),
+      .default(0)
+      .describe("Page number, from 0."),
     limit: integerText
       .transform((n) => Math.min(n, maxLimit))
       .pipe(z.number().int().min(1))
-      .default(DEFAULT_LIMIT),
+      .default(DEFAULT_LIMIT)
+      .describe(`Entries per page, from 1 (default ${DEFAULT_LIMIT}); a larger limit than ${maxLimit} is capped to ${maxLimit}.`),
   };
 }
 

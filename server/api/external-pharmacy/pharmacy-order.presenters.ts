@@ -1,11 +1,84 @@
-import { presentPayoutRow } from "@/server/api/pharmacy-payouts/payout.presenters";
-import { isoDateOrNull, unix } from "@/server/wire/format";
+import { z } from "zod";
+import { payoutRowSchema, presentPayoutRow } from "@/server/api/pharmacy-payouts/payout.presenters";
+import { isoDateField, isoDateOrNull, minorUnitsField, statusField, unix, unixField } from "@/server/wire/format";
+import { PHARMACY_ORDER_STATUSES } from "@/server/domain/pharmacy-orders/statuses";
+import { fieldErrorsSchema, standardErrorSchema } from "@/server/rest/error-schemas";
 import { countryName } from "@/server/domain/countries";
 import type { Address } from "@/server/domain/orders/intake";
 import type { PharmacyOrderDetail, PharmacyOrderView } from "@/server/domain/pharmacy-orders/queries";
 
+const addressSchema = z.object({
+  first_name: z.string(),
+  last_name: z.string(),
+  street: z.string(),
+  house_number: z.string(),
+  zip_code: z.string(),
+  city: z.string(),
+  country: z.string().describe("The country's name"),
+  additional_address: z.string().nullable(),
+  province: z.string().nullable(),
+});
+
+export const pharmacyOrderSchema = z.object({
+  uid: z.string(),
+  status: statusField(PHARMACY_ORDER_STATUSES),
+  name: z.string(),
+  shop_order_name: z.string().nullable(),
+  external_status: z.string(),
+  pharmacy: z.object({ uid: z.string(), display_name: z.string() }),
+  order: z.object({ uid: z.string(), delivery_address: addressSchema, invoice_address: addressSchema, priority: z.number().int() }),
+  order_items: z.array(
+    z.object({
+      uid: z.string(),
+      amount: z.number().int(),
+      sku: z.object({ uid: z.string(), display_name: z.string(), pzn: z.string().nullable() }),
+      total_paid_amount: minorUnitsField(),
+    }),
+  ),
+  shop_shipping_methods: z.array(
+    z.object({
+      uid: z.string(),
+      display_name: z.string(),
+      external_id: z.string(),
+      pharmacy_mapping: z.object({ pharmacy_uid: z.string(), shipping_method_identifier_for_pharmacy: z.string() }).nullable(),
+    }),
+  ),
+  shipping_costs_amount: minorUnitsField().nullable(),
+  shipping_costs_currency: z.string().nullable(),
+  created_at: unixField(),
+  updated_at: unixField(),
+});
+
+export const pharmacyOrderDetailSchema = pharmacyOrderSchema.extend({
+  delivery_type: z.object({ identifier: z.string(), display_name: z.string() }),
+  patient_data: z.object({ uid: z.string(), display_name: z.string().nullable(), email: z.string().nullable(), date_of_birth: isoDateField().nullable() }),
+  doctor_data: z.object({ uid: z.string(), display_name: z.string() }).nullable(),
+  prescription_file: z.object({ filename: z.string(), content_base64: z.string() }).nullable(),
+  prepaid: minorUnitsField(),
+  shipments: z.array(
+    z.object({
+      uid: z.string(),
+      sequence_number: z.number().int(),
+      tracking_url: z.string().nullable(),
+      tracking_number: z.string().nullable(),
+      carrier_name: z.string().nullable(),
+      is_test: z.boolean(),
+      return_tracking_number: z.string().nullable(),
+      return_label_expiry: isoDateField().nullable(),
+    }),
+  ),
+  payouts: z.array(payoutRowSchema),
+});
+
+/** complete_order's own 400 shapes (spec): invalid JSON, field errors with the pharmacy, a refusal's message. */
+export const completeOrderErrorSchema = z.union([
+  standardErrorSchema,
+  z.object({ error: z.array(z.string()) }),
+  z.object({ error: fieldErrorsSchema, pharmacy: z.object({ uid: z.string(), display_name: z.string() }).nullable() }),
+]);
+
 /** Pharmacy order responses carry the country as its name (intake takes the ISO code). */
-function presentAddress(address: Address) {
+function presentAddress(address: Address): z.infer<typeof addressSchema> {
   return {
     first_name: address.first_name,
     last_name: address.last_name,
@@ -23,7 +96,7 @@ function presentAddress(address: Address) {
  * The list entry (and the summary the status commands return). The list itself is built by the
  * database in exactly these bytes (server/domain/pharmacy-orders/queries.ts).
  */
-export function presentPharmacyOrder(view: PharmacyOrderView) {
+export function presentPharmacyOrder(view: PharmacyOrderView): z.infer<typeof pharmacyOrderSchema> {
   return {
     uid: view.id,
     status: view.status,
@@ -61,7 +134,7 @@ export function presentPharmacyOrder(view: PharmacyOrderView) {
 
 const DELIVERY_TYPE_NAMES: Record<string, string> = { shipping: "Shipping", pickup: "Pharmacy pickup" };
 
-export function presentPharmacyOrderDetail(detail: PharmacyOrderDetail) {
+export function presentPharmacyOrderDetail(detail: PharmacyOrderDetail): z.infer<typeof pharmacyOrderDetailSchema> {
   return {
     ...presentPharmacyOrder(detail),
     delivery_type: { identifier: detail.deliveryType, display_name: DELIVERY_TYPE_NAMES[detail.deliveryType] ?? detail.deliveryType },

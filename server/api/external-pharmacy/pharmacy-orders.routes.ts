@@ -5,9 +5,17 @@ import { CARRIERS, completePharmacyOrder } from "@/server/domain/pharmacy-orders
 import { getPharmacyOrderDetail, getPharmacyOrderView, listPharmacyOrdersJson } from "@/server/domain/pharmacy-orders/queries";
 import { PHARMACY_ORDER_STATUSES, SETTABLE_PHARMACY_ORDER_STATUSES } from "@/server/domain/pharmacy-orders/statuses";
 import { route } from "@/server/rest/kit";
+import { pharmacyExamples as examples } from "./examples";
 import { reply, replyJsonText } from "@/server/rest/responses";
-import { paginatedJson } from "@/server/wire/format";
-import { presentPharmacyOrder, presentPharmacyOrderDetail } from "./pharmacy-order.presenters";
+import { conflictErrorSchema } from "@/server/rest/error-schemas";
+import { paginatedJson, paginatedSchema } from "@/server/wire/format";
+import {
+  completeOrderErrorSchema,
+  pharmacyOrderDetailSchema,
+  pharmacyOrderSchema,
+  presentPharmacyOrder,
+  presentPharmacyOrderDetail,
+} from "./pharmacy-order.presenters";
 
 const scopeQuery = { pharmacy_uid: uid().optional() };
 
@@ -15,6 +23,8 @@ export const pharmacyOrderRoutes = [
   route({
     method: "GET",
     path: "/pharmacy_orders",
+    examples: { responses: { 200: examples.pharmacyOrders } },
+    responses: { 200: paginatedSchema(pharmacyOrderSchema) },
     summary: "List the pharmacy's orders, newest first",
     permission: "orders_read",
     paginated: {},
@@ -40,6 +50,8 @@ export const pharmacyOrderRoutes = [
   route({
     method: "GET",
     path: "/pharmacy_orders/:pharmacy_order_uid",
+    examples: { responses: { 200: examples.pharmacyOrderDetail } },
+    responses: { 200: pharmacyOrderDetailSchema },
     summary: "One pharmacy order with patient, doctor, prescription file, shipments and payouts",
     permission: "orders_read",
     query: z.object(scopeQuery),
@@ -50,6 +62,8 @@ export const pharmacyOrderRoutes = [
   route({
     method: "PATCH",
     path: "/pharmacy_orders/:pharmacy_order_uid/status",
+    examples: { body: { status: "on-hold", comment: "Waiting for the wholesaler." }, responses: { 200: examples.pharmacyOrder } },
+    responses: { 200: pharmacyOrderSchema, 409: conflictErrorSchema },
     summary: "Change the status (completed only through complete_order; on-hold needs a comment)",
     permission: "orders_write",
     query: z.object(scopeQuery),
@@ -63,6 +77,11 @@ export const pharmacyOrderRoutes = [
   route({
     method: "PATCH",
     path: "/pharmacy_orders/:pharmacy_order_uid/complete_order",
+    examples: {
+      body: { tracking_links: [{ tracking_link: "https://tracking.example/00340434161094042557", carrier: "DHL" }] },
+      responses: { 200: examples.pharmacyOrder },
+    },
+    responses: { 200: pharmacyOrderSchema, 400: completeOrderErrorSchema, 409: conflictErrorSchema },
     summary: "Complete the order: stock reduced, shipments from tracking links, payouts routed",
     permission: "orders_write",
     query: z.object(scopeQuery),

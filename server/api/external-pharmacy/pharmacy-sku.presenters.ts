@@ -1,5 +1,28 @@
 import type { PharmacySku, Product, Sku } from "@/server/db/generated/client";
-import { unix, unixOrNull } from "@/server/wire/format";
+import { z } from "zod";
+import { minorUnitsField, unix, unixField, unixOrNull } from "@/server/wire/format";
+
+export const pharmacySkuSchema = z.object({
+  uid: z.string(),
+  external_id: z.string().nullable(),
+  price: minorUnitsField(),
+  stock: z.number().int(),
+  pharmacy: z.string().describe("The pharmacy's uid"),
+  sku: z.object({
+    uid: z.string(),
+    display_name: z.string(),
+    pzn: z.string().nullable(),
+    product_uid: z.string(),
+    product_display_name: z.string(),
+    standard_selling_unit: z.number().nullable(),
+    unit: z.string().nullable(),
+    product_handle: z.string().nullable(),
+    digital: z.boolean(),
+  }),
+  created_at: unixField(),
+  updated_at: unixField(),
+  deleted_at: unixField().nullable(),
+});
 
 /** What presentPharmacySku shows: a pharmacy SKU with its SKU and product (a Prisma row with both included will do). */
 export type PharmacySkuWithSku = Pick<PharmacySku, "id" | "externalId" | "price" | "stock" | "pharmacyId" | "createdAt" | "updatedAt" | "deletedAt"> & {
@@ -8,7 +31,7 @@ export type PharmacySkuWithSku = Pick<PharmacySku, "id" | "externalId" | "price"
   };
 };
 
-export function presentPharmacySku(row: PharmacySkuWithSku) {
+export function presentPharmacySku(row: PharmacySkuWithSku): z.infer<typeof pharmacySkuSchema> {
   return {
     uid: row.id,
     external_id: row.externalId,

@@ -2,10 +2,11 @@ import { z } from "zod";
 import { amount, count, text, uid } from "@/server/wire/schemas";
 import { listPharmacySkus, updatePharmacySku, type PharmacySkuChanges } from "@/server/domain/catalogue/pharmacy-skus";
 import { route } from "@/server/rest/kit";
+import { pharmacyExamples as examples } from "./examples";
 import type { Context } from "@/server/rest/types";
 import { reply } from "@/server/rest/responses";
-import { paginated } from "@/server/wire/format";
-import { presentPharmacySku } from "./pharmacy-sku.presenters";
+import { paginated, paginatedSchema } from "@/server/wire/format";
+import { pharmacySkuSchema, presentPharmacySku } from "./pharmacy-sku.presenters";
 
 const scopeQuery = z.object({ pharmacy_uid: uid().optional() });
 
@@ -18,6 +19,8 @@ export const pharmacySkuRoutes = [
   route({
     method: "GET",
     path: "/pharmacy_skus",
+    examples: { responses: { 200: examples.pharmacySkus } },
+    responses: { 200: paginatedSchema(pharmacySkuSchema) },
     summary: "List the pharmacy's SKUs with price and stock",
     permission: "stock_read",
     paginated: {},
@@ -30,6 +33,8 @@ export const pharmacySkuRoutes = [
   route({
     method: "PATCH",
     path: "/pharmacy_skus/:pharmacy_sku_uid",
+    examples: { body: { price: 399, stock: 42, external_id: "PMS-1" }, responses: { 200: examples.pharmacySku } },
+    responses: { 200: pharmacySkuSchema },
     summary: "Update price, stock and external id of a pharmacy SKU",
     permission: "stock_write",
     query: scopeQuery,
@@ -39,6 +44,8 @@ export const pharmacySkuRoutes = [
   route({
     method: "PATCH",
     path: "/pharmacy_skus/:pharmacy_sku_uid/stock",
+    examples: { body: { stock: 42 }, responses: { 200: examples.pharmacySku } },
+    responses: { 200: pharmacySkuSchema },
     summary: "Set the stock of a pharmacy SKU",
     permission: "stock_write",
     query: scopeQuery,
@@ -48,6 +55,8 @@ export const pharmacySkuRoutes = [
   route({
     method: "PATCH",
     path: "/pharmacy_skus/:pharmacy_sku_uid/external_id",
+    examples: { body: { external_id: "PMS-1" }, responses: { 200: examples.pharmacySku } },
+    responses: { 200: pharmacySkuSchema },
     summary: "Set the pharmacy's own id of a pharmacy SKU",
     permission: "stock_write",
     query: scopeQuery,

@@ -5,7 +5,12 @@ import { pharmacyToActFor } from "@/server/domain/pharmacies/pharmacy-scope";
 import { deletePharmacySubscription, listPharmacySubscriptions, registerPharmacySubscription } from "@/server/domain/webhooks/subscriptions";
 import { pharmacyOutOfReach, route } from "@/server/rest/kit";
 import { reply } from "@/server/rest/responses";
-import { presentPharmacySubscription, presentRegisteredPharmacySubscription } from "./webhook-subscription.presenters";
+import {
+  pharmacySubscriptionSchema,
+  presentPharmacySubscription,
+  presentRegisteredPharmacySubscription,
+  registeredPharmacySubscriptionSchema,
+} from "./webhook-subscription.presenters";
 
 const scopeQuery = z.object({ pharmacy_uid: uid().optional() });
 // null is accepted as "no custom header", like omitting the field.
@@ -23,6 +28,10 @@ export const webhookRoutes = [
   route({
     method: "POST",
     path: "/webhooks",
+    examples: {
+      body: { notification_type: "pharmacy_order_created", target: "https://hooks.example.com/pharmacy", header_key: "X-Receiver-Token", header_value: "s3cret" },
+    },
+    responses: { 201: registeredPharmacySubscriptionSchema },
     summary:
       "Register a webhook (shows webhook_secret once). Registering the same notification_type, target and pharmacy again keeps the uid, issues a new secret and replaces the custom header",
     permission: "webhooks_write",
@@ -48,6 +57,7 @@ export const webhookRoutes = [
   route({
     method: "GET",
     path: "/webhooks",
+    responses: { 200: z.array(pharmacySubscriptionSchema) },
     summary: "List the pharmacy's webhook subscriptions (a bare array; never the secret or header_value)",
     permission: "webhooks_read",
     query: scopeQuery,
@@ -59,6 +69,7 @@ export const webhookRoutes = [
   route({
     method: "DELETE",
     path: "/webhooks/:subscription_uid",
+    responses: { 204: null },
     summary: "Delete a webhook subscription of the pharmacy",
     permission: "webhooks_write",
     query: scopeQuery,

@@ -1,8 +1,61 @@
 import type { ProductWithGraph } from "@/server/domain/catalogue/products";
 import type { Sku, ShopSku } from "@/server/db/generated/client";
-import { unix } from "@/server/wire/format";
+import { z } from "zod";
+import { minorUnitsField, unix, unixField } from "@/server/wire/format";
 
-export function presentProduct(product: ProductWithGraph) {
+export const productSchema = z.object({
+  uid: z.string(),
+  display_name: z.string(),
+  skus: z.array(
+    z.object({
+      uid: z.string(),
+      display_name: z.string(),
+      pzn: z.string().nullable(),
+      shop_skus: z.array(z.object({ uid: z.string(), shop_uid: z.string(), external_id: z.string().nullable() })),
+      pharmacy_skus: z.array(
+        z.object({ uid: z.string(), pharmacy_uid: z.string(), price: minorUnitsField(), stock: z.number().int(), external_id: z.string().nullable() }),
+      ),
+    }),
+  ),
+  shop_products: z.array(z.object({ uid: z.string(), shop_uid: z.string(), external_id: z.string() })),
+});
+
+export const skuListEntrySchema = z.object({
+  uid: z.string(),
+  display_name: z.string(),
+  pzn: z.string().nullable(),
+  digital: z.boolean(),
+  product_uid: z.string(),
+});
+
+export const skuSchema = skuListEntrySchema.extend({
+  dosage: z.string().nullable(),
+  unit: z.string().nullable(),
+  pcs: z.number().int().nullable(),
+  weight: z.number().nullable(),
+  therapy_duration: z.number().int().nullable(),
+  standard_selling_unit: z.number().nullable(),
+  prescription_name: z.string().nullable(),
+  skip_for_pharmacy_orders: z.boolean(),
+  created_at: unixField(),
+  updated_at: unixField(),
+});
+
+export const shopSkuSchema = z.object({
+  uid: z.string(),
+  shop_uid: z.string(),
+  shop_product_uid: z.string(),
+  sku_uid: z.string().nullable(),
+  shop_sku: z.string().nullable(),
+  shop_variation_id: z.string().nullable(),
+  price: minorUnitsField(),
+  image_url: z.string().nullable(),
+  last_synced_stock: z.number().int().nullable(),
+  created_at: unixField(),
+  updated_at: unixField(),
+});
+
+export function presentProduct(product: ProductWithGraph): z.infer<typeof productSchema> {
   return {
     uid: product.id,
     display_name: product.displayName,
@@ -23,11 +76,11 @@ export function presentProduct(product: ProductWithGraph) {
   };
 }
 
-export function presentSkuListEntry(sku: Sku) {
+export function presentSkuListEntry(sku: Sku): z.infer<typeof skuListEntrySchema> {
   return { uid: sku.id, display_name: sku.displayName, pzn: sku.pzn, digital: sku.digital, product_uid: sku.productId };
 }
 
-export function presentSku(sku: Sku) {
+export function presentSku(sku: Sku): z.infer<typeof skuSchema> {
   return {
     ...presentSkuListEntry(sku),
     dosage: sku.dosage,
@@ -43,7 +96,7 @@ export function presentSku(sku: Sku) {
   };
 }
 
-export function presentShopSku(shopSku: ShopSku) {
+export function presentShopSku(shopSku: ShopSku): z.infer<typeof shopSkuSchema> {
   return {
     uid: shopSku.id,
     shop_uid: shopSku.shopId,

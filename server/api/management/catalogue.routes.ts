@@ -4,9 +4,20 @@ import { getProduct, listProducts } from "@/server/domain/catalogue/products";
 import { createShopSku, deleteShopSku, getShopSku, listShopSkus, updateShopSku } from "@/server/domain/catalogue/shop-skus";
 import { createSku, deleteSku, getSku, listSkus, updateSku, type SkuFields } from "@/server/domain/catalogue/skus";
 import { route } from "@/server/rest/kit";
+import { managementExamples as examples } from "./examples";
 import { reply } from "@/server/rest/responses";
-import { paginated } from "@/server/wire/format";
-import { presentProduct, presentShopSku, presentSku, presentSkuListEntry } from "./catalogue.presenters";
+import { conflictErrorSchema } from "@/server/rest/error-schemas";
+import { paginated, paginatedSchema } from "@/server/wire/format";
+import {
+  presentProduct,
+  presentShopSku,
+  presentSku,
+  presentSkuListEntry,
+  productSchema,
+  shopSkuSchema,
+  skuListEntrySchema,
+  skuSchema,
+} from "./catalogue.presenters";
 
 const optionalSkuFields = {
   pzn: z.string().trim().max(64).nullable().optional(),
@@ -78,6 +89,7 @@ export const catalogueRoutes = [
   route({
     method: "GET",
     path: "/products",
+    responses: { 200: paginatedSchema(productSchema, "products") },
     summary: "List products with their SKUs, shop SKUs, shop products and pharmacy SKUs",
     permission: "product:read",
     paginated: {},
@@ -89,6 +101,7 @@ export const catalogueRoutes = [
   route({
     method: "GET",
     path: "/products/:product_uid",
+    responses: { 200: productSchema },
     summary: "One product with all connected SKUs, shop SKUs, shop products and pharmacy SKUs",
     permission: "product:read",
     async handle({ principal, params }) {
@@ -98,6 +111,8 @@ export const catalogueRoutes = [
   route({
     method: "GET",
     path: "/skus",
+    examples: { responses: { 200: examples.skus } },
+    responses: { 200: paginatedSchema(skuListEntrySchema) },
     summary: "List SKUs; search is a case-insensitive prefix match on SKU name, PZN or product name",
     permission: "product:read",
     paginated: {},
@@ -110,6 +125,11 @@ export const catalogueRoutes = [
   route({
     method: "POST",
     path: "/skus",
+    examples: {
+      body: { product_uid: "3f1c2a9e-8d4b-4c1a-9f0e-2b7d6c5a4e31", display_name: "Ibuprofen 400 mg, 20 tablets", pzn: "01234567", unit: "tablets", pcs: 20 },
+      responses: { 201: examples.sku },
+    },
+    responses: { 201: skuSchema },
     summary: "Create a SKU of a product",
     permission: "product:write",
     body: createSkuBody,
@@ -122,6 +142,8 @@ export const catalogueRoutes = [
   route({
     method: "GET",
     path: "/skus/:sku_uid",
+    examples: { responses: { 200: examples.sku } },
+    responses: { 200: skuSchema },
     summary: "One SKU",
     permission: "product:read",
     async handle({ principal, params }) {
@@ -131,6 +153,8 @@ export const catalogueRoutes = [
   route({
     method: "PATCH",
     path: "/skus/:sku_uid",
+    examples: { body: { display_name: "Ibuprofen 400 mg, 50 tablets", pcs: 50 }, responses: { 200: examples.sku } },
+    responses: { 200: skuSchema },
     summary: "Update SKU fields (display_name, digital and skip_for_pharmacy_orders cannot be null)",
     permission: "product:write",
     body: updateSkuBody,
@@ -145,6 +169,7 @@ export const catalogueRoutes = [
   route({
     method: "DELETE",
     path: "/skus/:sku_uid",
+    responses: { 204: null },
     summary: "Soft-delete a SKU",
     permission: "product:write",
     async handle({ principal, params }) {
@@ -155,6 +180,8 @@ export const catalogueRoutes = [
   route({
     method: "GET",
     path: "/shop-skus",
+    examples: { responses: { 200: examples.shopSkus } },
+    responses: { 200: paginatedSchema(shopSkuSchema) },
     summary: "List shop SKUs; search is a prefix match on shop variation id or shop SKU",
     permission: "product:read",
     paginated: {},
@@ -171,6 +198,11 @@ export const catalogueRoutes = [
   route({
     method: "POST",
     path: "/shop-skus",
+    examples: {
+      body: { shop_uid: "5b2e4c1d-7a3f-4e8b-9c0d-1e2f3a4b5c6d", shop_product_uid: "8c7d6e5f-4a3b-4c2d-9e1f-0a1b2c3d4e5f", sku_uid: "3f1c2a9e-8d4b-4c1a-9f0e-2b7d6c5a4e31", shop_variation_id: "variant-1001", price: 399 },
+      responses: { 201: examples.shopSku },
+    },
+    responses: { 201: shopSkuSchema, 409: conflictErrorSchema },
     summary: "Create a shop SKU (unique per shop by sku_uid and by shop_variation_id among live rows)",
     permission: "product:write",
     body: createShopSkuBody,
@@ -187,6 +219,8 @@ export const catalogueRoutes = [
   route({
     method: "GET",
     path: "/shop-skus/:shop_sku_uid",
+    examples: { responses: { 200: examples.shopSku } },
+    responses: { 200: shopSkuSchema },
     summary: "One shop SKU",
     permission: "product:read",
     async handle({ principal, params }) {
@@ -196,6 +230,8 @@ export const catalogueRoutes = [
   route({
     method: "PATCH",
     path: "/shop-skus/:shop_sku_uid",
+    examples: { body: { price: 449, last_synced_stock: 12 }, responses: { 200: examples.shopSku } },
+    responses: { 200: shopSkuSchema, 409: conflictErrorSchema },
     summary: "Update a shop SKU",
     permission: "product:write",
     body: updateShopSkuBody,
@@ -207,6 +243,7 @@ export const catalogueRoutes = [
   route({
     method: "DELETE",
     path: "/shop-skus/:shop_sku_uid",
+    responses: { 204: null },
     summary: "Delete a shop SKU (soft delete)",
     permission: "product:write",
     async handle({ principal, params }) {

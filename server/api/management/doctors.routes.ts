@@ -1,15 +1,18 @@
 import { getDoctorStatistics, listDoctors } from "@/server/domain/doctors/queries";
 import { route } from "@/server/rest/kit";
+import { managementExamples as examples } from "./examples";
 import { reply } from "@/server/rest/responses";
-import { paginated } from "@/server/wire/format";
+import { paginated, paginatedSchema } from "@/server/wire/format";
 import { fromUnixSeconds, toUnixSecondsInclusive } from "@/server/wire/schemas";
-import { presentDoctor, presentDoctorStatistics } from "./doctor.presenters";
+import { doctorSchema, doctorStatisticsSchema, presentDoctor, presentDoctorStatistics } from "./doctor.presenters";
 import { requireParameters, statisticsQuery } from "./doctors.schemas";
 
 export const doctorRoutes = [
   route({
     method: "GET",
     path: "/doctors",
+    examples: { responses: { 200: examples.doctors } },
+    responses: { 200: paginatedSchema(doctorSchema) },
     summary: "List the organisation's doctors by name",
     permission: "doctor:read",
     paginated: {},
@@ -21,6 +24,7 @@ export const doctorRoutes = [
   route({
     method: "GET",
     path: "/doctors/:doctor_uid/statistics",
+    responses: { 200: doctorStatisticsSchema },
     summary: "A doctor's prescriptions signed, declined and pending, and completed waiting-room consultations; from and to required (Unix seconds, inclusive)",
     permission: "doctor_statistics:read",
     query: statisticsQuery,

@@ -2,8 +2,10 @@ import { z } from "zod";
 import { BadRequestError } from "@/server/domain/errors";
 import { unixSecondsQuery } from "@/server/wire/schemas";
 
-// A parameter sent empty (`from=`) is a missing one.
-const requiredUnixSeconds = () => z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), unixSecondsQuery());
+// A parameter sent empty (`from=`) is a missing one. Required, with the route's own message
+// (requireParameters); x-required shows it required in the API explorer.
+const requiredUnixSeconds = () =>
+  z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), unixSecondsQuery()).meta({ "x-required": true });
 
 /** GET /doctors/{uid}/statistics: from and to in Unix seconds, both inclusive, to after from. */
 export const statisticsQuery = z

@@ -11,6 +11,9 @@ import { sampleBody } from "@/server/api/webhooks/samples";
 import { route } from "@/server/rest/kit";
 import { reply } from "@/server/rest/responses";
 import {
+  notificationSubscriptionSchema,
+  registeredNotificationSubscriptionSchema,
+  testDeliverySchema,
   presentNotificationSubscription,
   presentRegisteredNotificationSubscription,
   presentTestDelivery,
@@ -36,6 +39,7 @@ export const notificationSubscriptionRoutes = [
   route({
     method: "GET",
     path: "/notification-subscriptions",
+    responses: { 200: z.array(notificationSubscriptionSchema) },
     summary: "List the organisation's webhook subscriptions (a bare array; never the secret or header_value)",
     async handle({ principal }) {
       const subscriptions = await listOrganisationSubscriptions(principal.organisationId);
@@ -45,6 +49,10 @@ export const notificationSubscriptionRoutes = [
   route({
     method: "POST",
     path: "/notification-subscriptions",
+    examples: {
+      body: { notification_type: "pharmacy_order_updated", target: "https://hooks.example.com/orders", header_key: "X-Receiver-Token", header_value: "s3cret" },
+    },
+    responses: { 201: registeredNotificationSubscriptionSchema },
     summary:
       "Register an organisation-level webhook (shows webhook_secret once). The same notification_type and target again keeps the uid, issues a new secret and replaces header, meta_data and payload_version",
     body: registerBody,
@@ -64,6 +72,8 @@ export const notificationSubscriptionRoutes = [
   route({
     method: "DELETE",
     path: "/notification-subscriptions",
+    examples: { body: { uid: "6a5b4c3d-2e1f-4a0b-9c8d-7e6f5a4b3c2d" } },
+    responses: { 204: null },
     summary: "Delete a subscription named by the body {\"uid\": …} or the query parameter uid",
     query: deleteQuery,
     body: deleteBody,
@@ -81,6 +91,7 @@ export const notificationSubscriptionRoutes = [
   route({
     method: "DELETE",
     path: "/notification-subscriptions/:subscription_uid",
+    responses: { 204: null },
     summary: "Delete a subscription",
     async handle({ principal, params }) {
       await deleteOrganisationSubscription(principal.organisationId, params.subscription_uid);
@@ -90,6 +101,8 @@ export const notificationSubscriptionRoutes = [
   route({
     method: "POST",
     path: "/notification-subscriptions/test",
+    examples: { body: { notification_type: "pharmacy_order_updated", target: "https://hooks.example.com/orders" } },
+    responses: { 200: testDeliverySchema },
     summary:
       "Send a sample delivery of notification_type to target now (X-Webhook-Test: true); signed when a subscription of the organisation has this target and notification_type",
     successStatus: 200,

@@ -1,10 +1,51 @@
-import { unix } from "@/server/wire/format";
+import { z } from "zod";
+import { statusField, unix, unixField } from "@/server/wire/format";
 import { overallStatus } from "@/server/domain/pharmacy-orders/order-status";
 import type { OrderWithGraph } from "@/server/domain/orders/queries";
-import { presentedStatus } from "@/server/domain/prescriptions/statuses";
+import { ORDER_STATUS } from "@/server/domain/orders/statuses";
+import { PRESCRIPTION_STATUSES, presentedStatus } from "@/server/domain/prescriptions/statuses";
+
+export const managementOrderSchema = z.object({
+  uid: z.string(),
+  status: statusField(Object.values(ORDER_STATUS)),
+  overall_status: statusField(["pending", "in_progress", "on_hold", "completed", "cancelled"]),
+  created_at: unixField(),
+  updated_at: unixField(),
+  shop_order: z
+    .object({ uid: z.string(), external_id: z.string(), shop: z.object({ uid: z.string(), identifier: z.string() }) })
+    .nullable(),
+  items: z.array(
+    z.object({
+      uid: z.string(),
+      sku_uid: z.string(),
+      sku_display_name: z.string(),
+      sku_pzn: z.string().nullable(),
+      amount: z.number().int(),
+      prescription_uid: z.string().nullable().optional().describe("Only with the permission prescription:read"),
+    }),
+  ),
+  fulfillment_orders: z.array(
+    z.object({
+      uid: z.string(),
+      status: z.string(),
+      external_id: z.string(),
+      items: z.array(z.object({ uid: z.string(), order_item_uid: z.string(), status: z.string(), amount: z.number().int() })),
+    }),
+  ),
+  prescriptions: z
+    .array(
+      z.object({
+        uid: z.string(),
+        status: statusField(PRESCRIPTION_STATUSES),
+        doctor_uid: z.string().nullable(),
+        doctor_name: z.string().nullable(),
+      }),
+    )
+    .describe("Empty without the permission prescription:read"),
+});
 
 /** The Management order. Without prescription:read, prescriptions is [] and items lose prescription_uid. */
-export function presentManagementOrder(order: OrderWithGraph, canReadPrescriptions: boolean) {
+export function presentManagementOrder(order: OrderWithGraph, canReadPrescriptions: boolean): z.infer<typeof managementOrderSchema> {
   return {
     uid: order.id,
     status: order.status,

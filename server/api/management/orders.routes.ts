@@ -4,10 +4,12 @@ import { addFulfillmentToOrder, cancelFulfillment, updateOrder } from "@/server/
 import { createOrder } from "@/server/domain/orders/create-order";
 import { getOrder, listOrders } from "@/server/domain/orders/queries";
 import { route } from "@/server/rest/kit";
+import { managementExamples as examples } from "./examples";
 import type { Context } from "@/server/rest/types";
 import { reply } from "@/server/rest/responses";
-import { paginated } from "@/server/wire/format";
-import { presentManagementOrder } from "./order.presenters";
+import { conflictErrorSchema, unprocessableErrorSchema } from "@/server/rest/error-schemas";
+import { paginated, paginatedSchema } from "@/server/wire/format";
+import { managementOrderSchema, presentManagementOrder } from "./order.presenters";
 import { createOrderSchema, fulfillmentSchema, toFulfillmentIntake, toOrderIntake, updateOrderSchema } from "./order-intake.schemas";
 
 
@@ -22,6 +24,8 @@ export const orderRoutes = [
   route({
     method: "GET",
     path: "/orders",
+    examples: { responses: { 200: examples.orders } },
+    responses: { 200: paginatedSchema(managementOrderSchema, "orders") },
     summary: "List orders, newest first",
     permission: "order:read",
     paginated: {},
@@ -55,6 +59,8 @@ export const orderRoutes = [
   route({
     method: "GET",
     path: "/orders/:order_uid",
+    examples: { responses: { 200: examples.order } },
+    responses: { 200: managementOrderSchema },
     summary: "One order",
     permission: "order:read",
     handle: (ctx) => presentOrder(ctx, ctx.params.order_uid, 200),
@@ -62,6 +68,8 @@ export const orderRoutes = [
   route({
     method: "POST",
     path: "/orders",
+    examples: { body: examples.createOrderBody, responses: { 201: examples.order } },
+    responses: { 201: managementOrderSchema, 409: conflictErrorSchema, 422: unprocessableErrorSchema },
     summary: "Create an order with at least one fulfillment (strictly once per external_id)",
     permission: "order:write",
     body: createOrderSchema,
@@ -73,6 +81,8 @@ export const orderRoutes = [
   route({
     method: "POST",
     path: "/orders/:order_external_id/fulfillments",
+    examples: { body: examples.fulfillmentBody, responses: { 201: examples.order } },
+    responses: { 201: managementOrderSchema, 409: conflictErrorSchema, 422: unprocessableErrorSchema },
     summary: "Add a fulfillment to an order (fulfillments are immutable: a repeated external_id is 409)",
     permission: "order:write",
     body: fulfillmentSchema,
@@ -85,6 +95,11 @@ export const orderRoutes = [
   route({
     method: "PATCH",
     path: "/orders/:order_external_id",
+    examples: {
+      body: { priority: 1, customer: { email: "erika@example.com" }, shipping_cost: { amount: 0, currency: "EUR" } },
+      responses: { 200: examples.order },
+    },
+    responses: { 200: managementOrderSchema },
     summary: "Update the item-free fields: addresses, priority, customer email, shipping cost",
     permission: "order:write",
     body: updateOrderSchema,
@@ -108,6 +123,7 @@ export const orderRoutes = [
   route({
     method: "POST",
     path: "/orders/:order_external_id/fulfillments/:fulfillment_external_id/cancel",
+    responses: { 200: managementOrderSchema, 409: conflictErrorSchema },
     summary: "Cancel a fulfillment while it is cancellable (its pharmacy has not started preparing it)",
     permission: "order:write",
     successStatus: 200,

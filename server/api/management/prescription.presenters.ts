@@ -1,13 +1,44 @@
-import { unix, unixOrNull } from "@/server/wire/format";
+import { z } from "zod";
+import { statusField, unix, unixField, unixOrNull } from "@/server/wire/format";
 import type { PrescriptionDetail, PrescriptionStatistics } from "@/server/domain/prescriptions/queries";
-import { presentedStatus } from "@/server/domain/prescriptions/statuses";
+import { PRESCRIPTION_STATUSES, presentedStatus } from "@/server/domain/prescriptions/statuses";
+
+export const prescriptionSchema = z.object({
+  uid: z.string(),
+  status: statusField(PRESCRIPTION_STATUSES),
+  doctor: z.object({ uid: z.string(), display_name: z.string() }).nullable(),
+  rendered: z.boolean(),
+  order_uid: z.string().nullable(),
+  lines: z.array(
+    z.object({
+      uid: z.string(),
+      sku_uid: z.string(),
+      sku_display_name: z.string(),
+      pzn: z.string().nullable(),
+      quantity: z.number().int(),
+      dosage: z.string().nullable(),
+      anamnesis_uid: z.string().nullable(),
+    }),
+  ),
+  signed_at: unixField().nullable(),
+  created_at: unixField(),
+  updated_at: unixField(),
+});
+
+export const prescriptionStatisticsSchema = z.object({
+  total: z.number().int(),
+  by_status: z.record(z.string(), z.number().int()).describe("Every status with its count"),
+});
+
+export const prescriptionRenderSchema = z.object({ uid: z.string(), message: z.string() });
+export const prescriptionExternalSignSchema = z.object({ uid: z.string(), status: statusField(PRESCRIPTION_STATUSES) });
 
 /**
  * The Prescription (Management): the spec's uid, status, doctor, rendered and lines[].anamnesis_uid;
  * the other line fields describe what is prescribed (G1: not shown, our choice); order_uid and
  * signed_at say where it belongs and when it was signed. Status in its one spelling.
  */
-export function presentPrescription(p: PrescriptionDetail) {
+export function presentPrescription(p: PrescriptionDetail): z.infer<typeof prescriptionSchema> {
   return {
     uid: p.id,
     status: presentedStatus(p.status),
@@ -30,6 +61,6 @@ export function presentPrescription(p: PrescriptionDetail) {
 }
 
 /** Prescription statistics: {total, by_status: {<status>: count}} with every status listed. */
-export function presentPrescriptionStatistics(stats: PrescriptionStatistics) {
+export function presentPrescriptionStatistics(stats: PrescriptionStatistics): z.infer<typeof prescriptionStatisticsSchema> {
   return { total: stats.total, by_status: stats.byStatus };
 }

@@ -3,7 +3,15 @@ import { getPrescription, prescriptionStatistics } from "@/server/domain/prescri
 import { requestPrescriptionRender } from "@/server/domain/prescriptions/request-render";
 import { route } from "@/server/rest/kit";
 import { reply } from "@/server/rest/responses";
-import { presentPrescription, presentPrescriptionStatistics } from "./prescription.presenters";
+import { conflictErrorSchema } from "@/server/rest/error-schemas";
+import {
+  prescriptionExternalSignSchema,
+  prescriptionRenderSchema,
+  prescriptionSchema,
+  prescriptionStatisticsSchema,
+  presentPrescription,
+  presentPrescriptionStatistics,
+} from "./prescription.presenters";
 
 
 export const prescriptionRoutes = [
@@ -11,6 +19,7 @@ export const prescriptionRoutes = [
   route({
     method: "GET",
     path: "/prescriptions/statistics",
+    responses: { 200: prescriptionStatisticsSchema },
     summary: "How many of the organisation's prescriptions are in each status now (no date filter)",
     permission: "prescription:read",
     async handle({ principal }) {
@@ -20,6 +29,7 @@ export const prescriptionRoutes = [
   route({
     method: "GET",
     path: "/prescriptions/:prescription_uid",
+    responses: { 200: prescriptionSchema },
     summary: "One prescription",
     permission: "prescription:read",
     async handle({ principal, params }) {
@@ -29,6 +39,7 @@ export const prescriptionRoutes = [
   route({
     method: "POST",
     path: "/prescriptions/:prescription_uid/render",
+    responses: { 202: prescriptionRenderSchema, 409: conflictErrorSchema },
     summary: "Render the prescription PDF asynchronously; poll the prescription until rendered is true",
     permission: "prescription:external_sign",
     successStatus: 202,
@@ -43,6 +54,7 @@ export const prescriptionRoutes = [
   route({
     method: "POST",
     path: "/prescriptions/:prescription_uid/external-sign",
+    responses: { 200: prescriptionExternalSignSchema, 409: conflictErrorSchema },
     summary: "Record a signature made outside the service (waiting for doctor, no anamnesis, rendered PDF)",
     permission: "prescription:external_sign",
     successStatus: 200,

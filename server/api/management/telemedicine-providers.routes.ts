@@ -5,8 +5,15 @@ import {
   listTelemedicineProviders,
 } from "@/server/domain/telemedicine/providers";
 import { route } from "@/server/rest/kit";
+import { managementExamples as examples } from "./examples";
 import { reply } from "@/server/rest/responses";
-import { presentTelemedicineProvider, presentTelemedicineProviderSettings } from "./telemedicine-provider.presenters";
+import { countedListSchema } from "@/server/wire/format";
+import {
+  presentTelemedicineProvider,
+  presentTelemedicineProviderSettings,
+  telemedicineProviderSchema,
+  telemedicineProviderSettingsSchema,
+} from "./telemedicine-provider.presenters";
 
 const settingsBody = z.object({ allow_non_qes_signed_prescriptions: z.boolean() });
 
@@ -14,6 +21,8 @@ export const telemedicineProviderRoutes = [
   route({
     method: "GET",
     path: "/telemedicine-providers",
+    examples: { responses: { 200: examples.telemedicineProviders } },
+    responses: { 200: countedListSchema(telemedicineProviderSchema) },
     summary: "The organisation's connected telemedicine providers (not paginated)",
     permission: "telemedicine_provider:read",
     async handle({ principal }) {
@@ -24,6 +33,7 @@ export const telemedicineProviderRoutes = [
   route({
     method: "GET",
     path: "/telemedicine-providers/:provider_uid/settings",
+    responses: { 200: telemedicineProviderSettingsSchema },
     summary: "A provider's settings",
     permission: "telemedicine_provider:read",
     async handle({ principal, params }) {
@@ -34,6 +44,8 @@ export const telemedicineProviderRoutes = [
   route({
     method: "PATCH",
     path: "/telemedicine-providers/:provider_uid/settings",
+    examples: { body: { allow_non_qes_signed_prescriptions: true } },
+    responses: { 200: telemedicineProviderSettingsSchema },
     summary: "Change a provider's settings: allow_non_qes_signed_prescriptions (boolean, required)",
     permission: "telemedicine_provider:write",
     body: settingsBody,

@@ -2,14 +2,27 @@ import { cancelWaitingRoomEntry } from "@/server/domain/meetings/cancel-waiting-
 import { registerInWaitingRoom } from "@/server/domain/meetings/register-in-waiting-room";
 import { getWaitingRoomStatus } from "@/server/domain/meetings/waiting-room-queries";
 import { route } from "@/server/rest/kit";
+import { managementExamples as examples } from "./examples";
 import { reply } from "@/server/rest/responses";
-import { presentRegistration, presentWaitingRoomStatus } from "./waiting-room.presenters";
+import { conflictErrorSchema } from "@/server/rest/error-schemas";
+import {
+  presentRegistration,
+  presentWaitingRoomStatus,
+  registrationSchema,
+  waitingRoomCancelledSchema,
+  waitingRoomStatusSchema,
+} from "./waiting-room.presenters";
 import { registerBody } from "./waiting-room.schemas";
 
 export const waitingRoomRoutes = [
   route({
     method: "POST",
     path: "/waiting-room/register",
+    examples: {
+      body: { shop_uid: "5b2e4c1d-7a3f-4e8b-9c0d-1e2f3a4b5c6d", patient_profile_uid: "9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a", visit_reason: "Repeat prescription" },
+      responses: { 201: examples.registration },
+    },
+    responses: { 200: registrationSchema, 201: registrationSchema },
     summary: "Put a patient in the waiting room (201); a patient already waiting or with a doctor gets that entry (200)",
     permission: "waiting_room:write",
     body: registerBody,
@@ -26,6 +39,8 @@ export const waitingRoomRoutes = [
   route({
     method: "GET",
     path: "/waiting-room/:queue_uid/status",
+    examples: { responses: { 200: examples.waitingRoomStatus } },
+    responses: { 200: waitingRoomStatusSchema },
     summary: "Status of a waiting-room entry: position and estimated wait while waiting; video room once allocated",
     permission: "waiting_room:read",
     async handle({ principal, params }) {
@@ -35,6 +50,7 @@ export const waitingRoomRoutes = [
   route({
     method: "DELETE",
     path: "/waiting-room/:queue_uid",
+    responses: { 200: waitingRoomCancelledSchema, 409: conflictErrorSchema },
     summary: "Cancel a registration (waiting or allocated; again: the same answer; a completed one: 409)",
     permission: "waiting_room:write",
     successStatus: 200,

@@ -5,9 +5,21 @@ import { getWalletPass, listWalletPasses, listWalletPassTemplates } from "@/serv
 import { revokeWalletPass } from "@/server/domain/wallet-passes/revoke-pass";
 import { verifyWalletPass } from "@/server/domain/wallet-passes/verify-pass";
 import { route } from "@/server/rest/kit";
+import { managementExamples as examples } from "./examples";
 import { reply } from "@/server/rest/responses";
 import { text, uid } from "@/server/wire/schemas";
-import { presentPassVerification, presentPushNotification, presentWalletPass, presentWalletPassTemplate } from "./wallet-pass.presenters";
+import { conflictErrorSchema, unprocessableErrorSchema } from "@/server/rest/error-schemas";
+import { countedListSchema } from "@/server/wire/format";
+import {
+  passVerificationSchema,
+  presentPassVerification,
+  presentPushNotification,
+  presentWalletPass,
+  presentWalletPassTemplate,
+  pushNotificationSchema,
+  walletPassSchema,
+  walletPassTemplateSchema,
+} from "./wallet-pass.presenters";
 
 const shopIdentifier = () => text();
 const shopCustomerId = () => text();
@@ -24,6 +36,7 @@ export const walletPassRoutes = [
   route({
     method: "GET",
     path: "/wallet-passes/templates",
+    responses: { 200: countedListSchema(walletPassTemplateSchema) },
     summary: "The wallet pass templates of a shop (not paginated)",
     permission: "wallet_pass_template:read",
     query: z.object({ shop_identifier: shopIdentifier() }),
@@ -35,6 +48,8 @@ export const walletPassRoutes = [
   route({
     method: "GET",
     path: "/wallet-passes",
+    examples: { responses: { 200: examples.walletPasses } },
+    responses: { 200: countedListSchema(walletPassSchema) },
     summary: "The live wallet passes of a shop's customer (not paginated), optionally of one template",
     permission: "wallet_pass:read",
     query: z.object({ shop_customer_id: shopCustomerId(), shop_identifier: shopIdentifier(), wallet_pass_template_uid: uid().optional() }),
@@ -50,6 +65,11 @@ export const walletPassRoutes = [
   route({
     method: "POST",
     path: "/wallet-passes",
+    examples: {
+      body: { wallet_pass_template_uid: "2c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f", shop_customer_id: "customer-42", shop_identifier: "shop.example" },
+      responses: { 201: examples.walletPass },
+    },
+    responses: { 200: walletPassSchema, 201: walletPassSchema, 409: conflictErrorSchema, 422: unprocessableErrorSchema },
     summary:
       "Issue a customer's pass for a template: 201 new; 200 when the customer already holds a live pass of the template (refreshed). The customer must exist in the shop; some templates need a signed prescription",
     permission: "wallet_pass:write",
@@ -66,6 +86,8 @@ export const walletPassRoutes = [
   route({
     method: "POST",
     path: "/wallet-passes/verify",
+    examples: { body: { barcode_value: "WP-7Q2M-9XK4-LT3B" } },
+    responses: { 200: passVerificationSchema },
     summary: "Verify a scanned barcode value: valid, status (revoked for a deleted pass) and the customer's shop_customer_id",
     permission: "wallet_pass:verify",
     successStatus: 200,
@@ -77,6 +99,8 @@ export const walletPassRoutes = [
   route({
     method: "POST",
     path: "/wallet-passes/push-notifications",
+    examples: { body: [{ wallet_pass_uid: "4e5f6a7b-8c9d-4e0f-9a1b-2c3d4e5f6a7b", message: "Hello {first_name}, your order has shipped." }] },
+    responses: { 201: countedListSchema(pushNotificationSchema) },
     summary: `Queue push notifications (a JSON array, at most ${PUSH_BATCH_MAX}; {field} placeholders filled from the patient's profile fields), all or nothing`,
     permission: "wallet_pass_push_notification:write",
     body: pushNotificationsBody,
@@ -91,6 +115,8 @@ export const walletPassRoutes = [
   route({
     method: "GET",
     path: "/wallet-passes/:wallet_pass_uid",
+    examples: { responses: { 200: examples.walletPass } },
+    responses: { 200: walletPassSchema },
     summary: "One wallet pass (not deleted)",
     permission: "wallet_pass:read",
     async handle({ principal, params }) {
@@ -100,6 +126,7 @@ export const walletPassRoutes = [
   route({
     method: "DELETE",
     path: "/wallet-passes/:wallet_pass_uid",
+    responses: { 204: null },
     summary: "Revoke a wallet pass (soft delete; verify then answers revoked)",
     permission: "wallet_pass:write",
     async handle({ principal, params }) {

@@ -5,7 +5,7 @@ import type { ShopCustomerRef } from "@/server/domain/patients/shop-customers";
 import { shopCustomerIntentReturnCode } from "@/server/domain/patients/submissions";
 import { route } from "@/server/rest/kit";
 import { reply } from "@/server/rest/responses";
-import { presentIntent, presentPatientProperty } from "./patient-data.presenters";
+import { intentSchema, patientPropertySchema, presentIntent, presentPatientProperty } from "./patient-data.presenters";
 import { customerOnlyQuery, intentQuery, propertyForm, propertyQuery } from "./patient-data.schemas";
 
 /** The permission a Public API key needs on every patient-data operation (G31). */
@@ -28,6 +28,8 @@ export const patientDataRoutes = [
     permission: PATIENT_DATA_PERMISSION,
     acceptsPatientToken: true,
     query: intentQuery,
+    examples: { query: { shop_identifier: "demo-shop.example", shop_customer_id: "customer-42", intent: "consultation" } },
+    responses: { 200: intentSchema },
     async handle({ organisationId, patientToken, query }) {
       return reply(200, presentIntent(await shopCustomerIntentReturnCode(organisationId, customerInScope(patientToken, query), query.intent)));
     },
@@ -39,6 +41,8 @@ export const patientDataRoutes = [
     permission: PATIENT_DATA_PERMISSION,
     acceptsPatientToken: true,
     query: propertyQuery,
+    examples: { query: { shop_identifier: "demo-shop.example", shop_customer_id: "customer-42", field: "phone" } },
+    responses: { 200: patientPropertySchema },
     async handle({ organisationId, patientToken, query }) {
       return reply(200, presentPatientProperty(await getPatientProperty(organisationId, customerInScope(patientToken, query), query.field)));
     },
@@ -53,6 +57,8 @@ export const patientDataRoutes = [
     body: propertyForm,
     bodyFormat: "form",
     successStatus: 200,
+    examples: { query: { shop_identifier: "demo-shop.example", shop_customer_id: "customer-42" }, body: { field: "phone", value: "+49 30 1234567" } },
+    responses: { 200: patientPropertySchema },
     async handle({ organisationId, patientToken, query, body }) {
       return reply(200, presentPatientProperty(await setPatientProperty(organisationId, customerInScope(patientToken, query), body)));
     },

@@ -3,8 +3,8 @@ import { fromUnixSeconds, searchTerm, toUnixSecondsInclusive, uid, unixSecondsQu
 import { listPayouts, PAYOUT_SORT_FIELDS } from "@/server/domain/payouts/list-payouts";
 import { route } from "@/server/rest/kit";
 import { reply } from "@/server/rest/responses";
-import { paginated } from "@/server/wire/format";
-import { presentPayoutRow } from "./payout.presenters";
+import { paginated, paginatedSchema } from "@/server/wire/format";
+import { payoutRowSchema, presentPayoutRow } from "./payout.presenters";
 
 const payoutsQuery = z
   .object({
@@ -26,6 +26,7 @@ export const payoutRoutes = [
   route({
     method: "GET",
     path: "/payouts",
+    responses: { 200: paginatedSchema(payoutRowSchema) },
     summary: "List the payouts the pharmacy receives (projected and routed)",
     permission: "orders_read",
     paginated: {},

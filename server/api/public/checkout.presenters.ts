@@ -1,7 +1,18 @@
+import { z } from "zod";
 import type { OpenedCheckoutResult } from "@/server/domain/checkouts/open-checkout";
+import { statusField, unixField } from "@/server/wire/format";
+
+export const checkoutSchema = z.object({
+  draft_order_id: z.string(),
+  checkout_type: z.enum(["checkout_link", "draft_order", "draft_order_without_checkout_request"]),
+  status: statusField(["open"]),
+  checkout_url: z.string().nullable().describe("The hosted checkout page; null for draft_order_without_checkout_request"),
+  expires_at: unixField(),
+  anamnesis_uid: z.string().optional().describe("Treatment checkouts: the stored questionnaire response"),
+});
 
 /** A created checkout (docs/spec-gaps.md#issue-14-checkouts): draft_order_id is the id a reservation also had. */
-export function presentCheckout(checkout: OpenedCheckoutResult & { anamnesisId?: string }) {
+export function presentCheckout(checkout: OpenedCheckoutResult & { anamnesisId?: string }): z.infer<typeof checkoutSchema> {
   return {
     draft_order_id: checkout.legacyId,
     checkout_type: checkout.checkoutType,

@@ -10,7 +10,7 @@ import { presentPharmacyOrderPayload, presentPharmacySkuPayload } from "./payloa
  * fictitious data, so a sample has exactly the fields and types of a real delivery and a field
  * added to a presenter appears here too. Receivers can recognise a sample by its values; only the
  * envelope timestamp is current. The pharmacy order is an over-the-counter one (no doctor,
- * prescription_file null).
+ * prescription_file null). The API explorers show the same data as response examples.
  */
 const CREATED_AT = new Date(1_763_800_000_000); // 2025-11-22
 const UPDATED_AT = new Date(CREATED_AT.getTime() + 600_000);
@@ -32,7 +32,7 @@ const sku = { id: "00000000-0000-4000-8000-00000000b001", displayName: "Ibuprofe
 const orderItemId = "00000000-0000-4000-8000-00000000c001";
 const shopIds = { shopVariationId: "variant-1001", shopProductExternalId: "product-1001" };
 
-function samplePharmacyOrder(updated: boolean): PharmacyOrderDetail {
+export function samplePharmacyOrder(updated: boolean): PharmacyOrderDetail {
   const id = "00000000-0000-4000-8000-00000000d001";
   return {
     id,
@@ -80,7 +80,7 @@ const sampleFulfillment: PharmacyOrderFulfillment = {
   items: [{ id: orderItemId, status: "OPEN", quantity: 2, sku, ...shopIds }],
 };
 
-const samplePharmacySku: PharmacySkuWithSku = {
+export const samplePharmacySku: PharmacySkuWithSku = {
   id: "00000000-0000-4000-8000-00000000a401",
   externalId: "PMS-1",
   price: 399,
