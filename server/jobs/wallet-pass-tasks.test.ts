@@ -8,11 +8,11 @@ import { startApnsServer } from "@/tests/apns-server";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { until } from "@/tests/wait";
 import { createCustomer, createWalletTemplates } from "@/tests/wallet-passes";
-import { issueWalletPass } from "./issue-pass";
-import { buildPkpass } from "./pkpass";
-import { queuePushNotifications } from "./push-notifications";
-import { findLivePassById } from "./queries";
-import { revokeWalletPass } from "./revoke-pass";
+import { issueWalletPass } from "@/server/domain/wallet-passes/issue-pass";
+import { buildPkpass } from "@/server/domain/wallet-passes/pkpass";
+import { queuePushNotifications } from "@/server/domain/wallet-passes/push-notifications";
+import { findLivePassById } from "@/server/domain/wallet-passes/queries";
+import { revokeWalletPass } from "@/server/domain/wallet-passes/revoke-pass";
 
 let t: Tenant;
 let templates: Awaited<ReturnType<typeof createWalletTemplates>>;
