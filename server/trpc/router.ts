@@ -1,4 +1,5 @@
 import { createCallerFactory, router } from "./init";
+import { adminApiKeysRouter, adminTelemedicineProvidersRouter } from "./routers/admin";
 import { apiKeysRouter } from "./routers/api-keys";
 import { pharmaciesRouter } from "./routers/pharmacies";
 import { pharmacyHomeRouter } from "./routers/pharmacy-home";
@@ -11,6 +12,8 @@ import { webhookSubscriptionsRouter } from "./routers/webhook-subscriptions";
 
 /** Every portal procedure, served at /api/trpc (app/api/trpc/[trpc]/route.ts). */
 export const appRouter = router({
+  adminApiKeys: adminApiKeysRouter,
+  adminTelemedicineProviders: adminTelemedicineProvidersRouter,
   apiKeys: apiKeysRouter,
   pharmacies: pharmaciesRouter,
   pharmacyHome: pharmacyHomeRouter,

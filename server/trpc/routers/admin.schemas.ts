@@ -1,0 +1,25 @@
+/** Inputs of the admin tool's procedures, shared by the routers and the forms (zod and server/wire only). */
+import { z } from "zod";
+import { PERMISSIONS } from "@/server/auth/permissions";
+import { text, uid } from "@/server/wire/schemas";
+
+/** The permission names an admin may pick, per family (the spec's, plus patient:write and patient_data). */
+export const ADMIN_KEY_PERMISSIONS = { MANAGEMENT: PERMISSIONS.MANAGEMENT, PUBLIC: PERMISSIONS.PUBLIC } as const;
+
+export const createAdminApiKeyInput = z.discriminatedUnion("family", [
+  z.object({
+    family: z.literal("MANAGEMENT"),
+    displayName: text(200),
+    permissions: z.array(z.enum(PERMISSIONS.MANAGEMENT)).min(1, "Choose at least one permission."),
+  }),
+  z.object({
+    family: z.literal("PUBLIC"),
+    displayName: text(200),
+    permissions: z.array(z.enum(PERMISSIONS.PUBLIC)).min(1, "Choose at least one permission."),
+  }),
+]);
+export type CreateAdminApiKeyInput = z.input<typeof createAdminApiKeyInput>;
+
+export const revokeAdminApiKeyInput = z.object({ keyUid: uid() });
+
+export const saveProviderSettingsInput = z.object({ providerUid: uid(), allowNonQesSignedPrescriptions: z.boolean() });
