@@ -11,7 +11,7 @@ const LINKS = [
 
 export default function AdminHomePage() {
   return (
-    <AdminPage path="/admin" title="Admin tool">
+    <AdminPage path="/admin">
       <p className="text-sm text-slate-600">Run your organisation's platform: API access and provider settings.</p>
       <ul className="mt-6 grid gap-4 sm:grid-cols-2">
         {LINKS.map((link) => (
