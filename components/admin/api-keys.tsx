@@ -110,7 +110,7 @@ function CreateKeyForm() {
                   onChange={(e) => toggle(permission, e.target.checked)}
                   className="size-4 rounded border-slate-300 text-brand-700 focus:ring-brand-100"
                 />
-                <label htmlFor={`permission-${permission}`} className="font-mono text-sm text-slate-900">
+                <label htmlFor={`permission-${permission}`} className="min-w-0 break-all font-mono text-sm text-slate-900">
                   {permission}
                 </label>
               </div>
