@@ -1,0 +1,37 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+
+export type NavSection = { title: string; links: { href: string; label: string }[] };
+
+/** A portal's side navigation: its sections of links, the current page marked; `home` is current only on itself. */
+export function PortalNav({ label, home, sections }: { label: string; home: string; sections: NavSection[] }) {
+  const pathname = usePathname();
+  const isCurrent = (href: string) => (href === home ? pathname === href : pathname === href || pathname.startsWith(`${href}/`));
+  return (
+    <nav aria-label={label} className="space-y-6">
+      {sections.map((section) => (
+        <div key={section.title}>
+          <p className="px-3 text-xs font-semibold uppercase tracking-wide text-slate-500">{section.title}</p>
+          <ul className="mt-2 space-y-1">
+            {section.links.map((link) => {
+              const current = isCurrent(link.href);
+              return (
+                <li key={link.href}>
+                  <Link
+                    href={link.href}
+                    aria-current={current ? "page" : undefined}
+                    className={`block rounded-md px-3 py-1.5 text-sm ${current ? "bg-brand-50 font-medium text-brand-800" : "text-slate-700 hover:bg-slate-100"}`}
+                  >
+                    {link.label}
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </div>
+      ))}
+    </nav>
+  );
+}
