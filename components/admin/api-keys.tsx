@@ -1,10 +1,10 @@
 "use client";
 
+import { ApiKeyList } from "@/components/api-key-list";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Button, SecretBox, SelectField, TextField } from "@/components/ui/controls";
-import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
-import { formatUnixTime } from "@/components/ui/unix-time";
+import { ErrorState } from "@/components/ui/states";
 import { errorMessage, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import type { FieldErrors } from "@/server/domain/errors";
@@ -144,94 +144,17 @@ function KeyList() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const keys = useQuery(trpc.adminApiKeys.list.queryOptions());
-  const [confirming, setConfirming] = useState<string | null>(null);
-  const [revokedName, setRevokedName] = useState<string | null>(null);
   const revoke = useMutation(
     trpc.adminApiKeys.revoke.mutationOptions({
-      onSuccess: async () => {
-        setConfirming(null);
-        await queryClient.invalidateQueries({ queryKey: trpc.adminApiKeys.list.pathKey() });
-      },
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.adminApiKeys.list.pathKey() }),
     }),
   );
-
   return (
-    <section aria-labelledby="keys-heading">
-      <h2 id="keys-heading" className="text-lg font-semibold text-slate-900">
-        Active keys
-      </h2>
-      <div className="mt-3 space-y-3">
-        {revokedName ? <Notice>Revoked “{revokedName}”: it no longer works.</Notice> : null}
-        {revoke.error ? <ErrorState message={errorMessage(revoke.error)} /> : null}
-        {keys.isPending ? (
-          <LoadingState label="Loading API keys…" />
-        ) : keys.isError ? (
-          <ErrorState message={errorMessage(keys.error)} onRetry={() => keys.refetch()} />
-        ) : keys.data.length === 0 ? (
-          <EmptyState title="No API keys yet">Create one above to connect your systems to the Management or Public API.</EmptyState>
-        ) : (
-          <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
-            <table className="min-w-full divide-y divide-slate-200 text-sm">
-              <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
-                <tr>
-                  <th scope="col" className="px-4 py-3">Name</th>
-                  <th scope="col" className="px-4 py-3">Family</th>
-                  <th scope="col" className="px-4 py-3">Permissions</th>
-                  <th scope="col" className="px-4 py-3">Created</th>
-                  <th scope="col" className="px-4 py-3">Last used</th>
-                  <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {keys.data.map((key) => (
-                  <tr key={key.uid} className="align-top">
-                    <td className="px-4 py-3">
-                      <p className="font-medium text-slate-900">{key.displayName}</p>
-                      <p className="font-mono text-xs text-slate-500">{key.prefix}…</p>
-                    </td>
-                    <td className="px-4 py-3 text-slate-700">{FAMILY_LABEL[key.family as Family] ?? key.family}</td>
-                    <td className="px-4 py-3">
-                      <ul className="flex flex-wrap gap-1">
-                        {key.permissions.map((p) => (
-                          <li key={p} className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-700">
-                            {p}
-                          </li>
-                        ))}
-                      </ul>
-                    </td>
-                    <td className="whitespace-nowrap px-4 py-3 text-slate-700">
-                      <p>{formatUnixTime(key.createdAt)}</p>
-                      <p className="text-xs text-slate-500">by {key.createdBy?.name ?? "the system"}</p>
-                    </td>
-                    <td className="whitespace-nowrap px-4 py-3 text-slate-700">{formatUnixTime(key.lastUsedAt, "Never")}</td>
-                    <td className="px-4 py-3 text-right">
-                      {confirming === key.uid ? (
-                        <div className="flex justify-end gap-2">
-                          <Button
-                            tone="danger"
-                            disabled={revoke.isPending}
-                            onClick={() => revoke.mutate({ keyUid: key.uid }, { onSuccess: () => setRevokedName(key.displayName) })}
-                          >
-                            Confirm revoke
-                          </Button>
-                          <Button tone="secondary" onClick={() => setConfirming(null)}>
-                            Cancel
-                          </Button>
-                        </div>
-                      ) : (
-                        <Button tone="danger" aria-label={`Revoke ${key.displayName}`} onClick={() => setConfirming(key.uid)}>
-                          Revoke
-                        </Button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-        <p className="text-xs text-slate-500">Last use is recorded at most once a minute. A revoked key is refused (401) from its next request on.</p>
-      </div>
-    </section>
+    <ApiKeyList
+      keys={keys}
+      revoke={revoke}
+      scope={{ title: "Family", of: (key) => FAMILY_LABEL[key.family as Family] ?? key.family }}
+      emptyText="Create one above to connect your systems to the Management or Public API."
+    />
   );
 }
