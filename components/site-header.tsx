@@ -5,7 +5,7 @@ import { portalHome } from "@/server/auth/portal-roles";
 import { Brand } from "./brand";
 import { SignOutButton } from "./sign-out-button";
 
-const portalNames = { ADMIN: "Admin tool", PHARMACIST: "Pharmacy portal" } as const;
+const portalNames = { ADMIN: "Admin tool", PHARMACIST: "Pharmacy portal", DOCTOR: "Doctors' workspace" } as const;
 
 /** Header of the public pages (landing page, sign-in): the signed-in user and their portal, or "Sign in". */
 export async function SiteHeader() {

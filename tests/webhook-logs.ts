@@ -1,6 +1,6 @@
 /**
  * Rows for delivery-log tests, all inserted directly with Prisma, none through a domain function:
- * portal users (the product has no command that creates one); subscriptions (the commands
+ * portal users (quicker than the admin tool's invitation flow); subscriptions (the commands
  * registerPharmacySubscription / registerOrganisationSubscription check that the target's host
  * resolves, which these tests' *.example targets do not, and cannot backdate a deletion); and
  * outbox events, deliveries and attempts with chosen states, times and results (the product writes
@@ -12,18 +12,19 @@ import type { Db } from "@/server/db/client";
 
 export async function createPortalUser(
   db: Db,
-  user: { role: "ADMIN" | "PHARMACIST"; organisationId: string; pharmacyId?: string; pharmacyGroupId?: string },
+  user: { role: "ADMIN" | "PHARMACIST" | "DOCTOR"; organisationId: string; pharmacyId?: string; pharmacyGroupId?: string; doctorId?: string },
 ): Promise<PortalSessionUser> {
   const tag = randomUUID().slice(0, 8);
   const row = await db.user.create({
     data: {
       email: `${user.role.toLowerCase()}-${tag}@example.com`,
-      displayName: `${user.role === "ADMIN" ? "Admin" : "Pharmacist"} ${tag}`,
+      displayName: `${{ ADMIN: "Admin", PHARMACIST: "Pharmacist", DOCTOR: "Doctor" }[user.role]} ${tag}`,
       passwordHash: "not-a-real-hash",
       role: user.role,
       organisationId: user.organisationId,
       pharmacyId: user.pharmacyId ?? null,
       pharmacyGroupId: user.pharmacyGroupId ?? null,
+      doctorId: user.doctorId ?? null,
     },
   });
   return {
@@ -34,6 +35,7 @@ export async function createPortalUser(
     organisationId: row.organisationId,
     pharmacyId: row.pharmacyId,
     pharmacyGroupId: row.pharmacyGroupId,
+    doctorId: row.doctorId,
   };
 }
 

@@ -2,9 +2,10 @@
  * Portal roles and where each one lands. Free of server imports: the sign-in form (a client
  * component) uses it as well as the session code.
  */
-export type PortalRole = "ADMIN" | "PHARMACIST";
+export type PortalRole = "ADMIN" | "PHARMACIST" | "DOCTOR";
 
-const homes: Record<PortalRole, string> = { ADMIN: "/admin", PHARMACIST: "/pharmacy" };
+// Doctors work in the admin tool's doctors' workspace.
+const homes: Record<PortalRole, string> = { ADMIN: "/admin", PHARMACIST: "/pharmacy", DOCTOR: "/admin/doctor" };
 
 /** The portal a user of this role works in. */
 export function portalHome(role: PortalRole): string {

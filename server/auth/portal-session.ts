@@ -21,6 +21,8 @@ export type PortalSessionUser = {
   organisationId: string;
   pharmacyId: string | null;
   pharmacyGroupId: string | null;
+  /** The Doctor a DOCTOR user acts as (null for other roles). */
+  doctorId: string | null;
 };
 
 declare module "next-auth" {
@@ -32,6 +34,7 @@ declare module "next-auth" {
     organisationId: string;
     pharmacyId: string | null;
     pharmacyGroupId: string | null;
+    doctorId: string | null;
   }
 }
 
@@ -41,6 +44,7 @@ declare module "next-auth/jwt" {
     organisationId?: string;
     pharmacyId?: string | null;
     pharmacyGroupId?: string | null;
+    doctorId?: string | null;
   }
 }
 
@@ -75,9 +79,12 @@ async function authorizeCredentials(email: unknown, password: unknown): Promise<
       organisationId: true,
       pharmacyId: true,
       pharmacyGroupId: true,
+      doctorId: true,
+      deactivatedAt: true,
     },
   });
-  if (!user) {
+  // Invited users without a password yet and deactivated users cannot sign in.
+  if (!user || !user.passwordHash || user.deactivatedAt) {
     decoyHash ??= hashPassword(randomBytes(16).toString("hex"));
     await verifyPassword(password, await decoyHash);
     return null;
@@ -91,6 +98,7 @@ async function authorizeCredentials(email: unknown, password: unknown): Promise<
     organisationId: user.organisationId,
     pharmacyId: user.pharmacyId,
     pharmacyGroupId: user.pharmacyGroupId,
+    doctorId: user.doctorId,
   };
 }
 
@@ -125,6 +133,7 @@ export function portalAuthOptions(): AuthOptions {
           token.organisationId = user.organisationId;
           token.pharmacyId = user.pharmacyId;
           token.pharmacyGroupId = user.pharmacyGroupId;
+          token.doctorId = user.doctorId;
         }
         return token;
       },
@@ -147,6 +156,7 @@ function sessionUserOfToken(token: JWT): PortalSessionUser {
     organisationId: token.organisationId ?? "",
     pharmacyId: token.pharmacyId ?? null,
     pharmacyGroupId: token.pharmacyGroupId ?? null,
+    doctorId: token.doctorId ?? null,
   };
 }
 
@@ -197,14 +207,15 @@ export async function portalUserOfRequest(request: Request): Promise<PortalSessi
 
 /**
  * The portal user as they are now in the database (role, organisation, pharmacy and group), or null
- * when the user no longer exists: procedures check every call against this rather than the session
+ * when the user no longer exists or is deactivated: procedures check every call against this rather than the session
  * token (valid 12 hours), so a change to the user applies at once. A driver statement: it runs on
  * every portal call.
  */
 export async function currentStateOfPortalUser(userId: string): Promise<PortalSessionUser | null> {
   const driver = await databaseDriver();
   const [current] = await driver.query<PortalSessionUser>(
-    `SELECT "id", "email", "displayName" AS "name", "role", "organisationId", "pharmacyId", "pharmacyGroupId" FROM "User" WHERE "id" = $1`,
+    `SELECT "id", "email", "displayName" AS "name", "role", "organisationId", "pharmacyId", "pharmacyGroupId", "doctorId"
+       FROM "User" WHERE "id" = $1 AND "deactivatedAt" IS NULL`,
     [userId],
   );
   return current ?? null;
@@ -224,8 +235,8 @@ export type PortalViewer = {
 async function loadViewer(userId: string): Promise<PortalViewer | null> {
   const db = await database();
   const place = { select: { id: true, displayName: true } } as const;
-  return db.user.findUnique({
-    where: { id: userId },
+  return db.user.findFirst({
+    where: { id: userId, deactivatedAt: null },
     select: {
       id: true,
       email: true,
@@ -244,12 +255,13 @@ async function loadViewer(userId: string): Promise<PortalViewer | null> {
  * exists, and to the user's own portal when the role does not fit. Roles are checked against the
  * database, not only the session token.
  */
-export async function requirePortalViewer(role: PortalRole, path: string): Promise<PortalViewer> {
+export async function requirePortalViewer(role: PortalRole | readonly PortalRole[], path: string): Promise<PortalViewer> {
+  const roles: readonly PortalRole[] = typeof role === "string" ? [role] : role;
   const signIn = `/signin?callbackUrl=${encodeURIComponent(path)}`;
   const user = await currentPortalUser();
   if (!user) redirect(signIn);
   const viewer = await loadViewer(user.id);
   if (!viewer) redirect(signIn);
-  if (viewer.role !== role) redirect(portalHome(viewer.role));
+  if (!roles.includes(viewer.role)) redirect(portalHome(viewer.role));
   return viewer;
 }

@@ -360,7 +360,7 @@ type UserSpec = {
 /** Keeps a sandbox user's password from demo.json when it still matches; otherwise sets a new random one. */
 async function ensureUser(db: Db, previous: { email: string; password: string } | undefined, spec: UserSpec) {
   const existing = await db.user.findUnique({ where: { email: spec.email } });
-  if (existing && previous?.email === spec.email && (await verifyPassword(previous.password, existing.passwordHash))) {
+  if (existing && previous?.email === spec.email && existing.passwordHash && (await verifyPassword(previous.password, existing.passwordHash))) {
     return { email: spec.email, password: previous.password };
   }
   const password = randomBytes(12).toString("base64url");

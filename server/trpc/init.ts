@@ -104,3 +104,9 @@ export const adminProcedure = authedProcedure.use(({ ctx, next }) => {
   if (ctx.user.role !== "ADMIN") throw new TRPCError({ code: "FORBIDDEN", message: "This is for administrators." });
   return next();
 });
+
+/** A doctor bound to a Doctor of their organisation (the doctors' workspace); ctx.doctorId is theirs. */
+export const doctorProcedure = authedProcedure.use(({ ctx, next }) => {
+  if (ctx.user.role !== "DOCTOR" || !ctx.user.doctorId) throw new TRPCError({ code: "FORBIDDEN", message: "This is for doctors." });
+  return next({ ctx: { doctorId: ctx.user.doctorId } });
+});
