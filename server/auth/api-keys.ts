@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { database, databaseDriver } from "@/server/db/client";
+import { database, databaseDriver, type Db, type Tx } from "@/server/db/client";
 import type { ApiKeyFamily } from "@/server/db/generated/enums";
 import type { ScopedPharmacy } from "@/server/domain/pharmacies/pharmacy-scope";
 import { ValidationError } from "@/server/domain/errors";
@@ -27,10 +27,15 @@ export type NewApiKey = {
   pharmacyId?: string | null;
   pharmacyGroupId?: string | null;
   createdById?: string | null;
+  /** A Management key issued to this telemedicine provider (server/domain/telemedicine/providers.ts). */
+  telemedicineProviderId?: string | null;
 };
 
-/** Creates a key and returns its plaintext, which is never stored and shown only this once. */
-export async function createApiKey(input: NewApiKey): Promise<{ id: string; plaintext: string }> {
+/**
+ * Creates a key and returns its plaintext, which is never stored and shown only this once. `db`: the
+ * caller's transaction when the key is one of several rows of one command (a provider's connection).
+ */
+export async function createApiKey(input: NewApiKey, db?: Db | Tx): Promise<{ id: string; plaintext: string }> {
   const displayName = input.displayName.trim();
   if (!displayName) throw ValidationError.field("display_name", "This field may not be blank.");
   const unknown = input.permissions.filter((p) => !isPermissionOf(input.family, p));
@@ -43,9 +48,11 @@ export async function createApiKey(input: NewApiKey): Promise<{ id: string; plai
   if (input.family !== "PHARMACY" && (input.pharmacyId || input.pharmacyGroupId)) {
     throw ValidationError.field("scope", "Management and Public keys are scoped to the organisation.");
   }
+  if (input.telemedicineProviderId && input.family !== "MANAGEMENT") {
+    throw ValidationError.field("scope", "A telemedicine provider is issued a Management key.");
+  }
   const plaintext = generateApiKey(input.family);
-  const db = await database();
-  const key = await db.apiKey.create({
+  const key = await (db ?? (await database())).apiKey.create({
     data: {
       family: input.family,
       displayName,
@@ -54,6 +61,7 @@ export async function createApiKey(input: NewApiKey): Promise<{ id: string; plai
       pharmacyId: input.pharmacyId ?? null,
       pharmacyGroupId: input.pharmacyGroupId ?? null,
       createdById: input.createdById ?? null,
+      telemedicineProviderId: input.telemedicineProviderId ?? null,
       keyHash: hashApiKey(plaintext),
       prefix: plaintext.slice(0, 12),
     },

@@ -1,5 +1,7 @@
 import { createCallerFactory, router } from "./init";
 import { adminApiKeysRouter, adminTelemedicineProvidersRouter } from "./routers/admin";
+import { adminQuestionnairesRouter } from "./routers/admin-questionnaires";
+import { adminSettingsRouter } from "./routers/admin-settings";
 import { apiKeysRouter } from "./routers/api-keys";
 import { pharmaciesRouter } from "./routers/pharmacies";
 import { pharmacyHomeRouter } from "./routers/pharmacy-home";
@@ -14,6 +16,8 @@ import { webhookSubscriptionsRouter } from "./routers/webhook-subscriptions";
 export const appRouter = router({
   adminApiKeys: adminApiKeysRouter,
   adminTelemedicineProviders: adminTelemedicineProvidersRouter,
+  adminQuestionnaires: adminQuestionnairesRouter,
+  adminSettings: adminSettingsRouter,
   apiKeys: apiKeysRouter,
   pharmacies: pharmaciesRouter,
   pharmacyHome: pharmacyHomeRouter,

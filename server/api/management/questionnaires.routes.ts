@@ -21,8 +21,8 @@ export const questionnaireRoutes = [
     summary: "Publish a complete questionnaire model (SurveyJS); the live theme is kept when theme is omitted; older autosaved drafts are removed",
     permission: "questionnaire:write",
     body: modelBody,
-    async handle({ principal, params, body }) {
-      return reply(200, presentQuestionnaire(await publishQuestionnaireModel(principal.organisationId, params.questionnaire_uid, body)));
+    async handle({ principal, params, body, actor }) {
+      return reply(200, presentQuestionnaire(await publishQuestionnaireModel(principal.organisationId, params.questionnaire_uid, body, actor)));
     },
   }),
 ];

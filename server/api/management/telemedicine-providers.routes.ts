@@ -49,10 +49,13 @@ export const telemedicineProviderRoutes = [
     summary: "Change a provider's settings: allow_non_qes_signed_prescriptions (boolean, required)",
     permission: "telemedicine_provider:write",
     body: settingsBody,
-    async handle({ principal, params, body }) {
-      const settings = await changeTelemedicineProviderSettings(principal.organisationId, params.provider_uid, {
-        allowNonQesSignedPrescriptions: body.allow_non_qes_signed_prescriptions,
-      });
+    async handle({ principal, params, body, actor }) {
+      const settings = await changeTelemedicineProviderSettings(
+        principal.organisationId,
+        params.provider_uid,
+        { allowNonQesSignedPrescriptions: body.allow_non_qes_signed_prescriptions },
+        actor,
+      );
       return reply(200, presentTelemedicineProviderSettings(settings));
     },
   }),

@@ -4,7 +4,7 @@
  * server/auth/api-keys.ts; another organisation's key (or a pharmacy key) is not found here.
  */
 import { createApiKey, revokeApiKey } from "@/server/auth/api-keys";
-import { database, type Prisma } from "@/server/db/client";
+import { database, type Prisma, type Tx } from "@/server/db/client";
 import { NotFoundError, ValidationError } from "@/server/domain/errors";
 
 export type OrganisationKeyFamily = "MANAGEMENT" | "PUBLIC";
@@ -50,6 +50,30 @@ export async function createOrganisationApiKey(
   const { id, plaintext } = await createApiKey({ ...input, organisationId });
   const db = await database();
   return { key: await db.apiKey.findUniqueOrThrow({ where: { id }, select: keySelect }), plaintext };
+}
+
+/**
+ * Issues a Management key to one of the organisation's telemedicine providers, inside the caller's
+ * transaction (connecting or rotating is one command with the provider's rows and its audit event);
+ * the plaintext is returned only this once.
+ */
+export async function issueTelemedicineProviderKey(
+  tx: Tx,
+  organisationId: string,
+  input: { providerId: string; displayName: string; permissions: readonly string[]; createdById: string },
+): Promise<{ key: OrganisationApiKey; plaintext: string }> {
+  const { id, plaintext } = await createApiKey(
+    {
+      family: "MANAGEMENT",
+      displayName: input.displayName,
+      permissions: [...input.permissions],
+      organisationId,
+      createdById: input.createdById,
+      telemedicineProviderId: input.providerId,
+    },
+    tx,
+  );
+  return { key: await tx.apiKey.findUniqueOrThrow({ where: { id }, select: keySelect }), plaintext };
 }
 
 /** Revokes one of the organisation's Management or Public keys; unknown or elsewhere: NotFoundError. */

@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { forgetPatientTokenSecret } from "@/server/auth/patient-tokens";
 import { database } from "@/server/db/client";
+import type { Actor } from "@/server/domain/actor";
+import { recordAuditEvent } from "@/server/domain/audit/record";
 import { NotFoundError, ValidationError } from "@/server/domain/errors";
 import { sealSecret } from "@/server/domain/webhooks/secret-box";
 
@@ -41,9 +43,19 @@ export async function createPatientTokenSecret(input: NewPatientTokenSecret): Pr
   const audience = checkedText("audience", input.audience ?? DEFAULT_PATIENT_TOKEN_AUDIENCE, 200);
   const secret = `ptsec_${randomBytes(32).toString("base64url")}`;
   const db = await database();
-  const row = await db.patientTokenSecret.create({
-    data: { organisationId: input.organisationId, displayName, audience, secretSealed: sealSecret(secret), createdById: input.createdById ?? null },
-    select: summary,
+  const actor: Actor = input.createdById ? { type: "USER", userId: input.createdById } : { type: "SYSTEM" };
+  const row = await db.$transaction(async (tx) => {
+    const created = await tx.patientTokenSecret.create({
+      data: { organisationId: input.organisationId, displayName, audience, secretSealed: sealSecret(secret), createdById: input.createdById ?? null },
+      select: summary,
+    });
+    await recordAuditEvent(tx, input.organisationId, actor, {
+      entity: "patient_token_secret",
+      entityId: created.id,
+      action: "created",
+      summary: `Patient token secret "${displayName}" created (audience ${audience})`,
+    });
+    return created;
   });
   return { ...row, secret };
 }
@@ -53,11 +65,21 @@ export async function createPatientTokenSecret(input: NewPatientTokenSecret): Pr
  * every process (the verifier reads revocation on each request). Revoking again changes nothing.
  * Another organisation's or an unknown secret is not found.
  */
-export async function revokePatientTokenSecret(organisationId: string, secretId: string): Promise<void> {
+export async function revokePatientTokenSecret(organisationId: string, secretId: string, actor: Actor = { type: "SYSTEM" }): Promise<void> {
   const db = await database();
-  const secret = await db.patientTokenSecret.findFirst({ where: { id: secretId, organisationId }, select: { id: true } });
-  if (!secret) throw new NotFoundError();
-  await db.patientTokenSecret.updateMany({ where: { id: secretId, revokedAt: null }, data: { revokedAt: new Date() } });
+  await db.$transaction(async (tx) => {
+    const secret = await tx.patientTokenSecret.findFirst({ where: { id: secretId, organisationId }, select: { id: true, displayName: true } });
+    if (!secret) throw new NotFoundError();
+    const { count } = await tx.patientTokenSecret.updateMany({ where: { id: secretId, revokedAt: null }, data: { revokedAt: new Date() } });
+    if (count > 0) {
+      await recordAuditEvent(tx, organisationId, actor, {
+        entity: "patient_token_secret",
+        entityId: secretId,
+        action: "revoked",
+        summary: `Patient token secret "${secret.displayName}" revoked`,
+      });
+    }
+  });
   forgetPatientTokenSecret(secretId);
 }
 

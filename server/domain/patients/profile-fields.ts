@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
-import type { Tx } from "@/server/db/client";
-import { FieldErrorCollector } from "@/server/domain/errors";
+import { database, type Tx } from "@/server/db/client";
+import { isUniqueViolation } from "@/server/db/errors";
+import { recordAuditEvent } from "@/server/domain/audit/record";
+import { FieldErrorCollector, NotFoundError, ValidationError } from "@/server/domain/errors";
 import { displayNameOf } from "./shop-customers";
 
 /**
@@ -159,5 +161,108 @@ export async function writeProfileFields(tx: Tx, patientId: string, values: read
       ...(firstName !== undefined || lastName !== undefined ? { ...names, displayName: displayNameOf(names) } : {}),
       ...(dateOfBirth !== undefined ? { dateOfBirth: new Date(`${dateOfBirth}T00:00:00Z`) } : {}),
     },
+  });
+}
+
+// ——— The definitions, as admins manage them (admin tool, Settings → Profile fields) ———
+
+export type ProfileFieldDefinition = { id: string; key: string; displayName: string; type: string; source: string; valueCount: number };
+
+/** The organisation's profile fields by key, with how many patients have a value for each. */
+export async function listProfileFieldDefinitions(organisationId: string): Promise<ProfileFieldDefinition[]> {
+  const db = await database();
+  const rows = await db.patientFieldDefinition.findMany({
+    where: { organisationId },
+    select: { id: true, key: true, displayName: true, type: true, source: true, _count: { select: { values: true } } },
+    orderBy: [{ key: "asc" }],
+  });
+  return rows.map(({ _count, ...row }) => ({ ...row, valueCount: _count.values }));
+}
+
+// The key is what the APIs name (`fields[].field`, `?field=`): short, lowercase, stable.
+const FIELD_KEY = /^[a-z][a-z0-9_]*$/;
+const KEY_TAKEN = "The organisation already has a profile field with this key.";
+
+export type ProfileFieldInput = { displayName: string; type: string; source: string };
+
+function checkedDefinition(input: ProfileFieldInput, errors: FieldErrorCollector): ProfileFieldInput {
+  const displayName = input.displayName.trim();
+  if (!displayName) errors.add(["displayName"], "This field may not be blank.");
+  else if (displayName.length > 200) errors.add(["displayName"], "Ensure this field has no more than 200 characters.");
+  if (!isCheckable(input.type)) errors.add(["type"], `Choose one of: ${PATIENT_FIELD_TYPES.join(", ")}.`);
+  if (!(PATIENT_FIELD_SOURCES as readonly string[]).includes(input.source)) errors.add(["source"], `Choose one of: ${PATIENT_FIELD_SOURCES.join(", ")}.`);
+  return { ...input, displayName };
+}
+
+/** Adds a profile field; a key the organisation already has is a field error on `key`, nothing written. */
+export async function addProfileFieldDefinition(organisationId: string, userId: string, input: ProfileFieldInput & { key: string }): Promise<{ id: string }> {
+  const errors = new FieldErrorCollector();
+  const key = input.key.trim();
+  if (!key) errors.add(["key"], "This field may not be blank.");
+  else if (key.length > 64 || !FIELD_KEY.test(key)) errors.add(["key"], "Use at most 64 lowercase letters, digits and underscores, starting with a letter.");
+  const definition = checkedDefinition(input, errors);
+  errors.throwIfAny();
+  const db = await database();
+  try {
+    return await db.$transaction(async (tx) => {
+      const created = await tx.patientFieldDefinition.create({ data: { organisationId, key, ...definition }, select: { id: true } });
+      await recordAuditEvent(tx, organisationId, { type: "USER", userId }, {
+        entity: "setting",
+        entityId: created.id,
+        action: "profile_field_added",
+        summary: `Profile field "${definition.displayName}" (${key}, ${definition.type}) added`,
+      });
+      return created;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw ValidationError.field("key", KEY_TAKEN);
+    throw error;
+  }
+}
+
+/**
+ * Changes a field's display name, type and source; the key stays (integrations name it). The type
+ * may change only while no patient has a value, since stored values were checked against the old one.
+ */
+export async function changeProfileFieldDefinition(organisationId: string, userId: string, fieldId: string, input: ProfileFieldInput): Promise<void> {
+  const errors = new FieldErrorCollector();
+  const definition = checkedDefinition(input, errors);
+  errors.throwIfAny();
+  const db = await database();
+  await db.$transaction(async (tx) => {
+    const [current] = await tx.$queryRaw<{ key: string; displayName: string; type: string; source: string }[]>`
+      SELECT "key", "displayName", "type", "source" FROM "PatientFieldDefinition" WHERE "id" = ${fieldId} AND "organisationId" = ${organisationId} FOR UPDATE`;
+    if (!current) throw new NotFoundError();
+    if (definition.type !== current.type && (await tx.patientProperty.count({ where: { fieldId } })) > 0) {
+      throw ValidationError.field("type", "Patients already have values for this field, so its type cannot change.");
+    }
+    const changes = (["displayName", "type", "source"] as const).filter((k) => definition[k] !== current[k]);
+    if (changes.length === 0) return;
+    await tx.patientFieldDefinition.update({ where: { id: fieldId }, data: definition });
+    await recordAuditEvent(tx, organisationId, { type: "USER", userId }, {
+      entity: "setting",
+      entityId: fieldId,
+      action: "profile_field_changed",
+      summary: `Profile field ${current.key} changed: ${changes.map((k) => `${k === "displayName" ? "name" : k} "${current[k]}" → "${definition[k]}"`).join(", ")}`,
+    });
+  });
+}
+
+/** Removes a field with every patient's value of it (the admin tool confirms, naming how many). */
+export async function removeProfileFieldDefinition(organisationId: string, userId: string, fieldId: string): Promise<{ removedValues: number }> {
+  const db = await database();
+  return db.$transaction(async (tx) => {
+    const definition = await tx.patientFieldDefinition.findFirst({ where: { id: fieldId, organisationId }, select: { key: true, displayName: true } });
+    if (!definition) throw new NotFoundError();
+    const { count } = await tx.patientProperty.deleteMany({ where: { fieldId } });
+    // A concurrent removal got there first: this one removes nothing (and records nothing).
+    if ((await tx.patientFieldDefinition.deleteMany({ where: { id: fieldId } })).count === 0) throw new NotFoundError();
+    await recordAuditEvent(tx, organisationId, { type: "USER", userId }, {
+      entity: "setting",
+      entityId: fieldId,
+      action: "profile_field_removed",
+      summary: `Profile field "${definition.displayName}" (${definition.key}) removed with ${count} patient value${count === 1 ? "" : "s"}`,
+    });
+    return { removedValues: count };
   });
 }

@@ -1,4 +1,6 @@
 import { database, Prisma } from "@/server/db/client";
+import type { Actor } from "@/server/domain/actor";
+import { recordAuditEvent } from "@/server/domain/audit/record";
 import { NotFoundError, ValidationError } from "@/server/domain/errors";
 import { surveyModelProblems } from "./survey-model";
 
@@ -8,12 +10,14 @@ export type PublishedQuestionnaire = { id: string; model: unknown; theme: unknow
  * Publishes a complete questionnaire model (not a partial patch) at once: it replaces the live
  * model, keeps the live theme unless a new one is given, and removes the editor's older autosaved
  * draft, so the editor cannot later restore a draft made before this publication. Concurrent
- * publications each write a whole model; the last one wins.
+ * publications each write a whole model; the last one wins. The one door for publishing: the
+ * Management API's PATCH …/model and the admin tool's editor both call it.
  */
 export async function publishQuestionnaireModel(
   organisationId: string,
   questionnaireId: string,
   change: { model: Record<string, unknown>; theme?: Record<string, unknown> },
+  actor: Actor,
 ): Promise<PublishedQuestionnaire> {
   const problems = surveyModelProblems(change.model);
   if (problems.length > 0) throw new ValidationError({ model: problems });
@@ -31,7 +35,14 @@ export async function publishQuestionnaireModel(
       },
     });
     if (count === 0) return [];
-    return tx.questionnaire.findMany({ where: { id: questionnaireId }, select: { id: true, model: true, theme: true } });
+    const rows = await tx.questionnaire.findMany({ where: { id: questionnaireId }, select: { id: true, displayName: true, model: true, theme: true } });
+    await recordAuditEvent(tx, organisationId, actor, {
+      entity: "questionnaire",
+      entityId: questionnaireId,
+      action: "published",
+      summary: `Questionnaire "${rows[0].displayName}" published${change.theme !== undefined ? " with a new theme" : ""}`,
+    });
+    return rows.map(({ id, model, theme }) => ({ id, model, theme }));
   });
   if (!updated) throw new NotFoundError();
   return updated;

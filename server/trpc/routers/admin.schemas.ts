@@ -23,3 +23,6 @@ export type CreateAdminApiKeyInput = z.input<typeof createAdminApiKeyInput>;
 export const revokeAdminApiKeyInput = z.object({ keyUid: uid() });
 
 export const saveProviderSettingsInput = z.object({ providerUid: uid(), allowNonQesSignedPrescriptions: z.boolean() });
+
+export const connectProviderInput = z.object({ displayName: text(200), identifier: text(100) });
+export const providerUidInput = z.object({ providerUid: uid() });

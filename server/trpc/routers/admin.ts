@@ -8,10 +8,18 @@ import {
   revokeOrganisationApiKey,
   type OrganisationApiKey,
 } from "@/server/domain/api-keys/organisation-keys";
-import { changeTelemedicineProviderSettings, listTelemedicineProviders } from "@/server/domain/telemedicine/providers";
+import {
+  changeTelemedicineProviderSettings,
+  connectTelemedicineProvider,
+  disconnectTelemedicineProvider,
+  listTelemedicineProviders,
+  rotateTelemedicineProviderKey,
+  TELEMEDICINE_PROVIDER_KEY_PERMISSIONS,
+  type IssuedProviderKey,
+} from "@/server/domain/telemedicine/providers";
 import { adminProcedure, router } from "@/server/trpc/init";
 import { unix, unixOrNull } from "@/server/wire/format";
-import { createAdminApiKeyInput, revokeAdminApiKeyInput, saveProviderSettingsInput } from "./admin.schemas";
+import { connectProviderInput, createAdminApiKeyInput, providerUidInput, revokeAdminApiKeyInput, saveProviderSettingsInput } from "./admin.schemas";
 
 const presentKey = (key: OrganisationApiKey) => ({
   uid: key.id,
@@ -39,6 +47,9 @@ export const adminApiKeysRouter = router({
   }),
 });
 
+/** A key just issued to a provider: its plaintext is in this response only. */
+const presentIssuedKey = ({ key, plaintext }: IssuedProviderKey) => ({ keyUid: key.id, prefix: key.prefix, permissions: key.permissions, apiKey: plaintext });
+
 export const adminTelemedicineProvidersRouter = router({
   list: adminProcedure.query(async ({ ctx }) =>
     (await listTelemedicineProviders(ctx.user.organisationId)).map((p) => ({
@@ -47,12 +58,33 @@ export const adminTelemedicineProvidersRouter = router({
       identifier: p.identifier,
       allowNonQesSignedPrescriptions: p.allowNonQesSignedPrescriptions,
       createdAt: unix(p.createdAt),
+      // Null: disconnected (no active key).
+      key: p.apiKeys[0] ? { uid: p.apiKeys[0].id, prefix: p.apiKeys[0].prefix, createdAt: unix(p.apiKeys[0].createdAt), lastUsedAt: unixOrNull(p.apiKeys[0].lastUsedAt) } : null,
     })),
   ),
 
+  /** What a provider's key may do (shown on the connect form). */
+  keyPermissions: adminProcedure.query(() => [...TELEMEDICINE_PROVIDER_KEY_PERMISSIONS]),
+
+  connect: adminProcedure.input(connectProviderInput).mutation(async ({ ctx, input }) => {
+    const { provider, issued } = await connectTelemedicineProvider(ctx.user.organisationId, ctx.user.id, input);
+    return { uid: provider.id, displayName: provider.displayName, identifier: provider.identifier, ...presentIssuedKey(issued) };
+  }),
+
+  rotateKey: adminProcedure
+    .input(providerUidInput)
+    .mutation(async ({ ctx, input }) => presentIssuedKey(await rotateTelemedicineProviderKey(ctx.user.organisationId, ctx.user.id, input.providerUid))),
+
+  disconnect: adminProcedure
+    .input(providerUidInput)
+    .mutation(async ({ ctx, input }) => disconnectTelemedicineProvider(ctx.user.organisationId, ctx.user.id, input.providerUid)),
+
   saveSettings: adminProcedure.input(saveProviderSettingsInput).mutation(async ({ ctx, input }) =>
-    changeTelemedicineProviderSettings(ctx.user.organisationId, input.providerUid, {
-      allowNonQesSignedPrescriptions: input.allowNonQesSignedPrescriptions,
-    }),
+    changeTelemedicineProviderSettings(
+      ctx.user.organisationId,
+      input.providerUid,
+      { allowNonQesSignedPrescriptions: input.allowNonQesSignedPrescriptions },
+      { type: "USER", userId: ctx.user.id },
+    ),
   ),
 });
