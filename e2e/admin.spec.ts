@@ -71,18 +71,20 @@ test("an admin switches the provider's non-QES setting and the Management API re
   const before = await settings();
 
   await signInAs(page, demo().users.admin, "/admin/telemedicine-providers");
-  const checkbox = page.getByLabel("Allow non-QES signed prescriptions");
+  // The seeded provider's card (other tests may connect more providers, each with its own checkbox).
+  const provider = page.getByRole("region", { name: "Demo Telemedicine Provider" });
+  const checkbox = provider.getByLabel("Allow non-QES signed prescriptions");
   await expect(checkbox).toHaveCount(1);
   expect(await checkbox.isChecked()).toBe(before);
   await checkbox.setChecked(!before);
-  await page.getByRole("button", { name: "Save", exact: true }).click();
-  await expect(page.getByText("Saved.")).toBeVisible();
+  await provider.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(provider.getByText("Saved.")).toBeVisible();
   await shot(page, "admin-telemedicine-providers");
   expect(await settings()).toBe(!before);
 
   // Set it back, so the sandbox is as it was.
   await checkbox.setChecked(before);
-  await page.getByRole("button", { name: "Save", exact: true }).click();
-  await expect(page.getByText("Saved.")).toBeVisible();
+  await provider.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(provider.getByText("Saved.")).toBeVisible();
   expect(await settings()).toBe(before);
 });

@@ -1,31 +1,234 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
-import { Button } from "@/components/ui/controls";
+import { useState, type FormEvent } from "react";
+import { Button, SecretBox, TextField } from "@/components/ui/controls";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
-import { errorMessage } from "@/components/trpc/errors";
+import { formatUnixTime } from "@/components/ui/unix-time";
+import { errorMessage, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 
-type Provider = { uid: string; displayName: string; identifier: string; allowNonQesSignedPrescriptions: boolean };
+type Provider = {
+  uid: string;
+  displayName: string;
+  identifier: string;
+  allowNonQesSignedPrescriptions: boolean;
+  key: { uid: string; prefix: string; createdAt: number; lastUsedAt: number | null } | null;
+};
 
-/** The organisation's telemedicine providers and their non-QES setting (what the doctor-signing rule reads). */
+/**
+ * The organisation's telemedicine providers: connecting one (its Management key shown once), each
+ * provider's key (prefix, last use, rotate, disconnect) and its non-QES setting (what the
+ * doctor-signing rule reads).
+ */
 export function TelemedicineProviders() {
   const trpc = useTRPC();
   const providers = useQuery(trpc.adminTelemedicineProviders.list.queryOptions());
-  if (providers.isPending) return <LoadingState label="Loading telemedicine providers…" />;
-  if (providers.isError) return <ErrorState message={errorMessage(providers.error)} onRetry={() => providers.refetch()} />;
-  if (providers.data.length === 0) {
-    return <EmptyState title="No telemedicine providers yet">Connected providers appear here with their settings.</EmptyState>;
+  return (
+    <div className="space-y-10">
+      <ConnectForm />
+      <section aria-labelledby="providers-heading">
+        <h2 id="providers-heading" className="text-lg font-semibold text-slate-900">
+          Connected providers
+        </h2>
+        <div className="mt-3">
+          {providers.isPending ? (
+            <LoadingState label="Loading telemedicine providers…" />
+          ) : providers.isError ? (
+            <ErrorState message={errorMessage(providers.error)} onRetry={() => providers.refetch()} />
+          ) : providers.data.length === 0 ? (
+            <EmptyState title="No telemedicine providers yet">Connect one above: it gets its own Management API key.</EmptyState>
+          ) : (
+            <ul className="space-y-4">
+              {providers.data.map((provider) => (
+                <li key={provider.uid}>
+                  <ProviderCard provider={provider} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </section>
+    </div>
+  );
+}
+
+function ConnectForm() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [displayName, setDisplayName] = useState("");
+  const [identifier, setIdentifier] = useState("");
+  const permissions = useQuery(trpc.adminTelemedicineProviders.keyPermissions.queryOptions());
+  const connect = useMutation(
+    trpc.adminTelemedicineProviders.connect.mutationOptions({
+      onSuccess: async () => {
+        setDisplayName("");
+        setIdentifier("");
+        await queryClient.invalidateQueries({ queryKey: trpc.adminTelemedicineProviders.list.pathKey() });
+      },
+    }),
+  );
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    connect.mutate({ displayName, identifier });
   }
   return (
-    <ul className="space-y-4">
-      {providers.data.map((provider) => (
-        <li key={provider.uid}>
-          <ProviderSettings provider={provider} />
-        </li>
-      ))}
-    </ul>
+    <section aria-labelledby="connect-heading" className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
+      <h2 id="connect-heading" className="text-lg font-semibold text-slate-900">
+        Connect a provider
+      </h2>
+      <p className="mt-1 text-sm text-slate-600">
+        The provider gets a Management API key of its own, shown once; only its hash is stored. It may call:{" "}
+        {permissions.data ? <span className="font-mono text-xs">{permissions.data.join(", ")}</span> : "…"}. It cannot change its own settings.
+      </p>
+      <form onSubmit={submit} noValidate className="mt-5 space-y-5">
+        <div className="grid gap-5 sm:grid-cols-2">
+          <TextField
+            label="Provider name"
+            value={displayName}
+            onChange={(e) => setDisplayName(e.target.value)}
+            maxLength={200}
+            errors={fieldErrors(connect.error, "displayName")}
+          />
+          <TextField
+            label="Identifier"
+            value={identifier}
+            onChange={(e) => setIdentifier(e.target.value)}
+            maxLength={100}
+            errors={fieldErrors(connect.error, "identifier")}
+            hint="Unique in your organisation, e.g. “teleclinic”."
+          />
+        </div>
+        {connect.error && !connect.error.data?.fieldErrors ? <ErrorState message={errorMessage(connect.error)} /> : null}
+        <Button type="submit" disabled={connect.isPending}>
+          {connect.isPending ? "Connecting…" : "Connect provider"}
+        </Button>
+      </form>
+      {connect.data ? (
+        <div className="mt-6">
+          <SecretBox
+            label="New provider API key"
+            value={connect.data.apiKey}
+            note={`Shown only this once: hand it to “${connect.data.displayName}” now. It sends it as the X-API-Key header.`}
+          />
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+function ProviderCard({ provider }: { provider: Provider }) {
+  return (
+    <section aria-labelledby={`provider-${provider.uid}`} className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <div>
+          <h3 id={`provider-${provider.uid}`} className="text-lg font-semibold text-slate-900">
+            {provider.displayName}
+          </h3>
+          <p className="font-mono text-xs text-slate-500">{provider.identifier}</p>
+        </div>
+        {provider.key ? (
+          <span className="rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-medium text-emerald-800">Connected</span>
+        ) : (
+          <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">Disconnected</span>
+        )}
+      </div>
+      <div className="mt-4 grid gap-6 lg:grid-cols-2">
+        <ProviderKey provider={provider} />
+        <ProviderSettings provider={provider} />
+      </div>
+    </section>
+  );
+}
+
+function ProviderKey({ provider }: { provider: Provider }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState<"rotate" | "disconnect" | null>(null);
+  const [disconnected, setDisconnected] = useState(false);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.adminTelemedicineProviders.list.pathKey() });
+  const rotate = useMutation(
+    trpc.adminTelemedicineProviders.rotateKey.mutationOptions({
+      onSuccess: async () => {
+        setConfirming(null);
+        setDisconnected(false);
+        await refresh();
+      },
+    }),
+  );
+  const disconnect = useMutation(
+    trpc.adminTelemedicineProviders.disconnect.mutationOptions({
+      onSuccess: async () => {
+        setConfirming(null);
+        setDisconnected(true);
+        rotate.reset();
+        await refresh();
+      },
+    }),
+  );
+  const busy = rotate.isPending || disconnect.isPending;
+  const error = rotate.error ?? disconnect.error;
+  return (
+    <div>
+      <h4 className="text-sm font-medium text-slate-700">API key</h4>
+      {provider.key ? (
+        <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+          <dt className="text-slate-500">Key</dt>
+          <dd className="font-mono text-slate-900">{provider.key.prefix}…</dd>
+          <dt className="text-slate-500">Issued</dt>
+          <dd className="text-slate-900">{formatUnixTime(provider.key.createdAt)}</dd>
+          <dt className="text-slate-500">Last used</dt>
+          <dd className="text-slate-900">{formatUnixTime(provider.key.lastUsedAt, "Never")}</dd>
+        </dl>
+      ) : (
+        <p className="mt-2 text-sm text-slate-600">No active key: the provider cannot call the API. Issue a key to reconnect it.</p>
+      )}
+      <div className="mt-3 space-y-3">
+        {disconnected ? <Notice>Disconnected: its key no longer works.</Notice> : null}
+        {error ? <ErrorState message={errorMessage(error)} /> : null}
+        {confirming ? (
+          <div className="flex flex-wrap items-center gap-2">
+            <span className="text-sm text-slate-700">
+              {confirming === "rotate" ? "The current key stops working at once." : "The provider's key stops working at once."}
+            </span>
+            <Button
+              tone="danger"
+              disabled={busy}
+              onClick={() => (confirming === "rotate" ? rotate.mutate({ providerUid: provider.uid }) : disconnect.mutate({ providerUid: provider.uid }))}
+            >
+              {confirming === "rotate" ? "Confirm rotate" : "Confirm disconnect"}
+            </Button>
+            <Button tone="secondary" onClick={() => setConfirming(null)}>
+              Cancel
+            </Button>
+          </div>
+        ) : (
+          <div className="flex flex-wrap gap-2">
+            {provider.key ? (
+              <>
+                <Button tone="secondary" aria-label={`Rotate the key of ${provider.displayName}`} onClick={() => setConfirming("rotate")}>
+                  Rotate key
+                </Button>
+                <Button tone="danger" aria-label={`Disconnect ${provider.displayName}`} onClick={() => setConfirming("disconnect")}>
+                  Disconnect
+                </Button>
+              </>
+            ) : (
+              <Button tone="secondary" disabled={busy} onClick={() => rotate.mutate({ providerUid: provider.uid })}>
+                Issue a key
+              </Button>
+            )}
+          </div>
+        )}
+        {rotate.data ? (
+          <SecretBox
+            label={`New API key for ${provider.displayName}`}
+            value={rotate.data.apiKey}
+            note="Shown only this once: hand it to the provider now. The previous key no longer works."
+          />
+        ) : null}
+      </div>
+    </div>
   );
 }
 
@@ -44,46 +247,42 @@ function ProviderSettings({ provider }: { provider: Provider }) {
   );
   const checkboxId = `non-qes-${provider.uid}`;
   return (
-    <section aria-labelledby={`provider-${provider.uid}`} className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
-      <h2 id={`provider-${provider.uid}`} className="text-lg font-semibold text-slate-900">
-        {provider.displayName}
-      </h2>
-      <p className="font-mono text-xs text-slate-500">{provider.identifier}</p>
-      <form
-        className="mt-4 space-y-4"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setSaved(false);
-          save.mutate({ providerUid: provider.uid, allowNonQesSignedPrescriptions: allowNonQes });
-        }}
-      >
-        <div className="flex items-start gap-3">
-          <input
-            id={checkboxId}
-            type="checkbox"
-            checked={allowNonQes}
-            onChange={(e) => {
-              setAllowNonQes(e.target.checked);
-              setSaved(false);
-            }}
-            aria-describedby={`${checkboxId}-hint`}
-            className="mt-0.5 size-4 rounded border-slate-300 text-brand-700 focus:ring-brand-100"
-          />
-          <div>
-            <label htmlFor={checkboxId} className="text-sm font-medium text-slate-900">
-              Allow non-QES signed prescriptions
-            </label>
-            <p id={`${checkboxId}-hint`} className="text-xs text-slate-500">
-              When on, doctors may approve this provider&apos;s prescription requests without a qualified electronic signature.
-            </p>
-          </div>
+    <form
+      className="space-y-4"
+      aria-label={`Settings of ${provider.displayName}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        setSaved(false);
+        save.mutate({ providerUid: provider.uid, allowNonQesSignedPrescriptions: allowNonQes });
+      }}
+    >
+      <h4 className="text-sm font-medium text-slate-700">Settings</h4>
+      <div className="flex items-start gap-3">
+        <input
+          id={checkboxId}
+          type="checkbox"
+          checked={allowNonQes}
+          onChange={(e) => {
+            setAllowNonQes(e.target.checked);
+            setSaved(false);
+          }}
+          aria-describedby={`${checkboxId}-hint`}
+          className="mt-0.5 size-4 rounded border-slate-300 text-brand-700 focus:ring-brand-100"
+        />
+        <div>
+          <label htmlFor={checkboxId} className="text-sm font-medium text-slate-900">
+            Allow non-QES signed prescriptions
+          </label>
+          <p id={`${checkboxId}-hint`} className="text-xs text-slate-500">
+            When on, doctors may approve this provider&apos;s prescription requests without a qualified electronic signature.
+          </p>
         </div>
-        {save.error ? <ErrorState message={errorMessage(save.error)} /> : null}
-        {saved ? <Notice>Saved.</Notice> : null}
-        <Button type="submit" disabled={save.isPending}>
-          {save.isPending ? "Saving…" : "Save"}
-        </Button>
-      </form>
-    </section>
+      </div>
+      {save.error ? <ErrorState message={errorMessage(save.error)} /> : null}
+      {saved ? <Notice>Saved.</Notice> : null}
+      <Button type="submit" disabled={save.isPending}>
+        {save.isPending ? "Saving…" : "Save"}
+      </Button>
+    </form>
   );
 }

@@ -1,0 +1,40 @@
+"use client";
+
+import "survey-core/survey-core.min.css";
+import { useMemo } from "react";
+import { Model } from "survey-core";
+import { Survey } from "survey-react-ui";
+
+/**
+ * A questionnaire model rendered as patients will see it (survey-react-ui over survey-core, the
+ * library that also checks models on publishing). Answers typed here go nowhere. Loaded in the
+ * browser only (questionnaire-editor.tsx): survey-react-ui renders into the page's DOM.
+ */
+export default function SurveyPreview({ model, theme }: { model: Record<string, unknown>; theme: Record<string, unknown> | null }) {
+  const survey = useMemo(() => {
+    try {
+      const s = new Model(model);
+      if (theme) s.applyTheme(theme);
+      // A preview: completing it must not look like a submission.
+      s.showCompleteButton = false;
+      return { survey: s, problems: (s.jsonErrors ?? []).filter((e) => e.type !== "unknownproperty").map((e) => e.message) };
+    } catch (error) {
+      return { survey: null, problems: [(error as Error).message] };
+    }
+  }, [model, theme]);
+  return (
+    <div>
+      {survey.problems.length > 0 ? (
+        <div role="status" className="mb-3 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          <p className="font-medium">survey-core cannot load all of this model:</p>
+          <ul className="mt-1 list-disc pl-5">
+            {survey.problems.map((p, i) => (
+              <li key={i}>{p}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {survey.survey ? <Survey model={survey.survey} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,18 @@
+import type { ReactNode } from "react";
+
+/** One settings area: a heading people and screen readers navigate by, what it does, its controls. */
+export function SettingsSection({ id, title, description, children }: { id: string; title: string; description: ReactNode; children: ReactNode }) {
+  return (
+    <section id={id} aria-labelledby={`${id}-heading`} className="scroll-mt-6">
+      <h2 id={`${id}-heading`} className="text-lg font-semibold text-slate-900">
+        {title}
+      </h2>
+      <p className="mt-1 max-w-3xl text-sm text-slate-600">{description}</p>
+      <div className="mt-4 space-y-4">{children}</div>
+    </section>
+  );
+}
+
+export const tableClass = "min-w-full divide-y divide-slate-200 text-sm";
+export const theadClass = "bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500";
+export const cardClass = "rounded-xl border border-slate-200 bg-white p-6 shadow-sm";
