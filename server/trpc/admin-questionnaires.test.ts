@@ -88,11 +88,11 @@ describe("questionnaires in the admin tool", () => {
 
 describe("authorisation", () => {
   const calls = (c: Caller, uid: string) => [
-    c.adminQuestionnaires.list(),
-    c.adminQuestionnaires.get({ questionnaireUid: uid }),
-    c.adminQuestionnaires.create({ displayName: "No" }),
-    c.adminQuestionnaires.saveDraft({ questionnaireUid: uid, model: json(MODEL) }),
-    c.adminQuestionnaires.publish({ questionnaireUid: uid, model: json(MODEL) }),
+    () => c.adminQuestionnaires.list(),
+    () => c.adminQuestionnaires.get({ questionnaireUid: uid }),
+    () => c.adminQuestionnaires.create({ displayName: "No" }),
+    () => c.adminQuestionnaires.saveDraft({ questionnaireUid: uid, model: json(MODEL) }),
+    () => c.adminQuestionnaires.publish({ questionnaireUid: uid, model: json(MODEL) }),
   ];
   const counts = async () => [
     await t.db.questionnaire.count({ where: { organisationId: t.organisation.id } }),
@@ -101,8 +101,8 @@ describe("authorisation", () => {
 
   it("refuses the signed-out, pharmacists and doctors, writing nothing", async () => {
     const before = await counts();
-    for (const call of calls(as(null), otherQuestionnaireId)) expect(await trpcCode(call)).toBe("UNAUTHORIZED");
-    for (const user of [users.pharmacist, users.doctor]) for (const call of calls(as(user), otherQuestionnaireId)) expect(await trpcCode(call)).toBe("FORBIDDEN");
+    for (const call of calls(as(null), otherQuestionnaireId)) expect(await trpcCode(call())).toBe("UNAUTHORIZED");
+    for (const user of [users.pharmacist, users.doctor]) for (const call of calls(as(user), otherQuestionnaireId)) expect(await trpcCode(call())).toBe("FORBIDDEN");
     expect(await counts()).toEqual(before);
   });
 

@@ -188,19 +188,19 @@ describe("authorisation", () => {
   const calls = (c: Caller) => {
     const s = c.adminSettings;
     return [
-      s.profileFields.list(),
-      s.profileFields.add({ key: "no", displayName: "No", type: "text", source: "shop" }),
-      s.profileFields.change({ fieldUid: foreign.fieldId, displayName: "No", type: "text", source: "shop" }),
-      s.profileFields.remove({ fieldUid: foreign.fieldId }),
-      s.hiddenSkuTypes.list(),
-      s.hiddenSkuTypes.change({ pharmacyUid: other.pharmacy.id, hiddenSkuType: "DIGITAL" }),
-      s.patientTokenSecrets.list(),
-      s.patientTokenSecrets.create({ displayName: "No" }),
-      s.patientTokenSecrets.revoke({ secretUid: foreign.secretId }),
-      s.walletPassTemplates.list(),
-      s.walletPassTemplates.create({ shopUid: t.shop.id, displayName: "No", requiresSignedPrescription: false }),
-      s.walletPassTemplates.change({ templateUid: foreign.templateId, displayName: "No", requiresSignedPrescription: true }),
-      s.walletPassTemplates.delete({ templateUid: foreign.templateId }),
+      () => s.profileFields.list(),
+      () => s.profileFields.add({ key: "no", displayName: "No", type: "text", source: "shop" }),
+      () => s.profileFields.change({ fieldUid: foreign.fieldId, displayName: "No", type: "text", source: "shop" }),
+      () => s.profileFields.remove({ fieldUid: foreign.fieldId }),
+      () => s.hiddenSkuTypes.list(),
+      () => s.hiddenSkuTypes.change({ pharmacyUid: other.pharmacy.id, hiddenSkuType: "DIGITAL" }),
+      () => s.patientTokenSecrets.list(),
+      () => s.patientTokenSecrets.create({ displayName: "No" }),
+      () => s.patientTokenSecrets.revoke({ secretUid: foreign.secretId }),
+      () => s.walletPassTemplates.list(),
+      () => s.walletPassTemplates.create({ shopUid: t.shop.id, displayName: "No", requiresSignedPrescription: false }),
+      () => s.walletPassTemplates.change({ templateUid: foreign.templateId, displayName: "No", requiresSignedPrescription: true }),
+      () => s.walletPassTemplates.delete({ templateUid: foreign.templateId }),
     ];
   };
   const snapshot = async (tenant: Tenant) => {
@@ -216,8 +216,8 @@ describe("authorisation", () => {
 
   it("refuses the signed-out, pharmacists and doctors, writing nothing", async () => {
     const before = await snapshot(t);
-    for (const call of calls(as(null))) expect(await trpcCode(call)).toBe("UNAUTHORIZED");
-    for (const user of [users.pharmacist, users.doctor]) for (const call of calls(as(user))) expect(await trpcCode(call)).toBe("FORBIDDEN");
+    for (const call of calls(as(null))) expect(await trpcCode(call())).toBe("UNAUTHORIZED");
+    for (const user of [users.pharmacist, users.doctor]) for (const call of calls(as(user))) expect(await trpcCode(call())).toBe("FORBIDDEN");
     expect(await snapshot(t)).toEqual(before);
   });
 
@@ -225,14 +225,14 @@ describe("authorisation", () => {
     const before = await snapshot(other);
     const s = admin();
     for (const call of [
-      s.profileFields.change({ fieldUid: foreign.fieldId, displayName: "Mine", type: "text", source: "shop" }),
-      s.profileFields.remove({ fieldUid: foreign.fieldId }),
-      s.hiddenSkuTypes.change({ pharmacyUid: other.pharmacy.id, hiddenSkuType: "DIGITAL" }),
-      s.patientTokenSecrets.revoke({ secretUid: foreign.secretId }),
-      s.walletPassTemplates.change({ templateUid: foreign.templateId, displayName: "Mine", requiresSignedPrescription: true }),
-      s.walletPassTemplates.delete({ templateUid: foreign.templateId }),
+      () => s.profileFields.change({ fieldUid: foreign.fieldId, displayName: "Mine", type: "text", source: "shop" }),
+      () => s.profileFields.remove({ fieldUid: foreign.fieldId }),
+      () => s.hiddenSkuTypes.change({ pharmacyUid: other.pharmacy.id, hiddenSkuType: "DIGITAL" }),
+      () => s.patientTokenSecrets.revoke({ secretUid: foreign.secretId }),
+      () => s.walletPassTemplates.change({ templateUid: foreign.templateId, displayName: "Mine", requiresSignedPrescription: true }),
+      () => s.walletPassTemplates.delete({ templateUid: foreign.templateId }),
     ]) {
-      expect(await trpcCode(call)).toBe("NOT_FOUND");
+      expect(await trpcCode(call())).toBe("NOT_FOUND");
     }
     expect(await snapshot(other)).toEqual(before);
     const lists = JSON.stringify([await s.profileFields.list(), await s.hiddenSkuTypes.list(), await s.patientTokenSecrets.list(), await s.walletPassTemplates.list()]);

@@ -129,18 +129,18 @@ describe("rotating and disconnecting", () => {
 
 describe("authorisation", () => {
   const calls = (c: Caller, providerUid: string) => [
-    c.adminTelemedicineProviders.list(),
-    c.adminTelemedicineProviders.keyPermissions(),
-    c.adminTelemedicineProviders.connect({ displayName: "No", identifier: `no-${tag()}` }),
-    c.adminTelemedicineProviders.rotateKey({ providerUid }),
-    c.adminTelemedicineProviders.disconnect({ providerUid }),
-    c.adminTelemedicineProviders.saveSettings({ providerUid, allowNonQesSignedPrescriptions: true }),
+    () => c.adminTelemedicineProviders.list(),
+    () => c.adminTelemedicineProviders.keyPermissions(),
+    () => c.adminTelemedicineProviders.connect({ displayName: "No", identifier: `no-${tag()}` }),
+    () => c.adminTelemedicineProviders.rotateKey({ providerUid }),
+    () => c.adminTelemedicineProviders.disconnect({ providerUid }),
+    () => c.adminTelemedicineProviders.saveSettings({ providerUid, allowNonQesSignedPrescriptions: true }),
   ];
 
   it("refuses the signed-out, pharmacists and doctors, writing nothing", async () => {
     const before = await counts();
-    for (const call of calls(as(null), otherProviderId)) expect(await trpcCode(call)).toBe("UNAUTHORIZED");
-    for (const user of [users.pharmacist, users.doctor]) for (const call of calls(as(user), otherProviderId)) expect(await trpcCode(call)).toBe("FORBIDDEN");
+    for (const call of calls(as(null), otherProviderId)) expect(await trpcCode(call())).toBe("UNAUTHORIZED");
+    for (const user of [users.pharmacist, users.doctor]) for (const call of calls(as(user), otherProviderId)) expect(await trpcCode(call())).toBe("FORBIDDEN");
     expect(await counts()).toEqual(before);
   });
 
