@@ -239,9 +239,10 @@ function ProviderSettings({ provider }: { provider: Provider }) {
   const [saved, setSaved] = useState(false);
   const save = useMutation(
     trpc.adminTelemedicineProviders.saveSettings.mutationOptions({
-      onSuccess: async () => {
+      onSuccess: () => {
         setSaved(true);
-        await queryClient.invalidateQueries({ queryKey: trpc.adminTelemedicineProviders.list.pathKey() });
+        // Not awaited: the button is free again as soon as the save is done.
+        void queryClient.invalidateQueries({ queryKey: trpc.adminTelemedicineProviders.list.pathKey() });
       },
     }),
   );

@@ -1,9 +1,16 @@
 "use client";
 
 import "survey-core/survey-core.min.css";
-import { useMemo } from "react";
+import { useMemo, type CSSProperties } from "react";
 import { Model } from "survey-core";
 import { Survey } from "survey-react-ui";
+
+const FONT = Object.fromEntries(
+  ["text", "component-label-content", "component-input-content", "component-page-title", "component-survey-header-title"].map((part) => [
+    `--sjs2-typography-font-family-${part}`,
+    "inherit",
+  ]),
+);
 
 /**
  * A questionnaire model rendered as patients will see it (survey-react-ui over survey-core, the
@@ -34,7 +41,12 @@ export default function SurveyPreview({ model, theme }: { model: Record<string, 
           </ul>
         </div>
       ) : null}
-      {survey.survey ? <Survey model={survey.survey} /> : null}
+      {survey.survey ? (
+        // The default theme names a web font the page does not load: the page's own font instead.
+        <div style={FONT as CSSProperties}>
+          <Survey model={survey.survey} />
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -41,8 +41,14 @@ export const TELEMEDICINE_PROVIDER_KEY_PERMISSIONS = [
 
 const activeKeySelect = { where: { revokedAt: null }, select: { id: true, prefix: true, createdAt: true, lastUsedAt: true } } as const;
 
-/** The organisation's providers, oldest first, each with its active key (prefix and use, never the key). */
+/** The organisation's providers, oldest first (the Management API's list). */
 export async function listTelemedicineProviders(organisationId: string) {
+  const db = await database();
+  return db.telemedicineProvider.findMany({ where: { organisationId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+}
+
+/** The same, each with its active key (prefix and use, never the key): the admin tool's list. */
+export async function listTelemedicineProvidersWithKeys(organisationId: string) {
   const db = await database();
   return db.telemedicineProvider.findMany({
     where: { organisationId },

@@ -12,7 +12,7 @@ import {
   changeTelemedicineProviderSettings,
   connectTelemedicineProvider,
   disconnectTelemedicineProvider,
-  listTelemedicineProviders,
+  listTelemedicineProvidersWithKeys,
   rotateTelemedicineProviderKey,
   TELEMEDICINE_PROVIDER_KEY_PERMISSIONS,
   type IssuedProviderKey,
@@ -52,7 +52,7 @@ const presentIssuedKey = ({ key, plaintext }: IssuedProviderKey) => ({ keyUid: k
 
 export const adminTelemedicineProvidersRouter = router({
   list: adminProcedure.query(async ({ ctx }) =>
-    (await listTelemedicineProviders(ctx.user.organisationId)).map((p) => ({
+    (await listTelemedicineProvidersWithKeys(ctx.user.organisationId)).map((p) => ({
       uid: p.id,
       displayName: p.displayName,
       identifier: p.identifier,
