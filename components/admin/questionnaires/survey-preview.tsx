@@ -1,16 +1,10 @@
 "use client";
 
 import "survey-core/survey-core.min.css";
-import { useMemo, type CSSProperties } from "react";
+import "./survey-preview.css";
+import { useMemo } from "react";
 import { Model } from "survey-core";
 import { Survey } from "survey-react-ui";
-
-const FONT = Object.fromEntries(
-  ["text", "component-label-content", "component-input-content", "component-page-title", "component-survey-header-title"].map((part) => [
-    `--sjs2-typography-font-family-${part}`,
-    "inherit",
-  ]),
-);
 
 /**
  * A questionnaire model rendered as patients will see it (survey-react-ui over survey-core, the
@@ -42,8 +36,7 @@ export default function SurveyPreview({ model, theme }: { model: Record<string, 
         </div>
       ) : null}
       {survey.survey ? (
-        // The default theme names a web font the page does not load: the page's own font instead.
-        <div style={FONT as CSSProperties}>
+        <div className="survey-preview">
           <Survey model={survey.survey} />
         </div>
       ) : null}
