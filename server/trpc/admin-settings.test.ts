@@ -85,6 +85,15 @@ describe("patient profile fields", () => {
     });
     expect(await t.db.patientFieldDefinition.count({ where: { organisationId: t.organisation.id } })).toBe(before);
   });
+
+  it("adds one field when the same key is added concurrently, and removes it once", async () => {
+    const results = await Promise.allSettled([1, 2, 3].map(() => admin().profileFields.add({ key: "allergy_note", displayName: "Allergies", type: "text", source: "survey" })));
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const field = await t.db.patientFieldDefinition.findFirstOrThrow({ where: { organisationId: t.organisation.id, key: "allergy_note" } });
+    const removals = await Promise.allSettled([1, 2].map(() => admin().profileFields.remove({ fieldUid: field.id })));
+    expect(removals.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
+    expect((await auditOf(field.id)).map((e) => e.action)).toEqual(["profile_field_added", "profile_field_removed"]);
+  });
 });
 
 describe("hidden SKU type", () => {
