@@ -1,6 +1,7 @@
 import { createCallerFactory, router } from "./init";
 import { adminApiKeysRouter, adminTelemedicineProvidersRouter } from "./routers/admin";
 import { apiKeysRouter } from "./routers/api-keys";
+import { doctorRequestsRouter, doctorStatisticsRouter, doctorWaitingRoomRouter } from "./routers/doctor";
 import { pharmaciesRouter } from "./routers/pharmacies";
 import { pharmacyHomeRouter } from "./routers/pharmacy-home";
 import { pharmacySkusRouter } from "./routers/pharmacy-skus";
@@ -15,6 +16,9 @@ export const appRouter = router({
   adminApiKeys: adminApiKeysRouter,
   adminTelemedicineProviders: adminTelemedicineProvidersRouter,
   apiKeys: apiKeysRouter,
+  doctorRequests: doctorRequestsRouter,
+  doctorStatistics: doctorStatisticsRouter,
+  doctorWaitingRoom: doctorWaitingRoomRouter,
   pharmacies: pharmaciesRouter,
   pharmacyHome: pharmacyHomeRouter,
   pharmacySkus: pharmacySkusRouter,
