@@ -291,6 +291,7 @@ describe("waiting room", () => {
     const a = await registerInWaitingRoom(room.organisation.id, { shopId: room.shop.id, patientId: first.id, visitReason: "Hair loss" });
     const b = await registerInWaitingRoom(room.organisation.id, { shopId: room.shop.id, patientId: second.id });
     const before = await as(user).doctorWaitingRoom.get();
+    expect(before.waiting[0]?.patient.name).toBe("Max Muster");
     expect(before.waiting.map((e) => [e.queueUid, e.position, e.takeableByMe])).toEqual([
       [a.standing.id, 1, true],
       [b.standing.id, 2, true],

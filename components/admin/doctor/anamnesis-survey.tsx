@@ -1,9 +1,17 @@
 "use client";
 
 import "survey-core/survey-core.fontless.min.css";
-import { useMemo } from "react";
+import { useMemo, type CSSProperties } from "react";
 import { Model } from "survey-core";
 import { Survey } from "survey-react-ui";
+
+// The fontless theme names its fonts by these variables, which it leaves to the page: the portal's system fonts.
+const SYSTEM_FONTS = Object.fromEntries(
+  ["text", "component-label-content", "component-input-content", "component-page-title", "component-survey-header-title"].map((part) => [
+    `--sjs2-typography-font-family-${part}`,
+    "var(--font-sans)",
+  ]),
+) as CSSProperties;
 
 /**
  * A patient's anamnesis answers, read-only, as the questionnaire's own model lays them out
@@ -22,7 +30,7 @@ export default function AnamnesisSurvey({ model, answers }: { model: unknown; an
     return survey;
   }, [model, answers]);
   return (
-    <div className="anamnesis-survey overflow-hidden rounded-lg border border-slate-200" data-testid="anamnesis-answers">
+    <div className="overflow-hidden rounded-lg border border-slate-200" style={SYSTEM_FONTS} data-testid="anamnesis-answers">
       <Survey model={survey} />
     </div>
   );

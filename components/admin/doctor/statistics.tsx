@@ -51,13 +51,15 @@ export function DoctorStatistics() {
           <Stat label="Consultations completed" value={stats.data.consultationsCompleted} />
           <Stat
             label="Average consultation"
-            value={stats.data.averageConsultationMinutes === null ? "—" : `${stats.data.averageConsultationMinutes} min`}
+            value={averageLabel(stats.data.averageConsultationMinutes)}
           />
         </dl>
       )}
     </div>
   );
 }
+
+const averageLabel = (minutes: number | null) => (minutes === null ? "—" : minutes < 1 ? "under 1 min" : `${minutes} min`);
 
 function Stat({ label, value }: { label: string; value: number | string }) {
   return (

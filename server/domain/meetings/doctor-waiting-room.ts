@@ -13,7 +13,7 @@ export const WAITING_ROOM_LIST_LIMIT = 100;
  */
 export async function getDoctorWaitingRoom(organisationId: string, doctorId: string, now = new Date()) {
   const db = await database();
-  const patient = { select: { id: true, displayName: true, firstName: true, lastName: true, dateOfBirth: true } } as const;
+  const patient = { select: { id: true, displayName: true, firstName: true, lastName: true, email: true, dateOfBirth: true } } as const;
   const waitingWhere = { organisationId, status: WAITING_ROOM_STATUS.waiting };
   const [current, waiting, total] = await Promise.all([
     db.waitingRoomEntry.findFirst({
