@@ -4,9 +4,12 @@
  * the queue rule, signing with the sandbox signer (a signature order intake's QES validation
  * accepts), declining and holding, a double click, and the waiting room.
  */
+import os from "node:os";
+import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PortalSessionUser } from "@/server/auth/portal-session";
 import { trustAnchorsFor } from "@/server/domain/prescriptions/trust-anchors";
+import { ensureSandboxQes } from "@/server/pki/sandbox-ca";
 import { validateQesPdf } from "@/server/pki/validate-qes-pdf";
 import { readVerified } from "@/server/storage/prescription-files";
 import { createTenant, type Tenant } from "@/tests/fixtures";
@@ -230,8 +233,14 @@ describe("signing", () => {
     }
     expect(await other.db.prescription.findUniqueOrThrow({ where: { id: prescriptionId } })).toMatchObject({ status: "waiting for doctor", signedFileKey: null, doctorId: null });
     expect(await other.db.prescriptionHistory.count({ where: { prescriptionId } })).toBe(1);
-    // With the configured signer it signs.
+    // With the configured signer (tests/setup.ts: a PKCS#12 of its own test CA) it signs, and the
+    // signature validates against that CA, not against the sandbox's.
     expect((await as(plain).doctorRequests.sign({ prescriptionUid: prescriptionId })).status).toBe("signed");
+    const signed = await other.db.prescription.findUniqueOrThrow({ where: { id: prescriptionId } });
+    const pdf = await readVerified(signed.signedFileKey!, signed.signedFileSha256!);
+    const testCa = (await ensureSandboxQes(path.join(os.tmpdir(), "rx-test-qes-signer"))).caCertPem;
+    expect(await validateQesPdf(pdf, { trustAnchors: [testCa] })).toMatchObject({ valid: true, signer: { commonName: "Dr. Sandbox Signer" } });
+    expect(await validateQesPdf(pdf, { trustAnchors: await trustAnchorsFor({ sandbox: true }) })).toMatchObject({ valid: false });
   });
 
   it("signs without a QES where the doctor cannot sign one and a provider allows it", async () => {
