@@ -1,17 +1,12 @@
 "use client";
 
 import "survey-core/survey-core.fontless.min.css";
-import { useMemo, type CSSProperties } from "react";
+import { useMemo } from "react";
 import { Model } from "survey-core";
 import { Survey } from "survey-react-ui";
 
-// The fontless theme names its fonts by these variables, which it leaves to the page: the portal's system fonts.
-const SYSTEM_FONTS = Object.fromEntries(
-  ["text", "component-label-content", "component-input-content", "component-page-title", "component-survey-header-title"].map((part) => [
-    `--sjs2-typography-font-family-${part}`,
-    "var(--font-sans)",
-  ]),
-) as CSSProperties;
+// The default theme asks for Open Sans, which the fontless CSS does not bring: the portal's system fonts instead.
+const PORTAL_FONTS = { cssVariables: { "--sjs2-typography-font-family-text": "var(--font-sans)" } };
 
 /**
  * A patient's anamnesis answers, read-only, as the questionnaire's own model lays them out
@@ -21,6 +16,7 @@ const SYSTEM_FONTS = Object.fromEntries(
 export default function AnamnesisSurvey({ model, answers }: { model: unknown; answers: unknown }) {
   const survey = useMemo(() => {
     const survey = new Model(model && typeof model === "object" ? model : {});
+    survey.applyTheme(PORTAL_FONTS);
     survey.mode = "display";
     survey.questionsOnPageMode = "singlePage";
     survey.showNavigationButtons = false;
@@ -30,7 +26,7 @@ export default function AnamnesisSurvey({ model, answers }: { model: unknown; an
     return survey;
   }, [model, answers]);
   return (
-    <div className="overflow-hidden rounded-lg border border-slate-200" style={SYSTEM_FONTS} data-testid="anamnesis-answers">
+    <div className="overflow-hidden rounded-lg border border-slate-200" data-testid="anamnesis-answers">
       <Survey model={survey} />
     </div>
   );
