@@ -13,10 +13,19 @@ export type DemoFile = {
     admin: { email: string; password: string };
     pharmacist: { email: string; password: string };
     group_pharmacist: { email: string; password: string };
+    /** The sandbox organisation's doctor (doctor_uid), in the doctors' workspace /admin/doctor. */
+    doctor: { email: string; password: string };
   };
   shop: { uid: string; identifier: string };
   keys: { management: string; pharmacy: string };
-  catalogue: { otc: { sku_reference: string; pharmacy_sku_uid: string }[] };
+  catalogue: {
+    otc: { sku_reference: string; pharmacy_sku_uid: string }[];
+    rx: { sku_reference: string; sku_uid: string; pharmacy_sku_uid: string; shop_product_uid: string; product_reference: string }[];
+  };
+  organisation_uid: string;
+  /** The anamnesis questionnaire of the organisation. */
+  questionnaire_uid: string;
+  doctor_uid: string;
 };
 
 export function readDemoFile(): DemoFile {

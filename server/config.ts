@@ -66,6 +66,17 @@ const schema = z.object({
   WEBHOOK_LOG_RETENTION_DAYS: positiveInt(30),
   /** First retry delay of a failed background task (prescription.render, …); ×4 per further attempt, 5 attempts. */
   TASK_RETRY_BASE_MS: positiveInt(5_000),
+  /**
+   * The qualified signer doctors sign prescriptions with in the doctors' workspace, for organisations
+   * that are not the sandbox: the path of a PKCS#12 file (key, certificate and chain) and its
+   * password. Unset: QES signing is refused (422) outside the sandbox, never faked.
+   */
+  QES_SIGNER_P12: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  QES_SIGNER_P12_PASSWORD: z.string().optional(),
   /** PEM bundle (the text itself, or a file path) of the CAs whose qualified signatures inline prescriptions may carry. */
   QES_TRUST_ANCHORS: z
     .string()

@@ -5,6 +5,7 @@
  */
 import { expect } from "vitest";
 import { findOrCreateShopCustomer } from "@/server/domain/patients/shop-customers";
+import { samplePrescriptionPdf } from "@/server/pki/sample-pdf";
 import { prescriptionStorage, renderedKey } from "@/server/storage/prescription-files";
 import type { Tenant } from "./fixtures";
 import { address, item, orderBody, placeOrder, type withShopSkus } from "./orders";
@@ -54,10 +55,12 @@ export async function dropAnamnesis(t: Tenant, prescriptionId: string) {
 }
 
 /** A rendered PDF as the render task leaves it: the file under rendered/<uid>.pdf and renderedFileKey set. */
-export async function storeRenderedPdf(t: Tenant, prescriptionId: string, content = `%PDF-1.7\n% prescription ${prescriptionId}\n%%EOF\n`) {
-  const stored = await prescriptionStorage().put(renderedKey(prescriptionId), Buffer.from(content));
+export async function storeRenderedPdf(t: Tenant, prescriptionId: string, content?: string | Buffer) {
+  // A real PDF by default: signing with a QES signs it.
+  const pdf = content === undefined ? await samplePrescriptionPdf({ patient: prescriptionId }) : Buffer.from(content);
+  const stored = await prescriptionStorage().put(renderedKey(prescriptionId), pdf);
   await t.db.prescription.update({ where: { id: prescriptionId }, data: { renderedFileKey: stored.key } });
-  return Buffer.from(content);
+  return pdf;
 }
 
 /** Runs the pending background task `name` queued for this prescription, as a task runner would (one attempt). */

@@ -9,6 +9,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
 import { reloadConfig } from "@/server/config";
+import { ensureSandboxQes } from "@/server/pki/sandbox-ca";
 import { closeDatabase } from "@/server/db/client";
 
 const serverUrl = process.env.DATABASE_URL?.startsWith("postgres") ? process.env.DATABASE_URL : undefined;
@@ -31,6 +32,11 @@ async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
 }
 
 beforeAll(async () => {
+  // The configured QES signer of non-sandbox organisations (server/domain/prescriptions/signer.ts):
+  // one test PKCS#12 for every test file, created once on this machine.
+  const signer = await ensureSandboxQes(path.join(os.tmpdir(), "rx-test-qes-signer"));
+  process.env.QES_SIGNER_P12 = signer.signerP12Path;
+  process.env.QES_SIGNER_P12_PASSWORD = signer.signerP12Password;
   if (serverUrl) {
     await admin((c) => c.query(`CREATE DATABASE "${databaseName}"`));
     const url = new URL(serverUrl);

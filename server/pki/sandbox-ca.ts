@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createRootCa, issueSignerCertificate, toPkcs12, type IssuedCertificate } from "./certificates";
 import { createStagedDirectory } from "./staged-directory";
@@ -117,4 +117,49 @@ async function writeSigner(dir: string, ca: Pick<IssuedCertificate, "certificate
 async function renewSigner(dir: string): Promise<void> {
   const f = files(dir);
   await writeSigner(dir, { certificatePem: readFileSync(f.caCert, "utf8"), privateKeyPem: readFileSync(f.caKey, "utf8") });
+}
+
+export type SandboxPersonalSigner = { p12: Buffer; password: string; commonName: string };
+
+type PersonalSignerFile = { p12_base64: string; p12_password: string; common_name: string; not_after: string };
+
+const pendingPersonal = new Map<string, Promise<SandboxPersonalSigner>>();
+
+/**
+ * A signer certificate of one person (a sandbox doctor), issued by the sandbox CA with their name,
+ * kept (PKCS#12 and its password) in dataDir/qes/signers/<key>.json (0600) and created on first use;
+ * re-issued when the name changes or the certificate is about to expire. `key` names the file: a uid.
+ */
+export function ensureSandboxPersonalSigner(dataDir: string, key: string, commonName: string): Promise<SandboxPersonalSigner> {
+  if (!/^[A-Za-z0-9_-]{1,100}$/.test(key)) return Promise.reject(new Error(`Not a usable signer key: ${JSON.stringify(key)}`));
+  const id = `${path.resolve(/*turbopackIgnore: true*/ dataDir)}\n${key}\n${commonName}`;
+  let result = pendingPersonal.get(id);
+  if (!result) {
+    result = preparePersonal(dataDir, key, commonName).finally(() => pendingPersonal.delete(id));
+    pendingPersonal.set(id, result);
+  }
+  return result;
+}
+
+async function preparePersonal(dataDir: string, key: string, commonName: string): Promise<SandboxPersonalSigner> {
+  await ensureSandboxQes(dataDir);
+  const qes = path.resolve(/*turbopackIgnore: true*/ dataDir, "qes");
+  const dir = path.join(/*turbopackIgnore: true*/ qes, "signers");
+  const file = path.join(/*turbopackIgnore: true*/ dir, `${key}.json`);
+  const current = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as PersonalSignerFile) : null;
+  if (current && current.common_name === commonName && new Date(current.not_after).getTime() - Date.now() >= RENEW_BEFORE_MS) {
+    return { p12: Buffer.from(current.p12_base64, "base64"), password: current.p12_password, commonName };
+  }
+  const f = files(qes);
+  const ca = { certificatePem: readFileSync(f.caCert, "utf8"), privateKeyPem: readFileSync(f.caKey, "utf8") };
+  const signer = await issueSignerCertificate({ commonName, organisation: ORGANISATION, issuer: ca, years: 2 });
+  const password = randomBytes(18).toString("base64url");
+  const p12 = toPkcs12(signer, [ca.certificatePem], password);
+  const json: PersonalSignerFile = { p12_base64: p12.toString("base64"), p12_password: password, common_name: commonName, not_after: signer.notAfter.toISOString() };
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // One file, written beside and renamed: a concurrent reader sees the old signer or the new one, whole.
+  const staging = `${file}.${randomBytes(6).toString("hex")}.tmp`;
+  writeSecret(staging, `${JSON.stringify(json)}\n`);
+  renameSync(staging, file);
+  return { p12, password, commonName };
 }

@@ -9,6 +9,7 @@ import type { Db } from "@/server/db/client";
 import type { ApiKeyFamily } from "@/server/db/generated/enums";
 import { ensureSandboxQes } from "@/server/pki/sandbox-ca";
 import { log } from "@/server/log";
+import { seedDoctorUser, type DemoDoctorUser } from "./seed-doctor";
 import { seedPatientTokenSecret, type DemoPatientTokenSecret } from "./seed-patient-tokens";
 import { seedPatientFields } from "./seed-patients";
 import { seedWalletPassTemplates, type DemoWalletPassTemplate } from "./seed-wallet-passes";
@@ -51,6 +52,8 @@ export type DemoFile = {
     pharmacist: { email: string; password: string };
     /** Works for every pharmacy of the group (pharmacies[0] and [1]). */
     group_pharmacist: { email: string; password: string };
+    /** The doctors' workspace as doctor_uid (Dr. Anna Weber), who signs with the sandbox QES signer. */
+    doctor: DemoDoctorUser;
   };
   catalogue: { otc: CatalogueEntry[]; rx: CatalogueEntry[] };
   /** The sandbox QES signer (PKCS#12) and its CA, trusted for the sandbox organisation only. */
@@ -275,6 +278,7 @@ export async function seedSandbox(db: Db): Promise<DemoFile> {
       organisationId,
       pharmacyGroupId: group.id,
     }),
+    doctor: await seedDoctorUser(db, organisationId, doctor, previous.users?.doctor),
   };
 
   const key = (slot: keyof DemoFile["keys"], spec: KeySpec) => ensureKey(db, previous.keys?.[slot], { ...spec, organisationId });

@@ -3,6 +3,7 @@ import { adminApiKeysRouter, adminTelemedicineProvidersRouter } from "./routers/
 import { adminQuestionnairesRouter } from "./routers/admin-questionnaires";
 import { adminSettingsRouter } from "./routers/admin-settings";
 import { apiKeysRouter } from "./routers/api-keys";
+import { doctorRequestsRouter, doctorStatisticsRouter, doctorWaitingRoomRouter } from "./routers/doctor";
 import { pharmaciesRouter } from "./routers/pharmacies";
 import { pharmacyHomeRouter } from "./routers/pharmacy-home";
 import { pharmacySkusRouter } from "./routers/pharmacy-skus";
@@ -19,6 +20,9 @@ export const appRouter = router({
   adminQuestionnaires: adminQuestionnairesRouter,
   adminSettings: adminSettingsRouter,
   apiKeys: apiKeysRouter,
+  doctorRequests: doctorRequestsRouter,
+  doctorStatistics: doctorStatisticsRouter,
+  doctorWaitingRoom: doctorWaitingRoomRouter,
   pharmacies: pharmaciesRouter,
   pharmacyHome: pharmacyHomeRouter,
   pharmacySkus: pharmacySkusRouter,

@@ -3,7 +3,8 @@
 import Link from "next/link";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
-import { useEffect, useState, type ReactNode } from "react";
+import { useState, type ReactNode } from "react";
+import { usePrescriptionPdfViewer } from "@/components/prescription-pdf-viewer";
 import { Button, SelectField, TextField } from "@/components/ui/controls";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import { errorMessage, errorReason, fieldErrors } from "@/components/trpc/errors";
@@ -25,23 +26,6 @@ import {
 } from "@/server/trpc/routers/pharmacy-orders.schemas";
 import { DELIVERY_TYPE_LABELS, formatDateTime, formatMoney } from "./format";
 import { StatusBadge } from "./status-badge";
-
-// pdf.js runs in the browser only: the viewer's module is loaded once the page shows a prescription.
-type PrescriptionPdfComponent = (props: { filename: string; contentBase64: string }) => ReactNode;
-function usePrescriptionPdfViewer(): { Viewer: PrescriptionPdfComponent | null; failed: boolean } {
-  const [state, setState] = useState<{ Viewer: PrescriptionPdfComponent | null; failed: boolean }>({ Viewer: null, failed: false });
-  useEffect(() => {
-    let live = true;
-    import("./prescription-pdf").then(
-      (module) => live && setState({ Viewer: module.default, failed: false }),
-      () => live && setState({ Viewer: null, failed: true }),
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
-  return state;
-}
 
 /** The order as it is now is refetched after every action, and every few seconds while the page is open. */
 const DETAIL_REFRESH_MS = 15_000;

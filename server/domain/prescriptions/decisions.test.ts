@@ -136,7 +136,10 @@ describe("sign", () => {
     const signed = await t.db.prescription.findUniqueOrThrow({ where: { id: prescriptionId } });
     expect(signed).toMatchObject({ status: "signed", doctorId: doctor.id, signedFileKey: signedKey(prescriptionId) });
     expect(signed.signedAt).toBeInstanceOf(Date);
-    expect(await readVerified(signed.signedFileKey!, signed.signedFileSha256!)).toEqual(pdf);
+    // The rendered PDF with the configured signer's qualified signature (signer.test.ts has the details).
+    const signedPdf = await readVerified(signed.signedFileKey!, signed.signedFileSha256!);
+    expect(signedPdf.equals(pdf)).toBe(false);
+    expect(signedPdf.toString("latin1")).toContain("/adbe.pkcs7.detached");
     expect((await history(prescriptionId)).at(-1)).toMatchObject({ fromStatus: "approved", toStatus: "signed", actorType: "USER" });
     expect(await sendTasks(prescriptionId)).toMatchObject([{ state: "PENDING", payload: { prescriptionId, organisationId: org() } }]);
     // Until the task has run, the order waits; signing again changes nothing.

@@ -1,10 +1,14 @@
 import { database, type Tx } from "@/server/db/client";
 import { actorColumns, type Actor } from "@/server/domain/actor";
-import { ConflictError, ValidationError } from "@/server/domain/errors";
+import { createHash } from "node:crypto";
+import { ConflictError, NotFoundError, ValidationError } from "@/server/domain/errors";
+import { prescriptionStorage, renderedKey, signedKey } from "@/server/storage/prescription-files";
 import { enqueueTask } from "@/server/domain/tasks/enqueue";
 import { lockPrescription, type LockedPrescription } from "./lock";
 import { progressOrderAfterPrescription } from "./order-progress";
-import { copyRenderedToSigned } from "./signed-copy";
+import { prescriptionDocumentProps, renderPrescriptionDocument } from "./render-pdf";
+import { copyRenderedToSigned, renderedPdfOf, storeSignedPdf, type SignedCopy } from "./signed-copy";
+import { qesSignerFor } from "./signer";
 import { normalisePrescriptionStatus, PRESCRIPTION_STATUS, type PrescriptionStatus } from "./statuses";
 
 /**
@@ -24,6 +28,11 @@ export type Decision = {
   doctorId?: string | null;
   /** Recorded with the history entry (required to put a prescription on hold). */
   note?: string | null;
+  /**
+   * The doctors' workspace: the deciding doctor (doctorId) may decide only on requests of the doctor
+   * queue (source DOCTOR) that are unassigned or assigned to them; any other is not found.
+   */
+  ownRequestsOnly?: boolean;
 };
 
 export type DecisionResult = { id: string; status: PrescriptionStatus; changed: boolean };
@@ -51,13 +60,22 @@ async function decidingDoctor(tx: Tx, p: LockedPrescription, doctorId: string | 
 async function decide(
   organisationId: string,
   prescriptionId: string,
+  decision: Decision,
   work: (tx: Tx, p: LockedPrescription, status: string) => Promise<DecisionResult>,
 ): Promise<DecisionResult> {
   const db = await database();
   return db.$transaction(async (tx) => {
     const p = await lockPrescription(tx, organisationId, prescriptionId);
+    if (decision.ownRequestsOnly) await checkOwnRequest(tx, p, decision.doctorId);
     return work(tx, p, statusOf(p));
   }, { timeout: 30_000, maxWait: 30_000 });
+}
+
+/** Under the lock: a request of the doctor queue, unassigned or the deciding doctor's own; else not found. */
+async function checkOwnRequest(tx: Tx, p: LockedPrescription, doctorId: string | null | undefined): Promise<void> {
+  if (!doctorId || (p.doctorId && p.doctorId !== doctorId)) throw new NotFoundError();
+  const row = await tx.prescription.findUnique({ where: { id: p.id }, select: { source: true } });
+  if (row?.source !== "DOCTOR") throw new NotFoundError();
 }
 
 async function recordHistory(tx: Tx, p: LockedPrescription, toStatus: string, decision: Decision): Promise<void> {
@@ -73,7 +91,7 @@ const unchanged = (p: LockedPrescription, status: PrescriptionStatus): DecisionR
  * rendered again (prescription.render) so that the copy the doctor signs names them.
  */
 export function approvePrescription(organisationId: string, prescriptionId: string, decision: Decision): Promise<DecisionResult> {
-  return decide(organisationId, prescriptionId, async (tx, p, status) => {
+  return decide(organisationId, prescriptionId, decision, async (tx, p, status) => {
     if (status === PRESCRIPTION_STATUS.approved) {
       if (!decision.doctorId || decision.doctorId === p.doctorId) return unchanged(p, PRESCRIPTION_STATUS.approved);
       throw new ConflictError("The prescription is already approved by another doctor.");
@@ -93,24 +111,91 @@ export function approvePrescription(organisationId: string, prescriptionId: stri
 /**
  * approved → signed (the doctor can sign with a qualified electronic signature) or NON_QES_SIGNED
  * (the doctor cannot, and a telemedicine provider of the organisation allows prescriptions without
- * one); otherwise a conflict. The rendered PDF is copied to signed storage (no rendered PDF: a
- * conflict, render first), and the prescription is queued to be sent to its pharmacy.
+ * one); otherwise a conflict. A QES signature is made on the rendered PDF with the organisation's
+ * signer (signer.ts: the sandbox signer in the sandbox, the configured one elsewhere; none: 422) and
+ * the signed PDF is stored; without a QES the rendered PDF is stored as it is. No rendered PDF: a
+ * conflict, render first. The prescription is then queued to be sent to its pharmacy.
  */
 export function signPrescription(organisationId: string, prescriptionId: string, decision: Decision): Promise<DecisionResult> {
-  return decide(organisationId, prescriptionId, async (tx, p, status) => {
+  return decide(organisationId, prescriptionId, decision, async (tx, p, status) => {
     if (status === PRESCRIPTION_STATUS.signed || status === PRESCRIPTION_STATUS.nonQesSigned) return unchanged(p, status);
     if (status !== PRESCRIPTION_STATUS.approved) throw refuse("signed", status, "approved");
-    const doctor = await decidingDoctor(tx, p, decision.doctorId);
-    const to = doctor.canSignQes ? PRESCRIPTION_STATUS.signed : await nonQesSignature(tx, p.organisationId, doctor);
-    const copy = await copyRenderedToSigned(p);
-    await tx.prescription.update({
-      where: { id: p.id },
-      data: { status: to, doctorId: doctor.id, signedFileKey: copy.key, signedFileSha256: copy.sha256, signedAt: new Date() },
-    });
-    await recordHistory(tx, p, to, decision);
-    await enqueueTask(tx, "pharmacy_manager.send_prescription", { prescriptionId: p.id, organisationId: p.organisationId });
-    return { id: p.id, status: to, changed: true };
+    return signLocked(tx, p, decision);
   });
+}
+
+async function signLocked(tx: Tx, p: LockedPrescription, decision: Decision): Promise<DecisionResult> {
+  const doctor = await decidingDoctor(tx, p, decision.doctorId);
+  const to = doctor.canSignQes ? PRESCRIPTION_STATUS.signed : await nonQesSignature(tx, p.organisationId, doctor);
+  const signedAt = new Date();
+  const copy = to === PRESCRIPTION_STATUS.signed ? await qesSignedCopy(tx, p, doctor, signedAt) : await copyRenderedToSigned(p);
+  await tx.prescription.update({
+    where: { id: p.id },
+    data: { status: to, doctorId: doctor.id, signedFileKey: copy.key, signedFileSha256: copy.sha256, signedAt },
+  });
+  await recordHistory(tx, p, to, decision);
+  await enqueueTask(tx, "pharmacy_manager.send_prescription", { prescriptionId: p.id, organisationId: p.organisationId });
+  return { id: p.id, status: to, changed: true };
+}
+
+/**
+ * The rendered PDF with the doctor's qualified signature, stored write-once. A signed copy already
+ * in storage for a prescription that is still approved was left by an attempt whose transaction
+ * rolled back after storing it (only signing writes it before the status changes): it is kept, as
+ * a signed copy is never replaced.
+ */
+async function qesSignedCopy(tx: Tx, p: LockedPrescription, doctor: Doctor, signingTime: Date): Promise<SignedCopy> {
+  const storage = prescriptionStorage();
+  const key = signedKey(p.id);
+  if (await storage.exists(key)) {
+    const leftover = await storage.get(key);
+    return { key, sha256: createHash("sha256").update(leftover).digest("hex") };
+  }
+  const rendered = await renderedPdfOf(p);
+  const organisation = await tx.organisation.findUniqueOrThrow({ where: { id: p.organisationId }, select: { sandbox: true } });
+  const signer = await qesSignerFor(organisation, doctor);
+  return storeSignedPdf(p.id, await signer.sign(rendered, { signingTime, reason: `Prescription ${p.id}` }));
+}
+
+/**
+ * The doctors' workspace's "Sign prescription": approve (when waiting for a doctor or on hold),
+ * render the PDF again so that it names the deciding doctor, and sign, in one transaction under the
+ * prescription's lock, through the same steps as approvePrescription and signPrescription (each
+ * status change its own history entry). An already signed prescription changes nothing, so a
+ * repeated click is harmless.
+ */
+export function approveAndSignPrescription(organisationId: string, prescriptionId: string, decision: Decision): Promise<DecisionResult> {
+  return decide(organisationId, prescriptionId, decision, async (tx, p, status) => {
+    if (status === PRESCRIPTION_STATUS.signed || status === PRESCRIPTION_STATUS.nonQesSigned) return unchanged(p, status);
+    if (status === PRESCRIPTION_STATUS.approved) {
+      if (decision.doctorId && p.doctorId && decision.doctorId !== p.doctorId) throw new ConflictError("The prescription is already approved by another doctor.");
+    } else if (status === PRESCRIPTION_STATUS.waitingForDoctor || status === PRESCRIPTION_STATUS.onHold) {
+      const doctor = await decidingDoctor(tx, p, decision.doctorId);
+      await tx.prescription.update({ where: { id: p.id }, data: { status: PRESCRIPTION_STATUS.approved, doctorId: doctor.id } });
+      await recordHistory(tx, p, PRESCRIPTION_STATUS.approved, { ...decision, note: null });
+      p = { ...p, status: PRESCRIPTION_STATUS.approved, doctorId: doctor.id };
+    } else {
+      throw refuse("signed", status, "waiting for a doctor, on hold or approved");
+    }
+    p = { ...p, renderedFileKey: await renderLocked(tx, p.id) };
+    return signLocked(tx, p, decision);
+  });
+}
+
+/** Renders the prescription's PDF now, under its lock (as the prescription.render task would), and stores it. */
+async function renderLocked(tx: Tx, prescriptionId: string): Promise<string> {
+  const prescription = await tx.prescription.findUniqueOrThrow({
+    where: { id: prescriptionId },
+    include: {
+      doctor: { select: { displayName: true } },
+      patient: { select: { displayName: true, firstName: true, lastName: true, dateOfBirth: true } },
+      lines: { select: { quantity: true, dosage: true, sku: { select: { displayName: true, prescriptionName: true, pzn: true, dosage: true } } } },
+    },
+  });
+  const pdf = await renderPrescriptionDocument(prescriptionDocumentProps(prescription));
+  const stored = await prescriptionStorage().put(renderedKey(prescriptionId), pdf);
+  await tx.prescription.update({ where: { id: prescriptionId }, data: { renderedFileKey: stored.key } });
+  return stored.key;
 }
 
 /**
@@ -136,7 +221,7 @@ async function nonQesSignature(tx: Tx, organisationId: string, doctor: Doctor): 
  * fulfillment" does, and the order moves on ("prescription declined" when nothing of it is left).
  */
 export function declinePrescription(organisationId: string, prescriptionId: string, decision: Decision): Promise<DecisionResult> {
-  return decide(organisationId, prescriptionId, async (tx, p, status) => {
+  return decide(organisationId, prescriptionId, decision, async (tx, p, status) => {
     if (status === PRESCRIPTION_STATUS.declined) return unchanged(p, PRESCRIPTION_STATUS.declined);
     if (status !== PRESCRIPTION_STATUS.waitingForDoctor && status !== PRESCRIPTION_STATUS.onHold && status !== PRESCRIPTION_STATUS.approved) {
       throw refuse("declined", status, "waiting for a doctor, on hold or approved");
@@ -166,7 +251,7 @@ export function declinePrescription(organisationId: string, prescriptionId: stri
  */
 export function holdPrescription(organisationId: string, prescriptionId: string, decision: Decision): Promise<DecisionResult> {
   if (!decision.note?.trim()) return Promise.reject(ValidationError.field("note", "A note is required to put a prescription on hold."));
-  return decide(organisationId, prescriptionId, async (tx, p, status) => {
+  return decide(organisationId, prescriptionId, decision, async (tx, p, status) => {
     if (status === PRESCRIPTION_STATUS.onHold) return unchanged(p, PRESCRIPTION_STATUS.onHold);
     if (status !== PRESCRIPTION_STATUS.waitingForDoctor && status !== PRESCRIPTION_STATUS.approved) {
       throw refuse("put on hold", status, "waiting for a doctor or approved");

@@ -15,10 +15,15 @@ const noRenderedPdf = () =>
  * No rendered PDF (no key, or the file is missing) is a conflict.
  */
 export async function copyRenderedToSigned(prescription: { id: string; renderedFileKey: string | null }): Promise<SignedCopy> {
+  return storeSignedPdf(prescription.id, await renderedPdfOf(prescription));
+}
+
+/** The rendered PDF of a prescription; none (no key, or the file is missing) is a conflict. */
+export async function renderedPdfOf(prescription: { renderedFileKey: string | null }): Promise<Buffer> {
   if (!prescription.renderedFileKey) throw noRenderedPdf();
   const storage = prescriptionStorage();
   if (!(await storage.exists(prescription.renderedFileKey))) throw noRenderedPdf();
-  return storeSignedPdf(prescription.id, await storage.get(prescription.renderedFileKey));
+  return storage.get(prescription.renderedFileKey);
 }
 
 /**

@@ -1,0 +1,203 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { readDemoFile, signInAs, type DemoFile } from "./demo";
+
+/**
+ * The doctors' workspace as the sandbox doctor uses it: a request from an order with an anamnesis
+ * (the answers through a Public API treatment checkout, the order through the Management API) is
+ * signed on /admin/doctor and its pharmacy order appears in the pharmacy portal; another is
+ * declined with a reason; the waiting room and the statistics. Screenshots go to
+ * test-results/admin (docs/screenshots with SCREENSHOTS_TO_DOCS=1).
+ */
+type Sandbox = DemoFile & { keys: { public: string } };
+const demo = () => readDemoFile() as Sandbox;
+const shots = path.resolve(import.meta.dirname, "..", "test-results", "admin");
+const docShots = path.resolve(import.meta.dirname, "..", "docs", "screenshots");
+const tag = () => Math.random().toString(36).slice(2, 8);
+const EPA = "/v1/external_pharmacy_api";
+
+test.use({ viewport: { width: 1280, height: 900 } });
+
+async function shot(page: Page, name: string) {
+  const dir = process.env.SCREENSHOTS_TO_DOCS === "1" ? docShots : shots;
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+}
+
+const ANSWERS = { allergies: "no", conditions: ["none"], medication: "Vitamin D3 1000 IE", consent: true };
+
+/**
+ * An order waiting for a doctor: the patient answers the sandbox anamnesis (POST treatments, which
+ * stores the completed questionnaire response), then the shop places the order of the Rx SKU with
+ * that anamnesis for the same customer, sent to pharmacies[0] (the demo pharmacist's).
+ */
+async function orderWithAnamnesis(request: APIRequestContext, lastName: string) {
+  const d = demo();
+  const rx = d.catalogue.rx[0]!;
+  const customerId = `e2e-doctor-${lastName.toLowerCase()}`;
+  const treatment = await request.post(`/v2/public-api/treatments/${d.shop.identifier}`, {
+    headers: { "X-API-Key": d.keys.public },
+    data: {
+      questionnaire_uid: d.questionnaire_uid,
+      answers: ANSWERS,
+      intent: "consultation",
+      lines: [{ sku_uid: rx.sku_uid, quantity: 1 }],
+      patient_data: { first_name: "Erika", last_name: lastName, date_of_birth: -172_800_000, gender: "female" },
+      shop_customer_id: customerId,
+      shipping_address: { first_name: "Erika", last_name: lastName, address1: "Hauptstr. 5", city: "Berlin", country_code: "DE", zip: "10115" },
+    },
+  });
+  expect(treatment.status(), await treatment.text()).toBe(201);
+  const anamnesisUid = (await treatment.json()).anamnesis_uid as string;
+
+  const externalId = `e2e-doctor-${lastName.toLowerCase()}`;
+  const order = await request.post("/v1/management/orders", {
+    headers: { "X-API-Key": d.keys.management },
+    data: {
+      shop_identifier: d.shop.identifier,
+      external_id: externalId,
+      customer: { id: customerId, email: "erika@example.com" },
+      delivery_address: { first_name: "Erika", last_name: lastName, street: "Hauptstr.", house_number: "5", zip_code: "10115", city: "Berlin", country: "DE" },
+      fulfillments: [
+        {
+          external_id: "f-1",
+          destination_pharmacy_uid: d.pharmacies[0]!.uid,
+          items: [{ external_id: "i-1", sku_reference: rx.sku_reference, quantity: 1, total_paid: { amount: 2890, currency: "EUR" }, anamnesis_uid: anamnesisUid }],
+        },
+      ],
+    },
+  });
+  expect(order.status(), await order.text()).toBe(201);
+  const body = await order.json();
+  expect(body.status).toBe("waiting for doctor");
+  return { externalId, prescriptionUid: body.prescriptions[0].uid as string };
+}
+
+/** The pharmacy order of a shop order at the demo pharmacy, over REST; undefined until it exists. */
+async function pharmacyOrderOf(request: APIRequestContext, externalId: string) {
+  const response = await request.get(`${EPA}/pharmacy_orders/?${new URLSearchParams({ search: externalId })}`, { headers: { "X-API-Key": demo().keys.pharmacy } });
+  expect(response.ok()).toBe(true);
+  return ((await response.json()).data as { uid: string; name: string }[])[0];
+}
+
+async function signOut(page: Page) {
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/signin/);
+}
+
+test("a doctor signs a request from an anamnesis order and the pharmacy order appears at the pharmacy", async ({ page }) => {
+  const d = demo();
+  const lastName = `Signed${tag()}`;
+  const { externalId, prescriptionUid } = await orderWithAnamnesis(page.request, lastName);
+
+  await signInAs(page, d.users.doctor, "/admin/doctor");
+  await expect(page.getByRole("heading", { name: "Prescription requests" })).toBeVisible();
+  const link = page.locator(`a[href="/admin/doctor/requests/${prescriptionUid}"]`);
+  await expect(link).toHaveText(`Erika ${lastName}`);
+  await shot(page, "admin-doctor-queue");
+  await link.click();
+  await expect(page).toHaveURL(new RegExp(`/admin/doctor/requests/${prescriptionUid}$`));
+
+  // The patient, the item, and the anamnesis answers as the questionnaire lays them out (read-only).
+  await expect(page.getByText(`Erika ${lastName}`).first()).toBeVisible();
+  await expect(page.getByRole("cell", { name: /Finasteride 1 mg/ })).toBeVisible();
+  const answers = page.getByTestId("anamnesis-answers");
+  await expect(answers.getByText("Do you have any known allergies?")).toBeVisible();
+  await expect(answers.getByText("Which medicines do you take regularly?")).toBeVisible();
+  const shown = await answers.evaluate((root) =>
+    [root.textContent ?? "", ...[...root.querySelectorAll("input, textarea")].map((e) => (e as HTMLInputElement).value)].join("\n"),
+  );
+  expect(shown).toContain("Vitamin D3 1000 IE");
+  expect(await answers.locator("input:checked").count()).toBeGreaterThan(0);
+  await expect(page.getByTestId("prescription-pdf").locator("canvas")).toBeVisible();
+  await shot(page, "admin-doctor-request");
+
+  await page.getByRole("button", { name: "Sign prescription" }).click();
+  await expect(page.getByText("Signed. The order goes to the pharmacy.")).toBeVisible();
+  await expect(page.getByText("Signed (QES)").first()).toBeVisible();
+  await expect(page.getByRole("button", { name: "Sign prescription" })).toHaveCount(0);
+
+  // The send task opens the pharmacy order at the demo pharmacy.
+  await expect.poll(async () => (await pharmacyOrderOf(page.request, externalId))?.uid, { timeout: 30_000 }).toBeTruthy();
+  const po = (await pharmacyOrderOf(page.request, externalId))!;
+
+  await signOut(page);
+  await signInAs(page, d.users.pharmacist, "/pharmacy/orders");
+  await page.getByLabel("Search").fill(lastName);
+  const poLink = page.getByRole("link", { name: po.name });
+  await expect(poLink).toBeVisible();
+  await poLink.click();
+  await expect(page).toHaveURL(new RegExp(`/pharmacy/orders/${po.uid}$`));
+  // The signed prescription is in the pharmacy's page.
+  await expect(page.getByTestId("prescription-pdf").locator("canvas")).toBeVisible();
+});
+
+test("a doctor declines a request with a reason; the reason is required", async ({ page }) => {
+  const d = demo();
+  const lastName = `Declined${tag()}`;
+  const { prescriptionUid } = await orderWithAnamnesis(page.request, lastName);
+  await signInAs(page, d.users.doctor, "/admin/doctor");
+  await page.locator(`a[href="/admin/doctor/requests/${prescriptionUid}"]`).click();
+
+  await page.getByRole("button", { name: "Decline" }).click();
+  const reason = page.getByRole("textbox", { name: "Reason" });
+  await expect(reason).toBeVisible();
+  await page.getByRole("button", { name: "Confirm decline" }).click();
+  await expect(page.getByText("Give the reason for declining.")).toBeVisible();
+  await reason.fill("Finasteride is contraindicated with the reported liver disease.");
+  await page.getByRole("button", { name: "Confirm decline" }).click();
+  await expect(page.getByText("Declined. The patient's order will not be dispensed.")).toBeVisible();
+  await expect(page.getByText("“Finasteride is contraindicated with the reported liver disease.”")).toBeVisible();
+
+  // It has left the queue.
+  await page.getByRole("navigation", { name: "Doctors' workspace" }).getByRole("link", { name: "Requests" }).click();
+  await expect(page.getByRole("heading", { name: "Prescription requests" })).toBeVisible();
+  await expect(page.locator(`a[href="/admin/doctor/requests/${prescriptionUid}"]`)).toHaveCount(0);
+});
+
+test("a doctor takes the next patient from the waiting room, completes the consultation and reads their statistics", async ({ page }) => {
+  const d = demo();
+  const lastName = `Waiting${tag()}`;
+  const patient = await page.request.post("/v1/management/patients", {
+    headers: { "X-API-Key": d.keys.management },
+    data: { shop_uid: d.shop.uid, shop_customer_id: `e2e-wait-${lastName}`, email: `${lastName.toLowerCase()}@example.com` },
+  });
+  expect(patient.status(), await patient.text()).toBeLessThan(300);
+  const patientUid = (await patient.json()).patient_profile_uid as string;
+  const registered = await page.request.post("/v1/management/waiting-room/register", {
+    headers: { "X-API-Key": d.keys.management },
+    data: { shop_uid: d.shop.uid, patient_profile_uid: patientUid, visit_reason: "Repeat prescription" },
+  });
+  expect(registered.status(), await registered.text()).toBe(201);
+
+  await signInAs(page, d.users.doctor, "/admin/doctor");
+  // An admin page sends a doctor back to the workspace.
+  await page.goto("/admin/api-keys");
+  await expect(page).toHaveURL(/\/admin\/doctor$/);
+  await page.getByRole("navigation", { name: "Doctors' workspace" }).getByRole("link", { name: "Waiting room" }).click();
+  await expect(page.getByRole("heading", { name: "Waiting room" })).toBeVisible();
+  await expect(page.getByRole("row").filter({ hasText: "Repeat prescription" }).filter({ hasText: `${lastName.toLowerCase()}@example.com` })).toBeVisible();
+  await shot(page, "admin-doctor-waiting-room");
+
+  // Earlier waiting entries of other runs may come first: take patients until this one is with the doctor.
+  for (let i = 0; i < 20; i++) {
+    await page.getByRole("button", { name: "Take next patient" }).click();
+    const complete = page.getByRole("button", { name: "Complete consultation" });
+    await expect(complete).toBeVisible();
+    const mine = await page.getByRole("region", { name: "Current patient" }).getByText("Repeat prescription").isVisible();
+    if (mine) break;
+    await complete.click();
+    await expect(page.getByRole("button", { name: "Take next patient" })).toBeVisible();
+  }
+  await expect(page.getByRole("region", { name: "Current patient" })).toContainText("Repeat prescription");
+  await page.getByRole("button", { name: "Complete consultation" }).click();
+  await expect(page.getByRole("button", { name: "Take next patient" })).toBeVisible();
+
+  await page.getByRole("navigation", { name: "Doctors' workspace" }).getByRole("link", { name: "My statistics" }).click();
+  await expect(page.getByRole("heading", { name: "My statistics" })).toBeVisible();
+  await expect(page.getByLabel("From")).toBeVisible();
+  const completed = page.getByText("Consultations completed").locator("xpath=following-sibling::dd");
+  await expect(completed).not.toHaveText("0");
+  await shot(page, "admin-doctor-statistics");
+});

@@ -1,0 +1,75 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { config } from "@/server/config";
+import { UnprocessableError } from "@/server/domain/errors";
+import { ensureSandboxPersonalSigner } from "@/server/pki/sandbox-ca";
+import { signPdfWithP12 } from "@/server/pki/sign-pdf";
+
+/**
+ * The qualified signer a doctor signs a prescription with (the port; signPrescription uses it):
+ *
+ * - sandbox organisations: the sandbox signer, a certificate in the doctor's own name issued by the
+ *   sandbox QES CA of DATA_DIR/qes and kept there (created on first use). Its signatures validate
+ *   for sandbox organisations only (trust-anchors.ts), like every sandbox signature.
+ * - every other organisation: the signer the operator configured (QES_SIGNER_P12 and its password,
+ *   a PKCS#12 of a qualified trust service). None configured: signing with a QES is refused (422);
+ *   a prescription is never given a signature that is not one.
+ */
+export type QesSigner = {
+  /** Whose signature it is, for messages. */
+  description: string;
+  /** The PDF with a PAdES signature (detached CMS, SHA-256, signingTime, the certificate chain). */
+  sign(pdf: Buffer, options: { signingTime: Date; reason: string }): Promise<Buffer>;
+};
+
+export class NoQesSignerError extends UnprocessableError {
+  constructor(message: string) {
+    super(message);
+  }
+}
+
+export async function qesSignerFor(organisation: { sandbox: boolean }, doctor: { id: string; displayName: string }): Promise<QesSigner> {
+  if (organisation.sandbox) {
+    const signer = await ensureSandboxPersonalSigner(path.resolve(config().DATA_DIR), `doctor-${doctor.id}`, doctor.displayName);
+    return {
+      description: `the sandbox QES signer of ${doctor.displayName}`,
+      sign: (pdf, options) => signPdfWithP12(pdf, signer.p12, signer.password, options),
+    };
+  }
+  const configured = configuredSigner();
+  return {
+    description: "the configured QES signer",
+    async sign(pdf, options) {
+      try {
+        return await signPdfWithP12(pdf, configured.p12, configured.password, options);
+      } catch (error) {
+        // A PKCS#12 the password does not open, or one without a key: the setting is wrong, not the request.
+        if (/pkcs ?#?12|mac|password|private key/i.test(error instanceof Error ? error.message : "")) {
+          throw new NoQesSignerError("The configured QES signer (QES_SIGNER_P12) cannot be opened with QES_SIGNER_P12_PASSWORD.");
+        }
+        throw error;
+      }
+    },
+  };
+}
+
+let cache: { file: string; p12: Buffer; password: string } | undefined;
+
+/** The operator's PKCS#12 (read once per path). Missing or unreadable: a 422 that says what to configure. */
+function configuredSigner(): { p12: Buffer; password: string } {
+  const { QES_SIGNER_P12: file, QES_SIGNER_P12_PASSWORD: password } = config();
+  if (!file || password === undefined) {
+    throw new NoQesSignerError(
+      "No qualified electronic signature signer is configured for this organisation (QES_SIGNER_P12 and QES_SIGNER_P12_PASSWORD): the prescription cannot be signed with a QES.",
+    );
+  }
+  if (cache?.file !== file) {
+    try {
+      cache = { file, p12: readFileSync(path.resolve(file)), password };
+    } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : "unreadable";
+      throw new NoQesSignerError(`The configured QES signer QES_SIGNER_P12 cannot be read (${reason}): the prescription cannot be signed with a QES.`);
+    }
+  }
+  return { p12: cache.p12, password };
+}

@@ -1,0 +1,109 @@
+/** The doctors' workspace's wire shapes: Unix seconds, dates of birth as YYYY-MM-DD, statuses as the API spells them. */
+import type { DoctorStatistics } from "@/server/domain/doctors/queries";
+import type { DoctorWaitingRoom } from "@/server/domain/meetings/doctor-waiting-room";
+import type { DoctorQueue, DoctorRequest } from "@/server/domain/prescriptions/doctor-queue";
+import { AWAITING_DOCTOR_STATUSES, normalisePrescriptionStatus, presentedStatus } from "@/server/domain/prescriptions/statuses";
+import { unix, unixOrNull } from "@/server/wire/format";
+
+type PatientRow = { displayName: string; firstName: string | null; lastName: string | null; dateOfBirth: Date | null; email?: string | null };
+
+/** First and last name, else the display name, else the e-mail (a patient registered by a shop may have only that). */
+const patientName = (p: PatientRow) =>
+  [p.firstName, p.lastName].filter((s) => s?.trim()).join(" ") || p.displayName.trim() || p.email?.trim() || "Patient without a name";
+// A @db.Date column arrives as midnight UTC.
+const dateOfBirth = (p: PatientRow) => (p.dateOfBirth ? p.dateOfBirth.toISOString().slice(0, 10) : null);
+
+export function presentQueue(queue: DoctorQueue, doctorId: string) {
+  return {
+    total: queue.total,
+    items: queue.items.map((p) => ({
+      uid: p.id,
+      status: presentedStatus(p.status),
+      createdAt: unix(p.createdAt),
+      assignedToMe: p.doctorId === doctorId,
+      patient: { name: patientName(p.patient), dateOfBirth: dateOfBirth(p.patient) },
+      order: p.order ? { uid: p.order.id, name: p.order.name } : null,
+      items: p.lines.map((l) => ({ sku: l.sku.displayName, quantity: l.quantity })),
+      withAnamnesis: p.lines.some((l) => l.anamnesisId !== null),
+    })),
+  };
+}
+
+export function presentRequest(p: DoctorRequest, doctorId: string) {
+  const status = normalisePrescriptionStatus(p.status);
+  return {
+    uid: p.id,
+    status: presentedStatus(p.status),
+    /** The doctor may still decide (sign, decline, hold). */
+    awaitingDecision: status !== null && AWAITING_DOCTOR_STATUSES.includes(status),
+    createdAt: unix(p.createdAt),
+    signedAt: unixOrNull(p.signedAt),
+    doctor: p.doctor ? { uid: p.doctor.id, name: p.doctor.displayName, isMe: p.doctor.id === doctorId } : null,
+    order: p.order ? { uid: p.order.id, name: p.order.name, status: p.order.status } : null,
+    patient: {
+      uid: p.patient.id,
+      name: patientName(p.patient),
+      email: p.patient.email,
+      dateOfBirth: dateOfBirth(p.patient),
+      fields: p.patient.properties.map((f) => ({ key: f.field.key, label: f.field.displayName, value: f.value })),
+    },
+    items: p.lines.map((l) => ({
+      uid: l.id,
+      sku: { uid: l.sku.id, name: l.sku.displayName, pzn: l.sku.pzn },
+      quantity: l.quantity,
+      dosage: l.dosage ?? l.sku.dosage,
+      anamnesis: l.anamnesis
+        ? {
+            uid: l.anamnesis.id,
+            status: l.anamnesis.status,
+            completedAt: unixOrNull(l.anamnesis.completedAt),
+            answers: l.anamnesis.data,
+            questionnaire: { uid: l.anamnesis.questionnaire.id, name: l.anamnesis.questionnaire.displayName, model: l.anamnesis.questionnaire.model },
+          }
+        : null,
+    })),
+    history: p.history.map((h) => ({
+      from: h.fromStatus === null ? null : presentedStatus(h.fromStatus),
+      to: presentedStatus(h.toStatus),
+      note: h.note,
+      at: unix(h.createdAt),
+    })),
+  };
+}
+
+export function presentWaitingRoom(room: DoctorWaitingRoom) {
+  const patient = (p: PatientRow & { id: string }) => ({ uid: p.id, name: patientName(p), dateOfBirth: dateOfBirth(p) });
+  return {
+    current: room.current
+      ? {
+          queueUid: room.current.id,
+          meetingUid: room.current.meeting?.id ?? null,
+          videoRoomId: room.current.videoRoomId,
+          visitReason: room.current.visitReason,
+          allocatedAt: unixOrNull(room.current.allocatedAt),
+          waitingSince: unix(room.current.createdAt),
+          patient: patient(room.current.patient),
+        }
+      : null,
+    total: room.total,
+    waiting: room.waiting.map((e) => ({
+      queueUid: e.id,
+      position: e.position,
+      waitingSince: unix(e.createdAt),
+      visitReason: e.visitReason,
+      preferredDoctor: e.preferredDoctor?.displayName ?? null,
+      takeableByMe: e.takeableByMe,
+      patient: patient(e.patient),
+    })),
+  };
+}
+
+export const presentStatistics = (s: DoctorStatistics) => ({
+  from: unix(s.from),
+  to: unix(s.to),
+  signed: s.signed,
+  declined: s.declined,
+  pending: s.pending,
+  consultationsCompleted: s.consultationsCompleted,
+  averageConsultationMinutes: s.averageConsultationMinutes,
+});

@@ -1,0 +1,80 @@
+/**
+ * The doctors' workspace (users with the DOCTOR role, bound to a Doctor of their organisation): the
+ * queue of prescription requests, deciding on one (sign, decline, hold) as that doctor, the waiting
+ * room and their own statistics. The same domain functions as the Management API; a request
+ * assigned to another doctor is not found, like another organisation's.
+ */
+import type { Actor } from "@/server/domain/actor";
+import { getDoctorStatistics } from "@/server/domain/doctors/queries";
+import { completeConsultation } from "@/server/domain/meetings/complete-consultation";
+import { getDoctorWaitingRoom } from "@/server/domain/meetings/doctor-waiting-room";
+import { takeNextPatient } from "@/server/domain/meetings/take-next-patient";
+import { approveAndSignPrescription, declinePrescription, holdPrescription, type Decision } from "@/server/domain/prescriptions/decisions";
+import { getDoctorRequest, getDoctorRequestPdf, listDoctorQueue } from "@/server/domain/prescriptions/doctor-queue";
+import { presentedStatus } from "@/server/domain/prescriptions/statuses";
+import { doctorProcedure, router } from "@/server/trpc/init";
+import { unix } from "@/server/wire/format";
+import { presentQueue, presentRequest, presentStatistics, presentWaitingRoom } from "./doctor.presenters";
+import { completeConsultationInput, declineInput, holdInput, requestInput, statisticsInput } from "./doctor.schemas";
+
+/** A decision of the signed-in doctor, on the doctor queue's requests only. */
+const asDoctor = (ctx: { user: { id: string }; doctorId: string }, note?: string): Decision => ({
+  actor: { type: "USER", userId: ctx.user.id } satisfies Actor,
+  doctorId: ctx.doctorId,
+  note,
+  ownRequestsOnly: true,
+});
+
+const presentDecision = (r: { id: string; status: string; changed: boolean }) => ({ uid: r.id, status: presentedStatus(r.status), changed: r.changed });
+
+export const doctorRequestsRouter = router({
+  queue: doctorProcedure.query(async ({ ctx }) => presentQueue(await listDoctorQueue(ctx.user.organisationId, ctx.doctorId), ctx.doctorId)),
+
+  get: doctorProcedure.input(requestInput).query(async ({ ctx, input }) =>
+    presentRequest(await getDoctorRequest(ctx.user.organisationId, ctx.doctorId, input.prescriptionUid), ctx.doctorId),
+  ),
+
+  /** The signed PDF once signed, else a preview of the PDF signing will produce (base64). */
+  pdf: doctorProcedure.input(requestInput).query(async ({ ctx, input }) => {
+    const file = await getDoctorRequestPdf(ctx.user.organisationId, ctx.doctorId, input.prescriptionUid);
+    return { filename: file.filename, signed: file.signed, contentBase64: file.content.toString("base64") };
+  }),
+
+  /** Approve (unless approved) and sign with the organisation's QES signer, or without QES where the domain allows it. */
+  sign: doctorProcedure.input(requestInput).mutation(async ({ ctx, input }) =>
+    presentDecision(await approveAndSignPrescription(ctx.user.organisationId, input.prescriptionUid, asDoctor(ctx))),
+  ),
+
+  decline: doctorProcedure.input(declineInput).mutation(async ({ ctx, input }) =>
+    presentDecision(await declinePrescription(ctx.user.organisationId, input.prescriptionUid, asDoctor(ctx, input.reason))),
+  ),
+
+  hold: doctorProcedure.input(holdInput).mutation(async ({ ctx, input }) =>
+    presentDecision(await holdPrescription(ctx.user.organisationId, input.prescriptionUid, asDoctor(ctx, input.note))),
+  ),
+});
+
+export const doctorWaitingRoomRouter = router({
+  get: doctorProcedure.query(async ({ ctx }) => presentWaitingRoom(await getDoctorWaitingRoom(ctx.user.organisationId, ctx.doctorId))),
+
+  /** null: nobody is waiting for this doctor. */
+  takeNext: doctorProcedure.mutation(async ({ ctx }) => {
+    const allocation = await takeNextPatient(ctx.user.organisationId, ctx.doctorId);
+    return allocation
+      ? { queueUid: allocation.queueUid, meetingUid: allocation.meetingId, videoRoomId: allocation.videoRoomId, allocatedAt: unix(allocation.allocatedAt) }
+      : null;
+  }),
+
+  complete: doctorProcedure.input(completeConsultationInput).mutation(async ({ ctx, input }) => {
+    const result = await completeConsultation(ctx.user.organisationId, ctx.doctorId, input.queueUid);
+    return { queueUid: result.queueUid, changed: result.changed };
+  }),
+});
+
+export const doctorStatisticsRouter = router({
+  get: doctorProcedure.input(statisticsInput).query(async ({ ctx, input }) =>
+    presentStatistics(
+      await getDoctorStatistics(ctx.user.organisationId, ctx.doctorId, { from: new Date(input.from * 1000), to: new Date(input.to * 1000 + 999) }),
+    ),
+  ),
+});
