@@ -1,5 +1,7 @@
 import { createCallerFactory, router } from "./init";
 import { adminApiKeysRouter, adminTelemedicineProvidersRouter } from "./routers/admin";
+import { adminAuditRouter } from "./routers/admin-audit";
+import { adminWebhookLogsRouter, adminWebhooksRouter } from "./routers/admin-webhooks";
 import { apiKeysRouter } from "./routers/api-keys";
 import { pharmaciesRouter } from "./routers/pharmacies";
 import { pharmacyHomeRouter } from "./routers/pharmacy-home";
@@ -14,6 +16,9 @@ import { webhookSubscriptionsRouter } from "./routers/webhook-subscriptions";
 export const appRouter = router({
   adminApiKeys: adminApiKeysRouter,
   adminTelemedicineProviders: adminTelemedicineProvidersRouter,
+  adminAudit: adminAuditRouter,
+  adminWebhooks: adminWebhooksRouter,
+  adminWebhookLogs: adminWebhookLogsRouter,
   apiKeys: apiKeysRouter,
   pharmacies: pharmaciesRouter,
   pharmacyHome: pharmacyHomeRouter,
