@@ -101,9 +101,9 @@ describe("adminWebhooks: the organisation's subscriptions", () => {
 
   it("refuses bad input with field errors and writes nothing; a pharmacy's subscription is not the admin's", async () => {
     // The domain's field errors, which the error formatter hands to the form (init.ts).
-    const error = await as(admin)
+    const error = (await as(admin)
       .adminWebhooks.register({ notificationType: "pharmacy_order_updated", target: "ftp://example.com/x" })
-      .catch((e: unknown) => e as TRPCError);
+      .catch((e: unknown) => e)) as TRPCError;
     expect(error).toMatchObject({ code: "BAD_REQUEST" });
     expect(error.cause).toBeInstanceOf(ValidationError);
     expect(Object.keys((error.cause as ValidationError).fields)).toEqual(["target"]);

@@ -12,7 +12,7 @@ import type { FieldErrors } from "@/server/domain/errors";
 import { PHARMACY_EVENT_TYPES } from "@/server/domain/webhooks/event-types";
 import { toFieldErrors } from "@/server/wire/field-errors";
 import { registerSubscriptionInput } from "@/server/trpc/routers/webhook-subscriptions.schemas";
-import { FailingTargetsNotice, TargetHealthBadge, useTargetHealth } from "./target-health";
+import { FailingTargetsNotice, TargetHealthBadge, useTargetHealth } from "@/components/webhooks/target-health";
 
 type PharmacyEventType = (typeof PHARMACY_EVENT_TYPES)[number];
 
@@ -159,7 +159,7 @@ function SubscriptionList({ pharmacyNames }: { pharmacyNames: Map<string, string
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const subscriptions = useQuery(trpc.webhookSubscriptions.list.queryOptions({}));
-  const health = useTargetHealth();
+  const health = useTargetHealth("pharmacy");
   const healthOf = new Map((health.data ?? []).map((h) => [h.subscriptionUid, h]));
   const [confirming, setConfirming] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
