@@ -24,8 +24,10 @@ const docShots = path.join(root, "docs", "screenshots");
 
 type Demo = {
   keys: { management: string; pharmacy: string };
+  shop: { identifier: string };
+  pharmacies: { uid: string }[];
   users: { admin: { email: string; password: string } };
-  catalogue: { otc: { pharmacy_sku_uid: string }[] };
+  catalogue: { otc: { sku_reference: string; pharmacy_sku_uid: string }[] };
 };
 
 let server: OwnServer | null = null;
@@ -119,6 +121,27 @@ test("an admin registers an organisation webhook, sends a signed test and sees a
 });
 
 test("the audit log, filtered to API keys, shows a key created in the admin tool", async ({ page }) => {
+  // An order over the Management API: its creation and its pharmacy order's first status are in the log, by the API key.
+  const externalId = `audit-${Date.now()}`;
+  const created = await page.request.post("/v1/management/orders", {
+    headers: { "x-api-key": demo.keys.management, "content-type": "application/json" },
+    data: {
+      shop_identifier: demo.shop.identifier,
+      external_id: externalId,
+      customer: { id: `cust-${externalId}`, email: "erika@example.com" },
+      delivery_address: { first_name: "Erika", last_name: "Mustermann", street: "Hauptstr.", house_number: "5", zip_code: "10115", city: "Berlin", country: "DE" },
+      fulfillments: [
+        {
+          external_id: `${externalId}-f1`,
+          destination_pharmacy_uid: demo.pharmacies[0]!.uid,
+          items: [{ external_id: `${externalId}-i1`, sku_reference: demo.catalogue.otc[0]!.sku_reference, quantity: 1, total_paid: { amount: 399, currency: "EUR" } }],
+        },
+      ],
+    },
+  });
+  expect(created.status()).toBe(201);
+  const orderUid = ((await created.json()) as { uid: string }).uid;
+
   await signInAs(page, demo.users.admin, "/admin/api-keys");
   const name = `Audit ERP ${Date.now()}`;
   await page.getByLabel("Display name").fill(name);
@@ -131,11 +154,17 @@ test("the audit log, filtered to API keys, shows a key created in the admin tool
   // The webhook registered above is in the log too.
   await expect(page.getByRole("row").filter({ hasText: "Webhook pharmacy_sku_stock_updated" })).toBeVisible();
   await page.getByLabel("Kind").selectOption({ label: "API keys" });
-  const created = page.getByRole("row").filter({ hasText: `Management API key "${name}" created` });
-  await expect(created).toBeVisible();
-  await expect(created).toContainText("created");
+  const keyRow = page.getByRole("row").filter({ hasText: `Management API key "${name}" created` });
+  await expect(keyRow).toBeVisible();
+  await expect(keyRow).toContainText("Demo Admin");
   await expect(page.getByRole("row").filter({ hasText: "Webhook pharmacy_sku_stock_updated" })).toHaveCount(0);
-  await expect(created.getByRole("link")).toHaveAttribute("href", "/admin/api-keys");
+  await expect(page.getByRole("row").filter({ hasText: `Order ${externalId} created` })).toHaveCount(0);
+  await expect(keyRow.getByRole("link")).toHaveAttribute("href", "/admin/api-keys");
+
   await page.getByLabel("Kind").selectOption("");
+  const orderRow = page.getByRole("row").filter({ hasText: `Order ${externalId} created` });
+  await expect(orderRow).toContainText("API key");
+  await expect(orderRow.getByRole("link")).toHaveAttribute("href", `/admin/orders/${orderUid}`);
+  await expect(page.getByRole("row").filter({ hasText: "Pharmacy order PO-" }).first()).toBeVisible();
   await shot(page, "admin-audit-log");
 });

@@ -8,6 +8,7 @@ import { openSecret } from "@/server/domain/webhooks/secret-box";
 import { createCaller } from "./router";
 import { trpcCode } from "@/tests/trpc";
 import { createTenant, type Tenant } from "@/tests/fixtures";
+import { del, post } from "@/tests/http";
 import { startReceiver, type Receiver } from "@/tests/webhook-receiver";
 import { createDelivery, createPortalUser, createSubscription, droppedAttempts } from "@/tests/webhook-logs";
 
@@ -44,20 +45,21 @@ const auditCount = (entityId: string) => t.db.auditEvent.count({ where: { entity
 describe("adminWebhooks: authorisation", () => {
   it("refuses the signed-out, pharmacists and doctors on every procedure", async () => {
     const id = "00000000-0000-4000-8000-000000000000";
+    // Thunks: each call starts only when awaited (no rejection is left unhandled).
     const calls = (user: PortalSessionUser | null) => [
-      as(user).adminWebhooks.list(),
-      as(user).adminWebhooks.health(),
-      as(user).adminWebhooks.register({ notificationType: "pharmacy_order_updated", target: `${receiver.url}/x` }),
-      as(user).adminWebhooks.delete({ subscriptionUid: id }),
-      as(user).adminWebhooks.sendTest({ subscriptionUid: id }),
-      as(user).adminWebhookLogs.list({}),
-      as(user).adminWebhookLogs.get({ deliveryUid: id }),
-      as(user).adminWebhookLogs.subscriptions({}),
-      as(user).adminWebhookLogs.resend({ deliveryUid: id }),
+      () => as(user).adminWebhooks.list(),
+      () => as(user).adminWebhooks.health(),
+      () => as(user).adminWebhooks.register({ notificationType: "pharmacy_order_updated", target: `${receiver.url}/x` }),
+      () => as(user).adminWebhooks.delete({ subscriptionUid: id }),
+      () => as(user).adminWebhooks.sendTest({ subscriptionUid: id }),
+      () => as(user).adminWebhookLogs.list({}),
+      () => as(user).adminWebhookLogs.get({ deliveryUid: id }),
+      () => as(user).adminWebhookLogs.subscriptions({}),
+      () => as(user).adminWebhookLogs.resend({ deliveryUid: id }),
     ];
-    for (const call of calls(null)) expect(await trpcCode(call)).toBe("UNAUTHORIZED");
-    for (const call of calls(pharmacist)) expect(await trpcCode(call)).toBe("FORBIDDEN");
-    for (const call of calls(doctor)) expect(await trpcCode(call)).toBe("FORBIDDEN");
+    for (const call of calls(null)) expect(await trpcCode(call())).toBe("UNAUTHORIZED");
+    for (const call of calls(pharmacist)) expect(await trpcCode(call())).toBe("FORBIDDEN");
+    for (const call of calls(doctor)) expect(await trpcCode(call())).toBe("FORBIDDEN");
     expect(await t.db.webhookSubscription.count({ where: { organisationId: t.organisation.id } })).toBe(0);
   });
 });
@@ -130,6 +132,44 @@ describe("adminWebhooks: the organisation's subscriptions", () => {
     expect(request.json).toMatchObject({ event_type: "pharmacy_order_updated", data: expect.any(Object) });
     // Organisation deliveries carry no prescription file.
     expect(request.json.data.prescription_file).toBeUndefined();
+  });
+});
+
+describe("audit events from the other doors", () => {
+  it("records the Management API's register and delete with the API key as actor, and the pharmacy portal's with the user", async () => {
+    const r = await post("/v1/management/notification-subscriptions", {
+      key: t.keys.management,
+      body: { notification_type: "patient_doctor_meeting_updated", target: `${receiver.url}/rest` },
+    });
+    expect(r.status).toBe(201);
+    expect((await del(`/v1/management/notification-subscriptions/${r.json.uid}`, { key: t.keys.management })).status).toBe(204);
+    const events = await t.db.auditEvent.findMany({ where: { entityId: r.json.uid }, orderBy: { createdAt: "asc" } });
+    expect(events.map((e) => [e.action, e.actorType, e.actorApiKeyId])).toEqual([
+      ["registered", "API_KEY", expect.any(String)],
+      ["deleted", "API_KEY", expect.any(String)],
+    ]);
+    expect(await t.db.apiKey.count({ where: { id: events[0].actorApiKeyId!, organisationId: t.organisation.id, family: "MANAGEMENT" } })).toBe(1);
+
+    const portal = await as(pharmacist).webhookSubscriptions.register({ notificationType: "pharmacy_order_created", target: `${receiver.url}/portal` });
+    expect(await t.db.auditEvent.findFirstOrThrow({ where: { entityId: portal.uid } })).toMatchObject({
+      action: "registered",
+      actorType: "USER",
+      actorUserId: pharmacist.id,
+      summary: `Pharmacy webhook pharmacy_order_created to ${receiver.url}/portal registered`,
+    });
+  });
+
+  it("records pharmacy keys created and revoked in the pharmacy portal, without the key", async () => {
+    const created = await as(pharmacist).apiKeys.create({ displayName: "Shop ERP", permissions: ["orders_read"] });
+    await as(pharmacist).apiKeys.revoke({ keyUid: created.uid });
+    await as(pharmacist).apiKeys.revoke({ keyUid: created.uid }); // again: nothing changes, nothing recorded
+    const events = await t.db.auditEvent.findMany({ where: { entityId: created.uid }, orderBy: { createdAt: "asc" } });
+    expect(events.map((e) => [e.entityType, e.action, e.actorUserId])).toEqual([
+      ["api_key", "created", pharmacist.id],
+      ["api_key", "revoked", pharmacist.id],
+    ]);
+    expect(events[0].summary).toBe('External Pharmacy API key "Shop ERP" for pharmacy Apotheke A created (orders_read)');
+    expect(JSON.stringify(events)).not.toContain(created.apiKey);
   });
 });
 
