@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { database, databaseDriver, type Db, type Tx } from "@/server/db/client";
+import { database, databaseDriver, type Tx } from "@/server/db/client";
 import type { ApiKeyFamily } from "@/server/db/generated/enums";
 import type { ScopedPharmacy } from "@/server/domain/pharmacies/pharmacy-scope";
 import { ValidationError } from "@/server/domain/errors";
@@ -32,10 +32,10 @@ export type NewApiKey = {
 };
 
 /**
- * Creates a key and returns its plaintext, which is never stored and shown only this once. `db`: the
- * caller's transaction when the key is one of several rows of one command (a provider's connection).
+ * Creates a key and returns its plaintext, which is never stored and shown only this once. `tx`: the
+ * caller's transaction (the admin tool and the pharmacy portal record the creation in the audit log).
  */
-export async function createApiKey(input: NewApiKey, db?: Db | Tx): Promise<{ id: string; plaintext: string }> {
+export async function createApiKey(input: NewApiKey, tx?: Tx): Promise<{ id: string; plaintext: string }> {
   const displayName = input.displayName.trim();
   if (!displayName) throw ValidationError.field("display_name", "This field may not be blank.");
   const unknown = input.permissions.filter((p) => !isPermissionOf(input.family, p));
@@ -52,7 +52,8 @@ export async function createApiKey(input: NewApiKey, db?: Db | Tx): Promise<{ id
     throw ValidationError.field("scope", "A telemedicine provider is issued a Management key.");
   }
   const plaintext = generateApiKey(input.family);
-  const key = await (db ?? (await database())).apiKey.create({
+  const db = tx ?? (await database());
+  const key = await db.apiKey.create({
     data: {
       family: input.family,
       displayName,
@@ -69,10 +70,14 @@ export async function createApiKey(input: NewApiKey, db?: Db | Tx): Promise<{ id
   return { id: key.id, plaintext };
 }
 
-/** Revoked keys fail authenticateRequestKey from the next request on (it reads the row every time). */
-export async function revokeApiKey(id: string): Promise<void> {
-  const db = await database();
-  await db.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } });
+/**
+ * Revoked keys fail authenticateRequestKey from the next request on (it reads the row every time).
+ * Returns whether this call revoked it (false: it was revoked already). `tx`: the caller's transaction.
+ */
+export async function revokeApiKey(id: string, tx?: Tx): Promise<boolean> {
+  const db = tx ?? (await database());
+  const { count } = await db.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } });
+  return count > 0;
 }
 
 export type ApiPrincipal = {

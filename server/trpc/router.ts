@@ -2,6 +2,8 @@ import { createCallerFactory, router } from "./init";
 import { adminApiKeysRouter, adminTelemedicineProvidersRouter } from "./routers/admin";
 import { adminQuestionnairesRouter } from "./routers/admin-questionnaires";
 import { adminSettingsRouter } from "./routers/admin-settings";
+import { adminAuditRouter } from "./routers/admin-audit";
+import { adminWebhookLogsRouter, adminWebhooksRouter } from "./routers/admin-webhooks";
 import { apiKeysRouter } from "./routers/api-keys";
 import { doctorRequestsRouter, doctorStatisticsRouter, doctorWaitingRoomRouter } from "./routers/doctor";
 import { pharmaciesRouter } from "./routers/pharmacies";
@@ -19,6 +21,9 @@ export const appRouter = router({
   adminTelemedicineProviders: adminTelemedicineProvidersRouter,
   adminQuestionnaires: adminQuestionnairesRouter,
   adminSettings: adminSettingsRouter,
+  adminAudit: adminAuditRouter,
+  adminWebhooks: adminWebhooksRouter,
+  adminWebhookLogs: adminWebhookLogsRouter,
   apiKeys: apiKeysRouter,
   doctorRequests: doctorRequestsRouter,
   doctorStatistics: doctorStatisticsRouter,

@@ -39,7 +39,7 @@ export const webhookRoutes = [
     pharmacyScope: "optional",
     query: scopeQuery,
     body: registerBody,
-    async handle({ principal, query, body }) {
+    async handle({ principal, actor, query, body }) {
       if (body.pharmacy_uid && query.pharmacy_uid && body.pharmacy_uid !== query.pharmacy_uid) throw new BadRequestError();
       const pharmacy = await pharmacyToActFor(principal, body.pharmacy_uid ?? query.pharmacy_uid ?? null);
       if (!pharmacy) throw pharmacyOutOfReach();
@@ -50,6 +50,7 @@ export const webhookRoutes = [
         target: body.target,
         headerKey: body.header_key,
         headerValue: body.header_value,
+        actor,
       });
       return reply(201, presentRegisteredPharmacySubscription(subscription, secret));
     },
@@ -73,8 +74,8 @@ export const webhookRoutes = [
     summary: "Delete a webhook subscription of the pharmacy",
     permission: "webhooks_write",
     query: scopeQuery,
-    async handle({ pharmacy, params }) {
-      await deletePharmacySubscription(pharmacy.id, params.subscription_uid);
+    async handle({ pharmacy, actor, params }) {
+      await deletePharmacySubscription(pharmacy.id, params.subscription_uid, actor);
       return reply(204);
     },
   }),

@@ -56,7 +56,7 @@ export const notificationSubscriptionRoutes = [
     summary:
       "Register an organisation-level webhook (shows webhook_secret once). The same notification_type and target again keeps the uid, issues a new secret and replaces header, meta_data and payload_version",
     body: registerBody,
-    async handle({ principal, body }) {
+    async handle({ principal, actor, body }) {
       const { subscription, secret } = await registerOrganisationSubscription({
         organisationId: principal.organisationId,
         notificationType: body.notification_type,
@@ -65,6 +65,7 @@ export const notificationSubscriptionRoutes = [
         headerValue: body.header_value,
         metaData: body.meta_data,
         payloadVersion: body.payload_version,
+        actor,
       });
       return reply(201, presentRegisteredNotificationSubscription(subscription, secret));
     },
@@ -77,14 +78,14 @@ export const notificationSubscriptionRoutes = [
     summary: "Delete a subscription named by the body {\"uid\": …} or the query parameter uid",
     query: deleteQuery,
     body: deleteBody,
-    async handle({ principal, query, body }) {
+    async handle({ principal, actor, query, body }) {
       const fromBody = body?.uid;
       if (fromBody && query.uid && fromBody !== query.uid) {
         throw ValidationError.field("uid", "The uid in the body and in the query differ.");
       }
       const subscriptionId = fromBody ?? query.uid;
       if (!subscriptionId) throw ValidationError.field("uid", "This field is required.");
-      await deleteOrganisationSubscription(principal.organisationId, subscriptionId);
+      await deleteOrganisationSubscription(principal.organisationId, subscriptionId, actor);
       return reply(204);
     },
   }),
@@ -93,8 +94,8 @@ export const notificationSubscriptionRoutes = [
     path: "/notification-subscriptions/:subscription_uid",
     responses: { 204: null },
     summary: "Delete a subscription",
-    async handle({ principal, params }) {
-      await deleteOrganisationSubscription(principal.organisationId, params.subscription_uid);
+    async handle({ principal, actor, params }) {
+      await deleteOrganisationSubscription(principal.organisationId, params.subscription_uid, actor);
       return reply(204);
     },
   }),

@@ -2,9 +2,12 @@
  * Management and Public API keys as admins manage them in the admin tool (Settings → API keys):
  * the organisation's active keys, a new key shown once, revocation. Issuing and revoking is
  * server/auth/api-keys.ts; another organisation's key (or a pharmacy key) is not found here.
+ * Creating and revoking are recorded in the audit log, in the same transaction.
  */
 import { createApiKey, revokeApiKey } from "@/server/auth/api-keys";
 import { database, type Prisma, type Tx } from "@/server/db/client";
+import type { Actor } from "@/server/domain/actor";
+import { recordAuditEvent } from "@/server/domain/audit/record";
 import { NotFoundError, ValidationError } from "@/server/domain/errors";
 
 export type OrganisationKeyFamily = "MANAGEMENT" | "PUBLIC";
@@ -47,9 +50,19 @@ export async function createOrganisationApiKey(
 ): Promise<{ key: OrganisationApiKey; plaintext: string }> {
   // A key that may do nothing would authenticate and then be refused everywhere.
   if (input.permissions.length === 0) throw ValidationError.field("permissions", "Choose at least one permission.");
-  const { id, plaintext } = await createApiKey({ ...input, organisationId });
   const db = await database();
-  return { key: await db.apiKey.findUniqueOrThrow({ where: { id }, select: keySelect }), plaintext };
+  return db.$transaction(async (tx) => {
+    const { id, plaintext } = await createApiKey({ ...input, organisationId }, tx);
+    const key = await tx.apiKey.findUniqueOrThrow({ where: { id }, select: keySelect });
+    await recordAuditEvent(tx, organisationId, { type: "USER", userId: input.createdById }, {
+      entity: "api_key",
+      entityId: key.id,
+      action: "created",
+      summary: `${familyName[key.family as OrganisationKeyFamily]} API key "${key.displayName}" created (${key.permissions.join(", ")})`,
+      details: { family: key.family.toLowerCase(), prefix: key.prefix, permissions: key.permissions },
+    });
+    return { key, plaintext };
+  });
 }
 
 /**
@@ -76,10 +89,27 @@ export async function issueTelemedicineProviderKey(
   return { key: await tx.apiKey.findUniqueOrThrow({ where: { id }, select: keySelect }), plaintext };
 }
 
-/** Revokes one of the organisation's Management or Public keys; unknown or elsewhere: NotFoundError. */
-export async function revokeOrganisationApiKey(organisationId: string, keyId: string): Promise<void> {
+const familyName: Record<OrganisationKeyFamily, string> = { MANAGEMENT: "Management", PUBLIC: "Public" };
+
+/**
+ * Revokes one of the organisation's Management or Public keys; unknown or elsewhere: NotFoundError.
+ * Revoking a revoked key again changes nothing and records nothing.
+ */
+export async function revokeOrganisationApiKey(organisationId: string, keyId: string, actor: Actor): Promise<void> {
   const db = await database();
-  const key = await db.apiKey.findFirst({ where: { id: keyId, organisationId, family: { in: FAMILIES } }, select: { id: true } });
-  if (!key) throw new NotFoundError();
-  await revokeApiKey(key.id);
+  await db.$transaction(async (tx) => {
+    const key = await tx.apiKey.findFirst({
+      where: { id: keyId, organisationId, family: { in: FAMILIES } },
+      select: { id: true, family: true, displayName: true, prefix: true },
+    });
+    if (!key) throw new NotFoundError();
+    if (!(await revokeApiKey(key.id, tx))) return;
+    await recordAuditEvent(tx, organisationId, actor, {
+      entity: "api_key",
+      entityId: key.id,
+      action: "revoked",
+      summary: `${familyName[key.family as OrganisationKeyFamily]} API key "${key.displayName}" revoked`,
+      details: { family: key.family.toLowerCase(), prefix: key.prefix },
+    });
+  });
 }

@@ -4,10 +4,13 @@
  * pharmacist, of their group or one of its pharmacies), and revocation. Issuing and revoking a key
  * is server/auth/api-keys.ts (createApiKey, revokeApiKey); which pharmacy a pharmacist may act for
  * is the pharmacy scope rule (server/domain/pharmacies/pharmacy-scope.ts). A key outside the reach
- * is not found, like a pharmacy out of reach.
+ * is not found, like a pharmacy out of reach. Creating and revoking are recorded in the
+ * organisation's audit log, in the same transaction.
  */
 import { createApiKey, revokeApiKey } from "@/server/auth/api-keys";
-import { database, type Prisma } from "@/server/db/client";
+import { database, type Prisma, type Tx } from "@/server/db/client";
+import type { Actor } from "@/server/domain/actor";
+import { recordAuditEvent } from "@/server/domain/audit/record";
 import { NotFoundError, ValidationError } from "@/server/domain/errors";
 import { pharmacyToActFor, type PharmacyReach } from "@/server/domain/pharmacies/pharmacy-scope";
 
@@ -128,27 +131,50 @@ export async function createPharmacyApiKey(
     if (!pharmacy) throw new NotFoundError();
     scope = { pharmacyId: pharmacy.id };
   }
-  const { id, plaintext } = await createApiKey({
-    family: "PHARMACY",
-    displayName: input.displayName,
-    permissions: input.permissions,
-    organisationId: reach.organisationId,
-    createdById: input.createdById,
-    ...scope,
-  });
   const db = await database();
-  return { key: toKey(await db.apiKey.findUniqueOrThrow({ where: { id }, select: keySelect })), plaintext };
+  return db.$transaction(async (tx) => {
+    const { id, plaintext } = await createApiKey(
+      {
+        family: "PHARMACY",
+        displayName: input.displayName,
+        permissions: input.permissions,
+        organisationId: reach.organisationId,
+        createdById: input.createdById,
+        ...scope,
+      },
+      tx,
+    );
+    const key = toKey(await tx.apiKey.findUniqueOrThrow({ where: { id }, select: keySelect }));
+    await auditPharmacyKey(tx, reach.organisationId, { type: "USER", userId: input.createdById }, key, "created");
+    return { key, plaintext };
+  });
+}
+
+async function auditPharmacyKey(tx: Tx, organisationId: string, actor: Actor, key: PharmacyApiKey, action: "created" | "revoked") {
+  const scope = `${key.scope.type === "group" ? "group" : "pharmacy"} ${key.scope.displayName}`;
+  await recordAuditEvent(tx, organisationId, actor, {
+    entity: "api_key",
+    entityId: key.id,
+    action,
+    summary:
+      action === "created"
+        ? `External Pharmacy API key "${key.displayName}" for ${scope} created (${key.permissions.join(", ")})`
+        : `External Pharmacy API key "${key.displayName}" for ${scope} revoked`,
+    details: { family: "pharmacy", prefix: key.prefix, scope: key.scope.type, scopeId: key.scope.id },
+  });
 }
 
 /**
  * Revokes a key in the pharmacist's reach: it answers 401 from the next request on. Revoking a
  * revoked key again changes nothing. Unknown or out of reach: NotFoundError.
  */
-export async function revokePharmacyApiKey(reach: PharmacyReach, keyId: string): Promise<void> {
+export async function revokePharmacyApiKey(reach: PharmacyReach, keyId: string, actor: Actor): Promise<void> {
   const where = keysInReach(reach);
   if (!where) throw new NotFoundError();
   const db = await database();
-  const key = await db.apiKey.findFirst({ where: { AND: [where, { id: keyId }] }, select: { id: true } });
-  if (!key) throw new NotFoundError();
-  await revokeApiKey(key.id);
+  await db.$transaction(async (tx) => {
+    const row = await tx.apiKey.findFirst({ where: { AND: [where, { id: keyId }] }, select: keySelect });
+    if (!row) throw new NotFoundError();
+    if (await revokeApiKey(row.id, tx)) await auditPharmacyKey(tx, reach.organisationId, actor, toKey(row), "revoked");
+  });
 }

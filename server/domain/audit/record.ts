@@ -20,7 +20,8 @@ export type AuditEntity =
   | "pharmacy"
   | "pharmacy_group"
   | "shop"
-  | "webhook_subscription";
+  | "webhook_subscription"
+  | "webhook_delivery";
 
 export type AuditEntry = {
   entity: AuditEntity;

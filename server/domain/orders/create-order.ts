@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { database, Prisma, type Tx, type Db } from "@/server/db/client";
 import { isUniqueViolation } from "@/server/db/errors";
 import { actorColumns, type Actor } from "@/server/domain/actor";
+import type { AuditEntity } from "@/server/domain/audit/record";
 import { ConflictError, FieldErrorCollector, NON_FIELD_ERRORS, UnprocessableError } from "@/server/domain/errors";
 import { createPharmacyOrder } from "@/server/domain/pharmacy-orders/create-pharmacy-order";
 import { findOrCreateShopCustomer } from "@/server/domain/patients/shop-customers";
@@ -276,10 +277,19 @@ async function writeOrder(
   const status = onHold ? ORDER_STATUS.paused : waitsForDoctor ? ORDER_STATUS.waitingForDoctor : ORDER_STATUS.started;
 
   // The order row first: a concurrent duplicate blocks here on the unique index, before any other
-  // work. The order and its shop order in one statement.
+  // work. The order, its shop order and its audit event (one per created order) in one statement:
+  // intake is a hot path.
   const shopOrder = { id: randomUUID() };
+  const by = actorColumns(actor);
+  const summary = `Order ${name} created${onHold ? " on hold" : ""} (${intake.fulfillments.length} fulfillment${intake.fulfillments.length === 1 ? "" : "s"})`;
   await tx.$executeRaw`
-    WITH "order" AS (
+    WITH "audit" AS (
+      INSERT INTO "AuditEvent" ("id", "organisationId", "entityType", "entityId", "action", "summary", "details",
+                                "actorType", "actorApiKeyId", "actorUserId", "createdAt")
+      VALUES (${randomUUID()}, ${organisationId}, ${"order" satisfies AuditEntity}, ${orderId}, 'created', ${summary},
+              ${JSON.stringify({ externalId: intake.externalId, status, shopId: shop.id })}::jsonb,
+              ${by.actorType}::"ActorType", ${by.actorApiKeyId}, ${by.actorUserId}, now())
+    ), "order" AS (
       INSERT INTO "Order" ("id", "organisationId", "externalId", "name", "status", "patientId", "customerEmail",
                            "deliveryAddress", "invoiceAddress", "shippingCostAmount", "shippingCostCurrency", "priority",
                            "onHold", "holdComment", "doctorId", "pharmacyId", "pharmacyEmail", "referralScanUid",

@@ -126,7 +126,7 @@ describe("getWebhookDelivery", () => {
   it("returns a delivery with all its attempts in order and its re-sends", async () => {
     const user = await createPortalUser(tenant.db, { role: "PHARMACIST", organisationId: tenant.organisation.id, pharmacyId: A });
     await tenant.db.webhookDeliveryResend.create({ data: { deliveryId: ids.d2, userId: user.id, createdAt: at(100) } });
-    const detail = await getWebhookDelivery([A], ids.d2);
+    const detail = await getWebhookDelivery({ pharmacyIds: [A] }, ids.d2);
     expect(detail.state).toBe("failed");
     expect(detail.attempts.map((a) => a.attemptNumber)).toEqual([1, 2, 3, 4, 5]);
     expect(detail.attempts[0]).toEqual({
@@ -145,20 +145,20 @@ describe("getWebhookDelivery", () => {
   });
 
   it("does not find deliveries of other pharmacies, organisation-level ones, or unknown ids", async () => {
-    await expect(getWebhookDelivery([A], ids.d6)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(getWebhookDelivery([A], ids.d7)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(getWebhookDelivery([A], "00000000-0000-0000-0000-000000000000")).rejects.toBeInstanceOf(NotFoundError);
-    await expect(getWebhookDelivery([], ids.d2)).rejects.toBeInstanceOf(NotFoundError);
-    expect((await getWebhookDelivery([A, B], ids.d6)).id).toBe(ids.d6);
+    await expect(getWebhookDelivery({ pharmacyIds: [A] }, ids.d6)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(getWebhookDelivery({ pharmacyIds: [A] }, ids.d7)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(getWebhookDelivery({ pharmacyIds: [A] }, "00000000-0000-0000-0000-000000000000")).rejects.toBeInstanceOf(NotFoundError);
+    await expect(getWebhookDelivery({ pharmacyIds: [] }, ids.d2)).rejects.toBeInstanceOf(NotFoundError);
+    expect((await getWebhookDelivery({ pharmacyIds: [A, B] }, ids.d6)).id).toBe(ids.d6);
   });
 });
 
 describe("listSubscriptionsForLogs", () => {
   it("lists the pharmacies' live subscriptions, then deleted ones that still have deliveries", async () => {
-    const result = await listSubscriptionsForLogs([A]);
+    const result = await listSubscriptionsForLogs({ pharmacyIds: [A] });
     expect(result.map((s) => s.id)).toEqual([subs.subA, subs.subA2, subs.subDeleted]);
     expect(result[2]).toEqual({ id: subs.subDeleted, pharmacyId: A, notificationType: "pharmacy_order_created", target: "https://a.example/old", deleted: true });
-    expect((await listSubscriptionsForLogs([A, B])).map((s) => s.id)).toContain(subs.subB);
-    expect(await listSubscriptionsForLogs([])).toEqual([]);
+    expect((await listSubscriptionsForLogs({ pharmacyIds: [A, B] })).map((s) => s.id)).toContain(subs.subB);
+    expect(await listSubscriptionsForLogs({ pharmacyIds: [] })).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 /**
- * The pharmacy portal's Webhook Delivery Logs (spec, Events → Delivery mechanics, item 7): the
- * deliveries of a pharmacy's own subscriptions with their attempts. Organisation-level
- * (Management API) subscriptions are not shown here even when the event is about the pharmacy.
+ * Webhook Delivery Logs (spec, Events → Delivery mechanics, item 7): the deliveries of a scope's
+ * subscriptions with their attempts. The pharmacy portal's scope is its pharmacies' own
+ * subscriptions (organisation-level ones are not shown there even when the event is about the
+ * pharmacy); the admin tool's is the organisation's (Management API) subscriptions.
  * A delivery that used up its attempts is FAILED: the spec's "dropped", shown as a permanent failure.
  */
 import { database, type Prisma, type Tx, type Db } from "@/server/db/client";
@@ -25,9 +26,14 @@ function stateOf(row: DeliveryState, attempted: boolean): DeliveryLogState {
   return attempted ? "retrying" : "pending";
 }
 
-export type DeliveryLogFilter = {
-  /** The pharmacies the reader may see (server/domain/pharmacies/pharmacy-scope.ts). */
-  pharmacyIds: readonly string[];
+/**
+ * Whose deliveries: the pharmacies' subscriptions (the pharmacies the reader may see,
+ * server/domain/pharmacies/pharmacy-scope.ts; none matches nothing), or the organisation's
+ * organisation-level subscriptions (optionally only the events of one of its pharmacies).
+ */
+export type DeliveryLogScope = { pharmacyIds: readonly string[] } | { organisationId: string; pharmacyId?: string };
+
+export type DeliveryLogFilter = DeliveryLogScope & {
   subscriptionId?: string;
   eventType?: string;
   state?: DeliveryLogState;
@@ -76,12 +82,24 @@ export type DeliveryResendLog = { createdAt: Date; by: DeliveryResendActor };
 
 export type DeliveryLogDetail = DeliveryLogItem & { attempts: DeliveryAttemptLog[]; resends: DeliveryResendLog[] };
 
-/**
- * Deliveries the pharmacy portal shows: of the given pharmacies, to pharmacy-scoped subscriptions.
- * An empty pharmacy list matches nothing.
- */
-function scopeWhere(pharmacyIds: readonly string[]): Prisma.WebhookDeliveryWhereInput {
-  return { pharmacyId: { in: [...pharmacyIds] }, subscription: { scope: "PHARMACY" } };
+/** The deliveries of a scope; null when it matches nothing (an empty pharmacy list). */
+function scopeWhere(scope: DeliveryLogScope): Prisma.WebhookDeliveryWhereInput | null {
+  if ("pharmacyIds" in scope) {
+    return scope.pharmacyIds.length === 0 ? null : { pharmacyId: { in: [...scope.pharmacyIds] }, subscription: { scope: "PHARMACY" } };
+  }
+  return {
+    organisationId: scope.organisationId,
+    ...(scope.pharmacyId !== undefined ? { pharmacyId: scope.pharmacyId } : {}),
+    subscription: { scope: "ORGANISATION", organisationId: scope.organisationId },
+  };
+}
+
+/** The subscriptions of a scope, deleted ones included; null when it matches nothing. */
+function subscriptionScopeWhere(scope: DeliveryLogScope): Prisma.WebhookSubscriptionWhereInput | null {
+  if ("pharmacyIds" in scope) {
+    return scope.pharmacyIds.length === 0 ? null : { scope: "PHARMACY", pharmacyId: { in: [...scope.pharmacyIds] } };
+  }
+  return { scope: "ORGANISATION", organisationId: scope.organisationId, pharmacyId: null };
 }
 
 const itemSelect = {
@@ -150,10 +168,11 @@ export async function listWebhookDeliveries(
   filter: DeliveryLogFilter & Page,
 ): Promise<{ items: DeliveryLogItem[]; total: number }> {
   const db = await database();
-  if (filter.pharmacyIds.length === 0) return { items: [], total: 0 };
+  const scope = scopeWhere(filter);
+  if (!scope) return { items: [], total: 0 };
   const page = { page: filter.page, limit: Math.min(Math.max(filter.limit, 1), DELIVERY_LOG_MAX_LIMIT) };
   const where: Prisma.WebhookDeliveryWhereInput = {
-    ...scopeWhere(filter.pharmacyIds),
+    ...scope,
     ...(filter.subscriptionId !== undefined ? { subscriptionId: filter.subscriptionId } : {}),
     ...(filter.eventType !== undefined ? { eventType: filter.eventType } : {}),
     ...(filter.state !== undefined ? stateWhere[filter.state] : {}),
@@ -172,12 +191,13 @@ export async function listWebhookDeliveries(
   return { items: rows.map((row) => toItem(row, last.get(row.id))), total };
 }
 
-/** One delivery with all its attempts and re-sends; NotFoundError when unknown or outside the pharmacies. */
-export async function getWebhookDelivery(pharmacyIds: readonly string[], deliveryId: string): Promise<DeliveryLogDetail> {
+/** One delivery with all its attempts and re-sends; NotFoundError when unknown or outside the scope. */
+export async function getWebhookDelivery(scope: DeliveryLogScope, deliveryId: string): Promise<DeliveryLogDetail> {
   const db = await database();
-  if (pharmacyIds.length === 0) throw new NotFoundError();
+  const where = scopeWhere(scope);
+  if (!where) throw new NotFoundError();
   const row = await db.webhookDelivery.findFirst({
-    where: { id: deliveryId, ...scopeWhere(pharmacyIds) },
+    where: { id: deliveryId, ...where },
     select: {
       ...itemSelect,
       attempts: {
@@ -228,32 +248,30 @@ async function resendLogs(
 
 export type DeliveryLogSubscription = {
   id: string;
-  pharmacyId: string;
+  /** Null for an organisation-level subscription. */
+  pharmacyId: string | null;
   notificationType: string;
   target: string;
   deleted: boolean;
 };
 
 /**
- * The subscriptions to filter the logs by: the pharmacies' live subscriptions, and deleted ones
+ * The subscriptions to filter the logs by: the scope's live subscriptions, and deleted ones
  * while they still have deliveries in the logs. Live first, then by event type and target.
  */
-export async function listSubscriptionsForLogs(pharmacyIds: readonly string[]): Promise<DeliveryLogSubscription[]> {
+export async function listSubscriptionsForLogs(scope: DeliveryLogScope): Promise<DeliveryLogSubscription[]> {
   const db = await database();
-  if (pharmacyIds.length === 0) return [];
+  const where = subscriptionScopeWhere(scope);
+  if (!where) return [];
   const rows = await db.webhookSubscription.findMany({
-    where: {
-      scope: "PHARMACY",
-      pharmacyId: { in: [...pharmacyIds] },
-      OR: [{ deletedAt: null }, { deliveries: { some: {} } }],
-    },
+    where: { ...where, OR: [{ deletedAt: null }, { deliveries: { some: {} } }] },
     select: { id: true, pharmacyId: true, notificationType: true, target: true, deletedAt: true },
     orderBy: [{ notificationType: "asc" }, { target: "asc" }, { createdAt: "asc" }, { id: "asc" }],
   });
   return rows
     .map((row) => ({
       id: row.id,
-      pharmacyId: row.pharmacyId!,
+      pharmacyId: row.pharmacyId,
       notificationType: row.notificationType,
       target: row.target,
       deleted: row.deletedAt !== null,

@@ -7,40 +7,62 @@
  */
 import { database, Prisma } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
+import { recordAuditEvent } from "@/server/domain/audit/record";
 import { ConflictError, NotFoundError } from "@/server/domain/errors";
 import { log } from "@/server/log";
 import { DEFAULT_MAX_ATTEMPTS } from "./deliver-attempt";
+import type { DeliveryLogScope } from "./delivery-logs";
 
 /** Attempts a re-send adds: the spec's round of five. */
 const RESEND_ROUND_ATTEMPTS = DEFAULT_MAX_ATTEMPTS;
 
-type LockedDelivery = { id: string; state: "PENDING" | "SUCCEEDED" | "FAILED"; attemptCount: number; subscriptionDeleted: boolean };
+type LockedDelivery = {
+  id: string;
+  state: "PENDING" | "SUCCEEDED" | "FAILED";
+  attemptCount: number;
+  organisationId: string;
+  eventType: string;
+  target: string;
+  subscriptionDeleted: boolean;
+};
 
 export type ResendResult = { deliveryId: string; attemptCount: number; maxAttempts: number };
 
+/** The delivery-log scope (delivery-logs.ts) as SQL over the delivery d and its subscription s. */
+function scopeSql(scope: DeliveryLogScope): Prisma.Sql | null {
+  if ("pharmacyIds" in scope) {
+    if (scope.pharmacyIds.length === 0) return null;
+    return Prisma.sql`d."pharmacyId" IN (${Prisma.join([...scope.pharmacyIds])}) AND s."scope" = 'PHARMACY'`;
+  }
+  const pharmacy = scope.pharmacyId !== undefined ? Prisma.sql` AND d."pharmacyId" = ${scope.pharmacyId}` : Prisma.empty;
+  return Prisma.sql`d."organisationId" = ${scope.organisationId} AND s."scope" = 'ORGANISATION'
+                    AND s."organisationId" = ${scope.organisationId}${pharmacy}`;
+}
+
 /**
- * Re-sends a FAILED delivery of one of `pharmacyIds` (pharmacy-scoped subscriptions only, as the logs
- * show them): PENDING again, due now, `maxAttempts` raised to attemptCount + 5, and a
- * WebhookDeliveryResend row naming who asked, all in one transaction under the delivery's row lock,
- * so concurrent re-sends of one delivery give exactly one. Then the delivery engine is told with
- * `announce` (the caller's: an Inngest event, or a wake-up of the embedded runner).
+ * Re-sends a FAILED delivery of the scope's subscriptions (as the logs show them: a pharmacy
+ * portal's pharmacies, or the admin tool's organisation): PENDING again, due now, `maxAttempts`
+ * raised to attemptCount + 5, a WebhookDeliveryResend row naming who asked, and an audit event, all
+ * in one transaction under the delivery's row lock, so concurrent re-sends of one delivery give
+ * exactly one. Then the delivery engine is told with `announce` (the caller's: an Inngest event, or
+ * a wake-up of the embedded runner).
  *
- * NotFoundError: unknown or outside the pharmacies. ConflictError: not permanently failed (pending or
+ * NotFoundError: unknown or outside the scope. ConflictError: not permanently failed (pending or
  * succeeded), or its subscription was deleted.
  */
 export async function resendWebhookDelivery(
-  input: { deliveryId: string; pharmacyIds: readonly string[]; actor: Actor; announce: (deliveryIds: string[]) => Promise<void> },
+  input: DeliveryLogScope & { deliveryId: string; actor: Actor; announce: (deliveryIds: string[]) => Promise<void> },
 ): Promise<ResendResult> {
   const db = await database();
-  if (input.pharmacyIds.length === 0) throw new NotFoundError();
+  const scope = scopeSql(input);
+  if (!scope) throw new NotFoundError();
   const result = await db.$transaction(async (tx) => {
     const [delivery] = await tx.$queryRaw<LockedDelivery[]>`
-      SELECT d."id", d."state"::text AS "state", d."attemptCount", (s."deletedAt" IS NOT NULL) AS "subscriptionDeleted"
+      SELECT d."id", d."state"::text AS "state", d."attemptCount", d."organisationId", d."eventType", s."target",
+             (s."deletedAt" IS NOT NULL) AS "subscriptionDeleted"
         FROM "WebhookDelivery" d
         JOIN "WebhookSubscription" s ON s."id" = d."subscriptionId"
-       WHERE d."id" = ${input.deliveryId}
-         AND d."pharmacyId" IN (${Prisma.join([...input.pharmacyIds])})
-         AND s."scope" = 'PHARMACY'
+       WHERE d."id" = ${input.deliveryId} AND ${scope}
          FOR UPDATE OF d`;
     if (!delivery) throw new NotFoundError();
     if (delivery.state !== "FAILED") {
@@ -66,6 +88,13 @@ export async function resendWebhookDelivery(
         userId: input.actor.type === "USER" ? input.actor.userId : null,
         apiKeyId: input.actor.type === "API_KEY" ? input.actor.apiKeyId : null,
       },
+    });
+    await recordAuditEvent(tx, delivery.organisationId, input.actor, {
+      entity: "webhook_delivery",
+      entityId: delivery.id,
+      action: "resend_requested",
+      summary: `Re-send of the ${delivery.eventType} delivery to ${delivery.target} requested (${RESEND_ROUND_ATTEMPTS} more attempts)`,
+      details: { eventType: delivery.eventType, target: delivery.target, maxAttempts },
     });
     return { deliveryId: delivery.id, attemptCount: delivery.attemptCount, maxAttempts };
   });

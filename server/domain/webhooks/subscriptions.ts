@@ -1,5 +1,7 @@
-import { database, Prisma, type Db } from "@/server/db/client";
+import { database, Prisma, type Tx } from "@/server/db/client";
 import { isUniqueViolation } from "@/server/db/errors";
+import type { Actor } from "@/server/domain/actor";
+import { recordAuditEvent } from "@/server/domain/audit/record";
 import { FieldErrorCollector, NotFoundError } from "@/server/domain/errors";
 import { EVENT_TYPES, PAYLOAD_VERSION, PHARMACY_EVENT_TYPES } from "./event-types";
 import { RESERVED_HEADER_NAMES } from "./headers";
@@ -11,6 +13,7 @@ import { checkWebhookTarget } from "@/server/http/target-guard";
  * (Management API). Registering the same notification type and target again in the same scope is an
  * upsert: the uid stays, a new secret is issued and the custom header is replaced. Secrets and header
  * values are stored sealed only; the plaintext secret leaves this module once, in the register result.
+ * Registering and deleting are recorded in the organisation's audit log (never the secret or header value).
  */
 
 /** The columns callers may see: never the sealed secret or header value. */
@@ -95,34 +98,51 @@ function sealedColumns(input: CustomHeader) {
 const isRecordNotFound = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2025";
 
 /**
- * The upsert. The partial unique indexes on live rows make a concurrent first registration fail for
- * all but one caller; those retry and take the update path. An update races only with a delete
- * (the row is no longer live: retry, which creates a new one) or with another update (last one wins,
- * as with two sequential re-registrations).
+ * The upsert, with its audit event in the same transaction. The partial unique indexes on live rows
+ * make a concurrent first registration fail for all but one caller; those retry (a new transaction:
+ * a failed statement ends a PostgreSQL transaction) and take the update path. An update races only
+ * with a delete (the row is no longer live: retry, which creates a new one) or with another update
+ * (last one wins, as with two sequential re-registrations).
  */
 async function upsert(
-  db: Db,
   liveKey: Prisma.WebhookSubscriptionWhereInput,
   create: Prisma.WebhookSubscriptionUncheckedCreateInput,
   update: Prisma.WebhookSubscriptionUncheckedUpdateInput,
+  actor: Actor,
 ): Promise<Subscription> {
+  const db = await database();
   for (let attempt = 0; ; attempt++) {
-    const existing = await db.webhookSubscription.findFirst({ where: { ...liveKey, deletedAt: null }, select: { id: true } });
     try {
-      if (existing) {
-        return await db.webhookSubscription.update({ where: { id: existing.id, deletedAt: null }, data: update, select: VISIBLE });
-      }
-      return await db.webhookSubscription.create({ data: create, select: VISIBLE });
+      return await db.$transaction(async (tx) => {
+        const existing = await tx.webhookSubscription.findFirst({ where: { ...liveKey, deletedAt: null }, select: { id: true } });
+        const subscription = existing
+          ? await tx.webhookSubscription.update({ where: { id: existing.id, deletedAt: null }, data: update, select: VISIBLE })
+          : await tx.webhookSubscription.create({ data: create, select: VISIBLE });
+        await auditSubscription(tx, subscription, actor, existing ? "re-registered" : "registered");
+        return subscription;
+      });
     } catch (error) {
       if (attempt >= 10 || !(isUniqueViolation(error) || isRecordNotFound(error))) throw error;
     }
   }
 }
 
+/** One audit line per registration or deletion: which event type goes where, in which scope. */
+async function auditSubscription(tx: Tx, s: Subscription, actor: Actor, action: "registered" | "re-registered" | "deleted") {
+  const scope = s.scope === "PHARMACY" ? "Pharmacy webhook" : "Webhook";
+  const detail = action === "re-registered" ? " (new secret issued)" : "";
+  await recordAuditEvent(tx, s.organisationId, actor, {
+    entity: "webhook_subscription",
+    entityId: s.id,
+    action,
+    summary: `${scope} ${s.notificationType} to ${s.target} ${action}${detail}`,
+    details: { scope: s.scope.toLowerCase(), notificationType: s.notificationType, target: s.target, pharmacyId: s.pharmacyId },
+  });
+}
+
 export async function registerPharmacySubscription(
-  input: { organisationId: string; pharmacyId: string; notificationType: string; target: string } & CustomHeader,
+  input: { organisationId: string; pharmacyId: string; notificationType: string; target: string; actor: Actor } & CustomHeader,
 ): Promise<Registered> {
-  const db = await database();
   const errors = new FieldErrorCollector();
   checkNotificationType(errors, input.notificationType, PHARMACY_EVENT_TYPES);
   checkCustomHeader(errors, input);
@@ -131,7 +151,7 @@ export async function registerPharmacySubscription(
 
   const { secret, data } = sealedColumns(input);
   const key = { scope: "PHARMACY", pharmacyId: input.pharmacyId, notificationType: input.notificationType, target: input.target } as const;
-  const subscription = await upsert(db, key, { ...key, organisationId: input.organisationId, payloadVersion: PAYLOAD_VERSION, ...data }, data);
+  const subscription = await upsert(key, { ...key, organisationId: input.organisationId, payloadVersion: PAYLOAD_VERSION, ...data }, data, input.actor);
   return { subscription, secret };
 }
 
@@ -142,9 +162,9 @@ export async function registerOrganisationSubscription(
     target: string;
     metaData?: Record<string, unknown> | null;
     payloadVersion?: string | null;
+    actor: Actor;
   } & CustomHeader,
 ): Promise<Registered> {
-  const db = await database();
   const errors = new FieldErrorCollector();
   checkNotificationType(errors, input.notificationType, EVENT_TYPES);
   const payloadVersion = input.payloadVersion ?? PAYLOAD_VERSION;
@@ -166,7 +186,7 @@ export async function registerOrganisationSubscription(
     notificationType: input.notificationType,
     target: input.target,
   } as const;
-  const subscription = await upsert(db, key, { ...key, ...replaced }, replaced);
+  const subscription = await upsert(key, { ...key, ...replaced }, replaced, input.actor);
   return { subscription, secret };
 }
 
@@ -186,15 +206,35 @@ export async function listOrganisationSubscriptions(organisationId: string): Pro
   });
 }
 
-/** Soft delete: deliveries already queued for it end at their next attempt. Out of scope or unknown: 404. */
-async function softDelete(where: Prisma.WebhookSubscriptionWhereInput): Promise<void> {
+/**
+ * Soft delete: deliveries already queued for it end at their next attempt. Out of scope or unknown:
+ * 404. The row lock of the update makes a concurrent second delete see the row deleted (404, no
+ * second audit event).
+ */
+async function softDelete(where: Prisma.WebhookSubscriptionWhereInput, actor: Actor): Promise<void> {
   const db = await database();
-  const { count } = await db.webhookSubscription.updateMany({ where: { ...where, deletedAt: null }, data: { deletedAt: new Date() } });
-  if (count === 0) throw new NotFoundError();
+  await db.$transaction(async (tx) => {
+    const found = await tx.webhookSubscription.findFirst({ where: { ...where, deletedAt: null }, select: VISIBLE });
+    if (!found) throw new NotFoundError();
+    const { count } = await tx.webhookSubscription.updateMany({ where: { id: found.id, deletedAt: null }, data: { deletedAt: new Date() } });
+    if (count === 0) throw new NotFoundError();
+    await auditSubscription(tx, found, actor, "deleted");
+  });
 }
 
-export const deletePharmacySubscription = (pharmacyId: string, subscriptionId: string) =>
-  softDelete({ id: subscriptionId, scope: "PHARMACY", pharmacyId });
+export const deletePharmacySubscription = (pharmacyId: string, subscriptionId: string, actor: Actor) =>
+  softDelete({ id: subscriptionId, scope: "PHARMACY", pharmacyId }, actor);
 
-export const deleteOrganisationSubscription = (organisationId: string, subscriptionId: string) =>
-  softDelete({ id: subscriptionId, scope: "ORGANISATION", organisationId, pharmacyId: null });
+export const deleteOrganisationSubscription = (organisationId: string, subscriptionId: string, actor: Actor) =>
+  softDelete({ id: subscriptionId, scope: "ORGANISATION", organisationId, pharmacyId: null }, actor);
+
+/** One live organisation subscription (the admin tool's test send); another organisation's or a pharmacy's: NotFoundError. */
+export async function findOrganisationSubscription(organisationId: string, subscriptionId: string): Promise<Subscription> {
+  const db = await database();
+  const found = await db.webhookSubscription.findFirst({
+    where: { id: subscriptionId, scope: "ORGANISATION", organisationId, pharmacyId: null, deletedAt: null },
+    select: VISIBLE,
+  });
+  if (!found) throw new NotFoundError();
+  return found;
+}

@@ -1,4 +1,4 @@
-import { database } from "@/server/db/client";
+import { database, type Prisma } from "@/server/db/client";
 
 /**
  * Whether a subscription's target keeps failing, so that an operator can act (the retry schedule
@@ -38,9 +38,18 @@ export type TargetHealth = HealthColumns & {
 /** The health of the live subscriptions of these pharmacies, failing ones first, then by registration. */
 export async function pharmacyTargetHealth(pharmacyIds: string[], now = new Date()): Promise<TargetHealth[]> {
   if (pharmacyIds.length === 0) return [];
+  return targetHealth({ scope: "PHARMACY", pharmacyId: { in: pharmacyIds } }, now);
+}
+
+/** The health of the organisation's live organisation-level subscriptions (the admin tool), failing ones first. */
+export async function organisationTargetHealth(organisationId: string, now = new Date()): Promise<TargetHealth[]> {
+  return targetHealth({ scope: "ORGANISATION", organisationId, pharmacyId: null }, now);
+}
+
+async function targetHealth(where: Prisma.WebhookSubscriptionWhereInput, now: Date): Promise<TargetHealth[]> {
   const db = await database();
   const rows = await db.webhookSubscription.findMany({
-    where: { scope: "PHARMACY", pharmacyId: { in: pharmacyIds }, deletedAt: null },
+    where: { ...where, deletedAt: null },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     select: {
       id: true,

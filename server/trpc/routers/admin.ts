@@ -42,7 +42,7 @@ export const adminApiKeysRouter = router({
   }),
 
   revoke: adminProcedure.input(revokeAdminApiKeyInput).mutation(async ({ ctx, input }) => {
-    await revokeOrganisationApiKey(ctx.user.organisationId, input.keyUid);
+    await revokeOrganisationApiKey(ctx.user.organisationId, input.keyUid, { type: "USER", userId: ctx.user.id });
     return { revoked: true };
   }),
 });

@@ -38,7 +38,7 @@ export const apiKeysRouter = router({
   }),
 
   revoke: pharmacistProcedure.input(revokeApiKeyInput).mutation(async ({ ctx, input }) => {
-    await revokePharmacyApiKey(ctx.user, input.keyUid);
+    await revokePharmacyApiKey(ctx.user, input.keyUid, { type: "USER", userId: ctx.user.id });
     return { revoked: true };
   }),
 });

@@ -37,14 +37,14 @@ export const webhookLogsRouter = router({
 
   get: pharmacistProcedure.input(deliveryInput).query(async ({ ctx, input }) => {
     const pharmacyIds = await resolvePharmacyScope(ctx.user, input.pharmacyUid);
-    return presentDeliveryLogDetail(await getWebhookDelivery(pharmacyIds, input.deliveryUid));
+    return presentDeliveryLogDetail(await getWebhookDelivery({ pharmacyIds }, input.deliveryUid));
   }),
 
   subscriptions: pharmacistProcedure
     .input(z.object({ pharmacyUid: uid().optional() }).default({}))
     .query(async ({ ctx, input }) => {
       const pharmacyIds = await resolvePharmacyScope(ctx.user, input.pharmacyUid);
-      return (await listSubscriptionsForLogs(pharmacyIds)).map(presentDeliveryLogSubscription);
+      return (await listSubscriptionsForLogs({ pharmacyIds })).map(presentDeliveryLogSubscription);
     }),
 
   /** Re-sends a dropped delivery: a fresh round of five attempts with the current state; returns the delivery. */
@@ -56,6 +56,6 @@ export const webhookLogsRouter = router({
       actor: { type: "USER", userId: ctx.user.id },
       announce: announceDeliveries,
     });
-    return presentDeliveryLogDetail(await getWebhookDelivery(pharmacyIds, input.deliveryUid));
+    return presentDeliveryLogDetail(await getWebhookDelivery({ pharmacyIds }, input.deliveryUid));
   }),
 });

@@ -3,19 +3,13 @@
  * webhooks/ endpoints, through the same domain functions. Tests sent from the portal are unsigned
  * (spec, Events → Signature, item 5).
  */
-import {
-  deletePharmacySubscription,
-  listPharmacySubscriptions,
-  registerPharmacySubscription,
-  type Subscription,
-} from "@/server/domain/webhooks/subscriptions";
+import { deletePharmacySubscription, listPharmacySubscriptions, registerPharmacySubscription } from "@/server/domain/webhooks/subscriptions";
 import { sendTestDelivery } from "@/server/domain/webhooks/test-delivery";
-import { pharmacyTargetHealth, type TargetHealth } from "@/server/domain/webhooks/target-health";
+import { pharmacyTargetHealth } from "@/server/domain/webhooks/target-health";
 import { sampleBody } from "@/server/api/webhooks/samples";
 import { NotFoundError } from "@/server/domain/errors";
 import { pharmacyToActFor, resolvePharmacyScope, type PharmacyReach } from "@/server/domain/pharmacies/pharmacy-scope";
 import { pharmacistProcedure, router } from "@/server/trpc/init";
-import { unix } from "@/server/wire/format";
 import {
   deleteSubscriptionInput,
   listSubscriptionsInput,
@@ -23,26 +17,7 @@ import {
   sendTestInput,
   subscriptionHealthInput,
 } from "./webhook-subscriptions.schemas";
-
-const present = (s: Subscription) => ({
-  uid: s.id,
-  notificationType: s.notificationType,
-  target: s.target,
-  pharmacyUid: s.pharmacyId,
-  headerKey: s.headerKey,
-  createdAt: unix(s.createdAt),
-});
-
-const presentHealth = (h: TargetHealth) => ({
-  subscriptionUid: h.subscriptionId,
-  pharmacyUid: h.pharmacyId,
-  notificationType: h.notificationType,
-  target: h.target,
-  state: h.state,
-  lastSuccessAt: h.lastSuccessAt ? unix(h.lastSuccessAt) : null,
-  lastFailureAt: h.lastFailureAt ? unix(h.lastFailureAt) : null,
-  failuresSinceSuccess: h.failuresSinceSuccess,
-});
+import { presentSubscription as present, presentTargetHealth as presentHealth } from "./webhook-subscriptions.presenters";
 
 /** One pharmacy for writes: a group pharmacist must pick it; reads may span all of the user's pharmacies. */
 async function onePharmacy(user: PharmacyReach, requested: string | undefined): Promise<string> {
@@ -81,6 +56,7 @@ export const webhookSubscriptionsRouter = router({
         target: input.target,
         headerKey: input.headerKey,
         headerValue: input.headerValue,
+        actor: { type: "USER", userId: ctx.user.id },
       });
       return { ...present(subscription), webhookSecret: secret };
     }),
@@ -90,7 +66,7 @@ export const webhookSubscriptionsRouter = router({
       const ids = await resolvePharmacyScope(ctx.user, input.pharmacyUid);
       for (const id of ids) {
         try {
-          await deletePharmacySubscription(id, input.subscriptionUid);
+          await deletePharmacySubscription(id, input.subscriptionUid, { type: "USER", userId: ctx.user.id });
           return { deleted: true };
         } catch (error) {
           if (!(error instanceof NotFoundError)) throw error;

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
-import { DeliveryLogs } from "@/components/pharmacy/delivery-logs/delivery-logs";
+import { DeliveryLogs } from "@/components/webhooks/delivery-logs";
 import { PharmacyPage } from "@/components/pharmacy/pharmacy-page";
 import { LoadingState } from "@/components/ui/states";
 
@@ -15,7 +15,7 @@ export default function DeliveryLogsPage() {
       </p>
       {/* The filters read the page's query string (useSearchParams). */}
       <Suspense fallback={<LoadingState />}>
-        <DeliveryLogs />
+        <DeliveryLogs portal="pharmacy" />
       </Suspense>
     </PharmacyPage>
   );

@@ -10,8 +10,8 @@ import { dateInputToUnix, formatUnixTime, unixToDateInput } from "@/components/u
 import { errorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { DELIVERY_LOG_STATES, type DeliveryLogState } from "@/server/domain/webhooks/delivery-log-states";
-import { PHARMACY_EVENT_TYPES } from "@/server/domain/webhooks/event-types";
-import { FailingTargetsNotice, useTargetHealth } from "@/components/pharmacy/webhooks/target-health";
+import { EVENT_TYPES, PHARMACY_EVENT_TYPES } from "@/server/domain/webhooks/event-types";
+import { FailingTargetsNotice, useTargetHealth, type WebhookPortal } from "./target-health";
 
 const PAGE_SIZE = 25;
 
@@ -30,15 +30,39 @@ function attemptResult(a: { responseStatus: number | null; errorClass: string | 
   return a.errorClass ? a.errorClass.replaceAll("_", " ") : "—";
 }
 
-export function DeliveryLogs() {
+/**
+ * The procedures of a portal's logs. The admin tool's (adminWebhookLogs) take the same inputs and
+ * answer with the same presenters as the pharmacy portal's (webhookLogs); only the scope differs.
+ */
+function useLogsApi(portal: WebhookPortal) {
   const trpc = useTRPC();
+  return (portal === "admin" ? trpc.adminWebhookLogs : trpc.webhookLogs) as typeof trpc.webhookLogs;
+}
+
+const PORTAL = {
+  pharmacy: { eventTypes: PHARMACY_EVENT_TYPES as readonly string[], webhooks: "/pharmacy/api-access/webhooks", whose: "your" },
+  admin: { eventTypes: EVENT_TYPES as readonly string[], webhooks: "/admin/webhooks", whose: "the organisation's" },
+} satisfies Record<WebhookPortal, unknown>;
+
+/** What an event is about, for the log: a pharmacy order, a pharmacy SKU, an appointment or a meeting. */
+function subjectLabel(eventType: string): string {
+  if (eventType.startsWith("pharmacy_order")) return "Order";
+  if (eventType === "pharmacy_sku_stock_updated") return "SKU";
+  if (eventType === "appointment_reminder_due") return "Appointment";
+  return "Meeting";
+}
+
+/** A portal's Webhook Delivery Logs: the pharmacy portal's (its pharmacies' subscriptions) or the admin tool's (the organisation's). */
+export function DeliveryLogs({ portal }: { portal: WebhookPortal }) {
+  const api = useLogsApi(portal);
   const search = useSearchParams();
+  const { eventTypes, webhooks, whose } = PORTAL[portal];
   // Filters start from the link that led here (the home page links to recent failures).
   const [state, setState] = useState<DeliveryLogState | "">(oneOf(DELIVERY_LOG_STATES, search.get("state")));
-  const [eventType, setEventType] = useState(oneOf(PHARMACY_EVENT_TYPES, search.get("eventType")));
+  const [eventType, setEventType] = useState(oneOf(eventTypes, search.get("eventType")));
   const [subscriptionUid, setSubscriptionUid] = useState(search.get("subscription") ?? "");
-  const subscriptions = useQuery(trpc.webhookLogs.subscriptions.queryOptions({}));
-  const health = useTargetHealth();
+  const subscriptions = useQuery(api.subscriptions.queryOptions({}));
+  const health = useTargetHealth(portal);
   const fromParam = Number(search.get("from"));
   const [fromDate, setFromDate] = useState(Number.isInteger(fromParam) && fromParam > 0 ? unixToDateInput(fromParam) : "");
   const [toDate, setToDate] = useState("");
@@ -51,7 +75,7 @@ export function DeliveryLogs() {
   const reversed = from !== undefined && to !== undefined && from > to;
   const input = {
     ...(state ? { state } : {}),
-    ...(eventType ? { eventType } : {}),
+    ...(eventType ? { eventType: eventType as (typeof EVENT_TYPES)[number] } : {}),
     ...(subscriptionUid ? { subscriptionUid } : {}),
     ...(from !== undefined ? { from } : {}),
     ...(to !== undefined && !reversed ? { to } : {}),
@@ -59,7 +83,7 @@ export function DeliveryLogs() {
     limit: PAGE_SIZE,
   };
   const deliveries = useQuery({
-    ...trpc.webhookLogs.list.queryOptions(input),
+    ...api.list.queryOptions(input),
     // Deliveries still being attempted change by themselves: keep them current.
     refetchInterval: (query) => (query.state.data?.items.some((d) => d.state === "pending" || d.state === "retrying") ? 5_000 : false),
   });
@@ -87,7 +111,7 @@ export function DeliveryLogs() {
         </SelectField>
         <SelectField label="Event type" value={eventType} onChange={(e) => changeFilter(setEventType)(e.target.value as typeof eventType)}>
           <option value="">All event types</option>
-          {PHARMACY_EVENT_TYPES.map((t) => (
+          {eventTypes.map((t) => (
             <option key={t} value={t}>
               {t}
             </option>
@@ -122,8 +146,8 @@ export function DeliveryLogs() {
             "Try other filters."
           ) : (
             <>
-              Deliveries appear here once an event happens for one of your{" "}
-              <Link href="/pharmacy/api-access/webhooks" className="font-medium text-brand-700 hover:underline">
+              Deliveries appear here once an event happens for one of {whose}{" "}
+              <Link href={webhooks} className="font-medium text-brand-700 hover:underline">
                 webhooks
               </Link>
               .
@@ -149,9 +173,8 @@ export function DeliveryLogs() {
                     <tr className="align-top" data-delivery={d.uid}>
                       <td className="px-4 py-3">
                         <p className="font-mono text-slate-900">{d.eventType}</p>
-                        <p className="font-mono text-xs text-slate-500" title={d.eventType.startsWith("pharmacy_order") ? "Pharmacy order" : "Pharmacy SKU"}>
-                          {d.eventType.startsWith("pharmacy_order") ? "Order " : "SKU "}
-                          {d.subjectUid}
+                        <p className="font-mono text-xs text-slate-500">
+                          {subjectLabel(d.eventType)} {d.subjectUid}
                         </p>
                         <p className="text-xs text-slate-500">{formatUnixTime(d.createdAt)}</p>
                       </td>
@@ -177,6 +200,7 @@ export function DeliveryLogs() {
                           </Button>
                           {d.state === "failed" && !d.subscription.deleted ? (
                             <ResendButton
+                              portal={portal}
                               deliveryUid={d.uid}
                               onResent={() => {
                                 // Re-sent, it is no longer failed: under the "failed" filter it would vanish from sight.
@@ -192,7 +216,7 @@ export function DeliveryLogs() {
                     {open === d.uid ? (
                       <tr>
                         <td colSpan={5} className="bg-slate-50 px-4 py-4">
-                          <DeliveryDetail deliveryUid={d.uid} />
+                          <DeliveryDetail portal={portal} deliveryUid={d.uid} />
                         </td>
                       </tr>
                     ) : null}
@@ -220,14 +244,14 @@ export function DeliveryLogs() {
   );
 }
 
-function ResendButton({ deliveryUid, onResent }: { deliveryUid: string; onResent: () => void }) {
-  const trpc = useTRPC();
+function ResendButton({ portal, deliveryUid, onResent }: { portal: WebhookPortal; deliveryUid: string; onResent: () => void }) {
+  const api = useLogsApi(portal);
   const queryClient = useQueryClient();
   const resend = useMutation(
-    trpc.webhookLogs.resend.mutationOptions({
+    api.resend.mutationOptions({
       onSuccess: async () => {
         onResent();
-        await queryClient.invalidateQueries({ queryKey: trpc.webhookLogs.pathKey() });
+        await queryClient.invalidateQueries({ queryKey: api.pathKey() });
       },
     }),
   );
@@ -241,10 +265,10 @@ function ResendButton({ deliveryUid, onResent }: { deliveryUid: string; onResent
   );
 }
 
-function DeliveryDetail({ deliveryUid }: { deliveryUid: string }) {
-  const trpc = useTRPC();
+function DeliveryDetail({ portal, deliveryUid }: { portal: WebhookPortal; deliveryUid: string }) {
+  const api = useLogsApi(portal);
   const detail = useQuery({
-    ...trpc.webhookLogs.get.queryOptions({ deliveryUid }),
+    ...api.get.queryOptions({ deliveryUid }),
     refetchInterval: (query) => (query.state.data?.state === "pending" || query.state.data?.state === "retrying" ? 5_000 : false),
   });
   if (detail.isPending) return <LoadingState label="Loading attempts…" />;

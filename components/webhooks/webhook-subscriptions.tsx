@@ -9,45 +9,107 @@ import { formatUnixTime } from "@/components/ui/unix-time";
 import { errorMessage, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import type { FieldErrors } from "@/server/domain/errors";
-import { PHARMACY_EVENT_TYPES } from "@/server/domain/webhooks/event-types";
+import { EVENT_TYPES, PHARMACY_EVENT_TYPES } from "@/server/domain/webhooks/event-types";
 import { toFieldErrors } from "@/server/wire/field-errors";
+import { registerOrganisationSubscriptionInput } from "@/server/trpc/routers/admin-webhooks.schemas";
 import { registerSubscriptionInput } from "@/server/trpc/routers/webhook-subscriptions.schemas";
-import { FailingTargetsNotice, TargetHealthBadge, useTargetHealth } from "./target-health";
+import { FailingTargetsNotice, TargetHealthBadge, useTargetHealth, type WebhookPortal } from "./target-health";
 
-type PharmacyEventType = (typeof PHARMACY_EVENT_TYPES)[number];
+/** What differs between the portals' webhook pages: the events, the form's schema, the words, the logs' address. */
+const PORTAL = {
+  pharmacy: {
+    eventTypes: PHARMACY_EVENT_TYPES as readonly string[],
+    schema: registerSubscriptionInput,
+    intro: "We send a signed POST to your URL when the event happens. Registering the same event type and URL again issues a new secret.",
+    empty: "Register one above to be told about new orders, order changes and stock changes.",
+    logs: "/pharmacy/api-access/delivery-logs",
+  },
+  admin: {
+    eventTypes: EVENT_TYPES as readonly string[],
+    schema: registerOrganisationSubscriptionInput,
+    intro:
+      "We send a signed POST to the URL whenever the event happens anywhere in the organisation (the Management API's notification subscriptions). Registering the same event type and URL again issues a new secret.",
+    empty: "Register one above to be told about orders, stock, appointments and meetings.",
+    logs: "/admin/webhooks/logs",
+  },
+} as const;
 
-export function WebhookSubscriptions() {
+type Subscription = { uid: string; notificationType: string; target: string; pharmacyUid: string | null; headerKey: string | null; createdAt: number };
+type TestOutcome = { delivered: boolean; statusCode: number | null; signed: boolean; durationMs: number; error: string | null };
+
+/**
+ * The webhook procedures of a portal: the pharmacy portal's (webhookSubscriptions: its pharmacies'
+ * subscriptions, unsigned tests) or the admin tool's (adminWebhooks: the organisation's, tests signed
+ * with the subscription's secret). Both answer with the same presenters; only the active portal's
+ * queries run.
+ */
+function useSubscriptionsApi(portal: WebhookPortal) {
   const trpc = useTRPC();
-  const pharmacies = useQuery(trpc.pharmacies.list.queryOptions());
+  const queryClient = useQueryClient();
+  const refresh = () =>
+    queryClient.invalidateQueries({ queryKey: portal === "admin" ? trpc.adminWebhooks.pathKey() : trpc.webhookSubscriptions.pathKey() });
+  const pharmacyList = useQuery({ ...trpc.webhookSubscriptions.list.queryOptions({}), enabled: portal === "pharmacy" });
+  const adminList = useQuery({ ...trpc.adminWebhooks.list.queryOptions(), enabled: portal === "admin" });
+  const pharmacyRegister = useMutation(trpc.webhookSubscriptions.register.mutationOptions({ onSuccess: refresh }));
+  const adminRegister = useMutation(trpc.adminWebhooks.register.mutationOptions({ onSuccess: refresh }));
+  const pharmacyRemove = useMutation(trpc.webhookSubscriptions.delete.mutationOptions({ onSuccess: refresh }));
+  const adminRemove = useMutation(trpc.adminWebhooks.delete.mutationOptions({ onSuccess: refresh }));
+  const pharmacyTest = useMutation(trpc.webhookSubscriptions.sendTest.mutationOptions());
+  const adminTest = useMutation(trpc.adminWebhooks.sendTest.mutationOptions());
+  const admin = portal === "admin";
+  return {
+    list: admin ? adminList : pharmacyList,
+    register: admin ? adminRegister : pharmacyRegister,
+    // The form's input, parsed by its portal's schema again for that procedure's type.
+    registerMutate: (input: unknown, onSuccess: () => void) =>
+      admin
+        ? adminRegister.mutate(registerOrganisationSubscriptionInput.parse(input), { onSuccess })
+        : pharmacyRegister.mutate(registerSubscriptionInput.parse(input), { onSuccess }),
+    remove: admin ? adminRemove : pharmacyRemove,
+    removeMutate: (s: Subscription, onSuccess: () => void) =>
+      admin
+        ? adminRemove.mutate({ subscriptionUid: s.uid }, { onSuccess })
+        : pharmacyRemove.mutate({ pharmacyUid: s.pharmacyUid ?? undefined, subscriptionUid: s.uid }, { onSuccess }),
+    testPending: (s: Subscription) =>
+      admin ? adminTest.isPending && adminTest.variables?.subscriptionUid === s.uid : pharmacyTest.isPending && pharmacyTest.variables?.target === s.target,
+    sendTest: (s: Subscription, done: (outcome: TestOutcome | { failure: string }) => void) => {
+      const callbacks = { onSuccess: (outcome: TestOutcome) => done(outcome), onError: (error: unknown) => done({ failure: errorMessage(error) }) };
+      if (admin) adminTest.mutate({ subscriptionUid: s.uid }, callbacks);
+      else
+        pharmacyTest.mutate(
+          { pharmacyUid: s.pharmacyUid ?? undefined, notificationType: s.notificationType as (typeof PHARMACY_EVENT_TYPES)[number], target: s.target },
+          callbacks,
+        );
+    },
+  };
+}
+
+type Api = ReturnType<typeof useSubscriptionsApi>;
+
+/** A portal's webhooks page: register (the secret shown once), the subscriptions with their health, a test send, delete. */
+export function WebhookSubscriptions({ portal }: { portal: WebhookPortal }) {
+  const trpc = useTRPC();
+  const api = useSubscriptionsApi(portal);
+  // A group pharmacist registers for one of the group's pharmacies; the admin's subscriptions are the organisation's.
+  const pharmacies = useQuery({ ...trpc.pharmacies.list.queryOptions(), enabled: portal === "pharmacy" });
   const pharmacyNames = new Map((pharmacies.data ?? []).map((p) => [p.uid, p.displayName]));
   return (
     <div className="space-y-10">
-      <RegisterForm pharmacies={pharmacies.data ?? []} />
-      <SubscriptionList pharmacyNames={pharmacies.data && pharmacies.data.length > 1 ? pharmacyNames : null} />
+      <RegisterForm portal={portal} api={api} pharmacies={pharmacies.data ?? []} />
+      <SubscriptionList portal={portal} api={api} pharmacyNames={pharmacies.data && pharmacies.data.length > 1 ? pharmacyNames : null} />
     </div>
   );
 }
 
-function RegisterForm({ pharmacies }: { pharmacies: { uid: string; displayName: string }[] }) {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
+function RegisterForm({ portal, api, pharmacies }: { portal: WebhookPortal; api: Api; pharmacies: { uid: string; displayName: string }[] }) {
+  const { eventTypes, schema, intro } = PORTAL[portal];
   const [pharmacyUid, setPharmacyUid] = useState("");
-  const [notificationType, setNotificationType] = useState<string>(PHARMACY_EVENT_TYPES[1]);
+  const [notificationType, setNotificationType] = useState<string>("pharmacy_order_updated");
   const [target, setTarget] = useState("");
   const [headerKey, setHeaderKey] = useState("");
   const [headerValue, setHeaderValue] = useState("");
   const [clientErrors, setClientErrors] = useState<FieldErrors>({});
-  const register = useMutation(
-    trpc.webhookSubscriptions.register.mutationOptions({
-      onSuccess: async () => {
-        setTarget("");
-        setHeaderKey("");
-        setHeaderValue("");
-        await queryClient.invalidateQueries({ queryKey: trpc.webhookSubscriptions.list.pathKey() });
-      },
-    }),
-  );
-  // A group pharmacist registers for one of the group's pharmacies.
+  const register = api.register;
   const choosePharmacy = pharmacies.length > 1;
   const chosenPharmacy = pharmacyUid || pharmacies[0]?.uid || "";
 
@@ -59,7 +121,7 @@ function RegisterForm({ pharmacies }: { pharmacies: { uid: string; displayName: 
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const parsed = registerSubscriptionInput.safeParse({
+    const parsed = schema.safeParse({
       ...(choosePharmacy ? { pharmacyUid: chosenPharmacy } : {}),
       notificationType,
       target,
@@ -71,7 +133,11 @@ function RegisterForm({ pharmacies }: { pharmacies: { uid: string; displayName: 
       return;
     }
     setClientErrors({});
-    register.mutate(parsed.data);
+    api.registerMutate(parsed.data, () => {
+      setTarget("");
+      setHeaderKey("");
+      setHeaderValue("");
+    });
   }
 
   return (
@@ -79,9 +145,7 @@ function RegisterForm({ pharmacies }: { pharmacies: { uid: string; displayName: 
       <h2 id="register-heading" className="text-lg font-semibold text-slate-900">
         Register a webhook
       </h2>
-      <p className="mt-1 text-sm text-slate-600">
-        We send a signed POST to your URL when the event happens. Registering the same event type and URL again issues a new secret.
-      </p>
+      <p className="mt-1 text-sm text-slate-600">{intro}</p>
       <form onSubmit={submit} noValidate className="mt-5 space-y-5">
         <div className="grid gap-5 sm:grid-cols-2">
           {choosePharmacy ? (
@@ -99,7 +163,7 @@ function RegisterForm({ pharmacies }: { pharmacies: { uid: string; displayName: 
             onChange={(e) => setNotificationType(e.target.value)}
             errors={errorsOf("notificationType", "notification_type")}
           >
-            {PHARMACY_EVENT_TYPES.map((type) => (
+            {eventTypes.map((type) => (
               <option key={type} value={type}>
                 {type}
               </option>
@@ -131,7 +195,7 @@ function RegisterForm({ pharmacies }: { pharmacies: { uid: string; displayName: 
         </div>
         {register.error && !register.error.data?.fieldErrors ? <ErrorState message={errorMessage(register.error)} /> : null}
         <Button type="submit" disabled={register.isPending}>
-          {register.isPending ? "Registering…" : "Register"}
+          {register.isPending ? "Registering…" : "Register webhook"}
         </Button>
       </form>
       {register.data ? (
@@ -139,7 +203,7 @@ function RegisterForm({ pharmacies }: { pharmacies: { uid: string; displayName: 
           <SecretBox
             label="Webhook secret"
             value={register.data.webhookSecret}
-            note={`Shown only this once: your receiver checks X-Webhook-Signature (HMAC-SHA256 of the body) with it. Registered ${register.data.notificationType} to ${register.data.target}.`}
+            note={`Shown only this once: the receiver checks X-Webhook-Signature (HMAC-SHA256 of the raw body) with it. Registered ${register.data.notificationType} to ${register.data.target}.`}
           />
         </div>
       ) : null}
@@ -147,32 +211,23 @@ function RegisterForm({ pharmacies }: { pharmacies: { uid: string; displayName: 
   );
 }
 
-type TestOutcome = { delivered: boolean; statusCode: number | null; durationMs: number; error: string | null };
-
 function describeTest(outcome: TestOutcome): string {
-  const took = `in ${outcome.durationMs} ms`;
-  if (outcome.statusCode !== null) return `Your receiver answered HTTP ${outcome.statusCode} ${took}.`;
-  return `No answer from your receiver: ${outcome.error ?? "the request failed"}.`;
+  const kind = outcome.signed ? "Signed test sent" : "Test sent unsigned";
+  const answer =
+    outcome.statusCode !== null
+      ? `Your receiver answered HTTP ${outcome.statusCode} in ${outcome.durationMs} ms.`
+      : `No answer from your receiver: ${outcome.error ?? "the request failed"}.`;
+  return `${kind} (X-Webhook-Test: true). ${answer}`;
 }
 
-function SubscriptionList({ pharmacyNames }: { pharmacyNames: Map<string, string> | null }) {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const subscriptions = useQuery(trpc.webhookSubscriptions.list.queryOptions({}));
-  const health = useTargetHealth();
+function SubscriptionList({ portal, api, pharmacyNames }: { portal: WebhookPortal; api: Api; pharmacyNames: Map<string, string> | null }) {
+  const { empty, logs } = PORTAL[portal];
+  const subscriptions = api.list;
+  const health = useTargetHealth(portal);
   const healthOf = new Map((health.data ?? []).map((h) => [h.subscriptionUid, h]));
   const [confirming, setConfirming] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [tests, setTests] = useState<Record<string, TestOutcome | { failure: string }>>({});
-  const remove = useMutation(
-    trpc.webhookSubscriptions.delete.mutationOptions({
-      onSuccess: async () => {
-        setConfirming(null);
-        await queryClient.invalidateQueries({ queryKey: trpc.webhookSubscriptions.list.pathKey() });
-      },
-    }),
-  );
-  const sendTest = useMutation(trpc.webhookSubscriptions.sendTest.mutationOptions());
 
   return (
     <section aria-labelledby="subscriptions-heading">
@@ -180,20 +235,20 @@ function SubscriptionList({ pharmacyNames }: { pharmacyNames: Map<string, string
         <h2 id="subscriptions-heading" className="text-lg font-semibold text-slate-900">
           Subscriptions
         </h2>
-        <Link href="/pharmacy/api-access/delivery-logs" className="text-sm font-medium text-brand-700 hover:underline">
+        <Link href={logs} className="text-sm font-medium text-brand-700 hover:underline">
           Webhook delivery logs →
         </Link>
       </div>
       <div className="mt-3 space-y-3">
         {notice ? <Notice>{notice}</Notice> : null}
         <FailingTargetsNotice health={health.data} />
-        {remove.error ? <ErrorState message={errorMessage(remove.error)} /> : null}
+        {api.remove.error ? <ErrorState message={errorMessage(api.remove.error)} /> : null}
         {subscriptions.isPending ? (
           <LoadingState label="Loading webhook subscriptions…" />
         ) : subscriptions.isError ? (
           <ErrorState message={errorMessage(subscriptions.error)} onRetry={() => subscriptions.refetch()} />
         ) : subscriptions.data.length === 0 ? (
-          <EmptyState title="No webhooks registered">Register one above to be told about new orders, order changes and stock changes.</EmptyState>
+          <EmptyState title="No webhooks registered">{empty}</EmptyState>
         ) : (
           <ul className="divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white shadow-sm">
             {subscriptions.data.map((s) => {
@@ -211,32 +266,30 @@ function SubscriptionList({ pharmacyNames }: { pharmacyNames: Map<string, string
                       </p>
                       {targetHealth ? <TargetHealthBadge health={targetHealth} /> : null}
                     </div>
-                    <div className="flex shrink-0 gap-2">
+                    <div className="flex shrink-0 flex-wrap gap-2">
                       <Button
                         tone="secondary"
-                        disabled={sendTest.isPending && sendTest.variables?.target === s.target}
-                        onClick={() =>
-                          sendTest.mutate(
-                            { pharmacyUid: s.pharmacyUid ?? undefined, notificationType: s.notificationType as PharmacyEventType, target: s.target },
-                            {
-                              onSuccess: (outcome) => setTests((all) => ({ ...all, [s.uid]: outcome })),
-                              onError: (error) => setTests((all) => ({ ...all, [s.uid]: { failure: errorMessage(error) } })),
-                            },
-                          )
-                        }
+                        disabled={api.testPending(s)}
+                        onClick={() => api.sendTest(s, (outcome) => setTests((all) => ({ ...all, [s.uid]: outcome })))}
                       >
                         Send test
                       </Button>
+                      <Link
+                        href={`${logs}?subscription=${encodeURIComponent(s.uid)}`}
+                        className="inline-flex items-center rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50"
+                      >
+                        Deliveries
+                      </Link>
                       {confirming === s.uid ? (
                         <>
                           <Button
                             tone="danger"
-                            disabled={remove.isPending}
+                            disabled={api.remove.isPending}
                             onClick={() =>
-                              remove.mutate(
-                                { pharmacyUid: s.pharmacyUid ?? undefined, subscriptionUid: s.uid },
-                                { onSuccess: () => setNotice(`Deleted the ${s.notificationType} webhook to ${s.target}.`) },
-                              )
+                              api.removeMutate(s, () => {
+                                setConfirming(null);
+                                setNotice(`Deleted the ${s.notificationType} webhook to ${s.target}.`);
+                              })
                             }
                           >
                             Confirm delete
@@ -259,7 +312,7 @@ function SubscriptionList({ pharmacyNames }: { pharmacyNames: Map<string, string
                         "failure" in test || !test.delivered ? "border-amber-200 bg-amber-50 text-amber-900" : "border-emerald-200 bg-emerald-50 text-emerald-800"
                       }`}
                     >
-                      {"failure" in test ? `The test was not sent: ${test.failure}` : `Test sent (unsigned, X-Webhook-Test: true). ${describeTest(test)}`}
+                      {"failure" in test ? `The test was not sent: ${test.failure}` : describeTest(test)}
                     </p>
                   ) : null}
                 </li>

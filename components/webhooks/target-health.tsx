@@ -4,7 +4,10 @@ import { useQuery } from "@tanstack/react-query";
 import { formatUnixTime } from "@/components/ui/unix-time";
 import { useTRPC } from "@/components/trpc/react";
 
-/** What webhookSubscriptions.health says about one subscription's target. */
+/** Which portal's webhooks: the pharmacy portal's (its pharmacies') or the admin tool's (the organisation's). */
+export type WebhookPortal = "pharmacy" | "admin";
+
+/** What webhookSubscriptions.health (adminWebhooks.health) says about one subscription's target. */
 export type TargetHealth = {
   subscriptionUid: string;
   notificationType: string;
@@ -50,10 +53,13 @@ export function TargetHealthBadge({ health }: { health: TargetHealth }) {
   );
 }
 
-/** The pharmacy's subscriptions' health, refreshed every minute. */
-export function useTargetHealth() {
+/** The portal's subscriptions' health, refreshed every minute. */
+export function useTargetHealth(portal: WebhookPortal) {
   const trpc = useTRPC();
-  return useQuery({ ...trpc.webhookSubscriptions.health.queryOptions({}), refetchInterval: 60_000 });
+  // Both procedures answer with the same presenter (webhook-subscriptions.presenters.ts); only the portal's runs.
+  const pharmacy = useQuery({ ...trpc.webhookSubscriptions.health.queryOptions({}), enabled: portal === "pharmacy", refetchInterval: 60_000 });
+  const admin = useQuery({ ...trpc.adminWebhooks.health.queryOptions(), enabled: portal === "admin", refetchInterval: 60_000 });
+  return portal === "admin" ? admin : pharmacy;
 }
 
 /** A warning naming the targets that keep failing; nothing when none does. */
