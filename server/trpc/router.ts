@@ -1,5 +1,9 @@
 import { createCallerFactory, router } from "./init";
 import { adminApiKeysRouter, adminTelemedicineProvidersRouter } from "./routers/admin";
+import { adminHomeRouter } from "./routers/admin-home";
+import { adminIssuesRouter } from "./routers/admin-issues";
+import { adminOrdersRouter } from "./routers/admin-orders";
+import { pharmacyIssueThreadsRouter } from "./routers/pharmacy-issue-threads";
 import { apiKeysRouter } from "./routers/api-keys";
 import { pharmaciesRouter } from "./routers/pharmacies";
 import { pharmacyHomeRouter } from "./routers/pharmacy-home";
@@ -14,6 +18,10 @@ import { webhookSubscriptionsRouter } from "./routers/webhook-subscriptions";
 export const appRouter = router({
   adminApiKeys: adminApiKeysRouter,
   adminTelemedicineProviders: adminTelemedicineProvidersRouter,
+  adminHome: adminHomeRouter,
+  adminIssues: adminIssuesRouter,
+  adminOrders: adminOrdersRouter,
+  pharmacyIssueThreads: pharmacyIssueThreadsRouter,
   apiKeys: apiKeysRouter,
   pharmacies: pharmaciesRouter,
   pharmacyHome: pharmacyHomeRouter,
