@@ -59,14 +59,14 @@ describe("authorisation", () => {
   it("admin procedures: signed out UNAUTHORIZED, pharmacist and doctor FORBIDDEN, another organisation NOT_FOUND with nothing written", async () => {
     const { po, thread } = await heldOrder();
     const calls = (user: PortalSessionUser | null) => [
-      as(user).adminIssues.list({}),
-      as(user).adminIssues.get({ uid: thread.id }),
-      as(user).adminIssues.reply({ uid: thread.id, body: "hello" }),
-      as(user).adminIssues.resolve({ uid: thread.id }),
+      () => as(user).adminIssues.list({}),
+      () => as(user).adminIssues.get({ uid: thread.id }),
+      () => as(user).adminIssues.reply({ uid: thread.id, body: "hello" }),
+      () => as(user).adminIssues.resolve({ uid: thread.id }),
     ];
-    for (const call of calls(null)) expect(await trpcCode(call)).toBe("UNAUTHORIZED");
-    for (const call of calls(pharmacist)) expect(await trpcCode(call)).toBe("FORBIDDEN");
-    for (const call of calls(doctor)) expect(await trpcCode(call)).toBe("FORBIDDEN");
+    for (const call of calls(null)) expect(await trpcCode(call())).toBe("UNAUTHORIZED");
+    for (const call of calls(pharmacist)) expect(await trpcCode(call())).toBe("FORBIDDEN");
+    for (const call of calls(doctor)) expect(await trpcCode(call())).toBe("FORBIDDEN");
     expect(await trpcCode(as(otherAdmin).adminIssues.get({ uid: thread.id }))).toBe("NOT_FOUND");
     expect(await trpcCode(as(otherAdmin).adminIssues.reply({ uid: thread.id, body: "hello" }))).toBe("NOT_FOUND");
     expect(await trpcCode(as(otherAdmin).adminIssues.resolve({ uid: thread.id }))).toBe("NOT_FOUND");
@@ -80,13 +80,13 @@ describe("authorisation", () => {
   it("pharmacy procedures: signed out UNAUTHORIZED, admin and doctor FORBIDDEN, another pharmacy's pharmacist NOT_FOUND", async () => {
     const { po, thread } = await heldOrder();
     const calls = (user: PortalSessionUser | null) => [
-      as(user).pharmacyIssueThreads.listForOrder({ pharmacyOrderUid: po.id }),
-      as(user).pharmacyIssueThreads.reply({ uid: thread.id, body: "hello" }),
+      () => as(user).pharmacyIssueThreads.listForOrder({ pharmacyOrderUid: po.id }),
+      () => as(user).pharmacyIssueThreads.reply({ uid: thread.id, body: "hello" }),
     ];
-    for (const call of calls(null)) expect(await trpcCode(call)).toBe("UNAUTHORIZED");
-    for (const call of calls(admin)) expect(await trpcCode(call)).toBe("FORBIDDEN");
-    for (const call of calls(doctor)) expect(await trpcCode(call)).toBe("FORBIDDEN");
-    for (const call of calls(loosePharmacist)) expect(await trpcCode(call)).toBe("NOT_FOUND");
+    for (const call of calls(null)) expect(await trpcCode(call())).toBe("UNAUTHORIZED");
+    for (const call of calls(admin)) expect(await trpcCode(call())).toBe("FORBIDDEN");
+    for (const call of calls(doctor)) expect(await trpcCode(call())).toBe("FORBIDDEN");
+    for (const call of calls(loosePharmacist)) expect(await trpcCode(call())).toBe("NOT_FOUND");
     expect(await t.db.adminIssueMessage.count({ where: { threadId: thread.id } })).toBe(0);
   });
 });

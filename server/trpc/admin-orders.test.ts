@@ -51,15 +51,15 @@ describe("authorisation", () => {
   it("refuses signed-out callers, pharmacists and doctors on every procedure", async () => {
     const { orderId, fulfillmentId } = await newOrder({ on_hold: true });
     const calls = (user: PortalSessionUser | null) => [
-      as(user).adminOrders.list({}),
-      as(user).adminOrders.get({ uid: orderId }),
-      as(user).adminOrders.prescriptionFile({ orderUid: orderId, prescriptionUid: orderId }),
-      as(user).adminOrders.cancelFulfillment({ orderUid: orderId, fulfillmentUid: fulfillmentId }),
-      as(user).adminOrders.releaseHold({ uid: orderId }),
+      () => as(user).adminOrders.list({}),
+      () => as(user).adminOrders.get({ uid: orderId }),
+      () => as(user).adminOrders.prescriptionFile({ orderUid: orderId, prescriptionUid: orderId }),
+      () => as(user).adminOrders.cancelFulfillment({ orderUid: orderId, fulfillmentUid: fulfillmentId }),
+      () => as(user).adminOrders.releaseHold({ uid: orderId }),
     ];
-    for (const call of calls(null)) expect(await trpcCode(call)).toBe("UNAUTHORIZED");
-    for (const call of calls(pharmacist)) expect(await trpcCode(call)).toBe("FORBIDDEN");
-    for (const call of calls(doctor)) expect(await trpcCode(call)).toBe("FORBIDDEN");
+    for (const call of calls(null)) expect(await trpcCode(call())).toBe("UNAUTHORIZED");
+    for (const call of calls(pharmacist)) expect(await trpcCode(call())).toBe("FORBIDDEN");
+    for (const call of calls(doctor)) expect(await trpcCode(call())).toBe("FORBIDDEN");
     const order = await t.db.order.findUniqueOrThrow({ where: { id: orderId } });
     expect(order.onHold).toBe(true);
     expect((await fulfillmentOf(orderId)).status).toBe("OPEN");
