@@ -54,9 +54,9 @@ async function createOrder(request: APIRequestContext, d: DemoFile, options: { n
   return { externalId, uid: (await response.json()).uid as string };
 }
 
-/** The order's pharmacy order over the External Pharmacy API. */
-async function pharmacyOrderOf(request: APIRequestContext, d: DemoFile, externalId: string) {
-  const response = await request.get(`/v1/external_pharmacy_api/pharmacy_orders/?${new URLSearchParams({ search: externalId })}`, {
+/** The order's pharmacy order over the External Pharmacy API (its search matches the order uid). */
+async function pharmacyOrderOf(request: APIRequestContext, d: DemoFile, orderUid: string) {
+  const response = await request.get(`/v1/external_pharmacy_api/pharmacy_orders/?${new URLSearchParams({ search: orderUid })}`, {
     headers: { "X-API-Key": d.keys.pharmacy },
   });
   expect(response.ok()).toBe(true);
@@ -69,7 +69,7 @@ test("resolve an issue thread opened by a pharmacist's on-hold comment", async (
   const d = demo();
   const pharmacist = await signedInPage(browser, baseURL, d.users.pharmacist, "/pharmacy");
   const order = await createOrder(pharmacist.request, d, { name: `#ISSUE-${tag()}`, email: "issue@example.com" });
-  const po = await pharmacyOrderOf(pharmacist.request, d, order.externalId);
+  const po = await pharmacyOrderOf(pharmacist.request, d, order.uid);
   const comment = `Dosage unclear ${tag()}: please ask the doctor`;
 
   // The pharmacist puts the order on hold with a comment in the portal.
@@ -110,7 +110,7 @@ test("resolve an issue thread opened by a pharmacist's on-hold comment", async (
   await row.getByRole("button", { name: "Resolve" }).click();
   await expect(admin.getByText(`Resolved. ${po.name} went back to “waiting for pharmacy”.`)).toBeVisible();
   await expect(admin.getByRole("row").filter({ hasText: po.name })).toHaveCount(0);
-  expect((await pharmacyOrderOf(admin.request, d, order.externalId)).status).toBe("waiting for pharmacy");
+  expect((await pharmacyOrderOf(admin.request, d, order.uid)).status).toBe("waiting for pharmacy");
   await admin.getByRole("button", { name: "Resolved" }).click();
   await expect(admin.getByRole("row").filter({ hasText: po.name })).toBeVisible();
 });

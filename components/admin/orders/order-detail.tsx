@@ -360,8 +360,8 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div className="flex justify-between gap-4">
-      <dt className="text-slate-500">{label}</dt>
-      <dd className="text-right text-slate-900">{children}</dd>
+      <dt className="shrink-0 whitespace-nowrap text-slate-500">{label}</dt>
+      <dd className="min-w-0 break-words text-right text-slate-900">{children}</dd>
     </div>
   );
 }
