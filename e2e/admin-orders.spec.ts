@@ -94,15 +94,17 @@ test("resolve an issue thread opened by a pharmacist's on-hold comment", async (
   await expect(admin.getByRole("heading", { name: `Pharmacy order ${po.name}` })).toBeVisible();
   await admin.getByLabel("Reply").fill("Which strength does the label say?");
   await admin.getByRole("button", { name: "Send reply" }).click();
-  await expect(admin.getByText("Which strength does the label say?")).toBeVisible();
+  await expect(admin.getByRole("list", { name: "Messages" }).getByText("Which strength does the label say?")).toBeVisible();
+  await expect(admin.getByLabel("Reply")).toHaveValue("");
   await pharmacist.reload();
-  await expect(pharmacist.getByText("Which strength does the label say?")).toBeVisible();
+  await expect(pharmacist.getByRole("list", { name: "Messages" }).getByText("Which strength does the label say?")).toBeVisible();
   await pharmacist.getByLabel("Reply").fill("1 mg, twice a day.");
   await pharmacist.getByRole("button", { name: "Send reply" }).click();
-  await expect(pharmacist.getByText("1 mg, twice a day.")).toBeVisible();
+  await expect(pharmacist.getByRole("list", { name: "Messages" }).getByText("1 mg, twice a day.")).toBeVisible();
+  await expect(pharmacist.getByLabel("Reply")).toHaveValue("");
   await shot(pharmacist, "pharmacy-order-thread");
   await admin.reload();
-  await expect(admin.getByText("1 mg, twice a day.")).toBeVisible();
+  await expect(admin.getByRole("list", { name: "Messages" }).getByText("1 mg, twice a day.")).toBeVisible();
   await shot(admin, "admin-issue-thread");
 
   // "Resolve" on the row: the thread leaves the open list, the order goes back to its status before the hold.

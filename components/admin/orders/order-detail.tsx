@@ -72,7 +72,7 @@ export function AdminOrderDetail({ uid }: { uid: string }) {
 
       <div className="grid gap-6 md:grid-cols-3">
         <Section title="Customer and patient">
-          <dl className="space-y-1 text-sm">
+          <dl className="space-y-2 text-sm">
             <Row label="Patient">{order.patient.displayName}</Row>
             <Row label="Customer e-mail">{order.customerEmail ?? "—"}</Row>
             <Row label="Patient e-mail">{order.patient.email ?? "—"}</Row>
@@ -359,9 +359,9 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <div className="flex justify-between gap-4">
-      <dt className="shrink-0 whitespace-nowrap text-slate-500">{label}</dt>
-      <dd className="min-w-0 break-words text-right text-slate-900">{children}</dd>
+    <div>
+      <dt className="text-xs text-slate-500">{label}</dt>
+      <dd className="break-words text-slate-900">{children}</dd>
     </div>
   );
 }
