@@ -4,7 +4,10 @@
  * cancelling a fulfillment and releasing an order created on hold (routing, doctor, no pharmacy,
  * a double click), and the audit events of every order change.
  */
+import { TRPCError } from "@trpc/server";
 import { beforeAll, describe, expect, it } from "vitest";
+import type { ZodError } from "zod";
+import { toFieldErrors } from "@/server/wire/field-errors";
 import type { PortalSessionUser } from "@/server/auth/portal-session";
 import { createCaller } from "./router";
 import { trpcCode } from "@/tests/trpc";
@@ -78,11 +81,13 @@ describe("authorisation", () => {
     expect(await auditOf(orderId)).toEqual([]);
   });
 
-  it("refuses bad input with BAD_REQUEST and field errors", async () => {
+  it("refuses bad input with BAD_REQUEST and the fields named", async () => {
     const error = await as(admin)
       .adminOrders.list({ status: "shipped" as never, limit: 10_000 })
-      .catch((e: unknown) => e as { code: string; shape?: { data?: { fieldErrors?: Record<string, string[]> } } });
-    expect((error as { code: string }).code).toBe("BAD_REQUEST");
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TRPCError);
+    expect((error as TRPCError).code).toBe("BAD_REQUEST");
+    expect(toFieldErrors(((error as TRPCError).cause as ZodError).issues)).toMatchObject({ status: expect.any(Array), limit: expect.any(Array) });
     expect(await trpcCode(as(admin).adminOrders.get({ uid: "" }))).toBe("BAD_REQUEST");
   });
 });
