@@ -4,6 +4,10 @@ import { adminQuestionnairesRouter } from "./routers/admin-questionnaires";
 import { adminSettingsRouter } from "./routers/admin-settings";
 import { adminAuditRouter } from "./routers/admin-audit";
 import { adminWebhookLogsRouter, adminWebhooksRouter } from "./routers/admin-webhooks";
+import { adminHomeRouter } from "./routers/admin-home";
+import { adminIssuesRouter } from "./routers/admin-issues";
+import { adminOrdersRouter } from "./routers/admin-orders";
+import { pharmacyIssueThreadsRouter } from "./routers/pharmacy-issue-threads";
 import { apiKeysRouter } from "./routers/api-keys";
 import { doctorRequestsRouter, doctorStatisticsRouter, doctorWaitingRoomRouter } from "./routers/doctor";
 import { pharmaciesRouter } from "./routers/pharmacies";
@@ -24,6 +28,10 @@ export const appRouter = router({
   adminAudit: adminAuditRouter,
   adminWebhooks: adminWebhooksRouter,
   adminWebhookLogs: adminWebhookLogsRouter,
+  adminHome: adminHomeRouter,
+  adminIssues: adminIssuesRouter,
+  adminOrders: adminOrdersRouter,
+  pharmacyIssueThreads: pharmacyIssueThreadsRouter,
   apiKeys: apiKeysRouter,
   doctorRequests: doctorRequestsRouter,
   doctorStatistics: doctorStatisticsRouter,

@@ -6,7 +6,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
 import { useState, type ReactNode } from "react";
 import { formatDateTime } from "@/components/pharmacy/format";
-import { usePrescriptionPdfViewer } from "@/components/prescription-pdf-viewer";
+import { PdfView } from "@/components/orders/pdf-view";
 import { Button } from "@/components/ui/controls";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import { errorMessage, fieldErrors } from "@/components/trpc/errors";
@@ -277,12 +277,9 @@ function PrescriptionFile({ uid }: { uid: string }) {
   const trpc = useTRPC();
   // Read again after a decision (the decision invalidates every doctorRequests query): the signed copy replaces the preview.
   const file = useQuery(trpc.doctorRequests.pdf.queryOptions({ prescriptionUid: uid }, { refetchOnWindowFocus: false }));
-  const viewer = usePrescriptionPdfViewer();
   if (file.isPending) return <LoadingState label="Loading the prescription…" />;
   if (file.isError) return <ErrorState message={requestError(file.error)} onRetry={() => void file.refetch()} />;
-  if (viewer.failed) return <ErrorState message="The PDF viewer could not be loaded. Reload the page to try again." />;
-  if (!viewer.Viewer) return <LoadingState label="Loading the viewer…" />;
-  return <viewer.Viewer filename={file.data.filename} contentBase64={file.data.contentBase64} />;
+  return <PdfView filename={file.data.filename} contentBase64={file.data.contentBase64} />;
 }
 
 /** A card of the page. */

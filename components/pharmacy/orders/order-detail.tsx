@@ -4,7 +4,8 @@ import Link from "next/link";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
 import { useState, type ReactNode } from "react";
-import { usePrescriptionPdfViewer } from "@/components/prescription-pdf-viewer";
+import { PdfView } from "@/components/orders/pdf-view";
+import { IssueThreads } from "./issue-threads";
 import { Button, SelectField, TextField } from "@/components/ui/controls";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import { errorMessage, errorReason, fieldErrors } from "@/components/trpc/errors";
@@ -24,8 +25,8 @@ import {
   clarificationInput,
   completeOrderInput,
 } from "@/server/trpc/routers/pharmacy-orders.schemas";
-import { DELIVERY_TYPE_LABELS, formatDateTime, formatMoney } from "./format";
-import { StatusBadge } from "./status-badge";
+import { DELIVERY_TYPE_LABELS, formatDateTime, formatMoney } from "@/components/orders/format";
+import { StatusBadge } from "@/components/orders/status-badge";
 
 /** The order as it is now is refetched after every action, and every few seconds while the page is open. */
 const DETAIL_REFRESH_MS = 15_000;
@@ -201,6 +202,10 @@ export function OrderDetail({ uid }: { uid: string }) {
                 ))}
               </ul>
             )}
+          </Section>
+
+          <Section title="Issue threads with the admin team">
+            <IssueThreads pharmacyOrderUid={order.uid} />
           </Section>
 
           <Section title="History">
@@ -548,13 +553,10 @@ function PrescriptionFile({ uid }: { uid: string }) {
   const trpc = useTRPC();
   // The signed file does not change: read once per visit.
   const file = useQuery(trpc.pharmacyOrders.prescriptionFile.queryOptions({ uid }, { staleTime: Infinity, refetchOnWindowFocus: false }));
-  const viewer = usePrescriptionPdfViewer();
   if (file.isPending) return <LoadingState label="Loading the prescription…" />;
   if (file.isError) return <ErrorState message={errorMessage(file.error)} onRetry={() => void file.refetch()} />;
   if (!file.data) return <EmptyState title="No prescription file." />;
-  if (viewer.failed) return <ErrorState message="The PDF viewer could not be loaded. Reload the page to try again." />;
-  if (!viewer.Viewer) return <LoadingState label="Loading the viewer…" />;
-  return <viewer.Viewer filename={file.data.filename} contentBase64={file.data.contentBase64} />;
+  return <PdfView filename={file.data.filename} contentBase64={file.data.contentBase64} />;
 }
 
 /** A card of the page. No accessible name of its own: the "Status" card's label must name the select alone. */

@@ -14,8 +14,8 @@ import {
   type SettablePharmacyOrderStatus,
 } from "@/server/domain/pharmacy-orders/statuses";
 import { bulkChangeStatusInput } from "@/server/trpc/routers/pharmacy-orders.schemas";
-import { DELIVERY_TYPE_LABELS, dayToUnixSeconds, formatDateTime } from "./format";
-import { StatusBadge } from "./status-badge";
+import { DELIVERY_TYPE_LABELS, dayToUnixSeconds, formatDateTime } from "@/components/orders/format";
+import { StatusBadge } from "@/components/orders/status-badge";
 
 const PAGE_SIZE = 25;
 /** New orders appear without a reload. */

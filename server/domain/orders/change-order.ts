@@ -1,6 +1,7 @@
 import { database, type Tx } from "@/server/db/client";
 import { isUniqueViolation } from "@/server/db/errors";
 import { actorColumns, type Actor } from "@/server/domain/actor";
+import { recordAuditEvent } from "@/server/domain/audit/record";
 import { ConflictError, FieldErrorCollector, NotFoundError } from "@/server/domain/errors";
 import { cancelLockedPharmacyOrder } from "@/server/domain/pharmacy-orders/cancel";
 import { lockPharmacyOrder, recordOrderChangeOnPharmacyOrders } from "@/server/domain/pharmacy-orders/lock";
@@ -14,12 +15,12 @@ import { type Address, type FulfillmentIntake, type Money } from "./intake";
 import { ORDER_STATUS } from "./statuses";
 import { refreshOrderStatus } from "@/server/domain/pharmacy-orders/order-status";
 
-type LockedOrder = { id: string; status: string; onHold: boolean; doctorId: string | null; pharmacyId: string; patientId: string };
+type LockedOrder = { id: string; name: string; status: string; onHold: boolean; doctorId: string | null; pharmacyId: string; patientId: string };
 
 /** Locks an order of the organisation by the caller's external_id, so changes to one order serialise. */
 async function lockOrder(tx: Tx, organisationId: string, externalId: string): Promise<LockedOrder> {
   const [order] = await tx.$queryRaw<LockedOrder[]>`
-    SELECT "id", "status", "onHold", "doctorId", "pharmacyId", "patientId" FROM "Order"
+    SELECT "id", "name", "status", "onHold", "doctorId", "pharmacyId", "patientId" FROM "Order"
     WHERE "organisationId" = ${organisationId} AND "externalId" = ${externalId}
     FOR UPDATE`;
   if (!order) throw new NotFoundError();
@@ -90,6 +91,13 @@ export async function addFulfillmentToOrder(
         await tx.order.update({ where: { id: order.id }, data: { updatedAt: new Date() } });
         await refreshOrderStatus(tx, order.id);
       }
+      await recordAuditEvent(tx, organisationId, actor, {
+        entity: "order",
+        entityId: order.id,
+        action: "fulfillment added",
+        summary: `Fulfillment "${fulfillment.externalId}" added to order "${order.name}"${routed ? " and routed to a pharmacy" : ""}`,
+        details: { fulfillmentExternalId: fulfillment.externalId, itemCount: fulfillment.items.length },
+      });
       return order.id;
     });
   } catch (error) {
@@ -144,6 +152,15 @@ export async function updateOrder(organisationId: string, orderExternalId: strin
     }
     // Each live pharmacy order: updatedAt, pharmacy_order_updated, and who changed it in its history.
     await recordOrderChangeOnPharmacyOrders(tx, order.id, actor);
+    // The names of the fields, not their values: addresses and e-mails are patient data.
+    const fields = Object.entries(changes).flatMap(([field, value]) => (value === undefined ? [] : [field]));
+    await recordAuditEvent(tx, organisationId, actor, {
+      entity: "order",
+      entityId: order.id,
+      action: "updated",
+      summary: `Order "${order.name}" updated: ${fields.join(", ") || "nothing"}`,
+      details: { fields },
+    });
     return order.id;
   });
 }
@@ -203,6 +220,27 @@ export async function cancelFulfillment(
     }
     await progressOrderAfterPrescription(tx, order.id);
     await refreshOrderStatus(tx, order.id);
+    await recordAuditEvent(tx, organisationId, actor, {
+      entity: "fulfillment",
+      entityId: fulfillment.id,
+      action: "cancelled",
+      summary: `Fulfillment "${fulfillmentExternalId}" of order "${order.name}" cancelled`,
+      details: { orderId: order.id, pharmacyOrderId: fulfillment.pharmacyOrder?.id ?? null, prescriptionsCancelled: waiting.length },
+    });
     return order.id;
   });
+}
+
+/**
+ * cancelFulfillment by uids (the admin tool names the order and fulfillment by uid, the Management
+ * API by external ids): another organisation's order, or a fulfillment of another order, is not found.
+ */
+export async function cancelFulfillmentByUid(organisationId: string, orderId: string, fulfillmentId: string, actor: Actor): Promise<string> {
+  const db = await database();
+  const fulfillment = await db.fulfillment.findFirst({
+    where: { id: fulfillmentId, orderId, order: { organisationId } },
+    select: { externalId: true, order: { select: { externalId: true } } },
+  });
+  if (!fulfillment) throw new NotFoundError();
+  return cancelFulfillment(organisationId, fulfillment.order.externalId, fulfillment.externalId, actor);
 }

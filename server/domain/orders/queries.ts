@@ -2,6 +2,7 @@ import { database, type Prisma } from "@/server/db/client";
 import { NotFoundError } from "@/server/domain/errors";
 import { pageArgs, type Page } from "@/server/domain/paging";
 import { containsInsensitive } from "@/server/domain/search";
+import { ORDER_STATUS } from "./statuses";
 
 const orderGraph = {
   shopOrder: { include: { shop: { select: { id: true, identifier: true } } } },
@@ -25,11 +26,38 @@ export type OrderFilter = {
   shopIdentifier?: string;
   shopOrderExternalId?: string;
   search?: string;
+  /** `search` also matches the order's external id (exactly) and the customer's e-mail (substring): the admin tool's search. */
+  searchCustomer?: boolean;
+  /** An order status (ORDER_STATUS), e.g. "waiting for doctor". */
+  status?: string;
+  onHold?: boolean;
+  /** Orders that should be at a pharmacy and are not (ordersWithoutPharmacyWhere). */
+  withoutPharmacy?: boolean;
 };
 
 /**
+ * Orders that should be at a pharmacy and are not: neither on hold nor waiting for a doctor nor
+ * over, with an open fulfillment that has items for a pharmacy and no pharmacy order (no pharmacy
+ * could serve it when it was routed). The admin tool's "orders without a pharmacy".
+ */
+function withoutPharmacyWhere(): Prisma.OrderWhereInput {
+  return {
+    onHold: false,
+    status: { notIn: [ORDER_STATUS.paused, ORDER_STATUS.waitingForDoctor, ORDER_STATUS.cancelled, ORDER_STATUS.completed, ORDER_STATUS.prescriptionDeclined] },
+    fulfillments: {
+      some: {
+        status: { not: "CANCELLED" },
+        pharmacyOrder: null,
+        items: { some: { status: { not: "CANCELLED" }, sku: { skipForPharmacyOrders: false } } },
+      },
+    },
+  };
+}
+
+/**
  * `search`: substring of the shop order name, a pharmacy order name or the patient's name, or the
- * exact uid of the order, one of its prescriptions or one of its pharmacy orders ("#" stripped).
+ * exact uid of the order, one of its prescriptions or one of its pharmacy orders ("#" stripped);
+ * with `searchCustomer`, also the order's external id and the customer's e-mail.
  */
 function orderWhere(organisationId: string, filter: OrderFilter): Prisma.OrderWhereInput {
   const and: Prisma.OrderWhereInput[] = [{ organisationId }];
@@ -37,6 +65,9 @@ function orderWhere(organisationId: string, filter: OrderFilter): Prisma.OrderWh
   if (filter.updatedFrom || filter.updatedTo) and.push({ updatedAt: { gte: filter.updatedFrom, lte: filter.updatedTo } });
   if (filter.shopIdentifier) and.push({ shopOrder: { shop: { identifier: filter.shopIdentifier, organisationId } } });
   if (filter.shopOrderExternalId) and.push({ shopOrder: { externalId: filter.shopOrderExternalId } });
+  if (filter.status) and.push({ status: filter.status });
+  if (filter.onHold !== undefined) and.push({ onHold: filter.onHold });
+  if (filter.withoutPharmacy) and.push(withoutPharmacyWhere());
   const term = filter.search?.trim();
   if (term) {
     const uid = term.replace(/^#/, "");
@@ -48,6 +79,7 @@ function orderWhere(organisationId: string, filter: OrderFilter): Prisma.OrderWh
         { id: uid },
         { prescriptions: { some: { id: uid } } },
         { pharmacyOrders: { some: { id: uid } } },
+        ...(filter.searchCustomer ? [{ externalId: term }, { customerEmail: containsInsensitive(term) }] : []),
       ],
     });
   }
@@ -62,6 +94,12 @@ export async function listOrders(organisationId: string, filter: OrderFilter, pa
     db.order.count({ where }),
   ]);
   return { items, total };
+}
+
+/** How many orders match (the admin tool's home counts: the same filter as the list they link to). */
+export async function countOrders(organisationId: string, filter: OrderFilter): Promise<number> {
+  const db = await database();
+  return db.order.count({ where: orderWhere(organisationId, filter) });
 }
 
 /**

@@ -24,7 +24,7 @@ export function presentQueueEntry(row: PharmacyOrderQueueRow) {
   };
 }
 
-const presentAddress = (address: Address) => ({
+export const presentAddress = (address: Address) => ({
   firstName: address.first_name,
   lastName: address.last_name,
   street: address.street,

@@ -1,0 +1,24 @@
+import type { Metadata } from "next";
+import { AdminPage } from "@/components/admin/admin-page";
+import { AdminOrderList } from "@/components/admin/orders/order-list";
+
+export const metadata: Metadata = { title: "Orders · Admin tool" };
+
+const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+/** The filters a link may carry (the home page's counts): ?status=…&onHold=1&withoutPharmacy=1&search=… */
+export default async function AdminOrdersPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const params = await searchParams;
+  return (
+    <AdminPage path="/admin/orders" title="Orders">
+      <AdminOrderList
+        initial={{
+          search: one(params.search),
+          status: one(params.status),
+          onHold: one(params.onHold) === "1",
+          withoutPharmacy: one(params.withoutPharmacy) === "1",
+        }}
+      />
+    </AdminPage>
+  );
+}

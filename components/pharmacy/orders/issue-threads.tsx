@@ -1,0 +1,65 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { Button } from "@/components/ui/controls";
+import { formatDateTime } from "@/components/orders/format";
+import { ThreadConversation } from "@/components/issue-threads/thread-conversation";
+import { ErrorState, LoadingState } from "@/components/ui/states";
+import { errorMessage } from "@/components/trpc/errors";
+import { useTRPC } from "@/components/trpc/react";
+
+/**
+ * The order's issue threads with the admin team (on-hold comments, clarification requests): read
+ * them and reply. A thread with replies opens by itself; one holding only the pharmacy's own comment
+ * (which the history already shows) opens on request.
+ */
+export function IssueThreads({ pharmacyOrderUid }: { pharmacyOrderUid: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const threads = useQuery(trpc.pharmacyIssueThreads.listForOrder.queryOptions({ pharmacyOrderUid }, { refetchInterval: 15_000 }));
+  const reply = useMutation(trpc.pharmacyIssueThreads.reply.mutationOptions());
+  const [expanded, setExpanded] = useState<Set<string>>(new Set());
+  if (threads.isPending) return <LoadingState label="Loading the issue threads…" />;
+  if (threads.isError) return <ErrorState message={errorMessage(threads.error)} onRetry={() => void threads.refetch()} />;
+  if (threads.data.length === 0) return <p className="text-sm text-slate-500">No issue threads: putting the order on hold with a comment opens one.</p>;
+  return (
+    <div className="space-y-6">
+      {threads.data.map((thread) => (
+        <div key={thread.uid} className="space-y-2">
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <p className="text-xs font-semibold uppercase tracking-wide text-slate-500">
+              {thread.status === "open" ? "Open thread" : "Resolved thread"} · opened {formatDateTime(thread.createdAt)} by {thread.openedBy} ·{" "}
+              {thread.messageCount} {thread.messageCount === 1 ? "reply" : "replies"}
+            </p>
+            {thread.messageCount === 0 ? (
+              <Button
+                tone="secondary"
+                aria-expanded={expanded.has(thread.uid)}
+                onClick={() => setExpanded((all) => new Set(all.has(thread.uid) ? [...all].filter((u) => u !== thread.uid) : [...all, thread.uid]))}
+              >
+                {expanded.has(thread.uid) ? "Hide conversation" : "Show conversation"}
+              </Button>
+            ) : null}
+          </div>
+          {thread.messageCount > 0 || expanded.has(thread.uid) ? <ThreadConversation
+            thread={thread}
+            viewerSide="pharmacy"
+            replying={reply.isPending && reply.variables?.uid === thread.uid}
+            replyError={reply.variables?.uid === thread.uid ? reply.error : null}
+            onReply={async (body) => {
+              try {
+                await reply.mutateAsync({ uid: thread.uid, body });
+                return true;
+              } catch {
+                return false;
+              } finally {
+                await queryClient.invalidateQueries({ queryKey: trpc.pharmacyIssueThreads.pathKey() });
+              }
+            }}
+          /> : null}
+        </div>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,36 @@
+/**
+ * The admin tool, Home: what needs attention in the organisation, each a count the page links to
+ * its filtered list (server/domain/admin-home/attention.ts).
+ */
+import {
+  countFailedDeliveries,
+  countOpenThreads,
+  countOrdersWaitingForDoctor,
+  countOrdersWithoutPharmacy,
+  countPharmaciesRunningOut,
+  FAILED_DELIVERY_DAYS,
+  LOW_STOCK_THRESHOLD,
+} from "@/server/domain/admin-home/attention";
+import { adminProcedure, router } from "@/server/trpc/init";
+import { unix } from "@/server/wire/format";
+
+export const adminHomeRouter = router({
+  summary: adminProcedure.query(async ({ ctx }) => {
+    const organisationId = ctx.user.organisationId;
+    const since = new Date(Date.now() - FAILED_DELIVERY_DAYS * 24 * 60 * 60 * 1000);
+    const [openThreads, waitingForDoctor, withoutPharmacy, failedDeliveries, pharmaciesRunningOut] = await Promise.all([
+      countOpenThreads(organisationId),
+      countOrdersWaitingForDoctor(organisationId),
+      countOrdersWithoutPharmacy(organisationId),
+      countFailedDeliveries(organisationId, since),
+      countPharmaciesRunningOut(organisationId),
+    ]);
+    return {
+      openThreads,
+      waitingForDoctor,
+      withoutPharmacy,
+      failedDeliveries: { count: failedDeliveries, since: unix(since), days: FAILED_DELIVERY_DAYS },
+      pharmaciesRunningOut: { count: pharmaciesRunningOut, threshold: LOW_STOCK_THRESHOLD },
+    };
+  }),
+});

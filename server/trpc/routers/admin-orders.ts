@@ -1,0 +1,48 @@
+/**
+ * The admin tool, Orders: the Management order list (its filters and paging, the admin search),
+ * one order in full, its prescriptions' PDFs, and the commands: cancel a fulfillment (the Management
+ * API's cancelFulfillment) and release an order created on hold. Always the admin's organisation:
+ * another organisation's order is NOT_FOUND.
+ */
+import { cancelFulfillmentByUid } from "@/server/domain/orders/change-order";
+import { getOrderDetailForAdmin, getOrderPrescriptionFile } from "@/server/domain/orders/order-detail";
+import { listOrders } from "@/server/domain/orders/queries";
+import { releaseOrderHold } from "@/server/domain/orders/release-order-hold";
+import { adminProcedure, router } from "@/server/trpc/init";
+import { presentOrderDetail, presentOrderRow } from "./admin-orders.presenters";
+import { adminOrderInput, adminPrescriptionFileInput, cancelFulfillmentInput, listAdminOrdersInput } from "./admin-orders.schemas";
+
+export const adminOrdersRouter = router({
+  list: adminProcedure.input(listAdminOrdersInput).query(async ({ ctx, input }) => {
+    const { items, total } = await listOrders(
+      ctx.user.organisationId,
+      { search: input.search?.trim() || undefined, searchCustomer: true, status: input.status, onHold: input.onHold, withoutPharmacy: input.withoutPharmacy },
+      { page: input.page, limit: input.limit },
+    );
+    return { items: items.map(presentOrderRow), total, page: input.page, limit: input.limit, totalPages: Math.ceil(total / input.limit) };
+  }),
+
+  get: adminProcedure.input(adminOrderInput).query(async ({ ctx, input }) =>
+    presentOrderDetail(await getOrderDetailForAdmin(ctx.user.organisationId, input.uid)),
+  ),
+
+  /** The signed PDF, else the latest rendering (base64), or null when the prescription has no file yet. */
+  prescriptionFile: adminProcedure.input(adminPrescriptionFileInput).query(async ({ ctx, input }) => {
+    const file = await getOrderPrescriptionFile(ctx.user.organisationId, input.orderUid, input.prescriptionUid);
+    return file ? { filename: file.filename, signed: file.signed, contentBase64: file.content.toString("base64") } : null;
+  }),
+
+  cancelFulfillment: adminProcedure.input(cancelFulfillmentInput).mutation(async ({ ctx, input }) => {
+    await cancelFulfillmentByUid(ctx.user.organisationId, input.orderUid, input.fulfillmentUid, { type: "USER", userId: ctx.user.id });
+    return { ok: true };
+  }),
+
+  releaseHold: adminProcedure.input(adminOrderInput).mutation(async ({ ctx, input }) => {
+    const outcome = await releaseOrderHold(ctx.user.organisationId, input.uid, { type: "USER", userId: ctx.user.id });
+    return {
+      released: outcome.released,
+      pharmacyOrderUids: outcome.pharmacyOrderIds,
+      unroutableFulfillmentUids: outcome.unroutableFulfillmentIds,
+    };
+  }),
+});
