@@ -41,7 +41,7 @@ export function AdminAttention() {
       label: "Failed webhook deliveries",
       count: s.failedDeliveries.count,
       detail: `Dropped after all attempts, in the last ${s.failedDeliveries.days} days.`,
-      href: `/admin/webhooks?${new URLSearchParams({ state: "failed", from: String(s.failedDeliveries.since) })}`,
+      href: `/admin/webhooks/logs?${new URLSearchParams({ state: "failed", from: String(s.failedDeliveries.since) })}`,
       link: "Open the delivery logs",
     },
     {
