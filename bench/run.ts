@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --db pglite|postgres|both] [--scenario catalogue|orders|patients|webhooks|prescriptions|portal|scale|all] [--concurrency N] [--seconds 10] [--only <regex>] [--build]
+ * npm run bench [-- --db pglite|postgres|both] [--scenario admin|catalogue|orders|patients|webhooks|prescriptions|portal|scale|all] [--concurrency N] [--seconds 10] [--only <regex>] [--build]
  *
  * For each database: a fresh database, seeded by the scenario itself; then the production server
  * (`next start`) on it, and a closed-loop load from this process over loopback. PostgreSQL comes
@@ -9,6 +9,8 @@
  * Scenarios: every selected scenario seeds into the same fresh database before the server starts.
  * Each has its own concurrency (catalogue 10, orders 20) unless --concurrency sets one for all.
  * BENCH_ORDERS sets the orders scenario's size (default 100,000 pharmacy orders).
+ * The admin scenario seeds the same kind of data (BENCH_ADMIN_ORDERS, default 100,000) plus audit
+ * events and open issue threads, and times the admin tool's queries over tRPC (bench/scenarios/admin.ts).
  * The webhooks scenario is open loop instead (see bench/scenarios/webhooks.ts): --seconds per offered
  * rate, BENCH_WEBHOOK_RATES (PATCH/s, default 20,50,100); the server runs with
  * WEBHOOK_ALLOW_PRIVATE_TARGETS=true so it may deliver to the bench's receivers on 127.0.0.1.
@@ -38,6 +40,7 @@ import { reloadConfig } from "../server/config";
 import { closeDatabase, database } from "../server/db/client";
 import { cpuBetween, cpuSampler, type CpuUse } from "./cpu";
 import { runLoad, type LoadResult } from "./load";
+import { adminEndpoints, seedAdmin } from "./scenarios/admin";
 import { catalogueEndpoints, seedCatalogue } from "./scenarios/catalogue";
 import { ORDERS_CONCURRENCY, ordersEndpoints, seedOrders, type StatusTally } from "./scenarios/orders";
 import { patientsEndpoints, seedPatients } from "./scenarios/patients";
@@ -67,16 +70,16 @@ const { values } = parseArgs({
   },
 });
 // ── Scenarios ──
-type Scenario = "catalogue" | "orders" | "patients" | "webhooks" | "prescriptions" | "portal" | "scale";
-const SCENARIOS: Scenario[] = ["catalogue", "orders", "patients", "webhooks", "prescriptions", "portal", "scale"];
+type Scenario = "admin" | "catalogue" | "orders" | "patients" | "webhooks" | "prescriptions" | "portal" | "scale";
+const SCENARIOS: Scenario[] = ["admin", "catalogue", "orders", "patients", "webhooks", "prescriptions", "portal", "scale"];
 const requested = values.scenario.split(",");
 if (values.scenario !== "all" && !requested.every((s) => SCENARIOS.includes(s as Scenario))) {
-  throw new Error(`--scenario must be catalogue, orders, patients, webhooks, prescriptions, portal, scale (comma-separated) or all (got ${values.scenario})`);
+  throw new Error(`--scenario must be admin, catalogue, orders, patients, webhooks, prescriptions, portal, scale (comma-separated) or all (got ${values.scenario})`);
 }
 const scenarios = values.scenario === "all" ? SCENARIOS.filter((s) => s !== "scale") : (requested as Scenario[]);
 /** The closed-loop scenarios (webhooks drives its own open-loop load; prescriptions runs in this process; portal drives a browser). */
 type LoadScenario = Exclude<Scenario, "webhooks" | "prescriptions" | "portal" | "scale">;
-const DEFAULT_CONCURRENCY: Record<LoadScenario, number> = { catalogue: 10, orders: ORDERS_CONCURRENCY, patients: 10 };
+const DEFAULT_CONCURRENCY: Record<LoadScenario, number> = { admin: 10, catalogue: 10, orders: ORDERS_CONCURRENCY, patients: 10 };
 const concurrencyOf = (scenario: LoadScenario) => (values.concurrency ? Number(values.concurrency) : DEFAULT_CONCURRENCY[scenario]);
 type Endpoint = {
   scenario: LoadScenario;
@@ -142,6 +145,11 @@ async function benchDatabase(
     if (ordersCtx) console.log(`[${kind}] seeded ${ordersCtx.orderCount} pharmacy orders in ${(ordersCtx.seedMs / 1000).toFixed(1)} s`);
     if (ordersCtx && scenarios.includes("orders")) {
       endpointsOf.push((url) => ordersEndpoints(url, ordersCtx).map((e) => ({ scenario: "orders" as const, ...e })));
+    }
+    if (scenarios.includes("admin")) {
+      const ctx = await seedAdmin(await database());
+      console.log(`[${kind}] seeded the admin scenario in ${(ctx.seedMs / 1000).toFixed(1)} s`);
+      endpointsOf.push((url) => adminEndpoints(url, ctx).map((e) => ({ scenario: "admin" as const, ...e })));
     }
     if (scenarios.includes("patients")) {
       const ctx = await seedPatients(await database());

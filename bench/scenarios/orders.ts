@@ -449,7 +449,7 @@ function tallied(tally: StatusTally, expect: number, send: () => Promise<Respons
  * A portal session cookie of `user`, through next-auth's own sign-in (CSRF token, then the
  * credentials callback), as a browser gets it.
  */
-async function portalSessionCookie(url: string, user: { email: string; password: string }): Promise<string> {
+export async function portalSessionCookie(url: string, user: { email: string; password: string }): Promise<string> {
   const cookies = (response: Response) => response.headers.getSetCookie().map((c) => c.split(";")[0]);
   const csrf = await fetch(`${url}/api/auth/csrf`);
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
