@@ -10,6 +10,12 @@ const messages: Record<string, string> = {
 };
 
 function messageFor(code: string): string {
+  // A throttled sign-in (server/auth/portal-session.ts): `TooManyAttempts:<minutes>`.
+  const throttled = /^TooManyAttempts:(\d+)$/.exec(code);
+  if (throttled) {
+    const minutes = Number(throttled[1]);
+    return `Too many attempts, try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.`;
+  }
   return messages[code] ?? "Sign-in failed. Please try again.";
 }
 

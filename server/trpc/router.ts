@@ -1,5 +1,8 @@
 import { createCallerFactory, router } from "./init";
 import { adminApiKeysRouter, adminTelemedicineProvidersRouter } from "./routers/admin";
+import { adminUsersRouter, passwordLinksRouter } from "./routers/admin-people";
+import { adminPharmaciesRouter, adminPharmacyGroupsRouter } from "./routers/admin-pharmacies";
+import { adminShopsRouter } from "./routers/admin-shops";
 import { apiKeysRouter } from "./routers/api-keys";
 import { pharmaciesRouter } from "./routers/pharmacies";
 import { pharmacyHomeRouter } from "./routers/pharmacy-home";
@@ -14,6 +17,11 @@ import { webhookSubscriptionsRouter } from "./routers/webhook-subscriptions";
 export const appRouter = router({
   adminApiKeys: adminApiKeysRouter,
   adminTelemedicineProviders: adminTelemedicineProvidersRouter,
+  adminUsers: adminUsersRouter,
+  passwordLinks: passwordLinksRouter,
+  adminPharmacies: adminPharmaciesRouter,
+  adminPharmacyGroups: adminPharmacyGroupsRouter,
+  adminShops: adminShopsRouter,
   apiKeys: apiKeysRouter,
   pharmacies: pharmaciesRouter,
   pharmacyHome: pharmacyHomeRouter,
