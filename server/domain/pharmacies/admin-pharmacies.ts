@@ -153,15 +153,22 @@ export async function createPharmacy(organisationId: string, adminUserId: string
   );
 }
 
+/** JSON with sorted keys: stored JSON (jsonb) comes back with its keys in another order. */
+function stableJson(value: unknown): string {
+  return JSON.stringify(value ?? null, (_key, v: unknown) =>
+    v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v,
+  );
+}
+
 /** Names of the fields an edit changed, for the audit summary (never the connector's header values). */
 function changedFields(before: PharmacyRow & { groupId: string | null }, fields: PharmacyFields, connector: unknown): string[] {
   const changed: string[] = [];
   if (before.displayName !== fields.displayName) changed.push("name");
   if (before.email !== fields.email) changed.push("e-mail");
-  if (JSON.stringify(before.address ?? null) !== JSON.stringify(fields.address)) changed.push("address");
+  if (stableJson(before.address) !== stableJson(fields.address)) changed.push("address");
   if (before.groupId !== fields.groupId) changed.push("group");
   if (before.locationId !== fields.locationId) changed.push("location id");
-  if (JSON.stringify(before.systemConnector ?? null) !== JSON.stringify(connector)) changed.push("system connector");
+  if (stableJson(before.systemConnector) !== stableJson(connector)) changed.push("system connector");
   return changed;
 }
 
