@@ -13,7 +13,9 @@ import type { z } from "zod";
 
 const place = (row: { id: string; displayName: string } | null) => (row ? { uid: row.id, name: row.displayName } : null);
 
-const presentUser = (user: OrganisationUser) => ({
+const presentUser = (user: OrganisationUser, viewerId: string) => ({
+  /** The signed-in admin's own row (no deactivate button: nobody deactivates themselves). */
+  isYou: user.id === viewerId,
   uid: user.id,
   email: user.email,
   name: user.displayName,
@@ -40,14 +42,14 @@ function bindingOf(input: z.output<typeof addUserInput>): UserBinding {
 }
 
 export const adminUsersRouter = router({
-  list: adminProcedure.query(async ({ ctx }) => (await listOrganisationUsers(ctx.user.organisationId)).map(presentUser)),
+  list: adminProcedure.query(async ({ ctx }) => (await listOrganisationUsers(ctx.user.organisationId)).map((u) => presentUser(u, ctx.user.id))),
 
   /** The pharmacies, groups and doctors without a user the form may bind a new user to. */
   bindingChoices: adminProcedure.query(async ({ ctx }) => {
     const choices = await userBindingChoices(ctx.user.organisationId);
     return {
-      pharmacies: choices.pharmacies.map(place),
-      groups: choices.groups.map(place),
+      pharmacies: choices.pharmacies.map((p) => ({ uid: p.id, name: p.displayName })),
+      groups: choices.groups.map((g) => ({ uid: g.id, name: g.displayName })),
       doctors: choices.doctors.map((d) => ({ uid: d.id, name: d.displayName, email: d.email })),
     };
   }),
