@@ -95,6 +95,8 @@ test("pharmacies, a pharmacy's detail and shops", async ({ page }) => {
   await page.getByLabel("Country").fill("DE");
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByText("Saved.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Save" })).toBeEnabled();
+  await expect(page.getByLabel("Country")).toHaveValue("DE");
   await expect(page.getByRole("button", { name: "Test connection" })).toBeVisible();
   await shot(page, "admin-pharmacy-detail");
 

@@ -26,7 +26,7 @@ function PharmacyList() {
   return (
     <section aria-labelledby="pharmacies-heading">
       <h2 id="pharmacies-heading" className="text-lg font-semibold text-slate-900">
-        Pharmacies
+        All pharmacies
       </h2>
       <div className="mt-3">
         {pharmacies.isPending ? (

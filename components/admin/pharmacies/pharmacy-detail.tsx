@@ -19,10 +19,11 @@ export function PharmacyDetail({ pharmacyUid }: { pharmacyUid: string }) {
   const [saved, setSaved] = useState(false);
   const change = useMutation(
     trpc.adminPharmacies.change.mutationOptions({
-      onSuccess: async () => {
+      // Not awaited: the form is free again at once while the lists refresh.
+      onSuccess: () => {
         setSaved(true);
-        await queryClient.invalidateQueries({ queryKey: trpc.adminPharmacies.pathKey() });
-        await queryClient.invalidateQueries({ queryKey: trpc.adminPharmacyGroups.pathKey() });
+        void queryClient.invalidateQueries({ queryKey: trpc.adminPharmacies.pathKey() });
+        void queryClient.invalidateQueries({ queryKey: trpc.adminPharmacyGroups.pathKey() });
       },
     }),
   );
