@@ -56,19 +56,19 @@ beforeAll(async () => {
 
 describe("adminUsers: who may call", () => {
   const calls = (caller: ReturnType<typeof as>) => [
-    caller.adminUsers.list(),
-    caller.adminUsers.bindingChoices(),
-    caller.adminUsers.add({ email: `x-${tag()}@example.com`, name: "X", role: "ADMIN" }),
-    caller.adminUsers.deactivate({ userUid: pharmacist.id }),
-    caller.adminUsers.reactivate({ userUid: pharmacist.id }),
-    caller.adminUsers.issuePasswordReset({ userUid: pharmacist.id }),
+    () => caller.adminUsers.list(),
+    () => caller.adminUsers.bindingChoices(),
+    () => caller.adminUsers.add({ email: `x-${tag()}@example.com`, name: "X", role: "ADMIN" }),
+    () => caller.adminUsers.deactivate({ userUid: pharmacist.id }),
+    () => caller.adminUsers.reactivate({ userUid: pharmacist.id }),
+    () => caller.adminUsers.issuePasswordReset({ userUid: pharmacist.id }),
   ];
 
   it("refuses nobody signed in (UNAUTHORIZED), pharmacists and doctors (FORBIDDEN), writing nothing", async () => {
     const usersBefore = await t.db.user.count({ where: { organisationId: t.organisation.id } });
-    for (const call of calls(as(null))) expect(await trpcCode(call)).toBe("UNAUTHORIZED");
-    for (const call of calls(as(pharmacist))) expect(await trpcCode(call)).toBe("FORBIDDEN");
-    for (const call of calls(as(doctorUser))) expect(await trpcCode(call)).toBe("FORBIDDEN");
+    for (const call of calls(as(null))) expect(await trpcCode(call())).toBe("UNAUTHORIZED");
+    for (const call of calls(as(pharmacist))) expect(await trpcCode(call())).toBe("FORBIDDEN");
+    for (const call of calls(as(doctorUser))) expect(await trpcCode(call())).toBe("FORBIDDEN");
     expect(await t.db.user.count({ where: { organisationId: t.organisation.id } })).toBe(usersBefore);
     expect(await t.db.userToken.count({ where: { userId: pharmacist.id } })).toBe(0);
     expect((await t.db.user.findUniqueOrThrow({ where: { id: pharmacist.id } })).deactivatedAt).toBeNull();

@@ -66,27 +66,27 @@ afterAll(async () => {
 
 describe("who may call", () => {
   const calls = (c: ReturnType<typeof as>) => [
-    c.adminPharmacies.list(),
-    c.adminPharmacies.get({ pharmacyUid: t.pharmacy.id }),
-    c.adminPharmacies.create({ displayName: "X" }),
-    c.adminPharmacies.change({ pharmacyUid: t.pharmacy.id, displayName: "X" }),
-    c.adminPharmacies.testConnection({ pharmacyUid: t.pharmacy.id }),
-    c.adminPharmacyGroups.list(),
-    c.adminPharmacyGroups.create({ displayName: "X" }),
-    c.adminPharmacyGroups.rename({ groupUid: t.group.id, displayName: "X" }),
-    c.adminShops.list(),
-    c.adminShops.create({ identifier: `x-${tag()}`, displayName: "X" }),
-    c.adminShops.rename({ shopUid: t.shop.id, displayName: "X" }),
-    c.adminShops.createShippingMethod({ shopUid: t.shop.id, externalId: "x", displayName: "X" }),
-    c.adminShops.renameShippingMethod({ shippingMethodUid: t.shop.id, displayName: "X" }),
+    () => c.adminPharmacies.list(),
+    () => c.adminPharmacies.get({ pharmacyUid: t.pharmacy.id }),
+    () => c.adminPharmacies.create({ displayName: "X" }),
+    () => c.adminPharmacies.change({ pharmacyUid: t.pharmacy.id, displayName: "X" }),
+    () => c.adminPharmacies.testConnection({ pharmacyUid: t.pharmacy.id }),
+    () => c.adminPharmacyGroups.list(),
+    () => c.adminPharmacyGroups.create({ displayName: "X" }),
+    () => c.adminPharmacyGroups.rename({ groupUid: t.group.id, displayName: "X" }),
+    () => c.adminShops.list(),
+    () => c.adminShops.create({ identifier: `x-${tag()}`, displayName: "X" }),
+    () => c.adminShops.rename({ shopUid: t.shop.id, displayName: "X" }),
+    () => c.adminShops.createShippingMethod({ shopUid: t.shop.id, externalId: "x", displayName: "X" }),
+    () => c.adminShops.renameShippingMethod({ shippingMethodUid: t.shop.id, displayName: "X" }),
   ];
 
   it("refuses nobody signed in, pharmacists and doctors, writing nothing", async () => {
     const counts = async () => [await t.db.pharmacy.count({ where: { organisationId: t.organisation.id } }), await t.db.pharmacyGroup.count({ where: { organisationId: t.organisation.id } }), await t.db.shop.count({ where: { organisationId: t.organisation.id } }), await t.db.auditEvent.count({ where: { organisationId: t.organisation.id } })];
     const before = await counts();
-    for (const call of calls(as(null))) expect(await trpcCode(call)).toBe("UNAUTHORIZED");
-    for (const call of calls(as(pharmacist))) expect(await trpcCode(call)).toBe("FORBIDDEN");
-    for (const call of calls(as(doctorUser))) expect(await trpcCode(call)).toBe("FORBIDDEN");
+    for (const call of calls(as(null))) expect(await trpcCode(call())).toBe("UNAUTHORIZED");
+    for (const call of calls(as(pharmacist))) expect(await trpcCode(call())).toBe("FORBIDDEN");
+    for (const call of calls(as(doctorUser))) expect(await trpcCode(call())).toBe("FORBIDDEN");
     expect(await counts()).toEqual(before);
     expect((await t.db.pharmacy.findUniqueOrThrow({ where: { id: t.pharmacy.id } })).displayName).toBe("Apotheke A");
   });
