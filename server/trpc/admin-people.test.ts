@@ -175,6 +175,19 @@ describe("adminUsers.add", () => {
     const results = await Promise.allSettled([1, 2].map(() => as(admin).adminUsers.add({ email, name: "Twice", role: "ADMIN" })));
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(await t.db.user.count({ where: { email } })).toBe(1);
+    const loser = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
+    expect(await fieldErrors(Promise.reject(loser.reason))).toEqual({ email: ["A user with this e-mail address already exists."] });
+  });
+
+  it("binds a Doctor to one user when two are added for it at once", async () => {
+    const doctor = await t.db.doctor.create({ data: { organisationId: t.organisation.id, displayName: "Dr. Wanted" } });
+    const results = await Promise.allSettled(
+      [1, 2].map((i) => as(admin).adminUsers.add({ email: `wanted-${i}-${tag()}@example.com`, name: "Dr. Wanted", role: "DOCTOR", doctorUid: doctor.id })),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const loser = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
+    expect(await fieldErrors(Promise.reject(loser.reason))).toEqual({ doctorUid: ["This doctor already has a user."] });
+    expect(await t.db.user.count({ where: { doctorId: doctor.id } })).toBe(1);
   });
 });
 

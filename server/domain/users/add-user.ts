@@ -89,9 +89,9 @@ export async function addUser(organisationId: string, adminUserId: string, input
     });
   } catch (error) {
     if (isUniqueViolation(error)) {
-      // The e-mail, or the Doctor taken by a user created at the same moment.
-      const doctorTaken = input.binding.role === "DOCTOR" && "doctorId" in input.binding && !String((error as Error).message).includes("email");
-      throw doctorTaken ? ValidationError.field("doctorUid", "This doctor already has a user.") : ValidationError.field("email", EMAIL_TAKEN);
+      // A user added at the same moment took the e-mail, or (when not) the Doctor.
+      const emailTaken = await db.user.findFirst({ where: { email: { equals: email, mode: "insensitive" } }, select: { id: true } });
+      throw emailTaken ? ValidationError.field("email", EMAIL_TAKEN) : ValidationError.field("doctorUid", "This doctor already has a user.");
     }
     throw error;
   }
