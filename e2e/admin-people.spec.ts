@@ -63,7 +63,7 @@ test("invite a pharmacist who then signs in; deactivating them ends their sessio
   const again = await browser.newContext();
   const other = await again.newPage();
   await other.goto(invitationPath);
-  await expect(other.getByRole("alert")).toContainText("already been used");
+  await expect(other.getByText("This link has already been used.")).toBeVisible();
   await again.close();
 
   // The admin deactivates them: their next page load goes to sign-in.
