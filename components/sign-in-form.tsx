@@ -10,6 +10,12 @@ const messages: Record<string, string> = {
 };
 
 function messageFor(code: string): string {
+  // A throttled sign-in (server/auth/portal-session.ts): `TooManyAttempts:<minutes>`.
+  const throttled = /^TooManyAttempts:(\d+)$/.exec(code);
+  if (throttled) {
+    const minutes = Number(throttled[1]);
+    return `Too many attempts, try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.`;
+  }
   return messages[code] ?? "Sign-in failed. Please try again.";
 }
 
@@ -17,7 +23,7 @@ function messageFor(code: string): string {
  * Email and password sign-in. Posts to next-auth without letting it redirect, then navigates to
  * the (already sanitised) callback path, or to the user's own portal when there is none.
  */
-export function SignInForm({ callbackPath, errorCode }: { callbackPath?: string; errorCode?: string }) {
+export function SignInForm({ callbackPath, errorCode, defaultEmail }: { callbackPath?: string; errorCode?: string; defaultEmail?: string }) {
   const [error, setError] = useState<string | null>(errorCode ? messageFor(errorCode) : null);
   const [pending, setPending] = useState(false);
 
@@ -67,7 +73,8 @@ export function SignInForm({ callbackPath, errorCode }: { callbackPath?: string;
           type="email"
           autoComplete="username"
           required
-          autoFocus
+          defaultValue={defaultEmail}
+          autoFocus={!defaultEmail}
           className="mt-1.5 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm outline-none focus:border-brand-600 focus:ring-2 focus:ring-brand-100"
         />
       </div>
@@ -81,6 +88,7 @@ export function SignInForm({ callbackPath, errorCode }: { callbackPath?: string;
           type="password"
           autoComplete="current-password"
           required
+          autoFocus={!!defaultEmail}
           className="mt-1.5 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm outline-none focus:border-brand-600 focus:ring-2 focus:ring-brand-100"
         />
       </div>

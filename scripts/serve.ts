@@ -26,6 +26,7 @@ import nextEnv from "@next/env";
 import { config } from "@/server/config";
 import { log } from "@/server/log";
 import { countRateLimitsForWorkers } from "@/server/rest/rate-limit";
+import { countSignInFailuresForWorkers } from "@/server/auth/sign-in-throttle";
 import { closeGracefully, createHttpServer } from "./serve/http-server";
 import { directApiHandler, FETCH_FORBIDDEN_METHODS, loadApiRoutes } from "./serve/rest-direct";
 import { buildInputsHash, buildIsCurrent, buildStampFile, processPlan } from "./serve/plan";
@@ -158,11 +159,13 @@ type Role = "jobs" | "http";
 
 /**
  * The primary: supervises one background-work process and `workers` HTTP processes, restarts any
- * that dies, and counts the rate limit for the HTTP workers (server/rest/rate-limit.ts). It loads
- * none of the application besides that counter: its event loop stays free for it.
+ * that dies, and counts the rate limit and the sign-in throttle for the HTTP workers
+ * (server/rest/rate-limit.ts, server/auth/sign-in-throttle.ts). It loads
+ * none of the application besides those counters: its event loop stays free for them.
  */
 async function primary(workers: number): Promise<void> {
   countRateLimitsForWorkers();
+  countSignInFailuresForWorkers();
   let stopping = false;
   const roles = new Map<Worker, { role: Role; startedAt: number }>();
   const restartDelay: Record<Role, number> = { jobs: 1_000, http: 1_000 };

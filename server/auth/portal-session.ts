@@ -8,7 +8,9 @@ import { decode, getToken, type JWT, type JWTDecodeParams } from "next-auth/jwt"
 import type { NextRequest } from "next/server";
 import { RequestCookies } from "next/dist/server/web/spec-extension/cookies";
 import { database, databaseDriver } from "@/server/db/client";
-import { hashPassword, verifyPassword } from "./password";
+import { clientAddress } from "@/server/rest/rate-limit";
+import { hashPassword, needsRehash, verifyPassword } from "./password";
+import { recordFailedSignIn, recordSuccessfulSignIn, signInRetryAfterMs } from "./sign-in-throttle";
 import { portalHome, type PortalRole } from "./portal-roles";
 import { portalAuthSecret } from "./secrets";
 
@@ -65,8 +67,29 @@ export function applyPortalAuthUrl(): string {
 // A password check runs even for unknown emails, so response time does not reveal which emails exist.
 let decoyHash: Promise<string> | undefined;
 
-async function authorizeCredentials(email: unknown, password: unknown): Promise<PortalSessionUser | null> {
+/** The refusal of a throttled sign-in, as next-auth hands it to the form (`error`): `TooManyAttempts:<minutes>`. */
+export const TOO_MANY_ATTEMPTS = "TooManyAttempts";
+
+/** The request headers next-auth passes to authorize (a plain object in the app router), as Headers. */
+function headersOf(value: unknown): Headers {
+  if (value instanceof Headers) return value;
+  const headers = new Headers();
+  for (const [name, v] of Object.entries((value ?? {}) as Record<string, unknown>)) {
+    if (typeof v === "string") headers.set(name, v);
+  }
+  return headers;
+}
+
+/**
+ * Email and password against the User table, throttled per e-mail and client address and per address
+ * (server/auth/sign-in-throttle.ts): a throttled attempt throws `TooManyAttempts:<minutes>` without
+ * checking the password. A legacy scrypt hash is replaced by argon2id after a successful check.
+ */
+export async function authorizeCredentials(email: unknown, password: unknown, requestHeaders?: unknown): Promise<PortalSessionUser | null> {
   if (typeof email !== "string" || typeof password !== "string" || !email.trim() || !password) return null;
+  const address = clientAddress({ headers: headersOf(requestHeaders) });
+  const waitMs = await signInRetryAfterMs(email, address);
+  if (waitMs > 0) throw new Error(`${TOO_MANY_ATTEMPTS}:${Math.max(1, Math.ceil(waitMs / 60_000))}`);
   const db = await database();
   const user = await db.user.findFirst({
     where: { email: { equals: email.trim(), mode: "insensitive" } },
@@ -87,9 +110,18 @@ async function authorizeCredentials(email: unknown, password: unknown): Promise<
   if (!user || !user.passwordHash || user.deactivatedAt) {
     decoyHash ??= hashPassword(randomBytes(16).toString("hex"));
     await verifyPassword(password, await decoyHash);
+    await recordFailedSignIn(email, address);
     return null;
   }
-  if (!(await verifyPassword(password, user.passwordHash))) return null;
+  if (!(await verifyPassword(password, user.passwordHash))) {
+    await recordFailedSignIn(email, address);
+    return null;
+  }
+  await recordSuccessfulSignIn(email, address);
+  if (needsRehash(user.passwordHash)) {
+    // Only if unchanged meanwhile (a reset in between wins).
+    await db.user.updateMany({ where: { id: user.id, passwordHash: user.passwordHash }, data: { passwordHash: await hashPassword(password) } });
+  }
   return {
     id: user.id,
     email: user.email,
@@ -122,7 +154,7 @@ export function portalAuthOptions(): AuthOptions {
           email: { label: "Email", type: "email" },
           password: { label: "Password", type: "password" },
         },
-        authorize: (credentials) => authorizeCredentials(credentials?.email, credentials?.password),
+        authorize: (credentials, request) => authorizeCredentials(credentials?.email, credentials?.password, request?.headers),
       }),
     ],
     callbacks: {

@@ -85,7 +85,7 @@ export async function withinRateLimit(subjects: string[]): Promise<boolean> {
 export const withinAddressRateLimit = (request: Request) => withinRateLimit([`addr:${clientAddress(request)}`]);
 
 /** The client's address: the first X-Forwarded-For hop (set by Next.js or the proxy in front), else X-Real-IP. */
-export function clientAddress(request: Request): string {
+export function clientAddress(request: { headers: Headers }): string {
   const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
   return forwarded || request.headers.get("x-real-ip")?.trim() || "unknown";
 }

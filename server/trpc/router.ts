@@ -8,6 +8,9 @@ import { adminHomeRouter } from "./routers/admin-home";
 import { adminIssuesRouter } from "./routers/admin-issues";
 import { adminOrdersRouter } from "./routers/admin-orders";
 import { pharmacyIssueThreadsRouter } from "./routers/pharmacy-issue-threads";
+import { adminUsersRouter, passwordLinksRouter } from "./routers/admin-people";
+import { adminPharmaciesRouter, adminPharmacyGroupsRouter } from "./routers/admin-pharmacies";
+import { adminShopsRouter } from "./routers/admin-shops";
 import { apiKeysRouter } from "./routers/api-keys";
 import { doctorRequestsRouter, doctorStatisticsRouter, doctorWaitingRoomRouter } from "./routers/doctor";
 import { pharmaciesRouter } from "./routers/pharmacies";
@@ -32,6 +35,11 @@ export const appRouter = router({
   adminIssues: adminIssuesRouter,
   adminOrders: adminOrdersRouter,
   pharmacyIssueThreads: pharmacyIssueThreadsRouter,
+  adminUsers: adminUsersRouter,
+  passwordLinks: passwordLinksRouter,
+  adminPharmacies: adminPharmaciesRouter,
+  adminPharmacyGroups: adminPharmacyGroupsRouter,
+  adminShops: adminShopsRouter,
   apiKeys: apiKeysRouter,
   doctorRequests: doctorRequestsRouter,
   doctorStatistics: doctorStatisticsRouter,

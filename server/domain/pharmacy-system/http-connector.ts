@@ -90,36 +90,73 @@ function describe(error: unknown): { errorClass: string; code?: string } {
   return { errorClass: e?.name ?? typeof error, ...(e?.cause?.code ? { code: e.cause.code } : {}) };
 }
 
+/** What one request to the pharmacy system gave: an answer (status and report, if usable) or a failure. */
+type Asked = { answered: true; httpStatus: number; report: PharmacySystemReport | null } | { answered: false; error: unknown };
+
+/** The contract's request for one order; never throws. */
+async function ask(config: HttpConnectorConfig, order: { uid: string; name: string }, timeoutMs: number): Promise<Asked> {
+  const url = `${config.url.replace(/\/+$/, "")}/orders/${encodeURIComponent(order.uid)}?name=${encodeURIComponent(order.name)}`;
+  try {
+    const response = await fetch(url, {
+      method: "GET",
+      headers: { accept: "application/json", "user-agent": USER_AGENT, ...config.headers },
+      redirect: "manual",
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    if (response.status < 200 || response.status > 299) {
+      await response.body?.cancel().catch(() => {});
+      return { answered: true, httpStatus: response.status, report: null };
+    }
+    const text = await readCapped(response, MAX_RESPONSE_BYTES);
+    return { answered: true, httpStatus: response.status, report: text === null ? null : parseStatusBody(text) };
+  } catch (error) {
+    return { answered: false, error };
+  }
+}
+
 export function httpConnector(config: HttpConnectorConfig, context: { pharmacyId: string }): PharmacySystemConnector {
-  const base = config.url.replace(/\/+$/, "");
   return {
     type: "http",
     async fetchStatus(order: CheckedPharmacyOrder): Promise<PharmacySystemReport> {
-      const url = `${base}/orders/${encodeURIComponent(order.uid)}?name=${encodeURIComponent(order.name)}`;
       const fields = { pharmacyId: context.pharmacyId, pharmacyOrderId: order.uid };
-      try {
-        const response = await fetch(url, {
-          method: "GET",
-          headers: { accept: "application/json", "user-agent": USER_AGENT, ...config.headers },
-          redirect: "manual",
-          signal: AbortSignal.timeout(config.timeoutMs),
-        });
-        if (response.status < 200 || response.status > 299) {
-          await response.body?.cancel().catch(() => {});
-          log.warn("pharmacy system answered the status check with an error status", { ...fields, httpStatus: response.status });
-          return UNKNOWN;
-        }
-        const text = await readCapped(response, MAX_RESPONSE_BYTES);
-        const report = text === null ? null : parseStatusBody(text);
-        if (!report) {
-          log.warn("pharmacy system answered the status check with an unusable body", { ...fields, httpStatus: response.status });
-          return UNKNOWN;
-        }
-        return report;
-      } catch (error) {
-        log.warn("pharmacy system could not be asked for an order status", { ...fields, ...describe(error) });
+      const asked = await ask(config, order, config.timeoutMs);
+      if (!asked.answered) {
+        log.warn("pharmacy system could not be asked for an order status", { ...fields, ...describe(asked.error) });
         return UNKNOWN;
       }
+      if (asked.httpStatus < 200 || asked.httpStatus > 299) {
+        log.warn("pharmacy system answered the status check with an error status", { ...fields, httpStatus: asked.httpStatus });
+        return UNKNOWN;
+      }
+      if (!asked.report) {
+        log.warn("pharmacy system answered the status check with an unusable body", { ...fields, httpStatus: asked.httpStatus });
+        return UNKNOWN;
+      }
+      return asked.report;
     },
   };
+}
+
+/** The order a connection test asks for: no such order exists, so a 404 is the expected answer. */
+export const CONNECTION_TEST_ORDER = { uid: "connection-test", name: "connection-test" };
+
+export type ConnectionTestResult = { ok: true; message: string } | { ok: false; message: string };
+
+/**
+ * The admin tool's "Test connection": the status check's own request for a made-up order, with a
+ * short timeout. Success is an answer of the contract: a status object (2xx) or 404 (the system
+ * does not know the order). Anything else is the error shown to the admin (never the URL or headers).
+ */
+export async function testHttpConnector(config: HttpConnectorConfig, timeoutMs: number): Promise<ConnectionTestResult> {
+  const asked = await ask(config, CONNECTION_TEST_ORDER, timeoutMs);
+  if (!asked.answered) {
+    const { errorClass, code } = describe(asked.error);
+    if (errorClass === "TimeoutError" || errorClass === "AbortError") return { ok: false, message: `No answer within ${timeoutMs / 1000} s.` };
+    return { ok: false, message: `Could not connect${code ? ` (${code})` : ""}.` };
+  }
+  if (asked.httpStatus === 404) return { ok: true, message: "The pharmacy system answered (HTTP 404: it does not know the test order, as expected)." };
+  if (asked.httpStatus >= 300 && asked.httpStatus < 400) return { ok: false, message: `HTTP ${asked.httpStatus}: redirects are not followed.` };
+  if (asked.httpStatus < 200 || asked.httpStatus > 299) return { ok: false, message: `The pharmacy system answered HTTP ${asked.httpStatus}.` };
+  if (!asked.report) return { ok: false, message: `The pharmacy system answered HTTP ${asked.httpStatus}, but not with a status object.` };
+  return { ok: true, message: `The pharmacy system answered (HTTP ${asked.httpStatus}, status "${asked.report.status}").` };
 }

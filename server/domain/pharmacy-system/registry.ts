@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { log } from "@/server/log";
 import type { PharmacySystemConnector } from "./connector";
-import { DEFAULT_TIMEOUT_MS, httpConnector } from "./http-connector";
+import { DEFAULT_TIMEOUT_MS, httpConnector, testHttpConnector, type ConnectionTestResult } from "./http-connector";
 
 /**
  * Builds a pharmacy's connector from `Pharmacy.systemConnector` (set by an administrator):
@@ -31,7 +31,8 @@ const httpConfig = z.object({
   timeout_ms: z.number().int().min(100).max(60_000).default(DEFAULT_TIMEOUT_MS),
 });
 
-const systemConnectorSchema = z.discriminatedUnion("type", [httpConfig]);
+/** The setting's shape (the admin tool validates a new setting with it). */
+export const systemConnectorSchema = z.discriminatedUnion("type", [httpConfig]);
 
 export function connectorFor(pharmacy: { id: string; systemConnector: unknown }): PharmacySystemConnector | null {
   if (pharmacy.systemConnector === null || pharmacy.systemConnector === undefined) return null;
@@ -47,5 +48,16 @@ export function connectorFor(pharmacy: { id: string; systemConnector: unknown })
   switch (config.type) {
     case "http":
       return httpConnector({ url: config.url, headers: config.headers, timeoutMs: config.timeout_ms }, { pharmacyId: pharmacy.id });
+  }
+}
+
+/** The admin tool's connection test of a setting (parsed with the same schema); an invalid setting is its error. */
+export async function testConnector(systemConnector: unknown, timeoutMs: number): Promise<ConnectionTestResult> {
+  const parsed = systemConnectorSchema.safeParse(systemConnector);
+  if (!parsed.success) return { ok: false, message: "The connector setting is not valid." };
+  const config = parsed.data;
+  switch (config.type) {
+    case "http":
+      return testHttpConnector({ url: config.url, headers: config.headers, timeoutMs: config.timeout_ms }, Math.min(timeoutMs, config.timeout_ms));
   }
 }

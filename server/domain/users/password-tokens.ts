@@ -1,0 +1,116 @@
+import { createHash, randomBytes } from "node:crypto";
+import { hashPassword } from "@/server/auth/password";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@/server/auth/password-policy";
+import { config } from "@/server/config";
+import { database, type Tx } from "@/server/db/client";
+import type { UserTokenPurpose } from "@/server/db/generated/enums";
+import { recordAuditEvent } from "@/server/domain/audit/record";
+import { NotFoundError, ValidationError } from "@/server/domain/errors";
+
+/**
+ * One-time links to choose a password: an invitation (a user created without a password) and a
+ * password reset. The token is 32 random bytes (base64url) shown once, in the link; only its SHA-256
+ * is stored (a high-entropy token needs no slow hash). A link is valid for TOKEN_LIFETIME_MS and once.
+ * There is no mailer: the admin passes the link on.
+ */
+export const TOKEN_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+
+const PATHS: Record<UserTokenPurpose, string> = { INVITATION: "/invitation", PASSWORD_RESET: "/reset-password" };
+
+export const tokenHashOf = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
+
+/**
+ * Creates a token of `purpose` for the user inside the caller's transaction; earlier unused tokens of
+ * that purpose stop working. Returns the link (the only place the token appears).
+ */
+export async function issuePasswordToken(tx: Tx, userId: string, purpose: UserTokenPurpose, createdById: string, now = new Date()): Promise<{ link: string; expiresAt: Date }> {
+  await tx.userToken.updateMany({ where: { userId, purpose, usedAt: null }, data: { usedAt: now } });
+  const token = randomBytes(32).toString("base64url");
+  const expiresAt = new Date(now.getTime() + TOKEN_LIFETIME_MS);
+  await tx.userToken.create({ data: { userId, purpose, tokenHash: tokenHashOf(token), expiresAt, createdById } });
+  return { link: `${config().baseUrl}${PATHS[purpose]}/${token}`, expiresAt };
+}
+
+/** A reset link for an active user of the organisation who may sign in; shown once to the admin. */
+export async function issuePasswordReset(organisationId: string, adminUserId: string, userId: string): Promise<{ link: string; expiresAt: Date }> {
+  const db = await database();
+  return db.$transaction(async (tx) => {
+    const user = await tx.user.findFirst({ where: { id: userId, organisationId }, select: { id: true, email: true, deactivatedAt: true } });
+    if (!user) throw new NotFoundError("User not found");
+    if (user.deactivatedAt) throw ValidationError.field("user", "Reactivate the user before resetting their password.");
+    const issued = await issuePasswordToken(tx, user.id, "PASSWORD_RESET", adminUserId);
+    await recordAuditEvent(tx, organisationId, { type: "USER", userId: adminUserId }, {
+      entity: "user",
+      entityId: user.id,
+      action: "password_reset_issued",
+      summary: `Password reset link issued for ${user.email}`,
+    });
+    return issued;
+  });
+}
+
+export type PasswordTokenState =
+  | { state: "valid"; email: string; displayName: string }
+  | { state: "expired" | "used" | "invalid" };
+
+/** What a link's page shows: whose it is, or why it no longer works. Reads only. */
+export async function describePasswordToken(token: string, purpose: UserTokenPurpose, now = new Date()): Promise<PasswordTokenState> {
+  if (!token || token.length > 200) return { state: "invalid" };
+  const db = await database();
+  const row = await db.userToken.findUnique({
+    where: { tokenHash: tokenHashOf(token) },
+    select: { purpose: true, usedAt: true, expiresAt: true, user: { select: { email: true, displayName: true, deactivatedAt: true } } },
+  });
+  if (!row || row.purpose !== purpose || row.user.deactivatedAt) return { state: "invalid" };
+  if (row.usedAt) return { state: "used" };
+  if (row.expiresAt <= now) return { state: "expired" };
+  return { state: "valid", email: row.user.email, displayName: row.user.displayName };
+}
+
+/** The refusal of a link that does not (or no longer) work, as a field error on the form. */
+const linkRefused = (state: "expired" | "used" | "invalid") =>
+  ValidationError.field(
+    "token",
+    state === "expired"
+      ? "This link has expired. Ask your administrator for a new one."
+      : state === "used"
+        ? "This link has already been used. Sign in, or ask your administrator for a new one."
+        : "This link is not valid. Ask your administrator for a new one.",
+  );
+
+export function checkNewPassword(password: string): void {
+  if (password.length < PASSWORD_MIN_LENGTH) throw ValidationError.field("password", `Use at least ${PASSWORD_MIN_LENGTH} characters.`);
+  if (password.length > PASSWORD_MAX_LENGTH) throw ValidationError.field("password", `Use at most ${PASSWORD_MAX_LENGTH} characters.`);
+}
+
+/**
+ * Sets the password a link is for, once: the token is claimed by one conditional update (unused,
+ * not expired), so of two concurrent submits exactly one wins and the other is told the link was
+ * used. Every other unused link of the user stops working too. Returns the e-mail to sign in with.
+ */
+export async function setPasswordWithToken(token: string, purpose: UserTokenPurpose, password: string, now = new Date()): Promise<{ email: string }> {
+  checkNewPassword(password);
+  const passwordHash = await hashPassword(password);
+  const db = await database();
+  return db.$transaction(async (tx) => {
+    const row = await tx.userToken.findUnique({
+      where: { tokenHash: tokenHashOf(token) },
+      select: { id: true, purpose: true, user: { select: { id: true, email: true, organisationId: true, deactivatedAt: true } } },
+    });
+    if (!row || row.purpose !== purpose || row.user.deactivatedAt) throw linkRefused("invalid");
+    const claimed = await tx.userToken.updateMany({ where: { id: row.id, usedAt: null, expiresAt: { gt: now } }, data: { usedAt: now } });
+    if (claimed.count === 0) {
+      const current = await tx.userToken.findUniqueOrThrow({ where: { id: row.id }, select: { usedAt: true } });
+      throw linkRefused(current.usedAt ? "used" : "expired");
+    }
+    await tx.userToken.updateMany({ where: { userId: row.user.id, usedAt: null }, data: { usedAt: now } });
+    await tx.user.update({ where: { id: row.user.id }, data: { passwordHash } });
+    await recordAuditEvent(tx, row.user.organisationId, { type: "USER", userId: row.user.id }, {
+      entity: "user",
+      entityId: row.user.id,
+      action: "password_set",
+      summary: `${row.user.email} set a password (${purpose === "INVITATION" ? "invitation accepted" : "password reset"})`,
+    });
+    return { email: row.user.email };
+  });
+}
