@@ -1,7 +1,7 @@
-import { database, type Prisma } from "@/server/db/client";
+import { database, Prisma } from "@/server/db/client";
 import { NotFoundError } from "@/server/domain/errors";
 import { pageArgs, type Page } from "@/server/domain/paging";
-import { containsInsensitive } from "@/server/domain/search";
+import { containsInsensitive, escapeLike } from "@/server/domain/search";
 import { ORDER_STATUS } from "./statuses";
 
 const orderGraph = {
@@ -54,12 +54,45 @@ function withoutPharmacyWhere(): Prisma.OrderWhereInput {
   };
 }
 
+/** At most this many orders found by the indexed lookup stand in for the search's matches (searchMatches). */
+const SEARCH_MATCH_CAP = 5_000;
+
+/**
+ * Ids of the organisation's orders that `search` finds (orderWhere), in one statement of index
+ * lookups: substrings through trigram indexes on each column (migration admin_search_indexes), uids
+ * and the external id through their keys. Written as an OR over joined tables and subqueries, the
+ * same match reads every order of the organisation (a quarter to half a second at 100,000 orders).
+ * Null when more than SEARCH_MATCH_CAP orders match: the caller then matches with the joins,
+ * exactly and slowly, which such a broad term needs anyway.
+ */
+async function searchMatches(organisationId: string, term: string, searchCustomer: boolean): Promise<string[] | null> {
+  const db = await database();
+  const like = `%${escapeLike(term)}%`;
+  const uid = term.replace(/^#/, "");
+  const customer = searchCustomer
+    ? Prisma.sql`UNION SELECT o."id" FROM "Order" o WHERE o."organisationId" = ${organisationId} AND o."customerEmail" ILIKE ${like}
+                 UNION SELECT o."id" FROM "Order" o WHERE o."organisationId" = ${organisationId} AND o."externalId" = ${term}`
+    : Prisma.empty;
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    SELECT s."orderId" AS id FROM "ShopOrder" s JOIN "Order" o ON o."id" = s."orderId"
+     WHERE o."organisationId" = ${organisationId} AND s."name" ILIKE ${like}
+    UNION SELECT p."orderId" FROM "PharmacyOrder" p WHERE p."organisationId" = ${organisationId} AND p."name" ILIKE ${like}
+    UNION SELECT o."id" FROM "Order" o JOIN "PatientProfile" pp ON pp."id" = o."patientId"
+     WHERE o."organisationId" = ${organisationId} AND pp."displayName" ILIKE ${like}
+    UNION SELECT o."id" FROM "Order" o WHERE o."organisationId" = ${organisationId} AND o."id" = ${uid}
+    UNION SELECT r."orderId" FROM "Prescription" r WHERE r."organisationId" = ${organisationId} AND r."id" = ${uid} AND r."orderId" IS NOT NULL
+    UNION SELECT p."orderId" FROM "PharmacyOrder" p WHERE p."organisationId" = ${organisationId} AND p."id" = ${uid}
+    ${customer}
+    LIMIT ${SEARCH_MATCH_CAP + 1}`;
+  return rows.length > SEARCH_MATCH_CAP ? null : rows.map((r) => r.id);
+}
+
 /**
  * `search`: substring of the shop order name, a pharmacy order name or the patient's name, or the
  * exact uid of the order, one of its prescriptions or one of its pharmacy orders ("#" stripped);
  * with `searchCustomer`, also the order's external id and the customer's e-mail.
  */
-function orderWhere(organisationId: string, filter: OrderFilter): Prisma.OrderWhereInput {
+async function orderWhere(organisationId: string, filter: OrderFilter): Promise<Prisma.OrderWhereInput> {
   const and: Prisma.OrderWhereInput[] = [{ organisationId }];
   if (filter.createdFrom || filter.createdTo) and.push({ createdAt: { gte: filter.createdFrom, lte: filter.createdTo } });
   if (filter.updatedFrom || filter.updatedTo) and.push({ updatedAt: { gte: filter.updatedFrom, lte: filter.updatedTo } });
@@ -70,25 +103,30 @@ function orderWhere(organisationId: string, filter: OrderFilter): Prisma.OrderWh
   if (filter.withoutPharmacy) and.push(withoutPharmacyWhere());
   const term = filter.search?.trim();
   if (term) {
-    const uid = term.replace(/^#/, "");
-    and.push({
-      OR: [
-        { shopOrder: { name: containsInsensitive(term) } },
-        { pharmacyOrders: { some: { name: containsInsensitive(term) } } },
-        { patient: { displayName: containsInsensitive(term) } },
-        { id: uid },
-        { prescriptions: { some: { id: uid } } },
-        { pharmacyOrders: { some: { id: uid } } },
-        ...(filter.searchCustomer ? [{ externalId: term }, { customerEmail: containsInsensitive(term) }] : []),
-      ],
-    });
+    const matched = await searchMatches(organisationId, term, Boolean(filter.searchCustomer));
+    if (matched) {
+      and.push({ id: { in: matched } });
+    } else {
+      const uid = term.replace(/^#/, "");
+      and.push({
+        OR: [
+          { shopOrder: { name: containsInsensitive(term) } },
+          { pharmacyOrders: { some: { name: containsInsensitive(term) } } },
+          { patient: { displayName: containsInsensitive(term) } },
+          { id: uid },
+          { prescriptions: { some: { id: uid } } },
+          { pharmacyOrders: { some: { id: uid } } },
+          ...(filter.searchCustomer ? [{ externalId: term }, { customerEmail: containsInsensitive(term) }] : []),
+        ],
+      });
+    }
   }
   return { AND: and };
 }
 
 export async function listOrders(organisationId: string, filter: OrderFilter, page: Page) {
   const db = await database();
-  const where = orderWhere(organisationId, filter);
+  const where = await orderWhere(organisationId, filter);
   const [items, total] = await Promise.all([
     db.order.findMany({ where, include: orderGraph, orderBy: [{ createdAt: "desc" }, { id: "desc" }], ...pageArgs(page) }),
     db.order.count({ where }),
@@ -99,7 +137,7 @@ export async function listOrders(organisationId: string, filter: OrderFilter, pa
 /** How many orders match (the admin tool's home counts: the same filter as the list they link to). */
 export async function countOrders(organisationId: string, filter: OrderFilter): Promise<number> {
   const db = await database();
-  return db.order.count({ where: orderWhere(organisationId, filter) });
+  return db.order.count({ where: await orderWhere(organisationId, filter) });
 }
 
 /**
