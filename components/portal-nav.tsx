@@ -3,12 +3,15 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 
-export type NavSection = { title: string; links: { href: string; label: string }[] };
+/** `also`: further path prefixes under which the link is current (a home link's own sub-pages). */
+export type NavSection = { title: string; links: { href: string; label: string; also?: string[] }[] };
 
 /** A portal's side navigation: its sections of links, the current page marked; `home` is current only on itself. */
 export function PortalNav({ label, home, sections }: { label: string; home: string; sections: NavSection[] }) {
   const pathname = usePathname();
-  const isCurrent = (href: string) => (href === home ? pathname === href : pathname === href || pathname.startsWith(`${href}/`));
+  const under = (prefix: string) => pathname === prefix || pathname.startsWith(`${prefix}/`);
+  const isCurrent = (link: { href: string; also?: string[] }) =>
+    (link.href === home ? pathname === link.href : under(link.href)) || (link.also ?? []).some(under);
   return (
     <nav aria-label={label} className="space-y-6">
       {sections.map((section) => (
@@ -16,7 +19,7 @@ export function PortalNav({ label, home, sections }: { label: string; home: stri
           <p className="px-3 text-xs font-semibold uppercase tracking-wide text-slate-500">{section.title}</p>
           <ul className="mt-2 space-y-1">
             {section.links.map((link) => {
-              const current = isCurrent(link.href);
+              const current = isCurrent(link);
               return (
                 <li key={link.href}>
                   <Link

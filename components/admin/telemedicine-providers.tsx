@@ -130,7 +130,7 @@ function ProviderCard({ provider }: { provider: Provider }) {
         {provider.key ? (
           <span className="rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-medium text-emerald-800">Connected</span>
         ) : (
-          <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">Disconnected</span>
+          <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">No API key</span>
         )}
       </div>
       <div className="mt-4 grid gap-6 lg:grid-cols-2">

@@ -7,7 +7,7 @@ const SECTIONS: NavSection[] = [
   {
     title: "Doctors' workspace",
     links: [
-      { href: "/admin/doctor", label: "Requests" },
+      { href: "/admin/doctor", label: "Requests", also: ["/admin/doctor/requests"] },
       { href: "/admin/doctor/waiting-room", label: "Waiting room" },
       { href: "/admin/doctor/statistics", label: "My statistics" },
     ],
