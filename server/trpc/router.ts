@@ -1,5 +1,7 @@
 import { createCallerFactory, router } from "./init";
 import { adminApiKeysRouter, adminTelemedicineProvidersRouter } from "./routers/admin";
+import { adminCatalogueRouter, adminPharmacyStockRouter } from "./routers/admin-catalogue";
+import { adminPrescriptionsRouter } from "./routers/admin-prescriptions";
 import { apiKeysRouter } from "./routers/api-keys";
 import { pharmaciesRouter } from "./routers/pharmacies";
 import { pharmacyHomeRouter } from "./routers/pharmacy-home";
@@ -13,6 +15,9 @@ import { webhookSubscriptionsRouter } from "./routers/webhook-subscriptions";
 /** Every portal procedure, served at /api/trpc (app/api/trpc/[trpc]/route.ts). */
 export const appRouter = router({
   adminApiKeys: adminApiKeysRouter,
+  adminCatalogue: adminCatalogueRouter,
+  adminPharmacyStock: adminPharmacyStockRouter,
+  adminPrescriptions: adminPrescriptionsRouter,
   adminTelemedicineProviders: adminTelemedicineProvidersRouter,
   apiKeys: apiKeysRouter,
   pharmacies: pharmaciesRouter,

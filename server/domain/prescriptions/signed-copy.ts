@@ -15,10 +15,14 @@ const noRenderedPdf = () =>
  * No rendered PDF (no key, or the file is missing) is a conflict.
  */
 export async function copyRenderedToSigned(prescription: { id: string; renderedFileKey: string | null }): Promise<SignedCopy> {
-  if (!prescription.renderedFileKey) throw noRenderedPdf();
-  const storage = prescriptionStorage();
-  if (!(await storage.exists(prescription.renderedFileKey))) throw noRenderedPdf();
-  return storeSignedPdf(prescription.id, await storage.get(prescription.renderedFileKey));
+  const key = await requireRenderedPdf(prescription);
+  return storeSignedPdf(prescription.id, await prescriptionStorage().get(key));
+}
+
+/** The key of the prescription's rendered PDF; no rendered PDF (no key, or the file is missing) is a conflict. */
+export async function requireRenderedPdf(prescription: { renderedFileKey: string | null }): Promise<string> {
+  if (!prescription.renderedFileKey || !(await prescriptionStorage().exists(prescription.renderedFileKey))) throw noRenderedPdf();
+  return prescription.renderedFileKey;
 }
 
 /**
