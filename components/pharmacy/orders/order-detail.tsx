@@ -3,7 +3,8 @@
 import Link from "next/link";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
-import { useEffect, useState, type ReactNode } from "react";
+import { useState, type ReactNode } from "react";
+import { PrescriptionPdfViewer } from "@/components/prescription-pdf-viewer";
 import { Button, SelectField, TextField } from "@/components/ui/controls";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import { errorMessage, errorReason, fieldErrors } from "@/components/trpc/errors";
@@ -25,23 +26,6 @@ import {
 } from "@/server/trpc/routers/pharmacy-orders.schemas";
 import { DELIVERY_TYPE_LABELS, formatDateTime, formatMoney } from "./format";
 import { StatusBadge } from "./status-badge";
-
-// pdf.js runs in the browser only: the viewer's module is loaded once the page shows a prescription.
-type PrescriptionPdfComponent = (props: { filename: string; contentBase64: string }) => ReactNode;
-function usePrescriptionPdfViewer(): { Viewer: PrescriptionPdfComponent | null; failed: boolean } {
-  const [state, setState] = useState<{ Viewer: PrescriptionPdfComponent | null; failed: boolean }>({ Viewer: null, failed: false });
-  useEffect(() => {
-    let live = true;
-    import("./prescription-pdf").then(
-      (module) => live && setState({ Viewer: module.default, failed: false }),
-      () => live && setState({ Viewer: null, failed: true }),
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
-  return state;
-}
 
 /** The order as it is now is refetched after every action, and every few seconds while the page is open. */
 const DETAIL_REFRESH_MS = 15_000;
@@ -564,13 +548,10 @@ function PrescriptionFile({ uid }: { uid: string }) {
   const trpc = useTRPC();
   // The signed file does not change: read once per visit.
   const file = useQuery(trpc.pharmacyOrders.prescriptionFile.queryOptions({ uid }, { staleTime: Infinity, refetchOnWindowFocus: false }));
-  const viewer = usePrescriptionPdfViewer();
   if (file.isPending) return <LoadingState label="Loading the prescription…" />;
   if (file.isError) return <ErrorState message={errorMessage(file.error)} onRetry={() => void file.refetch()} />;
   if (!file.data) return <EmptyState title="No prescription file." />;
-  if (viewer.failed) return <ErrorState message="The PDF viewer could not be loaded. Reload the page to try again." />;
-  if (!viewer.Viewer) return <LoadingState label="Loading the viewer…" />;
-  return <viewer.Viewer filename={file.data.filename} contentBase64={file.data.contentBase64} />;
+  return <PrescriptionPdfViewer filename={file.data.filename} contentBase64={file.data.contentBase64} />;
 }
 
 /** A card of the page. No accessible name of its own: the "Status" card's label must name the select alone. */

@@ -1,4 +1,4 @@
-/* Browser only: loaded by order-detail.tsx with import() once a prescription is shown (no "use client": it is never a boundary). */
+/* Browser only: loaded by prescription-pdf-viewer.tsx with import() once a prescription is shown (no "use client": it is never a boundary). */
 import { useEffect, useMemo, useState } from "react";
 import { Document, Page, pdfjs } from "react-pdf";
 import { Button } from "@/components/ui/controls";
