@@ -37,7 +37,7 @@ test("an admin creates a product, a SKU and a shop SKU, and a duplicate shop SKU
   await newProduct.getByLabel("Prescription required").uncheck();
   await newProduct.getByRole("button", { name: "Create product" }).click();
   await expect(page).toHaveURL(/\/admin\/catalogue\/products\/[\w-]+$/);
-  await expect(page.getByRole("heading", { name: `E2E Ibuprofen ${t}` })).toBeVisible();
+  await expect(page.getByRole("heading", { name: `E2E Ibuprofen ${t}`, exact: true })).toBeVisible();
 
   const listing = page.getByRole("form", { name: "New shop listing" });
   await listing.getByLabel("Shop's product id").fill(`ibu-${t}`);
@@ -50,7 +50,7 @@ test("an admin creates a product, a SKU and a shop SKU, and a duplicate shop SKU
   await newSku.getByLabel("Pieces").fill("20");
   await newSku.getByLabel("Unit").fill("tablets");
   await newSku.getByRole("button", { name: "Create SKU" }).click();
-  await expect(page.getByRole("heading", { name: `Ibuprofen 400 mg ${t}` })).toBeVisible();
+  await expect(page.getByRole("heading", { name: `Ibuprofen 400 mg ${t}`, exact: true })).toBeVisible();
 
   const shopSku = page.getByRole("form", { name: `New shop SKU of Ibuprofen 400 mg ${t}` });
   await shopSku.getByLabel("Shop variation id").fill(`var-${t}`);
@@ -81,7 +81,7 @@ test("an admin creates a product, a SKU and a shop SKU, and a duplicate shop SKU
 test("an admin edits a pharmacy's stock and the movement names the admin", async ({ page }) => {
   const d = demo();
   await signInAs(page, d.users.admin, "/admin/pharmacy-stock");
-  await page.getByLabel("Pharmacy").selectOption({ label: d.pharmacies[0]!.display_name });
+  await page.getByLabel("Pharmacy", { exact: true }).selectOption({ label: d.pharmacies[0]!.display_name });
   const stock = page.getByLabel(/^Stock of /).first();
   await expect(stock).toBeVisible();
   const next = String(Number(await stock.inputValue()) + 7);

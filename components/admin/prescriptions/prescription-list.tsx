@@ -65,7 +65,7 @@ function Statistics({ selected, onPick }: { selected: string; onPick: (status: s
       <h2 id="prescription-stats" className="text-sm font-semibold text-slate-900">
         {stats.data.total} prescription{stats.data.total === 1 ? "" : "s"} now
       </h2>
-      <ul className="mt-3 grid grid-cols-2 gap-2 sm:grid-cols-4 lg:grid-cols-8">
+      <ul className="mt-3 grid grid-cols-2 gap-2 sm:grid-cols-4">
         {Object.entries(stats.data.byStatus).map(([status, count]) => (
           <li key={status}>
             <button
@@ -76,7 +76,7 @@ function Statistics({ selected, onPick }: { selected: string; onPick: (status: s
               className={`w-full rounded-lg border px-3 py-2 text-left hover:bg-slate-50 ${selected === status ? "border-brand-600 ring-2 ring-brand-100" : "border-slate-200"}`}
             >
               <span className="block text-xl font-semibold tabular-nums text-slate-900">{count}</span>
-              <span className="block truncate text-xs text-slate-600">{status}</span>
+              <span className="block break-words text-xs text-slate-600">{status}</span>
             </button>
           </li>
         ))}
