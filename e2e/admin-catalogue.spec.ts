@@ -33,47 +33,47 @@ test("an admin creates a product, a SKU and a shop SKU, and a duplicate shop SKU
   const t = tag();
   await signInAs(page, demo().users.admin, "/admin/catalogue");
   const newProduct = page.getByRole("form", { name: "New product" });
-  await newProduct.getByLabel("Display name").fill(`E2E Ibuprofen ${t}`);
-  await newProduct.getByLabel("Prescription required").uncheck();
+  await newProduct.getByLabel("Display name", { exact: true }).fill(`E2E Ibuprofen ${t}`);
+  await newProduct.getByLabel("Prescription required", { exact: true }).uncheck();
   await newProduct.getByRole("button", { name: "Create product" }).click();
   await expect(page).toHaveURL(/\/admin\/catalogue\/products\/[\w-]+$/);
   await expect(page.getByRole("heading", { name: `E2E Ibuprofen ${t}`, exact: true })).toBeVisible();
 
   const listing = page.getByRole("form", { name: "New shop listing" });
-  await listing.getByLabel("Shop's product id").fill(`ibu-${t}`);
+  await listing.getByLabel("Shop's product id", { exact: true }).fill(`ibu-${t}`);
   await listing.getByRole("button", { name: "List in shop" }).click();
   await expect(page.getByRole("cell", { name: `ibu-${t}` })).toBeVisible();
 
   const newSku = page.getByRole("form", { name: "New SKU" });
-  await newSku.getByLabel("SKU name").fill(`Ibuprofen 400 mg ${t}`);
-  await newSku.getByLabel("PZN").fill("12345678");
-  await newSku.getByLabel("Pieces").fill("20");
-  await newSku.getByLabel("Unit").fill("tablets");
+  await newSku.getByLabel("SKU name", { exact: true }).fill(`Ibuprofen 400 mg ${t}`);
+  await newSku.getByLabel("PZN", { exact: true }).fill("12345678");
+  await newSku.getByLabel("Pieces", { exact: true }).fill("20");
+  await newSku.getByLabel("Unit", { exact: true }).fill("tablets");
   await newSku.getByRole("button", { name: "Create SKU" }).click();
   await expect(page.getByRole("heading", { name: `Ibuprofen 400 mg ${t}`, exact: true })).toBeVisible();
 
   const shopSku = page.getByRole("form", { name: `New shop SKU of Ibuprofen 400 mg ${t}` });
-  await shopSku.getByLabel("Shop variation id").fill(`var-${t}`);
-  await shopSku.getByLabel("Price (EUR)").fill("4.99");
+  await shopSku.getByLabel("Shop variation id", { exact: true }).fill(`var-${t}`);
+  await shopSku.getByLabel("Price (EUR)", { exact: true }).fill("4.99");
   await shopSku.getByRole("button", { name: "Add shop SKU" }).click();
   const table = page.getByRole("table", { name: `Shop SKUs of Ibuprofen 400 mg ${t}` });
   await expect(table.getByRole("cell", { name: `var-${t}` })).toBeVisible();
   await expect(table.getByRole("cell", { name: "4.99" })).toBeVisible();
 
   // The same variation id again in the same shop: the spec's conflict, shown beside the field.
-  await shopSku.getByLabel("Shop variation id").fill(`var-${t}`);
-  await shopSku.getByLabel("Price (EUR)").fill("5.49");
+  await shopSku.getByLabel("Shop variation id", { exact: true }).fill(`var-${t}`);
+  await shopSku.getByLabel("Price (EUR)", { exact: true }).fill("5.49");
   await shopSku.getByRole("button", { name: "Add shop SKU" }).click();
-  const variation = shopSku.getByLabel("Shop variation id");
+  const variation = shopSku.getByLabel("Shop variation id", { exact: true });
   await expect(variation).toHaveAttribute("aria-invalid", "true");
   await expect(shopSku.getByText("This shop already has a shop SKU with this variation id.")).toBeVisible();
   await expect(table.getByRole("row")).toHaveCount(2);
   await shot(page, "admin-product-detail");
 
   await page.getByRole("link", { name: "← All products" }).click();
-  await page.getByLabel("Search").fill(`E2E Ibuprofen ${t}`);
+  await page.getByLabel("Search", { exact: true }).fill(`E2E Ibuprofen ${t}`);
   await expect(page.getByRole("link", { name: `E2E Ibuprofen ${t}` })).toBeVisible();
-  await page.getByLabel("Search").fill("");
+  await page.getByLabel("Search", { exact: true }).fill("");
   await expect(page.getByRole("link", { name: `E2E Ibuprofen ${t}` })).toBeVisible();
   await shot(page, "admin-catalogue");
 });
@@ -121,15 +121,15 @@ test("an admin opens a prescription and sees its PDF", async ({ page }) => {
 
   await signInAs(page, d.users.admin, "/admin/prescriptions");
   await expect(page.getByRole("heading", { name: /prescriptions? now$/ })).toBeVisible();
-  await page.getByLabel("Search").fill(externalId);
+  await page.getByLabel("Search", { exact: true }).fill(externalId);
   const row = page.getByRole("row").filter({ hasText: externalId });
   await expect(row).toHaveCount(1);
   await expect(row).toContainText("EXTERNALLY_SIGNED");
-  await page.getByLabel("Search").fill("");
+  await page.getByLabel("Search", { exact: true }).fill("");
   await expect(page.getByRole("row").filter({ hasText: externalId })).toHaveCount(1);
   await shot(page, "admin-prescriptions");
 
-  await page.getByLabel("Search").fill(externalId);
+  await page.getByLabel("Search", { exact: true }).fill(externalId);
   await row.getByRole("link").first().click();
   await expect(page).toHaveURL(/\/admin\/prescriptions\/[\w-]+$/);
   await expect(page.getByRole("link", { name: externalId })).toHaveAttribute("href", /^\/admin\/orders\/[\w-]+$/);
