@@ -42,7 +42,7 @@ test("an admin creates a product, a SKU and a shop SKU, and a duplicate shop SKU
   const listing = page.getByRole("form", { name: "New shop listing" });
   await listing.getByLabel("Shop's product id", { exact: true }).fill(`ibu-${t}`);
   await listing.getByRole("button", { name: "List in shop" }).click();
-  await expect(page.getByRole("cell", { name: `ibu-${t}` })).toBeVisible();
+  await expect(page.getByRole("cell", { name: `ibu-${t}`, exact: true })).toBeVisible();
 
   const newSku = page.getByRole("form", { name: "New SKU" });
   await newSku.getByLabel("SKU name", { exact: true }).fill(`Ibuprofen 400 mg ${t}`);
@@ -57,8 +57,8 @@ test("an admin creates a product, a SKU and a shop SKU, and a duplicate shop SKU
   await shopSku.getByLabel("Price (EUR)", { exact: true }).fill("4.99");
   await shopSku.getByRole("button", { name: "Add shop SKU" }).click();
   const table = page.getByRole("table", { name: `Shop SKUs of Ibuprofen 400 mg ${t}` });
-  await expect(table.getByRole("cell", { name: `var-${t}` })).toBeVisible();
-  await expect(table.getByRole("cell", { name: "4.99" })).toBeVisible();
+  await expect(table.getByRole("cell", { name: `var-${t}`, exact: true })).toBeVisible();
+  await expect(table.getByRole("cell", { name: "4.99", exact: true })).toBeVisible();
 
   // The same variation id again in the same shop: the spec's conflict, shown beside the field.
   await shopSku.getByLabel("Shop variation id", { exact: true }).fill(`var-${t}`);
