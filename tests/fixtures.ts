@@ -9,6 +9,10 @@ import { createApiKey } from "@/server/auth/api-keys";
 import { PERMISSIONS } from "@/server/auth/permissions";
 import { database } from "@/server/db/client";
 import { createSku } from "@/server/domain/catalogue/skus";
+import type { Actor } from "@/server/domain/actor";
+
+/** The fixtures' catalogue is set up by the system, as the seed would. */
+const SYSTEM: Actor = { type: "SYSTEM" };
 
 export async function createTenant(options: { hiddenSkuType?: "NONE" | "DIGITAL" | "PHYSICAL" } = {}) {
   const db = await database();
@@ -26,9 +30,9 @@ export async function createTenant(options: { hiddenSkuType?: "NONE" | "DIGITAL"
 
   const product = await db.product.create({ data: { organisationId, displayName: "Aspirin", handle: `aspirin-${tag}`, prescriptionRequired: false } });
   const rxProduct = await db.product.create({ data: { organisationId, displayName: "Finasteride", handle: `fin-${tag}` } });
-  const sku = await createSku(organisationId, product.id, { displayName: "Aspirin 500 mg", pzn: "11111111" });
-  const digitalSku = await createSku(organisationId, product.id, { displayName: "Aspirin e-voucher", pzn: "22222222", digital: true });
-  const rxSku = await createSku(organisationId, rxProduct.id, { displayName: "Finasteride 1 mg", pzn: "33333333" });
+  const sku = await createSku(organisationId, product.id, { displayName: "Aspirin 500 mg", pzn: "11111111" }, SYSTEM);
+  const digitalSku = await createSku(organisationId, product.id, { displayName: "Aspirin e-voucher", pzn: "22222222", digital: true }, SYSTEM);
+  const rxSku = await createSku(organisationId, rxProduct.id, { displayName: "Finasteride 1 mg", pzn: "33333333" }, SYSTEM);
   const shopProduct = await db.shopProduct.create({ data: { shopId: shop.id, productId: product.id, externalId: `sp-${tag}` } });
   const rxShopProduct = await db.shopProduct.create({ data: { shopId: shop.id, productId: rxProduct.id, externalId: `sprx-${tag}` } });
   const otherShopProduct = await db.shopProduct.create({ data: { shopId: otherShop.id, productId: product.id, externalId: `sp2-${tag}` } });

@@ -23,7 +23,7 @@ export function offerSku(t: Tenant, offer: { shopVariationId: string; price: num
     skuId: offer.skuId ?? t.sku.id,
     shopVariationId: offer.shopVariationId,
     price: offer.price,
-  });
+  }, { type: "SYSTEM" });
 }
 
 /**

@@ -40,8 +40,19 @@ export class ValidationError extends DomainError {
   }
 }
 
-/** The request clashes with the current state (a duplicate, a move the state does not allow). */
-export class ConflictError extends DomainError {}
+/**
+ * The request clashes with the current state (a duplicate, a move the state does not allow). A
+ * duplicate may name its fields, for forms to show the message beside them; REST bodies ignore them.
+ */
+export class ConflictError extends DomainError {
+  constructor(
+    message: string,
+    meaning?: ErrorMeaning,
+    readonly fields?: FieldErrors,
+  ) {
+    super(message, meaning);
+  }
+}
 
 /** Well-formed but unprocessable data (422), e.g. a corrupt PDF. */
 export class UnprocessableError extends DomainError {

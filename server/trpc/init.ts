@@ -35,10 +35,10 @@ function toTrpcError(error: DomainError): TRPCError {
   return new TRPCError({ code, message: code === "INTERNAL_SERVER_ERROR" ? "Internal server error" : error.message, cause: error });
 }
 
-/** Field messages of a refused input: our ValidationError/UnprocessableError, or the input schema's zod issues. */
+/** Field messages of a refused input: our ValidationError/UnprocessableError/ConflictError (a duplicate), or the input schema's zod issues. */
 function fieldErrorsOf(cause: unknown): FieldErrors | null {
   if (cause instanceof ValidationError) return cause.fields;
-  if (cause instanceof UnprocessableError) return cause.fields ?? null;
+  if (cause instanceof UnprocessableError || cause instanceof ConflictError) return cause.fields ?? null;
   if (cause instanceof ZodError) return toFieldErrors(cause.issues);
   return null;
 }
@@ -46,7 +46,7 @@ function fieldErrorsOf(cause: unknown): FieldErrors | null {
 const t = initTRPC.context<TrpcContext>().create({
   errorFormatter({ shape, error }) {
     const internal = error.code === "INTERNAL_SERVER_ERROR";
-    const fieldErrors = error.code === "BAD_REQUEST" || error.code === "UNPROCESSABLE_CONTENT" ? fieldErrorsOf(error.cause) : null;
+    const fieldErrors = ["BAD_REQUEST", "UNPROCESSABLE_CONTENT", "CONFLICT"].includes(error.code) ? fieldErrorsOf(error.cause) : null;
     return {
       ...shape,
       // Unexpected failures do not reveal their internals (SQL, paths) to the browser.

@@ -11,6 +11,8 @@ import { pharmacyIssueThreadsRouter } from "./routers/pharmacy-issue-threads";
 import { adminUsersRouter, passwordLinksRouter } from "./routers/admin-people";
 import { adminPharmaciesRouter, adminPharmacyGroupsRouter } from "./routers/admin-pharmacies";
 import { adminShopsRouter } from "./routers/admin-shops";
+import { adminCatalogueRouter, adminPharmacyStockRouter } from "./routers/admin-catalogue";
+import { adminPrescriptionsRouter } from "./routers/admin-prescriptions";
 import { apiKeysRouter } from "./routers/api-keys";
 import { doctorRequestsRouter, doctorStatisticsRouter, doctorWaitingRoomRouter } from "./routers/doctor";
 import { pharmaciesRouter } from "./routers/pharmacies";
@@ -25,6 +27,9 @@ import { webhookSubscriptionsRouter } from "./routers/webhook-subscriptions";
 /** Every portal procedure, served at /api/trpc (app/api/trpc/[trpc]/route.ts). */
 export const appRouter = router({
   adminApiKeys: adminApiKeysRouter,
+  adminCatalogue: adminCatalogueRouter,
+  adminPharmacyStock: adminPharmacyStockRouter,
+  adminPrescriptions: adminPrescriptionsRouter,
   adminTelemedicineProviders: adminTelemedicineProvidersRouter,
   adminQuestionnaires: adminQuestionnairesRouter,
   adminSettings: adminSettingsRouter,

@@ -133,9 +133,9 @@ export const catalogueRoutes = [
     summary: "Create a SKU of a product",
     permission: "product:write",
     body: createSkuBody,
-    async handle({ principal, body }) {
+    async handle({ principal, actor, body }) {
       const fields = skuFields(body);
-      const sku = await createSku(principal.organisationId, body.product_uid, { ...fields, displayName: body.display_name });
+      const sku = await createSku(principal.organisationId, body.product_uid, { ...fields, displayName: body.display_name }, actor);
       return reply(201, presentSku(sku));
     },
   }),
@@ -158,11 +158,13 @@ export const catalogueRoutes = [
     summary: "Update SKU fields (display_name, digital and skip_for_pharmacy_orders cannot be null)",
     permission: "product:write",
     body: updateSkuBody,
-    async handle({ principal, params, body }) {
-      const sku = await updateSku(principal.organisationId, params.sku_uid, {
-        ...skuFields(body),
-        productId: body.product_uid,
-      });
+    async handle({ principal, actor, params, body }) {
+      const sku = await updateSku(
+        principal.organisationId,
+        params.sku_uid,
+        { ...skuFields(body), productId: body.product_uid },
+        actor,
+      );
       return reply(200, presentSku(sku));
     },
   }),
@@ -172,8 +174,8 @@ export const catalogueRoutes = [
     responses: { 204: null },
     summary: "Soft-delete a SKU",
     permission: "product:write",
-    async handle({ principal, params }) {
-      await deleteSku(principal.organisationId, params.sku_uid);
+    async handle({ principal, actor, params }) {
+      await deleteSku(principal.organisationId, params.sku_uid, actor);
       return reply(204);
     },
   }),
@@ -206,13 +208,12 @@ export const catalogueRoutes = [
     summary: "Create a shop SKU (unique per shop by sku_uid and by shop_variation_id among live rows)",
     permission: "product:write",
     body: createShopSkuBody,
-    async handle({ principal, body }) {
-      const shopSku = await createShopSku(principal.organisationId, {
-        ...shopSkuFieldsOf(body),
-        shopId: body.shop_uid,
-        shopProductId: body.shop_product_uid,
-        price: body.price,
-      });
+    async handle({ principal, actor, body }) {
+      const shopSku = await createShopSku(
+        principal.organisationId,
+        { ...shopSkuFieldsOf(body), shopId: body.shop_uid, shopProductId: body.shop_product_uid, price: body.price },
+        actor,
+      );
       return reply(201, presentShopSku(shopSku));
     },
   }),
@@ -235,8 +236,8 @@ export const catalogueRoutes = [
     summary: "Update a shop SKU",
     permission: "product:write",
     body: updateShopSkuBody,
-    async handle({ principal, params, body }) {
-      const shopSku = await updateShopSku(principal.organisationId, params.shop_sku_uid, shopSkuFieldsOf(body));
+    async handle({ principal, actor, params, body }) {
+      const shopSku = await updateShopSku(principal.organisationId, params.shop_sku_uid, shopSkuFieldsOf(body), actor);
       return reply(200, presentShopSku(shopSku));
     },
   }),
@@ -246,8 +247,8 @@ export const catalogueRoutes = [
     responses: { 204: null },
     summary: "Delete a shop SKU (soft delete)",
     permission: "product:write",
-    async handle({ principal, params }) {
-      await deleteShopSku(principal.organisationId, params.shop_sku_uid);
+    async handle({ principal, actor, params }) {
+      await deleteShopSku(principal.organisationId, params.shop_sku_uid, actor);
       return reply(204);
     },
   }),

@@ -43,8 +43,8 @@ export const prescriptionRoutes = [
     summary: "Render the prescription PDF asynchronously; poll the prescription until rendered is true",
     permission: "prescription:external_sign",
     successStatus: 202,
-    async handle({ principal, params }) {
-      const { uid } = await requestPrescriptionRender(params.prescription_uid, principal.organisationId);
+    async handle({ principal, actor, params }) {
+      const { uid } = await requestPrescriptionRender(params.prescription_uid, principal.organisationId, actor);
       return reply(202, {
         uid,
         message: "Rendering started. Poll GET /v1/management/prescriptions/{uid} until rendered is true.",

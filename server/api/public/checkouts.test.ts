@@ -442,7 +442,7 @@ describe("completing a checkout (the built-in connector)", () => {
   });
 
   it("a shop SKU removed since the checkout: intake refuses, the checkout stays open", async () => {
-    const sku = await createSku(t.organisation.id, t.product.id, { displayName: "Aspirin 100 mg", pzn: "44444444" });
+    const sku = await createSku(t.organisation.id, t.product.id, { displayName: "Aspirin 100 mg", pzn: "44444444" }, { type: "SYSTEM" });
     const shopSku = await offerSku(t, { shopVariationId: "var-soon-gone", price: 299, skuId: sku.id });
     const r = await checkout(body({ lines: [{ sku_uid: sku.id, quantity: 1 }], prescriptions: [] }));
     expect(r.status, r.text).toBe(201);

@@ -64,7 +64,7 @@ describe("live stock", () => {
   });
 
   it("a SKU the shop does not offer (unknown, removed, another organisation's) has 0 available", async () => {
-    const unoffered = await createSku(t.organisation.id, t.product.id, { displayName: "Not in the shop" });
+    const unoffered = await createSku(t.organisation.id, t.product.id, { displayName: "Not in the shop" }, { type: "SYSTEM" });
     await t.db.pharmacySku.create({ data: { pharmacyId: t.pharmacy.id, skuId: unoffered.id, externalId: "X", price: 1, stock: 50 } });
     const r = await liveStock([
       { sku_uid: "nope", quantity: 1 },

@@ -26,12 +26,10 @@ export const AUDIT_LOG_KINDS = [
   "questionnaire",
   "patient_token_secret",
   "wallet_pass_template",
+  "pharmacy_sku",
 ] as const;
 
 export type AuditLogKind = (typeof AUDIT_LOG_KINDS)[number];
-
-/** The status histories: PharmacyOrderHistory and PrescriptionHistory rows. */
-export const HISTORY_KINDS = ["pharmacy_order", "prescription"] as const satisfies readonly AuditLogKind[];
 
 // Fails to compile when an AuditEntity is added to record.ts without a kind here (so it is filterable).
 type Missing = Exclude<AuditEntity, AuditLogKind>;
@@ -58,6 +56,7 @@ export const AUDIT_KIND_LABELS: Record<AuditLogKind, string> = {
   questionnaire: "Questionnaires",
   patient_token_secret: "Patient token secrets",
   wallet_pass_template: "Wallet pass templates",
+  pharmacy_sku: "Pharmacy stock and prices (admin)",
 };
 
 export const AUDIT_LOG_MAX_LIMIT = 200;

@@ -13,7 +13,7 @@
 import { database, Prisma } from "@/server/db/client";
 import type { ActorType } from "@/server/db/generated/enums";
 import { ValidationError } from "@/server/domain/errors";
-import { AUDIT_LOG_KINDS, AUDIT_LOG_MAX_LIMIT, HISTORY_KINDS, type AuditLogKind } from "./kinds";
+import { AUDIT_LOG_KINDS, AUDIT_LOG_MAX_LIMIT, type AuditLogKind } from "./kinds";
 
 export type AuditActorFilter = { type: "USER"; id: string } | { type: "API_KEY"; id: string } | { type: "SYSTEM" };
 
@@ -107,10 +107,11 @@ export async function listAuditLog(filter: AuditLogFilter): Promise<{ entries: A
   const branchOrder = (t: string) => Prisma.raw(`ORDER BY ${t}."createdAt" DESC, ${t}."id" DESC`);
 
   const branches: Prisma.Sql[] = [];
-  const eventKinds = [...kinds].filter((k) => !(HISTORY_KINDS as readonly string[]).includes(k));
-  if (eventKinds.length > 0) {
+  // AuditEvent rows may be of a history kind too (a prescription's render request changes no status).
+  const eventKinds = [...kinds];
+  {
     const where = [Prisma.sql`a."organisationId" = ${filter.organisationId}`, ...common("a")];
-    if (eventKinds.length < AUDIT_LOG_KINDS.length - HISTORY_KINDS.length) where.push(Prisma.sql`a."entityType" IN (${Prisma.join(eventKinds)})`);
+    if (eventKinds.length < AUDIT_LOG_KINDS.length) where.push(Prisma.sql`a."entityType" IN (${Prisma.join(eventKinds)})`);
     if (filter.entityId) where.push(Prisma.sql`a."entityId" = ${filter.entityId}`);
     if (text) where.push(Prisma.sql`a."summary" ILIKE ${text}`);
     branches.push(Prisma.sql`(

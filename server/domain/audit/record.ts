@@ -17,6 +17,8 @@ export type AuditEntity =
   | "product"
   | "sku"
   | "shop_sku"
+  | "pharmacy_sku"
+  | "prescription"
   | "pharmacy"
   | "pharmacy_group"
   | "shop"

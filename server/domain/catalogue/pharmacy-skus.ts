@@ -1,6 +1,7 @@
 import { database, type Tx } from "@/server/db/client";
 import type { HiddenSkuType } from "@/server/db/generated/enums";
 import { actorColumns, type Actor } from "@/server/domain/actor";
+import { recordAuditEvent } from "@/server/domain/audit/record";
 import { NotFoundError } from "@/server/domain/errors";
 import { recordEvent } from "@/server/domain/events/outbox";
 import { pageArgs, type Page } from "@/server/domain/paging";
@@ -72,17 +73,78 @@ export async function updatePharmacySku(
   actor: Actor,
 ) {
   const db = await database();
+  return db.$transaction(async (tx) => (await applyChanges(tx, pharmacy, pharmacySkuId, changes, actor)).row);
+}
+
+async function applyChanges(tx: Tx, pharmacy: PharmacyScope, pharmacySkuId: string, changes: PharmacySkuChanges, actor: Actor) {
+  const visible = await tx.pharmacySku.findFirst({ where: { id: pharmacySkuId, ...visibleTo(pharmacy) }, select: { id: true, price: true } });
+  if (!visible) throw new NotFoundError();
+  const stockBefore =
+    changes.stock !== undefined
+      ? await setStock(tx, { pharmacySkuId, organisationId: pharmacy.organisationId, pharmacyId: pharmacy.id }, changes.stock, actor)
+      : null;
+  const priceBefore = changes.price !== undefined ? visible.price : null;
+  const row = await tx.pharmacySku.update({
+    where: { id: pharmacySkuId },
+    data: { price: changes.price, externalId: changes.externalId },
+    include: withSku,
+  });
+  return { row, stockBefore, priceBefore };
+}
+
+/**
+ * A pharmacy of the organisation, as the admin tool acts for it (any pharmacy of the organisation;
+ * another organisation's is not found), with the pharmacy's own SKU visibility.
+ */
+export async function organisationPharmacy(organisationId: string, pharmacyId: string): Promise<PharmacyScope & { displayName: string }> {
+  const db = await database();
+  const pharmacy = await db.pharmacy.findFirst({
+    where: { id: pharmacyId, organisationId },
+    select: { id: true, organisationId: true, hiddenSkuType: true, displayName: true },
+  });
+  if (!pharmacy) throw new NotFoundError();
+  return pharmacy;
+}
+
+/** The organisation's pharmacies, by name (the admin tool's pharmacy picker). */
+export async function listOrganisationPharmacies(organisationId: string) {
+  const db = await database();
+  return db.pharmacy.findMany({ where: { organisationId }, orderBy: [{ displayName: "asc" }, { id: "asc" }], select: { id: true, displayName: true } });
+}
+
+const euros = (cents: number) => (cents / 100).toFixed(2);
+
+/**
+ * updatePharmacySku as an administrator: the same rules, stock movement and event, plus an audit
+ * event naming what changed, in the same transaction. Pharmacies and their keys change stock all
+ * day; the audit log records only the organisation's own hand on a pharmacy's stock and prices.
+ */
+export async function updatePharmacySkuAsAdmin(
+  organisationId: string,
+  pharmacyId: string,
+  pharmacySkuId: string,
+  changes: PharmacySkuChanges,
+  userId: string,
+) {
+  const pharmacy = await organisationPharmacy(organisationId, pharmacyId);
+  const actor: Actor = { type: "USER", userId };
+  const db = await database();
   return db.$transaction(async (tx) => {
-    const visible = await tx.pharmacySku.findFirst({ where: { id: pharmacySkuId, ...visibleTo(pharmacy) }, select: { id: true } });
-    if (!visible) throw new NotFoundError();
-    if (changes.stock !== undefined) {
-      await setStock(tx, { pharmacySkuId, organisationId: pharmacy.organisationId, pharmacyId: pharmacy.id }, changes.stock, actor);
+    const { row, stockBefore, priceBefore } = await applyChanges(tx, pharmacy, pharmacySkuId, changes, actor);
+    const parts = [
+      ...(stockBefore !== null && stockBefore !== row.stock ? [`stock ${stockBefore} → ${row.stock}`] : []),
+      ...(priceBefore !== null && priceBefore !== row.price ? [`price ${euros(priceBefore)} → ${euros(row.price)} EUR`] : []),
+      ...(changes.externalId !== undefined ? ["external id"] : []),
+    ];
+    if (parts.length > 0) {
+      await recordAuditEvent(tx, organisationId, actor, {
+        entity: "pharmacy_sku",
+        entityId: row.id,
+        action: "updated",
+        summary: `"${row.sku.displayName}" at ${pharmacy.displayName}: ${parts.join(", ")}`,
+      });
     }
-    return tx.pharmacySku.update({
-      where: { id: pharmacySkuId },
-      data: { price: changes.price, externalId: changes.externalId },
-      include: withSku,
-    });
+    return row;
   });
 }
 
@@ -163,16 +225,20 @@ export async function findShopOfSku(skuId: string): Promise<ShopOfSku> {
 
 export type ShopOfSku = { shopVariationId: string | null; shopProductExternalId: string | null; shopIdentifier: string | null };
 
-/** Sets the stock of a pharmacy SKU under a row lock; records a movement and an event only when it changed. */
+/**
+ * Sets the stock of a pharmacy SKU under a row lock; records a movement and an event only when it
+ * changed. Returns the stock before.
+ */
 async function setStock(
   tx: Tx,
   target: { pharmacySkuId: string; organisationId: string; pharmacyId: string },
   stock: number,
   actor: Actor,
-): Promise<void> {
+): Promise<number | null> {
   const [row] = await tx.$queryRaw<{ stock: number }[]>`
     SELECT "stock" FROM "PharmacySku" WHERE "id" = ${target.pharmacySkuId} FOR UPDATE`;
-  if (!row || row.stock === stock) return;
+  if (!row) return null;
+  if (row.stock === stock) return row.stock;
   await tx.pharmacySku.update({ where: { id: target.pharmacySkuId }, data: { stock } });
   await tx.stockMovement.create({
     data: {
@@ -189,4 +255,5 @@ async function setStock(
     pharmacyId: target.pharmacyId,
     subjectId: target.pharmacySkuId,
   });
+  return row.stock;
 }

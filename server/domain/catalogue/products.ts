@@ -1,6 +1,10 @@
 import { database, type Prisma } from "@/server/db/client";
-import { NotFoundError } from "@/server/domain/errors";
+import { isUniqueViolation } from "@/server/db/errors";
+import type { Actor } from "@/server/domain/actor";
+import { recordAuditEvent } from "@/server/domain/audit/record";
+import { ConflictError, NotFoundError, ValidationError } from "@/server/domain/errors";
 import { pageArgs, type Page } from "@/server/domain/paging";
+import { containsInsensitive } from "@/server/domain/search";
 
 const live = { deletedAt: null } as const;
 
@@ -18,9 +22,15 @@ const productGraph = {
   shopProducts: { orderBy: creationOrder },
 } satisfies Prisma.ProductInclude;
 
-export async function listProducts(organisationId: string, page: Page) {
+/** `search`: a case-insensitive substring of the product's name or handle (the admin tool's list; REST passes none). */
+export async function listProducts(organisationId: string, page: Page, filters: { search?: string } = {}) {
   const db = await database();
-  const where = { organisationId, ...live };
+  const term = filters.search?.trim();
+  const where = {
+    organisationId,
+    ...live,
+    ...(term ? { OR: [{ displayName: containsInsensitive(term) }, { handle: containsInsensitive(term) }] } : {}),
+  };
   const [items, total] = await Promise.all([
     db.product.findMany({
       where,
@@ -41,3 +51,96 @@ export async function getProduct(organisationId: string, productId: string) {
 }
 
 export type ProductWithGraph = Awaited<ReturnType<typeof getProduct>>;
+
+export type ProductFields = { displayName: string; handle: string | null; prescriptionRequired: boolean };
+
+/** Creates a product of the organisation (the admin tool; the Management API only reads products). */
+export async function createProduct(organisationId: string, fields: ProductFields, actor: Actor) {
+  const db = await database();
+  return db.$transaction(async (tx) => {
+    const product = await tx.product.create({ data: { ...fields, organisationId } });
+    await recordAuditEvent(tx, organisationId, actor, {
+      entity: "product",
+      entityId: product.id,
+      action: "created",
+      summary: `Product "${product.displayName}" created`,
+    });
+    return product;
+  });
+}
+
+export async function updateProduct(organisationId: string, productId: string, changes: Partial<ProductFields>, actor: Actor) {
+  const db = await database();
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.product.updateMany({ where: { id: productId, organisationId, ...live }, data: changes });
+    if (count === 0) throw new NotFoundError();
+    const product = await tx.product.findUniqueOrThrow({ where: { id: productId } });
+    await recordAuditEvent(tx, organisationId, actor, {
+      entity: "product",
+      entityId: product.id,
+      action: "updated",
+      summary: `Product "${product.displayName}" updated`,
+      details: { fields: Object.keys(changes).filter((k) => changes[k as keyof ProductFields] !== undefined) },
+    });
+    return product;
+  });
+}
+
+/**
+ * Soft delete. A product that still has live SKUs is refused (409): deleting its SKUs first is a
+ * choice the admin makes one SKU at a time, seeing what each takes with it.
+ */
+export async function deleteProduct(organisationId: string, productId: string, actor: Actor): Promise<void> {
+  const db = await database();
+  await db.$transaction(async (tx) => {
+    const product = await tx.product.findFirst({ where: { id: productId, organisationId, ...live }, select: { id: true, displayName: true } });
+    if (!product) throw new NotFoundError();
+    const skus = await tx.sku.count({ where: { productId, deletedAt: null } });
+    if (skus > 0) throw new ConflictError(`The product still has ${skus} SKU${skus === 1 ? "" : "s"}: delete them first.`);
+    await tx.product.update({ where: { id: productId }, data: { deletedAt: new Date() } });
+    await recordAuditEvent(tx, organisationId, actor, {
+      entity: "product",
+      entityId: product.id,
+      action: "deleted",
+      summary: `Product "${product.displayName}" deleted`,
+    });
+  });
+}
+
+const DUPLICATE_SHOP_PRODUCT = "This shop already lists a product under this external id.";
+
+/**
+ * Lists a product in a shop under the shop's own id of it (what shop SKUs hang from). The external
+ * id is unique per shop (a database constraint): a duplicate is a conflict on that field.
+ */
+export async function createShopProduct(
+  organisationId: string,
+  productId: string,
+  input: { shopId: string; externalId: string },
+  actor: Actor,
+) {
+  const db = await database();
+  try {
+    return await db.$transaction(async (tx) => {
+      const product = await tx.product.findFirst({ where: { id: productId, organisationId, ...live }, select: { id: true, displayName: true } });
+      if (!product) throw new NotFoundError();
+      const shop = await tx.shop.findFirst({ where: { id: input.shopId, organisationId }, select: { id: true, displayName: true } });
+      if (!shop) throw ValidationError.field("shop_uid", "Shop not found.");
+      const clash = await tx.shopProduct.findFirst({ where: { shopId: shop.id, externalId: input.externalId }, select: { id: true } });
+      if (clash) throw duplicateShopProduct();
+      const shopProduct = await tx.shopProduct.create({ data: { shopId: shop.id, productId, externalId: input.externalId } });
+      await recordAuditEvent(tx, organisationId, actor, {
+        entity: "product",
+        entityId: product.id,
+        action: "listed_in_shop",
+        summary: `Product "${product.displayName}" listed in shop "${shop.displayName}" as "${input.externalId}"`,
+      });
+      return shopProduct;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicateShopProduct();
+    throw error;
+  }
+}
+
+const duplicateShopProduct = () => new ConflictError(DUPLICATE_SHOP_PRODUCT, {}, { external_id: [DUPLICATE_SHOP_PRODUCT] });

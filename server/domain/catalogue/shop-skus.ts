@@ -1,5 +1,7 @@
-import { database, type Db, type Tx } from "@/server/db/client";
+import { database, type Db, type Prisma, type Tx } from "@/server/db/client";
 import { isUniqueViolation } from "@/server/db/errors";
+import type { Actor } from "@/server/domain/actor";
+import { recordAuditEvent } from "@/server/domain/audit/record";
 import { ConflictError, NotFoundError, ValidationError } from "@/server/domain/errors";
 import { pageArgs, type Page } from "@/server/domain/paging";
 import { startsWithInsensitive } from "@/server/domain/search";
@@ -15,10 +17,49 @@ export type ShopSkuFields = {
 
 const DUPLICATE = "Shop SKU already exists";
 
+/**
+ * A duplicate, with the field it clashes on for forms (the REST body is the message alone). A race
+ * caught by the unique indexes does not say which: both fields are named.
+ */
+function duplicate(on: ("sku_uid" | "shop_variation_id")[]) {
+  const messages = {
+    sku_uid: "This shop already has a shop SKU for this SKU.",
+    shop_variation_id: "This shop already has a shop SKU with this variation id.",
+  };
+  return new ConflictError(DUPLICATE, {}, Object.fromEntries(on.map((field) => [field, [messages[field]]])));
+}
+
+/** The organisation's shops, by name (the admin tool's shop pickers). */
+export async function listShops(organisationId: string) {
+  const db = await database();
+  return db.shop.findMany({
+    where: { organisationId },
+    orderBy: [{ displayName: "asc" }, { id: "asc" }],
+    select: { id: true, displayName: true, identifier: true },
+  });
+}
+
 export async function listShopSkus(
   organisationId: string,
   filter: { shopId?: string; search?: string },
   page: Page,
+) {
+  return listShopSkusOf(organisationId, filter, page, {});
+}
+
+/** listShopSkus with each entry's SKU and shop product named (the admin tool's list; REST needs neither). */
+export async function listShopSkusWithNames(organisationId: string, filter: { shopId?: string; search?: string }, page: Page) {
+  return listShopSkusOf(organisationId, filter, page, {
+    sku: { select: { displayName: true, pzn: true } },
+    shopProduct: { select: { externalId: true, product: { select: { id: true, displayName: true } } } },
+  });
+}
+
+async function listShopSkusOf<I extends Prisma.ShopSkuInclude>(
+  organisationId: string,
+  filter: { shopId?: string; search?: string },
+  page: Page,
+  include: I,
 ) {
   const db = await database();
   const prefix = filter.search?.trim();
@@ -30,7 +71,7 @@ export async function listShopSkus(
     ...(prefix ? { OR: [startsWith("shopVariationId"), startsWith("shopSku")] } : {}),
   };
   const [items, total] = await Promise.all([
-    db.shopSku.findMany({ where, orderBy: [{ createdAt: "asc" }, { id: "asc" }], ...pageArgs(page) }),
+    db.shopSku.findMany({ where, include, orderBy: [{ createdAt: "asc" }, { id: "asc" }], ...pageArgs(page) }),
     db.shopSku.count({ where }),
   ]);
   return { items, total };
@@ -80,25 +121,38 @@ async function checkUnique(
     ...(values.shopVariationId ? [{ shopVariationId: values.shopVariationId }] : []),
   ];
   if (clashes.length === 0) return;
-  const clash = await tx.shopSku.findFirst({
+  const found = await tx.shopSku.findMany({
     where: { shopId, deletedAt: null, OR: clashes, ...(exceptId ? { NOT: { id: exceptId } } : {}) },
-    select: { id: true },
+    select: { skuId: true, shopVariationId: true },
+    take: 2,
   });
-  if (clash) throw new ConflictError(DUPLICATE);
+  if (found.length === 0) return;
+  const on = [
+    ...(values.skuId && found.some((f) => f.skuId === values.skuId) ? (["sku_uid"] as const) : []),
+    ...(values.shopVariationId && found.some((f) => f.shopVariationId === values.shopVariationId) ? (["shop_variation_id"] as const) : []),
+  ];
+  throw duplicate(on);
 }
 
 async function translateDuplicate<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (isUniqueViolation(error)) throw new ConflictError(DUPLICATE);
+    if (isUniqueViolation(error)) throw duplicate(["sku_uid", "shop_variation_id"]);
     throw error;
   }
+}
+
+/** What a person reads of a shop SKU in the audit log: its variation id or shop SKU, and its shop. */
+async function describe(tx: Tx, shopSku: { shopId: string; shopVariationId: string | null; shopSku: string | null; id: string }) {
+  const shop = await tx.shop.findUniqueOrThrow({ where: { id: shopSku.shopId }, select: { displayName: true } });
+  return `Shop SKU "${shopSku.shopVariationId ?? shopSku.shopSku ?? shopSku.id}" of shop "${shop.displayName}"`;
 }
 
 export async function createShopSku(
   organisationId: string,
   input: { shopId: string; shopProductId: string } & Partial<ShopSkuFields> & { price: number },
+  actor: Actor,
 ) {
   const db = await database();
   return translateDuplicate(() =>
@@ -106,12 +160,19 @@ export async function createShopSku(
       const skuId = input.skuId ?? null;
       await checkReferences(tx, organisationId, { shopId: input.shopId, shopProductId: input.shopProductId, skuId });
       await checkUnique(tx, input.shopId, { skuId, shopVariationId: input.shopVariationId ?? null });
-      return tx.shopSku.create({ data: input });
+      const created = await tx.shopSku.create({ data: input });
+      await recordAuditEvent(tx, organisationId, actor, {
+        entity: "shop_sku",
+        entityId: created.id,
+        action: "created",
+        summary: `${await describe(tx, created)} created`,
+      });
+      return created;
     }),
   );
 }
 
-export async function updateShopSku(organisationId: string, shopSkuId: string, changes: Partial<ShopSkuFields>) {
+export async function updateShopSku(organisationId: string, shopSkuId: string, changes: Partial<ShopSkuFields>, actor: Actor) {
   const db = await database();
   return translateDuplicate(() =>
     db.$transaction(async (tx) => {
@@ -128,16 +189,33 @@ export async function updateShopSku(organisationId: string, shopSkuId: string, c
         });
       }
       await checkUnique(tx, current.shopId, { skuId: next.skuId, shopVariationId: next.shopVariationId }, current.id);
-      return tx.shopSku.update({ where: { id: current.id }, data: changes });
+      const updated = await tx.shopSku.update({ where: { id: current.id }, data: changes });
+      await recordAuditEvent(tx, organisationId, actor, {
+        entity: "shop_sku",
+        entityId: updated.id,
+        action: "updated",
+        summary: `${await describe(tx, updated)} updated`,
+        details: { fields: Object.keys(changes).filter((k) => changes[k as keyof ShopSkuFields] !== undefined) },
+      });
+      return updated;
     }),
   );
 }
 
-export async function deleteShopSku(organisationId: string, shopSkuId: string): Promise<void> {
+export async function deleteShopSku(organisationId: string, shopSkuId: string, actor: Actor): Promise<void> {
   const db = await database();
-  const { count } = await db.shopSku.updateMany({
-    where: { id: shopSkuId, deletedAt: null, shop: { organisationId } },
-    data: { deletedAt: new Date() },
+  await db.$transaction(async (tx) => {
+    const { count } = await tx.shopSku.updateMany({
+      where: { id: shopSkuId, deletedAt: null, shop: { organisationId } },
+      data: { deletedAt: new Date() },
+    });
+    if (count === 0) throw new NotFoundError();
+    const deleted = await tx.shopSku.findUniqueOrThrow({ where: { id: shopSkuId } });
+    await recordAuditEvent(tx, organisationId, actor, {
+      entity: "shop_sku",
+      entityId: shopSkuId,
+      action: "deleted",
+      summary: `${await describe(tx, deleted)} deleted`,
+    });
   });
-  if (count === 0) throw new NotFoundError();
 }

@@ -1,10 +1,31 @@
 import { database } from "@/server/db/client";
 import { actorColumns, type Actor } from "@/server/domain/actor";
-import { ConflictError } from "@/server/domain/errors";
+import { ConflictError, UnprocessableError } from "@/server/domain/errors";
 import { enqueueTask } from "@/server/domain/tasks/enqueue";
+import { validateQesPdf } from "@/server/pki/validate-qes-pdf";
 import { lockPrescription } from "./lock";
-import { copyRenderedToSigned } from "./signed-copy";
+import { copyRenderedToSigned, renderedPdfOf, storeSignedPdf } from "./signed-copy";
 import { normalisePrescriptionStatus, PRESCRIPTION_STATUS } from "./statuses";
+import { trustAnchorsFor } from "./trust-anchors";
+
+/** The largest signed PDF the admin tool takes: a prescription is a page or two, and portal calls are at most 1 MiB. */
+export const SIGNED_PDF_MAX_BYTES = 700 * 1024;
+
+/**
+ * A signed PDF uploaded in the admin tool, checked before anything is locked: a PDF whose
+ * signatures are qualified and trusted, as order intake checks inline prescriptions (the one rule
+ * for PDFs signed outside the service). A failure is a 422 on the `signed_pdf` field.
+ */
+async function validateUploadedPdf(organisationId: string, pdf: Buffer): Promise<void> {
+  const refuse = (message: string) => new UnprocessableError(message, { signed_pdf: [message] });
+  if (pdf.length === 0) throw refuse("The file is empty.");
+  if (pdf.length > SIGNED_PDF_MAX_BYTES) throw refuse("The file is larger than 700 KB.");
+  if (!pdf.subarray(0, 1024).includes("%PDF-")) throw refuse("The file is not a PDF.");
+  const db = await database();
+  const organisation = await db.organisation.findUniqueOrThrow({ where: { id: organisationId }, select: { sandbox: true } });
+  const validation = await validateQesPdf(pdf, { trustAnchors: await trustAnchorsFor(organisation) });
+  if (!validation.valid) throw refuse(validation.message);
+}
 
 /**
  * Records that a prescription was signed outside the service (spec: POST …/external-sign). Only a
@@ -12,12 +33,17 @@ import { normalisePrescriptionStatus, PRESCRIPTION_STATUS } from "./statuses";
  * rendered PDF exists, can be; otherwise 409. The rendered PDF is copied to signed storage with its
  * checksum, the status becomes EXTERNALLY_SIGNED, the history names the calling key, and the
  * prescription is queued to be sent to its pharmacy — all in one transaction under the row lock.
+ *
+ * `signedPdf` (the admin tool): the file as it was signed outside, stored as the signed copy instead
+ * of the rendered PDF, after the same conditions; it must carry valid qualified signatures.
  */
 export async function externallySignPrescription(
   organisationId: string,
   prescriptionId: string,
   actor: Actor,
+  signedPdf?: Buffer,
 ): Promise<{ id: string; status: typeof PRESCRIPTION_STATUS.externallySigned }> {
+  if (signedPdf) await validateUploadedPdf(organisationId, signedPdf);
   const db = await database();
   return db.$transaction(
     async (tx) => {
@@ -31,7 +57,8 @@ export async function externallySignPrescription(
       if (withAnamnesis > 0) {
         throw new ConflictError("A prescription with an anamnesis must be reviewed by a doctor of the service; it cannot be signed externally.");
       }
-      const copy = await copyRenderedToSigned(p);
+      // The spec's third condition holds for an upload too: what is signed outside is the rendered PDF.
+      const copy = signedPdf ? (await renderedPdfOf(p), await storeSignedPdf(p.id, signedPdf)) : await copyRenderedToSigned(p);
       await tx.prescription.update({
         where: { id: p.id },
         data: { status: PRESCRIPTION_STATUS.externallySigned, signedFileKey: copy.key, signedFileSha256: copy.sha256, signedAt: new Date() },

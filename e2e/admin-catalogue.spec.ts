@@ -1,0 +1,140 @@
+/**
+ * The admin tool's catalogue and prescriptions as an admin uses them: create a product with a shop
+ * listing, a SKU and a shop SKU, try a duplicate shop SKU and read the field error beside the field;
+ * edit a pharmacy's stock (a movement by the admin); open a prescription and see its PDF. Screenshots
+ * go to test-results/admin (docs/screenshots with SCREENSHOTS_TO_DOCS=1).
+ */
+import { mkdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { samplePrescriptionPdf } from "@/server/pki/sample-pdf";
+import { signPdfWithP12 } from "@/server/pki/sign-pdf";
+import { readDemoFile, signInAs, type DemoFile } from "./demo";
+
+/** The parts of demo.json this spec uses besides DemoFile's. */
+type Sandbox = DemoFile & {
+  catalogue: { otc: { sku_reference: string; pharmacy_sku_uid: string }[]; rx: { sku_reference: string }[] };
+  qes: { signer_p12_path: string; signer_p12_password: string };
+};
+const demo = () => readDemoFile() as Sandbox;
+const tag = () => Math.random().toString(36).slice(2, 8);
+const shots = path.resolve(import.meta.dirname, "..", "test-results", "admin");
+const docShots = path.resolve(import.meta.dirname, "..", "docs", "screenshots");
+
+test.use({ viewport: { width: 1280, height: 900 } });
+
+async function shot(page: Page, name: string) {
+  const dir = process.env.SCREENSHOTS_TO_DOCS === "1" ? docShots : shots;
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+}
+
+test("an admin creates a product, a SKU and a shop SKU, and a duplicate shop SKU is refused beside its field", async ({ page }) => {
+  const t = tag();
+  await signInAs(page, demo().users.admin, "/admin/catalogue");
+  const newProduct = page.getByRole("form", { name: "New product" });
+  await newProduct.getByLabel("Display name", { exact: true }).fill(`E2E Ibuprofen ${t}`);
+  await newProduct.getByLabel("Prescription required", { exact: true }).uncheck();
+  await newProduct.getByRole("button", { name: "Create product" }).click();
+  await expect(page).toHaveURL(/\/admin\/catalogue\/products\/[\w-]+$/);
+  await expect(page.getByRole("heading", { name: `E2E Ibuprofen ${t}`, exact: true })).toBeVisible();
+
+  const listing = page.getByRole("form", { name: "New shop listing" });
+  await listing.getByLabel("Shop's product id", { exact: true }).fill(`ibu-${t}`);
+  await listing.getByRole("button", { name: "List in shop" }).click();
+  await expect(page.getByRole("cell", { name: `ibu-${t}`, exact: true })).toBeVisible();
+
+  const newSku = page.getByRole("form", { name: "New SKU" });
+  await newSku.getByLabel("SKU name", { exact: true }).fill(`Ibuprofen 400 mg ${t}`);
+  await newSku.getByLabel("PZN", { exact: true }).fill("12345678");
+  await newSku.getByLabel("Pieces", { exact: true }).fill("20");
+  await newSku.getByLabel("Unit", { exact: true }).fill("tablets");
+  await newSku.getByRole("button", { name: "Create SKU" }).click();
+  await expect(page.getByRole("heading", { name: `Ibuprofen 400 mg ${t}`, exact: true })).toBeVisible();
+
+  const shopSku = page.getByRole("form", { name: `New shop SKU of Ibuprofen 400 mg ${t}` });
+  await shopSku.getByLabel("Shop variation id", { exact: true }).fill(`var-${t}`);
+  await shopSku.getByLabel("Price (EUR)", { exact: true }).fill("4.99");
+  await shopSku.getByRole("button", { name: "Add shop SKU" }).click();
+  const table = page.getByRole("table", { name: `Shop SKUs of Ibuprofen 400 mg ${t}` });
+  await expect(table.getByRole("cell", { name: `var-${t}`, exact: true })).toBeVisible();
+  await expect(table.getByRole("cell", { name: "4.99", exact: true })).toBeVisible();
+
+  // The same variation id again in the same shop: the spec's conflict, shown beside the field.
+  await shopSku.getByLabel("Shop variation id", { exact: true }).fill(`var-${t}`);
+  await shopSku.getByLabel("Price (EUR)", { exact: true }).fill("5.49");
+  await shopSku.getByRole("button", { name: "Add shop SKU" }).click();
+  const variation = shopSku.getByLabel("Shop variation id", { exact: true });
+  await expect(variation).toHaveAttribute("aria-invalid", "true");
+  await expect(shopSku.getByText("This shop already has a shop SKU with this variation id.")).toBeVisible();
+  await expect(table.getByRole("row")).toHaveCount(2);
+  await shot(page, "admin-product-detail");
+
+  await page.getByRole("link", { name: "← All products" }).click();
+  await page.getByLabel("Search", { exact: true }).fill(`E2E Ibuprofen ${t}`);
+  await expect(page.getByRole("link", { name: `E2E Ibuprofen ${t}` })).toBeVisible();
+  await page.getByLabel("Search", { exact: true }).fill("");
+  await expect(page.getByRole("link", { name: `E2E Ibuprofen ${t}` })).toBeVisible();
+  await shot(page, "admin-catalogue");
+});
+
+test("an admin edits a pharmacy's stock and the movement names the admin", async ({ page }) => {
+  const d = demo();
+  await signInAs(page, d.users.admin, "/admin/pharmacy-stock");
+  await page.getByLabel("Pharmacy", { exact: true }).selectOption({ label: d.pharmacies[0]!.display_name });
+  const stock = page.getByLabel(/^Stock of /).first();
+  await expect(stock).toBeVisible();
+  const next = String(Number(await stock.inputValue()) + 7);
+  await stock.fill(next);
+  await stock.press("Enter");
+  await expect(page.getByText("Saved").first()).toBeVisible();
+  await page.getByRole("button", { name: /^Stock movements of / }).first().click();
+  const movements = page.getByRole("table", { name: /^Recent stock movements of / }).first();
+  await expect(movements.getByRole("row").nth(1)).toContainText("+7");
+  await expect(movements.getByRole("row").nth(1)).toContainText("(portal user)");
+  await shot(page, "admin-pharmacy-stock");
+});
+
+test("an admin opens a prescription and sees its PDF", async ({ page }) => {
+  const d = demo();
+  const t = tag();
+  const pdf = await signPdfWithP12(await samplePrescriptionPdf(), readFileSync(d.qes.signer_p12_path), d.qes.signer_p12_password);
+  const externalId = `e2e-admin-rx-${t}`;
+  const created = await page.request.post("/v1/management/orders", {
+    headers: { "X-API-Key": d.keys.management },
+    data: {
+      shop_identifier: d.shop.identifier,
+      external_id: externalId,
+      customer: { id: `cust-${externalId}`, email: "erika@example.com" },
+      delivery_address: { first_name: "Erika", last_name: `Rx${t}`, street: "Hauptstr.", house_number: "5", zip_code: "10115", city: "Berlin", country: "DE" },
+      fulfillments: [
+        {
+          external_id: "f-1",
+          destination_pharmacy_uid: d.pharmacies[0]!.uid,
+          items: [{ external_id: "i-1", sku_reference: d.catalogue.rx[0]!.sku_reference, quantity: 1, total_paid: { amount: 2890, currency: "EUR" }, prescription_reference: "rx-1" }],
+          prescriptions: [{ id: "rx-1", pdf_base64: pdf.toString("base64") }],
+        },
+      ],
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+
+  await signInAs(page, d.users.admin, "/admin/prescriptions");
+  await expect(page.getByRole("heading", { name: /prescriptions? now$/ })).toBeVisible();
+  await page.getByLabel("Search", { exact: true }).fill(externalId);
+  const row = page.getByRole("row").filter({ hasText: externalId });
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText("EXTERNALLY_SIGNED");
+  await page.getByLabel("Search", { exact: true }).fill("");
+  await expect(page.getByRole("row").filter({ hasText: externalId })).toHaveCount(1);
+  await shot(page, "admin-prescriptions");
+
+  await page.getByLabel("Search", { exact: true }).fill(externalId);
+  await row.getByRole("link").first().click();
+  await expect(page).toHaveURL(/\/admin\/prescriptions\/[\w-]+$/);
+  await expect(page.getByRole("link", { name: externalId })).toHaveAttribute("href", /^\/admin\/orders\/[\w-]+$/);
+  await expect(page.getByRole("heading", { name: "Signed PDF" })).toBeVisible();
+  await expect(page.getByTestId("prescription-pdf").locator("canvas")).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText("Page 1 of 1")).toBeVisible();
+  await shot(page, "admin-prescription-detail");
+});

@@ -1,0 +1,271 @@
+/**
+ * The admin tool's catalogue and pharmacy stock procedures: the Management API's rules through the
+ * same domain functions (uniqueness conflicts as field errors), the admin as the actor of every
+ * change (audit events, stock movements), and who may call them.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import type { PortalSessionUser } from "@/server/auth/portal-session";
+import { handleTrpcRequest } from "./handler";
+import { createCaller } from "./router";
+import { createTenant, type Tenant } from "@/tests/fixtures";
+import { trpcCode } from "@/tests/trpc";
+import { createPortalUser } from "@/tests/webhook-logs";
+
+let t: Tenant;
+let other: Tenant;
+let admin: PortalSessionUser;
+let pharmacist: PortalSessionUser;
+let doctor: PortalSessionUser;
+const as = (user: PortalSessionUser | null) => createCaller({ user });
+
+beforeAll(async () => {
+  t = await createTenant();
+  other = await createTenant();
+  const organisationId = t.organisation.id;
+  admin = await createPortalUser(t.db, { role: "ADMIN", organisationId });
+  pharmacist = await createPortalUser(t.db, { role: "PHARMACIST", organisationId, pharmacyId: t.pharmacy.id });
+  const doctorRow = await t.db.doctor.create({ data: { organisationId, displayName: "Dr. Catalogue" } });
+  doctor = await createPortalUser(t.db, { role: "DOCTOR", organisationId, doctorId: doctorRow.id });
+});
+
+/** A call over HTTP (handleTrpcRequest), for its code and the field errors the forms show. */
+async function failure(path: string, input: unknown, user: PortalSessionUser = admin) {
+  const response = await handleTrpcRequest(
+    new Request(`http://localhost:3000/api/trpc/${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(input) }),
+    async () => user,
+  );
+  expect(response.ok).toBe(false);
+  const body = (await response.json()) as { error: { data: { code: string; fieldErrors: Record<string, unknown> | null } } };
+  return { code: body.error.data.code, fieldErrors: body.error.data.fieldErrors };
+}
+
+const auditCount = (tenant: Tenant) => tenant.db.auditEvent.count({ where: { organisationId: tenant.organisation.id } });
+
+describe("who may call", () => {
+  // Every procedure with an input of the tenant's own: refused before anything runs.
+  const calls = (user: PortalSessionUser | null) => {
+    const c = as(user);
+    return [
+      c.adminCatalogue.shops(),
+      c.adminCatalogue.products.list({}),
+      c.adminCatalogue.products.get({ uid: t.product.id }),
+      c.adminCatalogue.products.create({ displayName: "X", prescriptionRequired: false }),
+      c.adminCatalogue.products.update({ uid: t.product.id, displayName: "X" }),
+      c.adminCatalogue.products.delete({ uid: t.product.id }),
+      c.adminCatalogue.products.addShopProduct({ productUid: t.product.id, shopUid: t.shop.id, externalId: "x" }),
+      c.adminCatalogue.skus.list({}),
+      c.adminCatalogue.skus.create({ productUid: t.product.id, displayName: "X" }),
+      c.adminCatalogue.skus.update({ uid: t.sku.id, displayName: "X" }),
+      c.adminCatalogue.skus.delete({ uid: t.sku.id }),
+      c.adminCatalogue.shopSkus.list({}),
+      c.adminCatalogue.shopSkus.create({ shopUid: t.shop.id, shopProductUid: t.shopProduct.id, price: 1 }),
+      c.adminCatalogue.shopSkus.update({ uid: t.sku.id, price: 1 }),
+      c.adminCatalogue.shopSkus.delete({ uid: t.sku.id }),
+      c.adminPharmacyStock.pharmacies(),
+      c.adminPharmacyStock.list({ pharmacyUid: t.pharmacy.id }),
+      c.adminPharmacyStock.update({ pharmacyUid: t.pharmacy.id, pharmacySkuUid: t.pharmacySku.id, stock: 99 }),
+      c.adminPharmacyStock.movements({ pharmacyUid: t.pharmacy.id, pharmacySkuUid: t.pharmacySku.id }),
+    ];
+  };
+
+  it("signed out: UNAUTHORIZED; a pharmacist or a doctor: FORBIDDEN; nothing written", async () => {
+    const before = await auditCount(t);
+    for (const [user, code] of [
+      [null, "UNAUTHORIZED"],
+      [pharmacist, "FORBIDDEN"],
+      [doctor, "FORBIDDEN"],
+    ] as const) {
+      for (const call of calls(user)) expect(await trpcCode(call)).toBe(code);
+    }
+    expect(await auditCount(t)).toBe(before);
+    expect((await t.db.pharmacySku.findUniqueOrThrow({ where: { id: t.pharmacySku.id } })).stock).toBe(10);
+    expect((await t.db.product.findUniqueOrThrow({ where: { id: t.product.id } })).displayName).toBe("Aspirin");
+  });
+
+  it("another organisation's uids: NOT_FOUND (or a field error for a referenced one), nothing written", async () => {
+    const before = { audit: await auditCount(other), ours: await auditCount(t) };
+    const c = as(admin);
+    for (const call of [
+      c.adminCatalogue.products.get({ uid: other.product.id }),
+      c.adminCatalogue.products.update({ uid: other.product.id, displayName: "Stolen" }),
+      c.adminCatalogue.products.delete({ uid: other.product.id }),
+      c.adminCatalogue.products.addShopProduct({ productUid: other.product.id, shopUid: t.shop.id, externalId: "x" }),
+      c.adminCatalogue.skus.update({ uid: other.sku.id, displayName: "Stolen" }),
+      c.adminCatalogue.skus.delete({ uid: other.sku.id }),
+      c.adminPharmacyStock.list({ pharmacyUid: other.pharmacy.id }),
+      c.adminPharmacyStock.update({ pharmacyUid: other.pharmacy.id, pharmacySkuUid: other.pharmacySku.id, stock: 1 }),
+      c.adminPharmacyStock.update({ pharmacyUid: t.pharmacy.id, pharmacySkuUid: other.pharmacySku.id, stock: 1 }),
+      c.adminPharmacyStock.movements({ pharmacyUid: other.pharmacy.id, pharmacySkuUid: other.pharmacySku.id }),
+    ]) {
+      expect(await trpcCode(call)).toBe("NOT_FOUND");
+    }
+    const otherShopSku = await as(await createPortalUser(other.db, { role: "ADMIN", organisationId: other.organisation.id })).adminCatalogue.shopSkus.create({
+      shopUid: other.shop.id,
+      shopProductUid: other.shopProduct.id,
+      skuUid: other.sku.id,
+      price: 100,
+    });
+    const afterSetup = await auditCount(other);
+    expect(await trpcCode(c.adminCatalogue.shopSkus.update({ uid: otherShopSku.uid, price: 1 }))).toBe("NOT_FOUND");
+    expect(await trpcCode(c.adminCatalogue.shopSkus.delete({ uid: otherShopSku.uid }))).toBe("NOT_FOUND");
+    // A reference to another organisation's row is a field of the form.
+    expect(await failure("adminCatalogue.skus.create", { productUid: other.product.id, displayName: "X" })).toEqual({
+      code: "BAD_REQUEST",
+      fieldErrors: { product_uid: ["Product not found."] },
+    });
+    expect((await failure("adminCatalogue.shopSkus.create", { shopUid: other.shop.id, shopProductUid: other.shopProduct.id, price: 1 })).fieldErrors).toEqual({
+      shop_uid: ["Shop not found."],
+    });
+    expect((await c.adminCatalogue.shopSkus.list({ shopUid: other.shop.id })).total).toBe(0);
+    expect((await c.adminCatalogue.products.list({})).items.some((p) => p.uid === other.product.id)).toBe(false);
+    expect(await auditCount(other)).toBe(afterSetup);
+    expect(afterSetup).toBe(before.audit + 1);
+    expect(await auditCount(t)).toBe(before.ours);
+    expect((await other.db.pharmacySku.findUniqueOrThrow({ where: { id: other.pharmacySku.id } })).stock).toBe(10);
+    expect((await other.db.product.findUniqueOrThrow({ where: { id: other.product.id } })).deletedAt).toBeNull();
+  });
+});
+
+describe("products, SKUs and shop SKUs", () => {
+  it("creates, edits and deletes a product, a SKU and a shop SKU, each with an audit event by the admin", async () => {
+    const c = as(admin);
+    const product = await c.adminCatalogue.products.create({ displayName: " Ibuprofen ", handle: "", prescriptionRequired: false });
+    expect(product).toMatchObject({ displayName: "Ibuprofen", handle: null, prescriptionRequired: false, skuCount: 0 });
+    const listing = await c.adminCatalogue.products.addShopProduct({ productUid: product.uid, shopUid: t.shop.id, externalId: "ibu-1" });
+    const sku = await c.adminCatalogue.skus.create({ productUid: product.uid, displayName: "Ibuprofen 400 mg", pzn: "12345678", pcs: 20 });
+    expect(sku).toMatchObject({ productUid: product.uid, displayName: "Ibuprofen 400 mg", pzn: "12345678", pcs: 20, digital: false });
+    expect(await c.adminCatalogue.skus.update({ uid: sku.uid, pcs: 50, pzn: "" })).toMatchObject({ pcs: 50, pzn: null });
+    const shopSku = await c.adminCatalogue.shopSkus.create({ shopUid: t.shop.id, shopProductUid: listing.uid, skuUid: sku.uid, shopVariationId: "ibu-var", price: 399 });
+    expect(await c.adminCatalogue.shopSkus.update({ uid: shopSku.uid, price: 449 })).toMatchObject({ price: 449, shopVariationId: "ibu-var" });
+
+    const detail = await c.adminCatalogue.products.get({ uid: product.uid });
+    expect(detail.skus).toHaveLength(1);
+    expect(detail.skus[0].shopSkus).toEqual([expect.objectContaining({ uid: shopSku.uid, price: 449 })]);
+    expect(detail.shopProducts).toEqual([{ uid: listing.uid, shopUid: t.shop.id, externalId: "ibu-1" }]);
+    const shopList = await c.adminCatalogue.shopSkus.list({ shopUid: t.shop.id, search: "ibu" });
+    expect(shopList.items).toEqual([expect.objectContaining({ uid: shopSku.uid, sku: { displayName: "Ibuprofen 400 mg", pzn: null } })]);
+    expect((await c.adminCatalogue.skus.list({ search: "ibuprofen" })).items.map((s) => s.uid)).toEqual([sku.uid]);
+    expect((await c.adminCatalogue.products.list({ search: "ibupro" })).items.map((p) => p.uid)).toEqual([product.uid]);
+
+    // A product with SKUs is not deleted; its SKUs go first (the SKU takes its shop SKUs with it).
+    expect(await trpcCode(c.adminCatalogue.products.delete({ uid: product.uid }))).toBe("CONFLICT");
+    await c.adminCatalogue.skus.delete({ uid: sku.uid });
+    expect(await trpcCode(c.adminCatalogue.shopSkus.delete({ uid: shopSku.uid }))).toBe("NOT_FOUND");
+    await c.adminCatalogue.products.update({ uid: product.uid, displayName: "Ibuprofen forte" });
+    await c.adminCatalogue.products.delete({ uid: product.uid });
+    expect(await trpcCode(c.adminCatalogue.products.get({ uid: product.uid }))).toBe("NOT_FOUND");
+
+    const events = await t.db.auditEvent.findMany({
+      where: { organisationId: t.organisation.id, entityId: { in: [product.uid, sku.uid, shopSku.uid] } },
+      orderBy: { createdAt: "asc" },
+    });
+    expect(events.map((e) => [e.entityType, e.action])).toEqual([
+      ["product", "created"],
+      ["product", "listed_in_shop"],
+      ["sku", "created"],
+      ["sku", "updated"],
+      ["shop_sku", "created"],
+      ["shop_sku", "updated"],
+      ["sku", "deleted"],
+      ["product", "updated"],
+      ["product", "deleted"],
+    ]);
+    expect(events.every((e) => e.actorType === "USER" && e.actorUserId === admin.id)).toBe(true);
+    expect(events.find((e) => e.entityType === "sku" && e.action === "deleted")?.summary).toBe(
+      'SKU "Ibuprofen 400 mg" deleted with 1 shop SKU(s) and 0 pharmacy SKU(s)',
+    );
+  });
+
+  it("answers the spec's shop SKU uniqueness conflicts with the clashing field, and writes nothing", async () => {
+    const c = as(admin);
+    const first = await c.adminCatalogue.shopSkus.create({ shopUid: t.shop.id, shopProductUid: t.shopProduct.id, skuUid: t.sku.id, shopVariationId: "dup-var", price: 100 });
+    const before = { rows: await t.db.shopSku.count(), audit: await auditCount(t) };
+
+    expect(await failure("adminCatalogue.shopSkus.create", { shopUid: t.shop.id, shopProductUid: t.shopProduct.id, shopVariationId: "dup-var", price: 1 })).toEqual({
+      code: "CONFLICT",
+      fieldErrors: { shop_variation_id: ["This shop already has a shop SKU with this variation id."] },
+    });
+    expect(await failure("adminCatalogue.shopSkus.create", { shopUid: t.shop.id, shopProductUid: t.shopProduct.id, skuUid: t.sku.id, price: 1 })).toEqual({
+      code: "CONFLICT",
+      fieldErrors: { sku_uid: ["This shop already has a shop SKU for this SKU."] },
+    });
+    const second = await c.adminCatalogue.shopSkus.create({ shopUid: t.shop.id, shopProductUid: t.shopProduct.id, shopVariationId: "other-var", price: 1 });
+    expect((await failure("adminCatalogue.shopSkus.update", { uid: second.uid, shopVariationId: "dup-var" })).fieldErrors).toEqual({
+      shop_variation_id: ["This shop already has a shop SKU with this variation id."],
+    });
+    // Its own current values are accepted; another shop may carry the same.
+    await c.adminCatalogue.shopSkus.update({ uid: first.uid, shopVariationId: "dup-var", skuUid: t.sku.id });
+    await c.adminCatalogue.shopSkus.create({ shopUid: t.otherShop.id, shopProductUid: t.otherShopProduct.id, skuUid: t.sku.id, shopVariationId: "dup-var", price: 1 });
+
+    // A shop product's external id is unique per shop.
+    expect(await failure("adminCatalogue.products.addShopProduct", { productUid: t.product.id, shopUid: t.shop.id, externalId: t.shopProduct.externalId })).toEqual({
+      code: "CONFLICT",
+      fieldErrors: { external_id: ["This shop already lists a product under this external id."] },
+    });
+    expect(await t.db.shopSku.count()).toBe(before.rows + 2);
+    // The second create, the accepted update and the other shop's create.
+    expect(await auditCount(t)).toBe(before.audit + 3);
+  });
+
+  it("a double click creates one shop SKU: the other gets the conflict", async () => {
+    const c = as(admin);
+    const input = { shopUid: t.shop.id, shopProductUid: t.rxShopProduct.id, skuUid: t.rxSku.id, shopVariationId: "race-var", price: 100 };
+    const results = await Promise.allSettled([c.adminCatalogue.shopSkus.create(input), c.adminCatalogue.shopSkus.create(input)]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect(await t.db.shopSku.count({ where: { shopId: t.shop.id, shopVariationId: "race-var", deletedAt: null } })).toBe(1);
+    const rejected = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
+    expect((rejected.reason as { code: string }).code).toBe("CONFLICT");
+  });
+
+  it("refuses bad input with field errors, never a partial write", async () => {
+    const before = await t.db.sku.count();
+    expect((await failure("adminCatalogue.skus.create", { productUid: t.product.id, displayName: "  " })).fieldErrors).toHaveProperty("displayName");
+    expect((await failure("adminCatalogue.skus.create", { productUid: t.product.id, displayName: "X", pcs: -1 })).fieldErrors).toHaveProperty("pcs");
+    expect((await failure("adminCatalogue.products.create", { displayName: "", prescriptionRequired: true })).fieldErrors).toHaveProperty("displayName");
+    expect((await failure("adminCatalogue.shopSkus.create", { shopUid: t.shop.id, shopProductUid: t.shopProduct.id, price: -5 })).fieldErrors).toHaveProperty("price");
+    expect(
+      (await failure("adminCatalogue.shopSkus.create", { shopUid: t.shop.id, shopProductUid: t.shopProduct.id, skuUid: t.rxSku.id, price: 5 })).fieldErrors,
+    ).toEqual({ sku_uid: ["The SKU belongs to another product than the shop product."] });
+    expect(await t.db.sku.count()).toBe(before);
+  });
+});
+
+describe("pharmacy stock", () => {
+  it("lists a pharmacy's SKUs and edits stock and price with a movement and an audit event by the admin", async () => {
+    const c = as(admin);
+    expect((await c.adminPharmacyStock.pharmacies()).map((p) => p.displayName)).toEqual(["Apotheke A", "Apotheke B", "Apotheke C"]);
+    const list = await c.adminPharmacyStock.list({ pharmacyUid: t.groupPharmacy.id });
+    expect(list.items.map((i) => i.uid)).toEqual([t.groupPharmacySku.id]);
+    expect((await c.adminPharmacyStock.list({ pharmacyUid: t.pharmacy.id, search: "e-voucher" })).items.map((i) => i.uid)).toEqual([t.digitalPharmacySku.id]);
+
+    const updated = await c.adminPharmacyStock.update({ pharmacyUid: t.groupPharmacy.id, pharmacySkuUid: t.groupPharmacySku.id, stock: 8 });
+    expect(updated).toMatchObject({ stock: 8, price: 470 });
+    await c.adminPharmacyStock.update({ pharmacyUid: t.groupPharmacy.id, pharmacySkuUid: t.groupPharmacySku.id, price: 520 });
+    // The same stock again: no movement, no event.
+    await c.adminPharmacyStock.update({ pharmacyUid: t.groupPharmacy.id, pharmacySkuUid: t.groupPharmacySku.id, stock: 8 });
+
+    const movements = await c.adminPharmacyStock.movements({ pharmacyUid: t.groupPharmacy.id, pharmacySkuUid: t.groupPharmacySku.id });
+    expect(movements).toEqual([expect.objectContaining({ delta: 5, stockAfter: 8, reason: "manual_change", by: { type: "USER", uid: admin.id, name: admin.name } })]);
+    const row = await t.db.stockMovement.findFirstOrThrow({ where: { pharmacySkuId: t.groupPharmacySku.id } });
+    expect(row).toMatchObject({ actorType: "USER", actorUserId: admin.id, actorApiKeyId: null });
+    expect(await t.db.outboxEvent.count({ where: { eventType: "pharmacy_sku_stock_updated", subjectId: t.groupPharmacySku.id } })).toBe(1);
+    const audits = await t.db.auditEvent.findMany({ where: { entityId: t.groupPharmacySku.id }, orderBy: { createdAt: "asc" } });
+    expect(audits.map((a) => a.summary)).toEqual(['"Aspirin 500 mg" at Apotheke B: stock 3 → 8', '"Aspirin 500 mg" at Apotheke B: price 4.70 → 5.20 EUR']);
+    expect(audits.every((a) => a.entityType === "pharmacy_sku" && a.actorUserId === admin.id)).toBe(true);
+
+    // The portal's rules: a pharmacy SKU of another pharmacy is not this pharmacy's; bad values are field errors.
+    expect(await trpcCode(c.adminPharmacyStock.update({ pharmacyUid: t.pharmacy.id, pharmacySkuUid: t.groupPharmacySku.id, stock: 1 }))).toBe("NOT_FOUND");
+    expect((await failure("adminPharmacyStock.update", { pharmacyUid: t.pharmacy.id, pharmacySkuUid: t.pharmacySku.id, stock: -1 })).fieldErrors).toHaveProperty("stock");
+  });
+
+  it("two concurrent stock edits leave one consistent ledger", async () => {
+    const c = as(admin);
+    const edit = (stock: number) => c.adminPharmacyStock.update({ pharmacyUid: t.loosePharmacy.id, pharmacySkuUid: loose.id, stock });
+    const loose = await t.db.pharmacySku.create({ data: { pharmacyId: t.loosePharmacy.id, skuId: t.sku.id, externalId: "C-1", price: 100, stock: 0 } });
+    await Promise.all([edit(5), edit(5)]);
+    const rows = await t.db.stockMovement.findMany({ where: { pharmacySkuId: loose.id } });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ delta: 5, stockAfter: 5 });
+    expect(await t.db.auditEvent.count({ where: { entityId: loose.id } })).toBe(1);
+  });
+});
