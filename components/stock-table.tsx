@@ -35,7 +35,8 @@ const EMPTY_TEXT: Record<StockEditor, string> = {
 };
 
 /** A pharmacy's SKUs with their stock, price and external id, each editable in place, with its stock movements. */
-export function StockTable({ pharmacyUid, editor }: { pharmacyUid: string; editor: StockEditor }) {
+/** `maxStock`: only SKUs with this stock or less (the admin tool's "running out"). */
+export function StockTable({ pharmacyUid, editor, maxStock }: { pharmacyUid: string; editor: StockEditor; maxStock?: number }) {
   const stock = useStockProcedures(editor);
   const [searchText, setSearchText] = useState("");
   const [search, setSearch] = useState("");
@@ -48,7 +49,7 @@ export function StockTable({ pharmacyUid, editor }: { pharmacyUid: string; edito
     }, 300);
     return () => clearTimeout(timer);
   }, [searchText]);
-  const list = useQuery(stock.list.queryOptions({ pharmacyUid, search: search || undefined, page, limit: PAGE_SIZE }));
+  const list = useQuery(stock.list.queryOptions({ pharmacyUid, search: search || undefined, maxStock, page, limit: PAGE_SIZE }));
 
   return (
     <div className="space-y-4">
@@ -63,8 +64,8 @@ export function StockTable({ pharmacyUid, editor }: { pharmacyUid: string; edito
       ) : list.isError ? (
         <ErrorState message={errorMessage(list.error)} onRetry={() => void list.refetch()} />
       ) : list.data.items.length === 0 ? (
-        <EmptyState title={search ? "No SKU matches your search" : "No SKUs yet"}>
-          {search ? "Try another name, PZN or id." : EMPTY_TEXT[editor]}
+        <EmptyState title={search ? "No SKU matches your search" : maxStock !== undefined ? "No SKU is running out" : "No SKUs yet"}>
+          {search ? "Try another name, PZN or id." : maxStock !== undefined ? `Every SKU has more than ${maxStock} in stock.` : EMPTY_TEXT[editor]}
         </EmptyState>
       ) : (
         <>

@@ -10,6 +10,7 @@ import { createCaller } from "./router";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { trpcCode } from "@/tests/trpc";
 import { createPortalUser } from "@/tests/webhook-logs";
+import { LOW_STOCK_THRESHOLD } from "@/server/domain/catalogue/stock-threshold";
 
 let t: Tenant;
 let other: Tenant;
@@ -267,5 +268,21 @@ describe("pharmacy stock", () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ delta: 5, stockAfter: 5 });
     expect(await t.db.auditEvent.count({ where: { entityId: loose.id } })).toBe(1);
+  });
+
+  it("says per pharmacy how many SKUs run out, and lists only those when asked", async () => {
+    const c = as(admin);
+    const low = await t.db.pharmacySku.create({
+      data: { pharmacyId: t.loosePharmacy.id, skuId: t.digitalSku.id, externalId: "LOW-1", price: 100, stock: LOW_STOCK_THRESHOLD },
+    });
+    const plenty = await t.db.pharmacySku.update({ where: { id: t.pharmacySku.id }, data: { stock: LOW_STOCK_THRESHOLD + 1 } });
+    const counts = new Map((await c.adminPharmacyStock.pharmacies()).map((p) => [p.uid, p.runningOut]));
+    const lowAtLoose = await t.db.pharmacySku.count({ where: { pharmacyId: t.loosePharmacy.id, deletedAt: null, stock: { lte: LOW_STOCK_THRESHOLD } } });
+    expect(counts.get(t.loosePharmacy.id)).toBe(lowAtLoose);
+    const running = await c.adminPharmacyStock.list({ pharmacyUid: t.loosePharmacy.id, maxStock: LOW_STOCK_THRESHOLD });
+    expect(running.items.map((i) => i.uid)).toContain(low.id);
+    expect(running.items.every((i) => i.stock <= LOW_STOCK_THRESHOLD)).toBe(true);
+    const atMain = await c.adminPharmacyStock.list({ pharmacyUid: t.pharmacy.id, maxStock: LOW_STOCK_THRESHOLD });
+    expect(atMain.items.map((i) => i.uid)).not.toContain(plenty.id);
   });
 });

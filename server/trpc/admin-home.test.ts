@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PortalSessionUser } from "@/server/auth/portal-session";
-import { LOW_STOCK_THRESHOLD } from "@/server/domain/admin-home/attention";
+import { LOW_STOCK_THRESHOLD } from "@/server/domain/catalogue/stock-threshold";
 import { createCaller } from "./router";
 import { trpcCode } from "@/tests/trpc";
 import { createTenant, type Tenant } from "@/tests/fixtures";

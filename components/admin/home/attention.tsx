@@ -48,7 +48,7 @@ export function AdminAttention() {
       label: "Pharmacies running out of stock",
       count: s.pharmaciesRunningOut.count,
       detail: `At least one SKU with ${s.pharmaciesRunningOut.threshold} or fewer in stock.`,
-      href: `/admin/pharmacy-stock?${new URLSearchParams({ maxStock: String(s.pharmaciesRunningOut.threshold) })}`,
+      href: "/admin/pharmacy-stock?runningOut=1",
       link: "Open pharmacy stock",
     },
   ];

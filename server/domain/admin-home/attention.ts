@@ -4,12 +4,11 @@
  * shows, so a number and its list never disagree.
  */
 import { database } from "@/server/db/client";
+import { LOW_STOCK_THRESHOLD } from "@/server/domain/catalogue/stock-threshold";
 import { countOrders } from "@/server/domain/orders/queries";
 import { ORDER_STATUS } from "@/server/domain/orders/statuses";
 import { countOpenIssueThreads } from "@/server/domain/pharmacy-orders/issue-thread-queries";
 
-/** A pharmacy SKU with this stock or less is running out (docs/spec-gaps.md, issue 15: home). */
-export const LOW_STOCK_THRESHOLD = 5;
 
 /** How far back failed webhook deliveries count (as on the pharmacy portal's home). */
 export const FAILED_DELIVERY_DAYS = 7;

@@ -6,6 +6,7 @@ import { NotFoundError } from "@/server/domain/errors";
 import { recordEvent } from "@/server/domain/events/outbox";
 import { pageArgs, type Page } from "@/server/domain/paging";
 import { containsInsensitive } from "@/server/domain/search";
+import { LOW_STOCK_THRESHOLD } from "./stock-threshold";
 
 export type PharmacyScope = { id: string; organisationId: string; hiddenSkuType: HiddenSkuType };
 
@@ -29,14 +30,18 @@ const withSku = { sku: { include: { product: true } } } as const;
 export type PharmacySkuFilters = {
   /** Case-insensitive substring of the SKU's display name, its PZN or the pharmacy's external id. */
   search?: string;
+  /** Only SKUs with this stock or less (running out). */
+  maxStock?: number;
 };
 
 export async function listPharmacySkus(pharmacy: PharmacyScope, page: Page, filters: PharmacySkuFilters = {}) {
   const db = await database();
   const term = filters.search?.trim();
+  const stock = filters.maxStock === undefined ? {} : { stock: { lte: filters.maxStock } };
   const where = term
     ? {
         ...visibleTo(pharmacy),
+        ...stock,
         AND: [
           {
             OR: [
@@ -47,7 +52,7 @@ export async function listPharmacySkus(pharmacy: PharmacyScope, page: Page, filt
           },
         ],
       }
-    : visibleTo(pharmacy);
+    : { ...visibleTo(pharmacy), ...stock };
   const [items, total] = await Promise.all([
     db.pharmacySku.findMany({
       where,
@@ -106,10 +111,19 @@ export async function organisationPharmacy(organisationId: string, pharmacyId: s
   return pharmacy;
 }
 
-/** The organisation's pharmacies, by name (the admin tool's pharmacy picker). */
+/** The organisation's pharmacies, by name, with how many of their live SKUs are running out (the admin tool's pharmacy picker). */
 export async function listOrganisationPharmacies(organisationId: string) {
   const db = await database();
-  return db.pharmacy.findMany({ where: { organisationId }, orderBy: [{ displayName: "asc" }, { id: "asc" }], select: { id: true, displayName: true } });
+  const rows = await db.pharmacy.findMany({
+    where: { organisationId },
+    orderBy: [{ displayName: "asc" }, { id: "asc" }],
+    select: {
+      id: true,
+      displayName: true,
+      _count: { select: { pharmacySkus: { where: { deletedAt: null, stock: { lte: LOW_STOCK_THRESHOLD } } } } },
+    },
+  });
+  return rows.map((p) => ({ id: p.id, displayName: p.displayName, runningOut: p._count.pharmacySkus }));
 }
 
 const euros = (cents: number) => (cents / 100).toFixed(2);

@@ -75,7 +75,7 @@ export const createShopSkuInput = z.object({ shopUid: uid(), shopProductUid: uid
 export const updateShopSkuInput = z.object({ uid: uid(), price: amount().optional(), ...shopSkuFields });
 
 /** The stock page's inputs: the pharmacy portal's (pharmacy-skus.schemas.ts) with the pharmacy named. */
-export const adminStockListInput = z.object({ pharmacyUid: uid(), ...paging });
+export const adminStockListInput = z.object({ pharmacyUid: uid(), ...paging, maxStock: z.number().int().min(0).max(1_000_000_000).optional() });
 export const adminStockUpdateInput = z.object({
   pharmacyUid: uid(),
   pharmacySkuUid: uid(),

@@ -133,11 +133,11 @@ export const adminCatalogueRouter = router({
  */
 export const adminPharmacyStockRouter = router({
   pharmacies: adminProcedure.query(async ({ ctx }) =>
-    (await listOrganisationPharmacies(ctx.user.organisationId)).map((p) => ({ uid: p.id, displayName: p.displayName })),
+    (await listOrganisationPharmacies(ctx.user.organisationId)).map((p) => ({ uid: p.id, displayName: p.displayName, runningOut: p.runningOut })),
   ),
   list: adminProcedure.input(adminStockListInput).query(async ({ ctx, input }) => {
     const pharmacy = await organisationPharmacy(ctx.user.organisationId, input.pharmacyUid);
-    const { items, total } = await listPharmacySkus(pharmacy, pageOf(input), { search: input.search });
+    const { items, total } = await listPharmacySkus(pharmacy, pageOf(input), { search: input.search, maxStock: input.maxStock });
     return framed(items.map(presentPortalPharmacySku), total, input);
   }),
   /** Stock, price and external id with the portal's rules; recorded as the admin's (movement and audit). */

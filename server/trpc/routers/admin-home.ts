@@ -9,8 +9,8 @@ import {
   countOrdersWithoutPharmacy,
   countPharmaciesRunningOut,
   FAILED_DELIVERY_DAYS,
-  LOW_STOCK_THRESHOLD,
 } from "@/server/domain/admin-home/attention";
+import { LOW_STOCK_THRESHOLD } from "@/server/domain/catalogue/stock-threshold";
 import { adminProcedure, router } from "@/server/trpc/init";
 import { unix } from "@/server/wire/format";
 

@@ -10,6 +10,8 @@ const pharmacyUid = uid().optional();
 export const listPharmacySkusInput = z.object({
   pharmacyUid,
   search: searchTerm(),
+  /** Only SKUs with this stock or less (the admin tool's "running out"). */
+  maxStock: z.number().int().min(0).max(1_000_000_000).optional(),
   page: z.number().int().min(0).max(10_000_000).default(0),
   limit: z.number().int().min(1).max(PHARMACY_SKU_PAGE_LIMIT).default(25),
 });

@@ -21,7 +21,7 @@ export const pharmacySkusRouter = router({
   list: pharmacistProcedure.input(listPharmacySkusInput).query(async ({ ctx, input }) => {
     const pharmacy = await pharmacyOf(ctx.user, input.pharmacyUid);
     const page = { page: input.page, limit: input.limit };
-    const { items, total } = await listPharmacySkus(pharmacy, page, { search: input.search });
+    const { items, total } = await listPharmacySkus(pharmacy, page, { search: input.search, maxStock: input.maxStock });
     return { items: items.map(presentPortalPharmacySku), total, page: input.page, limit: input.limit, totalPages: Math.ceil(total / input.limit) };
   }),
 

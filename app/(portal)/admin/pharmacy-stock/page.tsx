@@ -4,10 +4,12 @@ import { AdminPharmacyStock } from "@/components/admin/catalogue/pharmacy-stock"
 
 export const metadata: Metadata = { title: "Pharmacy stock and prices · Admin tool" };
 
-export default function AdminPharmacyStockPage() {
+/** `?runningOut=1` (the admin home's link) opens the page on the SKUs running out. */
+export default async function AdminPharmacyStockPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const { runningOut } = await searchParams;
   return (
     <AdminPage path="/admin/pharmacy-stock" title="Pharmacy stock and prices">
-      <AdminPharmacyStock />
+      <AdminPharmacyStock runningOutFirst={runningOut === "1"} />
     </AdminPage>
   );
 }

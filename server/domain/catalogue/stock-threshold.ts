@@ -1,0 +1,2 @@
+/** A pharmacy SKU with this stock or less is running out: the admin home counts its pharmacy, the stock page filters by it (docs/spec-gaps.md). Vocabulary only: pages import it. */
+export const LOW_STOCK_THRESHOLD = 5;
