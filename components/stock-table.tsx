@@ -7,6 +7,7 @@ import { euros, formatDateTime, parseEuros } from "@/components/pharmacy/format"
 import { errorMessage, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { Button, TextField } from "@/components/ui/controls";
+import { Pager } from "@/components/ui/pager";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { pharmacySkuFields } from "@/server/trpc/routers/pharmacy-skus.schemas";
 import type { AppRouter } from "@/server/trpc/router";
@@ -34,8 +35,10 @@ const EMPTY_TEXT: Record<StockEditor, string> = {
   admin: "This pharmacy has no SKUs yet: its SKUs appear here once they are listed for it.",
 };
 
-/** A pharmacy's SKUs with their stock, price and external id, each editable in place, with its stock movements. */
-/** `maxStock`: only SKUs with this stock or less (the admin tool's "running out"). */
+/**
+ * A pharmacy's SKUs with their stock, price and external id, each editable in place, with its stock
+ * movements. `maxStock`: only SKUs with this stock or less (the admin tool's "running out").
+ */
 export function StockTable({ pharmacyUid, editor, maxStock }: { pharmacyUid: string; editor: StockEditor; maxStock?: number }) {
   const stock = useStockProcedures(editor);
   const [searchText, setSearchText] = useState("");
@@ -85,27 +88,9 @@ export function StockTable({ pharmacyUid, editor, maxStock }: { pharmacyUid: str
               ))}
             </table>
           </div>
-          <Pager page={page} totalPages={list.data.totalPages} total={list.data.total} onPage={setPage} />
+          <Pager page={page} totalPages={list.data.totalPages} total={list.data.total} noun={["SKU", "SKUs"]} onPage={setPage} />
         </>
       )}
-    </div>
-  );
-}
-
-function Pager({ page, totalPages, total, onPage }: { page: number; totalPages: number; total: number; onPage: (page: number) => void }) {
-  return (
-    <div className="flex items-center justify-between text-sm text-slate-600">
-      <span>
-        Page {page + 1} of {Math.max(totalPages, 1)} · {total} SKU{total === 1 ? "" : "s"}
-      </span>
-      <div className="flex gap-2">
-        <Button tone="secondary" disabled={page === 0} onClick={() => onPage(page - 1)}>
-          Previous page
-        </Button>
-        <Button tone="secondary" disabled={page + 1 >= totalPages} onClick={() => onPage(page + 1)}>
-          Next page
-        </Button>
-      </div>
     </div>
   );
 }

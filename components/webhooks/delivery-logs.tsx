@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { Fragment, useState } from "react";
 import { Button, SelectField, TextField } from "@/components/ui/controls";
+import { Pager } from "@/components/ui/pager";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import { dateInputToUnix, formatUnixTime, unixToDateInput } from "@/components/ui/unix-time";
 import { errorMessage } from "@/components/trpc/errors";
@@ -225,19 +226,7 @@ export function DeliveryLogs({ portal }: { portal: WebhookPortal }) {
               </tbody>
             </table>
           </div>
-          <nav aria-label="Pages" className="flex items-center justify-between text-sm text-slate-600">
-            <span>
-              {deliveries.data.total} {deliveries.data.total === 1 ? "delivery" : "deliveries"} · page {page + 1} of {Math.max(deliveries.data.totalPages, 1)}
-            </span>
-            <div className="flex gap-2">
-              <Button tone="secondary" disabled={page === 0} onClick={() => setPage(page - 1)}>
-                Previous page
-              </Button>
-              <Button tone="secondary" disabled={page + 1 >= deliveries.data.totalPages} onClick={() => setPage(page + 1)}>
-                Next page
-              </Button>
-            </div>
-          </nav>
+          <Pager page={page} totalPages={deliveries.data.totalPages} total={deliveries.data.total} noun={["delivery", "deliveries"]} onPage={setPage} />
         </>
       )}
     </div>

@@ -12,7 +12,8 @@ import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import type { FieldErrors } from "@/server/domain/errors";
 import { createProductInput } from "@/server/trpc/routers/admin-catalogue.schemas";
 import { toFieldErrors } from "@/server/wire/field-errors";
-import { CheckboxField, Head, Pager, Section } from "./shared";
+import { Pager } from "@/components/ui/pager";
+import { CheckboxField, Head, Section } from "./shared";
 
 const PAGE_SIZE = 25;
 type View = "products" | "skus" | "shop-skus";
@@ -100,7 +101,7 @@ function Products() {
                 </tbody>
               </table>
             </div>
-            <Pager page={s.page} totalPages={list.data.totalPages} total={list.data.total} noun="product" onPage={s.setPage} />
+            <Pager page={s.page} totalPages={list.data.totalPages} total={list.data.total} noun={["product", "products"]} onPage={s.setPage} />
           </div>
         )}
       </Section>
@@ -194,7 +195,7 @@ function Skus() {
               </tbody>
             </table>
           </div>
-          <Pager page={s.page} totalPages={list.data.totalPages} total={list.data.total} noun="SKU" onPage={s.setPage} />
+          <Pager page={s.page} totalPages={list.data.totalPages} total={list.data.total} noun={["SKU", "SKUs"]} onPage={s.setPage} />
         </div>
       )}
     </Section>
@@ -263,7 +264,7 @@ function ShopSkus() {
               </tbody>
             </table>
           </div>
-          <Pager page={s.page} totalPages={list.data.totalPages} total={list.data.total} noun="shop SKU" onPage={s.setPage} />
+          <Pager page={s.page} totalPages={list.data.totalPages} total={list.data.total} noun={["shop SKU", "shop SKUs"]} onPage={s.setPage} />
         </div>
       )}
     </Section>

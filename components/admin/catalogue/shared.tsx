@@ -1,7 +1,6 @@
 "use client";
 
 import { useId, type ReactNode } from "react";
-import { Button } from "@/components/ui/controls";
 
 /** A card of a catalogue page, named by its heading. */
 export function Section({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
@@ -28,26 +27,6 @@ export function CheckboxField({ label, checked, onChange }: { label: string; che
       <label htmlFor={id} className="text-sm text-slate-800">
         {label}
       </label>
-    </div>
-  );
-}
-
-/** Previous / next page under a list. */
-export function Pager({ page, totalPages, total, noun, onPage }: { page: number; totalPages: number; total: number; noun: string; onPage: (page: number) => void }) {
-  return (
-    <div className="flex items-center justify-between text-sm text-slate-600">
-      <span>
-        Page {page + 1} of {Math.max(totalPages, 1)} · {total} {noun}
-        {total === 1 ? "" : "s"}
-      </span>
-      <div className="flex gap-2">
-        <Button tone="secondary" disabled={page === 0} onClick={() => onPage(page - 1)}>
-          Previous page
-        </Button>
-        <Button tone="secondary" disabled={page + 1 >= totalPages} onClick={() => onPage(page + 1)}>
-          Next page
-        </Button>
-      </div>
     </div>
   );
 }

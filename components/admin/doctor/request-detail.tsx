@@ -4,10 +4,11 @@ import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
-import { useState, type ReactNode } from "react";
+import { useState } from "react";
 import { formatDateTime } from "@/components/pharmacy/format";
 import { PdfView } from "@/components/orders/pdf-view";
 import { Button } from "@/components/ui/controls";
+import { Card } from "@/components/ui/card";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import { errorMessage, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
@@ -56,7 +57,7 @@ export function DoctorRequestDetail({ uid }: { uid: string }) {
       <Decision uid={r.uid} status={r.status} awaitingDecision={r.awaitingDecision} signedAt={r.signedAt} />
 
       <div className="grid gap-6 lg:grid-cols-2">
-        <Section title="Patient">
+        <Card title="Patient">
           <dl className="grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2 text-sm">
             <dt className="text-slate-500">Name</dt>
             <dd className="font-medium text-slate-900">{r.patient.name}</dd>
@@ -72,9 +73,9 @@ export function DoctorRequestDetail({ uid }: { uid: string }) {
               <FieldRow key={field.key} label={field.label} value={field.value} />
             ))}
           </dl>
-        </Section>
+        </Card>
 
-        <Section title="Items">
+        <Card title="Items">
           <table className="min-w-full text-sm">
             <thead className="text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
               <tr>
@@ -96,10 +97,10 @@ export function DoctorRequestDetail({ uid }: { uid: string }) {
               ))}
             </tbody>
           </table>
-        </Section>
+        </Card>
       </div>
 
-      <Section title="Anamnesis">
+      <Card title="Anamnesis">
         {anamneses.length === 0 ? (
           <EmptyState title="No anamnesis">The order&apos;s items came without a questionnaire response.</EmptyState>
         ) : (
@@ -114,13 +115,13 @@ export function DoctorRequestDetail({ uid }: { uid: string }) {
             ))}
           </div>
         )}
-      </Section>
+      </Card>
 
-      <Section title={r.signedAt ? "Signed prescription" : "Prescription (preview of what you sign)"}>
+      <Card title={r.signedAt ? "Signed prescription" : "Prescription (preview of what you sign)"}>
         <PrescriptionFile uid={r.uid} />
-      </Section>
+      </Card>
 
-      <Section title="History">
+      <Card title="History">
         <ol className="space-y-2 text-sm">
           {r.history.map((h, index) => (
             <li key={index} className="flex flex-wrap gap-x-3">
@@ -130,7 +131,7 @@ export function DoctorRequestDetail({ uid }: { uid: string }) {
             </li>
           ))}
         </ol>
-      </Section>
+      </Card>
     </div>
   );
 }
@@ -282,12 +283,3 @@ function PrescriptionFile({ uid }: { uid: string }) {
   return <PdfView filename={file.data.filename} contentBase64={file.data.contentBase64} />;
 }
 
-/** A card of the page. */
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
-      <h2 className="mb-3 text-sm font-semibold text-slate-900">{title}</h2>
-      {children}
-    </section>
-  );
-}

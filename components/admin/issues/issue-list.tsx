@@ -4,6 +4,7 @@ import Link from "next/link";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button } from "@/components/ui/controls";
+import { Pager } from "@/components/ui/pager";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import { errorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
@@ -115,19 +116,7 @@ export function IssueList() {
               ))}
             </tbody>
           </table>
-          <div className="flex items-center justify-between gap-4 border-t border-slate-200 px-4 py-3 text-sm text-slate-600">
-            <span>
-              {list.data.total} {list.data.total === 1 ? "thread" : "threads"} · page {list.data.page + 1} of {Math.max(1, list.data.totalPages)}
-            </span>
-            <div className="flex gap-2">
-              <Button tone="secondary" disabled={page === 0} onClick={() => setPage((p) => Math.max(0, p - 1))}>
-                Previous page
-              </Button>
-              <Button tone="secondary" disabled={page + 1 >= list.data.totalPages} onClick={() => setPage((p) => p + 1)}>
-                Next page
-              </Button>
-            </div>
-          </div>
+          <Pager page={page} totalPages={list.data.totalPages} total={list.data.total} noun={["thread", "threads"]} onPage={setPage} className="border-t border-slate-200 px-4 py-3" />
         </div>
       ) : null}
     </div>

@@ -5,6 +5,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
 import { useState, type ReactNode } from "react";
 import { Button } from "@/components/ui/controls";
+import { Card } from "@/components/ui/card";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import { errorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
@@ -71,7 +72,7 @@ export function AdminOrderDetail({ uid }: { uid: string }) {
       {order.onHold || order.status === "paused" ? <ReleaseHold order={order} onDone={async (n) => (setNotice(n), await refresh())} /> : null}
 
       <div className="grid gap-6 md:grid-cols-3">
-        <Section title="Customer and patient">
+        <Card level={3} title="Customer and patient">
           <dl className="space-y-2 text-sm">
             <Row label="Patient">{order.patient.displayName}</Row>
             <Row label="Customer e-mail">{order.customerEmail ?? "—"}</Row>
@@ -79,13 +80,13 @@ export function AdminOrderDetail({ uid }: { uid: string }) {
             <Row label="Date of birth">{order.patient.dateOfBirth ?? "—"}</Row>
             <Row label="Shipping cost">{order.shippingCost ? formatMoney(order.shippingCost.amount, order.shippingCost.currency) : "—"}</Row>
           </dl>
-        </Section>
-        <Section title="Delivery address">
+        </Card>
+        <Card level={3} title="Delivery address">
           <Address address={order.deliveryAddress} />
-        </Section>
-        <Section title="Invoice address">
+        </Card>
+        <Card level={3} title="Invoice address">
           <Address address={order.invoiceAddress} />
-        </Section>
+        </Card>
       </div>
 
       <section aria-labelledby="fulfillments-heading" className="space-y-4">
@@ -98,7 +99,7 @@ export function AdminOrderDetail({ uid }: { uid: string }) {
         ))}
       </section>
 
-      <Section title="Prescriptions">
+      <Card level={3} title="Prescriptions">
         {order.prescriptions.length === 0 ? (
           <p className="text-sm text-slate-500">No prescriptions: nothing in this order needs one.</p>
         ) : (
@@ -108,7 +109,7 @@ export function AdminOrderDetail({ uid }: { uid: string }) {
             ))}
           </ul>
         )}
-      </Section>
+      </Card>
     </div>
   );
 }
@@ -345,15 +346,6 @@ function PrescriptionFile({ orderUid, prescriptionUid }: { orderUid: string; pre
       {!file.data.signed ? <Notice tone="warning">Not signed yet: this is the latest rendering.</Notice> : null}
       <PdfView filename={file.data.filename} contentBase64={file.data.contentBase64} />
     </div>
-  );
-}
-
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
-      <h3 className="mb-3 text-sm font-semibold text-slate-900">{title}</h3>
-      {children}
-    </section>
   );
 }
 

@@ -3,12 +3,13 @@
 import Link from "next/link";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
-import { useEffect, useState, type FormEvent, type ReactNode } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { formatDateTime } from "@/components/pharmacy/format";
 import { PdfView } from "@/components/orders/pdf-view";
 import { errorMessage, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { Button, TextField } from "@/components/ui/controls";
+import { Card, DetailRow } from "@/components/ui/card";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import type { AppRouter } from "@/server/trpc/router";
 import { SIGNED_PDF_MAX_BYTES } from "@/server/trpc/routers/admin-prescriptions.schemas";
@@ -61,36 +62,36 @@ export function PrescriptionDetail({ uid }: { uid: string }) {
         <span className="font-mono text-xs text-slate-400">{p.uid}</span>
       </div>
       <div className="grid gap-6 lg:grid-cols-3">
-        <Section title="Patient">
+        <Card title="Patient">
           <dl className="space-y-1 text-sm">
-            <Row label="Name">{p.patient.name}</Row>
-            <Row label="Email">{p.patient.email ?? "—"}</Row>
-            <Row label="Date of birth">{p.patient.dateOfBirth ?? "—"}</Row>
+            <DetailRow label="Name">{p.patient.name}</DetailRow>
+            <DetailRow label="Email">{p.patient.email ?? "—"}</DetailRow>
+            <DetailRow label="Date of birth">{p.patient.dateOfBirth ?? "—"}</DetailRow>
           </dl>
-        </Section>
-        <Section title="Doctor">
+        </Card>
+        <Card title="Doctor">
           <p className="text-sm text-slate-800">{p.doctor?.name ?? "Not assigned yet"}</p>
-        </Section>
-        <Section title="Order">
+        </Card>
+        <Card title="Order">
           {p.order ? (
             <dl className="space-y-1 text-sm">
-              <Row label="Order">
+              <DetailRow label="Order">
                 <Link href={`/admin/orders/${p.order.uid}`} className="text-brand-700 hover:underline">
                   {p.order.name}
                 </Link>
-              </Row>
-              <Row label="Status">{p.order.status}</Row>
+              </DetailRow>
+              <DetailRow label="Status">{p.order.status}</DetailRow>
             </dl>
           ) : (
             <p className="text-sm text-slate-600">No order.</p>
           )}
-        </Section>
+        </Card>
       </div>
       <Lines prescription={p} />
       <Actions prescription={p} onRenderRequested={() => setAwaitingRender(true)} awaitingRender={awaitingRender} />
-      <Section title={SIGNED.includes(p.status) ? "Signed PDF" : "Rendered PDF"}>
+      <Card title={SIGNED.includes(p.status) ? "Signed PDF" : "Rendered PDF"}>
         <Pdf uid={uid} />
-      </Section>
+      </Card>
       <History prescription={p} />
     </div>
   );
@@ -98,7 +99,7 @@ export function PrescriptionDetail({ uid }: { uid: string }) {
 
 function Lines({ prescription }: { prescription: Prescription }) {
   return (
-    <Section title="Lines">
+    <Card title="Lines">
       {prescription.lines.length === 0 ? (
         <EmptyState title="No lines" />
       ) : (
@@ -125,13 +126,13 @@ function Lines({ prescription }: { prescription: Prescription }) {
           </tbody>
         </table>
       )}
-    </Section>
+    </Card>
   );
 }
 
 function History({ prescription }: { prescription: Prescription }) {
   return (
-    <Section title="History">
+    <Card title="History">
       <table className="min-w-full text-sm">
         <thead className="text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
           <tr>
@@ -152,7 +153,7 @@ function History({ prescription }: { prescription: Prescription }) {
           ))}
         </tbody>
       </table>
-    </Section>
+    </Card>
   );
 }
 
@@ -197,7 +198,7 @@ function Actions({ prescription, onRenderRequested, awaitingRender }: { prescrip
 
   return (
     <div className="grid gap-6 lg:grid-cols-2">
-      <Section title="Render">
+      <Card title="Render">
         <p className="text-sm text-slate-600">
           {signed
             ? "A signed prescription is never rendered again."
@@ -216,8 +217,8 @@ function Actions({ prescription, onRenderRequested, awaitingRender }: { prescrip
             <ErrorState message={errorMessage(render.error)} />
           </div>
         ) : null}
-      </Section>
-      <Section title="Sign externally">
+      </Card>
+      <Card title="Sign externally">
         {signed ? (
           <p className="text-sm text-slate-600">Signed{prescription.signedAt ? ` on ${formatDateTime(prescription.signedAt)}` : ""}.</p>
         ) : (
@@ -246,25 +247,8 @@ function Actions({ prescription, onRenderRequested, awaitingRender }: { prescrip
             <Notice>Recorded as externally signed; the prescription is on its way to the pharmacy.</Notice>
           </div>
         ) : null}
-      </Section>
+      </Card>
     </div>
   );
 }
 
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
-      <h2 className="mb-3 text-sm font-semibold text-slate-900">{title}</h2>
-      {children}
-    </section>
-  );
-}
-
-function Row({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="flex justify-between gap-4">
-      <dt className="text-slate-500">{label}</dt>
-      <dd className="text-right text-slate-900">{children}</dd>
-    </div>
-  );
-}

@@ -6,7 +6,8 @@ import { useEffect, useState } from "react";
 import { formatDateTime } from "@/components/pharmacy/format";
 import { errorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
-import { Button, SelectField, TextField } from "@/components/ui/controls";
+import { SelectField, TextField } from "@/components/ui/controls";
+import { Pager } from "@/components/ui/pager";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { PRESCRIPTION_STATUSES } from "@/server/domain/prescriptions/statuses";
 import { PrescriptionStatusBadge, SOURCE_LABELS } from "./format";
@@ -142,19 +143,7 @@ function Table({ status, search, page, onPage }: { status: string; search: strin
           </tbody>
         </table>
       </div>
-      <div className="flex items-center justify-between text-sm text-slate-600">
-        <span>
-          Page {page + 1} of {Math.max(list.data.totalPages, 1)} · {list.data.total} prescription{list.data.total === 1 ? "" : "s"}
-        </span>
-        <div className="flex gap-2">
-          <Button tone="secondary" disabled={page === 0} onClick={() => onPage(page - 1)}>
-            Previous page
-          </Button>
-          <Button tone="secondary" disabled={page + 1 >= list.data.totalPages} onClick={() => onPage(page + 1)}>
-            Next page
-          </Button>
-        </div>
-      </div>
+      <Pager page={page} totalPages={list.data.totalPages} total={list.data.total} noun={["prescription", "prescriptions"]} onPage={onPage} />
     </>
   );
 }

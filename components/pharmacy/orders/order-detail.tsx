@@ -3,10 +3,11 @@
 import Link from "next/link";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
-import { useState, type ReactNode } from "react";
+import { useState } from "react";
 import { PdfView } from "@/components/orders/pdf-view";
 import { IssueThreads } from "./issue-threads";
 import { Button, SelectField, TextField } from "@/components/ui/controls";
+import { Card, DetailRow } from "@/components/ui/card";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import { errorMessage, errorReason, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
@@ -103,7 +104,7 @@ export function OrderDetail({ uid }: { uid: string }) {
 
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="space-y-6 lg:col-span-2">
-          <Section title="Items">
+          <Card level={3} title="Items">
             <table className="min-w-full text-sm">
               <thead className="text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
                 <tr>
@@ -124,20 +125,20 @@ export function OrderDetail({ uid }: { uid: string }) {
                 ))}
               </tbody>
             </table>
-          </Section>
+          </Card>
 
           <div className="grid gap-6 sm:grid-cols-2">
-            <Section title="Customer and delivery address">
+            <Card level={3} title="Customer and delivery address">
               <Address address={order.deliveryAddress} />
               <p className="mt-2 text-sm text-slate-600">{order.patient.email ?? ""}</p>
               {order.patient.dateOfBirth ? <p className="text-sm text-slate-600">Born {order.patient.dateOfBirth}</p> : null}
-            </Section>
-            <Section title="Delivery">
+            </Card>
+            <Card level={3} title="Delivery">
               <dl className="space-y-1 text-sm">
-                <Row label="Delivery type">{DELIVERY_TYPE_LABELS[order.deliveryType] ?? order.deliveryType}</Row>
-                <Row label="Priority">{order.priority}</Row>
-                <Row label="Prepaid">{formatMoney(order.prepaid)}</Row>
-                <Row label="Shipping costs">{order.shippingCosts ? formatMoney(order.shippingCosts.amount, order.shippingCosts.currency) : "—"}</Row>
+                <DetailRow label="Delivery type">{DELIVERY_TYPE_LABELS[order.deliveryType] ?? order.deliveryType}</DetailRow>
+                <DetailRow label="Priority">{order.priority}</DetailRow>
+                <DetailRow label="Prepaid">{formatMoney(order.prepaid)}</DetailRow>
+                <DetailRow label="Shipping costs">{order.shippingCosts ? formatMoney(order.shippingCosts.amount, order.shippingCosts.currency) : "—"}</DetailRow>
               </dl>
               <h4 className="mt-3 text-xs font-semibold uppercase tracking-wide text-slate-500">Shop shipping methods</h4>
               {order.shippingMethods.length === 0 ? (
@@ -152,10 +153,10 @@ export function OrderDetail({ uid }: { uid: string }) {
                   ))}
                 </ul>
               )}
-            </Section>
+            </Card>
           </div>
 
-          <Section title="Doctor and prescription">
+          <Card level={3} title="Doctor and prescription">
             <p className="text-sm text-slate-700">Doctor: {order.doctor?.displayName ?? "—"}</p>
             {order.prescriptionFilename ? (
               <div className="mt-3">
@@ -164,9 +165,9 @@ export function OrderDetail({ uid }: { uid: string }) {
             ) : (
               <p className="mt-1 text-sm text-slate-500">This order carries no prescription file.</p>
             )}
-          </Section>
+          </Card>
 
-          <Section title="Shipments">
+          <Card level={3} title="Shipments">
             {order.shipments.length === 0 ? (
               <p className="text-sm text-slate-500">No shipments yet.</p>
             ) : (
@@ -183,9 +184,9 @@ export function OrderDetail({ uid }: { uid: string }) {
                 ))}
               </ul>
             )}
-          </Section>
+          </Card>
 
-          <Section title="Payouts">
+          <Card level={3} title="Payouts">
             {order.payouts.length === 0 ? (
               <p className="text-sm text-slate-500">No payouts for this order.</p>
             ) : (
@@ -202,13 +203,13 @@ export function OrderDetail({ uid }: { uid: string }) {
                 ))}
               </ul>
             )}
-          </Section>
+          </Card>
 
-          <Section title="Issue threads with the admin team">
+          <Card level={3} title="Issue threads with the admin team">
             <IssueThreads pharmacyOrderUid={order.uid} />
-          </Section>
+          </Card>
 
-          <Section title="History">
+          <Card level={3} title="History">
             <ol className="space-y-2 text-sm">
               {order.history.map((h) => (
                 <li key={h.uid} className="flex flex-wrap gap-x-3 border-l-2 border-slate-200 pl-3">
@@ -223,7 +224,7 @@ export function OrderDetail({ uid }: { uid: string }) {
                 </li>
               ))}
             </ol>
-          </Section>
+          </Card>
         </div>
 
         <div className="space-y-6">
@@ -269,7 +270,7 @@ function StatusAction({ order, settle }: { order: Order; settle: Settle }) {
   const allowed = new Set<string>(order.statusChanges);
   const final = order.statusChanges.length === 0;
   return (
-    <Section title="Status">
+    <Card level={3} title="Status">
       <form
         className="space-y-3"
         onSubmit={(e) => {
@@ -302,7 +303,7 @@ function StatusAction({ order, settle }: { order: Order; settle: Settle }) {
         <p className="text-xs text-slate-500">Completed is set by “Complete order”.</p>
         {formError(mutation.error)}
       </form>
-    </Section>
+    </Card>
   );
 }
 
@@ -325,7 +326,7 @@ function CompleteAction({ order, settle }: { order: Order; settle: Settle }) {
   );
   if (!order.canComplete) return null;
   return (
-    <Section title="Completion">
+    <Card level={3} title="Completion">
       {!open ? (
         <Button onClick={() => setOpen(true)}>Complete order</Button>
       ) : (
@@ -375,7 +376,7 @@ function CompleteAction({ order, settle }: { order: Order; settle: Settle }) {
           {formError(mutation.error)}
         </form>
       )}
-    </Section>
+    </Card>
   );
 }
 
@@ -394,7 +395,7 @@ function ClarificationAction({ order, settle }: { order: Order; settle: Settle }
   );
   if (!order.canComplete) return null; // cancelled or completed: no clarification (clarification.ts)
   return (
-    <Section title="Clarification">
+    <Card level={3} title="Clarification">
       <form
         className="space-y-3"
         onSubmit={(e) => {
@@ -410,7 +411,7 @@ function ClarificationAction({ order, settle }: { order: Order; settle: Settle }
         </Button>
         {formError(mutation.error)}
       </form>
-    </Section>
+    </Card>
   );
 }
 
@@ -432,7 +433,7 @@ function DetailsAction({ order, settle }: { order: Order; settle: Settle }) {
   );
   if (!order.canComplete) return null; // priority and delivery type mean nothing once the order left the queue
   return (
-    <Section title="Priority and delivery">
+    <Card level={3} title="Priority and delivery">
       <form
         className="flex items-end gap-2"
         onSubmit={(e) => {
@@ -478,7 +479,7 @@ function DetailsAction({ order, settle }: { order: Order; settle: Settle }) {
         </Button>
       </form>
       {formError(deliveryMutation.error)}
-    </Section>
+    </Card>
   );
 }
 
@@ -503,7 +504,7 @@ function ShipmentAction({ order, settle }: { order: Order; settle: Settle }) {
   );
   if (order.status === PHARMACY_ORDER_STATUS.cancelled) return null;
   return (
-    <Section title="Shipments">
+    <Card level={3} title="Shipments">
       {!open ? (
         <Button tone="secondary" onClick={() => setOpen(true)}>
           Add a shipment
@@ -545,7 +546,7 @@ function ShipmentAction({ order, settle }: { order: Order; settle: Settle }) {
           {formError(mutation.error)}
         </form>
       )}
-    </Section>
+    </Card>
   );
 }
 
@@ -557,25 +558,6 @@ function PrescriptionFile({ uid }: { uid: string }) {
   if (file.isError) return <ErrorState message={errorMessage(file.error)} onRetry={() => void file.refetch()} />;
   if (!file.data) return <EmptyState title="No prescription file." />;
   return <PdfView filename={file.data.filename} contentBase64={file.data.contentBase64} />;
-}
-
-/** A card of the page. No accessible name of its own: the "Status" card's label must name the select alone. */
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
-      <h3 className="mb-3 text-sm font-semibold text-slate-900">{title}</h3>
-      {children}
-    </section>
-  );
-}
-
-function Row({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="flex justify-between gap-4">
-      <dt className="text-slate-500">{label}</dt>
-      <dd className="text-right text-slate-900">{children}</dd>
-    </div>
-  );
 }
 
 function Address({ address }: { address: Order["deliveryAddress"] }) {

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { Button, SelectField, TextField } from "@/components/ui/controls";
+import { Pager } from "@/components/ui/pager";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import { errorMessage, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
@@ -197,19 +198,7 @@ export function OrderQueue() {
               ))}
             </tbody>
           </table>
-          <div className="flex items-center justify-between gap-4 border-t border-slate-200 px-4 py-3 text-sm text-slate-600">
-            <span>
-              {data.total} {data.total === 1 ? "order" : "orders"} · page {data.page + 1} of {Math.max(1, data.totalPages)}
-            </span>
-            <div className="flex gap-2">
-              <Button tone="secondary" disabled={page === 0} onClick={() => setPage((p) => Math.max(0, p - 1))}>
-                Previous page
-              </Button>
-              <Button tone="secondary" disabled={page + 1 >= data.totalPages} onClick={() => setPage((p) => p + 1)}>
-                Next page
-              </Button>
-            </div>
-          </div>
+          <Pager page={page} totalPages={data.totalPages} total={data.total} noun={["order", "orders"]} onPage={setPage} className="border-t border-slate-200 px-4 py-3" />
         </div>
       ) : null}
     </div>

@@ -8,6 +8,7 @@ import { PharmacyChoice } from "@/components/pharmacy/pharmacy-choice";
 import { errorMessage, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { Button, SelectField, TextField } from "@/components/ui/controls";
+import { Pager } from "@/components/ui/pager";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import type { AppRouter } from "@/server/trpc/router";
 
@@ -200,19 +201,7 @@ function PayoutsResult({ data, filtered, page, onPage }: { data: Payouts; filter
           </tbody>
         </table>
       </div>
-      <div className="flex items-center justify-between text-sm text-slate-600">
-        <span>
-          Page {page + 1} of {Math.max(data.totalPages, 1)} · {data.total} row{data.total === 1 ? "" : "s"}
-        </span>
-        <div className="flex gap-2">
-          <Button tone="secondary" disabled={page === 0} onClick={() => onPage(page - 1)}>
-            Previous page
-          </Button>
-          <Button tone="secondary" disabled={page + 1 >= data.totalPages} onClick={() => onPage(page + 1)}>
-            Next page
-          </Button>
-        </div>
-      </div>
+      <Pager page={page} totalPages={data.totalPages} total={data.total} noun={["row", "rows"]} onPage={onPage} />
     </div>
   );
 }

@@ -1,0 +1,37 @@
+import { Button } from "./controls";
+
+/**
+ * The paging bar under a list: "Page 2 of 7 · 160 orders", Previous and Next. `noun`: singular and
+ * plural of what is counted.
+ */
+export function Pager({
+  page,
+  totalPages,
+  total,
+  noun,
+  onPage,
+  className = "",
+}: {
+  page: number;
+  totalPages: number;
+  total: number;
+  noun: readonly [string, string];
+  onPage: (page: number) => void;
+  className?: string;
+}) {
+  return (
+    <nav aria-label="Pages" className={`flex items-center justify-between gap-4 text-sm text-slate-600 ${className}`}>
+      <span>
+        Page {page + 1} of {Math.max(totalPages, 1)} · {total} {total === 1 ? noun[0] : noun[1]}
+      </span>
+      <div className="flex gap-2">
+        <Button tone="secondary" disabled={page === 0} onClick={() => onPage(Math.max(0, page - 1))}>
+          Previous page
+        </Button>
+        <Button tone="secondary" disabled={page + 1 >= totalPages} onClick={() => onPage(page + 1)}>
+          Next page
+        </Button>
+      </div>
+    </nav>
+  );
+}
