@@ -1,12 +1,13 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useId, useState, type KeyboardEvent } from "react";
+import { useId, useState, type KeyboardEvent } from "react";
 import type { z } from "zod";
 import { euros, formatDateTime, parseEuros } from "@/components/pharmacy/format";
 import { errorMessage, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { Button, TextField } from "@/components/ui/controls";
+import { useListSearch } from "@/components/ui/use-list-search";
 import { Pager } from "@/components/ui/pager";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { pharmacySkuFields } from "@/server/trpc/routers/pharmacy-skus.schemas";
@@ -41,18 +42,8 @@ const EMPTY_TEXT: Record<StockEditor, string> = {
  */
 export function StockTable({ pharmacyUid, editor, maxStock }: { pharmacyUid: string; editor: StockEditor; maxStock?: number }) {
   const stock = useStockProcedures(editor);
-  const [searchText, setSearchText] = useState("");
-  const [search, setSearch] = useState("");
-  const [page, setPage] = useState(0);
-  // Searching as one types, once the typing pauses.
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      setSearch(searchText.trim());
-      setPage(0);
-    }, 300);
-    return () => clearTimeout(timer);
-  }, [searchText]);
-  const list = useQuery(stock.list.queryOptions({ pharmacyUid, search: search || undefined, maxStock, page, limit: PAGE_SIZE }));
+  const { text: searchText, setText: setSearchText, search, page, setPage } = useListSearch();
+  const list = useQuery(stock.list.queryOptions({ pharmacyUid, search, maxStock, page, limit: PAGE_SIZE }));
 
   return (
     <div className="space-y-4">

@@ -3,11 +3,12 @@
 import Link from "next/link";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useEffect, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { formatDateTime, formatMoney } from "@/components/pharmacy/format";
 import { errorMessage, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { Button, SelectField, TextField } from "@/components/ui/controls";
+import { useListSearch } from "@/components/ui/use-list-search";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import type { FieldErrors } from "@/server/domain/errors";
 import { createProductInput } from "@/server/trpc/routers/admin-catalogue.schemas";
@@ -46,24 +47,10 @@ export function Catalogue() {
   );
 }
 
-/** The search text, applied once typing pauses, and the page (back to the first on a new search). */
-function useSearch() {
-  const [text, setText] = useState("");
-  const [search, setSearch] = useState("");
-  const [page, setPage] = useState(0);
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      setSearch(text.trim());
-      setPage(0);
-    }, 300);
-    return () => clearTimeout(timer);
-  }, [text]);
-  return { text, setText, search: search || undefined, page, setPage };
-}
 
 function Products() {
   const trpc = useTRPC();
-  const s = useSearch();
+  const s = useListSearch();
   const list = useQuery(trpc.adminCatalogue.products.list.queryOptions({ search: s.search, page: s.page, limit: PAGE_SIZE }));
   return (
     <div className="space-y-6">
@@ -159,7 +146,7 @@ function NewProduct() {
 
 function Skus() {
   const trpc = useTRPC();
-  const s = useSearch();
+  const s = useListSearch();
   const list = useQuery(trpc.adminCatalogue.skus.list.queryOptions({ search: s.search, page: s.page, limit: PAGE_SIZE }));
   return (
     <Section title="SKUs">
@@ -204,7 +191,7 @@ function Skus() {
 
 function ShopSkus() {
   const trpc = useTRPC();
-  const s = useSearch();
+  const s = useListSearch();
   const [shopUid, setShopUid] = useState("");
   const shops = useQuery(trpc.adminCatalogue.shops.queryOptions());
   const list = useQuery(trpc.adminCatalogue.shopSkus.list.queryOptions({ shopUid: shopUid || undefined, search: s.search, page: s.page, limit: PAGE_SIZE }));

@@ -2,11 +2,12 @@
 
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { formatDateTime } from "@/components/pharmacy/format";
 import { errorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { SelectField, TextField } from "@/components/ui/controls";
+import { useListSearch } from "@/components/ui/use-list-search";
 import { Pager } from "@/components/ui/pager";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { PRESCRIPTION_STATUSES } from "@/server/domain/prescriptions/statuses";
@@ -17,17 +18,7 @@ const PAGE_SIZE = 25;
 /** Prescriptions: how many are in each status now, and the list with a status filter and search. */
 export function PrescriptionList() {
   const [status, setStatus] = useState<string>("");
-  const [searchText, setSearchText] = useState("");
-  const [search, setSearch] = useState("");
-  const [page, setPage] = useState(0);
-  // Searching as one types, once the typing pauses.
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      setSearch(searchText.trim());
-      setPage(0);
-    }, 300);
-    return () => clearTimeout(timer);
-  }, [searchText]);
+  const { text: searchText, setText: setSearchText, search, page, setPage } = useListSearch();
   const pick = (next: string) => {
     setStatus(next);
     setPage(0);
@@ -86,9 +77,9 @@ function Statistics({ selected, onPick }: { selected: string; onPick: (status: s
   );
 }
 
-function Table({ status, search, page, onPage }: { status: string; search: string; page: number; onPage: (page: number) => void }) {
+function Table({ status, search, page, onPage }: { status: string; search: string | undefined; page: number; onPage: (page: number) => void }) {
   const trpc = useTRPC();
-  const list = useQuery(trpc.adminPrescriptions.list.queryOptions({ status: status || undefined, search: search || undefined, page, limit: PAGE_SIZE }));
+  const list = useQuery(trpc.adminPrescriptions.list.queryOptions({ status: status || undefined, search, page, limit: PAGE_SIZE }));
   if (list.isPending) return <LoadingState label="Loading prescriptions…" />;
   if (list.isError) return <ErrorState message={errorMessage(list.error)} onRetry={() => void list.refetch()} />;
   if (list.data.items.length === 0) {
