@@ -193,8 +193,8 @@ test("a pharmacist opens payouts and sees the rows with their totals, or the emp
   }
 
   // Filters that match nothing show the empty state.
-  await page.getByLabel("From").fill("2001-01-01");
-  await page.getByLabel("To").fill("2001-01-31");
+  await page.getByLabel("From", { exact: true }).fill("2001-01-01");
+  await page.getByLabel("To", { exact: true }).fill("2001-01-31");
   await expect(page.getByText("No payouts match these filters")).toBeVisible();
   await shot(page, "pharmacy-payouts-empty");
 
