@@ -46,26 +46,27 @@ describe("who may call", () => {
   // Every procedure with an input of the tenant's own: refused before anything runs.
   const calls = (user: PortalSessionUser | null) => {
     const c = as(user);
+    // Thunks: each call starts when it is awaited (a refused call never rejects unobserved).
     return [
-      c.adminCatalogue.shops(),
-      c.adminCatalogue.products.list({}),
-      c.adminCatalogue.products.get({ uid: t.product.id }),
-      c.adminCatalogue.products.create({ displayName: "X", prescriptionRequired: false }),
-      c.adminCatalogue.products.update({ uid: t.product.id, displayName: "X" }),
-      c.adminCatalogue.products.delete({ uid: t.product.id }),
-      c.adminCatalogue.products.addShopProduct({ productUid: t.product.id, shopUid: t.shop.id, externalId: "x" }),
-      c.adminCatalogue.skus.list({}),
-      c.adminCatalogue.skus.create({ productUid: t.product.id, displayName: "X" }),
-      c.adminCatalogue.skus.update({ uid: t.sku.id, displayName: "X" }),
-      c.adminCatalogue.skus.delete({ uid: t.sku.id }),
-      c.adminCatalogue.shopSkus.list({}),
-      c.adminCatalogue.shopSkus.create({ shopUid: t.shop.id, shopProductUid: t.shopProduct.id, price: 1 }),
-      c.adminCatalogue.shopSkus.update({ uid: t.sku.id, price: 1 }),
-      c.adminCatalogue.shopSkus.delete({ uid: t.sku.id }),
-      c.adminPharmacyStock.pharmacies(),
-      c.adminPharmacyStock.list({ pharmacyUid: t.pharmacy.id }),
-      c.adminPharmacyStock.update({ pharmacyUid: t.pharmacy.id, pharmacySkuUid: t.pharmacySku.id, stock: 99 }),
-      c.adminPharmacyStock.movements({ pharmacyUid: t.pharmacy.id, pharmacySkuUid: t.pharmacySku.id }),
+      () => c.adminCatalogue.shops(),
+      () => c.adminCatalogue.products.list({}),
+      () => c.adminCatalogue.products.get({ uid: t.product.id }),
+      () => c.adminCatalogue.products.create({ displayName: "X", prescriptionRequired: false }),
+      () => c.adminCatalogue.products.update({ uid: t.product.id, displayName: "X" }),
+      () => c.adminCatalogue.products.delete({ uid: t.product.id }),
+      () => c.adminCatalogue.products.addShopProduct({ productUid: t.product.id, shopUid: t.shop.id, externalId: "x" }),
+      () => c.adminCatalogue.skus.list({}),
+      () => c.adminCatalogue.skus.create({ productUid: t.product.id, displayName: "X" }),
+      () => c.adminCatalogue.skus.update({ uid: t.sku.id, displayName: "X" }),
+      () => c.adminCatalogue.skus.delete({ uid: t.sku.id }),
+      () => c.adminCatalogue.shopSkus.list({}),
+      () => c.adminCatalogue.shopSkus.create({ shopUid: t.shop.id, shopProductUid: t.shopProduct.id, price: 1 }),
+      () => c.adminCatalogue.shopSkus.update({ uid: t.sku.id, price: 1 }),
+      () => c.adminCatalogue.shopSkus.delete({ uid: t.sku.id }),
+      () => c.adminPharmacyStock.pharmacies(),
+      () => c.adminPharmacyStock.list({ pharmacyUid: t.pharmacy.id }),
+      () => c.adminPharmacyStock.update({ pharmacyUid: t.pharmacy.id, pharmacySkuUid: t.pharmacySku.id, stock: 99 }),
+      () => c.adminPharmacyStock.movements({ pharmacyUid: t.pharmacy.id, pharmacySkuUid: t.pharmacySku.id }),
     ];
   };
 
@@ -76,7 +77,7 @@ describe("who may call", () => {
       [pharmacist, "FORBIDDEN"],
       [doctor, "FORBIDDEN"],
     ] as const) {
-      for (const call of calls(user)) expect(await trpcCode(call)).toBe(code);
+      for (const call of calls(user)) expect(await trpcCode(call())).toBe(code);
     }
     expect(await auditCount(t)).toBe(before);
     expect((await t.db.pharmacySku.findUniqueOrThrow({ where: { id: t.pharmacySku.id } })).stock).toBe(10);
@@ -87,18 +88,18 @@ describe("who may call", () => {
     const before = { audit: await auditCount(other), ours: await auditCount(t) };
     const c = as(admin);
     for (const call of [
-      c.adminCatalogue.products.get({ uid: other.product.id }),
-      c.adminCatalogue.products.update({ uid: other.product.id, displayName: "Stolen" }),
-      c.adminCatalogue.products.delete({ uid: other.product.id }),
-      c.adminCatalogue.products.addShopProduct({ productUid: other.product.id, shopUid: t.shop.id, externalId: "x" }),
-      c.adminCatalogue.skus.update({ uid: other.sku.id, displayName: "Stolen" }),
-      c.adminCatalogue.skus.delete({ uid: other.sku.id }),
-      c.adminPharmacyStock.list({ pharmacyUid: other.pharmacy.id }),
-      c.adminPharmacyStock.update({ pharmacyUid: other.pharmacy.id, pharmacySkuUid: other.pharmacySku.id, stock: 1 }),
-      c.adminPharmacyStock.update({ pharmacyUid: t.pharmacy.id, pharmacySkuUid: other.pharmacySku.id, stock: 1 }),
-      c.adminPharmacyStock.movements({ pharmacyUid: other.pharmacy.id, pharmacySkuUid: other.pharmacySku.id }),
+      () => c.adminCatalogue.products.get({ uid: other.product.id }),
+      () => c.adminCatalogue.products.update({ uid: other.product.id, displayName: "Stolen" }),
+      () => c.adminCatalogue.products.delete({ uid: other.product.id }),
+      () => c.adminCatalogue.products.addShopProduct({ productUid: other.product.id, shopUid: t.shop.id, externalId: "x" }),
+      () => c.adminCatalogue.skus.update({ uid: other.sku.id, displayName: "Stolen" }),
+      () => c.adminCatalogue.skus.delete({ uid: other.sku.id }),
+      () => c.adminPharmacyStock.list({ pharmacyUid: other.pharmacy.id }),
+      () => c.adminPharmacyStock.update({ pharmacyUid: other.pharmacy.id, pharmacySkuUid: other.pharmacySku.id, stock: 1 }),
+      () => c.adminPharmacyStock.update({ pharmacyUid: t.pharmacy.id, pharmacySkuUid: other.pharmacySku.id, stock: 1 }),
+      () => c.adminPharmacyStock.movements({ pharmacyUid: other.pharmacy.id, pharmacySkuUid: other.pharmacySku.id }),
     ]) {
-      expect(await trpcCode(call)).toBe("NOT_FOUND");
+      expect(await trpcCode(call())).toBe("NOT_FOUND");
     }
     const otherShopSku = await as(await createPortalUser(other.db, { role: "ADMIN", organisationId: other.organisation.id })).adminCatalogue.shopSkus.create({
       shopUid: other.shop.id,

@@ -71,17 +71,18 @@ describe("who may call", () => {
     const { prescriptionId } = await renderedExternalRequest();
     const calls = (user: PortalSessionUser | null, uid: string) => {
       const c = as(user).adminPrescriptions;
-      return [c.list({}), c.statistics(), c.get({ uid }), c.pdf({ uid }), c.render({ uid }), c.externalSign({ uid, signedPdfBase64: b64(signedPdf) })];
+      // Thunks: each call starts when it is awaited (a refused call never rejects unobserved).
+      return [() => c.list({}), () => c.statistics(), () => c.get({ uid }), () => c.pdf({ uid }), () => c.render({ uid }), () => c.externalSign({ uid, signedPdfBase64: b64(signedPdf) })];
     };
     for (const [user, code] of [
       [null, "UNAUTHORIZED"],
       [pharmacist, "FORBIDDEN"],
       [doctor, "FORBIDDEN"],
     ] as const) {
-      for (const call of calls(user, prescriptionId)) expect(await trpcCode(call)).toBe(code);
+      for (const call of calls(user, prescriptionId)) expect(await trpcCode(call())).toBe(code);
     }
     const foreign = await renderedExternalRequest(other);
-    for (const call of calls(admin, foreign.prescriptionId).slice(2)) expect(await trpcCode(call)).toBe("NOT_FOUND");
+    for (const call of calls(admin, foreign.prescriptionId).slice(2)) expect(await trpcCode(call())).toBe("NOT_FOUND");
     for (const id of [prescriptionId, foreign.prescriptionId]) {
       const p = await t.db.prescription.findUniqueOrThrow({ where: { id }, include: { history: true } });
       expect(p).toMatchObject({ status: "waiting for doctor", signedFileKey: null });
