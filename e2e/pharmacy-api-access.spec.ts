@@ -109,10 +109,14 @@ async function placeOrder(request: APIRequestContext, externalId: string): Promi
     },
   });
   expect(created.status()).toBe(201);
+  const { uid: orderUid } = (await created.json()) as { uid: string };
   const list = await request.get("/v1/external_pharmacy_api/pharmacy_orders/?limit=100", { headers: pharmacyHeaders() });
   expect(list.status()).toBe(200);
-  const { data } = (await list.json()) as { data: { uid: string }[] };
-  return data.at(-1)!.uid;
+  const { data } = (await list.json()) as { data: { uid: string; order: { uid: string } }[] };
+  // The pharmacy order of the order just placed, wherever the list puts it.
+  const placed = data.filter((po) => po.order.uid === orderUid);
+  expect(placed).toHaveLength(1);
+  return placed[0]!.uid;
 }
 
 test("API keys: created with orders_read and shown once, used, revoked (401 at once)", async ({ page }) => {

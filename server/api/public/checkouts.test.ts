@@ -396,7 +396,7 @@ describe("completing a checkout (the built-in connector)", () => {
     expect(order.prescriptions[0]).toMatchObject({ status: "EXTERNALLY_SIGNED", source: "INLINE_PDF" });
     expect(order.pharmacyOrders).toHaveLength(1);
     const events = await t.db.outboxEvent.findMany({ where: { subjectId: order.pharmacyOrders[0].id, eventType: "pharmacy_order_created" } });
-    expect(events.length).toBeGreaterThanOrEqual(1);
+    expect(events).toHaveLength(1);
     const customer = await t.db.shopCustomer.findUniqueOrThrow({ where: { shopId_shopCustomerId: { shopId: t.shop.id, shopCustomerId: "cust-complete" } } });
     expect(order.patientId).toBe(customer.patientId);
 
