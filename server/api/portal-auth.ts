@@ -46,6 +46,8 @@ function parsedBody(request: Request, text: string): unknown {
       return undefined;
     }
   }
+  // next-auth reads no other type (the body is then ignored): refused, unless there is none.
+  if (!(request.headers.get("content-type") ?? "").includes("application/x-www-form-urlencoded")) return text === "" ? {} : undefined;
   return Object.fromEntries(new URLSearchParams(text));
 }
 

@@ -10,6 +10,7 @@ import { log, loggableRequest } from "@/server/log";
 import { BodyAbortedError, BodyTooLargeError, bodyTooLargeResponse, readBodyText } from "@/server/rest/body";
 import { withinAddressRateLimit } from "@/server/rest/rate-limit";
 import { notFoundPage, tooManyRequestsPage } from "@/server/rest/responses";
+import { inputTextErrors } from "@/server/wire/json-input";
 import { pkpassResponse } from "./pass-download";
 
 /**
@@ -75,7 +76,9 @@ async function jsonBody(request: Request): Promise<unknown> {
     throw error;
   }
   try {
-    return JSON.parse(text);
+    const json: unknown = JSON.parse(text);
+    // Text no input may hold (NUL, lone surrogates) makes the body unusable, as on every door.
+    return inputTextErrors(json) ? undefined : json;
   } catch {
     return undefined;
   }
