@@ -54,5 +54,10 @@ export const config = {
     "/wallet/:path*",
     // The hosted checkout page (a token in the path).
     "/checkout/:path*",
+    // The admin tool's pages with a uid in the path, invitation and reset links, next-auth's routes.
+    "/admin/:path*",
+    "/invitation/:path*",
+    "/reset-password/:path*",
+    "/api/auth/:path*",
   ],
 };

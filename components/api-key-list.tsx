@@ -14,7 +14,8 @@ export type ListedApiKey = {
   prefix: string;
   permissions: string[];
   createdAt: number;
-  createdBy: { name: string } | null;
+  /** A deactivated creator's keys keep working (they belong to the pharmacy or the organisation): said next to the name. */
+  createdBy: { name: string; deactivated: boolean } | null;
   lastUsedAt: number | null;
 };
 
@@ -92,7 +93,10 @@ export function ApiKeyList<K extends ListedApiKey>({
                     </td>
                     <td className="whitespace-nowrap px-4 py-3 text-slate-700">
                       <p>{formatUnixTime(key.createdAt)}</p>
-                      <p className="text-xs text-slate-500">by {key.createdBy?.name ?? "the system"}</p>
+                      <p className="text-xs text-slate-500">
+                        by {key.createdBy?.name ?? "the system"}
+                        {key.createdBy?.deactivated && <span className="ml-1 rounded bg-amber-100 px-1 text-amber-800">creator deactivated</span>}
+                      </p>
                     </td>
                     <td className="whitespace-nowrap px-4 py-3 text-slate-700">{formatUnixTime(key.lastUsedAt, "Never")}</td>
                     <td className="px-4 py-3 text-right">

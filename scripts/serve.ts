@@ -27,6 +27,7 @@ import { config } from "@/server/config";
 import { log } from "@/server/log";
 import { countRateLimitsForWorkers } from "@/server/rest/rate-limit";
 import { countSignInFailuresForWorkers } from "@/server/auth/sign-in-throttle";
+import { refuseUnboundedBody } from "./serve/body-guard";
 import { closeGracefully, createHttpServer } from "./serve/http-server";
 import { directApiHandler, FETCH_FORBIDDEN_METHODS, loadApiRoutes } from "./serve/rest-direct";
 import { buildInputsHash, buildIsCurrent, buildStampFile, processPlan } from "./serve/plan";
@@ -81,6 +82,8 @@ async function serveHttp(): Promise<void> {
   let direct: ReturnType<typeof directApiHandler> = null;
   const listener: http.RequestListener = (req, res) => {
     if (direct?.(req, res)) return;
+    // What Next.js serves gets bodies bounded here (serve/body-guard.ts); REST and tRPC bound their own.
+    if (refuseUnboundedBody(req, res)) return;
     // Methods a fetch Request cannot carry fail inside Next.js with a 500; API paths are answered by
     // rest-direct.ts, everything else here.
     if (FETCH_FORBIDDEN_METHODS.has(req.method ?? "")) {

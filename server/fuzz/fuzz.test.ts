@@ -1,13 +1,18 @@
 /**
- * The fuzzing corpus as a test: every route of every REST route table and every tRPC procedure gets
- * malformed path parameters, queries and bodies (tests/fuzz.ts), sent with a valid key or a
- * pharmacist's session so the handlers really run. Never a 5xx; a case carrying input no request may
+ * The fuzzing corpus as a test: every route of every REST route table, every tRPC procedure, Apple's
+ * PassKit web service and what next-auth is handed (its gate: next-auth itself needs Next.js's
+ * request scope, so e2e/fuzz-pages.spec.ts fuzzes it with the portal pages through the built server)
+ * get malformed path parameters, queries and bodies (tests/fuzz.ts), sent with a valid key or a
+ * pharmacist's session so the handlers really run. Each test also asserts how many requests it sent. Never a 5xx; a case carrying input no request may
  * hold is refused with a 4xx; and a refused request writes nothing (row counts of every table before
  * and after each refused write request). Seeded: FUZZ_SEED=<n> replays a run, FUZZ_CASES=<n> sets
  * the cases per route (bounded so the file stays well under a minute on PGlite).
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import * as passkitRoute from "@/app/wallet/passkit/[...path]/route";
+import { checkedAuthRequest } from "@/server/api/portal-auth";
 import { restApis } from "@/server/api/rest-apis";
+import { passkitAuthenticationToken } from "@/server/domain/wallet-passes/secrets";
 import type { PortalSessionUser } from "@/server/auth/portal-session";
 import { findOrCreateShopCustomer } from "@/server/domain/patients/shop-customers";
 import type { RestApi } from "@/server/rest/kit";
@@ -16,6 +21,7 @@ import { appRouter } from "@/server/trpc/router";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { fillPath, malformedBody, malformedForm, malformedQuery, seededRandom, shapeOf, templateFor, type IdsByName, type Random } from "@/tests/fuzz";
 import { item, placeOrder, routedOrderBody, withShopSkus } from "@/tests/orders";
+import { createCustomer, createWalletTemplates } from "@/tests/wallet-passes";
 import { createPortalUser } from "@/tests/webhook-logs";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
@@ -26,6 +32,7 @@ let t: Tenant;
 let pharmacist: PortalSessionUser;
 let ids: IdsByName;
 let bodyTemplates: Record<string, unknown>;
+let walletPassUid: string;
 
 beforeAll(async () => {
   t = await createTenant();
@@ -39,6 +46,19 @@ beforeAll(async () => {
   // A patient with a profile field, so patient-data requests reach their checks.
   await t.db.patientFieldDefinition.create({ data: { organisationId: t.organisation.id, key: "phone", displayName: "Phone", type: "phone" } });
   await t.db.$transaction((tx) => findOrCreateShopCustomer(tx, t.organisation.id, t.shop.id, { id: "fuzz-customer" }));
+  // A wallet pass, so PassKit requests that name it reach their checks.
+  const templates = await createWalletTemplates(t);
+  const { shopCustomerId } = await createCustomer(t);
+  const { restApiFor } = await import("@/server/api/rest-apis");
+  const issued = await restApiFor("/v1/management/wallet-passes")!.handle(
+    new Request("http://localhost:3000/v1/management/wallet-passes", {
+      method: "POST",
+      headers: { "x-api-key": t.keys.management, "content-type": "application/json" },
+      body: JSON.stringify({ wallet_pass_template_uid: templates.plain.id, shop_customer_id: shopCustomerId, shop_identifier: t.shop.identifier }),
+    }),
+  );
+  expect(issued.status).toBe(201);
+  walletPassUid = ((await issued.json()) as { uid: string }).uid;
   // Field and parameter names (snake_case or camelCase) to the tenant's real ids.
   const known: Record<string, string> = {
     skuuid: t.sku.id,
@@ -104,8 +124,11 @@ async function check(
   return response.status;
 }
 
-function report(kind: string, failures: Failure[], total: number, refused: number) {
+function report(kind: string, failures: Failure[], total: number, refused: number, minimum: number) {
   console.log(`fuzz ${kind}: seed ${SEED}, ${total} requests, ${refused} refused with 4xx, ${failures.length} failures`);
+  // A corpus that silently shrank (a table no longer found, a loop cut short) must not pass.
+  expect(total).toBeGreaterThanOrEqual(minimum);
+  expect(refused).toBeGreaterThan(0);
   // Shown whole on failure: each entry names the request to replay.
   expect(failures.slice(0, 25)).toEqual([]);
 }
@@ -156,7 +179,9 @@ describe("fuzzing corpus (seeded, bounded)", () => {
         }
       }
     }
-    report("REST", failures, total, refused);
+    const routes = restApis.reduce((n, api) => n + api.routes.length, 0);
+    expect(routes).toBeGreaterThanOrEqual(70);
+    report("REST", failures, total, refused, routes * CASES_PER_ROUTE);
   }, 120_000);
 
   it("answers malformed input to every tRPC procedure with a 4xx, never a 5xx or a partial write", async () => {
@@ -183,6 +208,87 @@ describe("fuzzing corpus (seeded, bounded)", () => {
         if (status >= 400 && status < 500) refused++;
       }
     }
-    report("tRPC", failures, total, refused);
+    const count = Object.keys(procedures).length;
+    expect(count).toBeGreaterThanOrEqual(100);
+    report("tRPC", failures, total, refused, count * CASES_PER_PROCEDURE);
   }, 120_000);
+
+  it("answers malformed requests to Apple's PassKit web service with a 4xx, never a 5xx or a partial write", async () => {
+    const random: Random = seededRandom(SEED + 2);
+    const failures: Failure[] = [];
+    let total = 0;
+    let refused = 0;
+    const TYPE = "pass.example.rx-sandbox";
+    const known: Record<string, string> = { device: "0f1e2d3c4b5a69788796a5b4c3d2e1f0", passType: TYPE, serial: walletPassUid };
+    const routes = [
+      { method: "POST", path: "/v1/devices/:device/registrations/:passType/:serial", body: { pushToken: "0123abcd" } },
+      { method: "DELETE", path: "/v1/devices/:device/registrations/:passType/:serial" },
+      { method: "GET", path: "/v1/devices/:device/registrations/:passType" },
+      { method: "GET", path: "/v1/passes/:passType/:serial" },
+      { method: "POST", path: "/v1/log", body: { logs: ["a device log line"] } },
+    ] as const;
+    for (const route of routes) {
+      for (let i = 0; i < CASES_PER_ROUTE; i++) {
+        const path = fillPath(random, route.path, (name) => known[name]);
+        const query = malformedQuery(random, ["passesUpdatedSince"]);
+        const body = "body" in route ? malformedBody(random, route.body) : null;
+        const url = `http://localhost:3000/wallet/passkit${path.path}${query.query ? `?${query.query}` : ""}`;
+        const headers: Record<string, string> = { authorization: `ApplePass ${passkitAuthenticationToken(walletPassUid)}` };
+        if (body) headers["content-type"] = "application/json";
+        // Next.js hands the route its segments decoded; one it cannot decode never reaches it (proxy.ts), sent raw here.
+        const segments = path.path.split("/").slice(1).map((s) => {
+          try {
+            return decodeURIComponent(s);
+          } catch {
+            return s;
+          }
+        });
+        const status = await check(
+          failures,
+          {
+            label: `${route.method} ${url.slice(0, 300)}`,
+            case: [path.label, query.label, body?.label].filter(Boolean).join("; "),
+            // A bad query value is ignored by Apple's protocol (passesUpdatedSince is a tag): only the path and body must be refused.
+            mustRefuse: path.mustRefuse || (body?.mustRefuse ?? false),
+            writes: route.method !== "GET",
+          },
+          () => passkitRoute[route.method](new Request(url, { method: route.method, headers, body: body?.text }), { params: Promise.resolve({ path: segments }) }),
+        );
+        total++;
+        if (status >= 400 && status < 500) refused++;
+      }
+    }
+    report("PassKit", failures, total, refused, routes.length * CASES_PER_ROUTE);
+  }, 120_000);
+
+  it("answers malformed bodies to next-auth's routes with a 4xx before next-auth reads them, never a 5xx", async () => {
+    const random: Random = seededRandom(SEED + 3);
+    const failures: Failure[] = [];
+    let total = 0;
+    let refused = 0;
+    const actions = [["callback", "credentials"], ["signin", "credentials"], ["signout"], ["session"], ["_log"], ["csrf"], ["%FF"]];
+    const template = { email: "someone@example.com", password: "a password", csrfToken: "token", callbackUrl: "/admin", json: "true" };
+    for (const action of actions) {
+      for (let i = 0; i < CASES_PER_ROUTE; i++) {
+        const asForm = random() < 0.5;
+        const body = asForm ? malformedForm(random, template) : { ...malformedBody(random, template), contentType: "application/json" };
+        const method = random() < 0.85 ? "POST" : "GET";
+        const url = `http://localhost:3000/api/auth/${action.join("/")}`;
+        const request = new Request(url, { method, headers: { "content-type": body.contentType }, body: method === "POST" ? body.text : undefined });
+        const status = await check(
+          failures,
+          // next-auth takes JSON as well as forms: a form case sent as JSON may be accepted.
+          { label: `${method} ${url}`, case: body.label, mustRefuse: method === "POST" && body.mustRefuse && !(asForm && body.contentType === "application/json"), writes: false },
+          async () => {
+            const checked = await checkedAuthRequest(request, action);
+            // Handed on to next-auth: the gate accepted it.
+            return checked instanceof Response ? checked : new Response(null, { status: 204 });
+          },
+        );
+        total++;
+        if (status >= 400 && status < 500) refused++;
+      }
+    }
+    report("next-auth gate", failures, total, refused, actions.length * CASES_PER_ROUTE);
+  }, 60_000);
 });

@@ -1,7 +1,28 @@
-/** 32 MiB: the spec's request body cap. */
-const MAX_BODY_BYTES = 32 * 1024 * 1024;
+import { REST_BODY_MAX_BYTES as MAX_BODY_BYTES } from "@/server/http/body-limits";
 
 export class BodyTooLargeError extends Error {}
+
+/**
+ * The client stopped sending the body (aborted the upload, reset the connection): no fault of
+ * ours, logged at info level without a stack by whoever catches it; nobody reads the answer.
+ */
+export class BodyAbortedError extends Error {
+  constructor(cause: unknown) {
+    super("The client aborted the request body.", { cause });
+  }
+}
+
+/**
+ * The 413 of the doors outside REST and tRPC (next-auth, PassKit, Inngest, the production entry):
+ * plain text, and Connection: close so the server closes the connection after it instead of
+ * reading (and discarding) the rest of the body to keep it alive.
+ */
+export function bodyTooLargeResponse(cap: number): Response {
+  return new Response(`Request body too large: the limit is ${cap / 1024} KiB.\n`, {
+    status: 413,
+    headers: { "content-type": "text/plain; charset=utf-8", connection: "close" },
+  });
+}
 
 /** Reads the request body as UTF-8 text under the cap (readBodyBytes). */
 export async function readBodyText(request: Request, cap = MAX_BODY_BYTES): Promise<string> {
@@ -20,7 +41,13 @@ export async function readBodyBytes(request: Request, cap = MAX_BODY_BYTES): Pro
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch (error) {
+      throw new BodyAbortedError(error);
+    }
+    const { done, value } = chunk;
     if (done) break;
     total += value.byteLength;
     if (total > cap) {

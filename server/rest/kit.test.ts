@@ -509,4 +509,39 @@ describe("bad input at the edge (docs/spec-gaps.md#bad-input)", () => {
     const text = written.join("");
     for (const personal of ["Erika", "erika@example.com", "erika%40example.com", "max@example.com"]) expect(text).not.toContain(personal);
   });
+
+  it("logs a body the client aborted mid-upload at info level without a stack, and answers a 4xx (REST and tRPC)", async () => {
+    const { handleTrpcRequest } = await import("@/server/trpc/handler");
+    /** A body that sends one chunk, then fails as a reset connection does under the entry. */
+    const aborted = () =>
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('{"display_name": "'));
+          controller.error(Object.assign(new Error("aborted"), { code: "ECONNRESET" }));
+        },
+      });
+    const written: string[] = [];
+    const write = process.stderr.write;
+    const level = process.env.LOG_LEVEL;
+    process.env.LOG_LEVEL = "info";
+    process.stderr.write = ((chunk: string) => (written.push(String(chunk)), true)) as typeof process.stderr.write;
+    let statuses: number[];
+    try {
+      const rest = await call("POST", "/v1/management/skus", { key: t.keys.management, raw: aborted(), headers: { "content-type": "application/json" } });
+      const trpc = await handleTrpcRequest(
+        new Request("http://localhost:3000/api/trpc/adminQuestionnaires.create", { method: "POST", body: aborted(), duplex: "half" } as RequestInit),
+      );
+      statuses = [rest.status, trpc.status];
+    } finally {
+      process.stderr.write = write;
+      process.env.LOG_LEVEL = level;
+    }
+    expect(statuses).toEqual([400, 400]);
+    const entries = written.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(entries.map((e) => [e.level, e.message])).toEqual([
+      ["info", "request body aborted by the client"],
+      ["info", "request body aborted by the client"],
+    ]);
+    expect(JSON.stringify(entries)).not.toContain("stack");
+  });
 });

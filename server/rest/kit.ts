@@ -16,7 +16,7 @@ import { paginationQuery } from "@/server/wire/schemas";
 import type { Page } from "@/server/domain/paging";
 import { toFieldErrors } from "@/server/wire/field-errors";
 import { inputTextErrors, isStorableText } from "@/server/wire/json-input";
-import { BodyTooLargeError, declaresTooLargeBody, isJsonContentType, readBodyText, readFormBody } from "./body";
+import { BodyAbortedError, BodyTooLargeError, declaresTooLargeBody, isJsonContentType, readBodyText, readFormBody } from "./body";
 import { serveApiDocs } from "./openapi";
 import { clientAddress, withinRateLimit } from "./rate-limit";
 import { methodNotAllowedPage, notFoundPage, reply, toResponse, tooManyRequestsPage, type Reply } from "./responses";
@@ -157,6 +157,11 @@ function errorReply(error: unknown, family: Family, route: Route | null, request
     // Connection: close, so the server closes the connection after the answer instead of reading
     // (and discarding) the rest of the body to keep it alive.
     return { ...reply(413, { error: "Request body too large: the limit is 32 MiB." }), headers: { connection: "close" } };
+  }
+  if (error instanceof BodyAbortedError) {
+    // The client went away mid-upload: not a fault, and nobody reads this answer.
+    log.info("request body aborted by the client", { family: family.name, ...(request ? { request: loggableRequest(request) } : {}) });
+    return reply(400, family.invalidBody("json"));
   }
   if (isDatabaseBusy(error)) {
     // Overload, not a fault: nothing was committed, and the client may safely retry.

@@ -1,6 +1,9 @@
 import { TRPCError } from "@trpc/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { STARTER_MODEL } from "@/server/domain/questionnaires/create-questionnaire";
+import { SURVEY_MODEL_MAX_BYTES } from "@/server/domain/questionnaires/survey-model";
+import { TRPC_BODY_MAX_BYTES } from "@/server/http/body-limits";
+import { handleTrpcRequest } from "@/server/trpc/handler";
 import { adminCallers, as, type AdminCallers, type Caller } from "@/tests/admin-callers";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { patch } from "@/tests/http";
@@ -114,5 +117,51 @@ describe("authorisation", () => {
     expect(await other.db.questionnaire.findUniqueOrThrow({ where: { id: otherQuestionnaireId } })).toEqual(before);
     expect(await other.db.auditEvent.count({ where: { entityId: otherQuestionnaireId, action: "published" } })).toBe(0);
     expect((await as(users.admin).adminQuestionnaires.list()).map((q) => q.uid)).not.toContain(otherQuestionnaireId);
+  });
+});
+
+describe("the model's size bound, the same through the admin tool and the Management API", () => {
+  /** A usable model whose compact JSON is exactly `bytes` long. */
+  function modelOfSize(bytes: number): Record<string, unknown> {
+    const model = (description: string) => ({ pages: [{ name: "p1", elements: [{ type: "boolean", name: "smoker", title: "Smoker?", description }] }] });
+    const base = Buffer.byteLength(JSON.stringify(model("")));
+    return model("x".repeat(bytes - base));
+  }
+
+  /** Publishing as the editor does: over HTTP to the tRPC handler, the model as indented text. */
+  async function publishOverHttp(uid: string, model: Record<string, unknown>) {
+    const request = new Request("http://localhost:3000/api/trpc/adminQuestionnaires.publish", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ questionnaireUid: uid, model: json(model) }),
+    });
+    const response = await handleTrpcRequest(request, async () => users.admin);
+    return { status: response.status, body: await response.json() };
+  }
+
+  it("publishes a model of exactly the bound from the admin tool as from the API, and refuses one byte more on both with the field error", async () => {
+    const { uid } = await as(users.admin).adminQuestionnaires.create({ displayName: "Large" });
+    const atBound = modelOfSize(SURVEY_MODEL_MAX_BYTES);
+    const over = modelOfSize(SURVEY_MODEL_MAX_BYTES + 1);
+
+    const published = await publishOverHttp(uid, atBound);
+    expect(published.status).toBe(200);
+    expect((await patch(`/v1/management/questionnaires/${uid}/model`, { key: t.keys.management, body: { model: atBound } })).status).toBe(200);
+
+    const refused = await publishOverHttp(uid, over);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.data.fieldErrors).toEqual({ model: [`Too large: at most ${SURVEY_MODEL_MAX_BYTES / 1024} KiB of JSON.`] });
+    const api = await patch(`/v1/management/questionnaires/${uid}/model`, { key: t.keys.management, body: { model: over } });
+    expect(api.status).toBe(400);
+    expect(api.json.error.model).toEqual([`Too large: at most ${SURVEY_MODEL_MAX_BYTES / 1024} KiB of JSON.`]);
+  });
+
+  it("keeps every other procedure at 1 MiB", async () => {
+    const request = new Request("http://localhost:3000/api/trpc/adminQuestionnaires.create", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ displayName: "x".repeat(TRPC_BODY_MAX_BYTES) }),
+    });
+    expect((await handleTrpcRequest(request, async () => users.admin)).status).toBe(413);
   });
 });

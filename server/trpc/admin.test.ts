@@ -36,7 +36,7 @@ describe("adminApiKeys", () => {
     const created = await as(admin).adminApiKeys.create({ family: "MANAGEMENT", displayName: " Ops ", permissions: ["order:read", "patient:write"] });
     expect(created.apiKey).toMatch(/^rxm_/);
     expect(created).toMatchObject({ family: "MANAGEMENT", displayName: "Ops", permissions: ["order:read", "patient:write"], lastUsedAt: null });
-    expect(created.createdBy).toEqual({ uid: admin.id, name: admin.name });
+    expect(created.createdBy).toEqual({ uid: admin.id, name: admin.name, deactivated: false });
     expect((await get(ORDERS, { key: created.apiKey })).status).toBe(200);
 
     const listed = await as(admin).adminApiKeys.list();

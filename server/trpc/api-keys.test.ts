@@ -6,6 +6,7 @@ import { trpcCode } from "@/tests/trpc";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { get } from "@/tests/http";
 import { createPortalUser } from "@/tests/webhook-logs";
+import { deactivateUser } from "@/server/domain/users/activation";
 
 let t: Tenant;
 let other: Tenant; // another organisation
@@ -148,5 +149,22 @@ describe("apiKeys.revoke", () => {
     const admin = await createPortalUser(t.db, { role: "ADMIN", organisationId: t.organisation.id });
     expect(await trpcCode(as(null).apiKeys.list())).toBe("UNAUTHORIZED");
     expect(await trpcCode(as(admin).apiKeys.create({ displayName: "x", permissions: ["orders_read"] }))).toBe("FORBIDDEN");
+  });
+});
+
+describe("a key whose creator is deactivated", () => {
+  it("keeps working (it is the pharmacy's, docs/security.md) and is listed with its creator marked deactivated", async () => {
+    const organisationId = t.organisation.id;
+    const leaving = await createPortalUser(t.db, { role: "PHARMACIST", organisationId, pharmacyId: t.pharmacy.id });
+    const admin = await createPortalUser(t.db, { role: "ADMIN", organisationId });
+    const created = await as(leaving).apiKeys.create({ displayName: "Left behind", permissions: ["orders_read"] });
+    expect(created.createdBy).toEqual({ uid: leaving.id, name: leaving.name, deactivated: false });
+
+    await deactivateUser(organisationId, admin.id, leaving.id);
+    expect((await get(ORDERS, { key: created.apiKey })).status).toBe(200);
+    for (const viewer of [pharmacist, groupPharmacist]) {
+      const listed = (await as(viewer).apiKeys.list()).find((k) => k.uid === created.uid);
+      expect(listed?.createdBy).toEqual({ uid: leaving.id, name: leaving.name, deactivated: true });
+    }
   });
 });

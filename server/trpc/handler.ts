@@ -1,18 +1,26 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { config } from "@/server/config";
-import { BodyTooLargeError, readBodyText } from "@/server/rest/body";
+import { TRPC_BODY_MAX_BYTES, TRPC_MODEL_BODY_MAX_BYTES } from "@/server/http/body-limits";
+import { BodyAbortedError, BodyTooLargeError, readBodyText } from "@/server/rest/body";
 import { log } from "@/server/log";
 import { createContext, type PortalUserResolver } from "./context";
 import { appRouter } from "./router";
 
 const TRPC_ENDPOINT = "/api/trpc";
-/** Portal calls are small; a body over 1 MiB is refused before tRPC reads it. */
-const MAX_TRPC_BODY_BYTES = 1024 * 1024;
 const MAX_BATCH_SIZE = 20;
+/** The procedures that carry a questionnaire model as the editor's text: their cap leaves the model's size to the domain. */
+const MODEL_PROCEDURES = new Set(["adminQuestionnaires.publish", "adminQuestionnaires.saveDraft"]);
+
+/** A body over the cap is refused before tRPC reads it: 1 MiB, more when every procedure of the call (a batch names several) carries a model. */
+function bodyCapOf(request: Request): number {
+  const names = new URL(request.url).pathname.slice(TRPC_ENDPOINT.length + 1).replace(/%2C/gi, ",").split(",");
+  return names.every((name) => MODEL_PROCEDURES.has(name)) ? TRPC_MODEL_BODY_MAX_BYTES : TRPC_BODY_MAX_BYTES;
+}
 
 /** A refusal before tRPC runs, in tRPC's error envelope so the client reads it like any other. */
-const refusal = (code: "FORBIDDEN" | "PAYLOAD_TOO_LARGE", message: string) => {
-  const [rpcCode, httpStatus] = code === "FORBIDDEN" ? [-32003, 403] : [-32013, 413];
+const REFUSALS = { BAD_REQUEST: [-32600, 400], FORBIDDEN: [-32003, 403], PAYLOAD_TOO_LARGE: [-32013, 413] } as const;
+const refusal = (code: keyof typeof REFUSALS, message: string) => {
+  const [rpcCode, httpStatus] = REFUSALS[code];
   return Response.json({ error: { message, code: rpcCode, data: { code, httpStatus, fieldErrors: null } } }, { status: httpStatus });
 };
 
@@ -33,10 +41,15 @@ export async function handleTrpcRequest(request: Request, resolveUser?: PortalUs
   let req = request;
   if (request.method !== "GET" && request.method !== "HEAD") {
     try {
-      const body = await readBodyText(request, MAX_TRPC_BODY_BYTES);
+      const body = await readBodyText(request, bodyCapOf(request));
       req = new Request(request.url, { method: request.method, headers: request.headers, body, signal: request.signal });
     } catch (error) {
       if (error instanceof BodyTooLargeError) return refusal("PAYLOAD_TOO_LARGE", "Request body too large.");
+      if (error instanceof BodyAbortedError) {
+        // The client went away mid-upload: not a fault, and nobody reads this answer.
+        log.info("request body aborted by the client", { path: new URL(request.url).pathname });
+        return refusal("BAD_REQUEST", "Request body aborted.");
+      }
       throw error;
     }
   }

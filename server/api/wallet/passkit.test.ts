@@ -28,13 +28,15 @@ async function issuePass(): Promise<Pass> {
 }
 
 /** A request to the web service through the app route, as Next.js calls it. */
-async function call(method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+async function call(method: string, path: string, options: { token?: string; body?: unknown; raw?: BodyInit; headers?: Record<string, string> } = {}) {
   const url = `http://localhost:3000/wallet/passkit${path}`;
   const headers = new Headers(options.headers);
   if (options.token) headers.set("authorization", `ApplePass ${options.token}`);
   if (options.body !== undefined) headers.set("content-type", "application/json");
-  const request = new Request(url, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
-  const segments = new URL(url).pathname.split("/").slice(3);
+  const body = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+  const request = new Request(url, { method, headers, body, ...(options.raw instanceof ReadableStream ? { duplex: "half" } : {}) } as RequestInit);
+  // Next.js hands the route its segments decoded.
+  const segments = new URL(url).pathname.split("/").slice(3).map(decodeURIComponent);
   const handler = passkitRoute[method as "GET" | "POST" | "DELETE"];
   return handler(request, { params: Promise.resolve({ path: segments }) });
 }
@@ -113,5 +115,46 @@ describe("the PassKit web service", () => {
     expect((await call("POST", "/v1/log", { body: { logs: "x" } })).status).toBe(400);
     expect((await call("GET", "/v2/passes/x/y")).status).toBe(404);
     expect((await call("GET", "/v1/unknown")).status).toBe(404);
+  });
+
+  it("refuses path identifiers no device sends with a 400 naming them, before the database sees them", async () => {
+    const pass = await issuePass();
+    const long = "a".repeat(5_000);
+    // Without authentication: the device's pass list.
+    for (const device of ["dev%00ice", long, "dev%20ice", "d%C3%A9vice"]) {
+      const r = await call("GET", `/v1/devices/${device}/registrations/${TYPE}`);
+      expect(r.status, device.slice(0, 20)).toBe(400);
+      expect(await r.text()).toBe("Invalid deviceLibraryIdentifier.\n");
+    }
+    expect((await call("GET", `/v1/devices/device-x/registrations/pass.a%00b`)).status).toBe(400);
+    // With the pass's token: registration, unregistration, the latest pass.
+    expect((await register(long, pass)).status).toBe(400);
+    expect((await register("dev%00ice", pass)).status).toBe(400);
+    expect((await call("DELETE", `/v1/devices/${long}/registrations/${TYPE}/${pass.uid}`, { token: pass.token })).status).toBe(400);
+    expect((await call("POST", `/v1/devices/device-x/registrations/${TYPE}/${"s".repeat(5_000)}`, { token: pass.token, body: { pushToken: "0123" } })).status).toBe(400);
+    expect((await call("GET", `/v1/passes/${TYPE}/ser%00ial`, { token: pass.token })).status).toBe(400);
+    expect((await call("GET", `/v1/passes/not-a-pass-type/${pass.uid}`, { token: pass.token })).status).toBe(400);
+    expect(await t.db.walletPassDevice.count({ where: { walletPassId: pass.uid } })).toBe(0);
+    // A real device's identifier (32 hexadecimal digits) still registers.
+    expect((await register("0f1e2d3c4b5a69788796a5b4c3d2e1f0", pass)).status).toBe(201);
+  });
+
+  it("refuses a body over its cap with 413 and stops reading it", async () => {
+    const chunk = new Uint8Array(64 * 1024).fill(0x61);
+    let pulled = 0;
+    // A few MiB offered as a stream; the reader stops soon after the 256 KiB cap.
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulled++ >= 64) return controller.close();
+        controller.enqueue(chunk);
+      },
+    });
+    const r = await call("POST", "/v1/log", { raw: stream, headers: { "content-type": "application/json" } });
+    expect(r.status).toBe(413);
+    expect(r.headers.get("connection")).toBe("close");
+    expect(pulled).toBeLessThan(10);
+    // Declared too large: refused before reading.
+    const declared = await call("POST", "/v1/log", { raw: "{}", headers: { "content-type": "application/json", "content-length": String(300 * 1024) } });
+    expect(declared.status).toBe(413);
   });
 });

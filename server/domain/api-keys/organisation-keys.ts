@@ -21,7 +21,8 @@ const keySelect = {
   permissions: true,
   createdAt: true,
   lastUsedAt: true,
-  createdBy: { select: { id: true, displayName: true } },
+  // Its creator's deactivation does not end a key (it is the organisation's): the lists show it.
+  createdBy: { select: { id: true, displayName: true, deactivatedAt: true } },
 } as const satisfies Prisma.ApiKeySelect;
 
 export type OrganisationApiKey = Prisma.ApiKeyGetPayload<{ select: typeof keySelect }>;

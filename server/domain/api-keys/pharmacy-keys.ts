@@ -25,7 +25,11 @@ export type PharmacyApiKey = {
   prefix: string;
   permissions: string[];
   scope: PharmacyApiKeyScope;
-  createdBy: { id: string; name: string } | null;
+  /**
+   * Who made the key. The key belongs to the pharmacy (or group), not to them: it keeps working
+   * after they are deactivated (docs/security.md), and the lists say so (`deactivated`).
+   */
+  createdBy: { id: string; name: string; deactivated: boolean } | null;
   createdAt: Date;
   /** Recorded at most once a minute (server/auth/api-keys.ts). */
   lastUsedAt: Date | null;
@@ -55,7 +59,7 @@ const keySelect = {
   lastUsedAt: true,
   pharmacy: { select: { id: true, displayName: true } },
   pharmacyGroup: { select: { id: true, displayName: true } },
-  createdBy: { select: { id: true, displayName: true } },
+  createdBy: { select: { id: true, displayName: true, deactivatedAt: true } },
 } as const satisfies Prisma.ApiKeySelect;
 
 type KeyRow = Prisma.ApiKeyGetPayload<{ select: typeof keySelect }>;
@@ -70,7 +74,7 @@ function toKey(row: KeyRow): PharmacyApiKey {
     prefix: row.prefix,
     permissions: row.permissions,
     scope,
-    createdBy: row.createdBy ? { id: row.createdBy.id, name: row.createdBy.displayName } : null,
+    createdBy: row.createdBy ? { id: row.createdBy.id, name: row.createdBy.displayName, deactivated: row.createdBy.deactivatedAt !== null } : null,
     createdAt: row.createdAt,
     lastUsedAt: row.lastUsedAt,
   };

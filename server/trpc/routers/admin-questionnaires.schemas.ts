@@ -1,10 +1,14 @@
-/** Inputs of the admin tool's questionnaire procedures, shared with the editor (zod and server/wire only). */
+/** Inputs of the admin tool's questionnaire procedures, shared with the editor (zod, server/wire and the body limits only). */
 import { z } from "zod";
+import { TRPC_MODEL_TEXT_MAX_CHARS } from "@/server/http/body-limits";
 import { inputTextErrors, MAX_JSON_DEPTH } from "@/server/wire/json-input";
 import { FREE_FORM_MAX_BYTES, text, uid } from "@/server/wire/schemas";
 
-/** Room for the domain's 1 MiB model bound plus indentation; the domain's own bound decides. */
-const MAX_JSON_TEXT = 4 * 1024 * 1024;
+/**
+ * Room for the domain's 1 MiB model bound plus indentation; the domain's own bound decides, and the
+ * tRPC handler takes bodies of these procedures large enough for this much text (body-limits.ts).
+ */
+const MAX_JSON_TEXT = TRPC_MODEL_TEXT_MAX_CHARS;
 
 /**
  * JSON text, as typed in the editor's textarea, parsed to an object: text that is not JSON, or JSON

@@ -27,7 +27,7 @@ const presentKey = (key: OrganisationApiKey) => ({
   displayName: key.displayName,
   prefix: key.prefix,
   permissions: key.permissions,
-  createdBy: key.createdBy ? { uid: key.createdBy.id, name: key.createdBy.displayName } : null,
+  createdBy: key.createdBy ? { uid: key.createdBy.id, name: key.createdBy.displayName, deactivated: key.createdBy.deactivatedAt !== null } : null,
   createdAt: unix(key.createdAt),
   lastUsedAt: unixOrNull(key.lastUsedAt),
 });

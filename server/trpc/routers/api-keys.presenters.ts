@@ -8,7 +8,7 @@ export const presentApiKey = (key: PharmacyApiKey) => ({
   prefix: key.prefix,
   permissions: key.permissions,
   scope: { type: key.scope.type, uid: key.scope.id, displayName: key.scope.displayName },
-  createdBy: key.createdBy ? { uid: key.createdBy.id, name: key.createdBy.name } : null,
+  createdBy: key.createdBy ? { uid: key.createdBy.id, name: key.createdBy.name, deactivated: key.createdBy.deactivated } : null,
   createdAt: unix(key.createdAt),
   lastUsedAt: unixOrNull(key.lastUsedAt),
 });
