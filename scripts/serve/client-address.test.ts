@@ -119,7 +119,7 @@ async function startEntry(trusted: string[] = []): Promise<string> {
     if (direct(req, res)) return;
     void (async () => {
       const url = new URL(req.url ?? "/", "http://localhost");
-      const headers = new Headers(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
+      const headers = new Headers(Object.entries(req.headers).map(([k, v]): [string, string] => [k, String(v)]));
       if (url.pathname === "/echo") return void res.end(JSON.stringify({ seen: req.headers["x-forwarded-for"], counted: clientAddress({ headers }) }));
       if (url.pathname.startsWith("/wallet/passes/")) {
         const [, , , uid, file] = url.pathname.split("/");
