@@ -10,7 +10,8 @@
  * (node's cluster, connections handed out round-robin); it restarts any that dies and counts the
  * rate limit for the HTTP workers. On embedded PGlite everything runs in this one process. Each
  * HTTP server closes slow clients' connections (HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS,
- * HTTP_KEEP_ALIVE_TIMEOUT_MS) and hands REST requests straight to their route handlers
+ * HTTP_KEEP_ALIVE_TIMEOUT_MS), decides each request's client address once (serve/client-address.ts,
+ * TRUSTED_PROXIES) and hands REST requests straight to their route handlers
  * (serve/rest-direct.ts; RX_DIRECT_REST=0 leaves them to Next.js). SIGTERM or SIGINT: stop
  * accepting, finish the requests in flight, stop the background work, close the database.
  */
@@ -28,6 +29,7 @@ import { log } from "@/server/log";
 import { countRateLimitsForWorkers } from "@/server/rest/rate-limit";
 import { countSignInFailuresForWorkers } from "@/server/auth/sign-in-throttle";
 import { refuseUnboundedBody } from "./serve/body-guard";
+import { clientAddressPolicy, withClientAddress } from "./serve/client-address";
 import { closeGracefully, createHttpServer } from "./serve/http-server";
 import { directApiHandler, FETCH_FORBIDDEN_METHODS, loadApiRoutes } from "./serve/rest-direct";
 import { buildInputsHash, buildIsCurrent, buildStampFile, processPlan } from "./serve/plan";
@@ -80,7 +82,8 @@ async function serveHttp(): Promise<void> {
   // REST requests go straight to their family's route handler, answered as one buffer (rest-direct.ts);
   // not with HTTP_COMPRESSION, which Next.js applies.
   let direct: ReturnType<typeof directApiHandler> = null;
-  const listener: http.RequestListener = (req, res) => {
+  // The client's address is decided first, once, for the direct handlers and Next.js alike.
+  const listener = withClientAddress((req, res) => {
     if (direct?.(req, res)) return;
     // What Next.js serves gets bodies bounded here (serve/body-guard.ts); REST and tRPC bound their own.
     if (refuseUnboundedBody(req, res)) return;
@@ -91,7 +94,7 @@ async function serveHttp(): Promise<void> {
       return;
     }
     void handle(req, res);
-  };
+  }, c.TRUSTED_PROXIES);
   const server = createHttpServer(listener, {
     headersMs: c.HTTP_HEADERS_TIMEOUT_MS,
     requestMs: c.HTTP_REQUEST_TIMEOUT_MS,
@@ -233,6 +236,7 @@ async function main(): Promise<void> {
   if (args.build) return ensureBuild(true);
   if (!args["no-build"]) ensureBuild();
   const c = config();
+  log.info(clientAddressPolicy(c.TRUSTED_PROXIES));
   const plan = processPlan({ databaseUrl: c.DATABASE_URL, webConcurrency: c.WEB_CONCURRENCY, cores: os.availableParallelism() });
   if (!plan.cluster) {
     await serveHttp();

@@ -1,3 +1,4 @@
+import proxyaddr from "proxy-addr";
 import { z } from "zod";
 
 /** Every setting of the service, read once from the environment. Documented in README and .env.example. */
@@ -46,6 +47,24 @@ const schema = z.object({
   /** Public URL of the service, written to .data/demo.json and used in links. */
   PUBLIC_BASE_URL: z.string().url().optional(),
   RATE_LIMIT_PER_SECOND: positiveInt(25),
+  /** The portals' tRPC calls: HTTP requests per one-second window, per signed-in user and per client address. */
+  TRPC_RATE_LIMIT_PER_SECOND: positiveInt(50),
+  /**
+   * Proxies whose X-Forwarded-For hops are believed (docs/security.md#client-addresses-and-throttling):
+   * addresses or CIDR ranges, comma-separated, and proxy-addr's names `loopback`, `linklocal`,
+   * `uniquelocal`. Unset: a client's address is the connection's peer, whatever it sends.
+   */
+  TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? "").split(",").map((s) => s.trim()).filter(Boolean))
+    .superRefine((list, ctx) => {
+      try {
+        proxyaddr.compile(list);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: `not an address, CIDR range or proxy-addr name (${(error as Error).message})` });
+      }
+    }),
   /** Next.js compresses responses itself (read by next.config.ts); off by default: a TLS proxy in front does it. */
   HTTP_COMPRESSION: flag,
   /** Portal session secret (next-auth). Unset → generated once and kept in DATA_DIR/secrets.json. */

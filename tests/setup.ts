@@ -19,6 +19,7 @@ const databaseName = `rx_test_${process.pid}_${Math.random().toString(36).slice(
 process.env.DATA_DIR = dataDir;
 process.env.LOG_LEVEL ??= "silent";
 process.env.RATE_LIMIT_PER_SECOND = "1000000";
+process.env.TRPC_RATE_LIMIT_PER_SECOND = "1000000";
 process.env.SEED_ON_START = "false";
 
 async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {

@@ -22,14 +22,13 @@ if (cluster.isPrimary) {
     });
   }
 } else {
-  const email = "both@example.com";
-  const address = "192.0.2.1";
-  const before = await signInRetryAfterMs(email, address);
-  for (let i = 0; i < 5; i++) await recordFailedSignIn(email, address);
+  const attempt = { email: "both@example.com", address: "192.0.2.1", device: null };
+  const before = await signInRetryAfterMs(attempt);
+  for (let i = 0; i < 5; i++) await recordFailedSignIn(attempt);
   // Wait until both workers have counted (10 in all), then ask.
   let after = 0;
   for (let tries = 0; tries < 50 && after === 0; tries++) {
-    after = await signInRetryAfterMs(email, address);
+    after = await signInRetryAfterMs(attempt);
     if (after === 0) await new Promise((r) => setTimeout(r, 100));
   }
   process.send!({ result: { before, after } });

@@ -87,13 +87,13 @@ async function refuseForbiddenMethod(family: Family, req: http.IncomingMessage, 
 
 async function serve(handler: WebHandler, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   try {
-    // The forwarding headers Next.js adds before a route sees the request (the rate limit reads X-Forwarded-For).
+    // The forwarding headers Next.js adds before a route sees the request (X-Forwarded-For, the
+    // client's address, was set by the entry: client-address.ts).
     const encrypted = Boolean((req.socket as { encrypted?: boolean }).encrypted);
     const proto = (req.headers["x-forwarded-proto"] as string | undefined) ?? (encrypted ? "https" : "http");
     req.headers["x-forwarded-host"] ??= req.headers.host;
     req.headers["x-forwarded-port"] ??= String(req.socket.localPort ?? "");
     req.headers["x-forwarded-proto"] ??= proto;
-    req.headers["x-forwarded-for"] ??= req.socket.remoteAddress;
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) {
       if (value === undefined) continue;

@@ -10,7 +10,8 @@ import { RequestCookies } from "next/dist/server/web/spec-extension/cookies";
 import { database, databaseDriver } from "@/server/db/client";
 import { clientAddress } from "@/server/rest/rate-limit";
 import { hashPassword, needsRehash, verifyPassword } from "./password";
-import { recordFailedSignIn, recordSuccessfulSignIn, signInRetryAfterMs } from "./sign-in-throttle";
+import { deviceOfAttempt, issueDeviceCookie } from "./sign-in-device";
+import { recordFailedSignIn, recordSuccessfulSignIn, signInRetryAfterMs, type SignInAttempt } from "./sign-in-throttle";
 import { portalHome, type PortalRole } from "./portal-roles";
 import { portalAuthSecret } from "./secrets";
 
@@ -81,14 +82,16 @@ function headersOf(value: unknown): Headers {
 }
 
 /**
- * Email and password against the User table, throttled per e-mail and client address and per address
- * (server/auth/sign-in-throttle.ts): a throttled attempt throws `TooManyAttempts:<minutes>` without
- * checking the password. A legacy scrypt hash is replaced by argon2id after a successful check.
+ * Email and password against the User table, throttled per e-mail and client address and per address,
+ * or per device when the browser's device cookie is for this e-mail (server/auth/sign-in-throttle.ts):
+ * a throttled attempt throws `TooManyAttempts:<minutes>` without checking the password. A legacy
+ * scrypt hash is replaced by argon2id after a successful check.
  */
 export async function authorizeCredentials(email: unknown, password: unknown, requestHeaders?: unknown): Promise<PortalSessionUser | null> {
   if (typeof email !== "string" || typeof password !== "string" || !email.trim() || !password) return null;
-  const address = clientAddress({ headers: headersOf(requestHeaders) });
-  const waitMs = await signInRetryAfterMs(email, address);
+  const headers = headersOf(requestHeaders);
+  const attempt: SignInAttempt = { email, address: clientAddress({ headers }), device: deviceOfAttempt(email, headers) };
+  const waitMs = await signInRetryAfterMs(attempt);
   if (waitMs > 0) throw new Error(`${TOO_MANY_ATTEMPTS}:${Math.max(1, Math.ceil(waitMs / 60_000))}`);
   const db = await database();
   const user = await db.user.findFirst({
@@ -110,14 +113,14 @@ export async function authorizeCredentials(email: unknown, password: unknown, re
   if (!user || !user.passwordHash || user.deactivatedAt) {
     decoyHash ??= hashPassword(randomBytes(16).toString("hex"));
     await verifyPassword(password, await decoyHash);
-    await recordFailedSignIn(email, address);
+    await recordFailedSignIn(attempt);
     return null;
   }
   if (!(await verifyPassword(password, user.passwordHash))) {
-    await recordFailedSignIn(email, address);
+    await recordFailedSignIn(attempt);
     return null;
   }
-  await recordSuccessfulSignIn(email, address);
+  await recordSuccessfulSignIn(attempt);
   if (needsRehash(user.passwordHash)) {
     // Only if unchanged meanwhile (a reset in between wins).
     await db.user.updateMany({ where: { id: user.id, passwordHash: user.passwordHash }, data: { passwordHash: await hashPassword(password) } });
@@ -157,6 +160,8 @@ export function portalAuthOptions(): AuthOptions {
         authorize: (credentials, request) => authorizeCredentials(credentials?.email, credentials?.password, request?.headers),
       }),
     ],
+    // The browser that signed in gets its device cookie (renewed at every sign-in).
+    events: { signIn: ({ user }) => issueDeviceCookie(user.email ?? "") },
     callbacks: {
       jwt({ token, user }) {
         if (user) {

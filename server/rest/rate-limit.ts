@@ -1,4 +1,6 @@
 import cluster from "node:cluster";
+import net from "node:net";
+import ipaddr from "ipaddr.js";
 import { RateLimiterMemory } from "rate-limiter-flexible";
 import { config } from "@/server/config";
 import { log } from "@/server/log";
@@ -75,17 +77,36 @@ function askPrimary(subjects: readonly string[], perSecond: number): Promise<boo
 /** The entry's HTTP workers (RX_SERVE_ROLE=http) count in the primary; anything else counts here. */
 const countsInPrimary = () => cluster.isWorker && process.env.RX_SERVE_ROLE === "http" && typeof process.send === "function";
 
-/** Consumes one request for each subject; false when any of them is over its limit. */
-export async function withinRateLimit(subjects: string[]): Promise<boolean> {
-  const perSecond = config().RATE_LIMIT_PER_SECOND;
+/**
+ * Consumes one request for each subject; false when any of them is over its limit (per second:
+ * RATE_LIMIT_PER_SECOND unless a door has its own). Subjects are prefixed by what they count
+ * (`addr:`, `key:`, `trpc-user:`…), so doors with the same limit never share a count.
+ */
+export async function withinRateLimit(subjects: string[], perSecond = config().RATE_LIMIT_PER_SECOND): Promise<boolean> {
   return countsInPrimary() ? askPrimary(subjects, perSecond) : consumeEach(limiterFor(local, perSecond), subjects);
 }
 
 /** The per-address limit alone, for doors outside the REST kit that take no API key (wallet pass downloads, PassKit). */
 export const withinAddressRateLimit = (request: Request) => withinRateLimit([`addr:${clientAddress(request)}`]);
 
-/** The client's address: the first X-Forwarded-For hop (set by Next.js or the proxy in front), else X-Real-IP. */
+/**
+ * The header that carries the client's address to the handlers. The production entry
+ * (scripts/serve/client-address.ts) sets it on every request, overwriting what the client sent:
+ * one address, the connection's peer or the hop a trusted proxy reported. Next.js, which fills
+ * X-Forwarded-For only when absent, keeps it.
+ */
+export const CLIENT_ADDRESS_HEADER = "x-forwarded-for";
+
+/**
+ * The client as the per-address limits count it: the address the entry set; an IPv6 address by its
+ * /64 (one subscriber's network: a host picks any address in it). A value that is not one address
+ * (no entry in front, as under `next dev`, forwarded what the client wrote) counts as "unknown":
+ * forged values share one counter instead of each getting a fresh one.
+ */
 export function clientAddress(request: { headers: Headers }): string {
-  const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-  return forwarded || request.headers.get("x-real-ip")?.trim() || "unknown";
+  const value = request.headers.get(CLIENT_ADDRESS_HEADER)?.trim() ?? "";
+  if (net.isIP(value) === 0) return "unknown";
+  const address = ipaddr.process(value);
+  if (address instanceof ipaddr.IPv4) return address.toString();
+  return `${new ipaddr.IPv6([...address.parts.slice(0, 4), 0, 0, 0, 0]).toString()}/64`;
 }

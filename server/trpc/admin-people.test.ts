@@ -326,7 +326,7 @@ describe("passwords and sign-in", () => {
   it("throttles guessing: after 10 failures per e-mail and address even the right password is refused; other addresses are not", async () => {
     const email = `guess-${tag()}@example.com`;
     await as(admin).adminUsers.add({ email, name: "Guess", role: "ADMIN", password: PASSWORD });
-    const from = { "x-forwarded-for": "203.0.113.7, 10.0.0.1" };
+    const from = { "x-forwarded-for": "203.0.113.7" };
     for (let i = 0; i < SIGN_IN_LIMITS.perEmailAndAddress.points; i++) expect(await authorizeCredentials(email, `wrong guess ${i}`, from)).toBeNull();
     await expect(authorizeCredentials(email, PASSWORD, from)).rejects.toThrow(/^TooManyAttempts:15$/);
     await expect(authorizeCredentials(email.toUpperCase(), PASSWORD, from)).rejects.toThrow(/^TooManyAttempts:/);
@@ -346,7 +346,7 @@ describe("passwords and sign-in", () => {
   });
 
   it("throttles one address trying many e-mails (100 failures a day)", async () => {
-    const from = { "x-real-ip": "203.0.113.10" };
+    const from = { "x-forwarded-for": "203.0.113.10" };
     for (let i = 0; i < SIGN_IN_LIMITS.perAddress.points; i++) expect(await authorizeCredentials(`nobody-${i}-${tag()}@example.com`, "whatever", from)).toBeNull();
     await expect(authorizeCredentials(`someone-${tag()}@example.com`, "whatever", from)).rejects.toThrow(/^TooManyAttempts:\d+$/);
   }, 60_000);
