@@ -169,7 +169,7 @@ describe("the pharmacy-status-check function", () => {
   it("runs the status check when Inngest invokes it, and again without effect", async () => {
     const engine = new InngestTestEngine({ function: pharmacyStatusCheck });
     const { result } = await engine.execute();
-    expect(result).toEqual({ checked: 1, completed: 1, cancelled: 0, open: 0, unknown: 0, skipped: 0, failed: 0, more: false });
+    expect(result).toEqual({ checked: 1, completed: 1, cancelled: 0, open: 0, unknown: 0, blocked: 0, skipped: 0, failed: 0, more: false });
     expect((await t.db.pharmacyOrder.findUniqueOrThrow({ where: { id: pharmacyOrderId } })).status).toBe("completed");
     const again = await new InngestTestEngine({ function: pharmacyStatusCheck }).execute();
     expect(again.result).toMatchObject({ checked: 0, completed: 0 });

@@ -1,4 +1,4 @@
-import { checkWebhookTarget } from "@/server/http/target-guard";
+import { checkOutgoingTarget } from "@/server/http/target-guard";
 import { database, Prisma, type Tx } from "@/server/db/client";
 import { isUniqueViolation } from "@/server/db/errors";
 import { recordAuditEvent } from "@/server/domain/audit/record";
@@ -97,7 +97,7 @@ async function connectorValue(input: ConnectorInput, stored: unknown): Promise<P
     }
     throw new ValidationError(errors.fields);
   }
-  const blocked = await checkWebhookTarget(parsed.data.url);
+  const blocked = await checkOutgoingTarget(parsed.data.url);
   if (blocked) throw new ValidationError({ systemConnector: { url: [blocked] } });
   return parsed.data;
 }
@@ -224,7 +224,7 @@ export async function testPharmacyConnection(organisationId: string, pharmacyId:
   if (!pharmacy) throw new NotFoundError("Pharmacy not found");
   const parsed = systemConnectorSchema.safeParse(pharmacy.systemConnector);
   if (pharmacy.systemConnector === null || !parsed.success) return { ok: false, message: "No valid pharmacy system connector is set." };
-  const blocked = await checkWebhookTarget(parsed.data.url);
+  const blocked = await checkOutgoingTarget(parsed.data.url);
   if (blocked) return { ok: false, message: blocked };
   return testConnector(parsed.data, CONNECTION_TEST_TIMEOUT_MS);
 }
