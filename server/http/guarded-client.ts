@@ -1,6 +1,7 @@
 import type { LookupAddress } from "node:dns";
 import ipaddr from "ipaddr.js";
 import { Agent, buildConnector, request } from "undici";
+import { config } from "@/server/config";
 import { resolvePublicAddresses } from "./target-guard";
 
 /**
@@ -43,12 +44,23 @@ function guardedConnector(): buildConnector.connector {
   };
 }
 
-const holder = globalThis as unknown as { __rxGuardedAgent?: Agent };
+/**
+ * One pool per value of WEBHOOK_ALLOW_PRIVATE_TARGETS: a keep-alive connection is checked when it is
+ * made, so one made while private targets were allowed must never serve a request after they no
+ * longer are (the setting changes in tests; a restart changes it in production).
+ */
+const holder = globalThis as unknown as { __rxGuardedAgents?: Map<boolean, Agent> };
 function guardedAgent(): Agent {
-  // Keep-alive connections are reused per origin (each was made to a checked address); pipelining
-  // off so one slow response blocks nothing else.
-  holder.__rxGuardedAgent ??= new Agent({ connect: guardedConnector(), pipelining: 1, connections: 64 });
-  return holder.__rxGuardedAgent;
+  const privateAllowed = config().WEBHOOK_ALLOW_PRIVATE_TARGETS;
+  holder.__rxGuardedAgents ??= new Map();
+  let agent = holder.__rxGuardedAgents.get(privateAllowed);
+  if (!agent) {
+    // Keep-alive connections are reused per origin (each was made to a checked address); pipelining
+    // off so one slow response blocks nothing else.
+    agent = new Agent({ connect: guardedConnector(), pipelining: 1, connections: 64 });
+    holder.__rxGuardedAgents.set(privateAllowed, agent);
+  }
+  return agent;
 }
 
 export type GuardedRequestOptions = Omit<NonNullable<Parameters<typeof request>[1]>, "dispatcher" | "maxRedirections">;

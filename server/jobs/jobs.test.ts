@@ -4,6 +4,7 @@ import { InngestTestEngine } from "@inngest/test";
 import type { NextRequest } from "next/server";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { reloadConfig } from "@/server/config";
+import { useEnv } from "@/tests/wait";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { createTestOrder, eur, fulfillmentAt, item, offerSku, orderBody } from "@/tests/orders";
 import { EMBEDDED_JOBS, scheduleJob, startEmbeddedJobs, type Job } from "./embedded-runner";
@@ -143,6 +144,8 @@ describe("embedded runner", () => {
 });
 
 describe("the pharmacy-status-check function", () => {
+  // The fake pharmacy system listens on loopback, which the outgoing-request guard refuses by default.
+  useEnv({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" });
   let t: Tenant;
   let server: Server;
   let pharmacyOrderId: string;
