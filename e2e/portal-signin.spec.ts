@@ -102,3 +102,32 @@ test("sign-in ignores a callbackUrl that points off-site", async ({ page }) => {
   await signIn(page, admin.email, admin.password);
   await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/admin$/);
 });
+
+test("signing out ends the session everywhere: a copy of its cookie in another browser is refused", async ({ browser }) => {
+  const { pharmacist } = readDemoFile().users;
+  const first = await browser.newContext();
+  const page = await first.newPage();
+  await page.goto("/signin");
+  await signIn(page, pharmacist.email, pharmacist.password);
+  await expect(page).toHaveURL(/\/pharmacy$/);
+
+  // The session cookie, copied into a second browser (as a stolen or left-behind cookie would be).
+  const copied = (await first.cookies()).filter((c) => c.name.endsWith("next-auth.session-token"));
+  expect(copied).toHaveLength(1);
+  const second = await browser.newContext();
+  await second.addCookies(copied);
+  const other = await second.newPage();
+  await other.goto("/pharmacy");
+  await expect(other).toHaveURL(/\/pharmacy$/);
+  expect((await other.request.get("/api/trpc/pharmacies.list")).status()).toBe(200);
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/signin$/);
+
+  expect((await other.request.get("/api/trpc/pharmacies.list")).status()).toBe(401);
+  await other.goto("/pharmacy");
+  await expect(other).toHaveURL(/\/signin\?callbackUrl=%2Fpharmacy$/);
+  expect(await sessionOf(other)).toEqual({});
+  await first.close();
+  await second.close();
+});

@@ -73,6 +73,10 @@ const schema = z.object({
   ENCRYPTION_KEY: z.string().min(32).optional(),
   /** Create the sandbox organisation on an empty database at start-up. */
   SEED_ON_START: flag.default(true),
+  /**
+   * Let destinations a user or key supplies (webhook targets, pharmacy-system connectors) reach
+   * loopback, private and link-local addresses (server/http/target-guard.ts). Local development only.
+   */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag,
   WEBHOOK_RETRY_BASE_MS: positiveInt(10_000),
   WEBHOOK_RETRY_MAX_MS: positiveInt(600_000),

@@ -36,6 +36,7 @@ export async function createPortalUser(
     pharmacyId: row.pharmacyId,
     pharmacyGroupId: row.pharmacyGroupId,
     doctorId: row.doctorId,
+    sessionVersion: row.sessionVersion,
   };
 }
 

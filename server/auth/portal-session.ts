@@ -8,6 +8,7 @@ import { decode, getToken, type JWT, type JWTDecodeParams } from "next-auth/jwt"
 import type { NextRequest } from "next/server";
 import { RequestCookies } from "next/dist/server/web/spec-extension/cookies";
 import { database, databaseDriver } from "@/server/db/client";
+import { log } from "@/server/log";
 import { clientAddress } from "@/server/rest/rate-limit";
 import { hashPassword, needsRehash, verifyPassword } from "./password";
 import { deviceOfAttempt, issueDeviceCookie } from "./sign-in-device";
@@ -26,6 +27,8 @@ export type PortalSessionUser = {
   pharmacyGroupId: string | null;
   /** The Doctor a DOCTOR user acts as (null for other roles). */
   doctorId: string | null;
+  /** User.sessionVersion when the session began: the session ends when the user's changes (sign-out, password change). */
+  sessionVersion: number;
 };
 
 declare module "next-auth" {
@@ -38,6 +41,7 @@ declare module "next-auth" {
     pharmacyId: string | null;
     pharmacyGroupId: string | null;
     doctorId: string | null;
+    sessionVersion: number;
   }
 }
 
@@ -48,6 +52,7 @@ declare module "next-auth/jwt" {
     pharmacyId?: string | null;
     pharmacyGroupId?: string | null;
     doctorId?: string | null;
+    sessionVersion?: number;
   }
 }
 
@@ -107,6 +112,7 @@ export async function authorizeCredentials(email: unknown, password: unknown, re
       pharmacyGroupId: true,
       doctorId: true,
       deactivatedAt: true,
+      sessionVersion: true,
     },
   });
   // Invited users without a password yet and deactivated users cannot sign in.
@@ -134,8 +140,12 @@ export async function authorizeCredentials(email: unknown, password: unknown, re
     pharmacyId: user.pharmacyId,
     pharmacyGroupId: user.pharmacyGroupId,
     doctorId: user.doctorId,
+    sessionVersion: user.sessionVersion,
   };
 }
+
+/** Thrown by the jwt callback for a session that has ended: next-auth then clears the cookie and reports no session. */
+class SessionEndedError extends Error {}
 
 let options: AuthOptions | undefined;
 
@@ -160,10 +170,8 @@ export function portalAuthOptions(): AuthOptions {
         authorize: (credentials, request) => authorizeCredentials(credentials?.email, credentials?.password, request?.headers),
       }),
     ],
-    // The browser that signed in gets its device cookie (renewed at every sign-in).
-    events: { signIn: ({ user }) => issueDeviceCookie(user.email ?? "") },
     callbacks: {
-      jwt({ token, user }) {
+      async jwt({ token, user }) {
         if (user) {
           token.sub = user.id;
           token.role = user.role;
@@ -171,6 +179,13 @@ export function portalAuthOptions(): AuthOptions {
           token.pharmacyId = user.pharmacyId;
           token.pharmacyGroupId = user.pharmacyGroupId;
           token.doctorId = user.doctorId;
+          token.sessionVersion = user.sessionVersion;
+          return token;
+        }
+        // Every later read of the session (page loads, /api/auth/session): a session ended by sign-out,
+        // a password change or deactivation is no session, and its cookie is cleared.
+        if (!token.sub || !(await currentStateOfPortalUser(token.sub, sessionVersionOf(token)))) {
+          throw new SessionEndedError("The session has ended (signed out, password changed or user deactivated).");
         }
         return token;
       },
@@ -179,9 +194,37 @@ export function portalAuthOptions(): AuthOptions {
         return session;
       },
     },
+    logger: {
+      // An ended session presented again is expected (a second tab, a copied cookie), not an error.
+      error(code, metadata) {
+        if (metadata instanceof SessionEndedError) log.info("portal session refused: it has ended", { code });
+        else log.error("next-auth error", { code, error: metadata });
+      },
+    },
+    events: {
+      // The browser that signed in gets its device cookie (renewed at every sign-in).
+      signIn: ({ user }) => issueDeviceCookie(user.email ?? ""),
+      // Signing out ends every session of the user, not only this cookie (the token is sealed, not
+      // revocable by itself). Only a session still current does so: an ended one changes nothing.
+      async signOut({ token }) {
+        if (token?.sub) await endSessions(token.sub, sessionVersionOf(token));
+      },
+    },
   };
   return options;
 }
+
+/**
+ * Ends every session of the user (sign-out): raises User.sessionVersion, when the session that asks
+ * is still current (`fromVersion`). A password change raises it in its own transaction.
+ */
+export async function endSessions(userId: string, fromVersion: number): Promise<void> {
+  const driver = await databaseDriver();
+  await driver.query(`UPDATE "User" SET "sessionVersion" = "sessionVersion" + 1 WHERE "id" = $1 AND "sessionVersion" = $2`, [userId, fromVersion]);
+}
+
+/** A token minted before session versions existed matches no user: it has ended. */
+const sessionVersionOf = (token: JWT): number => (typeof token.sessionVersion === "number" ? token.sessionVersion : -1);
 
 /** The user a session token names, as the session callback hands it to pages. */
 function sessionUserOfToken(token: JWT): PortalSessionUser {
@@ -194,6 +237,7 @@ function sessionUserOfToken(token: JWT): PortalSessionUser {
     pharmacyId: token.pharmacyId ?? null,
     pharmacyGroupId: token.pharmacyGroupId ?? null,
     doctorId: token.doctorId ?? null,
+    sessionVersion: sessionVersionOf(token),
   };
 }
 
@@ -244,16 +288,17 @@ export async function portalUserOfRequest(request: Request): Promise<PortalSessi
 
 /**
  * The portal user as they are now in the database (role, organisation, pharmacy and group), or null
- * when the user no longer exists or is deactivated: procedures check every call against this rather than the session
+ * when the user no longer exists, is deactivated, or the session (of `sessionVersion`) has ended by
+ * sign-out or a password change: procedures check every call against this rather than the session
  * token (valid 12 hours), so a change to the user applies at once. A driver statement: it runs on
  * every portal call.
  */
-export async function currentStateOfPortalUser(userId: string): Promise<PortalSessionUser | null> {
+export async function currentStateOfPortalUser(userId: string, sessionVersion: number): Promise<PortalSessionUser | null> {
   const driver = await databaseDriver();
   const [current] = await driver.query<PortalSessionUser>(
-    `SELECT "id", "email", "displayName" AS "name", "role", "organisationId", "pharmacyId", "pharmacyGroupId", "doctorId"
-       FROM "User" WHERE "id" = $1 AND "deactivatedAt" IS NULL`,
-    [userId],
+    `SELECT "id", "email", "displayName" AS "name", "role", "organisationId", "pharmacyId", "pharmacyGroupId", "doctorId", "sessionVersion"
+       FROM "User" WHERE "id" = $1 AND "deactivatedAt" IS NULL AND "sessionVersion" = $2`,
+    [userId, sessionVersion],
   );
   return current ?? null;
 }
@@ -269,11 +314,11 @@ export type PortalViewer = {
   pharmacyGroup: { id: string; displayName: string } | null;
 };
 
-async function loadViewer(userId: string): Promise<PortalViewer | null> {
+async function loadViewer(user: PortalSessionUser): Promise<PortalViewer | null> {
   const db = await database();
   const place = { select: { id: true, displayName: true } } as const;
   return db.user.findFirst({
-    where: { id: userId, deactivatedAt: null },
+    where: { id: user.id, deactivatedAt: null, sessionVersion: user.sessionVersion },
     select: {
       id: true,
       email: true,
@@ -288,8 +333,8 @@ async function loadViewer(userId: string): Promise<PortalViewer | null> {
 
 /**
  * For portal pages: the signed-in user if their role may open this portal. Otherwise redirects:
- * to sign-in (with a callbackUrl back to `path`) when there is no session or its user no longer
- * exists, and to the user's own portal when the role does not fit. Roles are checked against the
+ * to sign-in (with a callbackUrl back to `path`) when there is no session, its user no longer
+ * exists or its session has ended (sign-out, password change), and to the user's own portal when the role does not fit. Roles are checked against the
  * database, not only the session token.
  */
 export async function requirePortalViewer(role: PortalRole | readonly PortalRole[], path: string): Promise<PortalViewer> {
@@ -297,7 +342,7 @@ export async function requirePortalViewer(role: PortalRole | readonly PortalRole
   const signIn = `/signin?callbackUrl=${encodeURIComponent(path)}`;
   const user = await currentPortalUser();
   if (!user) redirect(signIn);
-  const viewer = await loadViewer(user.id);
+  const viewer = await loadViewer(user);
   if (!viewer) redirect(signIn);
   if (!roles.includes(viewer.role)) redirect(portalHome(viewer.role));
   return viewer;

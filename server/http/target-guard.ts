@@ -3,12 +3,12 @@ import ipaddr from "ipaddr.js";
 import { config } from "@/server/config";
 
 /**
- * SSRF guard for webhook targets. A target must be an absolute http(s) URL without credentials whose
- * host resolves only to public unicast addresses: loopback, private, link-local (cloud metadata
- * 169.254.169.254 included), carrier-grade NAT, multicast, reserved and unique-local addresses are
- * refused, unless WEBHOOK_ALLOW_PRIVATE_TARGETS is on. Checked at registration and again at every
- * delivery, where the connection itself is made only to an address that passed (see webhook-sender.ts),
- * so a DNS answer that changes between check and connect cannot slip through.
+ * SSRF guard for destinations a user or a key supplies (webhook targets, pharmacy-system
+ * connectors). A target must be an absolute http(s) URL without credentials whose host resolves
+ * only to public unicast addresses (isPublicAddress), unless WEBHOOK_ALLOW_PRIVATE_TARGETS is on.
+ * Checked when a target is saved (a clear field error) and again by the guarded client
+ * (guarded-client.ts) at every connection, on the address it connects to, so a DNS answer that
+ * changes after the save cannot reach an internal address. docs/security.md#outgoing-requests.
  */
 export class BlockedTargetError extends Error {}
 
@@ -17,7 +17,7 @@ const MAX_TARGET_LENGTH = 2048;
 const UNSAFE_URL_CHARACTERS = /[\u0000-\u0020\u007f-\u009f]/;
 
 /** The URL if its shape is acceptable, else a message saying why not. */
-export function parseWebhookTarget(target: string): URL | string {
+export function parseOutgoingTarget(target: string): URL | string {
   if (target.length > MAX_TARGET_LENGTH) return `Ensure this field has no more than ${MAX_TARGET_LENGTH} characters.`;
   // The URL parser silently drops tabs and line breaks and trims controls and spaces: the URL called
   // would not be the target shown and stored. docs/spec-gaps.md#bad-input.
@@ -30,17 +30,34 @@ export function parseWebhookTarget(target: string): URL | string {
   return url;
 }
 
-/** True when connecting to this address is allowed. */
-function isPublicAddress(address: string): boolean {
+/** NAT64's well-known prefix 64:ff9b::/96 (RFC 6052): the last 32 bits are the IPv4 address the gateway reaches. */
+const NAT64_WELL_KNOWN = ipaddr.parseCIDR("64:ff9b::/96");
+/** IPv4-compatible IPv6 (::a.b.c.d, deprecated by RFC 4291): ipaddr.js calls it unicast. */
+const IPV4_COMPATIBLE = ipaddr.parseCIDR("::/96");
+
+/**
+ * True when connecting to this address is allowed: IPv4 and IPv6 unicast only (no loopback,
+ * private, link-local with cloud metadata, carrier-grade NAT, multicast, reserved, unique-local,
+ * documentation or benchmarking ranges). IPv6 forms that embed an IPv4 address: IPv4-mapped
+ * (::ffff:a.b.c.d, connected to over IPv4) and NAT64 64:ff9b::/96 (a gateway forwards to the
+ * IPv4 address) are judged by that IPv4 address; IPv4-compatible ::/96, IPv4-translated
+ * ::ffff:0:a.b.c.d, local-use NAT64 64:ff9b:1::/48, 6to4 2002::/16 and Teredo 2001::/32 are refused
+ * outright (deprecated or locally routed transition forms whose IPv4 part may be internal).
+ */
+export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  return parsed.range() === "unicast";
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === "ipv4") return parsed.range() === "unicast";
+  const v6 = parsed as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().range() === "unicast";
+  if (v6.match(NAT64_WELL_KNOWN)) return ipaddr.fromByteArray(v6.toByteArray().slice(12)).range() === "unicast";
+  if (v6.match(IPV4_COMPATIBLE)) return false;
+  return v6.range() === "unicast";
 }
 
 const privateTargetsAllowed = () => config().WEBHOOK_ALLOW_PRIVATE_TARGETS;
 
-/** The host's addresses, each checked; throws BlockedTargetError when one is not public. */
+/** The host's addresses (an IP literal is its own), each checked; throws BlockedTargetError when one is not public. */
 export async function resolvePublicAddresses(hostname: string): Promise<{ address: string; family: number }[]> {
   const host = hostname.replace(/^\[|\]$/g, "");
   const addresses = ipaddr.isValid(host)
@@ -56,9 +73,9 @@ export async function resolvePublicAddresses(hostname: string): Promise<{ addres
   return addresses;
 }
 
-/** Registration check: the shape and the addresses. Returns an error message, or null when the target is fine. */
-export async function checkWebhookTarget(target: string): Promise<string | null> {
-  const url = parseWebhookTarget(target);
+/** The check when a target is saved: the shape and the addresses. Returns an error message, or null when the target is fine. */
+export async function checkOutgoingTarget(target: string): Promise<string | null> {
+  const url = parseOutgoingTarget(target);
   if (typeof url === "string") return url;
   try {
     await resolvePublicAddresses(url.hostname);

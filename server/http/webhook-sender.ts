@@ -1,8 +1,6 @@
-import type { LookupAddress } from "node:dns";
 import net from "node:net";
-import { Agent, request } from "undici";
-import ipaddr from "ipaddr.js";
-import { BlockedTargetError, parseWebhookTarget, resolvePublicAddresses } from "./target-guard";
+import { CONNECT_TIMEOUT_MS, guardedRequest } from "./guarded-client";
+import { BlockedTargetError, parseOutgoingTarget, resolvePublicAddresses } from "./target-guard";
 
 export type SendOutcome = {
   ok: boolean;
@@ -13,37 +11,6 @@ export type SendOutcome = {
   /** A short description for the delivery log; never contains the body or headers. */
   errorMessage: string | null;
 };
-
-/**
- * Connections are made only to addresses that passed the SSRF guard: the agent resolves the host
- * itself through resolvePublicAddresses, so the address that was checked is the one connected to.
- */
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-
-function guardedLookup(hostname: string, options: { all?: boolean }, callback: LookupCallback): void {
-  resolvePublicAddresses(hostname).then(
-    (addresses) => (options.all ? callback(null, addresses) : callback(null, addresses[0].address, addresses[0].family)),
-    (error: Error) => callback(error as NodeJS.ErrnoException, ""),
-  );
-}
-
-/**
- * A receiver that accepts no connection within this time counts as a failed connection (undici's
- * default is 10 s): an unreachable target then holds its slot briefly, not for the whole 30 s the
- * spec gives a receiver to answer once connected.
- */
-export const CONNECT_TIMEOUT_MS = 5_000;
-
-const holder = globalThis as unknown as { __rxWebhookAgent?: Agent };
-function agent(): Agent {
-  // Keep-alive connections are reused per origin; pipelining off so one slow response blocks nothing else.
-  holder.__rxWebhookAgent ??= new Agent({
-    connect: { lookup: guardedLookup as never, timeout: CONNECT_TIMEOUT_MS },
-    pipelining: 1,
-    connections: 64,
-  });
-  return holder.__rxWebhookAgent;
-}
 
 const isClosedConnection = (error: unknown): boolean =>
   ["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"].includes(String((error as { code?: unknown })?.code ?? ""));
@@ -88,7 +55,7 @@ export function knownUnreachable(target: string): boolean {
  * next to nothing to find out.
  */
 export async function unreachableOutcome(target: string, timeoutMs: number): Promise<SendOutcome | null> {
-  const url = parseWebhookTarget(target);
+  const url = parseOutgoingTarget(target);
   if (typeof url === "string" || !unreachableOrigins.has(originOf(url))) return null;
   const started = performance.now();
   const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
@@ -119,7 +86,7 @@ export async function postWebhook(input: {
 }): Promise<SendOutcome> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const url = parseWebhookTarget(input.target);
+  const url = parseOutgoingTarget(input.target);
   if (typeof url === "string") return { ok: false, durationMs: 0, status: null, errorClass: "blocked_target", errorMessage: url };
   const controller = new AbortController();
   let timedOut = false;
@@ -143,15 +110,11 @@ async function send(
   timedOut: () => boolean,
 ): Promise<SendOutcome> {
   try {
-    // Connecting to an IP literal skips the agent's lookup, so such a target is checked here.
-    const host = url.hostname.replace(/^\[|\]$/g, "");
-    if (ipaddr.isValid(host)) await resolvePublicAddresses(host);
     const post = () =>
-      request(url, {
+      guardedRequest(url, {
         method: "POST",
         body: input.body,
         headers: input.headers,
-        dispatcher: agent(),
         signal: controller.signal,
         headersTimeout: input.timeoutMs,
         bodyTimeout: input.timeoutMs,

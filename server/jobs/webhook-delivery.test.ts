@@ -301,15 +301,23 @@ describe("webhook delivery (embedded runner)", () => {
       // With private targets no longer allowed, the delivery-time check refuses loopback.
       process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "false";
       reloadConfig();
-      const blockedSub = await subscribe("pharmacy_sku_stock_updated", `${receiver.url}/blocked`, { scope: "ORGANISATION", secret: "b" });
+      // So does it for IPv6 forms of the receiver's loopback address (IPv4-mapped, IPv4-compatible).
+      const port = new URL(receiver.url).port;
+      const blockedTargets = [`${receiver.url}/blocked`, `http://[::ffff:127.0.0.1]:${port}/blocked-mapped`, `http://[::7f00:1]:${port}/blocked-compatible`];
+      const blockedSubs = [];
+      for (const [i, target] of blockedTargets.entries()) {
+        blockedSubs.push(await subscribe("pharmacy_sku_stock_updated", target, { scope: "ORGANISATION", secret: `b${i}` }));
+      }
       await patch(`/v1/external_pharmacy_api/pharmacy_skus/${t.groupPharmacySku.id}/stock`, {
         key: t.keys.pharmacyGroup,
         query: { pharmacy_uid: t.groupPharmacy.id },
         body: { stock: 12 },
       });
-      const blocked = await until(async () => (await t.db.webhookAttempt.findFirst({ where: { delivery: { subscriptionId: blockedSub.id } } })) ?? null);
-      expect(blocked.errorClass).toBe("blocked_target");
-      expect(receiver.received.some((r) => r.path === "/blocked")).toBe(false);
+      for (const sub of blockedSubs) {
+        const blocked = await until(async () => (await t.db.webhookAttempt.findFirst({ where: { delivery: { subscriptionId: sub.id } } })) ?? null);
+        expect(blocked.errorClass, sub.target).toBe("blocked_target");
+      }
+      expect(receiver.received.some((r) => r.path.startsWith("/blocked"))).toBe(false);
     } finally {
       process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
       reloadConfig();

@@ -29,7 +29,7 @@ export async function seedDoctorUser(
   await db.user.upsert({
     where: { email: SANDBOX_DOCTOR_EMAIL },
     create: { email: SANDBOX_DOCTOR_EMAIL, displayName: doctor.displayName, passwordHash, ...binding },
-    update: { passwordHash, ...binding },
+    update: { passwordHash, sessionVersion: { increment: 1 }, ...binding }, // a new password ends old sessions
   });
   return { email: SANDBOX_DOCTOR_EMAIL, password };
 }

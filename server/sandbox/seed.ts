@@ -372,7 +372,7 @@ async function ensureUser(db: Db, previous: { email: string; password: string } 
   await db.user.upsert({
     where: { email: spec.email },
     create: { ...spec, passwordHash },
-    update: { passwordHash },
+    update: { passwordHash, sessionVersion: { increment: 1 } }, // a new password ends old sessions
   });
   return { email: spec.email, password };
 }

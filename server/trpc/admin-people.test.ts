@@ -258,14 +258,17 @@ describe("password links", () => {
 });
 
 describe("deactivation", () => {
-  it("ends the user's sessions at once (their next tRPC call is refused) and reactivation lets them back", async () => {
+  it("ends the user's sessions at once (their next tRPC call is refused); reactivation lets them sign in again, not the old sessions back", async () => {
     const user = await createPortalUser(t.db, { role: "PHARMACIST", organisationId: t.organisation.id, pharmacyId: t.pharmacy.id });
     expect(await as(user).pharmacies.list()).toEqual([{ uid: t.pharmacy.id, displayName: t.pharmacy.displayName }]);
     expect(await as(admin).adminUsers.deactivate({ userUid: user.id })).toEqual({ deactivated: true });
     expect(await trpcCode(as(user).pharmacies.list())).toBe("UNAUTHORIZED");
     expect((await as(admin).adminUsers.list()).find((u) => u.uid === user.id)?.status).toBe("deactivated");
     await as(admin).adminUsers.reactivate({ userUid: user.id });
-    expect(await as(user).pharmacies.list()).toHaveLength(1);
+    expect(await trpcCode(as(user).pharmacies.list())).toBe("UNAUTHORIZED");
+    // A new session (sign-in) carries the current version.
+    const { sessionVersion } = await t.db.user.findUniqueOrThrow({ where: { id: user.id } });
+    expect(await as({ ...user, sessionVersion }).pharmacies.list()).toHaveLength(1);
     expect((await auditOf(user.id)).map((e) => e.action)).toEqual(["deactivated", "reactivated"]);
   });
 

@@ -9,6 +9,7 @@ import { ValidationError } from "@/server/domain/errors";
 import { toFieldErrors } from "@/server/wire/field-errors";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { trpcCode } from "@/tests/trpc";
+import { BLOCKED_TARGET_MESSAGE, EMBEDDED_IPV4_TARGETS } from "@/tests/ssrf";
 import { useEnv } from "@/tests/wait";
 import { createPortalUser } from "@/tests/webhook-logs";
 import { createCaller } from "./router";
@@ -214,6 +215,27 @@ describe("the connector's SSRF guard", () => {
     await t.db.pharmacy.update({ where: { id: t.loosePharmacy.id }, data: { systemConnector: { type: "http", url: `${baseUrl}/ok` } } });
     requests.length = 0;
     expect(await as(admin).adminPharmacies.testConnection({ pharmacyUid: t.loosePharmacy.id })).toMatchObject({ ok: false, message: expect.stringContaining("loopback") });
+    expect(requests).toEqual([]);
+  });
+
+  it("refuses IPv6 forms that embed a loopback, private or metadata IPv4 address at save and at test", async () => {
+    const port = new URL(baseUrl).port;
+    for (const target of EMBEDDED_IPV4_TARGETS) {
+      const url = target.replace("]/", `]:${port}/`);
+      expect(await fieldErrors(as(admin).adminPharmacies.create({ displayName: "Embedded", systemConnector: { url } })), url).toEqual({
+        systemConnector: { url: [BLOCKED_TARGET_MESSAGE] },
+      });
+      await t.db.pharmacy.update({ where: { id: t.loosePharmacy.id }, data: { systemConnector: { type: "http", url } } });
+      expect(await as(admin).adminPharmacies.testConnection({ pharmacyUid: t.loosePharmacy.id }), url).toEqual({ ok: false, message: BLOCKED_TARGET_MESSAGE });
+    }
+    expect(requests).toEqual([]);
+  });
+
+  it("tests through the guarded client: a saved name that now resolves to loopback is not connected to", async () => {
+    // As after a DNS change: `localhost` resolves to 127.0.0.1 (the setting was valid when saved).
+    await t.db.pharmacy.update({ where: { id: t.loosePharmacy.id }, data: { systemConnector: { type: "http", url: baseUrl.replace("127.0.0.1", "localhost") } } });
+    requests.length = 0;
+    expect(await as(admin).adminPharmacies.testConnection({ pharmacyUid: t.loosePharmacy.id })).toEqual({ ok: false, message: BLOCKED_TARGET_MESSAGE });
     expect(requests).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import { ValidationError } from "@/server/domain/errors";
 import { openSecret } from "@/server/domain/webhooks/secret-box";
 import { createCaller } from "./router";
 import { trpcCode } from "@/tests/trpc";
+import { BLOCKED_TARGET_MESSAGE, EMBEDDED_IPV4_TARGETS, withPrivateTargetsRefused } from "@/tests/ssrf";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { del, post } from "@/tests/http";
 import { startReceiver, type Receiver } from "@/tests/webhook-receiver";
@@ -115,6 +116,16 @@ describe("adminWebhooks: the organisation's subscriptions", () => {
     const pharmacySubscription = await createSubscription(t.db, { organisationId: t.organisation.id, pharmacyId: t.pharmacy.id, target: `${receiver.url}/p` });
     expect(await trpcCode(as(admin).adminWebhooks.delete({ subscriptionUid: pharmacySubscription.id }))).toBe("NOT_FOUND");
     expect(await trpcCode(as(admin).adminWebhooks.sendTest({ subscriptionUid: pharmacySubscription.id }))).toBe("NOT_FOUND");
+  });
+
+  it("refuses IPv6 forms that embed a loopback, private or metadata IPv4 address", async () => {
+    await withPrivateTargetsRefused(async () => {
+      for (const target of EMBEDDED_IPV4_TARGETS) {
+        const refused = (await as(admin).adminWebhooks.register({ notificationType: "pharmacy_order_updated", target }).catch((e: unknown) => e)) as TRPCError;
+        expect([refused.code, (refused.cause as ValidationError).fields], target).toEqual(["BAD_REQUEST", { target: [BLOCKED_TARGET_MESSAGE] }]);
+      }
+    });
+    expect(await t.db.webhookSubscription.count({ where: { target: { in: EMBEDDED_IPV4_TARGETS } } })).toBe(0);
   });
 
   it("sends a test signed with the subscription's secret, marked as a test", async () => {

@@ -88,7 +88,7 @@ export const publicProcedure = t.procedure.use(domainErrors).use(storableInput);
 /** A signed-in portal user who still exists, as they are now (currentStateOfPortalUser). */
 export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
   if (!ctx.user) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in to continue." });
-  const user = await currentStateOfPortalUser(ctx.user.id);
+  const user = await currentStateOfPortalUser(ctx.user.id, ctx.user.sessionVersion);
   if (!user) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in to continue." });
   return next({ ctx: { user } });
 });

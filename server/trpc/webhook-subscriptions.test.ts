@@ -6,6 +6,7 @@ import { UNSTORABLE_TEXT_MESSAGE as UNSTORABLE } from "@/server/wire/json-input"
 import { handleTrpcRequest } from "./handler";
 import { createCaller } from "./router";
 import { trpcCode } from "@/tests/trpc";
+import { BLOCKED_TARGET_MESSAGE, EMBEDDED_IPV4_TARGETS, withPrivateTargetsRefused } from "@/tests/ssrf";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { startReceiver, type Receiver } from "@/tests/webhook-receiver";
 import { createPortalUser } from "@/tests/webhook-logs";
@@ -56,6 +57,20 @@ describe("portal webhook subscriptions (API Access)", () => {
     expect(await trpcCode(as(other).webhookSubscriptions.delete({ subscriptionUid: created.uid }))).toBe("NOT_FOUND");
     expect(await as(pharmacist).webhookSubscriptions.delete({ subscriptionUid: created.uid })).toEqual({ deleted: true });
     expect(await as(pharmacist).webhookSubscriptions.list({})).toEqual([]);
+  });
+
+  it("refuses IPv6 forms that embed a loopback, private or metadata IPv4 address, for subscriptions and test sends", async () => {
+    await withPrivateTargetsRefused(async () => {
+      for (const target of EMBEDDED_IPV4_TARGETS) {
+        const refused = (await as(pharmacist).webhookSubscriptions.register({ notificationType: "pharmacy_order_updated", target }).catch((e: unknown) => e)) as {
+          code?: string;
+          cause?: { fields?: unknown };
+        };
+        expect([refused.code, refused.cause?.fields], target).toEqual(["BAD_REQUEST", { target: [BLOCKED_TARGET_MESSAGE] }]);
+        expect(await trpcCode(as(pharmacist).webhookSubscriptions.sendTest({ notificationType: "pharmacy_order_updated", target })), target).toBe("BAD_REQUEST");
+      }
+    });
+    expect(await t.db.webhookSubscription.count({ where: { target: { in: EMBEDDED_IPV4_TARGETS } } })).toBe(0);
   });
 
   it("sends unsigned test deliveries from the portal, even when a subscription matches", async () => {

@@ -3,6 +3,7 @@ import { createApiKey } from "@/server/auth/api-keys";
 import { reloadConfig } from "@/server/config";
 import { openSecret } from "@/server/domain/webhooks/secret-box";
 import { createTenant, type Tenant } from "@/tests/fixtures";
+import { BLOCKED_TARGET_MESSAGE, EMBEDDED_IPV4_TARGETS } from "@/tests/ssrf";
 import { call, del, get, post } from "@/tests/http";
 
 const BASE = "/v1/external_pharmacy_api/webhooks";
@@ -186,6 +187,15 @@ describe("validation", () => {
       expect(r.json.error.target, target).toEqual(["The target resolves to a loopback, private, link-local or reserved address."]);
     }
     expect(await liveRows({ target: { in: privateTargets } })).toHaveLength(0);
+  });
+
+  it("refuses IPv6 forms that embed a loopback, private or metadata IPv4 address", async () => {
+    for (const target of EMBEDDED_IPV4_TARGETS) {
+      const r = await register({ target });
+      expect(r.status, target).toBe(400);
+      expect(r.json.error.target, target).toEqual([BLOCKED_TARGET_MESSAGE]);
+    }
+    expect(await liveRows({ target: { in: EMBEDDED_IPV4_TARGETS } })).toHaveLength(0);
   });
 
   it("allows them with WEBHOOK_ALLOW_PRIVATE_TARGETS", async () => {

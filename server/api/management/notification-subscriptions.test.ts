@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { reloadConfig } from "@/server/config";
 import { openSecret } from "@/server/domain/webhooks/secret-box";
 import { createTenant, type Tenant } from "@/tests/fixtures";
+import { BLOCKED_TARGET_MESSAGE, EMBEDDED_IPV4_TARGETS } from "@/tests/ssrf";
 import { call, del, get, post } from "@/tests/http";
 
 const BASE = "/v1/management/notification-subscriptions";
@@ -191,6 +192,15 @@ describe("validation", () => {
     for (const target of privateTargets) expect((await register({ target })).status, target).toBe(400);
     allowPrivateTargets();
     for (const target of privateTargets) expect((await register({ target })).status, target).toBe(201);
+  });
+
+  it("refuses IPv6 forms that embed a loopback, private or metadata IPv4 address, for subscriptions and test sends", async () => {
+    for (const target of EMBEDDED_IPV4_TARGETS) {
+      const r = await register({ target });
+      expect([r.status, r.json.error], target).toEqual([400, { target: [BLOCKED_TARGET_MESSAGE] }]);
+      const sent = await post(`${BASE}/test`, { key: t.keys.management, body: { target, notification_type: "pharmacy_order_created" } });
+      expect([sent.status, sent.json.error], target).toEqual([400, { target: [BLOCKED_TARGET_MESSAGE] }]);
+    }
   });
 
   it("checks the custom header", async () => {

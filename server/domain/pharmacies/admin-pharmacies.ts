@@ -1,4 +1,4 @@
-import { checkWebhookTarget } from "@/server/http/target-guard";
+import { checkOutgoingTarget } from "@/server/http/target-guard";
 import { database, Prisma, type Tx } from "@/server/db/client";
 import { isUniqueViolation } from "@/server/db/errors";
 import { recordAuditEvent } from "@/server/domain/audit/record";
@@ -97,7 +97,7 @@ async function connectorValue(input: ConnectorInput, stored: unknown): Promise<P
     }
     throw new ValidationError(errors.fields);
   }
-  const blocked = await checkWebhookTarget(parsed.data.url);
+  const blocked = await checkOutgoingTarget(parsed.data.url);
   if (blocked) throw new ValidationError({ systemConnector: { url: [blocked] } });
   return parsed.data;
 }
@@ -215,8 +215,8 @@ export const CONNECTION_TEST_TIMEOUT_MS = 5_000;
 
 /**
  * "Test connection": asks the pharmacy's system as the status check does (server/domain/pharmacy-system),
- * after the SSRF guard webhooks use (no loopback, private or link-local targets unless
- * WEBHOOK_ALLOW_PRIVATE_TARGETS). Tests the stored setting; changes nothing.
+ * through the guarded client (no loopback, private or link-local address unless
+ * WEBHOOK_ALLOW_PRIVATE_TARGETS; the guard's refusal is the message). Tests the stored setting; changes nothing.
  */
 export async function testPharmacyConnection(organisationId: string, pharmacyId: string): Promise<ConnectionTestResult> {
   const db = await database();
@@ -224,7 +224,5 @@ export async function testPharmacyConnection(organisationId: string, pharmacyId:
   if (!pharmacy) throw new NotFoundError("Pharmacy not found");
   const parsed = systemConnectorSchema.safeParse(pharmacy.systemConnector);
   if (pharmacy.systemConnector === null || !parsed.success) return { ok: false, message: "No valid pharmacy system connector is set." };
-  const blocked = await checkWebhookTarget(parsed.data.url);
-  if (blocked) return { ok: false, message: blocked };
   return testConnector(parsed.data, CONNECTION_TEST_TIMEOUT_MS);
 }

@@ -6,9 +6,11 @@ import type { CARRIERS } from "@/server/domain/pharmacy-orders/complete";
  * - shipped, completed: the pharmacy has dispatched or handed over the order → we complete it;
  * - cancelled: the pharmacy cancelled it → we cancel it;
  * - open: the system knows the order and it is still in work → nothing to do;
- * - unknown: no usable answer (error status, garbage, timeout, unreachable) → nothing to do.
+ * - unknown: no usable answer (error status, garbage, timeout, unreachable) → nothing to do;
+ * - blocked: not asked, the system's address is refused by the outgoing-request guard (its host
+ *   resolves to a loopback, private or link-local address) → nothing to do.
  */
-export type PharmacySystemStatus = "open" | "shipped" | "completed" | "cancelled" | "unknown";
+export type PharmacySystemStatus = "open" | "shipped" | "completed" | "cancelled" | "unknown" | "blocked";
 
 export type PharmacySystemReport = {
   status: PharmacySystemStatus;
@@ -27,3 +29,4 @@ export interface PharmacySystemConnector {
 }
 
 export const UNKNOWN: PharmacySystemReport = { status: "unknown" };
+export const BLOCKED: PharmacySystemReport = { status: "blocked" };

@@ -1,6 +1,8 @@
 import { CARRIERS } from "@/server/domain/pharmacy-orders/complete";
+import { guardedRequest } from "@/server/http/guarded-client";
+import { BlockedTargetError } from "@/server/http/target-guard";
 import { log } from "@/server/log";
-import { UNKNOWN, type CheckedPharmacyOrder, type PharmacySystemConnector, type PharmacySystemReport } from "./connector";
+import { BLOCKED, UNKNOWN, type CheckedPharmacyOrder, type PharmacySystemConnector, type PharmacySystemReport } from "./connector";
 
 /**
  * The HTTP contract a pharmacy system implements for the automatic status check:
@@ -18,7 +20,9 @@ import { UNKNOWN, type CheckedPharmacyOrder, type PharmacySystemConnector, type 
  * `carrier` (DHL, DPD, UPS, Hermes, FedEx, Other; anything else counts as Other) are optional and
  * used when the order completes. Any other answer — a non-2xx status (redirects are not followed),
  * a body that is not such an object, a body over 64 KiB, no answer within the timeout, a failed
- * connection — is "unknown" and changes nothing; it is logged, never thrown.
+ * connection — is "unknown" and changes nothing; it is logged, never thrown. The request goes
+ * through the guarded client (server/http/guarded-client.ts): a URL whose host now resolves to a
+ * loopback, private or link-local address is not connected to at all ("blocked").
  */
 export type HttpConnectorConfig = {
   url: string;
@@ -61,33 +65,41 @@ function isHttpUrl(value: string): boolean {
   return value.length <= 2048 && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
 }
 
+type Body = Awaited<ReturnType<typeof guardedRequest>>["body"];
+
 /** The body as text, or null when it is larger than `max` bytes (then the rest is not read). */
-async function readCapped(response: Response, max: number): Promise<string | null> {
-  if (Number(response.headers.get("content-length") ?? 0) > max) {
-    await response.body?.cancel().catch(() => {});
+async function readCapped(body: Body, contentLength: number, max: number): Promise<string | null> {
+  // dump drops the rest (closing the connection when there is much of it) without an error event.
+  if (contentLength > max) {
+    await body.dump({ limit: 0 }).catch(() => undefined);
     return null;
   }
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
+  const chunks: Buffer[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.byteLength;
     if (size > max) {
-      await reader.cancel().catch(() => {});
+      await body.dump({ limit: 0 }).catch(() => undefined);
       return null;
     }
-    chunks.push(value);
+    chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/** The guard's refusal, when that is why a request failed. */
+function blockedBy(error: unknown): BlockedTargetError | null {
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof BlockedTargetError) return e;
+  }
+  return null;
+}
+
 /** A failure's class and code for the log; never the URL or headers, which may carry credentials. */
 function describe(error: unknown): { errorClass: string; code?: string } {
-  const e = error as { name?: string; cause?: { code?: string } };
-  return { errorClass: e?.name ?? typeof error, ...(e?.cause?.code ? { code: e.cause.code } : {}) };
+  const e = error as { name?: string; code?: string; cause?: { code?: string } };
+  const code = e?.code ?? e?.cause?.code;
+  return { errorClass: e?.name ?? typeof error, ...(code ? { code } : {}) };
 }
 
 /** What one request to the pharmacy system gave: an answer (status and report, if usable) or a failure. */
@@ -95,20 +107,19 @@ type Asked = { answered: true; httpStatus: number; report: PharmacySystemReport 
 
 /** The contract's request for one order; never throws. */
 async function ask(config: HttpConnectorConfig, order: { uid: string; name: string }, timeoutMs: number): Promise<Asked> {
-  const url = `${config.url.replace(/\/+$/, "")}/orders/${encodeURIComponent(order.uid)}?name=${encodeURIComponent(order.name)}`;
+  const url = new URL(`${config.url.replace(/\/+$/, "")}/orders/${encodeURIComponent(order.uid)}?name=${encodeURIComponent(order.name)}`);
   try {
-    const response = await fetch(url, {
+    const response = await guardedRequest(url, {
       method: "GET",
       headers: { accept: "application/json", "user-agent": USER_AGENT, ...config.headers },
-      redirect: "manual",
       signal: AbortSignal.timeout(timeoutMs),
     });
-    if (response.status < 200 || response.status > 299) {
-      await response.body?.cancel().catch(() => {});
-      return { answered: true, httpStatus: response.status, report: null };
+    if (response.statusCode < 200 || response.statusCode > 299) {
+      await response.body.dump({ limit: 0 }).catch(() => undefined);
+      return { answered: true, httpStatus: response.statusCode, report: null };
     }
-    const text = await readCapped(response, MAX_RESPONSE_BYTES);
-    return { answered: true, httpStatus: response.status, report: text === null ? null : parseStatusBody(text) };
+    const text = await readCapped(response.body, Number(response.headers["content-length"] ?? 0), MAX_RESPONSE_BYTES);
+    return { answered: true, httpStatus: response.statusCode, report: text === null ? null : parseStatusBody(text) };
   } catch (error) {
     return { answered: false, error };
   }
@@ -121,6 +132,11 @@ export function httpConnector(config: HttpConnectorConfig, context: { pharmacyId
       const fields = { pharmacyId: context.pharmacyId, pharmacyOrderId: order.uid };
       const asked = await ask(config, order, config.timeoutMs);
       if (!asked.answered) {
+        const blocked = blockedBy(asked.error);
+        if (blocked) {
+          log.warn("pharmacy system address refused by the outgoing-request guard", { ...fields, errorClass: "blocked_target", reason: blocked.message });
+          return BLOCKED;
+        }
         log.warn("pharmacy system could not be asked for an order status", { ...fields, ...describe(asked.error) });
         return UNKNOWN;
       }
@@ -150,6 +166,8 @@ export type ConnectionTestResult = { ok: true; message: string } | { ok: false; 
 export async function testHttpConnector(config: HttpConnectorConfig, timeoutMs: number): Promise<ConnectionTestResult> {
   const asked = await ask(config, CONNECTION_TEST_ORDER, timeoutMs);
   if (!asked.answered) {
+    const blocked = blockedBy(asked.error);
+    if (blocked) return { ok: false, message: blocked.message };
     const { errorClass, code } = describe(asked.error);
     if (errorClass === "TimeoutError" || errorClass === "AbortError") return { ok: false, message: `No answer within ${timeoutMs / 1000} s.` };
     return { ok: false, message: `Could not connect${code ? ` (${code})` : ""}.` };

@@ -41,6 +41,8 @@ export type StatusCheckSummary = {
   open: number;
   /** No usable answer (error, garbage, timeout): nothing changed. */
   unknown: number;
+  /** Not asked: the system's address was refused by the outgoing-request guard (logged as blocked_target). */
+  blocked: number;
   /** Completed or cancelled meanwhile by someone else: nothing changed. */
   skipped: number;
   /** Our own change failed (logged); the next run tries again. */
@@ -90,7 +92,7 @@ export async function checkPharmacyOrderStatuses(options: StatusCheckOptions = {
     return connectors.get(pharmacy.id) ?? null;
   };
 
-  const summary: StatusCheckSummary = { checked: 0, completed: 0, cancelled: 0, open: 0, unknown: 0, skipped: 0, failed: 0, cursor: null };
+  const summary: StatusCheckSummary = { checked: 0, completed: 0, cancelled: 0, open: 0, unknown: 0, blocked: 0, skipped: 0, failed: 0, cursor: null };
   let cursor = options.after ?? null;
   let seen = 0;
   for (;;) {
@@ -133,10 +135,10 @@ async function ask(connector: PharmacySystemConnector, order: Candidate): Promis
   }
 }
 
-type Outcome = "completed" | "cancelled" | "open" | "unknown" | "skipped" | "failed";
+type Outcome = "completed" | "cancelled" | "open" | "unknown" | "blocked" | "skipped" | "failed";
 
 async function apply(db: Db, candidate: Candidate, report: PharmacySystemReport): Promise<Outcome> {
-  if (report.status === "open" || report.status === "unknown") return report.status;
+  if (report.status === "open" || report.status === "unknown" || report.status === "blocked") return report.status;
   try {
     return await db.$transaction(async (tx): Promise<Outcome> => {
       const order = await lockPharmacyOrder(tx, candidate.pharmacyId, candidate.id);

@@ -21,7 +21,8 @@ export async function deactivateUser(organisationId: string, adminUserId: string
       const otherAdmins = await tx.user.count({ where: { organisationId, role: "ADMIN", deactivatedAt: null, id: { not: user.id } } });
       if (otherAdmins === 0) throw new BadRequestError("The organisation's last active admin cannot be deactivated.", { code: "last_admin" });
     }
-    await tx.user.update({ where: { id: user.id }, data: { deactivatedAt: now } });
+    // The version too: reactivating the user later does not bring their old sessions back.
+    await tx.user.update({ where: { id: user.id }, data: { deactivatedAt: now, sessionVersion: { increment: 1 } } });
     await tx.userToken.updateMany({ where: { userId: user.id, usedAt: null }, data: { usedAt: now } });
     await recordAuditEvent(tx, organisationId, { type: "USER", userId: adminUserId }, {
       entity: "user",

@@ -104,7 +104,8 @@ export async function setPasswordWithToken(token: string, purpose: UserTokenPurp
       throw linkRefused(current.usedAt ? "used" : "expired");
     }
     await tx.userToken.updateMany({ where: { userId: row.user.id, usedAt: null }, data: { usedAt: now } });
-    await tx.user.update({ where: { id: row.user.id }, data: { passwordHash } });
+    // A new password ends every session of the user (docs/security.md#sessions).
+    await tx.user.update({ where: { id: row.user.id }, data: { passwordHash, sessionVersion: { increment: 1 } } });
     await recordAuditEvent(tx, row.user.organisationId, { type: "USER", userId: row.user.id }, {
       entity: "user",
       entityId: row.user.id,

@@ -6,7 +6,7 @@ import { FieldErrorCollector, NotFoundError } from "@/server/domain/errors";
 import { EVENT_TYPES, PAYLOAD_VERSION, PHARMACY_EVENT_TYPES } from "./event-types";
 import { RESERVED_HEADER_NAMES } from "./headers";
 import { generateWebhookSecret, sealSecret } from "./secret-box";
-import { checkWebhookTarget } from "@/server/http/target-guard";
+import { checkOutgoingTarget } from "@/server/http/target-guard";
 
 /**
  * Webhook subscriptions of a pharmacy (External Pharmacy API, pharmacy portal) or of an organisation
@@ -77,7 +77,7 @@ function checkCustomHeader(errors: FieldErrorCollector, { headerKey, headerValue
 }
 
 async function checkTarget(errors: FieldErrorCollector, target: string) {
-  const problem = await checkWebhookTarget(target);
+  const problem = await checkOutgoingTarget(target);
   if (problem) errors.add(["target"], problem);
 }
 

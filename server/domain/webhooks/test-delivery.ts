@@ -5,7 +5,7 @@ import { EVENT_TYPES, PHARMACY_EVENT_TYPES, type EventType } from "./event-types
 import { webhookHeaders } from "./headers";
 import { postWebhook } from "@/server/http/webhook-sender";
 import { openSecret } from "./secret-box";
-import { checkWebhookTarget } from "@/server/http/target-guard";
+import { checkOutgoingTarget } from "@/server/http/target-guard";
 
 /** Which sample a test sends: a pharmacy subscription's view, or an organisation subscription's. */
 export type SampleScope = "PHARMACY" | "ORGANISATION";
@@ -41,7 +41,7 @@ export async function sendTestDelivery(
   const allowed: readonly string[] = input.pharmacyId ? PHARMACY_EVENT_TYPES : EVENT_TYPES;
   const errors = new FieldErrorCollector();
   if (!allowed.includes(input.notificationType)) errors.add(["notification_type"], `Must be one of: ${allowed.join(", ")}.`);
-  const targetProblem = await checkWebhookTarget(input.target);
+  const targetProblem = await checkOutgoingTarget(input.target);
   if (targetProblem) errors.add(["target"], targetProblem);
   errors.throwIfAny();
 
