@@ -17,7 +17,7 @@ import { prescriptionStatusLabel } from "./format";
 import { PrescriptionStatusBadge } from "./status-badge";
 import { TextAreaField } from "./text-area-field";
 
-// survey-react-ui touches the DOM when it loads: the anamnesis is rendered in the browser only.
+// survey-core is large and only a request with an anamnesis needs it: loaded on demand, in the browser.
 const AnamnesisSurvey = dynamic(() => import("./anamnesis-survey"), {
   ssr: false,
   loading: () => <LoadingState label="Loading the answers…" />,

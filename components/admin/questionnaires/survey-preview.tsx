@@ -3,18 +3,19 @@
 import "survey-core/survey-core.min.css";
 import "./survey-preview.css";
 import { useMemo } from "react";
-import { Model } from "survey-core";
 import { Survey } from "survey-react-ui";
+import { safeSurveyModel } from "@/components/survey/safe-model";
 
 /**
  * A questionnaire model rendered as patients will see it (survey-react-ui over survey-core, the
- * library that also checks models on publishing). Answers typed here go nowhere. Loaded in the
- * browser only (questionnaire-editor.tsx): survey-react-ui renders into the page's DOM.
+ * library that also checks models on publishing), its HTML sanitised (safe-model.ts). Answers typed
+ * here go nowhere. Loaded in the browser only (questionnaire-editor.tsx): survey-react-ui renders
+ * into the page's DOM.
  */
 export default function SurveyPreview({ model, theme }: { model: Record<string, unknown>; theme: Record<string, unknown> | null }) {
   const survey = useMemo(() => {
     try {
-      const s = new Model(model);
+      const s = safeSurveyModel(model);
       if (theme) s.applyTheme(theme);
       // A preview: completing it must not look like a submission.
       s.showCompleteButton = false;
