@@ -11,7 +11,7 @@ import { database, databaseDriver } from "@/server/db/client";
 import { clientAddress } from "@/server/rest/rate-limit";
 import { hashPassword, needsRehash, verifyPassword } from "./password";
 import { recordFailedSignIn, recordSuccessfulSignIn, signInRetryAfterMs } from "./sign-in-throttle";
-import { portalHome, type PortalRole } from "./portal-roles";
+import { portalHome, sameOriginCallbackUrl, type PortalRole } from "./portal-roles";
 import { portalAuthSecret } from "./secrets";
 
 /** What a portal session carries about its user (next-auth JWT strategy: no session table). */
@@ -158,6 +158,10 @@ export function portalAuthOptions(): AuthOptions {
       }),
     ],
     callbacks: {
+      // Where next-auth sends the browser after sign-in or sign-out: this origin only.
+      redirect({ url, baseUrl }) {
+        return sameOriginCallbackUrl(url, baseUrl) ?? baseUrl;
+      },
       jwt({ token, user }) {
         if (user) {
           token.sub = user.id;

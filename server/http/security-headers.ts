@@ -1,4 +1,5 @@
-import { config, type Config } from "@/server/config";
+// Relative: next.config.ts loads this module, and its loader does not resolve the "@/" alias.
+import { config, type Config } from "../config";
 
 /**
  * The security headers of every answer, in one place (docs/security.md#security-headers-and-redirects):
@@ -16,9 +17,8 @@ const policy = (directives: Record<string, string>) =>
     .map(([name, value]) => `${name} ${value}`)
     .join("; ");
 
-/** The directives of a page's policy but script-src, which carries the nonce. */
+/** The directives of a page's policy after default-src and script-src (which carries the nonce). */
 const PAGE_DIRECTIVES = {
-  "default-src": "'self'",
   // React and our components, survey-react-ui and pdf.js's text layer set style attributes and
   // inject <style> elements: no nonce can reach those. CSS cannot run script.
   "style-src": "'self' 'unsafe-inline'",
@@ -37,7 +37,7 @@ const PAGE_DIRECTIVES = {
 /** The page policy with `nonce`; `'unsafe-eval'` only under `next dev` (React rebuilds server error stacks with eval). */
 export function pageContentSecurityPolicy(nonce: string, development = process.env.NODE_ENV === "development"): string {
   const scripts = `'self' 'nonce-${nonce}' 'strict-dynamic'${development ? " 'unsafe-eval'" : ""}`;
-  return policy({ ...PAGE_DIRECTIVES, "script-src": scripts });
+  return policy({ "default-src": "'self'", "script-src": scripts, ...PAGE_DIRECTIVES });
 }
 
 /** A fresh nonce for one page answer (128 random bits, base64). */
@@ -64,15 +64,20 @@ export const EXPLORER_CONTENT_SECURITY_POLICY = policy({
   "frame-ancestors": "'none'",
 });
 
+/** The headers every answer carries whatever the configuration (next.config.ts adds them to Next.js's build files). */
+export const STATIC_SECURITY_HEADERS: Headers = {
+  // frame-ancestors says the same to current browsers; this header to older ones.
+  "x-frame-options": "DENY",
+  "x-content-type-options": "nosniff",
+  // Not no-referrer: with it, browsers send `Origin: null` on same-origin POSTs, which the
+  // portals' cross-site check (server/trpc/handler.ts) would refuse.
+  "referrer-policy": "strict-origin-when-cross-origin",
+};
+
 /** The headers every answer carries, whatever its policy. */
 function commonHeaders(c: Config): Headers {
   return {
-    // frame-ancestors says the same to current browsers; this header to older ones.
-    "x-frame-options": "DENY",
-    "x-content-type-options": "nosniff",
-    // Not no-referrer: with it, browsers send `Origin: null` on same-origin POSTs, which the
-    // portals' cross-site check (server/trpc/handler.ts) would refuse.
-    "referrer-policy": "strict-origin-when-cross-origin",
+    ...STATIC_SECURITY_HEADERS,
     // Only where the service is reached over https: HSTS on a plain-http base URL would lock
     // browsers out of it. No includeSubDomains: other hosts of the domain are not ours to decide.
     ...(new URL(c.baseUrl).protocol === "https:" ? { "strict-transport-security": "max-age=31536000" } : {}),
@@ -121,4 +126,9 @@ export function withApiSecurityHeaders(response: Response): Response {
     for (const name in headers) copy.headers.set(name, headers[name]);
     return copy;
   }
+}
+
+/** A route handler whose answers carry the API headers (the route files of next-auth, Inngest and the wallet). */
+export function withApiHeaders<A extends unknown[]>(handler: (...args: A) => Response | Promise<Response>) {
+  return async (...args: A): Promise<Response> => withApiSecurityHeaders(await handler(...args));
 }

@@ -2,6 +2,7 @@ import { serve } from "inngest/next";
 import type { NextRequest } from "next/server";
 import { inngest, inngestFunctions } from "@/server/jobs/inngest";
 import { jobsProvider } from "@/server/jobs/provider";
+import { withApiHeaders } from "@/server/http/security-headers";
 import { notFoundPage } from "@/server/rest/responses";
 
 /**
@@ -15,8 +16,9 @@ const inngestHandler = serve({ client: inngest, functions: inngestFunctions });
 
 const handle =
   (method: "GET" | "POST" | "PUT") =>
-  (request: NextRequest, context: unknown): Promise<Response> | Response =>
-    jobsProvider().servesInngestEndpoint ? inngestHandler[method](request, context) : notFoundPage(new URL(request.url).pathname);
+    withApiHeaders((request: NextRequest, context: unknown): Promise<Response> | Response =>
+      jobsProvider().servesInngestEndpoint ? inngestHandler[method](request, context) : notFoundPage(new URL(request.url).pathname),
+    );
 
 export const GET = handle("GET");
 export const POST = handle("POST");
