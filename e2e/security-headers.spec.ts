@@ -4,6 +4,8 @@
  * anywhere fails the test); a page of ours framed by another origin is refused; and sign-in never
  * lands on another origin, whatever callbackUrl it was given (docs/security.md#security-headers-and-redirects).
  */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { readDemoFile, signInAs } from "./demo";
 
@@ -110,13 +112,19 @@ test("pages, API answers and build files of the production server carry their se
 });
 
 test("a page of ours in another origin's frame is refused", async ({ page, baseURL }) => {
-  await page.route("http://framer.example/", (route) =>
-    route.fulfill({ contentType: "text/html", body: `<!doctype html><iframe src="${baseURL}/signin" width="600" height="400"></iframe>` }),
+  // Another origin on this machine (another port): a page that frames our sign-in page.
+  const framer = http.createServer((_, res) =>
+    res.writeHead(200, { "content-type": "text/html" }).end(`<!doctype html><iframe src="${baseURL}/signin" width="600" height="400"></iframe>`),
   );
-  const refused = page.waitForEvent("console", (m) => /frame-ancestors 'none'|Refused to (display|frame)/.test(m.text()));
-  await page.goto("http://framer.example/");
-  await refused;
-  await expect(page.frameLocator("iframe").getByRole("heading", { name: "Sign in" })).toHaveCount(0);
+  await new Promise<void>((resolve) => framer.listen(0, "127.0.0.1", resolve));
+  try {
+    const refused = page.waitForEvent("console", (m) => /frame-ancestors 'none'|Refused to (display|frame)/.test(m.text()));
+    await page.goto(`http://127.0.0.1:${(framer.address() as AddressInfo).port}/`);
+    await refused;
+    await expect(page.frameLocator("iframe").getByRole("heading", { name: "Sign in" })).toHaveCount(0);
+  } finally {
+    framer.close();
+  }
 });
 
 test("every portal page, the PDF viewer, the survey preview and the API explorers work under their policies", async ({ browser }) => {
@@ -169,7 +177,7 @@ test("every portal page, the PDF viewer, the survey preview and the API explorer
 async function landingAfterSignIn(browser: Browser, encoded: string): Promise<URL> {
   const context = await browser.newContext();
   // Should the browser leave, it finds a page there instead of a DNS failure.
-  await context.route(/evil\.example/, (route) => route.fulfill({ contentType: "text/html", body: "<h1>evil</h1>" }));
+  await context.route((url) => url.hostname === "evil.example", (route) => route.fulfill({ contentType: "text/html", body: "<h1>evil</h1>" }));
   const page = await context.newPage();
   await page.goto(`/signin?callbackUrl=${encoded}`);
   const { admin } = demo().users;
