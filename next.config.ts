@@ -1,5 +1,6 @@
 import type { NextConfig } from "next";
 import { config } from "./server/config";
+import { STATIC_SECURITY_HEADERS } from "./server/http/security-headers";
 
 const nextConfig: NextConfig = {
   // The REST families serve `/path` and `/path/` alike; Next.js must not redirect between them.
@@ -16,6 +17,13 @@ const nextConfig: NextConfig = {
   // body (10 MB by default, silently truncated): above the kit's 32 MiB cap, so the kit sees enough
   // to answer 413 itself (server/rest/body.ts).
   experimental: { proxyClientMaxBodySize: 33 * 1024 * 1024 },
+  // Next.js's build files and icons, which proxy.ts leaves alone: the headers that need no
+  // configuration (a build does not know the run's base URL, so no HSTS here). No policy: a
+  // script's own policy would bind the pdf.js worker started from it.
+  async headers() {
+    const headers = Object.entries(STATIC_SECURITY_HEADERS).map(([key, value]) => ({ key, value }));
+    return ["/_next/:path*", "/favicon.ico", "/icon.svg"].map((source) => ({ source, headers }));
+  },
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "@prisma/adapter-pg", "@prisma/client", "pg"],
 };
 

@@ -1,7 +1,13 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { newNonce, pageSecurityHeaders } from "@/server/http/security-headers";
 import { notFoundPage } from "@/server/rest/responses";
 
 /**
+ * Every page answer gets its security headers here, with a fresh nonce for its scripts: Next.js reads
+ * the nonce from the request's Content-Security-Policy header and puts it on the scripts it renders
+ * (pages render per request: app/layout.tsx). API answers get theirs where they are built (the REST
+ * kit, tRPC, the route files under app/api and app/wallet).
+ *
  * Requests Next.js would answer itself, before our route files run (docs/spec-gaps.md#bad-input):
  *  - a method it does not route (PROPFIND, MKCOL…: an empty 400) on a REST family: answered here
  *    like the kit answers any unrouted method, the HTML 405 with Allow (or the 404 of an unknown path);
@@ -28,6 +34,9 @@ const noSuchProcedure = () =>
     { status: 404 },
   );
 
+/** Paths whose answers carry the API headers of their own handler, not a page's. */
+const API_PATHS = /^\/(v[12]\/|api\/|wallet\/)/;
+
 export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   if (!pathname.split("/").every(decodes)) return pathname.startsWith("/api/trpc/") ? noSuchProcedure() : notFoundPage(pathname);
@@ -37,7 +46,18 @@ export async function proxy(request: NextRequest) {
     const api = restApiFor(request.nextUrl.pathname);
     return api ? api.unroutedMethod(request) : NextResponse.next();
   }
-  return NextResponse.next();
+  if (API_PATHS.test(pathname)) return NextResponse.next();
+  return securedPage(request);
+}
+
+/** A page: its policy with a new nonce, on the request (for Next.js's rendering) and on the answer. */
+function securedPage(request: NextRequest) {
+  const headers = pageSecurityHeaders(newNonce());
+  const requestHeaders = new Headers(request.headers);
+  requestHeaders.set("content-security-policy", headers["content-security-policy"]);
+  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  return response;
 }
 
 export const config = {
@@ -48,16 +68,14 @@ export const config = {
     "/v1/external-pharmacy-api-v1/:path*",
     "/api/v0/patient/:path*",
     "/api/trpc/:path*",
-    // The portal's one dynamic segment (an order uid).
-    "/pharmacy/orders/:path*",
     // Wallet pass downloads and Apple's PassKit web service (uids and tokens in the path).
     "/wallet/:path*",
-    // The hosted checkout page (a token in the path).
-    "/checkout/:path*",
-    // The admin tool's pages with a uid in the path, invitation and reset links, next-auth's routes.
-    "/admin/:path*",
-    "/invitation/:path*",
-    "/reset-password/:path*",
+    // Every page (the portals, sign-in, the hosted checkout, invitations…): all but the API routes
+    // (/api/auth and /api/inngest bodies must reach their handlers unbuffered) and Next.js's build
+    // files, which next.config.ts gives the static headers.
+    "/((?!api/|_next/static|_next/image|favicon.ico|icon.svg).*)",
+    // next-auth's routes: only for paths that do not decode (above); their bodies are bounded by the
+    // production entry before Next.js buffers them (scripts/serve/body-guard.ts).
     "/api/auth/:path*",
   ],
 };

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { connection } from "next/server";
 import type { ReactNode } from "react";
 import "./globals.css";
 
@@ -7,7 +8,9 @@ export const metadata: Metadata = {
   description: "Prescription and pharmacy fulfilment: REST APIs for integrators and a pharmacy portal.",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Every page renders per request: its scripts carry the nonce of its Content-Security-Policy (proxy.ts).
+  await connection();
   return (
     <html lang="en">
       <body className="min-h-screen font-sans">{children}</body>

@@ -2,7 +2,7 @@
 
 import { getSession, signIn } from "next-auth/react";
 import { useState, type FormEvent } from "react";
-import { portalHome } from "@/server/auth/portal-roles";
+import { portalHome, sameOriginCallbackUrl } from "@/server/auth/portal-roles";
 
 const messages: Record<string, string> = {
   CredentialsSignin: "The email or password is not correct.",
@@ -21,9 +21,9 @@ function messageFor(code: string): string {
 
 /**
  * Email and password sign-in. Posts to next-auth without letting it redirect, then navigates to
- * the (already sanitised) callback path, or to the user's own portal when there is none.
+ * the callback URL when it is of this origin, or to the user's own portal when there is none.
  */
-export function SignInForm({ callbackPath, errorCode, defaultEmail }: { callbackPath?: string; errorCode?: string; defaultEmail?: string }) {
+export function SignInForm({ callbackUrl, errorCode, defaultEmail }: { callbackUrl?: string; errorCode?: string; defaultEmail?: string }) {
   const [error, setError] = useState<string | null>(errorCode ? messageFor(errorCode) : null);
   const [pending, setPending] = useState(false);
 
@@ -43,7 +43,7 @@ export function SignInForm({ callbackPath, errorCode, defaultEmail }: { callback
         setPending(false);
         return;
       }
-      let target = callbackPath;
+      let target = sameOriginCallbackUrl(callbackUrl, window.location.origin);
       if (!target) {
         const session = await getSession();
         target = session?.user?.role ? portalHome(session.user.role) : "/";

@@ -25,6 +25,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import nextEnv from "@next/env";
 import { config } from "@/server/config";
+import { apiSecurityHeaders } from "@/server/http/security-headers";
 import { log } from "@/server/log";
 import { countRateLimitsForWorkers } from "@/server/rest/rate-limit";
 import { countSignInFailuresForWorkers } from "@/server/auth/sign-in-throttle";
@@ -90,7 +91,7 @@ async function serveHttp(): Promise<void> {
     // Methods a fetch Request cannot carry fail inside Next.js with a 500; API paths are answered by
     // rest-direct.ts, everything else here.
     if (FETCH_FORBIDDEN_METHODS.has(req.method ?? "")) {
-      res.writeHead(405, { allow: "GET, HEAD, POST", "content-type": "text/plain; charset=utf-8" }).end("Method Not Allowed");
+      res.writeHead(405, { ...apiSecurityHeaders(), allow: "GET, HEAD, POST", "content-type": "text/plain; charset=utf-8" }).end("Method Not Allowed");
       return;
     }
     void handle(req, res);

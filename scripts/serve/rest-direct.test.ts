@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { withClientAddress } from "./client-address";
+import * as trpcRoute from "@/app/api/trpc/[trpc]/route";
 import { directApiHandler, loadApiRoutes } from "./rest-direct";
 
 let server: http.Server | undefined;
@@ -20,8 +21,8 @@ afterEach(async () => {
 });
 
 /** The direct path, behind the entry's client address, in front of a stand-in for Next.js, which answers 299 to whatever it is given. */
-async function start(handlers: Record<string, (r: Request) => Promise<Response>>) {
-  const direct = directApiHandler([{ basePath: "/v1/management", handlers }])!;
+async function start(handlers: Record<string, (r: Request) => Promise<Response>>, basePath = "/v1/management") {
+  const direct = directApiHandler([{ basePath, handlers }])!;
   server = http.createServer(
     withClientAddress((req, res) => {
       if (!direct(req, res)) res.writeHead(299).end("next");
@@ -127,5 +128,38 @@ describe("REST requests served straight to their route handlers", () => {
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
+  });
+});
+
+describe("tRPC served straight to its route handler", () => {
+  /** Sends `head` (and `body`) on a new connection; the raw answer once the server closes it. */
+  const exchange = (url: string, head: string, body: string) =>
+    new Promise<string>((resolve, reject) => {
+      let text = "";
+      const socket = net.connect(Number(new URL(url).port), "127.0.0.1", () => socket.write(head + body));
+      socket.on("data", (d) => (text += d.toString()));
+      socket.on("close", () => resolve(text));
+      socket.on("error", (error) => reject(new Error(`${error.message} after: ${text}`)));
+      // A hang guard only: the server closes the connection right after its answer.
+      setTimeout(() => reject(new Error(`the connection stayed open after: ${text}`)), 10_000).unref();
+    });
+
+  it("refuses a body over its 1 MiB cap with 413 and Connection: close, declared or streamed, and serves the next connection", async () => {
+    const url = await start(trpcRoute as unknown as Record<string, (r: Request) => Promise<Response>>, "/api/trpc");
+    const post = "POST /api/trpc/admin.home HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\nContent-Type: application/json\r\n";
+    // Declared over the cap: answered before the body is read.
+    const declared = await exchange(url, `${post}Content-Length: ${2 * 1024 * 1024}\r\n\r\n`, '{"a":');
+    // Streamed without a length: refused once the cap is passed while reading.
+    const chunk = "x".repeat(512 * 1024);
+    const chunked = await exchange(url, `${post}Transfer-Encoding: chunked\r\n\r\n`, `${chunk.length.toString(16)}\r\n${chunk}\r\n`.repeat(3));
+    for (const answer of [declared, chunked]) {
+      expect(answer).toMatch(/^HTTP\/1.1 413/);
+      expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+      expect(answer).toContain('"code":"PAYLOAD_TOO_LARGE"');
+    }
+    // A client that honours Connection: close sends its next request on a new connection: answered.
+    const next = await fetch(`${url}/api/trpc/no.such.procedure`);
+    expect(next.status).toBe(404);
+    expect((await next.json()).error.data.code).toBe("NOT_FOUND");
   });
 });

@@ -3,6 +3,7 @@ import type http from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Readable } from "node:stream";
+import { apiSecurityHeaders } from "@/server/http/security-headers";
 import { methodNotAllowedPage } from "@/server/rest/responses";
 
 type WebHandler = (request: Request) => Promise<Response>;
@@ -75,7 +76,7 @@ async function refuseForbiddenMethod(family: Family, req: http.IncomingMessage, 
   const probe = family.handlers.OPTIONS;
   const answer = probe ? await probe(new Request(`http://localhost${req.url}`, { method: "OPTIONS" })) : null;
   if (!answer || answer.status !== 405) {
-    res.writeHead(answer?.status ?? 405, { "content-type": answer?.headers.get("content-type") ?? "text/plain" });
+    res.writeHead(answer?.status ?? 405, { ...apiSecurityHeaders(), "content-type": answer?.headers.get("content-type") ?? "text/plain" });
     res.end(answer ? Buffer.from(await answer.arrayBuffer()) : "Method Not Allowed");
     return;
   }
@@ -115,7 +116,7 @@ async function serve(handler: WebHandler, req: http.IncomingMessage, res: http.S
   } catch (error) {
     // The kit answers every error itself; this is a fault of this adapter.
     console.error("[serve] REST request failed outside the kit:", error);
-    if (!res.headersSent) res.statusCode = 500;
+    if (!res.headersSent) res.writeHead(500, apiSecurityHeaders());
     res.end();
   }
 }

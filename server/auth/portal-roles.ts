@@ -13,11 +13,21 @@ export function portalHome(role: PortalRole): string {
 }
 
 /**
- * A same-origin path to return to after sign-in, or undefined. Rejects absolute URLs and
- * protocol-relative tricks (`//evil.example`, `/\evil.example`) so sign-in cannot become an open redirect.
+ * Where to go after sign-in (a `callbackUrl`): the value resolved against the portal's origin, as
+ * an absolute URL of that origin, or undefined when it leads anywhere else. The one rule of the
+ * sign-in form and of next-auth's redirect callback (docs/security.md#security-headers-and-redirects).
+ * It is resolved as the browser resolves it: the URL parser drops tab, CR and LF and reads `\` as
+ * `/`, so `/<TAB>/evil.example`, `/\evil.example` and `//evil.example` name the host evil.example and
+ * are refused. The result is absolute, never a path: `/.//evil.example` resolves to the path
+ * `//evil.example`, which a browser would read as another host again.
  */
-export function safeCallbackPath(value: unknown): string | undefined {
-  if (typeof value !== "string" || !value.startsWith("/")) return undefined;
-  if (value.startsWith("//") || value.startsWith("/\\")) return undefined;
-  return value;
+export function sameOriginCallbackUrl(value: unknown, origin: string): string | undefined {
+  if (typeof value !== "string" || value === "") return undefined;
+  let url: URL;
+  try {
+    url = new URL(value, origin);
+  } catch {
+    return undefined;
+  }
+  return url.origin === new URL(origin).origin ? url.href : undefined;
 }

@@ -13,7 +13,7 @@ import { clientAddress } from "@/server/rest/rate-limit";
 import { hashPassword, needsRehash, verifyPassword } from "./password";
 import { deviceOfAttempt, issueDeviceCookie } from "./sign-in-device";
 import { recordFailedSignIn, recordSuccessfulSignIn, signInRetryAfterMs, type SignInAttempt } from "./sign-in-throttle";
-import { portalHome, type PortalRole } from "./portal-roles";
+import { portalHome, sameOriginCallbackUrl, type PortalRole } from "./portal-roles";
 import { portalAuthSecret } from "./secrets";
 
 /** What a portal session carries about its user (next-auth JWT strategy: no session table). */
@@ -171,6 +171,10 @@ export function portalAuthOptions(): AuthOptions {
       }),
     ],
     callbacks: {
+      // Where next-auth sends the browser after sign-in or sign-out: this origin only.
+      redirect({ url, baseUrl }) {
+        return sameOriginCallbackUrl(url, baseUrl) ?? baseUrl;
+      },
       async jwt({ token, user }) {
         if (user) {
           token.sub = user.id;

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import pkg from "@/package.json";
+import { apiSecurityHeaders, explorerSecurityHeaders } from "@/server/http/security-headers";
 import { paginationQuery } from "@/server/wire/schemas";
 import { authErrorSchema, standardErrorSchema, validationErrorSchema } from "./error-schemas";
 import type { Family, Route } from "./types";
@@ -211,7 +212,11 @@ export function openApiDocument(family: Family, routes: Route[]) {
 const ASSETS = new Set(["swagger-ui.css", "swagger-ui-bundle.js", "swagger-ui-standalone-preset.js", "favicon-32x32.png"]);
 const ASSET_TYPES: Record<string, string> = { ".css": "text/css", ".js": "text/javascript", ".png": "image/png" };
 
-/** Serves the explorer page, the document and Swagger UI's own files; null for any other path. */
+/**
+ * Serves the explorer page, the script that starts Swagger UI, the document and Swagger UI's own
+ * files; null for any other path. The page runs no inline script: its policy allows only files of
+ * this origin (server/http/security-headers.ts).
+ */
 export async function serveApiDocs(family: Family, routes: Route[], subPath: string[]): Promise<Response | null> {
   if (subPath[0] !== "apidocs") return null;
   const docsBase = `${family.basePath}/apidocs`;
@@ -221,16 +226,21 @@ export async function serveApiDocs(family: Family, routes: Route[], subPath: str
 <link rel="stylesheet" href="${docsBase}/swagger-ui.css"><link rel="icon" href="${docsBase}/favicon-32x32.png"></head>
 <body><div id="swagger-ui"></div>
 <script src="${docsBase}/swagger-ui-bundle.js"></script>
-<script>window.ui = SwaggerUIBundle({ url: "${docsBase}/openapi.json", dom_id: "#swagger-ui", deepLinking: true });</script>
+<script src="${docsBase}/explorer.js"></script>
 </body></html>`;
-    return new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } });
+    return new Response(html, { headers: { ...explorerSecurityHeaders(), "content-type": "text/html; charset=utf-8" } });
   }
   if (subPath.length !== 2) return null;
-  if (subPath[1] === "openapi.json") return Response.json(documentOf(family, routes));
+  const headers = apiSecurityHeaders();
+  if (subPath[1] === "openapi.json") return Response.json(documentOf(family, routes), { headers });
+  if (subPath[1] === "explorer.js") {
+    const script = `window.ui = SwaggerUIBundle({ url: ${JSON.stringify(`${docsBase}/openapi.json`)}, dom_id: "#swagger-ui", deepLinking: true });\n`;
+    return new Response(script, { headers: { ...headers, "content-type": "text/javascript; charset=utf-8" } });
+  }
   if (!ASSETS.has(subPath[1])) return null;
   const file = path.join(/*turbopackIgnore: true*/ process.cwd(), "node_modules", "swagger-ui-dist", subPath[1]);
   return new Response(await readFile(file), {
-    headers: { "content-type": ASSET_TYPES[path.extname(file)], "cache-control": "public, max-age=86400" },
+    headers: { ...headers, "content-type": ASSET_TYPES[path.extname(file)], "cache-control": "public, max-age=86400" },
   });
 }
 

@@ -1,4 +1,5 @@
-/** Response builders of the REST kit. */
+/** Response builders of the REST kit: every answer carries the API security headers (server/http/security-headers.ts). */
+import { apiSecurityHeaders } from "@/server/http/security-headers";
 
 /** A response: `body` is serialised as JSON; `jsonText` is a body already serialised (built by the database). */
 export type Reply = { status: number; body?: unknown; jsonText?: string; headers?: Record<string, string> };
@@ -12,7 +13,7 @@ export function replyJsonText(status: number, jsonText: string): Reply {
 }
 
 export function toResponse(r: Reply, head = false): Response {
-  const headers = new Headers(r.headers);
+  const headers = new Headers(r.headers ? { ...apiSecurityHeaders(), ...r.headers } : apiSecurityHeaders());
   const text = r.jsonText ?? (r.body === undefined ? undefined : JSON.stringify(r.body));
   if (text === undefined || r.status === 204) return new Response(null, { status: r.status, headers });
   headers.set("content-type", "application/json");
@@ -27,7 +28,7 @@ function htmlPage(status: number, title: string, message: string, headers: Recor
 <html lang="en"><head><meta charset="utf-8"><title>${status} ${esc(title)}</title></head>
 <body><h1>${status} ${esc(title)}</h1><p>${esc(message)}</p></body></html>
 `;
-  return new Response(body, { status, headers: { "content-type": "text/html; charset=utf-8", ...headers } });
+  return new Response(body, { status, headers: { ...apiSecurityHeaders(), "content-type": "text/html; charset=utf-8", ...headers } });
 }
 
 export const notFoundPage = (path: string) =>

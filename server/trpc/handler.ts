@@ -1,6 +1,7 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { config } from "@/server/config";
 import { TRPC_BODY_MAX_BYTES, TRPC_MODEL_BODY_MAX_BYTES } from "@/server/http/body-limits";
+import { withApiSecurityHeaders } from "@/server/http/security-headers";
 import { BodyAbortedError, BodyTooLargeError, readBodyText } from "@/server/rest/body";
 import { log } from "@/server/log";
 import { createContext, type PortalUserResolver } from "./context";
@@ -19,9 +20,9 @@ function bodyCapOf(request: Request): number {
 
 /** A refusal before tRPC runs, in tRPC's error envelope so the client reads it like any other. */
 const REFUSALS = { BAD_REQUEST: [-32600, 400], FORBIDDEN: [-32003, 403], PAYLOAD_TOO_LARGE: [-32013, 413] } as const;
-const refusal = (code: keyof typeof REFUSALS, message: string) => {
+const refusal = (code: keyof typeof REFUSALS, message: string, headers?: Record<string, string>) => {
   const [rpcCode, httpStatus] = REFUSALS[code];
-  return Response.json({ error: { message, code: rpcCode, data: { code, httpStatus, fieldErrors: null } } }, { status: httpStatus });
+  return Response.json({ error: { message, code: rpcCode, data: { code, httpStatus, fieldErrors: null } } }, { status: httpStatus, headers });
 };
 
 /**
@@ -35,8 +36,15 @@ function crossSite(request: Request): boolean {
   return origin !== new URL(request.url).origin && origin !== new URL(config().baseUrl).origin;
 }
 
-/** Serves the portal procedures (appRouter) over HTTP: the body of app/api/trpc/[trpc]/route.ts. */
+/**
+ * Serves the portal procedures (appRouter) over HTTP: the body of app/api/trpc/[trpc]/route.ts.
+ * Every answer carries the API security headers.
+ */
 export async function handleTrpcRequest(request: Request, resolveUser?: PortalUserResolver): Promise<Response> {
+  return withApiSecurityHeaders(await answer(request, resolveUser));
+}
+
+async function answer(request: Request, resolveUser?: PortalUserResolver): Promise<Response> {
   if (crossSite(request)) return refusal("FORBIDDEN", "Cross-site request refused.");
   let req = request;
   if (request.method !== "GET" && request.method !== "HEAD") {
@@ -44,7 +52,9 @@ export async function handleTrpcRequest(request: Request, resolveUser?: PortalUs
       const body = await readBodyText(request, bodyCapOf(request));
       req = new Request(request.url, { method: request.method, headers: request.headers, body, signal: request.signal });
     } catch (error) {
-      if (error instanceof BodyTooLargeError) return refusal("PAYLOAD_TOO_LARGE", "Request body too large.");
+      // Connection: close, as the REST kit's 413 (server/rest/kit.ts): the rest of the body is never
+      // read, so the connection cannot carry another request.
+      if (error instanceof BodyTooLargeError) return refusal("PAYLOAD_TOO_LARGE", "Request body too large.", { connection: "close" });
       if (error instanceof BodyAbortedError) {
         // The client went away mid-upload: not a fault, and nobody reads this answer.
         log.info("request body aborted by the client", { path: new URL(request.url).pathname });

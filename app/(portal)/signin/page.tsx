@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import { SignInForm } from "@/components/sign-in-form";
 import { SiteHeader } from "@/components/site-header";
-import { safeCallbackPath } from "@/server/auth/portal-roles";
 
 export const metadata: Metadata = { title: "Sign in" };
 
@@ -20,7 +19,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
             Admin tool and pharmacy portal. You are taken to the portal your account belongs to.
           </p>
           <div className="mt-8 rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
-            <SignInForm callbackPath={safeCallbackPath(first(params.callbackUrl))} errorCode={first(params.error)} />
+            <SignInForm callbackUrl={first(params.callbackUrl)} errorCode={first(params.error)} />
           </div>
         </div>
       </main>

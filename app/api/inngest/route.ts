@@ -4,6 +4,7 @@ import { inngest, inngestFunctions } from "@/server/jobs/inngest";
 import { jobsProvider } from "@/server/jobs/provider";
 import { INNGEST_BODY_MAX_BYTES } from "@/server/http/body-limits";
 import { BodyAbortedError, BodyTooLargeError, bodyTooLargeResponse, readBodyText } from "@/server/rest/body";
+import { withApiHeaders } from "@/server/http/security-headers";
 import { notFoundPage } from "@/server/rest/responses";
 
 /**
@@ -18,7 +19,7 @@ const inngestHandler = serve({ client: inngest, functions: inngestFunctions });
 
 const handle =
   (method: "GET" | "POST" | "PUT") =>
-  async (request: NextRequest, context: unknown): Promise<Response> => {
+  withApiHeaders(async (request: NextRequest, context: unknown): Promise<Response> => {
     if (!jobsProvider().servesInngestEndpoint) return notFoundPage(new URL(request.url).pathname);
     if (method === "GET") return inngestHandler.GET(request, context);
     let body: string;
@@ -30,7 +31,7 @@ const handle =
       throw error;
     }
     return inngestHandler[method](new NextRequest(request.url, { method, headers: request.headers, body }), context);
-  };
+  });
 
 export const GET = handle("GET");
 export const POST = handle("POST");

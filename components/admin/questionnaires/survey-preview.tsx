@@ -1,6 +1,7 @@
 "use client";
 
-import "survey-core/survey-core.min.css";
+// Without the web font (the default CSS loads Open Sans from Google, which the page policy refuses): survey-preview.css sets the font.
+import "survey-core/survey-core.fontless.min.css";
 import "./survey-preview.css";
 import { useMemo } from "react";
 import { Survey } from "survey-react-ui";

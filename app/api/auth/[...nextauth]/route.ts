@@ -2,6 +2,7 @@ import NextAuth from "next-auth";
 import type { NextRequest } from "next/server";
 import { checkedAuthRequest } from "@/server/api/portal-auth";
 import { portalAuthOptions } from "@/server/auth/portal-session";
+import { withApiHeaders } from "@/server/http/security-headers";
 
 type Context = { params: Promise<{ nextauth: string[] }> };
 
@@ -12,4 +13,5 @@ async function handler(request: NextRequest, context: Context): Promise<Response
   return NextAuth(checked, context, portalAuthOptions());
 }
 
-export { handler as GET, handler as POST };
+const secured = withApiHeaders(handler);
+export { secured as GET, secured as POST };

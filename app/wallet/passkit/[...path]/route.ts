@@ -1,9 +1,10 @@
 import { handlePasskitRequest } from "@/server/api/wallet/passkit";
+import { withApiHeaders } from "@/server/http/security-headers";
 
 // Apple's PassKit web service under the passes' webServiceURL (register devices, fetch updated passes).
 export const dynamic = "force-dynamic";
 
 type Context = { params: Promise<{ path: string[] }> };
-const handler = async (request: Request, context: Context) => handlePasskitRequest(request, (await context.params).path);
+const handler = withApiHeaders(async (request: Request, context: Context) => handlePasskitRequest(request, (await context.params).path));
 
 export { handler as GET, handler as POST, handler as DELETE };

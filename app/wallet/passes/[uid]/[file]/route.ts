@@ -1,9 +1,10 @@
 import { servePassDownload } from "@/server/api/wallet/pass-download";
+import { withApiHeaders } from "@/server/http/security-headers";
 
 // A wallet pass's .pkpass download (its ios_download_url and android_download_url).
 export const dynamic = "force-dynamic";
 
-export async function GET(request: Request, context: { params: Promise<{ uid: string; file: string }> }) {
+export const GET = withApiHeaders(async (request: Request, context: { params: Promise<{ uid: string; file: string }> }) => {
   const { uid, file } = await context.params;
   return servePassDownload(request, uid, file);
-}
+});

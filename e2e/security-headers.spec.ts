@@ -1,0 +1,204 @@
+/**
+ * Every page and API answer of the production server carries its security headers; the pages, the
+ * PDF viewer, the survey preview and the API explorers work under their policies (a CSP violation
+ * anywhere fails the test); a page of ours framed by another origin is refused; and sign-in never
+ * lands on another origin, whatever callbackUrl it was given (docs/security.md#security-headers-and-redirects).
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { readDemoFile, signInAs } from "./demo";
+
+const demo = () => readDemoFile();
+const tag = () => Math.random().toString(36).slice(2, 8);
+
+/** Records every CSP violation of the context's pages (the event, and Chromium's console message). */
+async function recordViolations(context: BrowserContext): Promise<string[]> {
+  const violations: string[] = [];
+  await context.exposeBinding("__cspViolation", ({ page }, text: string) => violations.push(`${page.url()}: ${text}`));
+  await context.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (e) =>
+      (window as unknown as { __cspViolation(text: string): void }).__cspViolation(`${e.effectiveDirective} blocked ${e.blockedURI} (${e.sourceFile}:${e.lineNumber})`),
+    );
+  });
+  context.on("console", (message) => {
+    if (/Content Security Policy|Refused to (load|execute|evaluate|apply|connect|create|frame)/i.test(message.text())) {
+      violations.push(`${message.page()?.url()}: console: ${message.text()}`);
+    }
+  });
+  return violations;
+}
+
+/** Opens `path` and waits until the page has settled (its requests done). */
+async function visit(page: Page, path: string) {
+  const response = await page.goto(path);
+  expect(response?.status(), path).toBeLessThan(400);
+  await page.waitForLoadState("networkidle");
+}
+
+/** An order waiting for a doctor, with its anamnesis: the request page shows the survey answers and the PDF. */
+async function doctorRequest(request: APIRequestContext): Promise<string> {
+  const d = demo();
+  const rx = d.catalogue.rx[0]!;
+  const lastName = `Csp${tag()}`;
+  const customerId = `e2e-csp-${lastName.toLowerCase()}`;
+  const treatment = await request.post(`/v2/public-api/treatments/${d.shop.identifier}`, {
+    headers: { "X-API-Key": (d.keys as Record<string, string>).public },
+    data: {
+      questionnaire_uid: d.questionnaire_uid,
+      answers: { allergies: "no", conditions: ["none"], medication: "Vitamin D3 1000 IE", consent: true },
+      intent: "consultation",
+      lines: [{ sku_uid: rx.sku_uid, quantity: 1 }],
+      patient_data: { first_name: "Erika", last_name: lastName, date_of_birth: -172_800_000, gender: "female" },
+      shop_customer_id: customerId,
+      shipping_address: { first_name: "Erika", last_name: lastName, address1: "Hauptstr. 5", city: "Berlin", country_code: "DE", zip: "10115" },
+    },
+  });
+  expect(treatment.status(), await treatment.text()).toBe(201);
+  const order = await request.post("/v1/management/orders", {
+    headers: { "X-API-Key": d.keys.management },
+    data: {
+      shop_identifier: d.shop.identifier,
+      external_id: customerId,
+      customer: { id: customerId, email: "erika@example.com" },
+      delivery_address: { first_name: "Erika", last_name: lastName, street: "Hauptstr.", house_number: "5", zip_code: "10115", city: "Berlin", country: "DE" },
+      fulfillments: [
+        {
+          external_id: "f-1",
+          destination_pharmacy_uid: d.pharmacies[0]!.uid,
+          items: [
+            { external_id: "i-1", sku_reference: rx.sku_reference, quantity: 1, total_paid: { amount: 2890, currency: "EUR" }, anamnesis_uid: (await treatment.json()).anamnesis_uid },
+          ],
+        },
+      ],
+    },
+  });
+  expect(order.status(), await order.text()).toBe(201);
+  return (await order.json()).prescriptions[0].uid as string;
+}
+
+const API_POLICY = "default-src 'none'; frame-ancestors 'none'";
+
+/** The headers of every answer; a policy that forbids framing unless `policy` is false (build files have none). */
+function expectSecured(headers: Record<string, string>, what: string, policy = true) {
+  expect(headers["x-frame-options"], what).toBe("DENY");
+  expect(headers["x-content-type-options"], what).toBe("nosniff");
+  expect(headers["referrer-policy"], what).toBe("strict-origin-when-cross-origin");
+  if (policy) expect(headers["content-security-policy"], what).toMatch(/frame-ancestors 'none'/);
+}
+
+test("pages, API answers and build files of the production server carry their security headers", async ({ request }) => {
+  const page = await request.get("/signin");
+  expectSecured(page.headers(), "a page");
+  const csp = page.headers()["content-security-policy"];
+  const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+  expect(nonce, csp).toBeTruthy();
+  // Next.js put the request's nonce on the page's scripts.
+  const html = await page.text();
+  expect(html).toContain(`nonce="${nonce}"`);
+  expect((await request.get("/signin")).headers()["content-security-policy"]).not.toContain(nonce);
+
+  for (const path of ["/api/auth/csrf", "/api/auth/session", "/api/auth/providers", "/v1/management/nope", "/v1/management/orders/", "/api/trpc/no.such.procedure", "/wallet/passkit/v1/log"]) {
+    const answer = await request.get(path);
+    expectSecured(answer.headers(), path);
+    expect(answer.headers()["content-security-policy"], path).toBe(API_POLICY);
+  }
+  const script = /src="(\/_next\/static\/[^"]+\.js)"/.exec(html)![1];
+  for (const path of [script, "/favicon.ico"]) {
+    const answer = await request.get(path);
+    expect(answer.status(), path).toBe(200);
+    expectSecured(answer.headers(), path, false);
+  }
+});
+
+test("a page of ours in another origin's frame is refused", async ({ page, baseURL }) => {
+  // Another origin on this machine (another port): a page that frames our sign-in page.
+  const framer = http.createServer((_, res) =>
+    res.writeHead(200, { "content-type": "text/html" }).end(`<!doctype html><iframe src="${baseURL}/signin" width="600" height="400"></iframe>`),
+  );
+  await new Promise<void>((resolve) => framer.listen(0, "127.0.0.1", resolve));
+  try {
+    const refused = page.waitForEvent("console", (m) => /frame-ancestors 'none'|Refused to (display|frame)/.test(m.text()));
+    await page.goto(`http://127.0.0.1:${(framer.address() as AddressInfo).port}/`);
+    await refused;
+    await expect(page.frameLocator("iframe").getByRole("heading", { name: "Sign in" })).toHaveCount(0);
+  } finally {
+    framer.close();
+  }
+});
+
+test("every portal page, the PDF viewer, the survey preview and the API explorers work under their policies", async ({ browser }) => {
+  test.setTimeout(180_000);
+  const d = demo();
+  const context = await browser.newContext();
+  const violations = await recordViolations(context);
+  const page = await context.newPage();
+
+  for (const path of ["/", "/signin", `/checkout/not-a-token-${tag()}`]) await page.goto(path).then(() => page.waitForLoadState("networkidle"));
+  for (const family of ["/v1/management", "/v2/public-api", "/v1/external_pharmacy_api", "/v1/external-pharmacy-api-v1", "/api/v0/patient"]) {
+    await visit(page, `${family}/apidocs`);
+    await expect(page.locator(".opblock").first()).toBeVisible();
+  }
+
+  await signInAs(page, d.users.admin, "/admin");
+  const adminPages = ["/admin", "/admin/orders", "/admin/prescriptions", "/admin/catalogue", "/admin/pharmacies", "/admin/pharmacy-stock", "/admin/shops", "/admin/users", "/admin/api-keys", "/admin/webhooks", "/admin/webhooks/logs", "/admin/questionnaires", "/admin/telemedicine-providers", "/admin/issues", "/admin/audit-log", "/admin/settings"];
+  for (const path of adminPages) await visit(page, path);
+  // The questionnaire preview (survey-react-ui) renders the anamnesis's questions.
+  await visit(page, `/admin/questionnaires/${d.questionnaire_uid}`);
+  await expect(page.getByTestId("survey-preview")).toContainText("Do you have any known allergies?");
+
+  // The doctors' workspace: the request with its anamnesis and its prescription PDF (pdf.js and its worker).
+  const prescriptionUid = await doctorRequest(page.request);
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/signin/);
+  await signInAs(page, d.users.doctor, "/admin/doctor");
+  for (const path of ["/admin/doctor/waiting-room", "/admin/doctor/statistics"]) await visit(page, path);
+  await visit(page, `/admin/doctor/requests/${prescriptionUid}`);
+  await expect(page.getByTestId("anamnesis-answers")).toContainText("Do you have any known allergies?");
+  const canvas = page.getByTestId("prescription-pdf").locator("canvas");
+  await expect(canvas).toBeVisible({ timeout: 20_000 });
+  // Drawn, not blank: some pixel of the page is not white.
+  await expect
+    .poll(() => canvas.evaluate((c: HTMLCanvasElement) => c.getContext("2d")!.getImageData(0, 0, c.width, c.height).data.some((v, i) => i % 4 !== 3 && v < 200)))
+    .toBe(true);
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/signin/);
+  await signInAs(page, d.users.pharmacist, "/pharmacy");
+  for (const path of ["/pharmacy/orders", "/pharmacy/stock", "/pharmacy/payouts", "/pharmacy/settings/api-keys", "/pharmacy/settings/shipping-methods", "/pharmacy/api-access/webhooks", "/pharmacy/api-access/delivery-logs"]) {
+    await visit(page, path);
+  }
+
+  expect(violations).toEqual([]);
+  await context.close();
+});
+
+/** Signs the admin in from `/signin?callbackUrl=<encoded>` in a fresh browser; the URL it lands on. */
+async function landingAfterSignIn(browser: Browser, encoded: string): Promise<URL> {
+  const context = await browser.newContext();
+  // Should the browser leave, it finds a page there instead of a DNS failure.
+  await context.route((url) => url.hostname === "evil.example", (route) => route.fulfill({ contentType: "text/html", body: "<h1>evil</h1>" }));
+  const page = await context.newPage();
+  await page.goto(`/signin?callbackUrl=${encoded}`);
+  const { admin } = demo().users;
+  await page.getByLabel("Email").fill(admin.email);
+  await page.getByLabel("Password").fill(admin.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL((url) => url.pathname !== "/signin");
+  await page.waitForLoadState();
+  const landed = new URL(page.url());
+  await context.close();
+  return landed;
+}
+
+test("sign-in never lands on another origin, whatever the callbackUrl", async ({ browser, baseURL }) => {
+  test.setTimeout(300_000);
+  const origin = new URL(baseURL!).origin;
+  const payloads = ["%2F%09%2Fevil.example", "%2F%0A%2Fevil.example", "%2F%0D%2Fevil.example", "%2F%09%5Cevil.example", "%2F%2Fevil.example", "https%3A%2F%2Fevil.example", "%2F%5Cevil.example", "%2F.%2F%2Fevil.example"];
+  for (const payload of payloads) {
+    const landed = await landingAfterSignIn(browser, payload);
+    expect(landed.origin, `${payload} → ${landed.href}`).toBe(origin);
+  }
+  // A callback URL of this origin is still honoured.
+  expect((await landingAfterSignIn(browser, "%2Fadmin%2Forders")).href).toBe(`${origin}/admin/orders`);
+});
