@@ -1,5 +1,6 @@
 import type http from "node:http";
 import { bodyLimitFor, readsOwnBody } from "@/server/http/body-limits";
+import { apiSecurityHeaders } from "@/server/http/security-headers";
 
 /**
  * The production entry's bound on bodies Next.js would read (docs/security.md#input-limits-and-malformed-input):
@@ -30,6 +31,6 @@ export function refuseUnboundedBody(req: http.IncomingMessage, res: http.ServerR
 
 function answer(res: http.ServerResponse, status: number, message: string): void {
   const body = `${message}\n`;
-  res.writeHead(status, { "content-type": "text/plain; charset=utf-8", "content-length": Buffer.byteLength(body), connection: "close" });
+  res.writeHead(status, { ...apiSecurityHeaders(), "content-type": "text/plain; charset=utf-8", "content-length": Buffer.byteLength(body), connection: "close" });
   res.end(body);
 }
