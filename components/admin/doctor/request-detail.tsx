@@ -314,6 +314,7 @@ function SignSummary({ request, hasAnamnesis }: { request: Request; hasAnamnesis
         <dt className="text-slate-500">Date of birth</dt>
         <dd className="text-slate-900">{request.patient.dateOfBirth ?? "not given"}</dd>
       </dl>
+      <p className="text-slate-500">Items</p>
       <ul aria-label="Items to sign" className="list-disc space-y-1 pl-5">
         {request.items.map((item) => (
           <li key={item.uid}>
