@@ -2,7 +2,7 @@
 
 import type { UseMutationResult, UseQueryResult } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
-import { Button } from "@/components/ui/controls";
+import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import { formatUnixTime } from "@/components/ui/unix-time";
 import { errorMessage } from "@/components/trpc/errors";
@@ -34,18 +34,11 @@ export function ApiKeyList<K extends ListedApiKey>({
   scope: { title: string; of: (key: K) => ReactNode };
   emptyText: string;
 }) {
-  const [confirming, setConfirming] = useState<string | null>(null);
   const [revokedName, setRevokedName] = useState<string | null>(null);
-  const revokeKey = (key: K) =>
-    revoke.mutate(
-      { keyUid: key.uid },
-      {
-        onSuccess: () => {
-          setConfirming(null);
-          setRevokedName(key.displayName);
-        },
-      },
-    );
+  const revokeKey = async (key: K) => {
+    await revoke.mutateAsync({ keyUid: key.uid });
+    setRevokedName(key.displayName);
+  };
 
   return (
     <section aria-labelledby="keys-heading">
@@ -54,7 +47,6 @@ export function ApiKeyList<K extends ListedApiKey>({
       </h2>
       <div className="mt-3 space-y-3">
         {revokedName ? <Notice>Revoked “{revokedName}”: it no longer works.</Notice> : null}
-        {revoke.error ? <ErrorState message={errorMessage(revoke.error)} /> : null}
         {keys.isPending ? (
           <LoadingState label="Loading API keys…" />
         ) : keys.isError ? (
@@ -100,20 +92,16 @@ export function ApiKeyList<K extends ListedApiKey>({
                     </td>
                     <td className="whitespace-nowrap px-4 py-3 text-slate-700">{formatUnixTime(key.lastUsedAt, "Never")}</td>
                     <td className="px-4 py-3 text-right">
-                      {confirming === key.uid ? (
-                        <div className="flex justify-end gap-2">
-                          <Button tone="danger" disabled={revoke.isPending} onClick={() => revokeKey(key)}>
-                            Confirm revoke
-                          </Button>
-                          <Button tone="secondary" onClick={() => setConfirming(null)}>
-                            Cancel
-                          </Button>
-                        </div>
-                      ) : (
-                        <Button tone="danger" aria-label={`Revoke ${key.displayName}`} onClick={() => setConfirming(key.uid)}>
-                          Revoke
-                        </Button>
-                      )}
+                      <ConfirmButton
+                        buttonLabel={`Revoke ${key.displayName}`}
+                        title={`Revoke the API key “${key.displayName}”?`}
+                        confirmLabel="Confirm revoke"
+                        pendingLabel="Revoking…"
+                        onConfirm={() => revokeKey(key)}
+                        consequence={<p>Every request with this key is refused (401) from its next request on. A revoked key cannot be restored: whoever uses it needs a new key.</p>}
+                      >
+                        Revoke
+                      </ConfirmButton>
                     </td>
                   </tr>
                 ))}

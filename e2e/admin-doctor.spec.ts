@@ -113,7 +113,12 @@ test("a doctor signs a request from an anamnesis order and the pharmacy order ap
   await expect(page.getByTestId("prescription-pdf").locator("canvas")).toBeVisible();
   await shot(page, "admin-doctor-request");
 
+  // Signing shows what is signed first (nothing is missing here), and signs on confirmation.
   await page.getByRole("button", { name: "Sign prescription" }).click();
+  const summary = page.getByRole("alertdialog", { name: `Sign the prescription for Erika ${lastName}?` });
+  await expect(summary.getByRole("list", { name: "Items to sign" })).toContainText("Finasteride 1 mg");
+  await expect(summary.getByRole("list", { name: "Missing from this request" })).toHaveCount(0);
+  await summary.getByRole("button", { name: "Sign with QES" }).click();
   await expect(page.getByText("Signed. The order goes to the pharmacy.")).toBeVisible();
   await expect(page.getByText("Signed (QES)").first()).toBeVisible();
   await expect(page.getByRole("button", { name: "Sign prescription" })).toHaveCount(0);

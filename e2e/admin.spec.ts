@@ -53,8 +53,12 @@ test("an admin creates a Management key, calls the API with it and revokes it", 
   const orders = await page.request.get("/v1/management/orders", { headers: { "X-API-Key": key } });
   expect(orders.status()).toBe(200);
 
+  // Revoking asks once, in a dialog that names what it does.
   await row.getByRole("button", { name: "Revoke" }).click();
-  await row.getByRole("button", { name: "Confirm revoke" }).click();
+  const confirmation = page.getByRole("alertdialog", { name: `Revoke the API key “${name}”?` });
+  await expect(confirmation).toContainText("refused (401)");
+  await page.screenshot({ path: "test-results/screenshots/admin-api-key-revoke-confirmation.png" });
+  await confirmation.getByRole("button", { name: "Confirm revoke" }).click();
   await expect(page.getByText(`Revoked “${name}”`)).toBeVisible();
   await expect(page.getByRole("row").filter({ hasText: name })).toHaveCount(0);
   expect((await page.request.get("/v1/management/orders", { headers: { "X-API-Key": key } })).status()).toBe(401);

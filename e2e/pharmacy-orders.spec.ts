@@ -210,6 +210,9 @@ test("selected orders change status together; the queue shows every order with i
   }
   await page.getByLabel("New status for the selection").selectOption("in-progress");
   await page.getByRole("button", { name: "Change status of selected" }).click();
+  // Many orders at once: one confirmation, naming the move.
+  const confirmation = page.getByRole("alertdialog", { name: "Change the status of 2 orders to “in-progress”?" });
+  await confirmation.getByRole("button", { name: "Change status of 2 orders" }).click();
   await expect(page.getByText("2 changed.")).toBeVisible();
   await expect(page.getByRole("row").filter({ hasText: prefix }).getByText("in-progress", { exact: true })).toHaveCount(2);
   await page.getByLabel("Search").fill("");

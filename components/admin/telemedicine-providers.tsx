@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
+import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { Button, SecretBox, TextField } from "@/components/ui/controls";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import { formatUnixTime } from "@/components/ui/unix-time";
@@ -144,13 +145,11 @@ function ProviderCard({ provider }: { provider: Provider }) {
 function ProviderKey({ provider }: { provider: Provider }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [confirming, setConfirming] = useState<"rotate" | "disconnect" | null>(null);
   const [disconnected, setDisconnected] = useState(false);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.adminTelemedicineProviders.list.pathKey() });
   const rotate = useMutation(
     trpc.adminTelemedicineProviders.rotateKey.mutationOptions({
       onSuccess: async () => {
-        setConfirming(null);
         setDisconnected(false);
         await refresh();
       },
@@ -159,7 +158,6 @@ function ProviderKey({ provider }: { provider: Provider }) {
   const disconnect = useMutation(
     trpc.adminTelemedicineProviders.disconnect.mutationOptions({
       onSuccess: async () => {
-        setConfirming(null);
         setDisconnected(true);
         rotate.reset();
         await refresh();
@@ -186,40 +184,39 @@ function ProviderKey({ provider }: { provider: Provider }) {
       <div className="mt-3 space-y-3">
         {disconnected ? <Notice>Disconnected: its key no longer works.</Notice> : null}
         {error ? <ErrorState message={errorMessage(error)} /> : null}
-        {confirming ? (
-          <div className="flex flex-wrap items-center gap-2">
-            <span className="text-sm text-slate-700">
-              {confirming === "rotate" ? "The current key stops working at once." : "The provider's key stops working at once."}
-            </span>
-            <Button
-              tone="danger"
-              disabled={busy}
-              onClick={() => (confirming === "rotate" ? rotate.mutate({ providerUid: provider.uid }) : disconnect.mutate({ providerUid: provider.uid }))}
-            >
-              {confirming === "rotate" ? "Confirm rotate" : "Confirm disconnect"}
+        <div className="flex flex-wrap gap-2">
+          {provider.key ? (
+            <>
+              <ConfirmButton
+                buttonTone="secondary"
+                buttonLabel={`Rotate the key of ${provider.displayName}`}
+                disabled={busy}
+                title={`Rotate the API key of ${provider.displayName}?`}
+                confirmLabel="Confirm rotate"
+                pendingLabel="Rotating…"
+                onConfirm={() => rotate.mutateAsync({ providerUid: provider.uid })}
+                consequence={<p>A new key is issued and shown once. The current key stops working at once: the provider is refused until it uses the new one.</p>}
+              >
+                Rotate key
+              </ConfirmButton>
+              <ConfirmButton
+                buttonLabel={`Disconnect ${provider.displayName}`}
+                disabled={busy}
+                title={`Disconnect ${provider.displayName}?`}
+                confirmLabel="Confirm disconnect"
+                pendingLabel="Disconnecting…"
+                onConfirm={() => disconnect.mutateAsync({ providerUid: provider.uid })}
+                consequence={<p>The provider&apos;s key stops working at once: it cannot call the API until you issue it a new key.</p>}
+              >
+                Disconnect
+              </ConfirmButton>
+            </>
+          ) : (
+            <Button tone="secondary" disabled={busy} onClick={() => rotate.mutate({ providerUid: provider.uid })}>
+              Issue a key
             </Button>
-            <Button tone="secondary" onClick={() => setConfirming(null)}>
-              Cancel
-            </Button>
-          </div>
-        ) : (
-          <div className="flex flex-wrap gap-2">
-            {provider.key ? (
-              <>
-                <Button tone="secondary" aria-label={`Rotate the key of ${provider.displayName}`} onClick={() => setConfirming("rotate")}>
-                  Rotate key
-                </Button>
-                <Button tone="danger" aria-label={`Disconnect ${provider.displayName}`} onClick={() => setConfirming("disconnect")}>
-                  Disconnect
-                </Button>
-              </>
-            ) : (
-              <Button tone="secondary" disabled={busy} onClick={() => rotate.mutate({ providerUid: provider.uid })}>
-                Issue a key
-              </Button>
-            )}
-          </div>
-        )}
+          )}
+        </div>
         {rotate.data ? (
           <SecretBox
             label={`New API key for ${provider.displayName}`}

@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, useState, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from "react";
+import { useId, useState, type ComponentProps, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from "react";
 
 const inputClass =
   "block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-100 disabled:bg-slate-100";
@@ -12,7 +12,8 @@ const toneClass: Record<Tone, string> = {
   danger: "border border-red-300 bg-white text-red-700 hover:bg-red-50 disabled:text-slate-400",
 };
 
-export function Button({ tone = "primary", className = "", ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { tone?: Tone }) {
+/** A button (type="button" unless told); its ref reaches the <button> (React 19 passes ref as a prop). */
+export function Button({ tone = "primary", className = "", ...props }: ComponentProps<"button"> & { tone?: Tone }) {
   return (
     <button
       type="button"

@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState, type FormEvent } from "react";
+import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { Button, SecretBox, SelectField, TextField } from "@/components/ui/controls";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import { formatUnixTime } from "@/components/ui/unix-time";
@@ -66,10 +67,10 @@ function useSubscriptionsApi(portal: WebhookPortal) {
         ? adminRegister.mutate(registerOrganisationSubscriptionInput.parse(input), { onSuccess })
         : pharmacyRegister.mutate(registerSubscriptionInput.parse(input), { onSuccess }),
     remove: admin ? adminRemove : pharmacyRemove,
-    removeMutate: (s: Subscription, onSuccess: () => void) =>
+    removeAsync: (s: Subscription): Promise<unknown> =>
       admin
-        ? adminRemove.mutate({ subscriptionUid: s.uid }, { onSuccess })
-        : pharmacyRemove.mutate({ pharmacyUid: s.pharmacyUid ?? undefined, subscriptionUid: s.uid }, { onSuccess }),
+        ? adminRemove.mutateAsync({ subscriptionUid: s.uid })
+        : pharmacyRemove.mutateAsync({ pharmacyUid: s.pharmacyUid ?? undefined, subscriptionUid: s.uid }),
     testPending: (s: Subscription) =>
       admin ? adminTest.isPending && adminTest.variables?.subscriptionUid === s.uid : pharmacyTest.isPending && pharmacyTest.variables?.target === s.target,
     sendTest: (s: Subscription, done: (outcome: TestOutcome | { failure: string }) => void) => {
@@ -225,7 +226,6 @@ function SubscriptionList({ portal, api, pharmacyNames }: { portal: WebhookPorta
   const subscriptions = api.list;
   const health = useTargetHealth(portal);
   const healthOf = new Map((health.data ?? []).map((h) => [h.subscriptionUid, h]));
-  const [confirming, setConfirming] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [tests, setTests] = useState<Record<string, TestOutcome | { failure: string }>>({});
 
@@ -242,7 +242,6 @@ function SubscriptionList({ portal, api, pharmacyNames }: { portal: WebhookPorta
       <div className="mt-3 space-y-3">
         {notice ? <Notice>{notice}</Notice> : null}
         <FailingTargetsNotice health={health.data} />
-        {api.remove.error ? <ErrorState message={errorMessage(api.remove.error)} /> : null}
         {subscriptions.isPending ? (
           <LoadingState label="Loading webhook subscriptions…" />
         ) : subscriptions.isError ? (
@@ -280,29 +279,18 @@ function SubscriptionList({ portal, api, pharmacyNames }: { portal: WebhookPorta
                       >
                         Deliveries
                       </Link>
-                      {confirming === s.uid ? (
-                        <>
-                          <Button
-                            tone="danger"
-                            disabled={api.remove.isPending}
-                            onClick={() =>
-                              api.removeMutate(s, () => {
-                                setConfirming(null);
-                                setNotice(`Deleted the ${s.notificationType} webhook to ${s.target}.`);
-                              })
-                            }
-                          >
-                            Confirm delete
-                          </Button>
-                          <Button tone="secondary" onClick={() => setConfirming(null)}>
-                            Cancel
-                          </Button>
-                        </>
-                      ) : (
-                        <Button tone="danger" onClick={() => setConfirming(s.uid)}>
-                          Delete
-                        </Button>
-                      )}
+                      <ConfirmButton
+                        title={`Delete the ${s.notificationType} webhook to ${s.target}?`}
+                        confirmLabel="Confirm delete"
+                        pendingLabel="Deleting…"
+                        onConfirm={async () => {
+                          await api.removeAsync(s);
+                          setNotice(`Deleted the ${s.notificationType} webhook to ${s.target}.`);
+                        }}
+                        consequence={<p>No more {s.notificationType} events are sent to this target; deliveries still queued for it end at their next attempt. Its delivery logs stay readable. To receive the events again, register the target anew.</p>}
+                      >
+                        Delete
+                      </ConfirmButton>
                     </div>
                   </div>
                   {test ? (

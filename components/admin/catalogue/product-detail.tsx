@@ -8,6 +8,7 @@ import { useState, type FormEvent } from "react";
 import { euros, formatMoney, parseEuros } from "@/components/pharmacy/format";
 import { errorMessage, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
+import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { Button, SelectField, TextField } from "@/components/ui/controls";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import type { AppRouter } from "@/server/trpc/router";
@@ -78,7 +79,6 @@ function ProductForm({ product }: { product: Product }) {
   const [displayName, setDisplayName] = useState(product.displayName);
   const [handle, setHandle] = useState(product.handle ?? "");
   const [prescriptionRequired, setPrescriptionRequired] = useState(product.prescriptionRequired);
-  const [confirmDelete, setConfirmDelete] = useState(false);
   const update = useMutation(trpc.adminCatalogue.products.update.mutationOptions({ onSuccess: refresh }));
   const remove = useMutation(
     trpc.adminCatalogue.products.delete.mutationOptions({
@@ -99,27 +99,17 @@ function ProductForm({ product }: { product: Product }) {
     <Section
       title={product.displayName}
       actions={
-        confirmDelete ? (
-          <div className="flex gap-2">
-            <Button tone="danger" disabled={remove.isPending} onClick={() => remove.mutate({ uid: product.uid })}>
-              Confirm delete
-            </Button>
-            <Button tone="secondary" onClick={() => setConfirmDelete(false)}>
-              Keep product
-            </Button>
-          </div>
-        ) : (
-          <Button tone="danger" onClick={() => setConfirmDelete(true)}>
-            Delete product
-          </Button>
-        )
+        <ConfirmButton
+          title={`Delete the product ${product.displayName}?`}
+          confirmLabel="Confirm delete"
+          pendingLabel="Deleting…"
+          onConfirm={() => remove.mutateAsync({ uid: product.uid })}
+          consequence={<p>The product disappears from the catalogue and the APIs. A product that still has SKUs is refused: delete them first.</p>}
+        >
+          Delete product
+        </ConfirmButton>
       }
     >
-      {remove.isError ? (
-        <div className="mb-3">
-          <ErrorState message={errorMessage(remove.error)} />
-        </div>
-      ) : null}
       <form onSubmit={submit} noValidate aria-label="Product" className="grid gap-4 sm:grid-cols-[1fr_1fr_auto_auto] sm:items-start">
         <TextField label="Display name" value={displayName} maxLength={255} onChange={(e) => setDisplayName(e.target.value)} errors={errors.of("displayName")} />
         <TextField label="Handle" value={handle} maxLength={255} onChange={(e) => setHandle(e.target.value)} errors={errors.of("handle")} />
@@ -319,7 +309,6 @@ function SkuCard({ product, sku, shops, pharmacyName }: { product: Product; sku:
   const refresh = useRefresh();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(() => draftOf(sku));
-  const [confirmDelete, setConfirmDelete] = useState(false);
   const update = useMutation(
     trpc.adminCatalogue.skus.update.mutationOptions({
       onSuccess: async () => {
@@ -347,25 +336,19 @@ function SkuCard({ product, sku, shops, pharmacyName }: { product: Product; sku:
             <Button tone="secondary" aria-expanded={editing} aria-label={`Edit ${sku.displayName}`} onClick={() => { setEditing((e) => !e); setDraft(draftOf(sku)); }}>
               {editing ? "Cancel" : "Edit"}
             </Button>
-            {confirmDelete ? (
-              <>
-                <Button tone="danger" disabled={remove.isPending} onClick={() => remove.mutate({ uid: sku.uid })}>
-                  Confirm delete
-                </Button>
-                <Button tone="secondary" onClick={() => setConfirmDelete(false)}>
-                  Keep SKU
-                </Button>
-              </>
-            ) : (
-              <Button tone="danger" aria-label={`Delete ${sku.displayName}`} onClick={() => setConfirmDelete(true)}>
-                Delete
-              </Button>
-            )}
+            <ConfirmButton
+              buttonLabel={`Delete ${sku.displayName}`}
+              title={`Delete the SKU ${sku.displayName}?`}
+              confirmLabel="Confirm delete"
+              pendingLabel="Deleting…"
+              onConfirm={() => remove.mutateAsync({ uid: sku.uid })}
+              consequence={<p>Deleting the SKU also deletes its shop SKUs and pharmacy SKUs (with their stock): they disappear from every list and API. Orders keep their references.</p>}
+            >
+              Delete
+            </ConfirmButton>
           </div>
         }
       >
-        {confirmDelete ? <p className="mb-3 text-sm text-red-700">Deleting the SKU also deletes its shop SKUs and pharmacy SKUs. Orders keep their references.</p> : null}
-        {remove.isError ? <ErrorState message={errorMessage(remove.error)} /> : null}
         <p className="text-sm text-slate-600">{facts.join(" · ")}</p>
         {editing ? (
           <form onSubmit={submit} noValidate aria-label={`Edit ${sku.displayName}`} className="mt-4 space-y-4 rounded-lg bg-slate-50 p-4">
@@ -442,7 +425,7 @@ function ShopSkuRow({ row, shops }: { row: ShopSku; shops: Shop[] }) {
     errors.setLocal({});
     update.mutate({ uid: row.uid, shopVariationId: variation, shopSku, price: cents });
   }
-  const other = (update.error && !errors.hasServerFields(update.error) ? errorMessage(update.error) : null) ?? (remove.isError ? errorMessage(remove.error) : null);
+  const other = update.error && !errors.hasServerFields(update.error) ? errorMessage(update.error) : null;
   return (
     <>
       <tr className="border-t border-slate-100 align-top">
@@ -483,9 +466,17 @@ function ShopSkuRow({ row, shops }: { row: ShopSku; shops: Shop[] }) {
                 <Button tone="secondary" aria-label={`Edit ${label} in ${shopName}`} onClick={() => setEditing(true)}>
                   Edit
                 </Button>
-                <Button tone="danger" aria-label={`Delete ${label} in ${shopName}`} disabled={remove.isPending} onClick={() => remove.mutate({ uid: row.uid })}>
+                <ConfirmButton
+                  buttonLabel={`Delete ${label} in ${shopName}`}
+                  disabled={remove.isPending}
+                  title={`Delete ${label} in ${shopName}?`}
+                  confirmLabel="Confirm delete"
+                  pendingLabel="Deleting…"
+                  onConfirm={() => remove.mutateAsync({ uid: row.uid })}
+                  consequence={<p>The shop SKU, with its price, disappears from the catalogue and the APIs. Orders keep their references.</p>}
+                >
                   Delete
-                </Button>
+                </ConfirmButton>
               </>
             )}
           </div>

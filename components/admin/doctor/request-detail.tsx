@@ -9,10 +9,12 @@ import { formatDateTime } from "@/components/pharmacy/format";
 import { PdfView } from "@/components/orders/pdf-view";
 import { Button } from "@/components/ui/controls";
 import { Card } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import { errorMessage, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { declineInput, holdInput } from "@/server/trpc/routers/doctor.schemas";
+import type { presentRequest } from "@/server/trpc/routers/doctor.presenters";
 import { prescriptionStatusLabel } from "./format";
 import { PrescriptionStatusBadge } from "./status-badge";
 import { TextAreaField } from "./text-area-field";
@@ -54,7 +56,7 @@ export function DoctorRequestDetail({ uid }: { uid: string }) {
         {r.doctor ? <span>· {r.doctor.isMe ? "assigned to you" : `assigned to ${r.doctor.name}`}</span> : null}
       </div>
 
-      <Decision uid={r.uid} status={r.status} awaitingDecision={r.awaitingDecision} signedAt={r.signedAt} />
+      <Decision request={r} hasAnamnesis={anamneses.length > 0} />
 
       <div className="grid gap-6 lg:grid-cols-2">
         <Card title="Patient">
@@ -145,10 +147,15 @@ function FieldRow({ label, value }: { label: string; value: string }) {
   );
 }
 
-type Mode = "actions" | "decline" | "hold";
+type Mode = "actions" | "sign" | "decline" | "hold";
+type Request = ReturnType<typeof presentRequest>;
 
-/** The doctor's decision: sign (approve and sign), decline with a reason, or put on hold with a note. */
-function Decision({ uid, status, awaitingDecision, signedAt }: { uid: string; status: string; awaitingDecision: boolean; signedAt: number | null }) {
+/**
+ * The doctor's decision: sign (after a summary of what is signed, and of what is missing), decline
+ * with a reason, or put on hold with a note. Each asks once before it acts.
+ */
+function Decision({ request, hasAnamnesis }: { request: Request; hasAnamnesis: boolean }) {
+  const { uid, status, awaitingDecision, signedAt } = request;
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [mode, setMode] = useState<Mode>("actions");
@@ -164,11 +171,16 @@ function Decision({ uid, status, awaitingDecision, signedAt }: { uid: string; st
     setDone(message);
     await refresh();
   };
-  const sign = useMutation(trpc.doctorRequests.sign.mutationOptions({ onSuccess: async (r) => after(r.status === "NON_QES_SIGNED" ? "Signed without a QES (the provider allows it). The order goes to the pharmacy." : "Signed. The order goes to the pharmacy.")() }));
+  const sign = useMutation(
+    trpc.doctorRequests.sign.mutationOptions({
+      onSuccess: async (r) => after(r.status === "NON_QES_SIGNED" ? "Signed without a QES (the provider allows it). The order goes to the pharmacy." : "Signed. The order goes to the pharmacy.")(),
+    }),
+  );
   const decline = useMutation(trpc.doctorRequests.decline.mutationOptions({ onSuccess: after("Declined. The patient's order will not be dispensed.") }));
   const hold = useMutation(trpc.doctorRequests.hold.mutationOptions({ onSuccess: after("Put on hold. The request stays in your queue.") }));
   const pending = sign.isPending || decline.isPending || hold.isPending;
-  const lastError = [sign, decline, hold].find((m) => m.isError)?.error;
+  // A failed signature is shown in its dialog.
+  const lastError = [decline, hold].find((m) => m.isError)?.error;
 
   if (!awaitingDecision) {
     return (
@@ -190,7 +202,8 @@ function Decision({ uid, status, awaitingDecision, signedAt }: { uid: string; st
             disabled={pending}
             onClick={() => {
               setDone(null);
-              sign.mutate({ prescriptionUid: uid });
+              sign.reset();
+              setMode("sign");
             }}
           >
             {sign.isPending ? "Signing…" : "Sign prescription"}
@@ -204,6 +217,18 @@ function Decision({ uid, status, awaitingDecision, signedAt }: { uid: string; st
           <p className="text-xs text-slate-500">Signing approves the request and signs it with your qualified electronic signature.</p>
         </div>
       ) : null}
+
+      <ConfirmDialog
+        open={mode === "sign"}
+        title={`Sign the prescription for ${request.patient.name}?`}
+        confirmLabel="Sign with QES"
+        pendingLabel="Signing…"
+        tone="primary"
+        onConfirm={() => sign.mutateAsync({ prescriptionUid: uid })}
+        onClose={() => setMode((m) => (m === "sign" ? "actions" : m))}
+      >
+        <SignSummary request={request} hasAnamnesis={hasAnamnesis} />
+      </ConfirmDialog>
 
       {mode === "decline" ? (
         <form
@@ -271,6 +296,44 @@ function Decision({ uid, status, awaitingDecision, signedAt }: { uid: string; st
 
       {lastError && !fieldErrors(lastError, "reason") && !fieldErrors(lastError, "note") ? <ErrorState message={requestError(lastError)} /> : null}
     </section>
+  );
+}
+
+/** What the doctor signs, and the facts the request lacks, said in words before the signature. */
+function SignSummary({ request, hasAnamnesis }: { request: Request; hasAnamnesis: boolean }) {
+  const missing = [
+    ...(hasAnamnesis ? [] : ["No anamnesis: the order's items came without a questionnaire response."]),
+    ...(request.patient.dateOfBirth ? [] : ["No date of birth for the patient."]),
+    ...request.items.filter((item) => !item.sku.pzn).map((item) => `No PZN for ${item.sku.name}.`),
+  ];
+  return (
+    <>
+      <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1">
+        <dt className="text-slate-500">Patient</dt>
+        <dd className="text-slate-900">{request.patient.name}</dd>
+        <dt className="text-slate-500">Date of birth</dt>
+        <dd className="text-slate-900">{request.patient.dateOfBirth ?? "not given"}</dd>
+      </dl>
+      <p className="text-slate-500">Items</p>
+      <ul aria-label="Items to sign" className="list-disc space-y-1 pl-5">
+        {request.items.map((item) => (
+          <li key={item.uid}>
+            {item.quantity} × {item.sku.name} (PZN {item.sku.pzn ?? "none"}){item.dosage ? `, ${item.dosage}` : ""}
+          </li>
+        ))}
+      </ul>
+      {missing.length > 0 ? (
+        <div className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-amber-900">
+          <p className="font-medium">Missing from this request:</p>
+          <ul aria-label="Missing from this request" className="list-disc pl-5">
+            {missing.map((text) => (
+              <li key={text}>{text}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      <p>Your qualified electronic signature is applied to the prescription and the order goes to the pharmacy. A signed prescription cannot be withdrawn here.</p>
+    </>
   );
 }
 

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
 import { useState, type ReactNode } from "react";
+import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { Button } from "@/components/ui/controls";
 import { Card } from "@/components/ui/card";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
@@ -118,11 +119,9 @@ type Done = (notice: { tone: "success" | "warning"; text: string }) => Promise<v
 
 function ReleaseHold({ order, onDone }: { order: Order; onDone: Done }) {
   const trpc = useTRPC();
-  const [confirming, setConfirming] = useState(false);
   const release = useMutation(
     trpc.adminOrders.releaseHold.mutationOptions({
       onSuccess: (r) => {
-        setConfirming(false);
         return onDone(
           !r.released
             ? { tone: "warning", text: "The order was no longer on hold: someone released it already." }
@@ -140,35 +139,27 @@ function ReleaseHold({ order, onDone }: { order: Order; onDone: Done }) {
         Nothing goes to a doctor&apos;s decision or a pharmacy until the order is released.
         {order.holdComment ? ` Comment: “${order.holdComment}”` : ""}
       </p>
-      {!confirming ? (
-        <Button className="mt-3" onClick={() => setConfirming(true)}>
-          Release hold
-        </Button>
-      ) : (
-        <div role="alertdialog" aria-label="Release the order" className="mt-3 space-y-2 rounded-lg border border-amber-300 bg-white p-3">
-          <p className="text-sm text-slate-800">Release {order.name}? Its fulfillments are routed to pharmacies now, as at intake.</p>
-          <div className="flex gap-2">
-            <Button disabled={release.isPending} onClick={() => release.mutate({ uid: order.uid })}>
-              Confirm release
-            </Button>
-            <Button tone="secondary" onClick={() => setConfirming(false)}>
-              Keep on hold
-            </Button>
-          </div>
-        </div>
-      )}
-      {release.isError ? <div className="mt-2"><ErrorState message={errorMessage(release.error)} /></div> : null}
+      <ConfirmButton
+        buttonTone="primary"
+        className="mt-3"
+        title={`Release ${order.name}?`}
+        confirmLabel="Confirm release"
+        pendingLabel="Releasing…"
+        tone="primary"
+        onConfirm={() => release.mutateAsync({ uid: order.uid })}
+        consequence={<p>Its fulfillments are routed to pharmacies now, as at intake, and requests that need a prescription go to a doctor. A released order cannot be put back on hold.</p>}
+      >
+        Release hold
+      </ConfirmButton>
     </div>
   );
 }
 
 function FulfillmentCard({ order, fulfillment: f, onDone }: { order: Order; fulfillment: Fulfillment; onDone: Done }) {
   const trpc = useTRPC();
-  const [confirming, setConfirming] = useState(false);
   const cancel = useMutation(
     trpc.adminOrders.cancelFulfillment.mutationOptions({
       onSuccess: () => {
-        setConfirming(false);
         return onDone({ tone: "success", text: `Fulfillment ${f.externalId} cancelled.` });
       },
     }),
@@ -186,29 +177,23 @@ function FulfillmentCard({ order, fulfillment: f, onDone }: { order: Order; fulf
             {f.status === "CANCELLED" ? `Cancelled ${formatDateTime(f.cancelledAt)}` : `Open since ${formatDateTime(f.createdAt)}`}
           </p>
         </div>
-        {cancellable && !confirming ? (
-          <Button tone="danger" onClick={() => setConfirming(true)}>
+        {cancellable ? (
+          <ConfirmButton
+            title={`Cancel fulfillment ${f.externalId}?`}
+            confirmLabel="Confirm cancellation"
+            pendingLabel="Cancelling…"
+            onConfirm={() => cancel.mutateAsync({ orderUid: order.uid, fulfillmentUid: f.uid })}
+            consequence={
+              <p>
+                Its items{po ? `, its pharmacy order ${po.name}` : ""} and a prescription request still waiting for a doctor are cancelled with it. This cannot be
+                undone.
+              </p>
+            }
+          >
             Cancel fulfillment
-          </Button>
+          </ConfirmButton>
         ) : null}
       </div>
-      {confirming ? (
-        <div role="alertdialog" aria-label={`Cancel fulfillment ${f.externalId}`} className="mt-3 space-y-2 rounded-lg border border-red-200 bg-red-50 p-3">
-          <p className="text-sm text-red-900">
-            Cancel fulfillment {f.externalId}? Its items{po ? `, its pharmacy order ${po.name}` : ""} and a prescription request still waiting for a doctor
-            are cancelled with it. This cannot be undone.
-          </p>
-          <div className="flex gap-2">
-            <Button tone="danger" disabled={cancel.isPending} onClick={() => cancel.mutate({ orderUid: order.uid, fulfillmentUid: f.uid })}>
-              Confirm cancellation
-            </Button>
-            <Button tone="secondary" onClick={() => setConfirming(false)}>
-              Keep it
-            </Button>
-          </div>
-        </div>
-      ) : null}
-      {cancel.isError ? <div className="mt-2"><ErrorState message={errorMessage(cancel.error)} /></div> : null}
 
       <table className="mt-4 min-w-full text-sm">
         <thead className="text-left text-xs font-semibold uppercase tracking-wide text-slate-500">

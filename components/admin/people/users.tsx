@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
+import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { Button, SecretBox, SelectField, TextField } from "@/components/ui/controls";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import { formatUnixTime } from "@/components/ui/unix-time";
@@ -37,7 +38,6 @@ function UserList({ onLink }: { onLink: LinkShown }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const users = useQuery(trpc.adminUsers.list.queryOptions());
-  const [confirming, setConfirming] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.adminUsers.pathKey() });
   const deactivate = useMutation(trpc.adminUsers.deactivate.mutationOptions({ onSuccess: refresh }));
@@ -120,33 +120,20 @@ function UserList({ onLink }: { onLink: LinkShown }) {
                             >
                               Reset password
                             </Button>
-                            {user.isYou ? null : confirming === user.uid ? (
-                              <>
-                                <Button
-                                  tone="danger"
-                                  disabled={deactivate.isPending}
-                                  onClick={() =>
-                                    deactivate.mutate(
-                                      { userUid: user.uid },
-                                      {
-                                        onSuccess: () => {
-                                          setConfirming(null);
-                                          setNotice(`${user.email} is deactivated: their sessions have ended.`);
-                                        },
-                                      },
-                                    )
-                                  }
-                                >
-                                  Confirm deactivate
-                                </Button>
-                                <Button tone="secondary" onClick={() => setConfirming(null)}>
-                                  Cancel
-                                </Button>
-                              </>
-                            ) : (
-                              <Button tone="danger" aria-label={`Deactivate ${user.email}`} onClick={() => setConfirming(user.uid)}>
+                            {user.isYou ? null : (
+                              <ConfirmButton
+                                buttonLabel={`Deactivate ${user.email}`}
+                                title={`Deactivate ${user.email}?`}
+                                confirmLabel="Confirm deactivate"
+                                pendingLabel="Deactivating…"
+                                onConfirm={async () => {
+                                  await deactivate.mutateAsync({ userUid: user.uid });
+                                  setNotice(`${user.email} is deactivated: their sessions have ended.`);
+                                }}
+                                consequence={<p>Their sessions end at once, they cannot sign in, and their unused invitation or password links stop working. The API keys they created keep working. You can reactivate them later.</p>}
+                              >
                                 Deactivate
-                              </Button>
+                              </ConfirmButton>
                             )}
                           </>
                         )}

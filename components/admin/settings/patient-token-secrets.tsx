@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
+import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { Button, SecretBox, TextField } from "@/components/ui/controls";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import { formatUnixTime } from "@/components/ui/unix-time";
@@ -89,7 +90,6 @@ function SecretList() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const list = useQuery(trpc.adminSettings.patientTokenSecrets.list.queryOptions());
-  const [confirming, setConfirming] = useState<string | null>(null);
   const [revokedName, setRevokedName] = useState<string | null>(null);
   const revoke = useMutation(
     trpc.adminSettings.patientTokenSecrets.revoke.mutationOptions({
@@ -102,7 +102,6 @@ function SecretList() {
   return (
     <div className="space-y-3">
       {revokedName ? <Notice>Revoked “{revokedName}”: its tokens are refused.</Notice> : null}
-      {revoke.error ? <ErrorState message={errorMessage(revoke.error)} /> : null}
       <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
         <table className={tableClass}>
           <thead className={theadClass}>
@@ -127,33 +126,20 @@ function SecretList() {
                 <td className="whitespace-nowrap px-4 py-3 text-slate-700">{formatUnixTime(s.lastUsedAt, "Never")}</td>
                 <td className="whitespace-nowrap px-4 py-3 text-slate-700">{s.revokedAt ? `Revoked ${formatUnixTime(s.revokedAt)}` : "Active"}</td>
                 <td className="px-4 py-3 text-right">
-                  {s.revokedAt ? null : confirming === s.uid ? (
-                    <div className="flex justify-end gap-2">
-                      <Button
-                        tone="danger"
-                        disabled={revoke.isPending}
-                        onClick={() =>
-                          revoke.mutate(
-                            { secretUid: s.uid },
-                            {
-                              onSuccess: () => {
-                                setConfirming(null);
-                                setRevokedName(s.displayName);
-                              },
-                            },
-                          )
-                        }
-                      >
-                        Confirm revoke
-                      </Button>
-                      <Button tone="secondary" onClick={() => setConfirming(null)}>
-                        Cancel
-                      </Button>
-                    </div>
-                  ) : (
-                    <Button tone="danger" aria-label={`Revoke ${s.displayName}`} onClick={() => setConfirming(s.uid)}>
+                  {s.revokedAt ? null : (
+                    <ConfirmButton
+                      buttonLabel={`Revoke ${s.displayName}`}
+                      title={`Revoke the patient token secret “${s.displayName}”?`}
+                      confirmLabel="Confirm revoke"
+                      pendingLabel="Revoking…"
+                      onConfirm={async () => {
+                        await revoke.mutateAsync({ secretUid: s.uid });
+                        setRevokedName(s.displayName);
+                      }}
+                      consequence={<p>Every token signed with this secret is refused (401) from now on, including tokens already handed out. A revoked secret cannot be restored.</p>}
+                    >
                       Revoke
-                    </Button>
+                    </ConfirmButton>
                   )}
                 </td>
               </tr>

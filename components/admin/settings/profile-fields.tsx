@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
+import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { Button, SelectField, TextField } from "@/components/ui/controls";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import { errorMessage, fieldErrors } from "@/components/trpc/errors";
@@ -122,7 +123,7 @@ function AddForm({ options }: { options: Options }) {
 function FieldRow({ field, options }: { field: Field; options: Options }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [mode, setMode] = useState<"view" | "edit" | "remove">("view");
+  const [mode, setMode] = useState<"view" | "edit">("view");
   const [displayName, setDisplayName] = useState(field.displayName);
   const [type, setType] = useState(field.type);
   const [source, setSource] = useState(field.source);
@@ -185,31 +186,27 @@ function FieldRow({ field, options }: { field: Field; options: Options }) {
       <td className="px-4 py-3 text-slate-700">{field.source}</td>
       <td className="px-4 py-3 text-slate-700">{field.valueCount}</td>
       <td className="px-4 py-3 text-right">
-        {mode === "remove" ? (
-          <div className="flex flex-col items-end gap-2">
-            <span className="text-xs text-slate-700">
-              {field.valueCount > 0 ? `Removes ${field.valueCount} patient value${field.valueCount === 1 ? "" : "s"} too.` : "No patient has a value."}
-            </span>
-            <div className="flex gap-2">
-              <Button tone="danger" disabled={remove.isPending} onClick={() => remove.mutate({ fieldUid: field.uid })}>
-                Confirm remove
-              </Button>
-              <Button tone="secondary" onClick={() => setMode("view")}>
-                Cancel
-              </Button>
-            </div>
-            {remove.error ? <ErrorState message={errorMessage(remove.error)} /> : null}
-          </div>
-        ) : (
-          <div className="flex justify-end gap-2">
-            <Button tone="secondary" aria-label={`Edit ${field.key}`} onClick={() => setMode("edit")}>
-              Edit
-            </Button>
-            <Button tone="danger" aria-label={`Remove ${field.key}`} onClick={() => setMode("remove")}>
-              Remove
-            </Button>
-          </div>
-        )}
+        <div className="flex justify-end gap-2">
+          <Button tone="secondary" aria-label={`Edit ${field.key}`} onClick={() => setMode("edit")}>
+            Edit
+          </Button>
+          <ConfirmButton
+            buttonLabel={`Remove ${field.key}`}
+            title={`Remove the profile field ${field.key}?`}
+            confirmLabel="Confirm remove"
+            pendingLabel="Removing…"
+            onConfirm={() => remove.mutateAsync({ fieldUid: field.uid })}
+            consequence={
+              <p>
+                {field.valueCount > 0
+                  ? `The values ${field.valueCount} patient${field.valueCount === 1 ? " has" : "s have"} for it are removed too. They cannot be restored.`
+                  : "No patient has a value for it."}
+              </p>
+            }
+          >
+            Remove
+          </ConfirmButton>
+        </div>
       </td>
     </tr>
   );

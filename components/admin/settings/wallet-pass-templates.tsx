@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
+import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { Button, SelectField, TextField } from "@/components/ui/controls";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { errorMessage, fieldErrors } from "@/components/trpc/errors";
@@ -116,7 +117,7 @@ function CreateForm({ shops }: { shops: Shop[] }) {
 function TemplateRow({ template }: { template: Template }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [mode, setMode] = useState<"view" | "edit" | "delete">("view");
+  const [mode, setMode] = useState<"view" | "edit">("view");
   const [displayName, setDisplayName] = useState(template.displayName);
   const [requires, setRequires] = useState(template.requiresSignedPrescription);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.adminSettings.walletPassTemplates.list.pathKey() });
@@ -181,27 +182,24 @@ function TemplateRow({ template }: { template: Template }) {
                 Cancel
               </Button>
             </div>
-          ) : mode === "delete" ? (
-            <div className="flex gap-2">
-              <Button tone="danger" disabled={remove.isPending} onClick={() => remove.mutate({ templateUid: template.uid })}>
-                Confirm delete
-              </Button>
-              <Button tone="secondary" onClick={() => (setMode("view"), remove.reset())}>
-                Cancel
-              </Button>
-            </div>
           ) : (
             <div className="flex gap-2">
               <Button tone="secondary" aria-label={`Edit ${template.displayName}`} onClick={() => setMode("edit")}>
                 Edit
               </Button>
-              <Button tone="danger" aria-label={`Delete ${template.displayName}`} onClick={() => setMode("delete")}>
+              <ConfirmButton
+                buttonLabel={`Delete ${template.displayName}`}
+                title={`Delete the wallet pass template ${template.displayName}?`}
+                confirmLabel="Confirm delete"
+                pendingLabel="Deleting…"
+                onConfirm={() => remove.mutateAsync({ templateUid: template.uid })}
+                consequence={<p>No more passes can be issued from it. A template from which passes were issued cannot be deleted: they keep naming it.</p>}
+              >
                 Delete
-              </Button>
+              </ConfirmButton>
             </div>
           )}
           {change.error && !change.error.data?.fieldErrors ? <ErrorState message={errorMessage(change.error)} /> : null}
-          {remove.error ? <ErrorState message={errorMessage(remove.error)} /> : null}
         </div>
       </td>
     </tr>

@@ -4,10 +4,13 @@ import Link from "next/link";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
 import { useState } from "react";
+import type { z } from "zod";
 import { PdfView } from "@/components/orders/pdf-view";
 import { IssueThreads } from "./issue-threads";
 import { Button, SelectField, TextField } from "@/components/ui/controls";
 import { Card, DetailRow } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { statusChangeConfirmation, type StatusConfirmation } from "./status-confirmation";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import { errorMessage, errorReason, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
@@ -251,13 +254,15 @@ const formError = (error: unknown) => (error && !isConflict(error) && !fieldErro
 const fieldErrorsPresent = (error: unknown) =>
   error instanceof TRPCClientError && Boolean((error.data as { fieldErrors?: unknown } | undefined)?.fieldErrors);
 
+type ChangeStatusInput = z.output<typeof changeStatusInput>;
+
 function StatusAction({ order, settle }: { order: Order; settle: Settle }) {
   const trpc = useTRPC();
-  const settable = (SETTABLE_PHARMACY_ORDER_STATUSES as readonly string[]).includes(order.status);
-  // The select shows the current status; a completed order shows the first status it may move to.
-  const [status, setStatus] = useState<string>(settable ? order.status : (order.statusChanges[0] ?? ""));
+  // The select shows the order's current status, even one it cannot be set to (completed).
+  const [status, setStatus] = useState<string>(order.status);
   const [comment, setComment] = useState("");
   const [clientError, setClientError] = useState<unknown>(null);
+  const [confirming, setConfirming] = useState<{ input: ChangeStatusInput; confirmation: StatusConfirmation } | null>(null);
   const mutation = useMutation(
     trpc.pharmacyOrders.changeStatus.mutationOptions({
       onSuccess: async (_, input) => {
@@ -269,6 +274,7 @@ function StatusAction({ order, settle }: { order: Order; settle: Settle }) {
   );
   const allowed = new Set<string>(order.statusChanges);
   const final = order.statusChanges.length === 0;
+  const settable = (SETTABLE_PHARMACY_ORDER_STATUSES as readonly string[]).includes(order.status);
   return (
     <Card level={3} title="Status">
       <form
@@ -277,7 +283,11 @@ function StatusAction({ order, settle }: { order: Order; settle: Settle }) {
           e.preventDefault();
           const parsed = changeStatusInput.safeParse({ uid: order.uid, status, comment: comment || null, expectedStatus: order.status });
           setClientError(parsed.success ? null : parsed.error);
-          if (parsed.success) mutation.mutate(parsed.data);
+          if (!parsed.success) return;
+          // Leaving completed or cancelling asks first (status-confirmation.tsx); other moves go at once.
+          const confirmation = statusChangeConfirmation(order.name, order.status, parsed.data.status);
+          if (confirmation) setConfirming({ input: parsed.data, confirmation });
+          else mutation.mutate(parsed.data);
         }}
       >
         <SelectField
@@ -287,6 +297,11 @@ function StatusAction({ order, settle }: { order: Order; settle: Settle }) {
           onChange={(e) => setStatus(e.target.value)}
           errors={errorsOf(clientError, mutation.error, "status")}
         >
+          {settable ? null : (
+            <option value={order.status} disabled>
+              {order.status}
+            </option>
+          )}
           {SETTABLE_PHARMACY_ORDER_STATUSES.map((s) => (
             <option key={s} value={s} disabled={s !== order.status && !allowed.has(s)}>
               {s}
@@ -303,6 +318,16 @@ function StatusAction({ order, settle }: { order: Order; settle: Settle }) {
         <p className="text-xs text-slate-500">Completed is set by “Complete order”.</p>
         {formError(mutation.error)}
       </form>
+      <ConfirmDialog
+        open={confirming !== null}
+        title={confirming?.confirmation.title ?? ""}
+        confirmLabel={confirming?.confirmation.confirmLabel ?? ""}
+        tone={confirming?.confirmation.tone}
+        onConfirm={() => confirming && mutation.mutate(confirming.input)}
+        onClose={() => setConfirming(null)}
+      >
+        {confirming?.confirmation.consequence}
+      </ConfirmDialog>
     </Card>
   );
 }

@@ -8,7 +8,11 @@ import { Pager } from "@/components/ui/pager";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import { errorMessage, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
+import type { z } from "zod";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { bulkStatusChangeConfirmation } from "./status-confirmation";
 import {
+  PHARMACY_ORDER_STATUS,
   PHARMACY_ORDER_STATUSES,
   SETTABLE_PHARMACY_ORDER_STATUSES,
   type PharmacyOrderStatus,
@@ -42,7 +46,8 @@ export function OrderQueue() {
   const [toDay, setToDay] = useState("");
   const [pharmacyUid, setPharmacyUid] = useState<string>("");
   const [page, setPage] = useState(0);
-  const [selected, setSelected] = useState<Set<string>>(new Set());
+  // The selected orders with their status when selected (the bulk confirmation names completed ones).
+  const [selected, setSelected] = useState<Map<string, string>>(new Map());
   const [bulkOutcome, setBulkOutcome] = useState<BulkOutcome | null>(null);
 
   const pharmacies = useQuery(trpc.pharmacies.list.queryOptions());
@@ -60,18 +65,18 @@ export function OrderQueue() {
   // A new filter starts at the first page with nothing selected.
   useEffect(() => {
     setPage(0);
-    setSelected(new Set());
+    setSelected(new Map());
   }, [status, search, fromDay, toDay, pharmacyUid]);
 
   const data = list.data;
   const showPharmacy = (data?.pharmacyCount ?? 0) > 1;
-  const pageUids = data?.items.map((i) => i.uid) ?? [];
-  const allOnPageSelected = pageUids.length > 0 && pageUids.every((uid) => selected.has(uid));
-  const toggle = (uid: string) =>
+  const pageItems = data?.items ?? [];
+  const allOnPageSelected = pageItems.length > 0 && pageItems.every((i) => selected.has(i.uid));
+  const toggle = (item: { uid: string; status: string }) =>
     setSelected((current) => {
-      const next = new Set(current);
-      if (next.has(uid)) next.delete(uid);
-      else next.add(uid);
+      const next = new Map(current);
+      if (next.has(item.uid)) next.delete(item.uid);
+      else next.set(item.uid, item.status);
       return next;
     });
 
@@ -110,10 +115,10 @@ export function OrderQueue() {
       {selected.size > 0 ? (
         <BulkStatusChange
           pharmacyUid={pharmacyUid || undefined}
-          uids={[...selected]}
+          selected={selected}
           onDone={(outcome) => {
             setBulkOutcome(outcome);
-            setSelected(new Set());
+            setSelected(new Map());
             void queryClient.invalidateQueries({ queryKey: trpc.pharmacyOrders.pathKey() });
           }}
         />
@@ -146,10 +151,10 @@ export function OrderQueue() {
                     checked={allOnPageSelected}
                     onChange={() =>
                       setSelected((current) => {
-                        const next = new Set(current);
-                        for (const uid of pageUids) {
-                          if (allOnPageSelected) next.delete(uid);
-                          else next.add(uid);
+                        const next = new Map(current);
+                        for (const item of pageItems) {
+                          if (allOnPageSelected) next.delete(item.uid);
+                          else next.set(item.uid, item.status);
                         }
                         return next;
                       })
@@ -170,7 +175,7 @@ export function OrderQueue() {
               {data.items.map((order) => (
                 <tr key={order.uid} className={selected.has(order.uid) ? "bg-brand-50/50" : "hover:bg-slate-50"}>
                   <td className="px-3 py-2">
-                    <input type="checkbox" aria-label={`Select ${order.name}`} checked={selected.has(order.uid)} onChange={() => toggle(order.uid)} />
+                    <input type="checkbox" aria-label={`Select ${order.name}`} checked={selected.has(order.uid)} onChange={() => toggle(order)} />
                   </td>
                   <td className="px-3 py-2">
                     <Link href={`/pharmacy/orders/${order.uid}`} className="font-medium text-brand-700 hover:underline">
@@ -221,8 +226,10 @@ function StatusTab({ label, count, current, onClick }: { label: string; count: n
 /** The selected orders to one status, each on its own (bulkChangePharmacyOrderStatus); what was refused is listed. */
 type BulkOutcome = { changed: number; unchanged: number; refused: { uid: string; message: string }[] };
 
-function BulkStatusChange({ pharmacyUid, uids, onDone }: { pharmacyUid?: string; uids: string[]; onDone: (outcome: BulkOutcome) => void }) {
+function BulkStatusChange({ pharmacyUid, selected, onDone }: { pharmacyUid?: string; selected: Map<string, string>; onDone: (outcome: BulkOutcome) => void }) {
   const trpc = useTRPC();
+  const uids = [...selected.keys()];
+  const [confirming, setConfirming] = useState<BulkChangeStatusInput | null>(null);
   const [status, setStatus] = useState<SettablePharmacyOrderStatus>("in-progress");
   const [comment, setComment] = useState("");
   const [clientError, setClientError] = useState<unknown>(null);
@@ -246,7 +253,8 @@ function BulkStatusChange({ pharmacyUid, uids, onDone }: { pharmacyUid?: string;
         e.preventDefault();
         const parsed = bulkChangeStatusInput.safeParse({ pharmacyUid, uids, status, comment: comment || null });
         setClientError(parsed.success ? null : parsed.error);
-        if (parsed.success) mutation.mutate(parsed.data);
+        // Many orders move at once: always asked first.
+        if (parsed.success) setConfirming(parsed.data);
       }}
     >
       <p className="w-full text-sm font-medium text-brand-900">{uids.length} selected</p>
@@ -268,6 +276,30 @@ function BulkStatusChange({ pharmacyUid, uids, onDone }: { pharmacyUid?: string;
         {mutation.isPending ? "Changing…" : "Change status of selected"}
       </Button>
       {mutation.isError && !fieldErrors(mutation.error, "comment") ? <ErrorState message={errorMessage(mutation.error)} /> : null}
+      <BulkConfirmation
+        input={confirming}
+        completedCount={confirming?.uids.filter((uid) => selected.get(uid) === PHARMACY_ORDER_STATUS.completed).length ?? 0}
+        onConfirm={() => confirming && mutation.mutate(confirming)}
+        onClose={() => setConfirming(null)}
+      />
     </form>
+  );
+}
+
+type BulkChangeStatusInput = z.output<typeof bulkChangeStatusInput>;
+
+function BulkConfirmation({ input, completedCount, onConfirm, onClose }: { input: BulkChangeStatusInput | null; completedCount: number; onConfirm: () => void; onClose: () => void }) {
+  const confirmation = input ? bulkStatusChangeConfirmation(input.uids.length, completedCount, input.status) : null;
+  return (
+    <ConfirmDialog
+      open={input !== null}
+      title={confirmation?.title ?? ""}
+      confirmLabel={confirmation?.confirmLabel ?? ""}
+      tone={confirmation?.tone}
+      onConfirm={onConfirm}
+      onClose={onClose}
+    >
+      {confirmation?.consequence}
+    </ConfirmDialog>
   );
 }
