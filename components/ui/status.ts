@@ -100,6 +100,12 @@ const ITEM: Record<string, Look> = {
   CANCELLED: { label: "Cancelled", tone: "neutral" },
 };
 
+/** A patient's questionnaire response (anamnesis). */
+const QUESTIONNAIRE_RESPONSE: Record<string, Look> = {
+  IN_PROGRESS: { label: "In progress", tone: "attention" },
+  COMPLETED: { label: "Completed", tone: "done" },
+};
+
 const THREAD: Record<string, Look> = {
   open: { label: "Open", tone: "attention" },
   resolved: { label: "Resolved", tone: "done" },
@@ -121,6 +127,7 @@ const KINDS = {
   delivery: DELIVERY as Record<string, Look>,
   targetHealth: TARGET_HEALTH,
   item: ITEM,
+  questionnaireResponse: QUESTIONNAIRE_RESPONSE,
   thread: THREAD,
   user: USER,
 };

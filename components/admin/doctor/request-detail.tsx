@@ -108,7 +108,7 @@ export function DoctorRequestDetail({ uid }: { uid: string }) {
             {anamneses.map((a) => (
               <div key={a.uid}>
                 <p className="mb-2 text-sm text-slate-600">
-                  {a.questionnaire.name} · {a.status === "COMPLETED" ? `completed ${formatDateTime(a.completedAt)}` : a.status.toLowerCase()}
+                  {a.questionnaire.name} · {a.status === "COMPLETED" ? `completed ${formatDateTime(a.completedAt)}` : statusLabel("questionnaireResponse", a.status).toLowerCase()}
                 </p>
                 <AnamnesisSurvey model={a.questionnaire.model} answers={a.answers} />
               </div>

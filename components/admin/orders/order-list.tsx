@@ -123,8 +123,7 @@ export function AdminOrderList({ initial }: { initial: OrderListFilter }) {
                 <th scope="col" className="px-3 py-2">Status</th>
                 <th scope="col" className="px-3 py-2">Shop</th>
                 <th scope="col" className="px-3 py-2 text-right">Items</th>
-                <th scope="col" className="px-3 py-2">Created</th>
-                <th scope="col" className="px-3 py-2">Last change</th>
+                <th scope="col" className="px-3 py-2">Created, last change</th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
@@ -144,8 +143,11 @@ export function AdminOrderList({ initial }: { initial: OrderListFilter }) {
                   </td>
                   <td className="px-3 py-2 text-slate-700">{order.shop ?? "—"}</td>
                   <td className="px-3 py-2 text-right tabular-nums">{order.itemCount}</td>
-                  <td className="whitespace-nowrap px-3 py-2 text-slate-600">{formatDateTime(order.createdAt)}</td>
-                  <td className="whitespace-nowrap px-3 py-2 text-slate-600">{formatDateTime(order.lastChangeAt)}</td>
+                  <td className="whitespace-nowrap px-3 py-2 text-slate-600">
+                    {formatDateTime(order.createdAt)}
+                    {/* The latest of the order's and its pharmacy orders' changes (lastChangeAt). */}
+                    <div className="text-xs text-slate-600">changed {formatDateTime(order.lastChangeAt)}</div>
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -5,6 +5,8 @@ import Link from "next/link";
 import { ErrorState, LoadingState } from "@/components/ui/states";
 import { errorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
+import { statusLabel } from "@/components/ui/status";
+import { PHARMACY_ORDER_STATUS } from "@/server/domain/pharmacy-orders/statuses";
 
 const ordersWithStatus = (status: string) => `/pharmacy/orders?${new URLSearchParams({ status })}`;
 
@@ -19,7 +21,7 @@ export function AttentionSummary() {
     {
       label: "Orders waiting for you",
       count: waitingForPharmacy,
-      detail: "Status “waiting for pharmacy”: new orders to accept.",
+      detail: `Status “${statusLabel("pharmacyOrder", PHARMACY_ORDER_STATUS.waitingForPharmacy)}”: new orders to accept.`,
       href: ordersWithStatus("waiting for pharmacy"),
       link: "Open the order queue",
     },
