@@ -124,7 +124,8 @@ test("an admin opens a prescription and sees its PDF", async ({ page }) => {
   await page.getByLabel("Search", { exact: true }).fill(externalId);
   const row = page.getByRole("row").filter({ hasText: externalId });
   await expect(row).toHaveCount(1);
-  await expect(row).toContainText("EXTERNALLY_SIGNED");
+  await expect(row).toContainText("Signed externally");
+  await expect(row).not.toContainText("EXTERNALLY_SIGNED");
   await page.getByLabel("Search", { exact: true }).fill("");
   await expect(page.getByRole("row").filter({ hasText: externalId })).toHaveCount(1);
   await shot(page, "admin-prescriptions");

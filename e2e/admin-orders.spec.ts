@@ -77,7 +77,7 @@ test("resolve an issue thread opened by a pharmacist's on-hold comment", async (
   await pharmacist.getByLabel("Status", { exact: true }).selectOption("on-hold");
   await pharmacist.getByLabel("Comment").fill(comment);
   await pharmacist.getByRole("button", { name: "Update status" }).click();
-  await expect(pharmacist.getByText("Status changed to on-hold.")).toBeVisible();
+  await expect(pharmacist.getByText("Status changed to On hold.")).toBeVisible();
 
   // The admin sees it on the home page and in the open threads, with the order's name and the comment.
   const admin = await signedInPage(browser, baseURL, d.users.admin, "/admin");
@@ -110,7 +110,7 @@ test("resolve an issue thread opened by a pharmacist's on-hold comment", async (
   // "Resolve" on the row: the thread leaves the open list, the order goes back to its status before the hold.
   await admin.goto("/admin/issues");
   await row.getByRole("button", { name: "Resolve" }).click();
-  await expect(admin.getByText(`Resolved. ${po.name} went back to “waiting for pharmacy”.`)).toBeVisible();
+  await expect(admin.getByText(`Resolved. ${po.name} went back to “Waiting for pharmacy”.`)).toBeVisible();
   await expect(admin.getByRole("row").filter({ hasText: po.name })).toHaveCount(0);
   expect((await pharmacyOrderOf(admin.request, d, order.uid)).status).toBe("waiting for pharmacy");
   await admin.getByRole("button", { name: "Resolved" }).click();
@@ -135,7 +135,7 @@ test("search an order on /admin/orders and open its detail via the name link", a
   await expect(admin).toHaveURL(new RegExp(`/admin/orders/${order.uid}$`));
   await expect(admin.getByRole("heading", { name })).toBeVisible();
   const fulfillment = admin.getByRole("article", { name: "Fulfillment f-1" });
-  await expect(fulfillment).toContainText("waiting for pharmacy");
+  await expect(fulfillment).toContainText("Waiting for pharmacy");
   await expect(fulfillment).toContainText(d.pharmacies[0]!.display_name);
   await shot(admin, "admin-order-detail");
 
@@ -143,7 +143,7 @@ test("search an order on /admin/orders and open its detail via the name link", a
   await fulfillment.getByRole("button", { name: "Cancel fulfillment" }).click();
   await admin.getByRole("alertdialog", { name: "Cancel fulfillment f-1" }).getByRole("button", { name: "Confirm cancellation" }).click();
   await expect(admin.getByText("Fulfillment f-1 cancelled.")).toBeVisible();
-  await expect(fulfillment).toContainText("waiting for pharmacy → cancelled");
+  await expect(fulfillment).toContainText("Waiting for pharmacy → Cancelled");
 
   // An order that is not the organisation's (or does not exist): the page's not-found state.
   await admin.goto("/admin/orders/00000000-0000-4000-8000-000000000000");

@@ -114,7 +114,7 @@ test("an admin registers an organisation webhook, sends a signed test and sees a
   await expect(page).toHaveURL(/\/admin\/webhooks\/logs$/);
   const row = page.getByRole("row").filter({ hasText: target });
   await expect(row).toContainText("pharmacy_sku_stock_updated");
-  await expect(row).toContainText("delivered");
+  await expect(row).toContainText("Delivered");
   await row.getByRole("button", { name: "Show attempts" }).click();
   await expect(page.getByRole("table", { name: "Attempts" })).toContainText("HTTP 200");
   await shot(page, "admin-webhook-logs");

@@ -90,9 +90,9 @@ test("a completed order shows completed, and leaving completed asks first: Cance
   expect(await statusOf(page.request, po.uid)).toBe("completed");
 
   await update.click();
-  await dialog.getByRole("button", { name: "Move to waiting for pharmacy" }).click();
-  await expect(page.getByText("Status changed to waiting for pharmacy.")).toBeVisible();
-  await expect(page.getByText("completed → waiting for pharmacy")).toBeVisible();
+  await dialog.getByRole("button", { name: "Move to Waiting for pharmacy" }).click();
+  await expect(page.getByText("Status changed to Waiting for pharmacy.")).toBeVisible();
+  await expect(page.getByText("Completed → Waiting for pharmacy")).toBeVisible();
   expect(await statusOf(page.request, po.uid)).toBe("waiting for pharmacy");
 });
 

@@ -90,7 +90,16 @@ test("a pharmacist finds an order, puts it on hold with a comment and completes 
   await expect(page.getByRole("heading", { name: po.name })).toBeVisible();
   await expect(page.getByText(lastName).first()).toBeVisible();
   const status = page.getByLabel("Status", { exact: true });
-  await expect(status.locator("option")).toHaveText(["waiting for pharmacy", "pending review", "on-hold", "in-progress", "ready_for_pickup", "cancelled"]);
+  // The options show the labels and keep the spec's values.
+  await expect(status.locator("option")).toHaveText(["Waiting for pharmacy", "Pending review", "On hold", "In progress", "Ready for pickup", "Cancelled"]);
+  expect(await status.locator("option").evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))).toEqual([
+    "waiting for pharmacy",
+    "pending review",
+    "on-hold",
+    "in-progress",
+    "ready_for_pickup",
+    "cancelled",
+  ]);
 
   // On hold needs a comment: refused without one, then accepted.
   await status.selectOption("on-hold");
@@ -98,8 +107,8 @@ test("a pharmacist finds an order, puts it on hold with a comment and completes 
   await expect(page.getByText("A comment is required when setting an order on hold")).toBeVisible();
   await page.getByLabel("Comment").fill("Dosage unclear, asking the doctor");
   await page.getByRole("button", { name: "Update status" }).click();
-  await expect(page.getByText("Status changed to on-hold.")).toBeVisible();
-  await expect(page.getByText("waiting for pharmacy → on-hold")).toBeVisible();
+  await expect(page.getByText("Status changed to On hold.")).toBeVisible();
+  await expect(page.getByText("Waiting for pharmacy → On hold")).toBeVisible();
   await expect(page.getByText("Dosage unclear, asking the doctor")).toBeVisible();
 
   await page.getByRole("button", { name: "Complete order" }).click();
@@ -107,7 +116,7 @@ test("a pharmacist finds an order, puts it on hold with a comment and completes 
   await page.getByLabel("Carrier").fill("DHL");
   await page.getByRole("button", { name: "Complete" }).click();
   await expect(page.getByText("Order completed: stock reduced, payouts routed.")).toBeVisible();
-  await expect(page.getByText("on-hold → completed")).toBeVisible();
+  await expect(page.getByText("On hold → Completed")).toBeVisible();
   await expect(page.getByRole("link", { name: "Track parcel" })).toHaveAttribute("href", "https://tracking.example/e2e-1");
   expect(await stockOf(page.request, otc.pharmacy_sku_uid)).toBe(stockBefore - 3);
   const rest = await page.request.get(`${EPA}/pharmacy_orders/${po.uid}`, { headers: { "X-API-Key": d.keys.pharmacy } });
@@ -134,7 +143,7 @@ test("a change that lost a race shows the current state and says so", async ({ p
   expect(moved.ok()).toBe(true);
   await page.getByRole("button", { name: "Update status" }).click();
   await expect(page.getByText(/The order was changed meanwhile \(status is now pending review\)/)).toBeVisible();
-  await expect(page.getByText("waiting for pharmacy → pending review")).toBeVisible();
+  await expect(page.getByText("Waiting for pharmacy → Pending review")).toBeVisible();
   await expect(page.getByLabel("Status", { exact: true })).toHaveValue("pending review");
   await page.screenshot({ path: shotPath("pharmacy-order-conflict"), fullPage: true });
 });
@@ -211,10 +220,10 @@ test("selected orders change status together; the queue shows every order with i
   await page.getByLabel("New status for the selection").selectOption("in-progress");
   await page.getByRole("button", { name: "Change status of selected" }).click();
   // Many orders at once: one confirmation, naming the move.
-  const confirmation = page.getByRole("alertdialog", { name: "Change the status of 2 orders to “in-progress”?" });
+  const confirmation = page.getByRole("alertdialog", { name: "Change the status of 2 orders to “In progress”?" });
   await confirmation.getByRole("button", { name: "Change status of 2 orders" }).click();
   await expect(page.getByText("2 changed.")).toBeVisible();
-  await expect(page.getByRole("row").filter({ hasText: prefix }).getByText("in-progress", { exact: true })).toHaveCount(2);
+  await expect(page.getByRole("row").filter({ hasText: prefix }).getByText("In progress", { exact: true })).toHaveCount(2);
   await page.getByLabel("Search").fill("");
   await expect(page.getByRole("link", { name: /^PO-/ })).not.toHaveCount(2);
   await page.screenshot({ path: shotPath("pharmacy-orders-queue"), fullPage: true });

@@ -17,15 +17,3 @@ export function dayToUnixSeconds(day: string, end: boolean): number | undefined 
 }
 
 export const DELIVERY_TYPE_LABELS: Record<string, string> = { shipping: "Shipping", pickup: "Pharmacy pickup" };
-
-const STATUS_TONES: Record<string, string> = {
-  "waiting for pharmacy": "bg-sky-50 text-sky-800 ring-sky-200",
-  "pending review": "bg-violet-50 text-violet-800 ring-violet-200",
-  "on-hold": "bg-amber-50 text-amber-900 ring-amber-200",
-  "in-progress": "bg-indigo-50 text-indigo-800 ring-indigo-200",
-  ready_for_pickup: "bg-teal-50 text-teal-800 ring-teal-200",
-  completed: "bg-emerald-50 text-emerald-800 ring-emerald-200",
-  cancelled: "bg-slate-100 text-slate-600 ring-slate-200",
-};
-
-export const statusTone = (status: string) => STATUS_TONES[status] ?? "bg-slate-100 text-slate-700 ring-slate-200";

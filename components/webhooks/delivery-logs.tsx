@@ -13,15 +13,10 @@ import { useTRPC } from "@/components/trpc/react";
 import { DELIVERY_LOG_STATES, type DeliveryLogState } from "@/server/domain/webhooks/delivery-log-states";
 import { EVENT_TYPES, PHARMACY_EVENT_TYPES } from "@/server/domain/webhooks/event-types";
 import { FailingTargetsNotice, useTargetHealth, type WebhookPortal } from "./target-health";
+import { StatusBadge } from "@/components/ui/status-badge";
+import { statusLabel } from "@/components/ui/status";
 
 const PAGE_SIZE = 25;
-
-const STATE_STYLE: Record<DeliveryLogState, string> = {
-  pending: "bg-slate-100 text-slate-700",
-  retrying: "bg-amber-100 text-amber-900",
-  delivered: "bg-emerald-100 text-emerald-800",
-  failed: "bg-red-100 text-red-800",
-};
 
 const oneOf = <T extends string>(values: readonly T[], value: string | null): T | "" => (value && (values as readonly string[]).includes(value) ? (value as T) : "");
 
@@ -106,7 +101,7 @@ export function DeliveryLogs({ portal }: { portal: WebhookPortal }) {
           <option value="">All states</option>
           {DELIVERY_LOG_STATES.map((s) => (
             <option key={s} value={s}>
-              {s}
+              {statusLabel("delivery", s)}
             </option>
           ))}
         </SelectField>
@@ -184,7 +179,7 @@ export function DeliveryLogs({ portal }: { portal: WebhookPortal }) {
                         {d.subscription.deleted ? <span className="ml-1 text-xs text-slate-500">(subscription deleted)</span> : null}
                       </td>
                       <td className="px-4 py-3">
-                        <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${STATE_STYLE[d.state]}`}>{d.state}</span>
+                        <StatusBadge kind="delivery" status={d.state} />
                         {d.state === "failed" ? <p className="mt-1 text-xs text-slate-500">permanent failure</p> : null}
                       </td>
                       <td className="px-4 py-3 text-slate-700">

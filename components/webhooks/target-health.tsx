@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { formatUnixTime } from "@/components/ui/unix-time";
+import { StatusBadge } from "@/components/ui/status-badge";
 import { useTRPC } from "@/components/trpc/react";
 
 /** Which portal's webhooks: the pharmacy portal's (its pharmacies') or the admin tool's (the organisation's). */
@@ -13,6 +14,9 @@ export type TargetHealth = {
   notificationType: string;
   target: string;
   state: "failing" | "recovering" | "healthy" | "unknown";
+  registeredAt: number;
+  /** Where failuresSinceSuccess is counted from: the last success, else the registration. */
+  measuredSince: number;
   lastSuccessAt: number | null;
   lastFailureAt: number | null;
   failuresSinceSuccess: number;
@@ -20,14 +24,26 @@ export type TargetHealth = {
 
 const attempts = (n: number) => `${n} failed attempt${n === 1 ? "" : "s"}`;
 
+/**
+ * What was measured: the failed attempts since the last success, or since the registration when
+ * none succeeded yet ("5 failed attempts since it was registered at …, none succeeded; last failure …").
+ * Only the state "failing" (target-health.ts: enough failures over an hour) is called "keeps failing".
+ */
+function measured(h: TargetHealth): string {
+  const since =
+    h.lastSuccessAt === null
+      ? `since it was registered at ${formatUnixTime(h.registeredAt)}, none succeeded`
+      : `since the last success at ${formatUnixTime(h.lastSuccessAt)}`;
+  const last = h.lastFailureAt === null ? "" : `; last failure at ${formatUnixTime(h.lastFailureAt)}`;
+  return `${attempts(h.failuresSinceSuccess)} ${since}${last}`;
+}
+
 function describe(h: TargetHealth): string {
-  const since = h.lastSuccessAt === null ? "none has succeeded yet" : `the last success was ${formatUnixTime(h.lastSuccessAt)}`;
-  const last = h.lastFailureAt === null ? "" : `; last failure ${formatUnixTime(h.lastFailureAt)}`;
   switch (h.state) {
     case "failing":
-      return `Keeps failing: no successful delivery in the last 24 hours (${attempts(h.failuresSinceSuccess)}, ${since}${last}).`;
+      return `Keeps failing: ${measured(h)}.`;
     case "recovering":
-      return `Recent failures: ${attempts(h.failuresSinceSuccess)} since the last success ${formatUnixTime(h.lastSuccessAt!)}${last}.`;
+      return `Recent failures: ${measured(h)}.`;
     case "healthy":
       return `Delivering: last success ${formatUnixTime(h.lastSuccessAt!)}.`;
     default:
@@ -35,19 +51,11 @@ function describe(h: TargetHealth): string {
   }
 }
 
-const TONES: Record<TargetHealth["state"], { label: string; className: string }> = {
-  failing: { label: "Failing", className: "border-red-200 bg-red-50 text-red-800" },
-  recovering: { label: "Recent failures", className: "border-amber-200 bg-amber-50 text-amber-900" },
-  healthy: { label: "Healthy", className: "border-emerald-200 bg-emerald-50 text-emerald-800" },
-  unknown: { label: "No deliveries yet", className: "border-slate-200 bg-slate-50 text-slate-600" },
-};
-
 /** A subscription's health: a badge and one line saying why. */
 export function TargetHealthBadge({ health }: { health: TargetHealth }) {
-  const tone = TONES[health.state];
   return (
     <p className="mt-2 flex flex-wrap items-center gap-2 text-xs text-slate-600">
-      <span className={`rounded-full border px-2 py-0.5 font-medium ${tone.className}`}>{tone.label}</span>
+      <StatusBadge kind="targetHealth" status={health.state} />
       <span>{describe(health)}</span>
     </p>
   );
@@ -69,13 +77,13 @@ export function FailingTargetsNotice({ health }: { health: TargetHealth[] | unde
   return (
     <div role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
       <p className="font-medium">
-        {failing.length === 1 ? "A webhook target keeps failing" : `${failing.length} webhook targets keep failing`}: no successful delivery in the last 24
-        hours.
+        {failing.length === 1 ? "A webhook target keeps failing" : `${failing.length} webhook targets keep failing`}: its attempts have failed for an hour
+        or more without a success.
       </p>
       <ul className="mt-1 list-disc pl-5">
         {failing.map((h) => (
           <li key={h.subscriptionUid} className="break-all">
-            {h.notificationType} to {h.target} ({attempts(h.failuresSinceSuccess)})
+            {h.notificationType} to {h.target} ({measured(h)})
           </li>
         ))}
       </ul>

@@ -15,7 +15,7 @@ import {
 } from "@/server/domain/webhooks/deliver-attempt";
 import { dispatchOutboxEvents } from "@/server/domain/webhooks/dispatch";
 import { sealSecret } from "@/server/domain/webhooks/secret-box";
-import { pharmacyTargetHealth, targetHealthState } from "@/server/domain/webhooks/target-health";
+import { FAILING_MIN_FAILURES, pharmacyTargetHealth, targetHealthState } from "@/server/domain/webhooks/target-health";
 import { log } from "@/server/log";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { sleep, until, useEnv } from "@/tests/wait";
@@ -240,21 +240,26 @@ describe("target health", () => {
     const warn = vi.spyOn(log, "warn");
     const port = await closedPort();
     const dead = await subscribe(`http://127.0.0.1:${port}/dead`);
+    // Registered two hours ago: its failures span more than the hour the rule asks for.
+    await t.db.webhookSubscription.update({ where: { id: dead.id }, data: { createdAt: new Date(Date.now() - 2 * 60 * 60_000) } });
+    const young = await subscribe(`http://127.0.0.1:${port}/young`);
     const ok = await subscribe(`${healthy.url}/ok`);
-    await stockEvents(3);
+    await stockEvents(FAILING_MIN_FAILURES);
     const { deliveries } = await dispatchOutboxEvents();
     const build = async () => ({});
     for (const d of deliveries) await performClaimedAttempt((await claimDelivery(d.id))!, build);
 
     const health = await pharmacyTargetHealth([t.pharmacy.id]);
+    // Just registered, the same failures are recent failures, not a target that keeps failing.
     expect(health.map((h) => [h.subscriptionId, h.state, h.failuresSinceSuccess])).toEqual([
-      [dead.id, "failing", 3],
+      [dead.id, "failing", FAILING_MIN_FAILURES],
+      [young.id, "recovering", FAILING_MIN_FAILURES],
       [ok.id, "healthy", 0],
     ]);
     expect(health[0].lastFailureAt).not.toBeNull();
     const warnings = () => warn.mock.calls.filter(([message]) => message.startsWith("webhook target keeps failing"));
     expect(warnings()).toHaveLength(1);
-    expect(warnings()[0][1]).toMatchObject({ subscriptionId: dead.id, origin: `http://127.0.0.1:${port}`, failuresSinceSuccess: 1 });
+    expect(warnings()[0][1]).toMatchObject({ subscriptionId: dead.id, origin: `http://127.0.0.1:${port}`, failuresSinceSuccess: FAILING_MIN_FAILURES });
 
     // An hour later, still failing: one more warning.
     await t.db.webhookSubscription.update({ where: { id: dead.id }, data: { failingWarnedAt: new Date(Date.now() - 61 * 60_000) } });
@@ -264,13 +269,22 @@ describe("target health", () => {
     expect(warnings()).toHaveLength(2);
   });
 
-  it("calls a target failing only when nothing succeeded in the last 24 hours", () => {
+  it("calls a target failing only after enough failed attempts and an hour without success", () => {
     const now = new Date("2026-06-01T12:00:00Z");
     const hoursAgo = (h: number) => new Date(now.getTime() - h * 60 * 60_000);
-    expect(targetHealthState({ lastSuccessAt: null, lastFailureAt: null, failuresSinceSuccess: 0 }, now)).toBe("unknown");
-    expect(targetHealthState({ lastSuccessAt: hoursAgo(1), lastFailureAt: null, failuresSinceSuccess: 0 }, now)).toBe("healthy");
-    expect(targetHealthState({ lastSuccessAt: hoursAgo(23), lastFailureAt: hoursAgo(1), failuresSinceSuccess: 40 }, now)).toBe("recovering");
-    expect(targetHealthState({ lastSuccessAt: hoursAgo(25), lastFailureAt: hoursAgo(1), failuresSinceSuccess: 1 }, now)).toBe("failing");
-    expect(targetHealthState({ lastSuccessAt: null, lastFailureAt: hoursAgo(1), failuresSinceSuccess: 1 }, now)).toBe("failing");
+    const secondsAgo = (s: number) => new Date(now.getTime() - s * 1000);
+    const old = hoursAgo(48);
+    expect(targetHealthState({ createdAt: old, lastSuccessAt: null, lastFailureAt: null, failuresSinceSuccess: 0 }, now)).toBe("unknown");
+    expect(targetHealthState({ createdAt: old, lastSuccessAt: hoursAgo(1), lastFailureAt: null, failuresSinceSuccess: 0 }, now)).toBe("healthy");
+    // One failure ten seconds after registering (issue 22): recent failures, not "keeps failing".
+    expect(targetHealthState({ createdAt: secondsAgo(10), lastSuccessAt: null, lastFailureAt: now, failuresSinceSuccess: 1 }, now)).toBe("recovering");
+    // Many failures, but only minutes since registering or since the last success.
+    expect(targetHealthState({ createdAt: secondsAgo(300), lastSuccessAt: null, lastFailureAt: now, failuresSinceSuccess: 40 }, now)).toBe("recovering");
+    expect(targetHealthState({ createdAt: old, lastSuccessAt: secondsAgo(300), lastFailureAt: now, failuresSinceSuccess: 40 }, now)).toBe("recovering");
+    // Long enough, but too few failures.
+    expect(targetHealthState({ createdAt: old, lastSuccessAt: hoursAgo(25), lastFailureAt: hoursAgo(1), failuresSinceSuccess: FAILING_MIN_FAILURES - 1 }, now)).toBe("recovering");
+    // Enough failures and an hour or more without success: since the last success, or since registering.
+    expect(targetHealthState({ createdAt: old, lastSuccessAt: hoursAgo(2), lastFailureAt: hoursAgo(1), failuresSinceSuccess: FAILING_MIN_FAILURES }, now)).toBe("failing");
+    expect(targetHealthState({ createdAt: hoursAgo(1), lastSuccessAt: null, lastFailureAt: now, failuresSinceSuccess: FAILING_MIN_FAILURES }, now)).toBe("failing");
   });
 });

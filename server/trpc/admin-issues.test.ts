@@ -207,3 +207,47 @@ describe("resolve", () => {
     expect((await t.db.adminIssueThread.findUniqueOrThrow({ where: { id: thread.id } })).status).toBe("OPEN");
   });
 });
+
+describe("new answer (issue 22)", () => {
+  const queueRow = async (po: { id: string; name: string }) =>
+    (await as(pharmacist).pharmacyOrders.list({ search: po.name, limit: 10 })).items.find((i) => i.uid === po.id)!;
+  const homeNames = async () => (await as(pharmacist).pharmacyHome.summary({})).newAnswers.orders.map((o) => o.name);
+
+  it("an admin's reply marks the order on the queue and the home page until a pharmacist opens it, without moving its updatedAt", async () => {
+    const { po, thread } = await heldOrder();
+    expect((await queueRow(po)).unreadAnswer).toBe(false);
+    // The pharmacy's own reply is nothing new to read.
+    await as(pharmacist).pharmacyIssueThreads.reply({ uid: thread.id, body: "Any news?" });
+    expect((await queueRow(po)).unreadAnswer).toBe(false);
+    expect((await as(pharmacist).pharmacyOrders.get({ uid: po.id })).unreadAnswerAt).toBeNull();
+
+    const before = await t.db.pharmacyOrder.findUniqueOrThrow({ where: { id: po.id } });
+    await as(admin).adminIssues.reply({ uid: thread.id, body: "Take 1 mg." });
+    expect((await queueRow(po)).unreadAnswer).toBe(true);
+    const home = await as(pharmacist).pharmacyHome.summary({});
+    expect(home.newAnswers.count).toBeGreaterThanOrEqual(1);
+    expect(home.newAnswers.orders[0]).toMatchObject({ uid: po.id, name: po.name, answeredAt: expect.any(Number) });
+    // An answer is no change of the pharmacy order: the API's updated_at stays.
+    expect((await t.db.pharmacyOrder.findUniqueOrThrow({ where: { id: po.id } })).updatedAt).toEqual(before.updatedAt);
+
+    // Another pharmacy's pharmacist cannot mark it read.
+    const { unreadAnswerAt } = await as(pharmacist).pharmacyOrders.get({ uid: po.id });
+    expect(unreadAnswerAt).toEqual(expect.any(Number));
+    expect(await trpcCode(as(loosePharmacist).pharmacyOrders.markAnswerRead({ uid: po.id, seen: unreadAnswerAt! }))).toBe("NOT_FOUND");
+    // A page that read the order before this answer does not mark it read.
+    expect(await as(pharmacist).pharmacyOrders.markAnswerRead({ uid: po.id, seen: unreadAnswerAt! - 1 })).toEqual({ read: false });
+    expect((await queueRow(po)).unreadAnswer).toBe(true);
+    // The page that showed it does.
+    expect(await as(pharmacist).pharmacyOrders.markAnswerRead({ uid: po.id, seen: unreadAnswerAt! })).toEqual({ read: true });
+    expect((await queueRow(po)).unreadAnswer).toBe(false);
+    expect(await homeNames()).not.toContain(po.name);
+    expect((await as(pharmacist).pharmacyOrders.get({ uid: po.id })).unreadAnswerAt).toBeNull();
+  });
+
+  it("a resolution that returns the order to the queue is an answer to read", async () => {
+    const { po, thread } = await heldOrder("Which size?", "in-progress");
+    await as(admin).adminIssues.resolve({ uid: thread.id, releaseOrder: true, note: "Size M." });
+    expect(await queueRow(po)).toMatchObject({ status: "in-progress", unreadAnswer: true });
+    expect(await homeNames()).toContain(po.name);
+  });
+});

@@ -26,6 +26,7 @@ let doctor: PortalSessionUser;
 let otherAdmin: PortalSessionUser;
 const as = (user: PortalSessionUser | null) => createCaller({ user });
 const EPA = "/v1/external_pharmacy_api/pharmacy_orders";
+const unix = (d: Date) => Math.floor(d.getTime() / 1000);
 
 beforeAll(async () => {
   t = await createTenant();
@@ -122,6 +123,26 @@ describe("list", () => {
     const page = await as(admin).adminOrders.list({ limit: 1, page: 1 });
     expect(page.items).toHaveLength(1);
     expect(page.totalPages).toBe(page.total);
+  });
+
+  it("shows what the pharmacy is doing and when the order last changed, its pharmacy order's changes included (issue 22)", async () => {
+    const { orderId, externalId } = await newOrder();
+    const po = (await fulfillmentOf(orderId)).pharmacyOrder!;
+    // Order and pharmacy order last changed an hour ago.
+    const hourAgo = new Date(Date.now() - 60 * 60_000);
+    await t.db.$executeRaw`UPDATE "Order" SET "updatedAt" = ${hourAgo} WHERE "id" = ${orderId}`;
+    await t.db.$executeRaw`UPDATE "PharmacyOrder" SET "updatedAt" = ${hourAgo} WHERE "id" = ${po.id}`;
+    const row = async () => (await as(admin).adminOrders.list({ search: externalId })).items[0];
+    expect(await row()).toMatchObject({ status: "waiting for pharmacy", pharmacyOrderStatuses: ["waiting for pharmacy"], lastChangeAt: unix(hourAgo) });
+
+    // The pharmacy puts it on hold: the order's own status and updatedAt stay, the list says what happened and when.
+    const changed = await patch(`${EPA}/${po.id}/status`, { key: t.keys.pharmacy, body: { status: "on-hold", comment: "Call the patient" } });
+    expect(changed.status, changed.text).toBe(200);
+    const poNow = await t.db.pharmacyOrder.findUniqueOrThrow({ where: { id: po.id } });
+    expect(await row()).toMatchObject({ status: "waiting for pharmacy", pharmacyOrderStatuses: ["on-hold"], lastChangeAt: unix(poNow.updatedAt) });
+    expect(unix(poNow.updatedAt)).toBeGreaterThan(unix(hourAgo));
+    const detail = await as(admin).adminOrders.get({ uid: orderId });
+    expect(detail).toMatchObject({ updatedAt: unix(hourAgo), lastChangeAt: unix(poNow.updatedAt) });
   });
 });
 

@@ -44,6 +44,7 @@ describe("pharmacyHome.summary", () => {
     expect(await as(pharmacist).pharmacyHome.summary()).toEqual({
       waitingForPharmacy: 2,
       onHold: 1,
+      newAnswers: { count: 0, orders: [] },
       failedDeliveries: { count: 1, since: expect.any(Number), days: 7 },
     });
   });

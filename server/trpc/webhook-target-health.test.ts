@@ -23,14 +23,16 @@ beforeAll(async () => {
   const organisationId = tenant.organisation.id;
   pharmacist = await createPortalUser(db, { role: "PHARMACIST", organisationId, pharmacyId: tenant.pharmacy.id });
   groupPharmacist = await createPortalUser(db, { role: "PHARMACIST", organisationId, pharmacyGroupId: tenant.group.id });
-  const make = async (name: string, pharmacyId: string, health: { lastSuccessAt?: Date; lastFailureAt?: Date; failuresSinceSuccess?: number }) => {
+  const make = async (name: string, pharmacyId: string, health: { createdAt?: Date; lastSuccessAt?: Date; lastFailureAt?: Date; failuresSinceSuccess?: number }) => {
     const s = await createSubscription(db, { organisationId, pharmacyId, target: `https://example.com/${name}` });
     await db.webhookSubscription.update({ where: { id: s.id }, data: health });
     subs[name] = s.id;
   };
   await make("healthy", tenant.pharmacy.id, { lastSuccessAt: ago(HOUR) });
   await make("dead", tenant.pharmacy.id, { lastSuccessAt: lastSuccess, lastFailureAt: ago(HOUR), failuresSinceSuccess: 12 });
-  await make("other", tenant.groupPharmacy.id, { lastFailureAt: ago(HOUR), failuresSinceSuccess: 3 });
+  await make("other", tenant.groupPharmacy.id, { createdAt: ago(2 * HOUR), lastFailureAt: ago(HOUR), failuresSinceSuccess: 5 });
+  // One failure just after registering: what was measured is said, but it does not "keep failing".
+  await make("new", tenant.pharmacy.id, { lastFailureAt: ago(0), failuresSinceSuccess: 1 });
 });
 
 describe("webhookSubscriptions.health", () => {
@@ -38,9 +40,12 @@ describe("webhookSubscriptions.health", () => {
     const health = await as(pharmacist).webhookSubscriptions.health({});
     expect(health.map((h) => [h.target, h.state])).toEqual([
       ["https://example.com/dead", "failing"],
+      ["https://example.com/new", "recovering"],
       ["https://example.com/healthy", "healthy"],
     ]);
-    expect(health[0]).toMatchObject({ subscriptionUid: subs.dead, lastSuccessAt: unix(lastSuccess), failuresSinceSuccess: 12 });
+    expect(health[0]).toMatchObject({ subscriptionUid: subs.dead, lastSuccessAt: unix(lastSuccess), measuredSince: unix(lastSuccess), failuresSinceSuccess: 12 });
+    const fresh = health.find((h) => h.subscriptionUid === subs.new)!;
+    expect(fresh).toMatchObject({ failuresSinceSuccess: 1, lastSuccessAt: null, measuredSince: fresh.registeredAt });
     expect(await as(pharmacist).webhookSubscriptions.health({ subscriptionUid: subs.healthy })).toEqual([
       expect.objectContaining({ subscriptionUid: subs.healthy, state: "healthy", failuresSinceSuccess: 0, lastFailureAt: null }),
     ]);
@@ -52,7 +57,12 @@ describe("webhookSubscriptions.health", () => {
     expect(await trpcCode(as(null).webhookSubscriptions.health({}))).toBe("UNAUTHORIZED");
     // A group pharmacist reaches both pharmacies of the group.
     const group = await as(groupPharmacist).webhookSubscriptions.health({});
-    expect(group.map((h) => h.target).sort()).toEqual(["https://example.com/dead", "https://example.com/healthy", "https://example.com/other"]);
+    expect(group.map((h) => h.target).sort()).toEqual([
+      "https://example.com/dead",
+      "https://example.com/healthy",
+      "https://example.com/new",
+      "https://example.com/other",
+    ]);
     expect(group.find((h) => h.subscriptionUid === subs.other)?.state).toBe("failing");
   });
 });

@@ -15,8 +15,8 @@ import { errorMessage, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { declineInput, holdInput } from "@/server/trpc/routers/doctor.schemas";
 import type { presentRequest } from "@/server/trpc/routers/doctor.presenters";
-import { prescriptionStatusLabel } from "./format";
-import { PrescriptionStatusBadge } from "./status-badge";
+import { statusLabel } from "@/components/ui/status";
+import { StatusBadge } from "@/components/ui/status-badge";
 import { TextAreaField } from "./text-area-field";
 
 // survey-core is large and only a request with an anamnesis needs it: loaded on demand, in the browser.
@@ -50,7 +50,7 @@ export function DoctorRequestDetail({ uid }: { uid: string }) {
           ← All requests
         </Link>
         <span aria-hidden>·</span>
-        <PrescriptionStatusBadge status={r.status} />
+        <StatusBadge kind="prescription" status={r.status} />
         <span>requested {formatDateTime(r.createdAt)}</span>
         {r.order ? <span>· order {r.order.name}</span> : null}
         {r.doctor ? <span>· {r.doctor.isMe ? "assigned to you" : `assigned to ${r.doctor.name}`}</span> : null}
@@ -110,7 +110,7 @@ export function DoctorRequestDetail({ uid }: { uid: string }) {
             {anamneses.map((a) => (
               <div key={a.uid}>
                 <p className="mb-2 text-sm text-slate-600">
-                  {a.questionnaire.name} · {a.status === "COMPLETED" ? `completed ${formatDateTime(a.completedAt)}` : a.status.toLowerCase()}
+                  {a.questionnaire.name} · {a.status === "COMPLETED" ? `completed ${formatDateTime(a.completedAt)}` : statusLabel("questionnaireResponse", a.status).toLowerCase()}
                 </p>
                 <AnamnesisSurvey model={a.questionnaire.model} answers={a.answers} />
               </div>
@@ -128,7 +128,7 @@ export function DoctorRequestDetail({ uid }: { uid: string }) {
           {r.history.map((h, index) => (
             <li key={index} className="flex flex-wrap gap-x-3">
               <span className="whitespace-nowrap text-slate-500">{formatDateTime(h.at)}</span>
-              <span className="text-slate-900">{prescriptionStatusLabel(h.to)}</span>
+              <span className="text-slate-900">{statusLabel("prescription", h.to)}</span>
               {h.note ? <span className="text-slate-600">“{h.note}”</span> : null}
             </li>
           ))}
@@ -187,7 +187,7 @@ function Decision({ request, hasAnamnesis }: { request: Request; hasAnamnesis: b
       <div className="space-y-3">
         {done ? <Notice>{done}</Notice> : null}
         <p className="rounded-xl border border-slate-200 bg-white p-4 text-sm text-slate-700 shadow-sm">
-          {signedAt ? `Signed ${formatDateTime(signedAt)}.` : `This request is ${prescriptionStatusLabel(status).toLowerCase()}: there is nothing left to decide.`}
+          {signedAt ? `Signed ${formatDateTime(signedAt)}.` : `This request is ${statusLabel("prescription", status).toLowerCase()}: there is nothing left to decide.`}
         </p>
       </div>
     );

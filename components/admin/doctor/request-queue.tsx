@@ -7,7 +7,7 @@ import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { errorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { waitedFor } from "./format";
-import { PrescriptionStatusBadge } from "./status-badge";
+import { StatusBadge } from "@/components/ui/status-badge";
 
 /** New requests arrive while the doctor works: the queue is read again every half minute. */
 const QUEUE_REFRESH_MS = 30_000;
@@ -62,7 +62,7 @@ export function DoctorRequestQueue() {
                 </td>
                 <td className="px-4 py-3 text-slate-700">{request.order?.name ?? "—"}</td>
                 <td className="px-4 py-3">
-                  <PrescriptionStatusBadge status={request.status} />
+                  <StatusBadge kind="prescription" status={request.status} />
                   {request.assignedToMe ? <div className="mt-1 text-xs text-slate-500">assigned to you</div> : null}
                 </td>
                 <td className="px-4 py-3 whitespace-nowrap text-slate-700">

@@ -9,7 +9,7 @@ import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/st
 import { errorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { formatDateTime } from "@/components/orders/format";
-import { StatusBadge } from "@/components/orders/status-badge";
+import { StatusBadge } from "@/components/ui/status-badge";
 import { resolutionText } from "./resolution";
 
 const PAGE_SIZE = 50;
@@ -81,7 +81,7 @@ export function IssueList() {
                       {thread.pharmacyOrder.name}
                     </Link>
                     <div className="mt-1">
-                      <StatusBadge status={thread.pharmacyOrder.status} />
+                      <StatusBadge kind="pharmacyOrder" status={thread.pharmacyOrder.status} />
                     </div>
                   </td>
                   <td className="max-w-md px-3 py-2">

@@ -10,7 +10,7 @@ import { ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import { errorMessage, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { formatDateTime } from "@/components/orders/format";
-import { StatusBadge } from "@/components/orders/status-badge";
+import { StatusBadge } from "@/components/ui/status-badge";
 import type { IssueThreadView } from "@/server/trpc/routers/admin-issues.presenters";
 import { resolutionText } from "./resolution";
 
@@ -58,10 +58,8 @@ export function IssueThread({ uid }: { uid: string }) {
           </p>
         </div>
         <div className="flex flex-col items-end gap-2">
-          <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${t.status === "open" ? "bg-amber-100 text-amber-900" : "bg-emerald-50 text-emerald-800"}`}>
-            {t.status === "open" ? "Open" : "Resolved"}
-          </span>
-          <StatusBadge status={t.pharmacyOrder.status} />
+          <StatusBadge kind="thread" status={t.status} />
+          <StatusBadge kind="pharmacyOrder" status={t.pharmacyOrder.status} />
         </div>
       </div>
       {notice ? <Notice tone={notice.tone}>{notice.text}</Notice> : null}

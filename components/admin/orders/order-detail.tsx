@@ -12,7 +12,8 @@ import { errorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { formatDateTime, formatMoney } from "@/components/orders/format";
 import { PdfView } from "@/components/orders/pdf-view";
-import { StatusBadge } from "@/components/orders/status-badge";
+import { StatusBadge } from "@/components/ui/status-badge";
+import { historyText, statusLabel } from "@/components/ui/status";
 import type { AdminOrderDetailView } from "@/server/trpc/routers/admin-orders.presenters";
 import { OrderStatusBadge } from "./order-list";
 
@@ -60,12 +61,16 @@ export function AdminOrderDetail({ uid }: { uid: string }) {
             {order.shopOrder ? ` · shop ${order.shopOrder.shop}` : ""} · priority {order.priority}
           </p>
           <p className="mt-1 text-xs text-slate-500">
-            Created {formatDateTime(order.createdAt)} · last change {formatDateTime(order.updatedAt)} · <span className="font-mono">{order.uid}</span>
+            Created {formatDateTime(order.createdAt)} · last change {formatDateTime(order.lastChangeAt)} · <span className="font-mono">{order.uid}</span>
           </p>
         </div>
         <div className="flex flex-col items-end gap-2">
-          <OrderStatusBadge status={order.status} onHold={order.onHold} />
-          <span className="text-xs text-slate-500">overall: {order.overallStatus}</span>
+          <OrderStatusBadge
+            status={order.status}
+            onHold={order.onHold}
+            pharmacyOrderStatuses={order.fulfillments.flatMap((f) => (f.pharmacyOrder ? [f.pharmacyOrder.status] : []))}
+          />
+          <span className="text-xs text-slate-500">All fulfillments together: {statusLabel("overall", order.overallStatus)}</span>
         </div>
       </div>
 
@@ -213,7 +218,7 @@ function FulfillmentCard({ order, fulfillment: f, onDone }: { order: Order; fulf
                 {i.prescriptionUid ? <span className="ml-2 rounded bg-violet-50 px-1.5 text-xs text-violet-800">Rx</span> : null}
               </td>
               <td className="py-2 pr-3 font-mono text-slate-700">{i.sku.pzn ?? "—"}</td>
-              <td className="py-2 pr-3 text-slate-700">{i.status.toLowerCase()}</td>
+              <td className="py-2 pr-3 text-slate-700">{statusLabel("item", i.status)}</td>
               <td className="py-2 pr-3 text-right tabular-nums">{i.quantity}</td>
               <td className="py-2 text-right tabular-nums">{formatMoney(i.totalPaid.amount, i.totalPaid.currency)}</td>
             </tr>
@@ -229,7 +234,7 @@ function FulfillmentCard({ order, fulfillment: f, onDone }: { order: Order; fulf
         <div className="mt-4 space-y-4 rounded-lg border border-slate-200 bg-slate-50 p-4">
           <div className="flex flex-wrap items-center gap-3">
             <h4 className="text-sm font-semibold text-slate-900">Pharmacy order {po.name}</h4>
-            <StatusBadge status={po.status} />
+            <StatusBadge kind="pharmacyOrder" status={po.status} />
             <span className="text-sm text-slate-600">at {po.pharmacy.displayName}</span>
             {po.openThreadUids.map((threadUid) => (
               <Link key={threadUid} href={`/admin/issues/${threadUid}`} className="text-sm font-medium text-amber-800 hover:underline">
@@ -244,7 +249,7 @@ function FulfillmentCard({ order, fulfillment: f, onDone }: { order: Order; fulf
                 <li key={h.uid} className="flex flex-wrap gap-x-3 border-l-2 border-slate-300 pl-3">
                   <span className="w-40 shrink-0 text-slate-500">{formatDateTime(h.createdAt)}</span>
                   <span className="text-slate-900">
-                    {h.isStatusChange ? (h.fromStatus ? `${h.fromStatus} → ${h.toStatus}` : `created: ${h.toStatus}`) : h.toStatus}
+                    {historyText(h)}
                     {h.comment ? <span className="text-slate-600"> — {h.comment}</span> : null}
                   </span>
                   <span className="text-slate-500">by {h.actor}</span>
@@ -281,7 +286,7 @@ function FulfillmentCard({ order, fulfillment: f, onDone }: { order: Order; fulf
                   {po.payouts.map((p) => (
                     <li key={p.uid} className="flex justify-between gap-4">
                       <span>
-                        {p.componentType} · {p.status}
+                        {statusLabel("payoutComponent", p.componentType)} · {statusLabel("payout", p.status)}
                         {p.routedAt ? ` ${formatDateTime(p.routedAt)}` : ""}
                         {p.review ? <span className="ml-2 rounded-full bg-red-50 px-2 py-0.5 text-xs font-medium text-red-800">Needs review: {p.review}</span> : null}
                       </span>
@@ -304,7 +309,7 @@ function PrescriptionRow({ orderUid, prescription: p }: { orderUid: string; pres
     <li className="space-y-2">
       <div className="flex flex-wrap items-center gap-3 text-sm">
         <span className="font-mono text-xs text-slate-600">{p.uid}</span>
-        <span className="rounded-full bg-violet-50 px-2 py-0.5 text-xs font-medium text-violet-800">{p.status}</span>
+        <StatusBadge kind="prescription" status={p.status} />
         <span className="text-slate-700">{p.source === "DOCTOR" ? `Doctor: ${p.doctor ?? "not assigned"}` : p.source === "INLINE_PDF" ? "PDF sent with the order" : "Signed outside"}</span>
         {p.signedAt ? <span className="text-slate-500">signed {formatDateTime(p.signedAt)}</span> : null}
         {p.hasFile ? (

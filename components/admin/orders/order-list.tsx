@@ -9,6 +9,8 @@ import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { errorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { formatDateTime } from "@/components/orders/format";
+import { StatusBadge } from "@/components/ui/status-badge";
+import { statusLabel } from "@/components/ui/status";
 import { ORDER_STATUSES } from "@/server/trpc/routers/admin-orders.schemas";
 
 const PAGE_SIZE = 25;
@@ -25,20 +27,25 @@ function useDebounced<T>(value: T, delayMs = 300): T {
   return debounced;
 }
 
-/** An order status as a badge (the Management API's order status values). */
-export function OrderStatusBadge({ status, onHold }: { status: string; onHold?: boolean }) {
-  const tone =
-    status === "cancelled" || status === "prescription declined"
-      ? "bg-slate-100 text-slate-600 ring-slate-200"
-      : status === "completed"
-        ? "bg-emerald-50 text-emerald-800 ring-emerald-200"
-        : status === "paused" || status === "pharmacy not found"
-          ? "bg-amber-50 text-amber-900 ring-amber-200"
-          : "bg-sky-50 text-sky-800 ring-sky-200";
+/**
+ * An order's status, its hold, and what its pharmacies are doing: an order "at the pharmacy" may be
+ * on hold or ready there, which its own status does not say.
+ */
+export function OrderStatusBadge({ status, onHold, pharmacyOrderStatuses = [] }: { status: string; onHold?: boolean; pharmacyOrderStatuses?: string[] }) {
+  // One badge per distinct pharmacy status (an order of several fulfillments may have several).
+  const atPharmacies = [...new Set(pharmacyOrderStatuses)];
   return (
-    <span className="inline-flex flex-wrap gap-1">
-      <span className={`inline-flex whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${tone}`}>{status}</span>
-      {onHold ? <span className="inline-flex whitespace-nowrap rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900">on hold</span> : null}
+    <span className="inline-flex flex-wrap items-center gap-1">
+      <StatusBadge kind="order" status={status} />
+      {onHold ? <span className="inline-flex whitespace-nowrap rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900">Created on hold</span> : null}
+      {atPharmacies.length > 0 ? (
+        <span className="inline-flex flex-wrap items-center gap-1 text-xs text-slate-500">
+          pharmacy:
+          {atPharmacies.map((s) => (
+            <StatusBadge key={s} kind="pharmacyOrder" status={s} />
+          ))}
+        </span>
+      ) : null}
     </span>
   );
 }
@@ -83,7 +90,7 @@ export function AdminOrderList({ initial }: { initial: OrderListFilter }) {
             <option value="">Any status</option>
             {ORDER_STATUSES.map((s) => (
               <option key={s} value={s}>
-                {s}
+                {statusLabel("order", s)}
               </option>
             ))}
           </SelectField>
@@ -116,7 +123,7 @@ export function AdminOrderList({ initial }: { initial: OrderListFilter }) {
                 <th scope="col" className="px-3 py-2">Status</th>
                 <th scope="col" className="px-3 py-2">Shop</th>
                 <th scope="col" className="px-3 py-2 text-right">Items</th>
-                <th scope="col" className="px-3 py-2">Created</th>
+                <th scope="col" className="px-3 py-2">Created, last change</th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
@@ -132,11 +139,15 @@ export function AdminOrderList({ initial }: { initial: OrderListFilter }) {
                   </td>
                   <td className="px-3 py-2 text-slate-700">{order.customerEmail ?? "—"}</td>
                   <td className="px-3 py-2">
-                    <OrderStatusBadge status={order.status} onHold={order.onHold} />
+                    <OrderStatusBadge status={order.status} onHold={order.onHold} pharmacyOrderStatuses={order.pharmacyOrderStatuses} />
                   </td>
                   <td className="px-3 py-2 text-slate-700">{order.shop ?? "—"}</td>
                   <td className="px-3 py-2 text-right tabular-nums">{order.itemCount}</td>
-                  <td className="whitespace-nowrap px-3 py-2 text-slate-600">{formatDateTime(order.createdAt)}</td>
+                  <td className="whitespace-nowrap px-3 py-2 text-slate-600">
+                    {formatDateTime(order.createdAt)}
+                    {/* The latest of the order's and its pharmacy orders' changes (lastChangeAt). */}
+                    <div className="text-xs text-slate-600">changed {formatDateTime(order.lastChangeAt)}</div>
+                  </td>
                 </tr>
               ))}
             </tbody>

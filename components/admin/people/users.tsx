@@ -8,6 +8,7 @@ import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/st
 import { formatUnixTime } from "@/components/ui/unix-time";
 import { errorMessage, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
+import { StatusBadge } from "@/components/ui/status-badge";
 import { PASSWORD_MIN_LENGTH } from "@/server/auth/password-policy";
 import type { AddUserInput } from "@/server/trpc/routers/admin-people.schemas";
 
@@ -90,7 +91,7 @@ function UserList({ onLink }: { onLink: LinkShown }) {
                             : "The organisation"}
                     </td>
                     <td className="px-4 py-3">
-                      <StatusBadge status={user.status} />
+                      <StatusBadge kind="user" status={user.status} />
                       {user.deactivatedAt ? <p className="mt-1 text-xs text-slate-500">since {formatUnixTime(user.deactivatedAt)}</p> : null}
                     </td>
                     <td className="whitespace-nowrap px-4 py-3 text-slate-700">{formatUnixTime(user.createdAt)}</td>
@@ -151,16 +152,6 @@ function UserList({ onLink }: { onLink: LinkShown }) {
       </div>
     </section>
   );
-}
-
-function StatusBadge({ status }: { status: "active" | "invited" | "deactivated" }) {
-  const look = {
-    active: "bg-emerald-50 text-emerald-800",
-    invited: "bg-amber-50 text-amber-900",
-    deactivated: "bg-slate-100 text-slate-600",
-  }[status];
-  const text = { active: "Active", invited: "Invited", deactivated: "Deactivated" }[status];
-  return <span className={`rounded px-2 py-0.5 text-xs font-medium ${look}`}>{text}</span>;
 }
 
 function AddUserForm({ onLink }: { onLink: LinkShown }) {

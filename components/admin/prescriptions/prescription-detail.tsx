@@ -13,7 +13,9 @@ import { Card, DetailRow } from "@/components/ui/card";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import type { AppRouter } from "@/server/trpc/router";
 import { SIGNED_PDF_MAX_BYTES } from "@/server/trpc/routers/admin-prescriptions.schemas";
-import { PrescriptionStatusBadge, SOURCE_LABELS } from "./format";
+import { StatusBadge } from "@/components/ui/status-badge";
+import { statusLabel } from "@/components/ui/status";
+import { SOURCE_LABELS } from "./format";
 
 type Prescription = inferRouterOutputs<AppRouter>["adminPrescriptions"]["get"];
 
@@ -55,7 +57,7 @@ export function PrescriptionDetail({ uid }: { uid: string }) {
         <Link href="/admin/prescriptions" className="text-brand-700 hover:underline">
           ← All prescriptions
         </Link>
-        <PrescriptionStatusBadge status={p.status} />
+        <StatusBadge kind="prescription" status={p.status} />
         <span>{SOURCE_LABELS[p.source] ?? p.source}</span>
         <span>Created {formatDateTime(p.createdAt)}</span>
         {p.signedAt ? <span>Signed {formatDateTime(p.signedAt)}</span> : null}
@@ -80,7 +82,7 @@ export function PrescriptionDetail({ uid }: { uid: string }) {
                   {p.order.name}
                 </Link>
               </DetailRow>
-              <DetailRow label="Status">{p.order.status}</DetailRow>
+              <DetailRow label="Status"><StatusBadge kind="order" status={p.order.status} /></DetailRow>
             </dl>
           ) : (
             <p className="text-sm text-slate-600">No order.</p>
@@ -146,7 +148,7 @@ function History({ prescription }: { prescription: Prescription }) {
           {prescription.history.map((h) => (
             <tr key={h.uid} className="border-t border-slate-100 align-top">
               <td className="whitespace-nowrap py-2 pr-4 text-slate-600">{formatDateTime(h.at)}</td>
-              <td className="py-2 pr-4">{h.fromStatus ? `${h.fromStatus} → ${h.toStatus}` : `Created as ${h.toStatus}`}</td>
+              <td className="py-2 pr-4">{h.fromStatus ? `${statusLabel("prescription", h.fromStatus)} → ${statusLabel("prescription", h.toStatus)}` : `Created as ${statusLabel("prescription", h.toStatus)}`}</td>
               <td className="py-2 pr-4 text-slate-700">{h.by.type === "SYSTEM" ? "System" : `${h.by.name ?? "Unknown"} (${h.by.type === "USER" ? "user" : "API key"})`}</td>
               <td className="py-2 pr-4 text-slate-700">{h.note ?? "—"}</td>
             </tr>

@@ -11,7 +11,9 @@ import { useListSearch } from "@/components/ui/use-list-search";
 import { Pager } from "@/components/ui/pager";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { PRESCRIPTION_STATUSES } from "@/server/domain/prescriptions/statuses";
-import { PrescriptionStatusBadge, SOURCE_LABELS } from "./format";
+import { StatusBadge } from "@/components/ui/status-badge";
+import { statusLabel } from "@/components/ui/status";
+import { SOURCE_LABELS } from "./format";
 
 const PAGE_SIZE = 25;
 
@@ -36,7 +38,7 @@ export function PrescriptionList() {
             <option value="">All statuses</option>
             {PRESCRIPTION_STATUSES.map((s) => (
               <option key={s} value={s}>
-                {s}
+                {statusLabel("prescription", s)}
               </option>
             ))}
           </SelectField>
@@ -63,12 +65,12 @@ function Statistics({ selected, onPick }: { selected: string; onPick: (status: s
             <button
               type="button"
               aria-pressed={selected === status}
-              aria-label={`Show ${status} (${count})`}
+              aria-label={`Show ${statusLabel("prescription", status)} (${count})`}
               onClick={() => onPick(selected === status ? "" : status)}
               className={`w-full rounded-lg border px-3 py-2 text-left hover:bg-slate-50 ${selected === status ? "border-brand-600 ring-2 ring-brand-100" : "border-slate-200"}`}
             >
               <span className="block text-xl font-semibold tabular-nums text-slate-900">{count}</span>
-              <span className="block break-words text-xs text-slate-600">{status}</span>
+              <span className="block break-words text-xs text-slate-600">{statusLabel("prescription", status)}</span>
             </button>
           </li>
         ))}
@@ -114,7 +116,7 @@ function Table({ status, search, page, onPage }: { status: string; search: strin
                   <div className="font-mono text-xs text-slate-400">{p.uid.slice(0, 8)}</div>
                 </td>
                 <td className="px-3 py-3">
-                  <PrescriptionStatusBadge status={p.status} />
+                  <StatusBadge kind="prescription" status={p.status} />
                 </td>
                 <td className="px-3 py-3">
                   {p.order ? (

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { z } from "zod";
 import { PdfView } from "@/components/orders/pdf-view";
 import { IssueThreads } from "./issue-threads";
@@ -30,7 +30,8 @@ import {
   completeOrderInput,
 } from "@/server/trpc/routers/pharmacy-orders.schemas";
 import { DELIVERY_TYPE_LABELS, formatDateTime, formatMoney } from "@/components/orders/format";
-import { StatusBadge } from "@/components/orders/status-badge";
+import { StatusBadge } from "@/components/ui/status-badge";
+import { historyText, statusLabel } from "@/components/ui/status";
 
 /** The order as it is now is refetched after every action, and every few seconds while the page is open. */
 const DETAIL_REFRESH_MS = 15_000;
@@ -97,12 +98,11 @@ export function OrderDetail({ uid }: { uid: string }) {
             Created {formatDateTime(order.createdAt)} · last change {formatDateTime(order.updatedAt)}
           </p>
         </div>
-        <div className="flex flex-col items-end gap-2">
-          <StatusBadge status={order.status} />
-          <span className="text-xs text-slate-500">external status: {order.externalStatus || "—"}</span>
-        </div>
+        {/* external_status is always the spec's OPEN, which says nothing about this order: not shown (docs/spec-gaps.md#issue-22-say-what-it-means). */}
+        <StatusBadge kind="pharmacyOrder" status={order.status} />
       </div>
 
+      <AnswerRead uid={order.uid} unreadAnswerAt={order.unreadAnswerAt} />
       {notice ? <Notice tone={notice.tone}>{notice.text}</Notice> : null}
 
       <div className="grid gap-6 lg:grid-cols-3">
@@ -140,7 +140,8 @@ export function OrderDetail({ uid }: { uid: string }) {
               <dl className="space-y-1 text-sm">
                 <DetailRow label="Delivery type">{DELIVERY_TYPE_LABELS[order.deliveryType] ?? order.deliveryType}</DetailRow>
                 <DetailRow label="Priority">{order.priority}</DetailRow>
-                <DetailRow label="Prepaid">{formatMoney(order.prepaid)}</DetailRow>
+                {/* The spec's prepaid is 0 for an order without prescription items: shown only when something was prepaid. */}
+                {order.prepaid > 0 ? <DetailRow label="Prepaid for prescription items">{formatMoney(order.prepaid)}</DetailRow> : null}
                 <DetailRow label="Shipping costs">{order.shippingCosts ? formatMoney(order.shippingCosts.amount, order.shippingCosts.currency) : "—"}</DetailRow>
               </dl>
               <h4 className="mt-3 text-xs font-semibold uppercase tracking-wide text-slate-500">Shop shipping methods</h4>
@@ -197,7 +198,7 @@ export function OrderDetail({ uid }: { uid: string }) {
                 {order.payouts.map((p, i) => (
                   <li key={i} className="flex justify-between gap-4">
                     <span>
-                      {p.componentType} · {p.status}
+                      {statusLabel("payoutComponent", p.componentType)} · {statusLabel("payout", p.status)}
                       {p.routedAt ? ` ${formatDateTime(p.routedAt)}` : ""}
                       {p.review ? <span className="ml-2 rounded-full bg-red-50 px-2 py-0.5 text-xs font-medium text-red-800">Needs review: {p.review}</span> : null}
                     </span>
@@ -218,7 +219,7 @@ export function OrderDetail({ uid }: { uid: string }) {
                 <li key={h.uid} className="flex flex-wrap gap-x-3 border-l-2 border-slate-200 pl-3">
                   <span className="w-40 shrink-0 text-slate-500">{formatDateTime(h.createdAt)}</span>
                   <span className="text-slate-900">
-                    {h.isStatusChange ? (h.fromStatus ? `${h.fromStatus} → ${h.toStatus}` : `created: ${h.toStatus}`) : h.toStatus}
+                    {historyText(h)}
                     {h.comment ? <span className="text-slate-600"> — {h.comment}</span> : null}
                   </span>
                   <span className="text-slate-500">
@@ -241,6 +242,31 @@ export function OrderDetail({ uid }: { uid: string }) {
       </div>
     </div>
   );
+}
+
+/**
+ * An admin's answer waited to be read (the queue's "New answer"): now that the order is open it is
+ * read (markAnswerRead, up to the answer the page showed), and this visit says where it is.
+ */
+function AnswerRead({ uid, unreadAnswerAt }: { uid: string; unreadAnswerAt: number | null }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [shown, setShown] = useState(false);
+  const { mutate } = useMutation(
+    trpc.pharmacyOrders.markAnswerRead.mutationOptions({
+      onSuccess: () =>
+        Promise.all([
+          queryClient.invalidateQueries({ queryKey: trpc.pharmacyOrders.list.pathKey() }),
+          queryClient.invalidateQueries({ queryKey: trpc.pharmacyHome.pathKey() }),
+        ]),
+    }),
+  );
+  useEffect(() => {
+    if (unreadAnswerAt === null) return;
+    setShown(true);
+    mutate({ uid, seen: unreadAnswerAt });
+  }, [uid, unreadAnswerAt, mutate]);
+  return shown ? <Notice tone="warning">New answer from the admin team: read it under “Issue threads with the admin team” below.</Notice> : null;
 }
 
 type Settle = (outcome: { ok: true; text: string } | { ok: false; error: unknown }) => Promise<void>;
@@ -267,7 +293,7 @@ function StatusAction({ order, settle }: { order: Order; settle: Settle }) {
     trpc.pharmacyOrders.changeStatus.mutationOptions({
       onSuccess: async (_, input) => {
         setComment("");
-        await settle({ ok: true, text: `Status changed to ${input.status}.` });
+        await settle({ ok: true, text: `Status changed to ${statusLabel("pharmacyOrder", input.status)}.` });
       },
       onError: (error) => settle({ ok: false, error }),
     }),
@@ -299,12 +325,12 @@ function StatusAction({ order, settle }: { order: Order; settle: Settle }) {
         >
           {settable ? null : (
             <option value={order.status} disabled>
-              {order.status}
+              {statusLabel("pharmacyOrder", order.status)}
             </option>
           )}
           {SETTABLE_PHARMACY_ORDER_STATUSES.map((s) => (
             <option key={s} value={s} disabled={s !== order.status && !allowed.has(s)}>
-              {s}
+              {statusLabel("pharmacyOrder", s)}
             </option>
           ))}
         </SelectField>

@@ -20,7 +20,8 @@ import {
 } from "@/server/domain/pharmacy-orders/statuses";
 import { bulkChangeStatusInput } from "@/server/trpc/routers/pharmacy-orders.schemas";
 import { DELIVERY_TYPE_LABELS, dayToUnixSeconds, formatDateTime } from "@/components/orders/format";
-import { StatusBadge } from "@/components/orders/status-badge";
+import { StatusBadge } from "@/components/ui/status-badge";
+import { statusLabel } from "@/components/ui/status";
 
 const PAGE_SIZE = 25;
 /** New orders appear without a reload. */
@@ -108,7 +109,7 @@ export function OrderQueue() {
       <nav aria-label="Order status" className="flex flex-wrap gap-2">
         <StatusTab label="All" count={data?.allCount} current={status === undefined} onClick={() => setStatus(undefined)} />
         {PHARMACY_ORDER_STATUSES.map((s) => (
-          <StatusTab key={s} label={s} count={data?.statusCounts[s]} current={status === s} onClick={() => setStatus(s)} />
+          <StatusTab key={s} label={statusLabel("pharmacyOrder", s)} count={data?.statusCounts[s]} current={status === s} onClick={() => setStatus(s)} />
         ))}
       </nav>
 
@@ -181,6 +182,7 @@ export function OrderQueue() {
                     <Link href={`/pharmacy/orders/${order.uid}`} className="font-medium text-brand-700 hover:underline">
                       {order.name}
                     </Link>
+                    {order.unreadAnswer ? <NewAnswerMarker /> : null}
                     {order.shopOrderName ? <div className="text-xs text-slate-500">{order.shopOrderName}</div> : null}
                   </td>
                   <td className="px-3 py-2">
@@ -189,7 +191,7 @@ export function OrderQueue() {
                   </td>
                   {showPharmacy ? <td className="px-3 py-2 text-slate-700">{order.pharmacy.displayName}</td> : null}
                   <td className="px-3 py-2">
-                    <StatusBadge status={order.status} />
+                    <StatusBadge kind="pharmacyOrder" status={order.status} />
                   </td>
                   <td className="px-3 py-2 tabular-nums">
                     <span className={order.priority > 0 ? "font-semibold text-red-700" : "text-slate-700"}>{order.priority}</span>
@@ -207,6 +209,15 @@ export function OrderQueue() {
         </div>
       ) : null}
     </div>
+  );
+}
+
+/** An admin answered in an issue thread of the order (a reply or a resolution) and no pharmacist opened it since. */
+export function NewAnswerMarker() {
+  return (
+    <span className="ml-2 inline-flex whitespace-nowrap rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900" title="The admin team answered in an issue thread: open the order to read it.">
+      New answer
+    </span>
   );
 }
 
@@ -262,7 +273,7 @@ function BulkStatusChange({ pharmacyUid, selected, onDone }: { pharmacyUid?: str
         <SelectField label="New status for the selection" value={status} onChange={(e) => setStatus(e.target.value as SettablePharmacyOrderStatus)}>
           {SETTABLE_PHARMACY_ORDER_STATUSES.map((s) => (
             <option key={s} value={s}>
-              {s}
+              {statusLabel("pharmacyOrder", s)}
             </option>
           ))}
         </SelectField>

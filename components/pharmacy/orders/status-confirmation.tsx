@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { statusLabel } from "@/components/ui/status";
 import { PHARMACY_ORDER_STATUS } from "@/server/domain/pharmacy-orders/statuses";
 
 /** What the Status card's and the queue's confirmation say and how its button is named. */
@@ -38,14 +39,15 @@ export function statusChangeConfirmation(orderName: string, from: string, to: st
     };
   }
   if (from === completed) {
+    const label = statusLabel("pharmacyOrder", to);
     return {
       title: `Reopen completed order ${orderName}?`,
-      confirmLabel: `Move to ${to}`,
+      confirmLabel: `Move to ${label}`,
       tone: "primary",
       consequence: (
         <>
           <p>
-            {orderName} leaves completed and goes back to “{to}”: it is in the pharmacy&apos;s queue again.
+            {orderName} leaves completed and goes back to “{label}”: it is in the pharmacy&apos;s queue again.
           </p>
           <p>{LEAVING_COMPLETED}</p>
         </>
@@ -58,6 +60,7 @@ export function statusChangeConfirmation(orderName: string, from: string, to: st
 /** The confirmation of the queue's bulk status change, which always asks: many orders move at once. */
 export function bulkStatusChangeConfirmation(count: number, completedCount: number, to: string): StatusConfirmation {
   const orders = `${count} order${count === 1 ? "" : "s"}`;
+  const label = statusLabel("pharmacyOrder", to);
   const completedNote =
     completedCount === 0
       ? null
@@ -65,13 +68,13 @@ export function bulkStatusChangeConfirmation(count: number, completedCount: numb
         ? `${completedCount} of them ${completedCount === 1 ? "is" : "are"} completed: ${CANCELLING_A_COMPLETION}`
         : `${completedCount} of them ${completedCount === 1 ? "is" : "are"} completed and go${completedCount === 1 ? "es" : ""} back to the queue. ${LEAVING_COMPLETED}`;
   return {
-    title: `Change the status of ${orders} to “${to}”?`,
+    title: `Change the status of ${orders} to “${label}”?`,
     confirmLabel: `Change status of ${orders}`,
     tone: to === cancelled ? "danger" : "primary",
     consequence: (
       <>
         <p>
-          Each selected order moves to “{to}”, one by one; an order that cannot (a cancelled one) is listed as refused.
+          Each selected order moves to “{label}”, one by one; an order that cannot (a cancelled one) is listed as refused.
         </p>
         {to === cancelled ? <p>{CANCELLED_IS_FINAL}</p> : null}
         {completedNote ? <p>{completedNote}</p> : null}

@@ -9,6 +9,8 @@ import { errorMessage, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { Button, SelectField, TextField } from "@/components/ui/controls";
 import { Pager } from "@/components/ui/pager";
+import { StatusBadge } from "@/components/ui/status-badge";
+import { statusLabel } from "@/components/ui/status";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import type { AppRouter } from "@/server/trpc/router";
 
@@ -73,8 +75,8 @@ function PayoutsView({ pharmacyUid }: { pharmacyUid: string }) {
           }}
         >
           <option value="">All</option>
-          <option value="projected">Projected</option>
-          <option value="routed">Routed</option>
+          <option value="projected">{statusLabel("payout", "projected")}</option>
+          <option value="routed">{statusLabel("payout", "routed")}</option>
         </SelectField>
         <TextField
           label="From"
@@ -125,8 +127,6 @@ function PayoutsView({ pharmacyUid }: { pharmacyUid: string }) {
   );
 }
 
-const STATUS_LABEL = { projected: "Projected", routed: "Routed" } as const;
-
 function PayoutsResult({ data, filtered, page, onPage }: { data: Payouts; filtered: boolean; page: number; onPage: (page: number) => void }) {
   if (data.items.length === 0 && data.total === 0) {
     return (
@@ -143,7 +143,7 @@ function PayoutsResult({ data, filtered, page, onPage }: { data: Payouts; filter
           {data.totals.map((t) => (
             <div key={`${t.status}-${t.currency}`} className="min-w-44 rounded-lg border border-slate-200 bg-white px-4 py-3 shadow-sm">
               <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">
-                {STATUS_LABEL[t.status]} · {t.currency}
+                {statusLabel("payout", t.status)} · {t.currency}
               </dt>
               <dd className="mt-1 text-lg font-semibold tabular-nums text-slate-900">{formatMoney(t.amount, t.currency)}</dd>
               <dd className="text-xs text-slate-500">
@@ -174,15 +174,11 @@ function PayoutsResult({ data, filtered, page, onPage }: { data: Payouts; filter
                   <div className="font-mono text-xs text-slate-500">{row.pharmacy_order_uid}</div>
                 </td>
                 <td className="px-4 py-3">
-                  <div className="text-slate-900">{row.component_type}</div>
+                  <div className="text-slate-900">{statusLabel("payoutComponent", row.component_type)}</div>
                   {row.routing_description ? <div className="text-xs text-slate-500">{row.routing_description}</div> : null}
                 </td>
                 <td className="px-4 py-3">
-                  <span
-                    className={`rounded-full px-2 py-0.5 text-xs font-medium ${row.status === "routed" ? "bg-emerald-50 text-emerald-800" : "bg-amber-50 text-amber-900"}`}
-                  >
-                    {STATUS_LABEL[row.status as keyof typeof STATUS_LABEL] ?? row.status}
-                  </span>
+                  <StatusBadge kind="payout" status={row.status} />
                   {row.review ? (
                     <div className="mt-1">
                       <span className="rounded-full bg-red-50 px-2 py-0.5 text-xs font-medium text-red-800">Needs review</span>

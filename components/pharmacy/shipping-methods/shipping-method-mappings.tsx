@@ -75,8 +75,8 @@ function MappingsForm({ pharmacyUid, methods }: { pharmacyUid: string; methods: 
   return (
     <form onSubmit={onSubmit} className="max-w-2xl space-y-6" noValidate>
       <p className="text-sm text-slate-600">
-        Your pharmacy&apos;s own identifier for each shipping method of the shops. Pharmacy orders and webhooks carry it as{" "}
-        <code className="rounded bg-slate-100 px-1 text-xs">pharmacy_mapping</code>. Leave a field empty for no mapping.
+        Your pharmacy&apos;s own identifier for each shipping method of the shops. Your orders carry it with their shipping method, in this
+        portal and for your pharmacy system (API and webhooks). Leave a field empty for no mapping.
       </p>
       {byShop(methods).map((group) => (
         <fieldset key={group.shop.uid} className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">

@@ -44,6 +44,7 @@ export async function getOrderDetailForAdmin(organisationId: string, orderId: st
               name: true,
               status: true,
               createdAt: true,
+              updatedAt: true,
               pharmacy: { select: { id: true, displayName: true } },
               shipments: {
                 orderBy: { sequenceNumber: "asc" },

@@ -9,7 +9,7 @@ const orderGraph = {
   items: { orderBy: [{ createdAt: "asc" as const }, { id: "asc" as const }], include: { sku: { select: { displayName: true, pzn: true } } } },
   fulfillments: {
     orderBy: [{ createdAt: "asc" as const }, { id: "asc" as const }],
-    include: { items: { orderBy: [{ createdAt: "asc" as const }, { id: "asc" as const }] }, pharmacyOrder: { select: { status: true } } },
+    include: { items: { orderBy: [{ createdAt: "asc" as const }, { id: "asc" as const }] }, pharmacyOrder: { select: { status: true, updatedAt: true } } },
   },
   prescriptions: {
     where: { deletedAt: null },

@@ -2,6 +2,7 @@ import { database } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
 import { recordAuditEvent } from "@/server/domain/audit/record";
 import { BadRequestError, NotFoundError } from "@/server/domain/errors";
+import { markAnswerUnread } from "./issue-thread-answers";
 import { issueDescription } from "./issue-threads";
 import { pharmacyOrderScopeWhere, type PharmacyOrderScope } from "./lock";
 
@@ -26,7 +27,7 @@ export async function replyToIssueThread(
   return db.$transaction(async (tx) => {
     const thread = await tx.adminIssueThread.findFirst({
       where: { id: threadId, pharmacyOrder: pharmacyOrderScopeWhere(scope) },
-      select: { id: true, status: true, pharmacyOrder: { select: { name: true, organisationId: true } } },
+      select: { id: true, status: true, pharmacyOrderId: true, pharmacyOrder: { select: { name: true, organisationId: true } } },
     });
     if (!thread) throw new NotFoundError();
     if (thread.status !== "OPEN") throw new BadRequestError("This thread is resolved and takes no more replies.", { code: "thread_resolved" });
@@ -34,6 +35,8 @@ export async function replyToIssueThread(
       data: { threadId: thread.id, body, side: reply.side, authorType: "USER", authorUserId: actor.userId },
       select: { id: true },
     });
+    // The pharmacy sees there is an answer to read (the queue's "New answer").
+    if (reply.side === "ADMIN") await markAnswerUnread(tx, thread.pharmacyOrderId);
     await recordAuditEvent(tx, thread.pharmacyOrder.organisationId, actor, {
       entity: "issue_thread",
       entityId: thread.id,

@@ -170,6 +170,7 @@ type DetailRow = {
   doctor: { id: string; displayName: string } | null;
   shipments: ShipmentJson[];
   payouts: PayoutJson[];
+  unreadAnswerAt: Date | null;
 };
 
 const dateOrNull = (value: string | null) => (value === null ? null : new Date(value));
@@ -185,7 +186,7 @@ async function readPharmacyOrderDetail(pharmacyId: string, pharmacyOrderId: stri
     SELECT json_build_object('id', pt."id", 'displayName', pt."displayName", 'email', pt."email") AS "patient",
            pt."dateOfBirth" AS "patientDateOfBirth",
            pr."id" AS "prescriptionId", pr."status" AS "prescriptionStatus",
-           pr."signedFileKey", pr."signedFileSha256",
+           pr."signedFileKey", pr."signedFileSha256", po."unreadAnswerAt",
            CASE WHEN d."id" IS NULL THEN NULL ELSE json_build_object('id', d."id", 'displayName', d."displayName") END AS "doctor",
            (SELECT coalesce(json_agg(json_build_object(
                       'id', s."id", 'sequenceNumber', s."sequenceNumber", 'trackingUrl', s."trackingUrl",
@@ -218,6 +219,7 @@ async function readPharmacyOrderDetail(pharmacyId: string, pharmacyOrderId: stri
     patient: { ...extra.patient, dateOfBirth: extra.patientDateOfBirth },
     doctor: extra.doctor,
     signedPrescription,
+    unreadAnswerAt: extra.unreadAnswerAt,
     shipments: extra.shipments.map((s) => ({ ...s, returnLabelExpiry: dateOrNull(s.returnLabelExpiry) })),
     payouts: extra.payouts.map((p) => ({
       ...p,
@@ -230,7 +232,8 @@ async function readPharmacyOrderDetail(pharmacyId: string, pharmacyOrderId: stri
 
 /** The detail with the signed prescription PDF inline (spec: pharmacy order detail and webhook payloads), checked against its checksum. */
 export async function getPharmacyOrderDetail(pharmacyId: string, pharmacyOrderId: string) {
-  const { signedPrescription, ...detail } = await readPharmacyOrderDetail(pharmacyId, pharmacyOrderId);
+  // The unread answer is the portal's (getPharmacyOrderDetailForPortal), not the API's.
+  const { signedPrescription, unreadAnswerAt: _portalOnly, ...detail } = await readPharmacyOrderDetail(pharmacyId, pharmacyOrderId);
   const prescriptionFile = signedPrescription
     ? { filename: signedPrescription.filename, content: await readVerified(signedPrescription.key, signedPrescription.sha256) }
     : null;
@@ -450,6 +453,8 @@ export type PharmacyOrderQueueRow = {
   items: { amount: number; displayName: string }[];
   createdAt: number;
   updatedAt: number;
+  /** An admin's answer in an issue thread waits to be read (issue-thread-answers.ts). */
+  unreadAnswer: boolean;
 };
 
 /** PharmacyOrderQueueRow of the row `po`, as JSON. */
@@ -461,7 +466,8 @@ const queueRowJson = Prisma.sql`json_build_object(
     'priority', o."priority",
     'items', (SELECT coalesce(json_agg(json_build_object('amount', poi."amount", 'displayName', s."displayName") ORDER BY ${ITEM_ORDER}), '[]'::json)
                 ${ITEM_SOURCE}),
-    'createdAt', floor(extract(epoch FROM po."createdAt"))::bigint, 'updatedAt', floor(extract(epoch FROM po."updatedAt"))::bigint)`;
+    'createdAt', floor(extract(epoch FROM po."createdAt"))::bigint, 'updatedAt', floor(extract(epoch FROM po."updatedAt"))::bigint,
+    'unreadAnswer', po."unreadAnswerAt" IS NOT NULL)`;
 
 /**
  * The portal's queue page: the REST list's statement (the same page of ids, joins and total) with

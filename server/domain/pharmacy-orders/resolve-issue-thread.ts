@@ -3,6 +3,7 @@ import type { Actor } from "@/server/domain/actor";
 import { recordAuditEvent } from "@/server/domain/audit/record";
 import { NotFoundError, ValidationError } from "@/server/domain/errors";
 import { applyStatusChange } from "./change-status";
+import { markAnswerUnread } from "./issue-thread-answers";
 import { lockPharmacyOrderInScope, type LockedPharmacyOrder } from "./lock";
 import { PHARMACY_ORDER_STATUS, SETTABLE_PHARMACY_ORDER_STATUSES, type SettablePharmacyOrderStatus } from "./statuses";
 
@@ -80,6 +81,8 @@ export async function resolveIssueThread(
       where: { id: threadId },
       data: { status: "RESOLVED", resolvedAt: new Date(), resolvedByUserId: actor.userId, resolutionNote: note },
     });
+    // A resolution is an answer the pharmacy reads, above all when it returns the order to the queue.
+    await markAnswerUnread(tx, order.id);
 
     let releasedTo: SettablePharmacyOrderStatus | null = null;
     let keptOnHold: ResolveOutcome["keptOnHold"] = null;

@@ -6,7 +6,7 @@ import { webhookHeaders } from "./headers";
 import { postWebhook, unreachableOutcome, type SendOutcome } from "@/server/http/webhook-sender";
 import { log } from "@/server/log";
 import { openSecret } from "./secret-box";
-import { FAILING_AFTER_MS, FAILING_WARNING_EVERY_MS } from "./target-health";
+import { FAILING_AFTER_MS, FAILING_MIN_FAILURES, FAILING_WARNING_EVERY_MS } from "./target-health";
 
 export type WebhookEvent = {
   id: string;
@@ -121,12 +121,15 @@ function nextStep(attemptNumber: number, maxAttempts: number, ok: boolean, final
 }
 
 /**
- * The "keeps failing" warning is due on this failed attempt (target-health.ts): no success in 24 h,
- * none logged in the last hour. The statements then return `warned` by comparing the stored time
- * with `now()::timestamptz(3)`: the column keeps milliseconds, PostgreSQL's now() microseconds.
+ * The "keeps failing" warning is due on this failed attempt, which leaves `failuresAfter` failures
+ * since the last success (targetHealthState's rule: enough failures, no success for an hour since
+ * the last success or the registration), and none was logged in the last hour. The statements then
+ * return `warned` by comparing the stored time with `now()::timestamptz(3)`: the column keeps
+ * milliseconds, PostgreSQL's now() microseconds.
  */
-const WARN_IF_FAILING = Prisma.sql`CASE
-  WHEN ("lastSuccessAt" IS NULL OR "lastSuccessAt" < now() - ${FAILING_AFTER_MS} * interval '1 millisecond')
+const warnIfFailingSql = (failuresAfter: Prisma.Sql) => Prisma.sql`CASE
+  WHEN ${failuresAfter} >= ${FAILING_MIN_FAILURES}
+   AND coalesce("lastSuccessAt", "createdAt") <= now() - ${FAILING_AFTER_MS} * interval '1 millisecond'
    AND ("failingWarnedAt" IS NULL OR "failingWarnedAt" <= now() - ${FAILING_WARNING_EVERY_MS} * interval '1 millisecond')
   THEN now() ELSE "failingWarnedAt" END`;
 
@@ -135,7 +138,7 @@ type HealthRow = { subscriptionId: string; warned: boolean; failuresSinceSuccess
 function warnIfFailing(health: HealthRow | undefined, target: string, outcome: SendOutcome): void {
   if (!health?.warned) return;
   // An operator's signal, once an hour per subscription: the schedule goes on unchanged.
-  log.warn("webhook target keeps failing: no successful delivery in the last 24 h", {
+  log.warn("webhook target keeps failing: its attempts fail and none succeeded for an hour or more", {
     subscriptionId: health.subscriptionId,
     origin: targetOrigin(target),
     failuresSinceSuccess: health.failuresSinceSuccess,
@@ -250,7 +253,7 @@ export async function performClaimedAttempt(claimed: ClaimedAttempt, buildData: 
        SET "lastSuccessAt" = CASE WHEN ${outcome.ok} THEN now() ELSE "lastSuccessAt" END,
            "lastFailureAt" = CASE WHEN ${outcome.ok} THEN "lastFailureAt" ELSE now() END,
            "failuresSinceSuccess" = CASE WHEN ${outcome.ok} THEN 0 ELSE "failuresSinceSuccess" + 1 END,
-           "failingWarnedAt" = CASE WHEN ${outcome.ok} THEN "failingWarnedAt" ELSE ${WARN_IF_FAILING} END
+           "failingWarnedAt" = CASE WHEN ${outcome.ok} THEN "failingWarnedAt" ELSE ${warnIfFailingSql(Prisma.sql`"failuresSinceSuccess" + 1`)} END
      WHERE "id" = ${claimed.subscriptionId} AND ${sent}
        AND (NOT ${outcome.ok} OR "failuresSinceSuccess" > 0 OR "lastSuccessAt" IS NULL OR "lastSuccessAt" < now() - interval '1 minute')
  RETURNING "id" AS "subscriptionId", "failingWarnedAt" IS NOT NULL AND "failingWarnedAt" = now()::timestamptz(3) AS "warned",
@@ -309,7 +312,8 @@ export async function performUnreachableAttempts(claimed: ClaimedAttempt[], buil
       SELECT "subscriptionId", count(*)::int AS "n" FROM input GROUP BY 1
     )
     UPDATE "WebhookSubscription" s
-       SET "lastFailureAt" = now(), "failuresSinceSuccess" = s."failuresSinceSuccess" + f."n", "failingWarnedAt" = ${WARN_IF_FAILING}
+       SET "lastFailureAt" = now(), "failuresSinceSuccess" = s."failuresSinceSuccess" + f."n",
+           "failingWarnedAt" = ${warnIfFailingSql(Prisma.sql`s."failuresSinceSuccess" + f."n"`)}
       FROM failures f
      WHERE s."id" = f."subscriptionId"
  RETURNING s."id" AS "subscriptionId", s."failingWarnedAt" IS NOT NULL AND s."failingWarnedAt" = now()::timestamptz(3) AS "warned",

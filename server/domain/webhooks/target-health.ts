@@ -4,25 +4,34 @@ import { database, type Prisma } from "@/server/db/client";
  * Whether a subscription's target keeps failing, so that an operator can act (the retry schedule
  * itself never changes for it). Every attempt that was sent moves the subscription's health columns
  * on (deliver-attempt.ts, in the statement that records the attempt): the last success, the last
- * failure, and the failures since the last success.
+ * failure, and the failures since the last success. What is measured runs from the last success,
+ * or from the registration when none succeeded yet (`measuredSince`).
  *
- * - `failing`: attempts failed and none succeeded in the last FAILING_AFTER_MS (24 h), or ever.
- * - `recovering`: the latest attempts failed, but one succeeded within the last 24 h.
+ * - `failing` ("keeps failing"): at least FAILING_MIN_FAILURES attempts failed and none succeeded
+ *   for FAILING_AFTER_MS: as many failures as one delivery's attempts, over an hour. One failure
+ *   ten seconds after registering is not a target that keeps failing
+ *   (docs/spec-gaps.md#issue-22-say-what-it-means).
+ * - `recovering` (recent failures): the latest attempts failed, not (yet) as many or as long.
  * - `healthy`: the latest attempt succeeded.
  * - `unknown`: no attempt yet.
  */
-export const FAILING_AFTER_MS = 24 * 60 * 60_000;
+export const FAILING_AFTER_MS = 60 * 60_000;
+export const FAILING_MIN_FAILURES = 5;
 /** The "keeps failing" warning is logged at most this often per subscription. */
 export const FAILING_WARNING_EVERY_MS = 60 * 60_000;
 
 export type TargetHealthState = "failing" | "recovering" | "healthy" | "unknown";
 
-export type HealthColumns = { lastSuccessAt: Date | null; lastFailureAt: Date | null; failuresSinceSuccess: number };
+export type HealthColumns = { createdAt: Date; lastSuccessAt: Date | null; lastFailureAt: Date | null; failuresSinceSuccess: number };
 
-/** The one rule for a target's health state. */
+/** Where the failures since the last success are counted from: the last success, else the registration. */
+export const measuredSince = (h: Pick<HealthColumns, "createdAt" | "lastSuccessAt">): Date => h.lastSuccessAt ?? h.createdAt;
+
+/** The one rule for a target's health state (deliver-attempt.ts's warning applies it in SQL). */
 export function targetHealthState(h: HealthColumns, now = new Date()): TargetHealthState {
   if (h.failuresSinceSuccess > 0) {
-    return h.lastSuccessAt === null || now.getTime() - h.lastSuccessAt.getTime() > FAILING_AFTER_MS ? "failing" : "recovering";
+    const long = now.getTime() - measuredSince(h).getTime() >= FAILING_AFTER_MS;
+    return long && h.failuresSinceSuccess >= FAILING_MIN_FAILURES ? "failing" : "recovering";
   }
   return h.lastSuccessAt === null ? "unknown" : "healthy";
 }
@@ -56,6 +65,7 @@ async function targetHealth(where: Prisma.WebhookSubscriptionWhereInput, now: Da
       pharmacyId: true,
       notificationType: true,
       target: true,
+      createdAt: true,
       lastSuccessAt: true,
       lastFailureAt: true,
       failuresSinceSuccess: true,

@@ -9,6 +9,17 @@ import { presentAddress } from "./pharmacy-orders.presenters";
 
 type OrderRow = Awaited<ReturnType<typeof listOrders>>["items"][number];
 
+/**
+ * When the order last changed as a person sees it: the latest of the order's own update and its
+ * pharmacy orders' (the order's status stays "waiting for pharmacy" while the pharmacy moves its
+ * pharmacy order on). docs/spec-gaps.md#issue-22-say-what-it-means
+ */
+function lastChangeAt(order: { updatedAt: Date; fulfillments: { pharmacyOrder: { updatedAt: Date } | null }[] }): number {
+  let latest = order.updatedAt.getTime();
+  for (const f of order.fulfillments) if (f.pharmacyOrder) latest = Math.max(latest, f.pharmacyOrder.updatedAt.getTime());
+  return unix(new Date(latest));
+}
+
 export function presentOrderRow(row: OrderRow) {
   return {
     uid: row.id,
@@ -17,11 +28,14 @@ export function presentOrderRow(row: OrderRow) {
     status: row.status,
     overallStatus: overallStatus(row),
     onHold: row.onHold,
+    /** What the pharmacies are doing: the statuses of the order's pharmacy orders, one per fulfillment at a pharmacy. */
+    pharmacyOrderStatuses: row.fulfillments.flatMap((f) => (f.pharmacyOrder ? [f.pharmacyOrder.status] : [])),
     customerEmail: row.customerEmail,
     shop: row.shopOrder ? row.shopOrder.shop.identifier : null,
     fulfillmentCount: row.fulfillments.length,
     itemCount: row.items.reduce((sum, i) => sum + i.quantity, 0),
     createdAt: unix(row.createdAt),
+    lastChangeAt: lastChangeAt(row),
   };
 }
 
@@ -43,6 +57,7 @@ export function presentOrderDetail(order: AdminOrderDetail) {
     shippingCost: order.shippingCostAmount === null ? null : { amount: order.shippingCostAmount, currency: order.shippingCostCurrency ?? "EUR" },
     createdAt: unix(order.createdAt),
     updatedAt: unix(order.updatedAt),
+    lastChangeAt: lastChangeAt(order),
     fulfillments: order.fulfillments.map((f) => ({
       uid: f.id,
       externalId: f.externalId,

@@ -21,6 +21,7 @@ export function presentQueueEntry(row: PharmacyOrderQueueRow) {
     items: row.items.map((item) => `${item.amount} × ${item.displayName}`),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
+    unreadAnswer: row.unreadAnswer,
   };
 }
 
@@ -58,6 +59,8 @@ export function presentPortalDetail(detail: PharmacyOrderPortalDetail) {
     /** What the status select offers now (statuses.ts), and whether "Complete order" applies. */
     statusChanges: statusChangesFrom(detail.status),
     canComplete: canCompleteFrom(detail.status),
+    /** When the latest admin answer not read yet came (Unix seconds), or null: the page marks it read (markAnswerRead). */
+    unreadAnswerAt: unixOrNull(detail.unreadAnswerAt),
     deliveryType: detail.deliveryType,
     prepaid: detail.prepaid,
     priority: detail.order.priority,

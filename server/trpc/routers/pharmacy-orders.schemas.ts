@@ -39,6 +39,9 @@ export const listPharmacyOrdersInput = z
 
 export const pharmacyOrderInput = z.object({ uid: uid() });
 
+/** The page read the order's admin answers up to `seen` (its unreadAnswerAt, Unix seconds). */
+export const markAnswerReadInput = z.object({ uid: uid(), seen: unixSeconds() });
+
 /** The status the page showed: the change is refused (CONFLICT) when the order has another one now. */
 const expectedStatus = pharmacyStatus;
 

@@ -16,6 +16,7 @@ import {
   listPharmacyOrdersForQueue,
   pharmacyOfPharmacyOrder,
 } from "@/server/domain/pharmacy-orders/queries";
+import { markAnswerRead } from "@/server/domain/pharmacy-orders/issue-thread-answers";
 import { addShipment } from "@/server/domain/pharmacy-orders/shipments";
 import { PHARMACY_ORDER_STATUSES } from "@/server/domain/pharmacy-orders/statuses";
 import { resolvePharmacyScope, type PharmacyReach } from "@/server/domain/pharmacies/pharmacy-scope";
@@ -32,6 +33,7 @@ import {
   clarificationInput,
   completeOrderInput,
   listPharmacyOrdersInput,
+  markAnswerReadInput,
   pharmacyOrderInput,
 } from "./pharmacy-orders.schemas";
 
@@ -80,6 +82,12 @@ export const pharmacyOrdersRouter = router({
     const { pharmacyId } = await orderInReach(ctx.user, input.uid);
     const file = await getPharmacyOrderPrescriptionFile(pharmacyId, input.uid);
     return file ? { filename: file.filename, contentBase64: file.content.toString("base64") } : null;
+  }),
+
+  /** The pharmacist opened the order and saw its admin answers: the queue's "New answer" goes (issue-thread-answers.ts). */
+  markAnswerRead: pharmacistProcedure.input(markAnswerReadInput).mutation(async ({ ctx, input }) => {
+    const { pharmacyId } = await orderInReach(ctx.user, input.uid);
+    return { read: await markAnswerRead([pharmacyId], input.uid, input.seen) };
   }),
 
   changeStatus: pharmacistProcedure.input(changeStatusInput).mutation(async ({ ctx, input }) => {

@@ -1,6 +1,6 @@
 /** The portals' shapes of webhook subscriptions and their targets' health: camelCase, uids, Unix seconds. */
 import type { Subscription } from "@/server/domain/webhooks/subscriptions";
-import type { TargetHealth } from "@/server/domain/webhooks/target-health";
+import { measuredSince, type TargetHealth } from "@/server/domain/webhooks/target-health";
 import { unix, unixOrNull } from "@/server/wire/format";
 
 export const presentSubscription = (s: Subscription) => ({
@@ -18,6 +18,9 @@ export const presentTargetHealth = (h: TargetHealth) => ({
   notificationType: h.notificationType,
   target: h.target,
   state: h.state,
+  registeredAt: unix(h.createdAt),
+  /** Where failuresSinceSuccess is counted from: the last success, else the registration. */
+  measuredSince: unix(measuredSince(h)),
   lastSuccessAt: unixOrNull(h.lastSuccessAt),
   lastFailureAt: unixOrNull(h.lastFailureAt),
   failuresSinceSuccess: h.failuresSinceSuccess,

@@ -33,8 +33,8 @@ export const webhookSubscriptionsRouter = router({
     return lists.flat().map(present);
   }),
   /**
-   * Whether each target keeps failing ("failing": no success in the last 24 h while attempts
-   * failed), failing ones first. Only the user's pharmacies; another pharmacy's subscription is NOT_FOUND.
+   * Whether each target keeps failing (targetHealthState: enough failed attempts and no success for
+   * an hour), with what was measured, failing ones first. Only the user's pharmacies; another pharmacy's subscription is NOT_FOUND.
    */
   health: pharmacistProcedure.input(subscriptionHealthInput).query(async ({ ctx, input }) => {
     const ids = await resolvePharmacyScope(ctx.user, input.pharmacyUid);
