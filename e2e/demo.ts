@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { expect, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
 
 /** The sandbox credentials that the e2e server's seed wrote (DATA_DIR=.data/e2e, see playwright.config.ts). */
 export type DemoFile = {
@@ -40,4 +40,38 @@ export async function signInAs(page: Page, user: { email: string; password: stri
   await page.getByLabel("Password").fill(user.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(new RegExp(`${landing.replaceAll("/", "\\/")}$`));
+}
+
+/** One OTC line of the sandbox catalogue (3.99 €), for orders whose items do not matter. */
+export const otcItem = (d: DemoFile) => ({ sku_reference: d.catalogue.otc[0]!.sku_reference, quantity: 1, total_paid: { amount: 399, currency: "EUR" } });
+
+/**
+ * POST /v1/management/orders with the sandbox's Management key: customer `lastName` (id and e-mail
+ * from `externalId`), one fulfillment "f-1" at `pharmacyUid` with `items` (external ids i-1, i-2…
+ * unless given) and any further fulfillment fields; expects 201 and answers the created order.
+ */
+export async function placeOrder(
+  request: APIRequestContext,
+  d: DemoFile,
+  order: { externalId: string; lastName: string; pharmacyUid: string; items: Record<string, unknown>[]; fulfillment?: Record<string, unknown>; email?: string },
+): Promise<{ uid: string } & Record<string, unknown>> {
+  const response = await request.post("/v1/management/orders", {
+    headers: { "X-API-Key": d.keys.management },
+    data: {
+      shop_identifier: d.shop.identifier,
+      external_id: order.externalId,
+      customer: { id: `cust-${order.externalId}`, email: order.email ?? "erika@example.com" },
+      delivery_address: { first_name: "Erika", last_name: order.lastName, street: "Hauptstr.", house_number: "5", zip_code: "10115", city: "Berlin", country: "DE" },
+      fulfillments: [
+        {
+          external_id: "f-1",
+          destination_pharmacy_uid: order.pharmacyUid,
+          items: order.items.map((item, i) => ({ external_id: `i-${i + 1}`, ...item })),
+          ...order.fulfillment,
+        },
+      ],
+    },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return (await response.json()) as { uid: string };
 }

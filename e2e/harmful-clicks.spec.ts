@@ -5,7 +5,7 @@
  * page), then confirms (the change happens). Screenshots go to test-results/screenshots.
  */
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { readDemoFile, signInAs, type DemoFile } from "./demo";
+import { placeOrder, readDemoFile, signInAs, type DemoFile } from "./demo";
 
 type Sandbox = DemoFile & { shop: { identifier: string }; keys: { management: string; pharmacy: string } };
 const demo = () => readDemoFile() as Sandbox;
@@ -13,22 +13,11 @@ const tag = () => Math.random().toString(36).slice(2, 8);
 const EPA = "/v1/external_pharmacy_api";
 const shot = (name: string) => `test-results/screenshots/${name}.png`;
 
-/** POST /v1/management/orders: one fulfillment at pharmacies[0] with `item`; the created order's body. */
+/** An order with `item` at pharmacies[0]; the created order's body. */
 async function createOrder(request: APIRequestContext, lastName: string, item: Record<string, unknown>) {
   const d = demo();
   const externalId = `e2e-clicks-${lastName.toLowerCase()}`;
-  const response = await request.post("/v1/management/orders", {
-    headers: { "X-API-Key": d.keys.management },
-    data: {
-      shop_identifier: d.shop.identifier,
-      external_id: externalId,
-      customer: { id: `cust-${externalId}`, email: "erika@example.com" },
-      delivery_address: { first_name: "Erika", last_name: lastName, street: "Hauptstr.", house_number: "5", zip_code: "10115", city: "Berlin", country: "DE" },
-      fulfillments: [{ external_id: "f-1", destination_pharmacy_uid: d.pharmacies[0]!.uid, items: [{ external_id: "i-1", ...item }] }],
-    },
-  });
-  expect(response.status(), await response.text()).toBe(201);
-  return { externalId, body: await response.json() };
+  return { externalId, body: await placeOrder(request, d, { externalId, lastName, pharmacyUid: d.pharmacies[0]!.uid, items: [item] }) };
 }
 
 async function pharmacyOrder(request: APIRequestContext, externalId: string) {

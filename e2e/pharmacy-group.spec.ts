@@ -5,7 +5,7 @@
  * stock page offers the group's pharmacies to pick from.
  */
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { readDemoFile, signInAs, type DemoFile } from "./demo";
+import { otcItem, placeOrder, readDemoFile, signInAs, type DemoFile } from "./demo";
 
 /** Screenshots for review; the README's copies in docs/screenshots are refreshed only with UPDATE_SCREENSHOTS=1. */
 const shotPath = (name: string) => `${process.env.UPDATE_SCREENSHOTS === "1" ? "docs/screenshots" : "test-results/screenshots"}/${name}.png`;
@@ -17,28 +17,11 @@ const demo = () => readDemoFile() as Sandbox;
 const tag = () => Math.random().toString(36).slice(2, 8);
 const EPA = "/v1/external_pharmacy_api";
 
-/** POST /v1/management/orders for customer `lastName`, its one fulfillment routed to `pharmacyUid`; answers the pharmacy order's uid and name. */
+/** An OTC order for customer `lastName`, its one fulfillment routed to `pharmacyUid`. */
 async function createOrderAt(request: APIRequestContext, lastName: string, pharmacyUid: string) {
   const d = demo();
   const externalId = `e2e-group-${lastName.toLowerCase()}`;
-  const response = await request.post("/v1/management/orders", {
-    headers: { "X-API-Key": d.keys.management },
-    data: {
-      shop_identifier: d.shop.identifier,
-      external_id: externalId,
-      customer: { id: `cust-${externalId}`, email: "erika@example.com" },
-      delivery_address: { first_name: "Erika", last_name: lastName, street: "Hauptstr.", house_number: "5", zip_code: "10115", city: "Berlin", country: "DE" },
-      fulfillments: [
-        {
-          external_id: "f-1",
-          destination_pharmacy_uid: pharmacyUid,
-          items: [{ external_id: "i-1", sku_reference: d.catalogue.otc[0]!.sku_reference, quantity: 1, total_paid: { amount: 399, currency: "EUR" } }],
-        },
-      ],
-    },
-  });
-  expect(response.status(), await response.text()).toBe(201);
-  const orderUid = ((await response.json()) as { uid: string }).uid;
+  const { uid: orderUid } = await placeOrder(request, d, { externalId, lastName, pharmacyUid, items: [otcItem(d)] });
   return { externalId, orderUid };
 }
 

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { readDemoFile, signInAs, type DemoFile } from "./demo";
+import { placeOrder, readDemoFile, signInAs, type DemoFile } from "./demo";
 
 /** Screenshots for review; the README's copies in docs/screenshots are refreshed only with UPDATE_SCREENSHOTS=1. */
 const shotPath = (name: string) => `${process.env.UPDATE_SCREENSHOTS === "1" ? "docs/screenshots" : "test-results/screenshots"}/${name}.png`;
@@ -26,24 +26,13 @@ const demo = () => readDemoFile() as Sandbox;
 const tag = () => Math.random().toString(36).slice(2, 8);
 const EPA = "/v1/external_pharmacy_api";
 
-/** POST /v1/management/orders for customer `lastName`: one fulfillment at `pharmacyUid` with `items`; extra fields on the fulfillment. */
+/** An order for customer `lastName`: one fulfillment at `pharmacyUid` with `items`; extra fields on the fulfillment. Answers its external id. */
 async function createOrder(
   request: APIRequestContext,
   options: { lastName: string; pharmacyUid: string; items: Record<string, unknown>[]; fulfillment?: Record<string, unknown> },
 ) {
-  const d = demo();
   const externalId = `e2e-${options.lastName.toLowerCase()}`;
-  const response = await request.post("/v1/management/orders", {
-    headers: { "X-API-Key": d.keys.management },
-    data: {
-      shop_identifier: d.shop.identifier,
-      external_id: externalId,
-      customer: { id: `cust-${externalId}`, email: "erika@example.com" },
-      delivery_address: { first_name: "Erika", last_name: options.lastName, street: "Hauptstr.", house_number: "5", zip_code: "10115", city: "Berlin", country: "DE" },
-      fulfillments: [{ external_id: "f-1", destination_pharmacy_uid: options.pharmacyUid, items: options.items, ...options.fulfillment }],
-    },
-  });
-  expect(response.status(), await response.text()).toBe(201);
+  await placeOrder(request, demo(), { externalId, ...options });
   return externalId;
 }
 

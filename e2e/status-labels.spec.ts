@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from "@playwright/test";
-import { readDemoFile, signInAs, type DemoFile } from "./demo";
+import { otcItem, placeOrder, readDemoFile, signInAs, type DemoFile } from "./demo";
 
 /**
  * Issue 22, "say what it means": the pages show statuses by their labels (components/ui/status.ts),
@@ -29,26 +29,9 @@ async function signedInPage(browser: Browser, baseURL: string | undefined, user:
 }
 
 /** An OTC order at the demo pharmacist's pharmacy over the Management API; its pharmacy order over the External Pharmacy API. */
-async function placeOrder(request: APIRequestContext, d: DemoFile, lastName: string) {
+async function placeOtcOrder(request: APIRequestContext, d: DemoFile, lastName: string) {
   const externalId = `e2e-labels-${tag()}`;
-  const created = await request.post("/v1/management/orders", {
-    headers: { "X-API-Key": d.keys.management },
-    data: {
-      shop_identifier: d.shop.identifier,
-      external_id: externalId,
-      customer: { id: `cust-${externalId}`, email: "labels@example.com" },
-      delivery_address: { first_name: "Erika", last_name: lastName, street: "Hauptstr.", house_number: "5", zip_code: "10115", city: "Berlin", country: "DE" },
-      fulfillments: [
-        {
-          external_id: "f-1",
-          destination_pharmacy_uid: d.pharmacies[0]!.uid,
-          items: [{ external_id: "i-1", sku_reference: d.catalogue.otc[0]!.sku_reference, quantity: 1, total_paid: { amount: 399, currency: "EUR" } }],
-        },
-      ],
-    },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const orderUid = (await created.json()).uid as string;
+  const { uid: orderUid } = await placeOrder(request, d, { externalId, lastName, pharmacyUid: d.pharmacies[0]!.uid, items: [otcItem(d)], email: "labels@example.com" });
   const list = await request.get(`${EPA}/?${new URLSearchParams({ search: orderUid })}`, { headers: { "X-API-Key": d.keys.pharmacy } });
   const [po] = (await list.json()).data as { uid: string; name: string }[];
   expect(po).toBeDefined();
@@ -71,7 +54,7 @@ test("statuses read as labels on the pharmacy and admin pages; the admin list sa
   const d = demo();
   const lastName = `Labels${tag()}`;
   const pharmacist = await signedInPage(browser, baseURL, d.users.pharmacist, "/pharmacy/orders");
-  const { externalId, orderUid, po } = await placeOrder(pharmacist.request, d, lastName);
+  const { externalId, orderUid, po } = await placeOtcOrder(pharmacist.request, d, lastName);
   await setStatus(pharmacist.request, d, po.uid, { status: "in-progress" });
   await setStatus(pharmacist.request, d, po.uid, { status: "ready_for_pickup" });
 
@@ -131,7 +114,7 @@ test("an admin's answer shows as “New answer” on the queue and the home page
   const d = demo();
   const lastName = `Answer${tag()}`;
   const pharmacist = await signedInPage(browser, baseURL, d.users.pharmacist, "/pharmacy");
-  const { po } = await placeOrder(pharmacist.request, d, lastName);
+  const { po } = await placeOtcOrder(pharmacist.request, d, lastName);
   await setStatus(pharmacist.request, d, po.uid, { status: "on-hold", comment: `Which strength? ${lastName}` });
 
   // The admin answers in the thread the on-hold comment opened.
