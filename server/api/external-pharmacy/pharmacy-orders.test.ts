@@ -209,12 +209,13 @@ describe("status changes", () => {
     expect(await updates(po.id)).toBe(4);
   });
 
-  it("treats re-sending the current status as a no-op", async () => {
+  it("re-sending the current status changes nothing but sends pharmacy_order_updated (the table's first row)", async () => {
     const po = await newPharmacyOrder();
     await setStatus(po.id, { status: "in-progress" });
     const r = await setStatus(po.id, { status: "in-progress" });
-    expect(r.status).toBe(200);
-    expect(await updates(po.id)).toBe(1);
+    expect(r).toMatchObject({ status: 200, json: { status: "in-progress" } });
+    expect(await updates(po.id)).toBe(2);
+    expect((await history(po.id)).map((h) => h.toStatus)).toEqual(["waiting for pharmacy", "in-progress"]);
   });
 
   it("puts an order on hold only with a comment, opening an admin issue thread; re-sending on-hold needs none", async () => {
@@ -230,9 +231,13 @@ describe("status changes", () => {
     const threads = await t.db.adminIssueThread.findMany({ where: { pharmacyOrderId: po.id } });
     expect(threads).toMatchObject([{ description: "Patient's date of birth is missing", status: "OPEN", openedByType: "API_KEY" }]);
     expect((await history(po.id)).at(-1)).toMatchObject({ toStatus: "on-hold", comment: "Patient's date of birth is missing" });
+    const sent = await updates(po.id);
     const again = await setStatus(po.id, { status: "on-hold" });
     expect(again).toMatchObject({ status: 200, json: { status: "on-hold" } });
+    // Idempotent: no comment needed, no second thread, no history entry; the event is sent as for every PATCH.
     expect(await t.db.adminIssueThread.count({ where: { pharmacyOrderId: po.id } })).toBe(1);
+    expect((await history(po.id)).filter((h) => h.toStatus === "on-hold")).toHaveLength(1);
+    expect(await updates(po.id)).toBe(sent + 1);
   });
 
   it("sends pharmacy_order_updated on the moves to on-hold and to cancelled: outbox events and deliveries", async () => {

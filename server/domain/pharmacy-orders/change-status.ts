@@ -4,7 +4,7 @@ import { BadRequestError, ValidationError } from "@/server/domain/errors";
 import { cancelLockedPharmacyOrder } from "./cancel";
 import { assertOrderAsExpected, type ExpectedOrderState } from "./expected-state";
 import { issueDescription, openIssueThread } from "./issue-threads";
-import { lockPharmacyOrder, recordStatusChange, type LockedPharmacyOrder } from "./lock";
+import { announcePharmacyOrderUpdate, lockPharmacyOrder, recordStatusChange, type LockedPharmacyOrder } from "./lock";
 import { ON_HOLD_COMMENT_REQUIRED, PHARMACY_ORDER_STATUS, SETTABLE_PHARMACY_ORDER_STATUSES, type SettablePharmacyOrderStatus } from "./statuses";
 
 /** A cancelled order is final. */
@@ -27,8 +27,10 @@ export function onHoldComment(comment: string | null | undefined): string {
 /**
  * The status rule of the spec's table, for one order the caller has locked: a cancelled order is
  * final (BadRequestError); on-hold from another status needs a comment, which opens an admin issue
- * thread; re-sending on-hold to an on-hold order is accepted and changes nothing; re-sending the
- * current status is an idempotent no-op (no history, no event); cancelled undoes a completion
+ * thread; re-sending the current status (on-hold included, no comment needed, no second thread)
+ * changes nothing but still sends pharmacy_order_updated, as the table's first row says of every
+ * PATCH …/status (the payload carries the full current state; no history entry, since nothing
+ * changed: docs/spec-gaps.md, issue 23); cancelled undoes a completion
  * (cancelLockedPharmacyOrder). Completed is never set here.
  * Returns whether the order changed, and the issue thread it opened. The one place for this rule: PATCH …/status, bulk updates,
  * clarification requests.
@@ -41,7 +43,10 @@ export async function applyStatusChange(
 ): Promise<{ changed: boolean; issueThreadId: string | null }> {
   assertSettableStatus(change.status);
   if (order.status === PHARMACY_ORDER_STATUS.cancelled) throw cancelledIsFinal();
-  if (order.status === change.status) return { changed: false, issueThreadId: null };
+  if (order.status === change.status) {
+    await announcePharmacyOrderUpdate(tx, order);
+    return { changed: false, issueThreadId: null };
+  }
   let comment: string | null = null;
   let issueThreadId: string | null = null;
   if (change.status === PHARMACY_ORDER_STATUS.onHold) {

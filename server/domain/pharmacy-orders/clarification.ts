@@ -4,7 +4,7 @@ import { BadRequestError } from "@/server/domain/errors";
 import { applyStatusChange } from "./change-status";
 import { assertOrderAsExpected, type ExpectedOrderState } from "./expected-state";
 import { issueDescription, openIssueThread } from "./issue-threads";
-import { lockPharmacyOrderInScope, type PharmacyOrderScope } from "./lock";
+import { announcePharmacyOrderUpdate, lockPharmacyOrderInScope, type PharmacyOrderScope } from "./lock";
 import { PHARMACY_ORDER_STATUS } from "./statuses";
 
 /**
@@ -13,8 +13,9 @@ import { PHARMACY_ORDER_STATUS } from "./statuses";
  * with the description, and the order put on hold — the on-hold rule of a status change
  * (applyStatusChange: history entry with the description as comment, pharmacy_order_updated).
  *
- * - Already on hold: only the thread is added; no history entry, no event (the order's state, which
- *   is all the payload carries, did not change; the order already reads as on hold).
+ * - Already on hold: the thread is added and pharmacy_order_updated sent (the spec's row "any |
+ *   clarification request opened | on-hold | pharmacy_order_updated"); no history entry, since the
+ *   status did not change.
  * - Cancelled or completed: BadRequestError. Cancelled is final; putting a completed order on hold
  *   would reopen it, and completing it again would reduce stock and route payouts a second time.
  *
@@ -41,6 +42,7 @@ export async function openClarificationRequest(
     }
     if (order.status === PHARMACY_ORDER_STATUS.onHold) {
       const thread = await openIssueThread(tx, order.id, description, actor);
+      await announcePharmacyOrderUpdate(tx, order);
       return { threadId: thread.id, statusChanged: false };
     }
     const applied = await applyStatusChange(tx, order, { status: PHARMACY_ORDER_STATUS.onHold, comment: description }, actor);

@@ -76,6 +76,11 @@ export async function recordStatusChange(
   await writeStatusChange(tx, order, toStatus, actor, comment);
 }
 
+/** pharmacy_order_updated for an order whose state did not change (a re-sent status, a clarification on an order already on hold). */
+export async function announcePharmacyOrderUpdate(tx: Tx, order: LockedPharmacyOrder): Promise<void> {
+  await recordEvent(tx, { type: "pharmacy_order_updated", organisationId: order.organisationId, pharmacyId: order.pharmacyId, subjectId: order.id });
+}
+
 /** recordStatusChange for cancelled; only cancelLockedPharmacyOrder (cancel.ts) calls it. */
 export async function recordCancelledStatus(tx: Tx, order: LockedPharmacyOrder, actor: Actor, comment: string | null): Promise<void> {
   await writeStatusChange(tx, order, PHARMACY_ORDER_STATUS.cancelled, actor, comment);

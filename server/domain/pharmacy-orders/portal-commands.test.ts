@@ -255,7 +255,7 @@ describe("openClarificationRequest", () => {
     expect(await statusOf(po.id)).toBe("waiting for pharmacy");
   });
 
-  it("adds only the thread when the order is already on hold: no history entry, no event", async () => {
+  it("adds the thread and sends pharmacy_order_updated when the order is already on hold: no history entry", async () => {
     const po = await newPharmacyOrder();
     await openClarificationRequest({ pharmacyIds: [t.pharmacy.id] }, po.id, { description: "First question" }, pharmacist);
     const entries = (await history(po.id)).length;
@@ -263,7 +263,8 @@ describe("openClarificationRequest", () => {
       openClarificationRequest({ organisationId: t.organisation.id }, po.id, { description: "Second question" }, admin),
     );
     expect(result.statusChanged).toBe(false);
-    expect(events).toEqual([]);
+    // The spec's row: any status | clarification request opened | on-hold | pharmacy_order_updated.
+    expect(events).toEqual([updated(po)]);
     expect(await history(po.id)).toHaveLength(entries);
     expect((await t.db.adminIssueThread.findMany({ where: { pharmacyOrderId: po.id }, orderBy: { createdAt: "asc" } })).map((th) => th.description)).toEqual([
       "First question",
