@@ -121,7 +121,7 @@ test("a doctor's Sign prescription shows a summary naming what is missing; nothi
     _skip_validation: true,
   });
   expect(body.status).toBe("waiting for doctor");
-  const prescriptionUid = body.prescriptions[0].uid as string;
+  const prescriptionUid = (body.prescriptions as { uid: string }[])[0]!.uid;
 
   await signInAs(page, d.users.doctor, "/admin/doctor");
   await page.goto(`/admin/doctor/requests/${prescriptionUid}`);
