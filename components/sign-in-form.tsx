@@ -56,8 +56,9 @@ export function SignInForm({ callbackUrl, errorCode, defaultEmail }: { callbackU
     }
   }
 
+  // method="post": a submit before hydration must not put the password into the URL.
   return (
-    <form onSubmit={onSubmit} className="space-y-5">
+    <form method="post" onSubmit={onSubmit} className="space-y-5">
       {error ? (
         <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">
           {error}

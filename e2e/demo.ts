@@ -36,10 +36,17 @@ export function readDemoFile(): DemoFile {
 /** Signs `user` in through the sign-in page and waits until the portal has opened `landing`. */
 export async function signInAs(page: Page, user: { email: string; password: string }, landing = "/pharmacy"): Promise<void> {
   await page.goto(`/signin?callbackUrl=${encodeURIComponent(landing)}`);
+  await hydrated(page);
   await page.getByLabel("Email").fill(user.email);
   await page.getByLabel("Password").fill(user.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(new RegExp(`${landing.replaceAll("/", "\\/")}$`));
+  await hydrated(page);
+}
+
+/** Waits until React has hydrated the page (components/ui/hydration-mark.tsx): before that, typing into a form is lost. */
+export async function hydrated(page: Page): Promise<void> {
+  await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
 }
 
 /** One OTC line of the sandbox catalogue (3.99 €), for orders whose items do not matter. */

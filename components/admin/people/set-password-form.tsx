@@ -36,7 +36,7 @@ export function SetPasswordForm({ token, purpose, email }: { token: string; purp
 
   const linkProblem = fieldErrors(set.error, "token");
   return (
-    <form onSubmit={onSubmit} className="space-y-5" noValidate>
+    <form method="post" onSubmit={onSubmit} className="space-y-5" noValidate>
       <p className="text-sm text-slate-600">
         For <span className="font-medium text-slate-900">{email}</span>.
       </p>

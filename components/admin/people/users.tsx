@@ -212,7 +212,7 @@ function AddUserForm({ onLink }: { onLink: LinkShown }) {
           <ErrorState message={errorMessage(choices.error)} onRetry={() => choices.refetch()} />
         </div>
       ) : (
-        <form key={formKey} onSubmit={onSubmit} className="mt-4 grid gap-4 sm:grid-cols-2" noValidate>
+        <form key={formKey} method="post" onSubmit={onSubmit} className="mt-4 grid gap-4 sm:grid-cols-2" noValidate>
           <TextField label="E-mail" name="email" type="email" autoComplete="off" required errors={errorsOf("email")} />
           <TextField label="Name" name="name" required errors={errorsOf("name")} />
           <SelectField label="Role" name="role" value={role} onChange={(e) => setRole(e.target.value as Role)} errors={errorsOf("role")}>
