@@ -53,21 +53,29 @@ export async function hydrated(page: Page): Promise<void> {
 export const otcItem = (d: DemoFile) => ({ sku_reference: d.catalogue.otc[0]!.sku_reference, quantity: 1, total_paid: { amount: 399, currency: "EUR" } });
 
 /**
- * POST /v1/management/orders with the sandbox's Management key: customer `lastName` (id and e-mail
- * from `externalId`), one fulfillment "f-1" at `pharmacyUid` with `items` (external ids i-1, i-2…
+ * POST /v1/management/orders with the sandbox's Management key: customer `lastName` (id
+ * `cust-<externalId>` unless `customerId` names one, e.g. the shop customer of an anamnesis), one fulfillment "f-1" at `pharmacyUid` with `items` (external ids i-1, i-2…
  * unless given) and any further fulfillment fields; expects 201 and answers the created order.
  */
 export async function placeOrder(
   request: APIRequestContext,
   d: DemoFile,
-  order: { externalId: string; lastName: string; pharmacyUid: string; items: Record<string, unknown>[]; fulfillment?: Record<string, unknown>; email?: string },
+  order: {
+    externalId: string;
+    lastName: string;
+    pharmacyUid: string;
+    items: Record<string, unknown>[];
+    fulfillment?: Record<string, unknown>;
+    email?: string;
+    customerId?: string;
+  },
 ): Promise<{ uid: string } & Record<string, unknown>> {
   const response = await request.post("/v1/management/orders", {
     headers: { "X-API-Key": d.keys.management },
     data: {
       shop_identifier: d.shop.identifier,
       external_id: order.externalId,
-      customer: { id: `cust-${order.externalId}`, email: order.email ?? "erika@example.com" },
+      customer: { id: order.customerId ?? `cust-${order.externalId}`, email: order.email ?? "erika@example.com" },
       delivery_address: { first_name: "Erika", last_name: order.lastName, street: "Hauptstr.", house_number: "5", zip_code: "10115", city: "Berlin", country: "DE" },
       fulfillments: [
         {

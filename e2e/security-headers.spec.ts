@@ -7,7 +7,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { readDemoFile, signInAs } from "./demo";
+import { placeOrder, readDemoFile, signInAs } from "./demo";
 
 const demo = () => readDemoFile();
 const tag = () => Math.random().toString(36).slice(2, 8);
@@ -55,26 +55,15 @@ async function doctorRequest(request: APIRequestContext): Promise<string> {
     },
   });
   expect(treatment.status(), await treatment.text()).toBe(201);
-  const order = await request.post("/v1/management/orders", {
-    headers: { "X-API-Key": d.keys.management },
-    data: {
-      shop_identifier: d.shop.identifier,
-      external_id: customerId,
-      customer: { id: customerId, email: "erika@example.com" },
-      delivery_address: { first_name: "Erika", last_name: lastName, street: "Hauptstr.", house_number: "5", zip_code: "10115", city: "Berlin", country: "DE" },
-      fulfillments: [
-        {
-          external_id: "f-1",
-          destination_pharmacy_uid: d.pharmacies[0]!.uid,
-          items: [
-            { external_id: "i-1", sku_reference: rx.sku_reference, quantity: 1, total_paid: { amount: 2890, currency: "EUR" }, anamnesis_uid: (await treatment.json()).anamnesis_uid },
-          ],
-        },
-      ],
-    },
+  const anamnesisUid = ((await treatment.json()) as { anamnesis_uid: string }).anamnesis_uid;
+  const order = await placeOrder(request, d, {
+    externalId: customerId,
+    customerId,
+    lastName,
+    pharmacyUid: d.pharmacies[0]!.uid,
+    items: [{ sku_reference: rx.sku_reference, quantity: 1, total_paid: { amount: 2890, currency: "EUR" }, anamnesis_uid: anamnesisUid }],
   });
-  expect(order.status(), await order.text()).toBe(201);
-  return (await order.json()).prescriptions[0].uid as string;
+  return (order.prescriptions as { uid: string }[])[0]!.uid;
 }
 
 const API_POLICY = "default-src 'none'; frame-ancestors 'none'";
