@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { readDemoFile, signInAs, type DemoFile } from "./demo";
+import { orderWithAnamnesis, readDemoFile, signInAs } from "./demo";
 
 /**
  * The doctors' workspace as the sandbox doctor uses it: a request from an order with an anamnesis
@@ -10,8 +10,7 @@ import { readDemoFile, signInAs, type DemoFile } from "./demo";
  * declined with a reason; the waiting room and the statistics. Screenshots go to
  * test-results/admin (docs/screenshots with SCREENSHOTS_TO_DOCS=1).
  */
-type Sandbox = DemoFile & { keys: { public: string } };
-const demo = () => readDemoFile() as Sandbox;
+const demo = () => readDemoFile();
 const shots = path.resolve(import.meta.dirname, "..", "test-results", "admin");
 const docShots = path.resolve(import.meta.dirname, "..", "docs", "screenshots");
 const tag = () => Math.random().toString(36).slice(2, 8);
@@ -25,54 +24,9 @@ async function shot(page: Page, name: string) {
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
 }
 
-const ANSWERS = { allergies: "no", conditions: ["none"], medication: "Vitamin D3 1000 IE", consent: true };
-
-/**
- * An order waiting for a doctor: the patient answers the sandbox anamnesis (POST treatments, which
- * stores the completed questionnaire response), then the shop places the order of the Rx SKU with
- * that anamnesis for the same customer, sent to pharmacies[0] (the demo pharmacist's).
- */
-async function orderWithAnamnesis(request: APIRequestContext, lastName: string) {
-  const d = demo();
-  const rx = d.catalogue.rx[0]!;
-  const customerId = `e2e-doctor-${lastName.toLowerCase()}`;
-  const treatment = await request.post(`/v2/public-api/treatments/${d.shop.identifier}`, {
-    headers: { "X-API-Key": d.keys.public },
-    data: {
-      questionnaire_uid: d.questionnaire_uid,
-      answers: ANSWERS,
-      intent: "consultation",
-      lines: [{ sku_uid: rx.sku_uid, quantity: 1 }],
-      patient_data: { first_name: "Erika", last_name: lastName, date_of_birth: -172_800_000, gender: "female" },
-      shop_customer_id: customerId,
-      shipping_address: { first_name: "Erika", last_name: lastName, address1: "Hauptstr. 5", city: "Berlin", country_code: "DE", zip: "10115" },
-    },
-  });
-  expect(treatment.status(), await treatment.text()).toBe(201);
-  const anamnesisUid = (await treatment.json()).anamnesis_uid as string;
-
-  const externalId = `e2e-doctor-${lastName.toLowerCase()}`;
-  const order = await request.post("/v1/management/orders", {
-    headers: { "X-API-Key": d.keys.management },
-    data: {
-      shop_identifier: d.shop.identifier,
-      external_id: externalId,
-      customer: { id: customerId, email: "erika@example.com" },
-      delivery_address: { first_name: "Erika", last_name: lastName, street: "Hauptstr.", house_number: "5", zip_code: "10115", city: "Berlin", country: "DE" },
-      fulfillments: [
-        {
-          external_id: "f-1",
-          destination_pharmacy_uid: d.pharmacies[0]!.uid,
-          items: [{ external_id: "i-1", sku_reference: rx.sku_reference, quantity: 1, total_paid: { amount: 2890, currency: "EUR" }, anamnesis_uid: anamnesisUid }],
-        },
-      ],
-    },
-  });
-  expect(order.status(), await order.text()).toBe(201);
-  const body = await order.json();
-  expect(body.status).toBe("waiting for doctor");
-  return { externalId, prescriptionUid: body.prescriptions[0].uid as string };
-}
+/** An order waiting for a doctor with the sandbox anamnesis (e2e/demo.ts). */
+const orderWithAnamnesisFor = (request: APIRequestContext, lastName: string) =>
+  orderWithAnamnesis(request, demo(), lastName, `e2e-doctor-${lastName.toLowerCase()}`);
 
 /** The pharmacy order of a shop order at the demo pharmacy, over REST; undefined until it exists. */
 async function pharmacyOrderOf(request: APIRequestContext, externalId: string) {
@@ -89,7 +43,7 @@ async function signOut(page: Page) {
 test("a doctor signs a request from an anamnesis order and the pharmacy order appears at the pharmacy", async ({ page }) => {
   const d = demo();
   const lastName = `Signed${tag()}`;
-  const { externalId, prescriptionUid } = await orderWithAnamnesis(page.request, lastName);
+  const { externalId, prescriptionUid } = await orderWithAnamnesisFor(page.request, lastName);
 
   await signInAs(page, d.users.doctor, "/admin/doctor");
   await expect(page.getByRole("heading", { name: "Prescription requests" })).toBeVisible();
@@ -141,7 +95,7 @@ test("a doctor signs a request from an anamnesis order and the pharmacy order ap
 test("a doctor declines a request with a reason; the reason is required", async ({ page }) => {
   const d = demo();
   const lastName = `Declined${tag()}`;
-  const { prescriptionUid } = await orderWithAnamnesis(page.request, lastName);
+  const { prescriptionUid } = await orderWithAnamnesisFor(page.request, lastName);
   await signInAs(page, d.users.doctor, "/admin/doctor");
   await page.locator(`a[href="/admin/doctor/requests/${prescriptionUid}"]`).click();
 

@@ -17,7 +17,7 @@ export type DemoFile = {
     doctor: { email: string; password: string };
   };
   shop: { uid: string; identifier: string };
-  keys: { management: string; pharmacy: string };
+  keys: { management: string; pharmacy: string; public: string };
   catalogue: {
     otc: { sku_reference: string; pharmacy_sku_uid: string }[];
     rx: { sku_reference: string; sku_uid: string; pharmacy_sku_uid: string; shop_product_uid: string; product_reference: string }[];
@@ -89,4 +89,40 @@ export async function placeOrder(
   });
   expect(response.status(), await response.text()).toBe(201);
   return (await response.json()) as { uid: string };
+}
+
+/** The sandbox anamnesis answered in full (no allergies, no conditions, one medication, consent). */
+export const ANAMNESIS_ANSWERS = { allergies: "no", conditions: ["none"], medication: "Vitamin D3 1000 IE", consent: true };
+
+/**
+ * An order waiting for a doctor: the patient answers the sandbox anamnesis (POST treatments, which
+ * stores the completed questionnaire response), then the shop places the order of the Rx SKU with
+ * that anamnesis for the same customer (`customerId`, also the external id), sent to pharmacies[0]
+ * (the demo pharmacist's). Answers the external id and the prescription request's uid.
+ */
+export async function orderWithAnamnesis(request: APIRequestContext, d: DemoFile, lastName: string, customerId: string) {
+  const rx = d.catalogue.rx[0]!;
+  const treatment = await request.post(`/v2/public-api/treatments/${d.shop.identifier}`, {
+    headers: { "X-API-Key": d.keys.public },
+    data: {
+      questionnaire_uid: d.questionnaire_uid,
+      answers: ANAMNESIS_ANSWERS,
+      intent: "consultation",
+      lines: [{ sku_uid: rx.sku_uid, quantity: 1 }],
+      patient_data: { first_name: "Erika", last_name: lastName, date_of_birth: -172_800_000, gender: "female" },
+      shop_customer_id: customerId,
+      shipping_address: { first_name: "Erika", last_name: lastName, address1: "Hauptstr. 5", city: "Berlin", country_code: "DE", zip: "10115" },
+    },
+  });
+  expect(treatment.status(), await treatment.text()).toBe(201);
+  const anamnesisUid = ((await treatment.json()) as { anamnesis_uid: string }).anamnesis_uid;
+  const order = await placeOrder(request, d, {
+    externalId: customerId,
+    customerId,
+    lastName,
+    pharmacyUid: d.pharmacies[0]!.uid,
+    items: [{ sku_reference: rx.sku_reference, quantity: 1, total_paid: { amount: 2890, currency: "EUR" }, anamnesis_uid: anamnesisUid }],
+  });
+  expect(order.status).toBe("waiting for doctor");
+  return { externalId: customerId, prescriptionUid: (order.prescriptions as { uid: string }[])[0]!.uid };
 }

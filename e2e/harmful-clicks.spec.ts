@@ -5,10 +5,9 @@
  * page), then confirms (the change happens). Screenshots go to test-results/screenshots.
  */
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { placeOrder, readDemoFile, signInAs, type DemoFile } from "./demo";
+import { otcItem, placeOrder, readDemoFile, signInAs } from "./demo";
 
-type Sandbox = DemoFile & { shop: { identifier: string }; keys: { management: string; pharmacy: string } };
-const demo = () => readDemoFile() as Sandbox;
+const demo = () => readDemoFile();
 const tag = () => Math.random().toString(36).slice(2, 8);
 const EPA = "/v1/external_pharmacy_api";
 const shot = (name: string) => `test-results/screenshots/${name}.png`;
@@ -38,11 +37,7 @@ test("a completed order shows completed, and leaving completed asks first: Cance
   const d = demo();
   const lastName = `Shipped${tag()}`;
   await signInAs(page, d.users.pharmacist, "/pharmacy/orders");
-  const { externalId } = await createOrder(page.request, lastName, {
-    sku_reference: d.catalogue.otc[0]!.sku_reference,
-    quantity: 1,
-    total_paid: { amount: 399, currency: "EUR" },
-  });
+  const { externalId } = await createOrder(page.request, lastName, otcItem(d));
   const po = await pharmacyOrder(page.request, externalId);
   const completed = await page.request.patch(`${EPA}/pharmacy_orders/${po.uid}/complete_order`, {
     headers: { "X-API-Key": d.keys.pharmacy },
@@ -89,11 +84,7 @@ test("cancelling an order from the status card names that it is final, and happe
   const d = demo();
   const lastName = `Cancel${tag()}`;
   await signInAs(page, d.users.pharmacist, "/pharmacy/orders");
-  const { externalId } = await createOrder(page.request, lastName, {
-    sku_reference: d.catalogue.otc[0]!.sku_reference,
-    quantity: 1,
-    total_paid: { amount: 399, currency: "EUR" },
-  });
+  const { externalId } = await createOrder(page.request, lastName, otcItem(d));
   const po = await pharmacyOrder(page.request, externalId);
   await page.goto(`/pharmacy/orders/${po.uid}`);
   await page.getByLabel("Status", { exact: true }).selectOption("cancelled");

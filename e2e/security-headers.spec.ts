@@ -7,7 +7,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { placeOrder, readDemoFile, signInAs } from "./demo";
+import { orderWithAnamnesis, readDemoFile, signInAs } from "./demo";
 
 const demo = () => readDemoFile();
 const tag = () => Math.random().toString(36).slice(2, 8);
@@ -38,32 +38,8 @@ async function visit(page: Page, path: string) {
 
 /** An order waiting for a doctor, with its anamnesis: the request page shows the survey answers and the PDF. */
 async function doctorRequest(request: APIRequestContext): Promise<string> {
-  const d = demo();
-  const rx = d.catalogue.rx[0]!;
   const lastName = `Csp${tag()}`;
-  const customerId = `e2e-csp-${lastName.toLowerCase()}`;
-  const treatment = await request.post(`/v2/public-api/treatments/${d.shop.identifier}`, {
-    headers: { "X-API-Key": (d.keys as Record<string, string>).public },
-    data: {
-      questionnaire_uid: d.questionnaire_uid,
-      answers: { allergies: "no", conditions: ["none"], medication: "Vitamin D3 1000 IE", consent: true },
-      intent: "consultation",
-      lines: [{ sku_uid: rx.sku_uid, quantity: 1 }],
-      patient_data: { first_name: "Erika", last_name: lastName, date_of_birth: -172_800_000, gender: "female" },
-      shop_customer_id: customerId,
-      shipping_address: { first_name: "Erika", last_name: lastName, address1: "Hauptstr. 5", city: "Berlin", country_code: "DE", zip: "10115" },
-    },
-  });
-  expect(treatment.status(), await treatment.text()).toBe(201);
-  const anamnesisUid = ((await treatment.json()) as { anamnesis_uid: string }).anamnesis_uid;
-  const order = await placeOrder(request, d, {
-    externalId: customerId,
-    customerId,
-    lastName,
-    pharmacyUid: d.pharmacies[0]!.uid,
-    items: [{ sku_reference: rx.sku_reference, quantity: 1, total_paid: { amount: 2890, currency: "EUR" }, anamnesis_uid: anamnesisUid }],
-  });
-  return (order.prescriptions as { uid: string }[])[0]!.uid;
+  return (await orderWithAnamnesis(request, demo(), lastName, `e2e-csp-${lastName.toLowerCase()}`)).prescriptionUid;
 }
 
 const API_POLICY = "default-src 'none'; frame-ancestors 'none'";

@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { readDemoFile, signInAs, type DemoFile } from "./demo";
+import { readDemoFile, signInAs } from "./demo";
 
 /**
  * Patient and tenant text is data (issue 21, docs/security.md#patient-and-tenant-text-is-data).
@@ -17,7 +17,6 @@ import { readDemoFile, signInAs, type DemoFile } from "./demo";
  * checked only after the markers of the fields it shows are on it and every image has loaded or
  * failed (an `onerror` handler has run by then), so a clean result means the payloads were there.
  */
-type Sandbox = DemoFile & { keys: { public: string } };
 
 const CANARY = "http://xss-canary.invalid";
 const tag = Math.random().toString(36).slice(2, 8);
@@ -63,7 +62,7 @@ async function signedIn(browser: Browser, user: { email: string; password: strin
 
 /** Writes the payloads through every door, as each kind of writer. */
 async function seed(browser: Browser): Promise<Seeded> {
-  const d = readDemoFile() as Sandbox;
+  const d = readDemoFile();
   const admin = await signedIn(browser, d.users.admin, "/admin");
   const pharmacist = await signedIn(browser, d.users.pharmacist, "/pharmacy");
   const doctor = await signedIn(browser, d.users.doctor, "/admin/doctor");

@@ -85,3 +85,19 @@ export const get = (path: string, o?: CallOptions) => call("GET", path, o);
 export const post = (path: string, o?: CallOptions) => call("POST", path, o);
 export const patch = (path: string, o?: CallOptions) => call("PATCH", path, o);
 export const del = (path: string, o?: CallOptions) => call("DELETE", path, o);
+
+/**
+ * A request body of `chunks` × 64 KiB offered as a stream, and how many chunks the reader has pulled
+ * so far: a bounded reader must stop soon after its cap instead of reading everything.
+ */
+export function oversizedStream(chunks = 64): { stream: ReadableStream<Uint8Array>; pulled: () => number } {
+  const chunk = new Uint8Array(64 * 1024).fill(0x61);
+  let pulled = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (pulled++ >= chunks) return controller.close();
+      controller.enqueue(chunk);
+    },
+  });
+  return { stream, pulled: () => pulled };
+}

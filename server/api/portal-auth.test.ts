@@ -1,6 +1,7 @@
 import { NextRequest } from "next/server";
 import { describe, expect, it } from "vitest";
 import { AUTH_BODY_MAX_BYTES } from "@/server/http/body-limits";
+import { oversizedStream } from "@/tests/http";
 import { checkedAuthRequest } from "./portal-auth";
 
 const url = "http://localhost:3000/api/auth/callback/credentials";
@@ -23,17 +24,10 @@ describe("what next-auth is handed (app/api/auth/[...nextauth]/route.ts)", () =>
     expect(declared.status).toBe(413);
     expect(declared.headers.get("connection")).toBe("close");
 
-    const chunk = new Uint8Array(64 * 1024).fill(0x61);
-    let pulled = 0;
-    const stream = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (pulled++ >= 64) return controller.close();
-        controller.enqueue(chunk);
-      },
-    });
+    const { stream, pulled } = oversizedStream();
     const streamed = (await checkedAuthRequest(form(stream), action)) as Response;
     expect(streamed.status).toBe(413);
-    expect(pulled).toBeLessThan(6);
+    expect(pulled()).toBeLessThan(6);
     expect(AUTH_BODY_MAX_BYTES).toBe(64 * 1024);
   });
 

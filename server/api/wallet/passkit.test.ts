@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import * as passkitRoute from "@/app/wallet/passkit/[...path]/route";
 import { passkitAuthenticationToken } from "@/server/domain/wallet-passes/secrets";
 import { createTenant, type Tenant } from "@/tests/fixtures";
-import { del, post } from "@/tests/http";
+import { del, oversizedStream, post } from "@/tests/http";
 import { createCustomer, createWalletTemplates } from "@/tests/wallet-passes";
 
 const TYPE = "pass.example.rx-sandbox";
@@ -140,19 +140,12 @@ describe("the PassKit web service", () => {
   });
 
   it("refuses a body over its cap with 413 and stops reading it", async () => {
-    const chunk = new Uint8Array(64 * 1024).fill(0x61);
-    let pulled = 0;
     // A few MiB offered as a stream; the reader stops soon after the 256 KiB cap.
-    const stream = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (pulled++ >= 64) return controller.close();
-        controller.enqueue(chunk);
-      },
-    });
+    const { stream, pulled } = oversizedStream();
     const r = await call("POST", "/v1/log", { raw: stream, headers: { "content-type": "application/json" } });
     expect(r.status).toBe(413);
     expect(r.headers.get("connection")).toBe("close");
-    expect(pulled).toBeLessThan(10);
+    expect(pulled()).toBeLessThan(10);
     // Declared too large: refused before reading.
     const declared = await call("POST", "/v1/log", { raw: "{}", headers: { "content-type": "application/json", "content-length": String(300 * 1024) } });
     expect(declared.status).toBe(413);
