@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import createNextIntlPlugin from "next-intl/plugin";
 import { config } from "./server/config";
 import { STATIC_SECURITY_HEADERS } from "./server/http/security-headers";
 
@@ -27,4 +28,5 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "@prisma/adapter-pg", "@prisma/client", "pg"],
 };
 
-export default nextConfig;
+// next-intl without locale routing: the language of a request is decided in i18n/request.ts.
+export default createNextIntlPlugin("./i18n/request.ts")(nextConfig);

@@ -5,7 +5,7 @@ export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
     environment: "node",
-    include: ["server/**/*.test.ts", "scripts/**/*.test.ts", "tests/**/*.test.ts"],
+    include: ["server/**/*.test.ts", "scripts/**/*.test.ts", "tests/**/*.test.ts", "i18n/**/*.test.ts", "components/**/*.test.ts"],
     setupFiles: ["tests/watchdog.ts", "tests/setup.ts"],
     // Each test file gets its own database (tests/setup.ts); two workers for the two cores.
     pool: "forks",

@@ -1,4 +1,6 @@
 import type { Metadata } from "next";
+import { NextIntlClientProvider } from "next-intl";
+import { getLocale } from "next-intl/server";
 import { connection } from "next/server";
 import type { ReactNode } from "react";
 import { HydrationMark } from "@/components/ui/hydration-mark";
@@ -13,10 +15,13 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   // Every page renders per request: its scripts carry the nonce of its Content-Security-Policy (proxy.ts).
   await connection();
   return (
-    <html lang="en">
+    <html lang={await getLocale()}>
       <body className="min-h-screen font-sans">
-        {children}
-        <HydrationMark />
+        {/* Passes the request's language and messages (i18n/request.ts) on to client components. */}
+        <NextIntlClientProvider>
+          {children}
+          <HydrationMark />
+        </NextIntlClientProvider>
       </body>
     </html>
   );

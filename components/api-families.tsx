@@ -1,9 +1,11 @@
 import Link from "next/link";
+import { getTranslations } from "next-intl/server";
 
 type ApiFamily = {
   name: string;
   basePath: string;
-  audience: string;
+  /** Who it is for: a key of the messages' landing.audience. */
+  audience: "management" | "public" | "pharmacy" | "payouts";
   explorer?: string;
 };
 
@@ -12,47 +14,48 @@ export const apiFamilies: readonly ApiFamily[] = [
   {
     name: "Management API",
     basePath: "/v1/management",
-    audience: "Back-office integrations. Key scoped to an organisation.",
+    audience: "management",
     explorer: "/v1/management/apidocs",
   },
   {
     name: "Public API",
     basePath: "/v2/public-api",
-    audience: "Storefronts and telemedicine platforms. Every path is scoped by a shop identifier.",
+    audience: "public",
     explorer: "/v2/public-api/apidocs",
   },
   {
     name: "External Pharmacy API",
     basePath: "/v1/external_pharmacy_api",
-    audience: "Pharmacies. Key scoped to one pharmacy or to a pharmacy group.",
+    audience: "pharmacy",
     explorer: "/v1/external_pharmacy_api/apidocs",
   },
   {
     name: "Pharmacy payouts",
     basePath: "/v1/external-pharmacy-api-v1/payouts",
-    audience: "Pharmacies, with the same keys as the External Pharmacy API.",
+    audience: "payouts",
     explorer: "/v1/external-pharmacy-api-v1/apidocs",
   },
 ];
 
 /** Table of the API families for the landing page. */
-export function ApiFamilies() {
+export async function ApiFamilies() {
+  const t = await getTranslations("landing");
   return (
     <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
       <table className="w-full text-left text-sm">
         <thead className="bg-slate-50 text-xs font-medium uppercase tracking-wide text-slate-500">
           <tr>
             <th scope="col" className="px-5 py-3">
-              API
+              {t("apiColumn")}
             </th>
             <th scope="col" className="px-5 py-3">
-              Base path
+              {t("basePathColumn")}
             </th>
             <th scope="col" className="hidden px-5 py-3 md:table-cell">
-              For
+              {t("forColumn")}
             </th>
             <th scope="col" className="px-5 py-3">
-              <span className="sr-only">Explorer</span>
+              <span className="sr-only">{t("explorerColumn")}</span>
             </th>
           </tr>
         </thead>
@@ -67,11 +70,11 @@ export function ApiFamilies() {
                   {family.basePath}
                 </code>
               </td>
-              <td className="hidden px-5 py-4 text-slate-600 md:table-cell">{family.audience}</td>
+              <td className="hidden px-5 py-4 text-slate-600 md:table-cell">{t(`audience.${family.audience}`)}</td>
               <td className="px-5 py-4 text-right whitespace-nowrap">
                 {family.explorer ? (
                   <Link href={family.explorer} prefetch={false} className="font-medium text-brand-700 hover:text-brand-800">
-                    API explorer →
+                    {t("explorer")}
                   </Link>
                 ) : null}
               </td>

@@ -4,7 +4,7 @@ import type { UseMutationResult, UseQueryResult } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
-import { formatUnixTime } from "@/components/ui/unix-time";
+import { useFormat } from "@/components/ui/format";
 import { errorMessage } from "@/components/trpc/errors";
 
 /** What both portals show of a key: never the key itself, only its prefix. */
@@ -34,6 +34,7 @@ export function ApiKeyList<K extends ListedApiKey>({
   scope: { title: string; of: (key: K) => ReactNode };
   emptyText: string;
 }) {
+  const format = useFormat();
   const [revokedName, setRevokedName] = useState<string | null>(null);
   const revokeKey = async (key: K) => {
     await revoke.mutateAsync({ keyUid: key.uid });
@@ -84,13 +85,13 @@ export function ApiKeyList<K extends ListedApiKey>({
                       </ul>
                     </td>
                     <td className="whitespace-nowrap px-4 py-3 text-slate-700">
-                      <p>{formatUnixTime(key.createdAt)}</p>
+                      <p>{format.dateTime(key.createdAt)}</p>
                       <p className="text-xs text-slate-500">
                         by {key.createdBy?.name ?? "the system"}
                         {key.createdBy?.deactivated && <span className="ml-1 rounded bg-amber-100 px-1 text-amber-800">creator deactivated</span>}
                       </p>
                     </td>
-                    <td className="whitespace-nowrap px-4 py-3 text-slate-700">{formatUnixTime(key.lastUsedAt, "Never")}</td>
+                    <td className="whitespace-nowrap px-4 py-3 text-slate-700">{format.dateTime(key.lastUsedAt, "Never")}</td>
                     <td className="px-4 py-3 text-right">
                       <ConfirmButton
                         buttonLabel={`Revoke ${key.displayName}`}

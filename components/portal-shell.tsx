@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { Brand } from "./brand";
+import { LanguageSwitch } from "./language-switch";
 import { SignOutButton } from "./sign-out-button";
 
 /** Frame of every portal page: who is signed in, where they work, and a way out. */
@@ -28,6 +29,7 @@ export function PortalShell({
               <div className="font-medium text-slate-900">{userName}</div>
               <div className="text-slate-500">{place}</div>
             </div>
+            <LanguageSwitch />
             <SignOutButton />
           </div>
         </div>

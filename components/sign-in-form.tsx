@@ -1,22 +1,21 @@
 "use client";
 
 import { getSession, signIn } from "next-auth/react";
+import { useTranslations } from "next-intl";
 import { useState, type FormEvent } from "react";
 import { portalHome, sameOriginCallbackUrl } from "@/server/auth/portal-roles";
 
-const messages: Record<string, string> = {
-  CredentialsSignin: "The email or password is not correct.",
-  SessionRequired: "Please sign in to continue.",
-};
-
-function messageFor(code: string): string {
-  // A throttled sign-in (server/auth/portal-session.ts): `TooManyAttempts:<minutes>`.
-  const throttled = /^TooManyAttempts:(\d+)$/.exec(code);
-  if (throttled) {
-    const minutes = Number(throttled[1]);
-    return `Too many attempts, try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.`;
-  }
-  return messages[code] ?? "Sign-in failed. Please try again.";
+/** next-auth's error code in words. */
+function useMessageFor(): (code: string) => string {
+  const t = useTranslations("auth.errors");
+  return (code) => {
+    // A throttled sign-in (server/auth/portal-session.ts): `TooManyAttempts:<minutes>`.
+    const throttled = /^TooManyAttempts:(\d+)$/.exec(code);
+    if (throttled) return t("tooManyAttempts", { minutes: Number(throttled[1]) });
+    if (code === "CredentialsSignin") return t("credentials");
+    if (code === "SessionRequired") return t("sessionRequired");
+    return t("failed");
+  };
 }
 
 /**
@@ -24,6 +23,8 @@ function messageFor(code: string): string {
  * the callback URL when it is of this origin, or to the user's own portal when there is none.
  */
 export function SignInForm({ callbackUrl, errorCode, defaultEmail }: { callbackUrl?: string; errorCode?: string; defaultEmail?: string }) {
+  const t = useTranslations("auth");
+  const messageFor = useMessageFor();
   const [error, setError] = useState<string | null>(errorCode ? messageFor(errorCode) : null);
   const [pending, setPending] = useState(false);
 
@@ -66,7 +67,7 @@ export function SignInForm({ callbackUrl, errorCode, defaultEmail }: { callbackU
       ) : null}
       <div>
         <label htmlFor="email" className="block text-sm font-medium text-slate-700">
-          Email
+          {t("email")}
         </label>
         <input
           id="email"
@@ -81,7 +82,7 @@ export function SignInForm({ callbackUrl, errorCode, defaultEmail }: { callbackU
       </div>
       <div>
         <label htmlFor="password" className="block text-sm font-medium text-slate-700">
-          Password
+          {t("password")}
         </label>
         <input
           id="password"
@@ -98,7 +99,7 @@ export function SignInForm({ callbackUrl, errorCode, defaultEmail }: { callbackU
         disabled={pending}
         className="w-full rounded-md bg-brand-700 px-3 py-2 text-sm font-medium text-white shadow-sm hover:bg-brand-800 disabled:opacity-60"
       >
-        {pending ? "Signing in…" : "Sign in"}
+        {pending ? t("submitting") : t("submit")}
       </button>
     </form>
   );

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type KeyboardEvent } from "react";
 import type { z } from "zod";
-import { euros, formatDateTime, parseEuros } from "@/components/pharmacy/format";
+import { formatAmountInput, parseAmount, useFormat } from "@/components/ui/format";
 import { errorMessage, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { Button, TextField } from "@/components/ui/controls";
@@ -86,11 +86,12 @@ export function StockTable({ pharmacyUid, editor, maxStock }: { pharmacyUid: str
   );
 }
 
-const draftsOf = (sku: Sku): Record<Field, string> => ({ stock: String(sku.stock), price: euros(sku.price), externalId: sku.externalId });
+/** The fields' texts as the inputs show them (the price in the page's language: "4.50", "4,50"). */
+const draftsOf = (sku: Sku, locale: string): Record<Field, string> => ({ stock: String(sku.stock), price: formatAmountInput(locale, sku.price), externalId: sku.externalId });
 
 /** The value to send for a field's draft, checked with the procedure's own schema; or the message to show. */
 function parseDraft(field: Field, draft: string): { value: number | string } | { error: string } {
-  const raw = field === "price" ? parseEuros(draft) : field === "stock" ? (/^\s*-?\d+\s*$/.test(draft) ? Number(draft) : Number.NaN) : draft;
+  const raw = field === "price" ? parseAmount(draft) : field === "stock" ? (/^\s*-?\d+\s*$/.test(draft) ? Number(draft) : Number.NaN) : draft;
   if (raw === null || Number.isNaN(raw)) return { error: field === "price" ? "Enter an amount in euros, e.g. 4.50." : "A valid integer is required." };
   const schema: z.ZodType = pharmacySkuFields[field];
   const parsed = schema.safeParse(raw);
@@ -98,13 +99,14 @@ function parseDraft(field: Field, draft: string): { value: number | string } | {
 }
 
 function SkuRow({ sku, pharmacyUid, editor }: { sku: Sku; pharmacyUid: string; editor: StockEditor }) {
+  const format = useFormat();
   const stock = useStockProcedures(editor);
   const queryClient = useQueryClient();
-  const [drafts, setDrafts] = useState(() => draftsOf(sku));
+  const [drafts, setDrafts] = useState(() => draftsOf(sku, format.locale));
   // A value changed elsewhere (the API, an order completion) replaces a field's draft unless the
   // pharmacist is editing that field.
-  const [shown, setShown] = useState(() => draftsOf(sku));
-  const current = draftsOf(sku);
+  const [shown, setShown] = useState(() => draftsOf(sku, format.locale));
+  const current = draftsOf(sku, format.locale);
   if (current.stock !== shown.stock || current.price !== shown.price || current.externalId !== shown.externalId) {
     setShown(current);
     setDrafts((d) => ({
@@ -120,8 +122,8 @@ function SkuRow({ sku, pharmacyUid, editor }: { sku: Sku; pharmacyUid: string; e
     stock.update.mutationOptions({
       onSuccess: (row, input) => {
         const field: Field = input.stock !== undefined ? "stock" : input.price !== undefined ? "price" : "externalId";
-        setDrafts((d) => ({ ...d, [field]: draftsOf(row)[field] }));
-        setShown((v) => ({ ...v, [field]: draftsOf(row)[field] }));
+        setDrafts((d) => ({ ...d, [field]: draftsOf(row, format.locale)[field] }));
+        setShown((v) => ({ ...v, [field]: draftsOf(row, format.locale)[field] }));
         setSaved(field);
         void queryClient.invalidateQueries({ queryKey: stock.pathKey() });
       },
@@ -175,7 +177,7 @@ function SkuRow({ sku, pharmacyUid, editor }: { sku: Sku; pharmacyUid: string; e
             {sku.sku.pzn ? ` · PZN ${sku.sku.pzn}` : ""}
             {sku.sku.digital ? " · digital" : ""}
           </div>
-          <div className="text-xs text-slate-400">Updated {formatDateTime(sku.updatedAt)}</div>
+          <div className="text-xs text-slate-400">Updated {format.dateTime(sku.updatedAt)}</div>
         </td>
         <td className="px-3 py-3">{cell("externalId", `External id of ${sku.sku.displayName}`, "text", "w-36")}</td>
         <td className="px-3 py-3">{cell("price", `Price of ${sku.sku.displayName}`, "decimal", "w-24")}</td>
@@ -259,6 +261,7 @@ const REASON_LABELS = {
 } as const;
 
 function StockMovements({ pharmacyUid, sku, editor }: { pharmacyUid: string; sku: Sku; editor: StockEditor }) {
+  const format = useFormat();
   const stock = useStockProcedures(editor);
   const movements = useQuery(stock.movements.queryOptions({ pharmacyUid, pharmacySkuUid: sku.uid, limit: 10 }));
   if (movements.isPending) return <LoadingState label="Loading stock movements…" />;
@@ -278,7 +281,7 @@ function StockMovements({ pharmacyUid, sku, editor }: { pharmacyUid: string; sku
       <tbody>
         {movements.data.map((m) => (
           <tr key={m.uid} className="border-t border-slate-200">
-            <td className="whitespace-nowrap py-1.5 pr-4 text-slate-600">{formatDateTime(m.createdAt)}</td>
+            <td className="whitespace-nowrap py-1.5 pr-4 text-slate-600">{format.dateTime(m.createdAt)}</td>
             <td className={`py-1.5 pr-4 font-medium tabular-nums ${m.delta < 0 ? "text-red-700" : "text-emerald-700"}`}>{m.delta > 0 ? `+${m.delta}` : m.delta}</td>
             <td className="py-1.5 pr-4 tabular-nums">{m.stockAfter}</td>
             <td className="py-1.5 pr-4">

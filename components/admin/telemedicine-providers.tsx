@@ -5,7 +5,7 @@ import { useState, type FormEvent } from "react";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { Button, SecretBox, TextField } from "@/components/ui/controls";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
-import { formatUnixTime } from "@/components/ui/unix-time";
+import { useFormat } from "@/components/ui/format";
 import { errorMessage, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 
@@ -143,6 +143,7 @@ function ProviderCard({ provider }: { provider: Provider }) {
 }
 
 function ProviderKey({ provider }: { provider: Provider }) {
+  const format = useFormat();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [disconnected, setDisconnected] = useState(false);
@@ -174,9 +175,9 @@ function ProviderKey({ provider }: { provider: Provider }) {
           <dt className="text-slate-500">Key</dt>
           <dd className="font-mono text-slate-900">{provider.key.prefix}…</dd>
           <dt className="text-slate-500">Issued</dt>
-          <dd className="text-slate-900">{formatUnixTime(provider.key.createdAt)}</dd>
+          <dd className="text-slate-900">{format.dateTime(provider.key.createdAt)}</dd>
           <dt className="text-slate-500">Last used</dt>
-          <dd className="text-slate-900">{formatUnixTime(provider.key.lastUsedAt, "Never")}</dd>
+          <dd className="text-slate-900">{format.dateTime(provider.key.lastUsedAt, "Never")}</dd>
         </dl>
       ) : (
         <p className="mt-2 text-sm text-slate-600">No active key: the provider cannot call the API. Issue a key to reconnect it.</p>

@@ -4,7 +4,7 @@ import { useId, useState } from "react";
 import { Button } from "@/components/ui/controls";
 import { ErrorState } from "@/components/ui/states";
 import { errorMessage, fieldErrors } from "@/components/trpc/errors";
-import { formatDateTime } from "@/components/orders/format";
+import { useFormat } from "@/components/ui/format";
 import type { IssueThreadView } from "@/server/trpc/routers/admin-issues.presenters";
 
 /** An issue thread as both portals show it: the message that opened it, the replies of both sides, and a reply form while it is open. */
@@ -23,6 +23,7 @@ export function ThreadConversation({
   replying: boolean;
   replyError: unknown;
 }) {
+  const format = useFormat();
   const [body, setBody] = useState("");
   const id = useId();
   const errors = fieldErrors(replyError, "body");
@@ -33,21 +34,21 @@ export function ThreadConversation({
       <ol className="space-y-3" aria-label="Messages">
         <li className={`max-w-2xl rounded-lg border p-3 ${bubble("pharmacy")}`}>
           <p className="text-xs text-slate-500">
-            {thread.openedBy} · pharmacy · {formatDateTime(thread.createdAt)} · opened the thread
+            {thread.openedBy} · pharmacy · {format.dateTime(thread.createdAt)} · opened the thread
           </p>
           <p className="mt-1 whitespace-pre-wrap text-sm text-slate-900">{thread.description}</p>
         </li>
         {thread.messages.map((m) => (
           <li key={m.uid} className={`max-w-2xl rounded-lg border p-3 ${bubble(m.side)}`}>
             <p className="text-xs text-slate-500">
-              {m.author} · {m.side === "admin" ? "admin team" : "pharmacy"} · {formatDateTime(m.createdAt)}
+              {m.author} · {m.side === "admin" ? "admin team" : "pharmacy"} · {format.dateTime(m.createdAt)}
             </p>
             <p className="mt-1 whitespace-pre-wrap text-sm text-slate-900">{m.body}</p>
           </li>
         ))}
         {thread.status === "resolved" ? (
           <li className="max-w-2xl rounded-lg border border-emerald-200 bg-emerald-50 p-3 text-sm text-emerald-900">
-            Resolved by {thread.resolvedBy ?? "an admin"} · {formatDateTime(thread.resolvedAt)}
+            Resolved by {thread.resolvedBy ?? "an admin"} · {format.dateTime(thread.resolvedAt)}
             {thread.resolutionNote ? <p className="mt-1 whitespace-pre-wrap">{thread.resolutionNote}</p> : null}
           </li>
         ) : null}

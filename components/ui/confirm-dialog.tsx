@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { errorMessage } from "@/components/trpc/errors";
 import { Button } from "./controls";
@@ -33,6 +34,7 @@ export type ConfirmDialogProps = {
  * the button that opened it. Asks once: the confirm button runs the action.
  */
 export function ConfirmDialog({ open, title, confirmLabel, pendingLabel, tone = "danger", onConfirm, onClose, children }: ConfirmDialogProps) {
+  const t = useTranslations("common");
   const dialog = useRef<HTMLDialogElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
   const titleId = useId();
@@ -90,7 +92,7 @@ export function ConfirmDialog({ open, title, confirmLabel, pendingLabel, tone = 
           ) : null}
           <div className="flex flex-wrap justify-end gap-2">
             <Button ref={cancel} tone="secondary" disabled={pending} onClick={onClose}>
-              Cancel
+              {t("cancel")}
             </Button>
             <Button tone={tone} disabled={pending} onClick={() => void confirm()}>
               {pending ? (pendingLabel ?? confirmLabel) : confirmLabel}

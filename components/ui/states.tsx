@@ -1,11 +1,15 @@
+"use client";
+
+import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 
 /** A region still loading: announced to screen readers, a calm placeholder for everyone else. */
-export function LoadingState({ label = "Loading…" }: { label?: string }) {
+export function LoadingState({ label }: { label?: string }) {
+  const t = useTranslations("common");
   return (
     <div role="status" aria-live="polite" className="flex items-center gap-3 rounded-lg border border-slate-200 bg-white px-4 py-6 text-sm text-slate-500">
       <span aria-hidden className="size-4 animate-spin rounded-full border-2 border-slate-300 border-t-brand-600" />
-      {label}
+      {label ?? t("loading")}
     </div>
   );
 }
@@ -22,12 +26,13 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
 
 /** A failure the user can act on: what went wrong, and a retry when there is one. */
 export function ErrorState({ message, onRetry }: { message: string; onRetry?: () => void }) {
+  const t = useTranslations("common");
   return (
     <div role="alert" className="flex items-center justify-between gap-4 rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
       <span>{message}</span>
       {onRetry ? (
         <button type="button" onClick={onRetry} className="rounded-md border border-red-300 bg-white px-3 py-1 font-medium text-red-800 hover:bg-red-100">
-          Try again
+          {t("tryAgain")}
         </button>
       ) : null}
     </div>

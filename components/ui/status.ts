@@ -1,9 +1,10 @@
 /**
  * How every page names and colours a status: one human label and one tone per value of each kind
  * (docs/spec-gaps.md#issue-22-say-what-it-means). The API and the select options' `value`s keep the
- * spec's values; only what a person reads comes from here. The labels are English and kept in this
- * one place so that they can become message keys when the portals get their languages.
+ * spec's values; only what a person reads comes from here: the label is the message
+ * `status.<kind>.<key>` of the page's language (messages/*.json).
  */
+import { useTranslations } from "next-intl";
 import { ORDER_STATUS } from "@/server/domain/orders/statuses";
 import { PHARMACY_ORDER_STATUS } from "@/server/domain/pharmacy-orders/statuses";
 import { PRESCRIPTION_STATUS } from "@/server/domain/prescriptions/statuses";
@@ -23,98 +24,98 @@ export const TONE_CLASSES: Record<Tone, string> = {
   danger: "bg-red-50 text-red-800 ring-red-200",
 };
 
-type Look = { label: string; tone: Tone };
+type Look = { key: string; tone: Tone };
 
 const PHARMACY_ORDER: Record<string, Look> = {
-  [PHARMACY_ORDER_STATUS.waitingForPharmacy]: { label: "Waiting for pharmacy", tone: "info" },
-  [PHARMACY_ORDER_STATUS.pendingReview]: { label: "Pending review", tone: "review" },
-  [PHARMACY_ORDER_STATUS.onHold]: { label: "On hold", tone: "attention" },
-  [PHARMACY_ORDER_STATUS.inProgress]: { label: "In progress", tone: "working" },
-  [PHARMACY_ORDER_STATUS.readyForPickup]: { label: "Ready for pickup", tone: "ready" },
-  [PHARMACY_ORDER_STATUS.completed]: { label: "Completed", tone: "done" },
-  [PHARMACY_ORDER_STATUS.cancelled]: { label: "Cancelled", tone: "neutral" },
+  [PHARMACY_ORDER_STATUS.waitingForPharmacy]: { key: "waitingForPharmacy", tone: "info" },
+  [PHARMACY_ORDER_STATUS.pendingReview]: { key: "pendingReview", tone: "review" },
+  [PHARMACY_ORDER_STATUS.onHold]: { key: "onHold", tone: "attention" },
+  [PHARMACY_ORDER_STATUS.inProgress]: { key: "inProgress", tone: "working" },
+  [PHARMACY_ORDER_STATUS.readyForPickup]: { key: "readyForPickup", tone: "ready" },
+  [PHARMACY_ORDER_STATUS.completed]: { key: "completed", tone: "done" },
+  [PHARMACY_ORDER_STATUS.cancelled]: { key: "cancelled", tone: "neutral" },
 };
 
 /** The order's own status: "waiting for pharmacy" means it is with its pharmacies, whatever they do (the list shows that beside it). */
 const ORDER: Record<string, Look> = {
-  [ORDER_STATUS.started]: { label: "Started", tone: "info" },
-  [ORDER_STATUS.paused]: { label: "Paused", tone: "attention" },
-  [ORDER_STATUS.waitingForDoctor]: { label: "Waiting for doctor", tone: "review" },
-  [ORDER_STATUS.waitingForPharmacy]: { label: "At the pharmacy", tone: "info" },
-  [ORDER_STATUS.completed]: { label: "Completed", tone: "done" },
-  [ORDER_STATUS.cancelled]: { label: "Cancelled", tone: "neutral" },
-  [ORDER_STATUS.prescriptionDeclined]: { label: "Prescription declined", tone: "neutral" },
-  [ORDER_STATUS.pharmacyNotFound]: { label: "No pharmacy found", tone: "attention" },
+  [ORDER_STATUS.started]: { key: "started", tone: "info" },
+  [ORDER_STATUS.paused]: { key: "paused", tone: "attention" },
+  [ORDER_STATUS.waitingForDoctor]: { key: "waitingForDoctor", tone: "review" },
+  [ORDER_STATUS.waitingForPharmacy]: { key: "waitingForPharmacy", tone: "info" },
+  [ORDER_STATUS.completed]: { key: "completed", tone: "done" },
+  [ORDER_STATUS.cancelled]: { key: "cancelled", tone: "neutral" },
+  [ORDER_STATUS.prescriptionDeclined]: { key: "prescriptionDeclined", tone: "neutral" },
+  [ORDER_STATUS.pharmacyNotFound]: { key: "pharmacyNotFound", tone: "attention" },
 };
 
 /** overall_status: one word for the whole order across its fulfilments. */
 const OVERALL: Record<string, Look> = {
-  pending: { label: "Pending", tone: "info" },
-  in_progress: { label: "In progress", tone: "working" },
-  on_hold: { label: "On hold", tone: "attention" },
-  completed: { label: "Completed", tone: "done" },
-  cancelled: { label: "Cancelled", tone: "neutral" },
+  pending: { key: "pending", tone: "info" },
+  in_progress: { key: "inProgress", tone: "working" },
+  on_hold: { key: "onHold", tone: "attention" },
+  completed: { key: "completed", tone: "done" },
+  cancelled: { key: "cancelled", tone: "neutral" },
 };
 
 const PRESCRIPTION: Record<string, Look> = {
-  [PRESCRIPTION_STATUS.waitingForDoctor]: { label: "Waiting for doctor", tone: "attention" },
-  [PRESCRIPTION_STATUS.onHold]: { label: "On hold", tone: "attention" },
-  [PRESCRIPTION_STATUS.approved]: { label: "Approved, not signed", tone: "info" },
-  [PRESCRIPTION_STATUS.declined]: { label: "Declined", tone: "danger" },
-  [PRESCRIPTION_STATUS.signed]: { label: "Signed (QES)", tone: "done" },
-  [PRESCRIPTION_STATUS.nonQesSigned]: { label: "Signed (without QES)", tone: "done" },
-  [PRESCRIPTION_STATUS.externallySigned]: { label: "Signed externally", tone: "done" },
-  [PRESCRIPTION_STATUS.cancelled]: { label: "Cancelled", tone: "neutral" },
+  [PRESCRIPTION_STATUS.waitingForDoctor]: { key: "waitingForDoctor", tone: "attention" },
+  [PRESCRIPTION_STATUS.onHold]: { key: "onHold", tone: "attention" },
+  [PRESCRIPTION_STATUS.approved]: { key: "approved", tone: "info" },
+  [PRESCRIPTION_STATUS.declined]: { key: "declined", tone: "danger" },
+  [PRESCRIPTION_STATUS.signed]: { key: "signed", tone: "done" },
+  [PRESCRIPTION_STATUS.nonQesSigned]: { key: "nonQesSigned", tone: "done" },
+  [PRESCRIPTION_STATUS.externallySigned]: { key: "externallySigned", tone: "done" },
+  [PRESCRIPTION_STATUS.cancelled]: { key: "cancelled", tone: "neutral" },
 };
 
 const PAYOUT: Record<string, Look> = {
-  projected: { label: "Projected", tone: "attention" },
-  routed: { label: "Routed", tone: "done" },
+  projected: { key: "projected", tone: "attention" },
+  routed: { key: "routed", tone: "done" },
 };
 
 /** Payout component types (spec: "for example item_rest, item_markup, shipping"). */
 const PAYOUT_COMPONENT: Record<string, Look> = {
-  item_rest: { label: "Item price", tone: "neutral" },
-  item_markup: { label: "Item markup", tone: "neutral" },
-  shipping: { label: "Shipping", tone: "neutral" },
+  item_rest: { key: "itemRest", tone: "neutral" },
+  item_markup: { key: "itemMarkup", tone: "neutral" },
+  shipping: { key: "shipping", tone: "neutral" },
 };
 
 const DELIVERY: Record<DeliveryLogState, Look> = {
-  pending: { label: "Pending", tone: "neutral" },
-  retrying: { label: "Retrying", tone: "attention" },
-  delivered: { label: "Delivered", tone: "done" },
-  failed: { label: "Failed", tone: "danger" },
+  pending: { key: "pending", tone: "neutral" },
+  retrying: { key: "retrying", tone: "attention" },
+  delivered: { key: "delivered", tone: "done" },
+  failed: { key: "failed", tone: "danger" },
 };
 
 /** A webhook target's health (server/domain/webhooks/target-health.ts). */
 const TARGET_HEALTH: Record<string, Look> = {
-  failing: { label: "Failing", tone: "danger" },
-  recovering: { label: "Recent failures", tone: "attention" },
-  healthy: { label: "Healthy", tone: "done" },
-  unknown: { label: "No deliveries yet", tone: "neutral" },
+  failing: { key: "failing", tone: "danger" },
+  recovering: { key: "recovering", tone: "attention" },
+  healthy: { key: "healthy", tone: "done" },
+  unknown: { key: "unknown", tone: "neutral" },
 };
 
 /** Order items and fulfillments (stored OPEN, CANCELLED …). */
 const ITEM: Record<string, Look> = {
-  OPEN: { label: "Open", tone: "info" },
-  CANCELLED: { label: "Cancelled", tone: "neutral" },
+  OPEN: { key: "open", tone: "info" },
+  CANCELLED: { key: "cancelled", tone: "neutral" },
 };
 
 /** A patient's questionnaire response (anamnesis). */
 const QUESTIONNAIRE_RESPONSE: Record<string, Look> = {
-  IN_PROGRESS: { label: "In progress", tone: "attention" },
-  COMPLETED: { label: "Completed", tone: "done" },
+  IN_PROGRESS: { key: "inProgress", tone: "attention" },
+  COMPLETED: { key: "completed", tone: "done" },
 };
 
 const THREAD: Record<string, Look> = {
-  open: { label: "Open", tone: "attention" },
-  resolved: { label: "Resolved", tone: "done" },
+  open: { key: "open", tone: "attention" },
+  resolved: { key: "resolved", tone: "done" },
 };
 
 const USER: Record<string, Look> = {
-  active: { label: "Active", tone: "done" },
-  invited: { label: "Invited", tone: "attention" },
-  deactivated: { label: "Deactivated", tone: "neutral" },
+  active: { key: "active", tone: "done" },
+  invited: { key: "invited", tone: "attention" },
+  deactivated: { key: "deactivated", tone: "neutral" },
 };
 
 const KINDS = {
@@ -140,16 +141,35 @@ const readable = (value: string) => {
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
 
-/** The label and tone of `value` of `kind`. */
-export function statusLook(kind: StatusKind, value: string): Look {
-  return KINDS[kind][value] ?? { label: readable(value), tone: "neutral" };
+export const statusTone = (kind: StatusKind, value: string): Tone => KINDS[kind][value]?.tone ?? "neutral";
+
+/** A status value's label in the page's language. */
+export type StatusLabel = (kind: StatusKind, value: string) => string;
+
+/** Turns next-intl's translator of the `status` namespace into a StatusLabel (useTranslations or getTranslations). */
+export function statusLabelOf(t: { (key: never): string; has(key: never): boolean }): StatusLabel {
+  return (kind, value) => {
+    const look = KINDS[kind][value];
+    // The tables and messages/en.json are kept in step by the messages test; the key is built, so not typed.
+    return look ? t(`${kind}.${look.key}` as never) : readable(value);
+  };
 }
 
-export const statusLabel = (kind: StatusKind, value: string): string => statusLook(kind, value).label;
+/** The StatusLabel of the page's language, in a client component. */
+export function useStatusLabel(): StatusLabel {
+  return statusLabelOf(useTranslations("status"));
+}
 
 /** A pharmacy order history entry in words: a status change by its labels, any other entry (a note) as written. */
-export function historyText(entry: { isStatusChange: boolean; fromStatus: string | null; toStatus: string }): string {
-  if (!entry.isStatusChange) return entry.toStatus;
-  const to = statusLabel("pharmacyOrder", entry.toStatus);
-  return entry.fromStatus ? `${statusLabel("pharmacyOrder", entry.fromStatus)} → ${to}` : `Created: ${to}`;
+export function useHistoryText(): (entry: { isStatusChange: boolean; fromStatus: string | null; toStatus: string }) => string {
+  const t = useTranslations("status");
+  const label = statusLabelOf(t);
+  return (entry) => {
+    if (!entry.isStatusChange) return entry.toStatus;
+    const to = label("pharmacyOrder", entry.toStatus);
+    return entry.fromStatus ? t("historyChange", { from: label("pharmacyOrder", entry.fromStatus), to }) : t("historyCreated", { status: to });
+  };
 }
+
+/** Every status message key the tables use, for the messages test. */
+export const STATUS_MESSAGE_KEYS: string[] = Object.entries(KINDS).flatMap(([kind, table]) => Object.values(table).map((look) => `${kind}.${look.key}`));

@@ -7,14 +7,14 @@ import { Fragment, useState } from "react";
 import { Button, SelectField, TextField } from "@/components/ui/controls";
 import { Pager } from "@/components/ui/pager";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
-import { dateInputToUnix, formatUnixTime, unixToDateInput } from "@/components/ui/unix-time";
+import { dateInputToUnix, unixToDateInput, useFormat } from "@/components/ui/format";
 import { errorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { DELIVERY_LOG_STATES, type DeliveryLogState } from "@/server/domain/webhooks/delivery-log-states";
 import { EVENT_TYPES, PHARMACY_EVENT_TYPES } from "@/server/domain/webhooks/event-types";
 import { FailingTargetsNotice, useTargetHealth, type WebhookPortal } from "./target-health";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { statusLabel } from "@/components/ui/status";
+import { useStatusLabel } from "@/components/ui/status";
 
 const PAGE_SIZE = 25;
 
@@ -50,6 +50,8 @@ function subjectLabel(eventType: string): string {
 
 /** A portal's Webhook Delivery Logs: the pharmacy portal's (its pharmacies' subscriptions) or the admin tool's (the organisation's). */
 export function DeliveryLogs({ portal }: { portal: WebhookPortal }) {
+  const format = useFormat();
+  const statusLabel = useStatusLabel();
   const api = useLogsApi(portal);
   const search = useSearchParams();
   const { eventTypes, webhooks, whose } = PORTAL[portal];
@@ -172,7 +174,7 @@ export function DeliveryLogs({ portal }: { portal: WebhookPortal }) {
                         <p className="font-mono text-xs text-slate-500">
                           {subjectLabel(d.eventType)} {d.subjectUid}
                         </p>
-                        <p className="text-xs text-slate-500">{formatUnixTime(d.createdAt)}</p>
+                        <p className="text-xs text-slate-500">{format.dateTime(d.createdAt)}</p>
                       </td>
                       <td className="min-w-48 max-w-xs break-all px-4 py-3 text-slate-700">
                         {d.subscription.target}
@@ -187,7 +189,7 @@ export function DeliveryLogs({ portal }: { portal: WebhookPortal }) {
                           {d.attemptCount} of {d.maxAttempts}
                           {d.lastAttempt ? ` · last: ${attemptResult(d.lastAttempt)}` : ""}
                         </p>
-                        {d.nextAttemptAt !== null ? <p className="text-xs text-slate-500">next: {formatUnixTime(d.nextAttemptAt)}</p> : null}
+                        {d.nextAttemptAt !== null ? <p className="text-xs text-slate-500">next: {format.dateTime(d.nextAttemptAt)}</p> : null}
                       </td>
                       <td className="px-4 py-3">
                         <div className="flex flex-col items-end gap-2 whitespace-nowrap">
@@ -250,6 +252,7 @@ function ResendButton({ portal, deliveryUid, onResent }: { portal: WebhookPortal
 }
 
 function DeliveryDetail({ portal, deliveryUid }: { portal: WebhookPortal; deliveryUid: string }) {
+  const format = useFormat();
   const api = useLogsApi(portal);
   const detail = useQuery({
     ...api.get.queryOptions({ deliveryUid }),
@@ -261,7 +264,7 @@ function DeliveryDetail({ portal, deliveryUid }: { portal: WebhookPortal; delive
   return (
     <div className="space-y-3">
       {d.attempts.length === 0 ? (
-        <p className="text-sm text-slate-600">No attempt recorded yet{d.nextAttemptAt ? `; the first is due ${formatUnixTime(d.nextAttemptAt)}` : ""}.</p>
+        <p className="text-sm text-slate-600">No attempt recorded yet{d.nextAttemptAt ? `; the first is due ${format.dateTime(d.nextAttemptAt)}` : ""}.</p>
       ) : (
         <table className="min-w-full text-sm" aria-label="Attempts">
           <thead className="text-left text-xs font-medium uppercase tracking-wide text-slate-500">
@@ -277,13 +280,13 @@ function DeliveryDetail({ portal, deliveryUid }: { portal: WebhookPortal; delive
             {d.attempts.map((a) => (
               <tr key={a.attemptNumber} className="border-t border-slate-200">
                 <td className="py-1.5 pr-4">#{a.attemptNumber}</td>
-                <td className="py-1.5 pr-4">{formatUnixTime(a.startedAt)}</td>
+                <td className="py-1.5 pr-4">{format.dateTime(a.startedAt)}</td>
                 <td className="py-1.5 pr-4">{a.durationMs} ms</td>
                 <td className="py-1.5 pr-4">
                   <span className={a.responseStatus !== null && a.responseStatus < 300 ? "text-emerald-800" : "text-red-800"}>{attemptResult(a)}</span>
                   {a.errorMessage && a.responseStatus === null ? <span className="ml-2 text-xs text-slate-500">{a.errorMessage}</span> : null}
                 </td>
-                <td className="py-1.5 pr-4">{formatUnixTime(a.nextAttemptAt)}</td>
+                <td className="py-1.5 pr-4">{format.dateTime(a.nextAttemptAt)}</td>
               </tr>
             ))}
           </tbody>
@@ -294,7 +297,7 @@ function DeliveryDetail({ portal, deliveryUid }: { portal: WebhookPortal; delive
           {d.resends.map((r, i) => (
             <li key={i}>
               <Notice tone="warning">
-                Re-sent {formatUnixTime(r.createdAt)} by {r.by.type === "SYSTEM" ? "the system" : (r.by.name ?? (r.by.type === "USER" ? "a user" : "an API key"))}
+                Re-sent {format.dateTime(r.createdAt)} by {r.by.type === "SYSTEM" ? "the system" : (r.by.name ?? (r.by.type === "USER" ? "a user" : "an API key"))}
               </Notice>
             </li>
           ))}

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { formatUnixTime } from "@/components/ui/unix-time";
+import { useFormat } from "@/components/ui/format";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { useTRPC } from "@/components/trpc/react";
 
@@ -29,23 +29,23 @@ const attempts = (n: number) => `${n} failed attempt${n === 1 ? "" : "s"}`;
  * none succeeded yet ("5 failed attempts since it was registered at …, none succeeded; last failure …").
  * Only the state "failing" (target-health.ts: enough failures over an hour) is called "keeps failing".
  */
-function measured(h: TargetHealth): string {
+function measured(h: TargetHealth, dateTime: (unixSeconds: number) => string): string {
   const since =
     h.lastSuccessAt === null
-      ? `since it was registered at ${formatUnixTime(h.registeredAt)}, none succeeded`
-      : `since the last success at ${formatUnixTime(h.lastSuccessAt)}`;
-  const last = h.lastFailureAt === null ? "" : `; last failure at ${formatUnixTime(h.lastFailureAt)}`;
+      ? `since it was registered at ${dateTime(h.registeredAt)}, none succeeded`
+      : `since the last success at ${dateTime(h.lastSuccessAt)}`;
+  const last = h.lastFailureAt === null ? "" : `; last failure at ${dateTime(h.lastFailureAt)}`;
   return `${attempts(h.failuresSinceSuccess)} ${since}${last}`;
 }
 
-function describe(h: TargetHealth): string {
+function describe(h: TargetHealth, dateTime: (unixSeconds: number) => string): string {
   switch (h.state) {
     case "failing":
-      return `Keeps failing: ${measured(h)}.`;
+      return `Keeps failing: ${measured(h, dateTime)}.`;
     case "recovering":
-      return `Recent failures: ${measured(h)}.`;
+      return `Recent failures: ${measured(h, dateTime)}.`;
     case "healthy":
-      return `Delivering: last success ${formatUnixTime(h.lastSuccessAt!)}.`;
+      return `Delivering: last success ${dateTime(h.lastSuccessAt!)}.`;
     default:
       return "No delivery attempted yet.";
   }
@@ -53,10 +53,11 @@ function describe(h: TargetHealth): string {
 
 /** A subscription's health: a badge and one line saying why. */
 export function TargetHealthBadge({ health }: { health: TargetHealth }) {
+  const format = useFormat();
   return (
     <p className="mt-2 flex flex-wrap items-center gap-2 text-xs text-slate-600">
       <StatusBadge kind="targetHealth" status={health.state} />
-      <span>{describe(health)}</span>
+      <span>{describe(health, format.dateTime)}</span>
     </p>
   );
 }
@@ -72,6 +73,7 @@ export function useTargetHealth(portal: WebhookPortal) {
 
 /** A warning naming the targets that keep failing; nothing when none does. */
 export function FailingTargetsNotice({ health }: { health: TargetHealth[] | undefined }) {
+  const format = useFormat();
   const failing = (health ?? []).filter((h) => h.state === "failing");
   if (failing.length === 0) return null;
   return (
@@ -83,7 +85,7 @@ export function FailingTargetsNotice({ health }: { health: TargetHealth[] | unde
       <ul className="mt-1 list-disc pl-5">
         {failing.map((h) => (
           <li key={h.subscriptionUid} className="break-all">
-            {h.notificationType} to {h.target} ({measured(h)})
+            {h.notificationType} to {h.target} ({measured(h, format.dateTime)})
           </li>
         ))}
       </ul>

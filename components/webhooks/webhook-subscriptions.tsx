@@ -6,7 +6,7 @@ import { useState, type FormEvent } from "react";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { Button, SecretBox, SelectField, TextField } from "@/components/ui/controls";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
-import { formatUnixTime } from "@/components/ui/unix-time";
+import { useFormat } from "@/components/ui/format";
 import { errorMessage, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import type { FieldErrors } from "@/server/domain/errors";
@@ -222,6 +222,7 @@ function describeTest(outcome: TestOutcome): string {
 }
 
 function SubscriptionList({ portal, api, pharmacyNames }: { portal: WebhookPortal; api: Api; pharmacyNames: Map<string, string> | null }) {
+  const format = useFormat();
   const { empty, logs } = PORTAL[portal];
   const subscriptions = api.list;
   const health = useTargetHealth(portal);
@@ -261,7 +262,7 @@ function SubscriptionList({ portal, api, pharmacyNames }: { portal: WebhookPorta
                       <p className="break-all text-sm text-slate-700">{s.target}</p>
                       <p className="mt-1 text-xs text-slate-500">
                         {pharmacyNames ? `${pharmacyNames.get(s.pharmacyUid ?? "") ?? "Pharmacy"} · ` : ""}
-                        {s.headerKey ? `Custom header ${s.headerKey} · ` : ""}Registered {formatUnixTime(s.createdAt)}
+                        {s.headerKey ? `Custom header ${s.headerKey} · ` : ""}Registered {format.dateTime(s.createdAt)}
                       </p>
                       {targetHealth ? <TargetHealthBadge health={targetHealth} /> : null}
                     </div>

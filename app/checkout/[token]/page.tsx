@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
+import { getLocale } from "next-intl/server";
 import { Brand } from "@/components/brand";
+import { formatDate, formatMoney } from "@/components/ui/format";
 import { EmptyState, Notice } from "@/components/ui/states";
 import { checkoutByToken, type CheckoutView } from "@/server/domain/checkouts/queries";
 import type { CheckoutAddress } from "@/server/domain/checkouts/checkout-request";
@@ -10,9 +12,9 @@ import { ConfirmForm } from "./confirm-form";
 export const metadata: Metadata = { title: "Checkout", robots: { index: false, follow: false } };
 export const dynamic = "force-dynamic";
 
-const money = new Intl.NumberFormat("en-IE", { style: "currency", currency: "EUR" });
-const cents = (amount: number) => money.format(amount / 100);
-const day = (unixSeconds: number) => new Date(unixSeconds * 1000).toLocaleDateString("en-GB", { timeZone: "UTC", dateStyle: "long" });
+/** The checkout's days (a date of birth, the last day to confirm) are UTC days. */
+const dayOf = (locale: string, unixSeconds: number) => formatDate(locale, unixSeconds, { timeZone: "UTC" });
+
 
 /**
  * The built-in connector's hosted checkout (docs/spec-gaps.md#issue-14-checkouts): the patient
@@ -23,6 +25,9 @@ const day = (unixSeconds: number) => new Date(unixSeconds * 1000).toLocaleDateSt
  */
 export default async function CheckoutPage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
+  const locale = await getLocale();
+  const cents = (amount: number) => formatMoney(locale, amount);
+  const day = (unixSeconds: number) => dayOf(locale, unixSeconds);
   const checkout = await checkoutByToken(token);
   if (!checkout) notFound();
   const { request } = checkout;
@@ -41,7 +46,7 @@ export default async function CheckoutPage({ params }: { params: Promise<{ token
       </header>
 
       <div className="mt-6 space-y-6">
-        <StateBanner checkout={checkout} />
+        <StateBanner checkout={checkout} locale={locale} />
 
         <Section title="Items">
           {checkout.lines.length === 0 ? (
@@ -123,7 +128,7 @@ export default async function CheckoutPage({ params }: { params: Promise<{ token
   );
 }
 
-function StateBanner({ checkout }: { checkout: CheckoutView }) {
+function StateBanner({ checkout, locale }: { checkout: CheckoutView; locale: string }) {
   switch (checkout.state) {
     case "completed":
       return <Notice>Order placed{checkout.order ? `: ${checkout.order.name}` : ""}. The shop will keep you informed.</Notice>;
@@ -132,7 +137,7 @@ function StateBanner({ checkout }: { checkout: CheckoutView }) {
     case "closed":
       return <Notice tone="warning">This checkout is no longer available.</Notice>;
     case "open":
-      return <p className="text-sm text-slate-600">Please check your order, then confirm it. You can confirm until {day(checkout.request.expiresAt)}.</p>;
+      return <p className="text-sm text-slate-600">Please check your order, then confirm it. You can confirm until {dayOf(locale, checkout.request.expiresAt)}.</p>;
   }
 }
 

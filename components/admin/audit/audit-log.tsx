@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useState, type FormEvent } from "react";
 import { Button, SelectField, TextField } from "@/components/ui/controls";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
-import { dateInputToUnix, formatUnixTime } from "@/components/ui/unix-time";
+import { dateInputToUnix, useFormat } from "@/components/ui/format";
 import { errorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { AUDIT_KIND_LABELS, AUDIT_LOG_KINDS, type AuditLogKind } from "@/server/domain/audit/kinds";
@@ -63,6 +63,7 @@ function actorName(actor: ActorRef): string {
 
 /** Settings → Audit log: every state change of the organisation, newest first, filterable. */
 export function AuditLog() {
+  const format = useFormat();
   const trpc = useTRPC();
   const actors = useQuery(trpc.adminAudit.actors.queryOptions());
   const [kind, setKind] = useState<AuditLogKind | "">("");
@@ -159,7 +160,7 @@ export function AuditLog() {
                   const href = linkOf(e);
                   return (
                     <tr key={`${e.source}:${e.uid}`} className="align-top" data-kind={e.kind}>
-                      <td className="whitespace-nowrap px-4 py-3 text-slate-700">{formatUnixTime(e.at)}</td>
+                      <td className="whitespace-nowrap px-4 py-3 text-slate-700">{format.dateTime(e.at)}</td>
                       <td className="px-4 py-3 text-slate-700">{actorName(e.actor as ActorRef)}</td>
                       <td className="max-w-xl px-4 py-3 text-slate-900">
                         {href ? (

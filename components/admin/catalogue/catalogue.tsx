@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import { formatDateTime, formatMoney } from "@/components/pharmacy/format";
+import { useFormat } from "@/components/ui/format";
 import { errorMessage, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { Button, SelectField, TextField } from "@/components/ui/controls";
@@ -49,6 +49,7 @@ export function Catalogue() {
 
 
 function Products() {
+  const format = useFormat();
   const trpc = useTRPC();
   const s = useListSearch();
   const list = useQuery(trpc.adminCatalogue.products.list.queryOptions({ search: s.search, page: s.page, limit: PAGE_SIZE }));
@@ -82,7 +83,7 @@ function Products() {
                       <td className="px-3 py-2.5">{p.prescriptionRequired ? "Required" : "Not required"}</td>
                       <td className="px-3 py-2.5 tabular-nums">{p.skuCount}</td>
                       <td className="px-3 py-2.5 tabular-nums">{p.shopProductCount}</td>
-                      <td className="whitespace-nowrap px-3 py-2.5 text-slate-600">{formatDateTime(p.createdAt)}</td>
+                      <td className="whitespace-nowrap px-3 py-2.5 text-slate-600">{format.dateTime(p.createdAt)}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -145,6 +146,7 @@ function NewProduct() {
 }
 
 function Skus() {
+  const format = useFormat();
   const trpc = useTRPC();
   const s = useListSearch();
   const list = useQuery(trpc.adminCatalogue.skus.list.queryOptions({ search: s.search, page: s.page, limit: PAGE_SIZE }));
@@ -176,7 +178,7 @@ function Skus() {
                     <td className="px-3 py-2.5 tabular-nums">{sku.pzn ?? "—"}</td>
                     <td className="px-3 py-2.5">{sku.digital ? "Digital" : "Physical"}</td>
                     <td className="px-3 py-2.5">{[sku.pcs, sku.unit].filter((x) => x !== null).join(" ") || "—"}</td>
-                    <td className="whitespace-nowrap px-3 py-2.5 text-slate-600">{formatDateTime(sku.updatedAt)}</td>
+                    <td className="whitespace-nowrap px-3 py-2.5 text-slate-600">{format.dateTime(sku.updatedAt)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -190,6 +192,7 @@ function Skus() {
 }
 
 function ShopSkus() {
+  const format = useFormat();
   const trpc = useTRPC();
   const s = useListSearch();
   const [shopUid, setShopUid] = useState("");
@@ -244,7 +247,7 @@ function ShopSkus() {
                       </Link>
                     </td>
                     <td className="px-3 py-2.5">{shopName(row.shopUid)}</td>
-                    <td className="px-3 py-2.5 tabular-nums">{formatMoney(row.price, "EUR")}</td>
+                    <td className="px-3 py-2.5 tabular-nums">{format.money(row.price, "EUR")}</td>
                     <td className="px-3 py-2.5 tabular-nums">{row.lastSyncedStock ?? "—"}</td>
                   </tr>
                 ))}

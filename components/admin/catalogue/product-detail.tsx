@@ -5,7 +5,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import { euros, formatMoney, parseEuros } from "@/components/pharmacy/format";
+import { parseAmount, useFormat } from "@/components/ui/format";
 import { errorMessage, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
@@ -305,6 +305,7 @@ function NewSku({ product }: { product: Product }) {
 }
 
 function SkuCard({ product, sku, shops, pharmacyName }: { product: Product; sku: Sku; shops: Shop[]; pharmacyName: (uid: string) => string }) {
+  const format = useFormat();
   const trpc = useTRPC();
   const refresh = useRefresh();
   const [editing, setEditing] = useState(false);
@@ -388,7 +389,7 @@ function SkuCard({ product, sku, shops, pharmacyName }: { product: Product; sku:
                     </Link>
                   </td>
                   <td className="px-3 py-2 font-mono text-xs">{ps.externalId}</td>
-                  <td className="px-3 py-2 tabular-nums">{formatMoney(ps.price, "EUR")}</td>
+                  <td className="px-3 py-2 tabular-nums">{format.money(ps.price, "EUR")}</td>
                   <td className="px-3 py-2 tabular-nums">{ps.stock}</td>
                 </tr>
               ))}
@@ -401,12 +402,13 @@ function SkuCard({ product, sku, shops, pharmacyName }: { product: Product; sku:
 }
 
 function ShopSkuRow({ row, shops }: { row: ShopSku; shops: Shop[] }) {
+  const format = useFormat();
   const trpc = useTRPC();
   const refresh = useRefresh();
   const [editing, setEditing] = useState(false);
   const [variation, setVariation] = useState(row.shopVariationId ?? "");
   const [shopSku, setShopSku] = useState(row.shopSku ?? "");
-  const [price, setPrice] = useState(euros(row.price));
+  const [price, setPrice] = useState(format.amountInput(row.price));
   const update = useMutation(
     trpc.adminCatalogue.shopSkus.update.mutationOptions({
       onSuccess: async () => {
@@ -420,7 +422,7 @@ function ShopSkuRow({ row, shops }: { row: ShopSku; shops: Shop[] }) {
   const shopName = shops.find((s) => s.uid === row.shopUid)?.displayName ?? row.shopUid.slice(0, 8);
   const label = row.shopVariationId ?? row.shopSku ?? "shop SKU";
   function save() {
-    const cents = parseEuros(price);
+    const cents = parseAmount(price);
     if (cents === null) return errors.setLocal({ price: ["Enter an amount in euros, e.g. 4.50."] });
     errors.setLocal({});
     update.mutate({ uid: row.uid, shopVariationId: variation, shopSku, price: cents });
@@ -446,7 +448,7 @@ function ShopSkuRow({ row, shops }: { row: ShopSku; shops: Shop[] }) {
           <>
             <td className="px-3 py-2 font-mono text-xs">{row.shopVariationId ?? "—"}</td>
             <td className="px-3 py-2 font-mono text-xs">{row.shopSku ?? "—"}</td>
-            <td className="px-3 py-2 tabular-nums">{euros(row.price)}</td>
+            <td className="px-3 py-2 tabular-nums">{format.amountInput(row.price)}</td>
           </>
         )}
         <td className="px-3 py-2 tabular-nums">{row.lastSyncedStock ?? "—"}</td>
@@ -518,7 +520,7 @@ function NewShopSku({ product, sku, shops }: { product: Product; sku: Sku; shops
   const shopName = (uid: string) => shops.find((s) => s.uid === uid)?.displayName ?? uid.slice(0, 8);
   function submit(event: FormEvent) {
     event.preventDefault();
-    const cents = parseEuros(price);
+    const cents = parseAmount(price);
     if (cents === null) return errors.setLocal({ price: ["Enter an amount in euros, e.g. 4.50."] });
     errors.setLocal({});
     create.mutate({ shopUid: listing!.shopUid, shopProductUid: listing!.uid, skuUid: sku.uid, shopVariationId: variation, shopSku, price: cents });

@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
 import { useState } from "react";
-import { formatDateTime } from "@/components/pharmacy/format";
+import { useFormat } from "@/components/ui/format";
 import { PdfView } from "@/components/orders/pdf-view";
 import { Button } from "@/components/ui/controls";
 import { Card } from "@/components/ui/card";
@@ -15,7 +15,7 @@ import { errorMessage, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { declineInput, holdInput } from "@/server/trpc/routers/doctor.schemas";
 import type { presentRequest } from "@/server/trpc/routers/doctor.presenters";
-import { statusLabel } from "@/components/ui/status";
+import { useStatusLabel } from "@/components/ui/status";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { TextAreaField } from "./text-area-field";
 
@@ -35,6 +35,8 @@ function requestError(error: unknown): string {
 
 /** One prescription request: the patient, the items, the anamnesis answers, the PDF, and the doctor's decision. */
 export function DoctorRequestDetail({ uid }: { uid: string }) {
+  const format = useFormat();
+  const statusLabel = useStatusLabel();
   const trpc = useTRPC();
   const request = useQuery(trpc.doctorRequests.get.queryOptions({ prescriptionUid: uid }));
   if (request.isPending) return <LoadingState label="Loading the request…" />;
@@ -51,7 +53,7 @@ export function DoctorRequestDetail({ uid }: { uid: string }) {
         </Link>
         <span aria-hidden>·</span>
         <StatusBadge kind="prescription" status={r.status} />
-        <span>requested {formatDateTime(r.createdAt)}</span>
+        <span>requested {format.dateTime(r.createdAt)}</span>
         {r.order ? <span>· order {r.order.name}</span> : null}
         {r.doctor ? <span>· {r.doctor.isMe ? "assigned to you" : `assigned to ${r.doctor.name}`}</span> : null}
       </div>
@@ -110,7 +112,7 @@ export function DoctorRequestDetail({ uid }: { uid: string }) {
             {anamneses.map((a) => (
               <div key={a.uid}>
                 <p className="mb-2 text-sm text-slate-600">
-                  {a.questionnaire.name} · {a.status === "COMPLETED" ? `completed ${formatDateTime(a.completedAt)}` : statusLabel("questionnaireResponse", a.status).toLowerCase()}
+                  {a.questionnaire.name} · {a.status === "COMPLETED" ? `completed ${format.dateTime(a.completedAt)}` : statusLabel("questionnaireResponse", a.status).toLowerCase()}
                 </p>
                 <AnamnesisSurvey model={a.questionnaire.model} answers={a.answers} />
               </div>
@@ -127,7 +129,7 @@ export function DoctorRequestDetail({ uid }: { uid: string }) {
         <ol className="space-y-2 text-sm">
           {r.history.map((h, index) => (
             <li key={index} className="flex flex-wrap gap-x-3">
-              <span className="whitespace-nowrap text-slate-500">{formatDateTime(h.at)}</span>
+              <span className="whitespace-nowrap text-slate-500">{format.dateTime(h.at)}</span>
               <span className="text-slate-900">{statusLabel("prescription", h.to)}</span>
               {h.note ? <span className="text-slate-600">“{h.note}”</span> : null}
             </li>
@@ -155,6 +157,8 @@ type Request = ReturnType<typeof presentRequest>;
  * with a reason, or put on hold with a note. Each asks once before it acts.
  */
 function Decision({ request, hasAnamnesis }: { request: Request; hasAnamnesis: boolean }) {
+  const format = useFormat();
+  const statusLabel = useStatusLabel();
   const { uid, status, awaitingDecision, signedAt } = request;
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -187,7 +191,7 @@ function Decision({ request, hasAnamnesis }: { request: Request; hasAnamnesis: b
       <div className="space-y-3">
         {done ? <Notice>{done}</Notice> : null}
         <p className="rounded-xl border border-slate-200 bg-white p-4 text-sm text-slate-700 shadow-sm">
-          {signedAt ? `Signed ${formatDateTime(signedAt)}.` : `This request is ${statusLabel("prescription", status).toLowerCase()}: there is nothing left to decide.`}
+          {signedAt ? `Signed ${format.dateTime(signedAt)}.` : `This request is ${statusLabel("prescription", status).toLowerCase()}: there is nothing left to decide.`}
         </p>
       </div>
     );

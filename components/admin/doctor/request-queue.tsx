@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
-import { formatDateTime } from "@/components/pharmacy/format";
+import { useFormat } from "@/components/ui/format";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { errorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
@@ -14,6 +14,7 @@ const QUEUE_REFRESH_MS = 30_000;
 
 /** The prescription requests waiting for a doctor that this doctor may take, oldest first; each links to its page. */
 export function DoctorRequestQueue() {
+  const format = useFormat();
   const trpc = useTRPC();
   const queue = useQuery(trpc.doctorRequests.queue.queryOptions(undefined, { refetchInterval: QUEUE_REFRESH_MS }));
   if (queue.isPending) return <LoadingState label="Loading the requests…" />;
@@ -66,7 +67,7 @@ export function DoctorRequestQueue() {
                   {request.assignedToMe ? <div className="mt-1 text-xs text-slate-500">assigned to you</div> : null}
                 </td>
                 <td className="px-4 py-3 whitespace-nowrap text-slate-700">
-                  {formatDateTime(request.createdAt)}
+                  {format.dateTime(request.createdAt)}
                   <div className="text-xs text-slate-500">{waitedFor(request.createdAt, now)}</div>
                 </td>
               </tr>

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { formatDateTime } from "@/components/pharmacy/format";
+import { useFormat } from "@/components/ui/format";
 import { Button } from "@/components/ui/controls";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import { errorMessage } from "@/components/trpc/errors";
@@ -13,6 +13,7 @@ const ROOM_REFRESH_MS = 15_000;
 
 /** The waiting room: the patient the doctor holds now, taking the next one, and who waits in line. */
 export function DoctorWaitingRoom() {
+  const format = useFormat();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const room = useQuery(trpc.doctorWaitingRoom.get.queryOptions(undefined, { refetchInterval: ROOM_REFRESH_MS }));
@@ -42,7 +43,7 @@ export function DoctorWaitingRoom() {
               <dt className="text-slate-500">Reason for the visit</dt>
               <dd className="text-slate-900">{current.visitReason ?? "—"}</dd>
               <dt className="text-slate-500">With you since</dt>
-              <dd className="text-slate-900">{formatDateTime(current.allocatedAt)}</dd>
+              <dd className="text-slate-900">{format.dateTime(current.allocatedAt)}</dd>
               <dt className="text-slate-500">Video room</dt>
               <dd className="font-mono text-xs text-slate-700">{current.videoRoomId ?? "—"}</dd>
             </dl>
@@ -89,7 +90,7 @@ export function DoctorWaitingRoom() {
                     <td className="px-4 py-3 text-slate-900">{entry.patient.name}</td>
                     <td className="px-4 py-3 text-slate-700">{entry.visitReason ?? "—"}</td>
                     <td className="px-4 py-3 whitespace-nowrap text-slate-700">
-                      {formatDateTime(entry.waitingSince)}
+                      {format.dateTime(entry.waitingSince)}
                       <div className="text-xs text-slate-500">{waitedFor(entry.waitingSince, now)}</div>
                     </td>
                     <td className="px-4 py-3 text-slate-700">

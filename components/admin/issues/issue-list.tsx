@@ -8,14 +8,17 @@ import { Pager } from "@/components/ui/pager";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import { errorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
-import { formatDateTime } from "@/components/orders/format";
+import { useFormat } from "@/components/ui/format";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { resolutionText } from "./resolution";
+import { useStatusLabel } from "@/components/ui/status";
 
 const PAGE_SIZE = 50;
 
 /** The organisation's issue threads, open ones first: each with its pharmacy order, the pharmacy's message, and "Resolve". */
 export function IssueList() {
+  const format = useFormat();
+  const statusLabel = useStatusLabel();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<"open" | "resolved">("open");
@@ -26,7 +29,7 @@ export function IssueList() {
     trpc.adminIssues.resolve.mutationOptions({
       onSuccess: (outcome, input) => {
         const row = list.data?.items.find((i) => i.uid === input.uid);
-        setNotice(resolutionText(outcome, row?.pharmacyOrder.name ?? "the order"));
+        setNotice(resolutionText(outcome, row?.pharmacyOrder.name ?? "the order", statusLabel));
       },
       onError: (error) => setNotice({ tone: "warning", text: errorMessage(error) }),
       onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.adminIssues.pathKey() }),
@@ -92,7 +95,7 @@ export function IssueList() {
                   </td>
                   <td className="px-3 py-2 text-slate-700">{thread.pharmacy.displayName}</td>
                   <td className="whitespace-nowrap px-3 py-2 text-slate-600">
-                    {formatDateTime(thread.createdAt)}
+                    {format.dateTime(thread.createdAt)}
                     <div className="text-xs text-slate-500">by {thread.openedBy}</div>
                   </td>
                   <td className="px-3 py-2 text-right tabular-nums">{thread.messageCount}</td>
@@ -107,7 +110,7 @@ export function IssueList() {
                       </Button>
                     ) : (
                       <span className="text-slate-600">
-                        {formatDateTime(thread.resolvedAt)}
+                        {format.dateTime(thread.resolvedAt)}
                         <span className="block text-xs text-slate-500">by {thread.resolvedBy ?? "—"}</span>
                       </span>
                     )}

@@ -9,15 +9,17 @@ import { Button } from "@/components/ui/controls";
 import { ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import { errorMessage, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
-import { formatDateTime } from "@/components/orders/format";
+import { useFormat } from "@/components/ui/format";
 import { StatusBadge } from "@/components/ui/status-badge";
 import type { IssueThreadView } from "@/server/trpc/routers/admin-issues.presenters";
 import { resolutionText } from "./resolution";
+import { useStatusLabel } from "@/components/ui/status";
 
 const isNotFound = (error: unknown) => error instanceof TRPCClientError && (error.data as { code?: string } | undefined)?.code === "NOT_FOUND";
 
 /** One issue thread: the order, the pharmacy's message, the replies of both sides, the admin's reply and resolving. */
 export function IssueThread({ uid }: { uid: string }) {
+  const format = useFormat();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const thread = useQuery(trpc.adminIssues.get.queryOptions({ uid }, { refetchInterval: 15_000, retry: (n, e) => n < 1 && !isNotFound(e) }));
@@ -54,7 +56,7 @@ export function IssueThread({ uid }: { uid: string }) {
             </Link>
           </h2>
           <p className="mt-1 text-sm text-slate-600">
-            {t.pharmacy.displayName} · opened {formatDateTime(t.createdAt)} by {t.openedBy}
+            {t.pharmacy.displayName} · opened {format.dateTime(t.createdAt)} by {t.openedBy}
           </p>
         </div>
         <div className="flex flex-col items-end gap-2">
@@ -92,11 +94,12 @@ export function IssueThread({ uid }: { uid: string }) {
 }
 
 function ResolveForm({ thread, onDone }: { thread: IssueThreadView; onDone: (notice: { tone: "success" | "warning"; text: string }) => Promise<void> }) {
+  const statusLabel = useStatusLabel();
   const trpc = useTRPC();
   const noteId = useId();
   const [note, setNote] = useState("");
   const [releaseOrder, setReleaseOrder] = useState(true);
-  const resolve = useMutation(trpc.adminIssues.resolve.mutationOptions({ onSuccess: (outcome) => onDone(resolutionText(outcome, thread.pharmacyOrder.name)) }));
+  const resolve = useMutation(trpc.adminIssues.resolve.mutationOptions({ onSuccess: (outcome) => onDone(resolutionText(outcome, thread.pharmacyOrder.name, statusLabel)) }));
   const noteErrors = fieldErrors(resolve.error, "note");
   return (
     <section className="h-fit rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="resolve-heading">

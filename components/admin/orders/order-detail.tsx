@@ -10,10 +10,10 @@ import { Card } from "@/components/ui/card";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import { errorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
-import { formatDateTime, formatMoney } from "@/components/orders/format";
+import { useFormat } from "@/components/ui/format";
 import { PdfView } from "@/components/orders/pdf-view";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { historyText, statusLabel } from "@/components/ui/status";
+import { useHistoryText, useStatusLabel } from "@/components/ui/status";
 import type { AdminOrderDetailView } from "@/server/trpc/routers/admin-orders.presenters";
 import { OrderStatusBadge } from "./order-list";
 
@@ -26,6 +26,8 @@ const CANCELLABLE = ["waiting for pharmacy", "pending review", "on-hold"];
 const isNotFound = (error: unknown) => error instanceof TRPCClientError && (error.data as { code?: string } | undefined)?.code === "NOT_FOUND";
 
 export function AdminOrderDetail({ uid }: { uid: string }) {
+  const format = useFormat();
+  const statusLabel = useStatusLabel();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const detail = useQuery(trpc.adminOrders.get.queryOptions({ uid }, { refetchInterval: 30_000, retry: (n, e) => n < 1 && !isNotFound(e) }));
@@ -61,7 +63,7 @@ export function AdminOrderDetail({ uid }: { uid: string }) {
             {order.shopOrder ? ` · shop ${order.shopOrder.shop}` : ""} · priority {order.priority}
           </p>
           <p className="mt-1 text-xs text-slate-500">
-            Created {formatDateTime(order.createdAt)} · last change {formatDateTime(order.lastChangeAt)} · <span className="font-mono">{order.uid}</span>
+            Created {format.dateTime(order.createdAt)} · last change {format.dateTime(order.lastChangeAt)} · <span className="font-mono">{order.uid}</span>
           </p>
         </div>
         <div className="flex flex-col items-end gap-2">
@@ -84,7 +86,7 @@ export function AdminOrderDetail({ uid }: { uid: string }) {
             <Row label="Customer e-mail">{order.customerEmail ?? "—"}</Row>
             <Row label="Patient e-mail">{order.patient.email ?? "—"}</Row>
             <Row label="Date of birth">{order.patient.dateOfBirth ?? "—"}</Row>
-            <Row label="Shipping cost">{order.shippingCost ? formatMoney(order.shippingCost.amount, order.shippingCost.currency) : "—"}</Row>
+            <Row label="Shipping cost">{order.shippingCost ? format.money(order.shippingCost.amount, order.shippingCost.currency) : "—"}</Row>
           </dl>
         </Card>
         <Card level={3} title="Delivery address">
@@ -161,6 +163,9 @@ function ReleaseHold({ order, onDone }: { order: Order; onDone: Done }) {
 }
 
 function FulfillmentCard({ order, fulfillment: f, onDone }: { order: Order; fulfillment: Fulfillment; onDone: Done }) {
+  const format = useFormat();
+  const statusLabel = useStatusLabel();
+  const historyText = useHistoryText();
   const trpc = useTRPC();
   const cancel = useMutation(
     trpc.adminOrders.cancelFulfillment.mutationOptions({
@@ -179,7 +184,7 @@ function FulfillmentCard({ order, fulfillment: f, onDone }: { order: Order; fulf
             Fulfillment <span className="font-mono">{f.externalId}</span>
           </h3>
           <p className="text-xs text-slate-500">
-            {f.status === "CANCELLED" ? `Cancelled ${formatDateTime(f.cancelledAt)}` : `Open since ${formatDateTime(f.createdAt)}`}
+            {f.status === "CANCELLED" ? `Cancelled ${format.dateTime(f.cancelledAt)}` : `Open since ${format.dateTime(f.createdAt)}`}
           </p>
         </div>
         {cancellable ? (
@@ -220,7 +225,7 @@ function FulfillmentCard({ order, fulfillment: f, onDone }: { order: Order; fulf
               <td className="py-2 pr-3 font-mono text-slate-700">{i.sku.pzn ?? "—"}</td>
               <td className="py-2 pr-3 text-slate-700">{statusLabel("item", i.status)}</td>
               <td className="py-2 pr-3 text-right tabular-nums">{i.quantity}</td>
-              <td className="py-2 text-right tabular-nums">{formatMoney(i.totalPaid.amount, i.totalPaid.currency)}</td>
+              <td className="py-2 text-right tabular-nums">{format.money(i.totalPaid.amount, i.totalPaid.currency)}</td>
             </tr>
           ))}
         </tbody>
@@ -247,7 +252,7 @@ function FulfillmentCard({ order, fulfillment: f, onDone }: { order: Order; fulf
             <ol className="mt-1 space-y-1 text-sm">
               {po.history.map((h) => (
                 <li key={h.uid} className="flex flex-wrap gap-x-3 border-l-2 border-slate-300 pl-3">
-                  <span className="w-40 shrink-0 text-slate-500">{formatDateTime(h.createdAt)}</span>
+                  <span className="w-40 shrink-0 text-slate-500">{format.dateTime(h.createdAt)}</span>
                   <span className="text-slate-900">
                     {historyText(h)}
                     {h.comment ? <span className="text-slate-600"> — {h.comment}</span> : null}
@@ -287,10 +292,10 @@ function FulfillmentCard({ order, fulfillment: f, onDone }: { order: Order; fulf
                     <li key={p.uid} className="flex justify-between gap-4">
                       <span>
                         {statusLabel("payoutComponent", p.componentType)} · {statusLabel("payout", p.status)}
-                        {p.routedAt ? ` ${formatDateTime(p.routedAt)}` : ""}
+                        {p.routedAt ? ` ${format.dateTime(p.routedAt)}` : ""}
                         {p.review ? <span className="ml-2 rounded-full bg-red-50 px-2 py-0.5 text-xs font-medium text-red-800">Needs review: {p.review}</span> : null}
                       </span>
-                      <span className="tabular-nums">{formatMoney(p.amount, p.currency)}</span>
+                      <span className="tabular-nums">{format.money(p.amount, p.currency)}</span>
                     </li>
                   ))}
                 </ul>
@@ -304,6 +309,7 @@ function FulfillmentCard({ order, fulfillment: f, onDone }: { order: Order; fulf
 }
 
 function PrescriptionRow({ orderUid, prescription: p }: { orderUid: string; prescription: Order["prescriptions"][number] }) {
+  const format = useFormat();
   const [open, setOpen] = useState(false);
   return (
     <li className="space-y-2">
@@ -311,7 +317,7 @@ function PrescriptionRow({ orderUid, prescription: p }: { orderUid: string; pres
         <span className="font-mono text-xs text-slate-600">{p.uid}</span>
         <StatusBadge kind="prescription" status={p.status} />
         <span className="text-slate-700">{p.source === "DOCTOR" ? `Doctor: ${p.doctor ?? "not assigned"}` : p.source === "INLINE_PDF" ? "PDF sent with the order" : "Signed outside"}</span>
-        {p.signedAt ? <span className="text-slate-500">signed {formatDateTime(p.signedAt)}</span> : null}
+        {p.signedAt ? <span className="text-slate-500">signed {format.dateTime(p.signedAt)}</span> : null}
         {p.hasFile ? (
           <Button tone="secondary" onClick={() => setOpen((o) => !o)} aria-expanded={open}>
             {open ? "Hide PDF" : "Show PDF"}

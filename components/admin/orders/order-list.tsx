@@ -8,9 +8,9 @@ import { Pager } from "@/components/ui/pager";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { errorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
-import { formatDateTime } from "@/components/orders/format";
+import { useFormat } from "@/components/ui/format";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { statusLabel } from "@/components/ui/status";
+import { useStatusLabel } from "@/components/ui/status";
 import { ORDER_STATUSES } from "@/server/trpc/routers/admin-orders.schemas";
 
 const PAGE_SIZE = 25;
@@ -52,6 +52,8 @@ export function OrderStatusBadge({ status, onHold, pharmacyOrderStatuses = [] }:
 
 /** The organisation's orders, newest first: search, filters (from the URL when the home page links here), pages. */
 export function AdminOrderList({ initial }: { initial: OrderListFilter }) {
+  const format = useFormat();
+  const statusLabel = useStatusLabel();
   const trpc = useTRPC();
   const [searchText, setSearchText] = useState(initial.search ?? "");
   const search = useDebounced(searchText.trim());
@@ -144,9 +146,9 @@ export function AdminOrderList({ initial }: { initial: OrderListFilter }) {
                   <td className="px-3 py-2 text-slate-700">{order.shop ?? "—"}</td>
                   <td className="px-3 py-2 text-right tabular-nums">{order.itemCount}</td>
                   <td className="whitespace-nowrap px-3 py-2 text-slate-600">
-                    {formatDateTime(order.createdAt)}
+                    {format.dateTime(order.createdAt)}
                     {/* The latest of the order's and its pharmacy orders' changes (lastChangeAt). */}
-                    <div className="text-xs text-slate-600">changed {formatDateTime(order.lastChangeAt)}</div>
+                    <div className="text-xs text-slate-600">changed {format.dateTime(order.lastChangeAt)}</div>
                   </td>
                 </tr>
               ))}

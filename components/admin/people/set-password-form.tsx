@@ -1,6 +1,7 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
+import { useTranslations } from "next-intl";
 import { useState, type FormEvent } from "react";
 import { SignInForm } from "@/components/sign-in-form";
 import { TextField, Button } from "@/components/ui/controls";
@@ -11,6 +12,7 @@ import { PASSWORD_MIN_LENGTH } from "@/server/auth/password-policy";
 
 /** Choosing a password through a one-time link (invitation or reset); then signing in right here. */
 export function SetPasswordForm({ token, purpose, email }: { token: string; purpose: "INVITATION" | "PASSWORD_RESET"; email: string }) {
+  const t = useTranslations("passwordLink");
   const trpc = useTRPC();
   const [mismatch, setMismatch] = useState(false);
   const set = useMutation(trpc.passwordLinks.setPassword.mutationOptions());
@@ -18,7 +20,7 @@ export function SetPasswordForm({ token, purpose, email }: { token: string; purp
   if (set.isSuccess) {
     return (
       <div className="space-y-5">
-        <Notice>Your password is set. Sign in with it now.</Notice>
+        <Notice>{t("done")}</Notice>
         <SignInForm defaultEmail={set.data.email} />
       </div>
     );
@@ -38,31 +40,31 @@ export function SetPasswordForm({ token, purpose, email }: { token: string; purp
   return (
     <form method="post" onSubmit={onSubmit} className="space-y-5" noValidate>
       <p className="text-sm text-slate-600">
-        For <span className="font-medium text-slate-900">{email}</span>.
+        {t.rich("forEmail", { email, b: (chunks) => <span className="font-medium text-slate-900">{chunks}</span> })}
       </p>
       {linkProblem ? <ErrorState message={linkProblem.join(" ")} /> : null}
       <TextField
-        label="New password"
+        label={t("newPassword")}
         name="password"
         type="password"
         autoComplete="new-password"
         required
         minLength={PASSWORD_MIN_LENGTH}
         autoFocus
-        hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+        hint={t("hint", { min: PASSWORD_MIN_LENGTH })}
         errors={fieldErrors(set.error, "password")}
       />
       <TextField
-        label="Confirm password"
+        label={t("confirmPassword")}
         name="confirmPassword"
         type="password"
         autoComplete="new-password"
         required
-        errors={mismatch ? ["The passwords do not match."] : fieldErrors(set.error, "confirmPassword")}
+        errors={mismatch ? [t("mismatch")] : fieldErrors(set.error, "confirmPassword")}
       />
       {set.error && !set.error.data?.fieldErrors ? <ErrorState message={errorMessage(set.error)} /> : null}
       <Button type="submit" disabled={set.isPending} className="w-full">
-        {set.isPending ? "Saving…" : "Set password"}
+        {set.isPending ? t("saving") : t("submit")}
       </Button>
     </form>
   );

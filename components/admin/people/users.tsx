@@ -5,7 +5,7 @@ import { useState, type FormEvent } from "react";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { Button, SecretBox, SelectField, TextField } from "@/components/ui/controls";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
-import { formatUnixTime } from "@/components/ui/unix-time";
+import { useFormat } from "@/components/ui/format";
 import { errorMessage, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { StatusBadge } from "@/components/ui/status-badge";
@@ -36,6 +36,7 @@ export function Users() {
 type LinkShown = (shown: { label: string; link: string; who: string } | null) => void;
 
 function UserList({ onLink }: { onLink: LinkShown }) {
+  const format = useFormat();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const users = useQuery(trpc.adminUsers.list.queryOptions());
@@ -92,9 +93,9 @@ function UserList({ onLink }: { onLink: LinkShown }) {
                     </td>
                     <td className="px-4 py-3">
                       <StatusBadge kind="user" status={user.status} />
-                      {user.deactivatedAt ? <p className="mt-1 text-xs text-slate-500">since {formatUnixTime(user.deactivatedAt)}</p> : null}
+                      {user.deactivatedAt ? <p className="mt-1 text-xs text-slate-500">since {format.dateTime(user.deactivatedAt)}</p> : null}
                     </td>
-                    <td className="whitespace-nowrap px-4 py-3 text-slate-700">{formatUnixTime(user.createdAt)}</td>
+                    <td className="whitespace-nowrap px-4 py-3 text-slate-700">{format.dateTime(user.createdAt)}</td>
                     <td className="px-4 py-3">
                       <div className="flex flex-wrap justify-end gap-2">
                         {user.status === "deactivated" ? (

@@ -5,13 +5,14 @@ import Link from "next/link";
 import { useState } from "react";
 import { Button } from "@/components/ui/controls";
 import { ErrorState, LoadingState, Notice } from "@/components/ui/states";
-import { formatUnixTime } from "@/components/ui/unix-time";
+import { useFormat } from "@/components/ui/format";
 import { errorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { PharmacyForm } from "./pharmacy-form";
 
 /** One pharmacy: its fields to edit, and "Test connection" of its pharmacy-system connector. */
 export function PharmacyDetail({ pharmacyUid }: { pharmacyUid: string }) {
+  const format = useFormat();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const pharmacy = useQuery(trpc.adminPharmacies.get.queryOptions({ pharmacyUid }));
@@ -46,7 +47,7 @@ export function PharmacyDetail({ pharmacyUid }: { pharmacyUid: string }) {
           {p.displayName}
         </h2>
         <p className="text-xs text-slate-500">
-          <span className="font-mono">{p.uid}</span> · {p.userCount} {p.userCount === 1 ? "user" : "users"} · changed {formatUnixTime(p.updatedAt)}
+          <span className="font-mono">{p.uid}</span> · {p.userCount} {p.userCount === 1 ? "user" : "users"} · changed {format.dateTime(p.updatedAt)}
         </p>
         <div className="mt-6">
           {saved ? (

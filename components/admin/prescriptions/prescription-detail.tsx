@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import { useEffect, useState, type FormEvent } from "react";
-import { formatDateTime } from "@/components/pharmacy/format";
+import { useFormat } from "@/components/ui/format";
 import { PdfView } from "@/components/orders/pdf-view";
 import { errorMessage, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
@@ -14,7 +14,7 @@ import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/st
 import type { AppRouter } from "@/server/trpc/router";
 import { SIGNED_PDF_MAX_BYTES } from "@/server/trpc/routers/admin-prescriptions.schemas";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { statusLabel } from "@/components/ui/status";
+import { useStatusLabel } from "@/components/ui/status";
 import { SOURCE_LABELS } from "./format";
 
 type Prescription = inferRouterOutputs<AppRouter>["adminPrescriptions"]["get"];
@@ -25,6 +25,7 @@ const SIGNED = ["signed", "NON_QES_SIGNED", "EXTERNALLY_SIGNED"];
 
 /** One prescription: who and what, its history, its PDF, and render / external sign. */
 export function PrescriptionDetail({ uid }: { uid: string }) {
+  const format = useFormat();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [awaitingRender, setAwaitingRender] = useState(false);
@@ -59,8 +60,8 @@ export function PrescriptionDetail({ uid }: { uid: string }) {
         </Link>
         <StatusBadge kind="prescription" status={p.status} />
         <span>{SOURCE_LABELS[p.source] ?? p.source}</span>
-        <span>Created {formatDateTime(p.createdAt)}</span>
-        {p.signedAt ? <span>Signed {formatDateTime(p.signedAt)}</span> : null}
+        <span>Created {format.dateTime(p.createdAt)}</span>
+        {p.signedAt ? <span>Signed {format.dateTime(p.signedAt)}</span> : null}
         <span className="font-mono text-xs text-slate-400">{p.uid}</span>
       </div>
       <div className="grid gap-6 lg:grid-cols-3">
@@ -133,6 +134,8 @@ function Lines({ prescription }: { prescription: Prescription }) {
 }
 
 function History({ prescription }: { prescription: Prescription }) {
+  const format = useFormat();
+  const statusLabel = useStatusLabel();
   return (
     <Card title="History">
       <table className="min-w-full text-sm">
@@ -147,7 +150,7 @@ function History({ prescription }: { prescription: Prescription }) {
         <tbody>
           {prescription.history.map((h) => (
             <tr key={h.uid} className="border-t border-slate-100 align-top">
-              <td className="whitespace-nowrap py-2 pr-4 text-slate-600">{formatDateTime(h.at)}</td>
+              <td className="whitespace-nowrap py-2 pr-4 text-slate-600">{format.dateTime(h.at)}</td>
               <td className="py-2 pr-4">{h.fromStatus ? `${statusLabel("prescription", h.fromStatus)} → ${statusLabel("prescription", h.toStatus)}` : `Created as ${statusLabel("prescription", h.toStatus)}`}</td>
               <td className="py-2 pr-4 text-slate-700">{h.by.type === "SYSTEM" ? "System" : `${h.by.name ?? "Unknown"} (${h.by.type === "USER" ? "user" : "API key"})`}</td>
               <td className="py-2 pr-4 text-slate-700">{h.note ?? "—"}</td>
@@ -179,6 +182,7 @@ function readAsBase64(file: File): Promise<string> {
 }
 
 function Actions({ prescription, onRenderRequested, awaitingRender }: { prescription: Prescription; onRenderRequested: () => void; awaitingRender: boolean }) {
+  const format = useFormat();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const uid = prescription.uid;
@@ -222,7 +226,7 @@ function Actions({ prescription, onRenderRequested, awaitingRender }: { prescrip
       </Card>
       <Card title="Sign externally">
         {signed ? (
-          <p className="text-sm text-slate-600">Signed{prescription.signedAt ? ` on ${formatDateTime(prescription.signedAt)}` : ""}.</p>
+          <p className="text-sm text-slate-600">Signed{prescription.signedAt ? ` on ${format.dateTime(prescription.signedAt)}` : ""}.</p>
         ) : (
           <form onSubmit={submit} noValidate className="space-y-3">
             <p className="text-sm text-slate-600">

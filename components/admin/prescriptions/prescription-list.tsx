@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { formatDateTime } from "@/components/pharmacy/format";
+import { useFormat } from "@/components/ui/format";
 import { errorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { SelectField, TextField } from "@/components/ui/controls";
@@ -12,13 +12,14 @@ import { Pager } from "@/components/ui/pager";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { PRESCRIPTION_STATUSES } from "@/server/domain/prescriptions/statuses";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { statusLabel } from "@/components/ui/status";
+import { useStatusLabel } from "@/components/ui/status";
 import { SOURCE_LABELS } from "./format";
 
 const PAGE_SIZE = 25;
 
 /** Prescriptions: how many are in each status now, and the list with a status filter and search. */
 export function PrescriptionList() {
+  const statusLabel = useStatusLabel();
   const [status, setStatus] = useState<string>("");
   const { text: searchText, setText: setSearchText, search, page, setPage } = useListSearch();
   const pick = (next: string) => {
@@ -50,6 +51,7 @@ export function PrescriptionList() {
 }
 
 function Statistics({ selected, onPick }: { selected: string; onPick: (status: string) => void }) {
+  const statusLabel = useStatusLabel();
   const trpc = useTRPC();
   const stats = useQuery(trpc.adminPrescriptions.statistics.queryOptions());
   if (stats.isPending) return <LoadingState label="Loading statistics…" />;
@@ -80,6 +82,7 @@ function Statistics({ selected, onPick }: { selected: string; onPick: (status: s
 }
 
 function Table({ status, search, page, onPage }: { status: string; search: string | undefined; page: number; onPage: (page: number) => void }) {
+  const format = useFormat();
   const trpc = useTRPC();
   const list = useQuery(trpc.adminPrescriptions.list.queryOptions({ status: status || undefined, search, page, limit: PAGE_SIZE }));
   if (list.isPending) return <LoadingState label="Loading prescriptions…" />;
@@ -130,7 +133,7 @@ function Table({ status, search, page, onPage }: { status: string; search: strin
                 <td className="px-3 py-3 text-slate-700">{p.doctor?.name ?? "—"}</td>
                 <td className="px-3 py-3 text-slate-700">{SOURCE_LABELS[p.source] ?? p.source}</td>
                 <td className="px-3 py-3 tabular-nums">{p.lineCount}</td>
-                <td className="whitespace-nowrap px-3 py-3 text-slate-600">{formatDateTime(p.createdAt)}</td>
+                <td className="whitespace-nowrap px-3 py-3 text-slate-600">{format.dateTime(p.createdAt)}</td>
               </tr>
             ))}
           </tbody>

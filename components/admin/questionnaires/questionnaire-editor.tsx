@@ -6,7 +6,7 @@ import Link from "next/link";
 import { useEffect, useId, useMemo, useRef, useState, type ChangeEvent } from "react";
 import { Button } from "@/components/ui/controls";
 import { ErrorState, LoadingState, Notice } from "@/components/ui/states";
-import { formatUnixTime } from "@/components/ui/unix-time";
+import { useFormat } from "@/components/ui/format";
 import { errorMessage, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 
@@ -52,6 +52,7 @@ type Loaded = {
 };
 
 function Editor({ questionnaire }: { questionnaire: Loaded }) {
+  const format = useFormat();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const initial = pretty(questionnaire.draftModel ?? questionnaire.model);
@@ -132,7 +133,7 @@ function Editor({ questionnaire }: { questionnaire: Loaded }) {
       : text !== savedText && "error" in parsed
         ? "Draft not saved while the JSON is not valid."
         : draftSavedAt
-          ? `Draft saved ${formatUnixTime(draftSavedAt)} (not live until published).`
+          ? `Draft saved ${format.dateTime(draftSavedAt)} (not live until published).`
           : "No unpublished changes.";
 
   return (
@@ -141,7 +142,7 @@ function Editor({ questionnaire }: { questionnaire: Loaded }) {
         <div>
           <h2 className="text-lg font-semibold text-slate-900">{questionnaire.displayName}</h2>
           <p className="text-sm text-slate-600">
-            {questionnaire.publishedAt ? `Last published ${formatUnixTime(questionnaire.publishedAt)}.` : "Never published from the editor or the API."}{" "}
+            {questionnaire.publishedAt ? `Last published ${format.dateTime(questionnaire.publishedAt)}.` : "Never published from the editor or the API."}{" "}
             <span className="font-mono text-xs text-slate-500">{questionnaire.uid}</span>
           </p>
         </div>
@@ -151,7 +152,7 @@ function Editor({ questionnaire }: { questionnaire: Loaded }) {
       </div>
       {editingDraft ? (
         <Notice tone="warning">
-          You are editing the draft saved {formatUnixTime(questionnaire.draftSavedAt)}; the live model differs until you publish.{" "}
+          You are editing the draft saved {format.dateTime(questionnaire.draftSavedAt)}; the live model differs until you publish.{" "}
           <button type="button" onClick={discardDraft} className="font-medium underline">
             Discard draft
           </button>

@@ -6,7 +6,7 @@ import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { Button, TextField } from "@/components/ui/controls";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
-import { formatUnixTime } from "@/components/ui/unix-time";
+import { useFormat } from "@/components/ui/format";
 import { errorMessage, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 
@@ -56,6 +56,7 @@ function CreateForm() {
 }
 
 function List() {
+  const format = useFormat();
   const trpc = useTRPC();
   const list = useQuery(trpc.adminQuestionnaires.list.queryOptions());
   return (
@@ -91,10 +92,10 @@ function List() {
                       </Link>
                       <p className="font-mono text-xs text-slate-500">{q.uid}</p>
                     </td>
-                    <td className="whitespace-nowrap px-4 py-3 text-slate-700">{formatUnixTime(q.publishedAt, "Not yet")}</td>
-                    <td className="whitespace-nowrap px-4 py-3 text-slate-700">{q.draftSavedAt ? `Saved ${formatUnixTime(q.draftSavedAt)}` : "None"}</td>
+                    <td className="whitespace-nowrap px-4 py-3 text-slate-700">{format.dateTime(q.publishedAt, "Not yet")}</td>
+                    <td className="whitespace-nowrap px-4 py-3 text-slate-700">{q.draftSavedAt ? `Saved ${format.dateTime(q.draftSavedAt)}` : "None"}</td>
                     <td className="px-4 py-3 text-slate-700">{q.responses}</td>
-                    <td className="whitespace-nowrap px-4 py-3 text-slate-700">{formatUnixTime(q.updatedAt)}</td>
+                    <td className="whitespace-nowrap px-4 py-3 text-slate-700">{format.dateTime(q.updatedAt)}</td>
                   </tr>
                 ))}
               </tbody>

@@ -5,7 +5,7 @@ import { useState, type FormEvent } from "react";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { Button, SecretBox, TextField } from "@/components/ui/controls";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
-import { formatUnixTime } from "@/components/ui/unix-time";
+import { useFormat } from "@/components/ui/format";
 import { errorMessage, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { cardClass, SettingsSection, tableClass, theadClass } from "./section";
@@ -87,6 +87,7 @@ function CreateForm() {
 }
 
 function SecretList() {
+  const format = useFormat();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const list = useQuery(trpc.adminSettings.patientTokenSecrets.list.queryOptions());
@@ -122,9 +123,9 @@ function SecretList() {
                   <p className="font-mono text-xs text-slate-500">kid {s.uid}</p>
                 </td>
                 <td className="px-4 py-3 font-mono text-xs text-slate-700">{s.audience}</td>
-                <td className="whitespace-nowrap px-4 py-3 text-slate-700">{formatUnixTime(s.createdAt)}</td>
-                <td className="whitespace-nowrap px-4 py-3 text-slate-700">{formatUnixTime(s.lastUsedAt, "Never")}</td>
-                <td className="whitespace-nowrap px-4 py-3 text-slate-700">{s.revokedAt ? `Revoked ${formatUnixTime(s.revokedAt)}` : "Active"}</td>
+                <td className="whitespace-nowrap px-4 py-3 text-slate-700">{format.dateTime(s.createdAt)}</td>
+                <td className="whitespace-nowrap px-4 py-3 text-slate-700">{format.dateTime(s.lastUsedAt, "Never")}</td>
+                <td className="whitespace-nowrap px-4 py-3 text-slate-700">{s.revokedAt ? `Revoked ${format.dateTime(s.revokedAt)}` : "Active"}</td>
                 <td className="px-4 py-3 text-right">
                   {s.revokedAt ? null : (
                     <ConfirmButton

@@ -5,13 +5,14 @@ import Link from "next/link";
 import { ErrorState, LoadingState } from "@/components/ui/states";
 import { errorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
-import { statusLabel } from "@/components/ui/status";
+import { useStatusLabel } from "@/components/ui/status";
 import { PHARMACY_ORDER_STATUS } from "@/server/domain/pharmacy-orders/statuses";
 
 const ordersWithStatus = (status: string) => `/pharmacy/orders?${new URLSearchParams({ status })}`;
 
 /** What needs the pharmacist's attention, each with a link to where it is dealt with. */
 export function AttentionSummary() {
+  const statusLabel = useStatusLabel();
   const trpc = useTRPC();
   const summary = useQuery({ ...trpc.pharmacyHome.summary.queryOptions(), refetchInterval: 30_000 });
   if (summary.isPending) return <LoadingState label="Loading what needs attention…" />;

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button } from "@/components/ui/controls";
-import { formatDateTime } from "@/components/orders/format";
+import { useFormat } from "@/components/ui/format";
 import { ThreadConversation } from "@/components/issue-threads/thread-conversation";
 import { ErrorState, LoadingState } from "@/components/ui/states";
 import { errorMessage } from "@/components/trpc/errors";
@@ -15,6 +15,7 @@ import { useTRPC } from "@/components/trpc/react";
  * (which the history already shows) opens on request.
  */
 export function IssueThreads({ pharmacyOrderUid }: { pharmacyOrderUid: string }) {
+  const format = useFormat();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const threads = useQuery(trpc.pharmacyIssueThreads.listForOrder.queryOptions({ pharmacyOrderUid }, { refetchInterval: 15_000 }));
@@ -29,7 +30,7 @@ export function IssueThreads({ pharmacyOrderUid }: { pharmacyOrderUid: string })
         <div key={thread.uid} className="space-y-2">
           <div className="flex flex-wrap items-center justify-between gap-2">
             <p className="text-xs font-semibold uppercase tracking-wide text-slate-500">
-              {thread.status === "open" ? "Open thread" : "Resolved thread"} · opened {formatDateTime(thread.createdAt)} by {thread.openedBy} ·{" "}
+              {thread.status === "open" ? "Open thread" : "Resolved thread"} · opened {format.dateTime(thread.createdAt)} by {thread.openedBy} ·{" "}
               {thread.messageCount} {thread.messageCount === 1 ? "reply" : "replies"}
             </p>
             {thread.messageCount === 0 ? (

@@ -29,9 +29,10 @@ import {
   clarificationInput,
   completeOrderInput,
 } from "@/server/trpc/routers/pharmacy-orders.schemas";
-import { DELIVERY_TYPE_LABELS, formatDateTime, formatMoney } from "@/components/orders/format";
+import { DELIVERY_TYPE_LABELS } from "@/components/orders/delivery-types";
+import { useFormat } from "@/components/ui/format";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { historyText, statusLabel } from "@/components/ui/status";
+import { useHistoryText, useStatusLabel } from "@/components/ui/status";
 
 /** The order as it is now is refetched after every action, and every few seconds while the page is open. */
 const DETAIL_REFRESH_MS = 15_000;
@@ -52,6 +53,9 @@ const errorsOf = (clientError: unknown, serverError: unknown, field: string, ser
   issuesFor(clientError, field) ?? fieldErrors(serverError, serverField);
 
 export function OrderDetail({ uid }: { uid: string }) {
+  const format = useFormat();
+  const statusLabel = useStatusLabel();
+  const historyText = useHistoryText();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const detail = useQuery(trpc.pharmacyOrders.get.queryOptions({ uid }, { refetchInterval: DETAIL_REFRESH_MS, retry: (n, e) => n < 1 && !isNotFound(e) }));
@@ -95,7 +99,7 @@ export function OrderDetail({ uid }: { uid: string }) {
             {order.shopOrderName ? ` · shop order ${order.shopOrderName}` : ""} · {order.pharmacy.displayName}
           </p>
           <p className="mt-1 text-xs text-slate-500">
-            Created {formatDateTime(order.createdAt)} · last change {formatDateTime(order.updatedAt)}
+            Created {format.dateTime(order.createdAt)} · last change {format.dateTime(order.updatedAt)}
           </p>
         </div>
         {/* external_status is always the spec's OPEN, which says nothing about this order: not shown (docs/spec-gaps.md#issue-22-say-what-it-means). */}
@@ -123,7 +127,7 @@ export function OrderDetail({ uid }: { uid: string }) {
                     <td className="py-2 pr-3 text-slate-900">{item.sku.displayName}</td>
                     <td className="py-2 pr-3 font-mono text-slate-700">{item.sku.pzn ?? "—"}</td>
                     <td className="py-2 pr-3 text-right tabular-nums">{item.quantity}</td>
-                    <td className="py-2 text-right tabular-nums">{formatMoney(item.totalPaidAmount)}</td>
+                    <td className="py-2 text-right tabular-nums">{format.money(item.totalPaidAmount)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -141,8 +145,8 @@ export function OrderDetail({ uid }: { uid: string }) {
                 <DetailRow label="Delivery type">{DELIVERY_TYPE_LABELS[order.deliveryType] ?? order.deliveryType}</DetailRow>
                 <DetailRow label="Priority">{order.priority}</DetailRow>
                 {/* The spec's prepaid is 0 for an order without prescription items: shown only when something was prepaid. */}
-                {order.prepaid > 0 ? <DetailRow label="Prepaid for prescription items">{formatMoney(order.prepaid)}</DetailRow> : null}
-                <DetailRow label="Shipping costs">{order.shippingCosts ? formatMoney(order.shippingCosts.amount, order.shippingCosts.currency) : "—"}</DetailRow>
+                {order.prepaid > 0 ? <DetailRow label="Prepaid for prescription items">{format.money(order.prepaid)}</DetailRow> : null}
+                <DetailRow label="Shipping costs">{order.shippingCosts ? format.money(order.shippingCosts.amount, order.shippingCosts.currency) : "—"}</DetailRow>
               </dl>
               <h4 className="mt-3 text-xs font-semibold uppercase tracking-wide text-slate-500">Shop shipping methods</h4>
               {order.shippingMethods.length === 0 ? (
@@ -199,10 +203,10 @@ export function OrderDetail({ uid }: { uid: string }) {
                   <li key={i} className="flex justify-between gap-4">
                     <span>
                       {statusLabel("payoutComponent", p.componentType)} · {statusLabel("payout", p.status)}
-                      {p.routedAt ? ` ${formatDateTime(p.routedAt)}` : ""}
+                      {p.routedAt ? ` ${format.dateTime(p.routedAt)}` : ""}
                       {p.review ? <span className="ml-2 rounded-full bg-red-50 px-2 py-0.5 text-xs font-medium text-red-800">Needs review: {p.review}</span> : null}
                     </span>
-                    <span className="tabular-nums">{formatMoney(p.amount, p.currency)}</span>
+                    <span className="tabular-nums">{format.money(p.amount, p.currency)}</span>
                   </li>
                 ))}
               </ul>
@@ -217,7 +221,7 @@ export function OrderDetail({ uid }: { uid: string }) {
             <ol className="space-y-2 text-sm">
               {order.history.map((h) => (
                 <li key={h.uid} className="flex flex-wrap gap-x-3 border-l-2 border-slate-200 pl-3">
-                  <span className="w-40 shrink-0 text-slate-500">{formatDateTime(h.createdAt)}</span>
+                  <span className="w-40 shrink-0 text-slate-500">{format.dateTime(h.createdAt)}</span>
                   <span className="text-slate-900">
                     {historyText(h)}
                     {h.comment ? <span className="text-slate-600"> — {h.comment}</span> : null}
@@ -283,6 +287,7 @@ const fieldErrorsPresent = (error: unknown) =>
 type ChangeStatusInput = z.output<typeof changeStatusInput>;
 
 function StatusAction({ order, settle }: { order: Order; settle: Settle }) {
+  const statusLabel = useStatusLabel();
   const trpc = useTRPC();
   // The select shows the order's current status, even one it cannot be set to (completed).
   const [status, setStatus] = useState<string>(order.status);
@@ -311,7 +316,7 @@ function StatusAction({ order, settle }: { order: Order; settle: Settle }) {
           setClientError(parsed.success ? null : parsed.error);
           if (!parsed.success) return;
           // Leaving completed or cancelling asks first (status-confirmation.tsx); other moves go at once.
-          const confirmation = statusChangeConfirmation(order.name, order.status, parsed.data.status);
+          const confirmation = statusChangeConfirmation(statusLabel, order.name, order.status, parsed.data.status);
           if (confirmation) setConfirming({ input: parsed.data, confirmation });
           else mutation.mutate(parsed.data);
         }}

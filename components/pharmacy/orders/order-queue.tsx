@@ -19,9 +19,10 @@ import {
   type SettablePharmacyOrderStatus,
 } from "@/server/domain/pharmacy-orders/statuses";
 import { bulkChangeStatusInput } from "@/server/trpc/routers/pharmacy-orders.schemas";
-import { DELIVERY_TYPE_LABELS, dayToUnixSeconds, formatDateTime } from "@/components/orders/format";
+import { DELIVERY_TYPE_LABELS } from "@/components/orders/delivery-types";
+import { dateInputToUnix, useFormat } from "@/components/ui/format";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { statusLabel } from "@/components/ui/status";
+import { useStatusLabel } from "@/components/ui/status";
 
 const PAGE_SIZE = 25;
 /** New orders appear without a reload. */
@@ -38,6 +39,8 @@ function useDebounced<T>(value: T, delayMs = 300): T {
 }
 
 export function OrderQueue() {
+  const format = useFormat();
+  const statusLabel = useStatusLabel();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<PharmacyOrderStatus | undefined>(undefined);
@@ -56,8 +59,8 @@ export function OrderQueue() {
     pharmacyUid: pharmacyUid || undefined,
     status,
     search: search || undefined,
-    from: dayToUnixSeconds(fromDay, false),
-    to: dayToUnixSeconds(toDay, true),
+    from: dateInputToUnix(fromDay, "start"),
+    to: dateInputToUnix(toDay, "end"),
     page,
     limit: PAGE_SIZE,
   };
@@ -200,7 +203,7 @@ export function OrderQueue() {
                   <td className="px-3 py-2 text-slate-700" title={order.items.join("\n")}>
                     {order.itemCount}
                   </td>
-                  <td className="whitespace-nowrap px-3 py-2 text-slate-600">{formatDateTime(order.createdAt)}</td>
+                  <td className="whitespace-nowrap px-3 py-2 text-slate-600">{format.dateTime(order.createdAt)}</td>
                 </tr>
               ))}
             </tbody>
@@ -238,6 +241,7 @@ function StatusTab({ label, count, current, onClick }: { label: string; count: n
 type BulkOutcome = { changed: number; unchanged: number; refused: { uid: string; message: string }[] };
 
 function BulkStatusChange({ pharmacyUid, selected, onDone }: { pharmacyUid?: string; selected: Map<string, string>; onDone: (outcome: BulkOutcome) => void }) {
+  const statusLabel = useStatusLabel();
   const trpc = useTRPC();
   const uids = [...selected.keys()];
   const [confirming, setConfirming] = useState<BulkChangeStatusInput | null>(null);
@@ -300,7 +304,8 @@ function BulkStatusChange({ pharmacyUid, selected, onDone }: { pharmacyUid?: str
 type BulkChangeStatusInput = z.output<typeof bulkChangeStatusInput>;
 
 function BulkConfirmation({ input, completedCount, onConfirm, onClose }: { input: BulkChangeStatusInput | null; completedCount: number; onConfirm: () => void; onClose: () => void }) {
-  const confirmation = input ? bulkStatusChangeConfirmation(input.uids.length, completedCount, input.status) : null;
+  const statusLabel = useStatusLabel();
+  const confirmation = input ? bulkStatusChangeConfirmation(statusLabel, input.uids.length, completedCount, input.status) : null;
   return (
     <ConfirmDialog
       open={input !== null}

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { statusLabel } from "@/components/ui/status";
+import type { StatusLabel } from "@/components/ui/status";
 import { PHARMACY_ORDER_STATUS } from "@/server/domain/pharmacy-orders/statuses";
 
 /** What the Status card's and the queue's confirmation say and how its button is named. */
@@ -20,7 +20,7 @@ const LEAVING_COMPLETED =
  * The confirmation a single order's status change needs, or null when it needs none: cancelling
  * (final) and any move out of completed ask; the everyday moves between live statuses do not.
  */
-export function statusChangeConfirmation(orderName: string, from: string, to: string): StatusConfirmation | null {
+export function statusChangeConfirmation(statusLabel: StatusLabel, orderName: string, from: string, to: string): StatusConfirmation | null {
   if (to === cancelled) {
     return {
       title: `Cancel order ${orderName}?`,
@@ -58,7 +58,7 @@ export function statusChangeConfirmation(orderName: string, from: string, to: st
 }
 
 /** The confirmation of the queue's bulk status change, which always asks: many orders move at once. */
-export function bulkStatusChangeConfirmation(count: number, completedCount: number, to: string): StatusConfirmation {
+export function bulkStatusChangeConfirmation(statusLabel: StatusLabel, count: number, completedCount: number, to: string): StatusConfirmation {
   const orders = `${count} order${count === 1 ? "" : "s"}`;
   const label = statusLabel("pharmacyOrder", to);
   const completedNote =

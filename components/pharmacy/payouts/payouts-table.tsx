@@ -3,14 +3,14 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import type { inferRouterOutputs } from "@trpc/server";
-import { formatDateTime, formatMoney } from "@/components/pharmacy/format";
+import { useFormat } from "@/components/ui/format";
 import { PharmacyChoice } from "@/components/pharmacy/pharmacy-choice";
 import { errorMessage, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { Button, SelectField, TextField } from "@/components/ui/controls";
 import { Pager } from "@/components/ui/pager";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { statusLabel } from "@/components/ui/status";
+import { useStatusLabel } from "@/components/ui/status";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import type { AppRouter } from "@/server/trpc/router";
 
@@ -31,6 +31,7 @@ export function PayoutsPage() {
 }
 
 function PayoutsView({ pharmacyUid }: { pharmacyUid: string }) {
+  const statusLabel = useStatusLabel();
   const trpc = useTRPC();
   const [status, setStatus] = useState<Status>("");
   const [fromDay, setFromDay] = useState("");
@@ -128,6 +129,8 @@ function PayoutsView({ pharmacyUid }: { pharmacyUid: string }) {
 }
 
 function PayoutsResult({ data, filtered, page, onPage }: { data: Payouts; filtered: boolean; page: number; onPage: (page: number) => void }) {
+  const format = useFormat();
+  const statusLabel = useStatusLabel();
   if (data.items.length === 0 && data.total === 0) {
     return (
       <EmptyState title={filtered ? "No payouts match these filters" : "No payouts yet"}>
@@ -145,7 +148,7 @@ function PayoutsResult({ data, filtered, page, onPage }: { data: Payouts; filter
               <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">
                 {statusLabel("payout", t.status)} · {t.currency}
               </dt>
-              <dd className="mt-1 text-lg font-semibold tabular-nums text-slate-900">{formatMoney(t.amount, t.currency)}</dd>
+              <dd className="mt-1 text-lg font-semibold tabular-nums text-slate-900">{format.money(t.amount, t.currency)}</dd>
               <dd className="text-xs text-slate-500">
                 {t.count} row{t.count === 1 ? "" : "s"}
               </dd>
@@ -183,14 +186,14 @@ function PayoutsResult({ data, filtered, page, onPage }: { data: Payouts; filter
                     <div className="mt-1">
                       <span className="rounded-full bg-red-50 px-2 py-0.5 text-xs font-medium text-red-800">Needs review</span>
                       <div className="mt-1 text-xs text-slate-600">
-                        {row.review.reason ?? "Flagged for review"} · {formatDateTime(row.review.flaggedAt)}
+                        {row.review.reason ?? "Flagged for review"} · {format.dateTime(row.review.flaggedAt)}
                       </div>
                     </div>
                   ) : null}
                 </td>
-                <td className="whitespace-nowrap px-4 py-3 text-right tabular-nums">{formatMoney(row.amount, row.currency)}</td>
-                <td className="whitespace-nowrap px-4 py-3 text-slate-600">{formatDateTime(row.pharmacy_order_created_at)}</td>
-                <td className="whitespace-nowrap px-4 py-3 text-slate-600">{formatDateTime(row.routing_created_at)}</td>
+                <td className="whitespace-nowrap px-4 py-3 text-right tabular-nums">{format.money(row.amount, row.currency)}</td>
+                <td className="whitespace-nowrap px-4 py-3 text-slate-600">{format.dateTime(row.pharmacy_order_created_at)}</td>
+                <td className="whitespace-nowrap px-4 py-3 text-slate-600">{format.dateTime(row.routing_created_at)}</td>
                 <td className="px-4 py-3 font-mono text-xs text-slate-600">{row.provider_route_id ?? "—"}</td>
               </tr>
             ))}

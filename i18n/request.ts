@@ -1,0 +1,21 @@
+import { getRequestConfig } from "next-intl/server";
+import { cookies, headers } from "next/headers";
+import { savedUserLocale } from "@/server/domain/users/locale";
+import { LOCALE_COOKIE, resolveLocale, type Locale } from "./locales";
+import { sessionOfCurrentRequest } from "./signed-in";
+
+const MESSAGES = {
+  en: () => import("../messages/en.json"),
+  de: () => import("../messages/de.json"),
+} satisfies Record<Locale, () => Promise<unknown>>;
+
+/** next-intl's per-request configuration (no locale in the URL): the language by i18n/locales.ts, its messages. */
+export default getRequestConfig(async () => {
+  const session = await sessionOfCurrentRequest();
+  const locale = resolveLocale({
+    saved: session ? await savedUserLocale(session.id, session.sessionVersion) : null,
+    cookie: (await cookies()).get(LOCALE_COOKIE)?.value,
+    acceptLanguage: (await headers()).get("accept-language"),
+  });
+  return { locale, messages: (await MESSAGES[locale]()).default };
+});

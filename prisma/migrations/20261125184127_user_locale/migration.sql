@@ -1,0 +1,6 @@
+-- AlterTable
+ALTER TABLE "User" ADD COLUMN     "locale" TEXT;
+
+
+-- The languages the portals speak (server/domain/users/locale.ts).
+ALTER TABLE "User" ADD CONSTRAINT "User_locale_check" CHECK ("locale" IN ('de', 'en'));
