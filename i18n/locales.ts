@@ -3,7 +3,7 @@
  * signed-in user's saved choice, the NEXT_LOCALE cookie (a choice made before signing in), the
  * browser's Accept-Language (best match of our languages), English.
  */
-import { isUserLocale, USER_LOCALES, type UserLocale } from "@/server/domain/users/locale";
+import { isUserLocale, USER_LOCALES, type UserLocale } from "@/server/domain/users/locales";
 
 export const LOCALES = USER_LOCALES;
 export type Locale = UserLocale;

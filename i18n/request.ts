@@ -1,6 +1,6 @@
 import { getRequestConfig } from "next-intl/server";
 import { cookies, headers } from "next/headers";
-import { savedUserLocale } from "@/server/domain/users/locale";
+import { savedUserLocale } from "@/server/domain/users/saved-locale";
 import { LOCALE_COOKIE, resolveLocale, type Locale } from "./locales";
 import { sessionOfCurrentRequest } from "./signed-in";
 

@@ -2,7 +2,7 @@
 
 import { cookies } from "next/headers";
 import { config } from "@/server/config";
-import { saveUserLocale } from "@/server/domain/users/locale";
+import { saveUserLocale } from "@/server/domain/users/saved-locale";
 import { isLocale, LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE_SECONDS } from "./locales";
 import { sessionOfCurrentRequest } from "./signed-in";
 

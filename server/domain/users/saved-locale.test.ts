@@ -3,7 +3,7 @@ import type { PortalSessionUser } from "@/server/auth/portal-session";
 import { endSessions } from "@/server/auth/portal-session";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { createPortalUser } from "@/tests/webhook-logs";
-import { saveUserLocale, savedUserLocale } from "./locale";
+import { saveUserLocale, savedUserLocale } from "./saved-locale";
 
 let t: Tenant;
 let pharmacist: PortalSessionUser;

@@ -3,12 +3,7 @@
  * across sessions and devices (docs/spec-gaps.md#issue-22-languages). Null until they choose.
  */
 import { databaseDriver } from "@/server/db/client";
-
-/** The languages the portals speak, the first the default (its labels are the e2e contracts'). */
-export const USER_LOCALES = ["en", "de"] as const;
-export type UserLocale = (typeof USER_LOCALES)[number];
-
-export const isUserLocale = (value: unknown): value is UserLocale => (USER_LOCALES as readonly unknown[]).includes(value);
+import { isUserLocale, type UserLocale } from "./locales";
 
 /**
  * The saved language of the user of a live session (same session version, not deactivated), or null.
