@@ -15,7 +15,8 @@ export function LanguageSwitch() {
   const [pending, startTransition] = useTransition();
   return (
     <div className="flex items-center gap-2 text-sm">
-      <label htmlFor={id} className="text-slate-600">
+      {/* On a phone the label is for screen readers only: the header has no room for it. */}
+      <label htmlFor={id} className="sr-only text-slate-600 sm:not-sr-only">
         {t("label")}
       </label>
       <select
