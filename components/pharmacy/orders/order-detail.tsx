@@ -63,7 +63,11 @@ export function OrderDetail({ uid }: { uid: string }) {
     else if (isConflict(outcome.error)) {
       setNotice({ tone: "warning", text: `${errorMessage(outcome.error)} Nothing was changed; the page now shows the current state.` });
     }
-    await queryClient.invalidateQueries({ queryKey: trpc.pharmacyOrders.pathKey() });
+    // The issue threads too: an on-hold comment or a clarification request opens one.
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: trpc.pharmacyOrders.pathKey() }),
+      queryClient.invalidateQueries({ queryKey: trpc.pharmacyIssueThreads.pathKey() }),
+    ]);
   };
 
   if (detail.isPending) return <LoadingState label="Loading the order…" />;
