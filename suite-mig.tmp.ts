@@ -1,0 +1,16 @@
+import { ClosablePGlite } from "@/server/db/driver";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { applyMigrations } from "@/server/db/migrate";
+import { openDriver } from "@/server/db/driver";
+process.env.DATA_DIR="/tmp/suite-dd";
+let t=performance.now();
+const d = openDriver("memory:");
+await applyMigrations(d);
+console.log("open+migrate ms", performance.now()-t);
+t=performance.now();
+const dump = await (d as any).pglite.dumpDataDir("none");
+console.log("dump ms", performance.now()-t, dump.size);
+t=performance.now();
+const p = new ClosablePGlite({ loadDataDir: dump, extensions: { pg_trgm } });
+await p.waitReady;
+console.log("load ms", performance.now()-t, (await p.query("select count(*) from _app_migrations")).rows);
