@@ -79,7 +79,7 @@ async function shot(page: Page, name: string, forDocs = false) {
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
 }
 
-/** A page whose tRPC calls all fail: the error states. */
+/** A page whose tRPC calls all fail: the error states (a double on purpose: the real server does not fail on demand). */
 async function withBrokenApi(page: Page, url: string, name: string) {
   await page.route("**/api/trpc/**", (route) => route.abort());
   await page.goto(url);
