@@ -2,7 +2,13 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
 
-/** The sandbox credentials that the e2e server's seed wrote (DATA_DIR=.data/e2e, see playwright.config.ts). */
+/**
+ * The e2e server's DATA_DIR (playwright.config.ts): its own per pass when two passes run at once
+ * (scripts/ci/test.ts sets E2E_DATA_DIR).
+ */
+export const e2eDataDir = path.resolve(import.meta.dirname, "..", process.env.E2E_DATA_DIR ?? ".data/e2e");
+
+/** The sandbox credentials that the e2e server's seed wrote (e2eDataDir/demo.json). */
 export type DemoFile = {
   base_url: string;
   pharmacy_group_uid: string;
@@ -29,7 +35,7 @@ export type DemoFile = {
 };
 
 export function readDemoFile(): DemoFile {
-  const file = path.resolve(import.meta.dirname, "..", ".data", "e2e", "demo.json");
+  const file = path.join(e2eDataDir, "demo.json");
   return JSON.parse(readFileSync(file, "utf8")) as DemoFile;
 }
 
