@@ -10,6 +10,8 @@ const baseURL = `http://127.0.0.1:${port}`;
 
 export default defineConfig({
   testDir: "e2e",
+  // Its own per pass when two passes run at once (scripts/ci/test.ts).
+  outputDir: process.env.E2E_OUTPUT_DIR ?? "test-results",
   fullyParallel: false,
   workers: 1,
   forbidOnly: Boolean(process.env.CI),
@@ -46,7 +48,7 @@ export default defineConfig({
     url: `${baseURL}/`,
     env: {
       PORT: String(port),
-      DATA_DIR: ".data/e2e",
+      DATA_DIR: process.env.E2E_DATA_DIR ?? ".data/e2e",
       PUBLIC_BASE_URL: baseURL,
       // Emptied so the app derives it from PUBLIC_BASE_URL (server/auth/portal-session.ts), as on a plain install.
       NEXTAUTH_URL: "",

@@ -6,6 +6,8 @@ export default defineConfig({
   test: {
     environment: "node",
     include: ["server/**/*.test.ts", "scripts/**/*.test.ts", "tests/**/*.test.ts", "i18n/**/*.test.ts", "components/**/*.test.ts"],
+    // The migrated schema once per run (tests/template.ts), copied per test file (tests/setup.ts).
+    globalSetup: ["tests/template.ts"],
     setupFiles: ["tests/watchdog.ts", "tests/setup.ts"],
     // Each test file gets its own database (tests/setup.ts); two workers for the two cores.
     pool: "forks",

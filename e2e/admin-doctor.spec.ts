@@ -115,6 +115,21 @@ test("a doctor declines a request with a reason; the reason is required", async 
   await expect(page.locator(`a[href="/admin/doctor/requests/${prescriptionUid}"]`)).toHaveCount(0);
 });
 
+test("a request of an order on hold is not in the queue, and its page says why instead of offering a decision", async ({ page }) => {
+  const d = demo();
+  const lastName = `Held${tag()}`;
+  const { prescriptionUid } = await orderWithAnamnesis(page.request, d, lastName, `e2e-doctor-${lastName.toLowerCase()}`, { on_hold: true });
+  await signInAs(page, d.users.doctor, "/admin/doctor");
+  await expect(page.getByRole("heading", { name: "Prescription requests" })).toBeVisible();
+  await expect(page.locator(`a[href="/admin/doctor/requests/${prescriptionUid}"]`)).toHaveCount(0);
+
+  await page.goto(`/admin/doctor/requests/${prescriptionUid}`);
+  await expect(page.getByRole("status").filter({ hasText: "is on hold: the organisation paused it" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Sign prescription" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Decline" })).toHaveCount(0);
+  await shot(page, "doctor-request-order-on-hold");
+});
+
 test("a doctor takes the next patient from the waiting room, completes the consultation and reads their statistics", async ({ page }) => {
   const d = demo();
   const lastName = `Waiting${tag()}`;

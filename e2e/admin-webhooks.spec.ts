@@ -18,7 +18,7 @@ import { ownServerEnv, signalOwnServer, startOwnServer, type OwnServer } from ".
 const root = path.resolve(import.meta.dirname, "..");
 const port = Number(process.env.E2E_PORT ?? 3100) + 60;
 const base = `http://127.0.0.1:${port}`;
-const dataDir = path.join(root, ".data", "e2e-admin-webhooks");
+const dataDir = path.join(root, ".data", `e2e-admin-webhooks-${port}`);
 const shots = path.join(root, "test-results", "admin");
 const docShots = path.join(root, "docs", "screenshots");
 

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { readDemoFile, signInAs } from "./demo";
+import { e2eDataDir, readDemoFile, signInAs } from "./demo";
 
 /**
  * The admin tool as an admin uses it: a Management key created on /admin/api-keys works against the
@@ -12,7 +12,7 @@ import { readDemoFile, signInAs } from "./demo";
 // Read when a test runs: the e2e server's seed writes the file.
 const demo = () => readDemoFile();
 const providerUid = () =>
-  (JSON.parse(readFileSync(path.resolve(import.meta.dirname, "..", ".data", "e2e", "demo.json"), "utf8")) as { telemedicine_provider_uid: string })
+  (JSON.parse(readFileSync(path.join(e2eDataDir, "demo.json"), "utf8")) as { telemedicine_provider_uid: string })
     .telemedicine_provider_uid;
 const shots = path.resolve(import.meta.dirname, "..", "test-results", "admin");
 const docShots = path.resolve(import.meta.dirname, "..", "docs", "screenshots");

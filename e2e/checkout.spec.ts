@@ -4,6 +4,7 @@ import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { samplePrescriptionPdf } from "@/server/pki/sample-pdf";
 import { signPdfWithP12 } from "@/server/pki/sign-pdf";
+import { e2eDataDir } from "./demo";
 
 /**
  * The built-in connector's hosted checkout: a prescription checkout made over the Public API (the
@@ -18,7 +19,7 @@ type Demo = {
   catalogue: { otc: { sku_uid: string }[]; rx: { sku_uid: string }[] };
   qes: { signer_p12_path: string; signer_p12_password: string };
 };
-const demo = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "..", ".data", "e2e", "demo.json"), "utf8")) as Demo;
+const demo = JSON.parse(readFileSync(path.join(e2eDataDir, "demo.json"), "utf8")) as Demo;
 
 const SHOTS = "test-results/checkout-shots";
 mkdirSync(SHOTS, { recursive: true });

@@ -2,7 +2,13 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
 
-/** The sandbox credentials that the e2e server's seed wrote (DATA_DIR=.data/e2e, see playwright.config.ts). */
+/**
+ * The e2e server's DATA_DIR (playwright.config.ts): its own per pass when two passes run at once
+ * (scripts/ci/test.ts sets E2E_DATA_DIR).
+ */
+export const e2eDataDir = path.resolve(import.meta.dirname, "..", process.env.E2E_DATA_DIR ?? ".data/e2e");
+
+/** The sandbox credentials that the e2e server's seed wrote (e2eDataDir/demo.json). */
 export type DemoFile = {
   base_url: string;
   pharmacy_group_uid: string;
@@ -29,7 +35,7 @@ export type DemoFile = {
 };
 
 export function readDemoFile(): DemoFile {
-  const file = path.resolve(import.meta.dirname, "..", ".data", "e2e", "demo.json");
+  const file = path.join(e2eDataDir, "demo.json");
   return JSON.parse(readFileSync(file, "utf8")) as DemoFile;
 }
 
@@ -68,6 +74,8 @@ export async function placeOrder(
     fulfillment?: Record<string, unknown>;
     email?: string;
     customerId?: string;
+    /** Further order fields (e.g. on_hold). */
+    fields?: Record<string, unknown>;
   },
 ): Promise<{ uid: string } & Record<string, unknown>> {
   const response = await request.post("/v1/management/orders", {
@@ -85,6 +93,7 @@ export async function placeOrder(
           ...order.fulfillment,
         },
       ],
+      ...order.fields,
     },
   });
   expect(response.status(), await response.text()).toBe(201);
@@ -100,7 +109,7 @@ export const ANAMNESIS_ANSWERS = { allergies: "no", conditions: ["none"], medica
  * that anamnesis for the same customer (`customerId`, also the external id), sent to pharmacies[0]
  * (the demo pharmacist's). Answers the external id and the prescription request's uid.
  */
-export async function orderWithAnamnesis(request: APIRequestContext, d: DemoFile, lastName: string, customerId: string) {
+export async function orderWithAnamnesis(request: APIRequestContext, d: DemoFile, lastName: string, customerId: string, fields?: { on_hold: true }) {
   const rx = d.catalogue.rx[0]!;
   const treatment = await request.post(`/v2/public-api/treatments/${d.shop.identifier}`, {
     headers: { "X-API-Key": d.keys.public },
@@ -122,7 +131,8 @@ export async function orderWithAnamnesis(request: APIRequestContext, d: DemoFile
     lastName,
     pharmacyUid: d.pharmacies[0]!.uid,
     items: [{ sku_reference: rx.sku_reference, quantity: 1, total_paid: { amount: 2890, currency: "EUR" }, anamnesis_uid: anamnesisUid }],
+    fields,
   });
-  expect(order.status).toBe("waiting for doctor");
+  expect(order.status).toBe(fields?.on_hold ? "paused" : "waiting for doctor");
   return { externalId: customerId, prescriptionUid: (order.prescriptions as { uid: string }[])[0]!.uid };
 }

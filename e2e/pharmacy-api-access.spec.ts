@@ -16,7 +16,7 @@ import { ownServerEnv, signalOwnServer, startOwnServer, type OwnServer } from ".
 const root = path.resolve(import.meta.dirname, "..");
 const port = Number(process.env.E2E_PORT ?? 3100) + 50;
 const base = `http://127.0.0.1:${port}`;
-const dataDir = path.join(root, ".data", "e2e-api-access");
+const dataDir = path.join(root, ".data", `e2e-api-access-${port}`);
 const shots = path.join(root, "test-results", "api-access-shots");
 const docShots = path.join(root, "docs", "screenshots");
 
@@ -79,7 +79,7 @@ async function shot(page: Page, name: string, forDocs = false) {
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
 }
 
-/** A page whose tRPC calls all fail: the error states. */
+/** A page whose tRPC calls all fail: the error states (a double on purpose: the real server does not fail on demand). */
 async function withBrokenApi(page: Page, url: string, name: string) {
   await page.route("**/api/trpc/**", (route) => route.abort());
   await page.goto(url);

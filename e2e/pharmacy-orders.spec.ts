@@ -112,6 +112,30 @@ test("a pharmacist finds an order, puts it on hold with a comment and completes 
   expect((await rest.json()).status).toBe("completed");
 });
 
+test("a completed order can get a clarification request: it goes on hold, its stock stays taken", async ({ page }) => {
+  const d = demo();
+  const otc = d.catalogue.otc[0]!;
+  const externalId = await createOrder(page.request, {
+    lastName: `Asked${tag()}`,
+    pharmacyUid: d.pharmacies[0]!.uid,
+    items: [{ external_id: "i-1", sku_reference: otc.sku_reference, quantity: 1, total_paid: { amount: 399, currency: "EUR" } }],
+  });
+  const po = await pharmacyOrderOf(page.request, d.keys.pharmacy, externalId);
+  const completed = await page.request.patch(`${EPA}/pharmacy_orders/${po.uid}/complete_order`, { headers: { "X-API-Key": d.keys.pharmacy } });
+  expect(completed.status()).toBe(200);
+  const stockAfterCompletion = await stockOf(page.request, otc.pharmacy_sku_uid);
+
+  await signInAs(page, d.users.pharmacist, `/pharmacy/orders/${po.uid}`);
+  await page.getByLabel("Question for the admin team").fill("The patient says the parcel never arrived.");
+  await page.getByRole("button", { name: "Request clarification" }).click();
+  await expect(page.getByText("Clarification requested: the order is on hold and the admin team has the question.")).toBeVisible();
+  await expect(page.getByText("Completed → On hold")).toBeVisible();
+  // The thread it opened shows at once (no reload).
+  await expect(page.getByText(/Open thread · opened/i)).toBeVisible();
+  await page.screenshot({ path: shotPath("pharmacy-order-completed-clarification"), fullPage: true });
+  expect(await stockOf(page.request, otc.pharmacy_sku_uid)).toBe(stockAfterCompletion);
+});
+
 test("a change that lost a race shows the current state and says so", async ({ page }) => {
   const d = demo();
   const lastName = `Race${tag()}`;

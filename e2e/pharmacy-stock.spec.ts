@@ -18,7 +18,11 @@ mkdirSync(SHOTS, { recursive: true });
 const shot = (page: Page, name: string, committed = false) =>
   page.screenshot({ path: committed && process.env.UPDATE_SCREENSHOTS === "1" ? `docs/screenshots/${name}.png` : `${SHOTS}/${name}.png`, fullPage: true });
 
-/** Makes one tRPC procedure fail (as a server error would) or answer `data`, for the empty and error screenshots. */
+/**
+ * Makes one tRPC procedure fail (as a server error would) or answer `data`, for the empty and error
+ * screenshots. A double, kept on purpose for the error states: the real server cannot be made to
+ * fail one procedure from a browser test.
+ */
 async function stubProcedure(page: Page, procedure: string, answer: { data: unknown } | "error") {
   await page.route(new RegExp(`/api/trpc/[^?]*${procedure.replace(".", "\\.")}`), (route) =>
     answer === "error"

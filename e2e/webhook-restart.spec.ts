@@ -64,7 +64,10 @@ test("a delivery pending retry survives SIGKILL of the server and is completed b
     await expect.poll(() => arrivals.length, { timeout: 20_000 }).toBe(1); // attempt 1: answered 500
     signalOwnServer(server, "SIGKILL");
     await new Promise((r) => server.process.once("exit", r));
-    await new Promise((r) => setTimeout(r, 5_000)); // the retry falls due while no server runs
+    // The retry falls due while no server runs: at the latest 4 s + 20 % after the failed attempt
+    // (retryDelayMs in server/domain/webhooks/deliver-attempt.ts), measured from its arrival.
+    const dueBy = arrivals[0].at + 4_000 * 1.2;
+    await new Promise((r) => setTimeout(r, Math.max(0, dueBy - Date.now())));
     expect(arrivals).toHaveLength(1);
 
     server = await startOwnServer(env);

@@ -1,16 +1,18 @@
 /**
  * Per test file: a fresh database. Without DATABASE_URL an in-memory PGlite; with a postgres://
- * DATABASE_URL a new database on that server, created from scratch and dropped afterwards. Either way
- * the application's own migrations build the schema, exactly as at start-up.
+ * DATABASE_URL a new database on that server, dropped afterwards. Either way it is a copy of the
+ * schema the application's own migrations built once for the run (tests/template.ts); the
+ * application then finds every migration applied, exactly as at a restart.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { reloadConfig } from "@/server/config";
 import { ensureSandboxQes } from "@/server/pki/sandbox-ca";
 import { closeDatabase } from "@/server/db/client";
+import { useMemoryTemplate } from "@/server/db/driver";
 
 const serverUrl = process.env.DATABASE_URL?.startsWith("postgres") ? process.env.DATABASE_URL : undefined;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "rx-test-"));
@@ -39,11 +41,14 @@ beforeAll(async () => {
   process.env.QES_SIGNER_P12 = signer.signerP12Path;
   process.env.QES_SIGNER_P12_PASSWORD = signer.signerP12Password;
   if (serverUrl) {
-    await admin((c) => c.query(`CREATE DATABASE "${databaseName}"`));
+    const template = inject("postgresTemplate");
+    await admin((c) => c.query(`CREATE DATABASE "${databaseName}"${template ? ` TEMPLATE "${template}"` : ""}`));
     const url = new URL(serverUrl);
     url.pathname = `/${databaseName}`;
     process.env.DATABASE_URL = url.toString();
   } else {
+    const template = inject("pgliteTemplate");
+    if (template) useMemoryTemplate(new Blob([readFileSync(template)]));
     process.env.DATABASE_URL = "memory:";
   }
   reloadConfig();

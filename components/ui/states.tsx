@@ -7,7 +7,7 @@ import type { ReactNode } from "react";
 export function LoadingState({ label }: { label?: string }) {
   const t = useTranslations("common");
   return (
-    <div role="status" aria-live="polite" className="flex items-center gap-3 rounded-lg border border-slate-200 bg-white px-4 py-6 text-sm text-slate-500">
+    <div role="status" aria-live="polite" aria-busy="true" className="flex items-center gap-3 rounded-lg border border-slate-200 bg-white px-4 py-6 text-sm text-slate-500">
       <span aria-hidden className="size-4 animate-spin rounded-full border-2 border-slate-300 border-t-brand-600" />
       {label ?? t("loading")}
     </div>

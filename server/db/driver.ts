@@ -63,6 +63,14 @@ export class ClosablePGlite extends PGlite {
   }
 }
 
+// Tests only (tests/setup.ts): each test file's in-memory database starts from one dump of the
+// migrated schema instead of migrating from nothing again (the dump is made by the same
+// applyMigrations, in tests/template.ts, once per run).
+let memoryTemplate: Blob | undefined;
+export function useMemoryTemplate(dump: Blob): void {
+  memoryTemplate = dump;
+}
+
 export function openDriver(databaseUrl = config().DATABASE_URL): Driver {
   if (databaseUrl && databaseUrl !== "memory:") {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
@@ -82,7 +90,7 @@ export function openDriver(databaseUrl = config().DATABASE_URL): Driver {
   const extensions = { pg_trgm };
   let pglite: PGlite;
   if (databaseUrl === "memory:") {
-    pglite = new ClosablePGlite({ extensions });
+    pglite = new ClosablePGlite({ extensions, loadDataDir: memoryTemplate });
   } else {
     const dir = path.resolve(config().DATA_DIR, "pglite");
     mkdirSync(path.dirname(dir), { recursive: true });

@@ -21,7 +21,11 @@ afterEach(() => {
 const run = (data: { taskId: string; attempts: number }) =>
   new InngestTestEngine({ function: renderPrescriptionTask, events: [{ name: taskDue("prescription.render").name, data }] }).execute();
 
-/** Captures what would be sent to Inngest. */
+/**
+ * Captures what would be sent to Inngest. A double, kept on purpose: no Inngest server runs here
+ * (its dev server is a separate binary with network access); the functions themselves run for real
+ * in InngestTestEngine, on the test's database.
+ */
 function captureSends() {
   const sent: { id?: string; name: string; data: { taskId: string; attempts: number } }[] = [];
   vi.spyOn(inngest, "send").mockImplementation((async (events: typeof sent | (typeof sent)[number]) => {

@@ -201,6 +201,33 @@ describe("resolve", () => {
     expect(await statusOf(po.id)).toBe("in-progress");
   });
 
+  it("a completed order: the pharmacist's clarification request holds it, and resolving returns it to completed without a second completion (issue 23)", async () => {
+    const r = await placeOrder(t, orderBody(t, [], { fulfillments: [fulfillmentAt("f-1", t.pharmacy.id, [item(refs.otcReference, { quantity: 2 })])] }));
+    const po = await t.db.pharmacyOrder.findFirstOrThrow({ where: { orderId: r.json.uid } });
+    expect((await patch(`${EPA}/${po.id}/complete_order`, { key: t.keys.pharmacy })).status).toBe(200);
+    const stock = async () => (await t.db.pharmacySku.findUniqueOrThrow({ where: { id: t.pharmacySku.id } })).stock;
+    const counts = async () => ({
+      stock: await stock(),
+      movements: await t.db.stockMovement.count({ where: { pharmacyOrderId: po.id } }),
+      payouts: await t.db.payout.count({ where: { pharmacyOrderId: po.id } }),
+      stockEvents: await t.db.outboxEvent.count({ where: { eventType: "pharmacy_sku_stock_updated", subjectId: t.pharmacySku.id } }),
+    });
+    const before = await counts();
+    const updates = () => t.db.outboxEvent.count({ where: { subjectId: po.id, eventType: "pharmacy_order_updated" } });
+    const updatesBefore = await updates();
+
+    expect(await as(pharmacist).pharmacyOrders.requestClarification({ uid: po.id, description: "Parcel returned?", expectedStatus: "completed" })).toMatchObject({
+      statusChanged: true,
+    });
+    expect(await statusOf(po.id)).toBe("on-hold");
+    const thread = await t.db.adminIssueThread.findFirstOrThrow({ where: { pharmacyOrderId: po.id } });
+    expect(await as(admin).adminIssues.resolve({ uid: thread.id, note: "Delivered" })).toEqual({ resolved: true, releasedTo: "completed", keptOnHold: null });
+    expect(await statusOf(po.id)).toBe("completed");
+    expect(await updates()).toBe(updatesBefore + 2);
+    expect(await counts()).toEqual(before);
+    expect((await auditOf(thread.id))[0].summary).toContain("went back to completed");
+  });
+
   it("refuses a note longer than 5000 characters with a field error, writing nothing", async () => {
     const { thread } = await heldOrder();
     expect(await trpcCode(as(admin).adminIssues.resolve({ uid: thread.id, note: "x".repeat(5001) }))).toBe("BAD_REQUEST");

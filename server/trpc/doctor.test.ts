@@ -288,6 +288,29 @@ describe("declining and holding", () => {
   });
 });
 
+describe("orders on hold (issue 23, rule 1)", () => {
+  it("keeps an order placed on hold away from the doctors until the admin releases it: out of the queue, every decision refused, then in and signable", async () => {
+    const { prescriptionId, orderId } = await placeWaitingOrder(t, refs, { customerId: "held-customer", overrides: { on_hold: true, hold_comment: "Check the address" } });
+    const queued = async () => (await as(me).doctorRequests.queue()).items.map((i) => i.uid);
+    expect(await queued()).not.toContain(prescriptionId);
+    // The page opens (a link from elsewhere) and says why there is nothing to do.
+    expect(await as(me).doctorRequests.get({ prescriptionUid: prescriptionId })).toMatchObject({ awaitingDecision: true, order: { onHold: true } });
+    const refusal = await as(me).doctorRequests.sign({ prescriptionUid: prescriptionId }).then(() => null, (error: { code?: string; message: string }) => error);
+    expect(refusal).toMatchObject({ code: "CONFLICT", message: expect.stringContaining("on hold") });
+    expect(await trpcCode(as(me).doctorRequests.decline({ prescriptionUid: prescriptionId, reason: "No" }))).toBe("CONFLICT");
+    expect(await trpcCode(as(me).doctorRequests.hold({ prescriptionUid: prescriptionId, note: "Later" }))).toBe("CONFLICT");
+    expect(await prescription(prescriptionId)).toMatchObject({ status: "waiting for doctor", doctorId: null, signedFileKey: null });
+    expect(await history(prescriptionId)).toHaveLength(1);
+
+    await as(admin).adminOrders.releaseHold({ uid: orderId });
+    expect(await queued()).toContain(prescriptionId);
+    expect(await as(me).doctorRequests.get({ prescriptionUid: prescriptionId })).toMatchObject({ order: { onHold: false } });
+    expect((await as(me).doctorRequests.sign({ prescriptionUid: prescriptionId })).status).toBe("signed");
+    await runPrescriptionTask(t, "pharmacy_manager.send_prescription", prescriptionId);
+    expect(await t.db.pharmacyOrder.count({ where: { orderId } })).toBe(1);
+  });
+});
+
 describe("waiting room", () => {
   it("takes the next patient in line, shows them and completes the consultation", async () => {
     const room = await createTenant();

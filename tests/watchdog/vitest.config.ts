@@ -9,5 +9,5 @@ export const watchdogSetupFile = "tests/watchdog.ts";
  */
 export default defineConfig({
   ...base,
-  test: { ...base.test, setupFiles: [watchdogSetupFile], include: ["tests/watchdog/*.fixture.ts"] },
+  test: { ...base.test, globalSetup: [], setupFiles: [watchdogSetupFile], include: ["tests/watchdog/*.fixture.ts"] },
 });

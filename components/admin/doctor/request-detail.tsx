@@ -186,6 +186,14 @@ function Decision({ request, hasAnamnesis }: { request: Request; hasAnamnesis: b
   // A failed signature is shown in its dialog.
   const lastError = [decline, hold].find((m) => m.isError)?.error;
 
+  if (awaitingDecision && request.order?.onHold) {
+    return (
+      <p role="status" className="rounded-xl border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900 shadow-sm">
+        Order {request.order.name} is on hold: the organisation paused it. You can decide on this request once the hold is released.
+      </p>
+    );
+  }
+
   if (!awaitingDecision) {
     return (
       <div className="space-y-3">

@@ -67,7 +67,11 @@ export function OrderDetail({ uid }: { uid: string }) {
     else if (isConflict(outcome.error)) {
       setNotice({ tone: "warning", text: `${errorMessage(outcome.error)} Nothing was changed; the page now shows the current state.` });
     }
-    await queryClient.invalidateQueries({ queryKey: trpc.pharmacyOrders.pathKey() });
+    // The issue threads too: an on-hold comment or a clarification request opens one.
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: trpc.pharmacyOrders.pathKey() }),
+      queryClient.invalidateQueries({ queryKey: trpc.pharmacyIssueThreads.pathKey() }),
+    ]);
   };
 
   if (detail.isPending) return <LoadingState label="Loading the order…" />;
@@ -449,7 +453,7 @@ function ClarificationAction({ order, settle }: { order: Order; settle: Settle }
       onError: (error) => settle({ ok: false, error }),
     }),
   );
-  if (!order.canComplete) return null; // cancelled or completed: no clarification (clarification.ts)
+  if (order.status === "cancelled") return null; // every status but cancelled (clarification.ts)
   return (
     <Card level={3} title="Clarification">
       <form

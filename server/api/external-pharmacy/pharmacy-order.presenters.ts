@@ -49,8 +49,24 @@ export const pharmacyOrderSchema = z.object({
   updated_at: unixField(),
 });
 
+/** The detail's item: the list's, with the SKU's product and the pharmacy's own SKU the line was routed to (G34). */
+const detailItemSchema = pharmacyOrderSchema.shape.order_items.element.extend({
+  sku: pharmacyOrderSchema.shape.order_items.element.shape.sku.extend({
+    product_uid: z.string(),
+    product_display_name: z.string(),
+    product_handle: z.string().nullable(),
+  }),
+  pharmacy_sku: z
+    .object({ uid: z.string(), external_id: z.string().describe("The pharmacy's own id of the SKU"), price: minorUnitsField(), stock: z.number().int() })
+    .nullable()
+    .describe("The pharmacy's SKU the line was routed to; null when it has none"),
+});
+
 export const pharmacyOrderDetailSchema = pharmacyOrderSchema.extend({
-  delivery_type: z.object({ identifier: z.string(), display_name: z.string() }),
+  data: z.object({}).describe("Custom data attached to the order for the pharmacy: always {} (order intake has no such field)"),
+  deleted_at: unixField().nullable().describe("Always null: pharmacy orders are not deleted"),
+  order_items: z.array(detailItemSchema),
+  delivery_type: z.object({ uid: z.string().describe("The delivery type's identifier (a fixed vocabulary)"), identifier: z.string(), display_name: z.string() }),
   patient_data: z.object({ uid: z.string(), display_name: z.string().nullable(), email: z.string().nullable(), date_of_birth: isoDateField().nullable() }),
   doctor_data: z.object({ uid: z.string(), display_name: z.string() }).nullable(),
   prescription_file: z.object({ filename: z.string(), content_base64: z.string() }).nullable(),
@@ -135,9 +151,27 @@ export function presentPharmacyOrder(view: PharmacyOrderView): z.infer<typeof ph
 const DELIVERY_TYPE_NAMES: Record<string, string> = { shipping: "Shipping", pickup: "Pharmacy pickup" };
 
 export function presentPharmacyOrderDetail(detail: PharmacyOrderDetail): z.infer<typeof pharmacyOrderDetailSchema> {
+  const entry = presentPharmacyOrder(detail);
   return {
-    ...presentPharmacyOrder(detail),
-    delivery_type: { identifier: detail.deliveryType, display_name: DELIVERY_TYPE_NAMES[detail.deliveryType] ?? detail.deliveryType },
+    ...entry,
+    // Never the order's additional_details (the patient's gender, transaction ids): nothing is attached for the pharmacy.
+    data: {},
+    deleted_at: null,
+    order_items: entry.order_items.map((item, i) => {
+      const { product, pharmacySku } = detail.items[i];
+      return {
+        ...item,
+        sku: { ...item.sku, product_uid: product.id, product_display_name: product.displayName, product_handle: product.handle },
+        pharmacy_sku: pharmacySku
+          ? { uid: pharmacySku.id, external_id: pharmacySku.externalId, price: pharmacySku.price, stock: pharmacySku.stock }
+          : null,
+      };
+    }),
+    delivery_type: {
+      uid: detail.deliveryType,
+      identifier: detail.deliveryType,
+      display_name: DELIVERY_TYPE_NAMES[detail.deliveryType] ?? detail.deliveryType,
+    },
     patient_data: {
       uid: detail.patient.id,
       display_name: detail.patient.displayName,

@@ -17,6 +17,26 @@ const stockEvents = (tenant: Tenant, subjectId: string) =>
   tenant.db.outboxEvent.count({ where: { eventType: "pharmacy_sku_stock_updated", subjectId } });
 
 describe("list", () => {
+  it("caps a larger limit at 200 (spec: max 200) when there are more than 200 rows", async () => {
+    const many = await createTenant();
+    // One live pharmacy SKU per SKU: 230 SKUs of the tenant's product, each stocked by its pharmacy.
+    const skus = await many.db.sku.createManyAndReturn({
+      data: Array.from({ length: 230 }, (_, i) => ({ organisationId: many.organisation.id, productId: many.product.id, displayName: `Cap ${i}` })),
+    });
+    await many.db.pharmacySku.createMany({
+      data: skus.map((sku, i) => ({ pharmacyId: many.pharmacy.id, skuId: sku.id, externalId: `CAP-${i}`, price: 100, stock: 1 })),
+    });
+    const total = await many.db.pharmacySku.count({ where: { pharmacyId: many.pharmacy.id, deletedAt: null } });
+    expect(total).toBeGreaterThan(200);
+    const r = await get(`${BASE}/`, { key: many.keys.pharmacy, query: { limit: "1000" } });
+    expect(r.status).toBe(200);
+    expect(r.json.data).toHaveLength(200);
+    expect(r.json.totalRegistries).toBe(total);
+    expect(r.json.totalPages).toBe(Math.ceil(total / 200));
+    const last = await get(`${BASE}/`, { key: many.keys.pharmacy, query: { limit: "1000", page: "1" } }); // pages count from 0
+    expect(last.json.data).toHaveLength(total - 200);
+  });
+
   it("lists the key's pharmacy SKUs in the spec's shape", async () => {
     const r = await get(`${BASE}/`, { key: t.keys.pharmacy });
     expect(r.status).toBe(200);

@@ -1,5 +1,6 @@
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { reloadConfig } from "@/server/config";
+import { holdRateLimitWindowForTests } from "@/server/rest/rate-limit";
 import { createApiKey } from "@/server/auth/api-keys";
 import { createPatientTokenSecret } from "@/server/domain/patient-tokens/secrets";
 import { createTenant, type Tenant } from "@/tests/fixtures";
@@ -187,7 +188,10 @@ describe("patient tokens (HS256 JWT, kid of an organisation secret)", () => {
   });
 
   describe("rate limit", () => {
+    // The test's requests in one window, however slowly they are served (server/rest/rate-limit.test.ts).
+    beforeEach(() => holdRateLimitWindowForTests(3600));
     afterEach(() => {
+      holdRateLimitWindowForTests();
       process.env.RATE_LIMIT_PER_SECOND = "1000000";
       reloadConfig();
     });
@@ -195,7 +199,6 @@ describe("patient tokens (HS256 JWT, kid of an organisation secret)", () => {
     it("counts a token's requests per token, so other tokens of the same secret are not held back", async () => {
       process.env.RATE_LIMIT_PER_SECOND = "3";
       reloadConfig();
-      await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 20));
       const token = await mintPatientToken(secret, who(c));
       const statuses = [];
       for (let i = 0; i < 4; i++) {

@@ -48,7 +48,16 @@ export function samplePharmacyOrder(updated: boolean): PharmacyOrderDetail {
     pharmacy,
     order: { id: "00000000-0000-4000-8000-00000000e001", deliveryAddress: address, invoiceAddress: address, priority: 0 },
     shopOrderName: "#1001",
-    items: [{ uid: orderItemId, amount: 2, totalPaidAmount: 798, sku: { uid: sku.id, displayName: sku.displayName, pzn: sku.pzn } }],
+    items: [
+      {
+        uid: orderItemId,
+        amount: 2,
+        totalPaidAmount: 798,
+        sku: { uid: sku.id, displayName: sku.displayName, pzn: sku.pzn },
+        product: { id: "00000000-0000-4000-8000-00000000b101", displayName: "Ibuprofen 400 mg", handle: "ibuprofen-400" },
+        pharmacySku: { id: "00000000-0000-4000-8000-00000000b201", externalId: "APO-IBU-400-20", price: 399, stock: 42 },
+      },
+    ],
     shippingMethods: [
       { uid: "00000000-0000-4000-8000-00000000f001", displayName: "Standard Shipping", externalId: "standard", identifierForPharmacy: "DHL_STANDARD" },
     ],

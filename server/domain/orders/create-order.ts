@@ -468,6 +468,7 @@ export async function addFulfillment(tx: Tx, input: NewFulfillment): Promise<boo
         pharmacySkuId: routed.pharmacySkuBySku.get(i.skuId) ?? null,
         amount: i.quantity,
         totalPaidAmount: i.totalPaidAmount,
+        fulfillmentMethod: i.fulfillmentMethod,
       })),
       search: { shopOrderName: input.shopOrderName, patientName: input.patientName },
     },

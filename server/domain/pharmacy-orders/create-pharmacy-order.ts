@@ -4,7 +4,7 @@ import type { Actor } from "@/server/domain/actor";
 import { outboxInsertSql } from "@/server/domain/events/outbox";
 import { refreshProjectedPayouts } from "@/server/domain/payouts/route-payouts";
 import { historyInsertSql } from "./lock";
-import { PHARMACY_ORDER_STATUS } from "./statuses";
+import { deliveryTypeOfHints, PHARMACY_ORDER_STATUS } from "./statuses";
 
 const NAME_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 
@@ -31,12 +31,14 @@ export type NewPharmacyOrder = {
   prepaid: number;
   shippingCostsAmount: number | null;
   shippingCostsCurrency: string | null;
-  items: { orderItemId: string; pharmacySkuId: string | null; amount: number; totalPaidAmount: number }[];
+  /** fulfillmentMethod: the order item's hint, which selects the delivery type (deliveryTypeOfHints). */
+  items: { orderItemId: string; pharmacySkuId: string | null; amount: number; totalPaidAmount: number; fulfillmentMethod: string | null }[];
   search: { shopOrderName: string | null; patientName: string };
 };
 
 /**
- * Creates a pharmacy order in "waiting for pharmacy", its first history entry, its projected
+ * Creates a pharmacy order in "waiting for pharmacy" with the delivery type its items' hints select,
+ * its first history entry, its projected
  * payouts (paid prescription orders) and pharmacy_order_created. The order, its items, its
  * history and the event go in one statement: order intake creates a pharmacy order per
  * fulfillment, and as Prisma model calls these were six statements (the intake row of the orders
@@ -46,14 +48,15 @@ export async function createPharmacyOrder(tx: Tx, input: NewPharmacyOrder, actor
   const id = randomUUID();
   const name = newPharmacyOrderName();
   const searchText = pharmacyOrderSearchText([input.search.shopOrderName, name, input.search.patientName, input.orderId, id]);
-  const items = input.items.map((item) => ({ id: randomUUID(), pharmacyOrderId: id, ...item }));
+  const items = input.items.map(({ fulfillmentMethod: _hint, ...item }) => ({ id: randomUUID(), pharmacyOrderId: id, ...item }));
+  const deliveryType = deliveryTypeOfHints(input.items.map((item) => item.fulfillmentMethod));
   const event = outboxInsertSql({ type: "pharmacy_order_created", organisationId: input.organisationId, pharmacyId: input.pharmacyId, subjectId: id });
   await tx.$executeRaw`
     WITH "pharmacyOrder" AS (
       INSERT INTO "PharmacyOrder" ("id", "name", "organisationId", "orderId", "fulfillmentId", "pharmacyId", "prescriptionId", "status",
-                                   "prepaid", "shippingCostsAmount", "shippingCostsCurrency", "searchText", "updatedAt")
+                                   "deliveryType", "prepaid", "shippingCostsAmount", "shippingCostsCurrency", "searchText", "updatedAt")
       VALUES (${id}, ${name}, ${input.organisationId}, ${input.orderId}, ${input.fulfillmentId}, ${input.pharmacyId}, ${input.prescriptionId},
-              ${PHARMACY_ORDER_STATUS.waitingForPharmacy}, ${input.prepaid}::int, ${input.shippingCostsAmount}::int,
+              ${PHARMACY_ORDER_STATUS.waitingForPharmacy}, ${deliveryType}, ${input.prepaid}::int, ${input.shippingCostsAmount}::int,
               ${input.shippingCostsCurrency}, ${searchText}, now())
       RETURNING "id"),
     "items" AS (

@@ -13,6 +13,7 @@ import { fulfillmentAt, item, orderBody, placeOrder, withShopSkus } from "@/test
 import { bulkChangePharmacyOrderStatus } from "./bulk-change-status";
 import { changePharmacyOrderDeliveryType, changePharmacyOrderPriority } from "./change-details";
 import { openClarificationRequest } from "./clarification";
+import { resolveIssueThread } from "./resolve-issue-thread";
 import { addShipment } from "./shipments";
 
 let t: Tenant;
@@ -288,20 +289,59 @@ describe("openClarificationRequest", () => {
     expect(ok.statusChanged).toBe(true);
   });
 
-  it("refuses cancelled and completed orders (BadRequestError), recording nothing", async () => {
+  it("refuses a cancelled order (BadRequestError), recording nothing", async () => {
     const cancelled = await newPharmacyOrder();
     await setStatus(cancelled.id, "cancelled");
-    const completed = await newPharmacyOrder();
-    expect((await patch(`${EPA}/${completed.id}/complete_order`, { key: t.keys.pharmacy })).status).toBe(200);
-    for (const po of [cancelled, completed]) {
-      const entries = (await history(po.id)).length;
-      const { error, events } = await recorded(() => openClarificationRequest({ organisationId: t.organisation.id }, po.id, { description: "?" }, admin));
-      expect(error).toBeInstanceOf(BadRequestError);
-      expect(events).toEqual([]);
-      expect(await history(po.id)).toHaveLength(entries);
-      expect(await t.db.adminIssueThread.count({ where: { pharmacyOrderId: po.id } })).toBe(0);
-    }
-    expect([await statusOf(cancelled.id), await statusOf(completed.id)]).toEqual(["cancelled", "completed"]);
+    const entries = (await history(cancelled.id)).length;
+    const { error, events } = await recorded(() => openClarificationRequest({ organisationId: t.organisation.id }, cancelled.id, { description: "?" }, admin));
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect(events).toEqual([]);
+    expect(await history(cancelled.id)).toHaveLength(entries);
+    expect(await t.db.adminIssueThread.count({ where: { pharmacyOrderId: cancelled.id } })).toBe(0);
+    expect(await statusOf(cancelled.id)).toBe("cancelled");
+  });
+
+  it("puts a completed order on hold, and resolving brings it back to completed without a second completion: stock, movements and payouts unchanged", async () => {
+    const po = await newPharmacyOrder();
+    expect((await patch(`${EPA}/${po.id}/complete_order`, { key: t.keys.pharmacy })).status).toBe(200);
+    const stock = async () => (await t.db.pharmacySku.findUniqueOrThrow({ where: { id: t.pharmacySku.id } })).stock;
+    const movements = () => t.db.stockMovement.findMany({ where: { pharmacyOrderId: po.id }, orderBy: { sequence: "asc" } });
+    const payouts = () => t.db.payout.findMany({ where: { pharmacyOrderId: po.id }, orderBy: { id: "asc" } });
+    const completedAt = async () => (await t.db.pharmacyOrder.findUniqueOrThrow({ where: { id: po.id } })).completedAt;
+    const before = { stock: await stock(), movements: await movements(), payouts: await payouts(), completedAt: await completedAt() };
+    expect(before.movements).toHaveLength(1);
+    expect(before.payouts.length).toBeGreaterThan(0);
+    expect(before.payouts.every((p) => p.status === "ROUTED")).toBe(true);
+
+    const opened = await recorded(() => openClarificationRequest({ pharmacyIds: [t.pharmacy.id] }, po.id, { description: "Was the right strength sent?" }, pharmacist));
+    expect(opened.result.statusChanged).toBe(true);
+    expect(opened.events).toEqual([updated(po)]);
+    expect(await statusOf(po.id)).toBe("on-hold");
+    expect((await history(po.id)).at(-1)).toMatchObject({ fromStatus: "completed", toStatus: "on-hold", comment: "Was the right strength sent?" });
+    // The admin team asks too (already on hold): the event, no history entry.
+    const second = await recorded(() => openClarificationRequest({ organisationId: t.organisation.id }, po.id, { description: "And the batch number?" }, admin));
+    expect(second.events).toEqual([updated(po)]);
+    const threads = await t.db.adminIssueThread.findMany({ where: { pharmacyOrderId: po.id }, orderBy: { createdAt: "asc" } });
+    expect(threads).toHaveLength(2);
+
+    const adminUser = admin as Extract<Actor, { type: "USER" }>;
+    const first = await recorded(() => resolveIssueThread(t.organisation.id, threads[0].id, { releaseOrder: true }, adminUser));
+    expect(first.result).toEqual({ resolved: true, releasedTo: null, keptOnHold: "other_open_threads" });
+    expect(first.events).toEqual([]);
+    const last = await recorded(() => resolveIssueThread(t.organisation.id, threads[1].id, { releaseOrder: true, note: "Checked" }, adminUser));
+    expect(last.result).toEqual({ resolved: true, releasedTo: "completed", keptOnHold: null });
+    // One pharmacy_order_updated, no stock event: nothing was completed again.
+    expect(last.events).toEqual([updated(po)]);
+    expect(await statusOf(po.id)).toBe("completed");
+    expect((await history(po.id)).at(-1)).toMatchObject({ fromStatus: "on-hold", toStatus: "completed", actorType: "USER" });
+    expect({ stock: await stock(), movements: await movements(), payouts: await payouts(), completedAt: await completedAt() }).toEqual(before);
+    // complete_order on it again is the spec's idempotent re-send: still nothing reduced.
+    expect((await patch(`${EPA}/${po.id}/complete_order`, { key: t.keys.pharmacy })).status).toBe(200);
+    expect({ stock: await stock(), movements: (await movements()).length, payouts: (await payouts()).length }).toEqual({
+      stock: before.stock,
+      movements: 1,
+      payouts: before.payouts.length,
+    });
   });
 });
 

@@ -56,6 +56,13 @@ const ITEM_SOURCE = Prisma.sql`FROM "PharmacyOrderItem" poi
        JOIN "Sku" s ON s."id" = oi."skuId"
       WHERE poi."pharmacyOrderId" = po."id"`;
 const ITEM_ORDER = Prisma.sql`oi."createdAt", oi."id"`;
+/** ITEM_SOURCE with the SKU's product p and the pharmacy SKU psku the line was routed to, if any (the detail). */
+const ITEM_SOURCE_WITH_PRODUCT = Prisma.sql`FROM "PharmacyOrderItem" poi
+       JOIN "OrderItem" oi ON oi."id" = poi."orderItemId"
+       JOIN "Sku" s ON s."id" = oi."skuId"
+       JOIN "Product" p ON p."id" = s."productId"
+       LEFT JOIN "PharmacySku" psku ON psku."id" = poi."pharmacySkuId"
+      WHERE poi."pharmacyOrderId" = po."id"`;
 
 /** The shop shipping methods of `so` (sm) with the mapping of `po`'s pharmacy (map), if any. */
 const SHIPPING_METHOD_SOURCE = Prisma.sql`FROM "ShopOrderShippingMethod" sosm
@@ -160,7 +167,14 @@ type PayoutJson = {
   reviewFlaggedAt: string | null;
   reviewReason: string | null;
 };
+/** What the detail adds to each item of the view: the SKU's product, and the pharmacy's SKU the line was routed to. */
+export type DetailItemFacts = {
+  uid: string;
+  product: { id: string; displayName: string; handle: string | null };
+  pharmacySku: { id: string; externalId: string; price: number; stock: number } | null;
+};
 type DetailRow = {
+  items: DetailItemFacts[];
   patient: { id: string; displayName: string; email: string | null };
   patientDateOfBirth: Date | null;
   prescriptionId: string | null;
@@ -176,14 +190,21 @@ type DetailRow = {
 const dateOrNull = (value: string | null) => (value === null ? null : new Date(value));
 
 /**
- * The detail adds patient, doctor, prescription, shipments and the pharmacy's payouts, in one more
- * statement; the signed prescription as where it is stored (`signedPrescription`), not yet read.
+ * The detail adds each item's product and pharmacy SKU, patient, doctor, prescription, shipments
+ * and the pharmacy's payouts, in one more statement; the signed prescription as where it is stored (`signedPrescription`), not yet read.
  */
 async function readPharmacyOrderDetail(pharmacyId: string, pharmacyOrderId: string) {
   const db = await database();
   const view = await getPharmacyOrderView(pharmacyId, pharmacyOrderId);
   const [extra] = await db.$queryRaw<DetailRow[]>`
-    SELECT json_build_object('id', pt."id", 'displayName', pt."displayName", 'email', pt."email") AS "patient",
+    SELECT (SELECT coalesce(json_agg(json_build_object(
+                      'uid', oi."id",
+                      'product', json_build_object('id', p."id", 'displayName', p."displayName", 'handle', p."handle"),
+                      'pharmacySku', CASE WHEN psku."id" IS NULL THEN NULL ELSE json_build_object(
+                                       'id', psku."id", 'externalId', psku."externalId", 'price', psku."price", 'stock', psku."stock") END)
+                    ORDER BY ${ITEM_ORDER}), '[]'::json)
+              ${ITEM_SOURCE_WITH_PRODUCT}) AS "items",
+           json_build_object('id', pt."id", 'displayName', pt."displayName", 'email', pt."email") AS "patient",
            pt."dateOfBirth" AS "patientDateOfBirth",
            pr."id" AS "prescriptionId", pr."status" AS "prescriptionStatus",
            pr."signedFileKey", pr."signedFileSha256", po."unreadAnswerAt",
@@ -214,8 +235,10 @@ async function readPharmacyOrderDetail(pharmacyId: string, pharmacyOrderId: stri
       : null;
   // Every payout row names this pharmacy order (the view has it).
   const pharmacyOrder = { id: view.id, name: view.name, createdAt: view.createdAt };
+  const facts = new Map(extra.items.map((item) => [item.uid, item]));
   return {
     ...view,
+    items: view.items.map((item) => ({ ...item, product: facts.get(item.uid)!.product, pharmacySku: facts.get(item.uid)!.pharmacySku })),
     patient: { ...extra.patient, dateOfBirth: extra.patientDateOfBirth },
     doctor: extra.doctor,
     signedPrescription,

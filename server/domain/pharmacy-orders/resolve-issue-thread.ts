@@ -4,7 +4,7 @@ import { recordAuditEvent } from "@/server/domain/audit/record";
 import { NotFoundError, ValidationError } from "@/server/domain/errors";
 import { applyStatusChange } from "./change-status";
 import { markAnswerUnread } from "./issue-thread-answers";
-import { lockPharmacyOrderInScope, type LockedPharmacyOrder } from "./lock";
+import { lockPharmacyOrderInScope, recordStatusChange, type LockedPharmacyOrder } from "./lock";
 import { PHARMACY_ORDER_STATUS, SETTABLE_PHARMACY_ORDER_STATUSES, type SettablePharmacyOrderStatus } from "./statuses";
 
 const RESOLUTION_NOTE_MAX_LENGTH = 5000;
@@ -13,7 +13,7 @@ export type ResolveOutcome = {
   /** False when the thread was already resolved (another admin was quicker): nothing changed. */
   resolved: boolean;
   /** The status the pharmacy order went back to, or null when it stayed as it was. */
-  releasedTo: SettablePharmacyOrderStatus | null;
+  releasedTo: ReturnStatus | null;
   /** Why a release that was asked for did not happen. */
   keptOnHold: "not_on_hold" | "other_open_threads" | null;
 };
@@ -27,20 +27,24 @@ function resolutionNote(raw: string | null | undefined): string | null {
   return text || null;
 }
 
+/** Where a resolution may return an order: a settable status, or completed (an order held after its completion). */
+type ReturnStatus = SettablePharmacyOrderStatus | typeof PHARMACY_ORDER_STATUS.completed;
+
 /**
  * The status the pharmacy order had before its latest move to on-hold (its history's last entry into
- * on-hold); "waiting for pharmacy", the queue's first status, when the history does not say.
+ * on-hold, which stores it); "waiting for pharmacy", the queue's first status, when the history does
+ * not say. Completed comes back as completed: an order held after its completion goes back to it.
  */
-async function statusBeforeHold(tx: Tx, pharmacyOrderId: string): Promise<SettablePharmacyOrderStatus> {
+async function statusBeforeHold(tx: Tx, pharmacyOrderId: string): Promise<ReturnStatus> {
   const entry = await tx.pharmacyOrderHistory.findFirst({
     where: { pharmacyOrderId, toStatus: PHARMACY_ORDER_STATUS.onHold, fromStatus: { not: null } },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     select: { fromStatus: true },
   });
   const before = entry?.fromStatus;
-  const settable = SETTABLE_PHARMACY_ORDER_STATUSES as readonly string[];
-  return before && before !== PHARMACY_ORDER_STATUS.onHold && settable.includes(before)
-    ? (before as SettablePharmacyOrderStatus)
+  const returnable: readonly string[] = [...SETTABLE_PHARMACY_ORDER_STATUSES, PHARMACY_ORDER_STATUS.completed];
+  return before && before !== PHARMACY_ORDER_STATUS.onHold && returnable.includes(before)
+    ? (before as ReturnStatus)
     : PHARMACY_ORDER_STATUS.waitingForPharmacy;
 }
 
@@ -84,7 +88,7 @@ export async function resolveIssueThread(
     // A resolution is an answer the pharmacy reads, above all when it returns the order to the queue.
     await markAnswerUnread(tx, order.id);
 
-    let releasedTo: SettablePharmacyOrderStatus | null = null;
+    let releasedTo: ReturnStatus | null = null;
     let keptOnHold: ResolveOutcome["keptOnHold"] = null;
     if (resolution.releaseOrder) {
       const otherOpen = await tx.adminIssueThread.count({ where: { pharmacyOrderId: order.id, status: "OPEN" } });
@@ -92,7 +96,10 @@ export async function resolveIssueThread(
       else if (otherOpen > 0) keptOnHold = "other_open_threads";
       else {
         releasedTo = await statusBeforeHold(tx, order.id);
-        await applyStatusChange(tx, order, { status: releasedTo, comment: null }, actor);
+        // Back to completed is a status change only: the first completion (completedAt) reduced the
+        // stock and routed the payouts; completing again would do neither, but nothing else is due.
+        if (releasedTo === PHARMACY_ORDER_STATUS.completed) await recordStatusChange(tx, order, releasedTo, actor);
+        else await applyStatusChange(tx, order, { status: releasedTo, comment: null }, actor);
       }
     }
     await recordAuditEvent(tx, organisationId, actor, {

@@ -19,7 +19,9 @@ import { normalisePrescriptionStatus, PRESCRIPTION_STATUS, type PrescriptionStat
  *   waiting for doctor | approved ─hold (note)─▶ ON_HOLD ─approve─▶ approved
  *
  * Each decision is one transaction under the prescription's row lock (its order's first) and writes
- * a history entry naming the actor. Repeating the decision that made the current status changes
+ * a history entry naming the actor. No decision is taken while the order is on hold (the spec: an
+ * order created on hold "does not proceed to a doctor"): every one is a conflict until the hold is
+ * released, declining too, since it cancels what the organisation paused to look at. Repeating the decision that made the current status changes
  * nothing (no history): retries are safe. Any other move is a conflict (409).
  */
 export type Decision = {
@@ -38,6 +40,8 @@ export type Decision = {
 export type DecisionResult = { id: string; status: PrescriptionStatus; changed: boolean };
 
 type Doctor = { id: string; displayName: string; canSignQes: boolean };
+
+export const ORDER_ON_HOLD = "The order is on hold: no doctor decides on it until the organisation releases the hold.";
 
 const statusOf = (p: LockedPrescription): PrescriptionStatus | string => normalisePrescriptionStatus(p.status) ?? p.status;
 
@@ -67,6 +71,7 @@ async function decide(
   return db.$transaction(async (tx) => {
     const p = await lockPrescription(tx, organisationId, prescriptionId);
     if (decision.ownRequestsOnly) await checkOwnRequest(tx, p, decision.doctorId);
+    if (p.orderOnHold) throw new ConflictError(ORDER_ON_HOLD, { code: "order_on_hold" });
     return work(tx, p, statusOf(p));
   }, { timeout: 30_000, maxWait: 30_000 });
 }

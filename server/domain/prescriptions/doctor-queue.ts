@@ -20,10 +20,18 @@ const reachableBy = (organisationId: string, doctorId: string): Prisma.Prescript
 /** The queue shows at most this many requests at once (the oldest); the total says how many wait. */
 export const DOCTOR_QUEUE_LIMIT = 200;
 
-/** Requests waiting for a doctor (waiting, on hold, approved but not signed) the doctor may take, oldest first. */
+/**
+ * Requests waiting for a doctor (waiting, on hold, approved but not signed) the doctor may take,
+ * oldest first. Requests of an order on hold stay out until it is released (decisions.ts refuses
+ * them meanwhile).
+ */
 export async function listDoctorQueue(organisationId: string, doctorId: string) {
   const db = await database();
-  const where: Prisma.PrescriptionWhereInput = { ...reachableBy(organisationId, doctorId), status: { in: storedSpellings(AWAITING_DOCTOR_STATUSES) } };
+  const where: Prisma.PrescriptionWhereInput = {
+    ...reachableBy(organisationId, doctorId),
+    status: { in: storedSpellings(AWAITING_DOCTOR_STATUSES) },
+    NOT: { order: { is: { onHold: true } } },
+  };
   const [items, total] = await Promise.all([
     db.prescription.findMany({
       where,
@@ -60,7 +68,7 @@ export async function getDoctorRequest(organisationId: string, doctorId: string,
       renderedFileKey: true,
       signedFileKey: true,
       doctor: { select: { id: true, displayName: true } },
-      order: { select: { id: true, name: true, status: true } },
+      order: { select: { id: true, name: true, status: true, onHold: true } },
       patient: {
         select: {
           id: true,

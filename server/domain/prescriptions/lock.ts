@@ -10,6 +10,8 @@ export type LockedPrescription = {
   status: string;
   renderedFileKey: string | null;
   signedFileKey: string | null;
+  /** Its order is on hold (on_hold at intake, until released): no doctor decides on it meanwhile. */
+  orderOnHold: boolean;
 };
 
 /**
@@ -25,12 +27,14 @@ export async function lockPrescription(tx: Tx, organisationId: string, prescript
     select: { orderId: true },
   });
   if (!found) throw new NotFoundError();
-  if (found.orderId) await tx.$queryRaw`SELECT "id" FROM "Order" WHERE "id" = ${found.orderId} FOR UPDATE`;
-  const [row] = await tx.$queryRaw<LockedPrescription[]>`
+  const [order] = found.orderId
+    ? await tx.$queryRaw<{ onHold: boolean }[]>`SELECT "onHold" FROM "Order" WHERE "id" = ${found.orderId} FOR UPDATE`
+    : [];
+  const [row] = await tx.$queryRaw<Omit<LockedPrescription, "orderOnHold">[]>`
     SELECT "id", "organisationId", "orderId", "patientId", "doctorId", "status", "renderedFileKey", "signedFileKey"
     FROM "Prescription"
     WHERE "id" = ${prescriptionId} AND "organisationId" = ${organisationId} AND "deletedAt" IS NULL
     FOR UPDATE`;
   if (!row) throw new NotFoundError();
-  return row;
+  return { ...row, orderOnHold: order?.onHold ?? false };
 }

@@ -120,6 +120,7 @@ async function loadFulfillments(tx: Tx, prescriptionId: string, orderIds: string
       totalPaidAmount: true,
       status: true,
       prescriptionId: true,
+      fulfillmentMethod: true,
       sku: { select: { skipForPharmacyOrders: true } },
     },
   });
@@ -219,6 +220,7 @@ async function openPharmacyOrder(tx: Tx, fulfillment: Fulfillment, prescriptionI
         pharmacySkuId: routed.pharmacySkuBySku.get(i.skuId) ?? null,
         amount: i.quantity,
         totalPaidAmount: i.totalPaidAmount,
+        fulfillmentMethod: i.fulfillmentMethod,
       })),
       search: { shopOrderName: order.shopOrder?.name ?? order.name, patientName: order.patientName },
     },

@@ -39,7 +39,7 @@ export function presentRequest(p: DoctorRequest, doctorId: string) {
     createdAt: unix(p.createdAt),
     signedAt: unixOrNull(p.signedAt),
     doctor: p.doctor ? { uid: p.doctor.id, name: p.doctor.displayName, isMe: p.doctor.id === doctorId } : null,
-    order: p.order ? { uid: p.order.id, name: p.order.name, status: p.order.status } : null,
+    order: p.order ? { uid: p.order.id, name: p.order.name, status: p.order.status, onHold: p.order.onHold } : null,
     patient: {
       uid: p.patient.id,
       name: patientName(p.patient),

@@ -1,0 +1,107 @@
+/**
+ * `npm run test:ci`: everything `npm test` runs on PGlite, and the same suites on PostgreSQL, in
+ * one go, with the work that does not touch a database done once:
+ *  1. the type check (tsc, the whole project), then the production build (scripts/serve.ts --build,
+ *     without Next.js's own second type check); both e2e passes reuse that build;
+ *  2. two lanes at once, each with its own database, e2e port, DATA_DIR and Playwright output:
+ *       pglite:   Vitest, then Playwright
+ *       postgres: Playwright, then Vitest
+ *     in opposite orders, so that while one lane runs Vitest's CPU-bound workers the other mostly
+ *     waits on a browser.
+ * The PostgreSQL lane uses DATABASE_URL when it names a postgres:// server, else a throwaway
+ * cluster of its own (scripts/ci/postgres.sh). Prints each stage's wall time at the end; fails when
+ * any stage fails (each lane stops at its first failure, the other lane runs on).
+ */
+import { spawn, spawnSync } from "node:child_process";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const basePort = Number(process.env.E2E_PORT ?? 3100);
+const times: string[] = [];
+
+function seconds(since: number): string {
+  return `${((performance.now() - since) / 1000).toFixed(0)} s`;
+}
+
+/** Runs a command, its output lines prefixed by the lane's name; resolves to its exit status. */
+function run(lane: string, command: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const started = performance.now();
+  const child = spawn(command[0], command.slice(1), { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  for (const stream of [child.stdout, child.stderr]) {
+    let rest = "";
+    stream.setEncoding("utf8");
+    stream.on("data", (chunk: string) => {
+      const lines = (rest + chunk).split("\n");
+      rest = lines.pop()!;
+      for (const line of lines) process.stdout.write(`[${lane}] ${line}\n`);
+    });
+    stream.on("end", () => rest && process.stdout.write(`[${lane}] ${rest}\n`));
+  }
+  return new Promise((resolve) =>
+    child.on("close", (code, signal) => {
+      const status = code ?? (signal ? 1 : 0);
+      times.push(`${lane.padEnd(8)} ${command.slice(0, 3).join(" ").padEnd(34)} ${seconds(started).padStart(6)}${status ? "  FAILED" : ""}`);
+      resolve(status);
+    }),
+  );
+}
+
+async function lane(name: string, stages: string[][], env: NodeJS.ProcessEnv): Promise<boolean> {
+  for (const stage of stages) if ((await run(name, stage, env)) !== 0) return false;
+  return true;
+}
+
+function postgresUrl(): { url: string; stop?: () => void } {
+  const given = process.env.DATABASE_URL;
+  if (given?.startsWith("postgres")) return { url: given };
+  const script = path.join(root, "scripts/ci/postgres.sh");
+  const started = spawnSync(script, ["start"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  const url = /^DATABASE_URL=(.+)$/m.exec(started.stdout ?? "")?.[1];
+  if (started.status !== 0 || !url) throw new Error("PostgreSQL did not start (scripts/ci/postgres.sh start)");
+  return { url, stop: () => spawnSync(script, ["stop"], { cwd: root, stdio: "inherit" }) };
+}
+
+async function main(): Promise<number> {
+  const started = performance.now();
+  const env = { ...process.env };
+  delete env.DATABASE_URL;
+  const vitest = ["npx", "vitest", "run"];
+  const playwright = ["npx", "playwright", "test"];
+
+  if ((await run("all", ["npx", "tsc", "--noEmit"], env)) !== 0) return 1;
+  // Type checked just above, whole project: the build's own check of the app would repeat it.
+  if ((await run("all", [process.execPath, "--import", "tsx", "scripts/serve.ts", "--build"], { ...env, BUILD_SKIP_TYPECHECK: "1" })) !== 0) return 1;
+
+  const postgres = postgresUrl();
+  try {
+    const lanes = await Promise.all([
+      lane("pglite", [vitest, playwright], {
+        ...env,
+        E2E_PORT: String(basePort),
+        E2E_DATA_DIR: ".data/e2e",
+        E2E_OUTPUT_DIR: "test-results/pglite",
+        E2E_SKIP_BUILD: "1",
+      }),
+      lane("postgres", [playwright, vitest], {
+        ...env,
+        DATABASE_URL: postgres.url,
+        E2E_PORT: String(basePort + 1),
+        E2E_DATA_DIR: ".data/e2e-postgres",
+        E2E_OUTPUT_DIR: "test-results/postgres",
+        E2E_SKIP_BUILD: "1",
+      }),
+    ]);
+    return lanes.every(Boolean) ? 0 : 1;
+  } finally {
+    postgres.stop?.();
+    console.log(`\n--- stage times (wall clock; the two lanes overlap)\n${times.join("\n")}\nall      ${"".padEnd(34)} ${seconds(started).padStart(6)}`);
+  }
+}
+
+main().then(
+  (status) => process.exit(status),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
