@@ -44,7 +44,9 @@ test("the README's shell examples run as written, in order", async ({ baseURL })
   try {
     for (const entry of readdirSync(root)) if (![".data", ".next", ".git"].includes(entry)) symlinkSync(path.join(root, entry), path.join(cwd, entry));
     mkdirSync(path.join(cwd, ".data"));
-    symlinkSync(path.join(dataDir, "demo.json"), path.join(cwd, ".data", "demo.json"));
+    // The server's DATA_DIR is .data/e2e, a fresh clone's .data: what the examples read from .data is linked.
+    mkdirSync(path.join(dataDir, "signed"), { recursive: true });
+    for (const entry of ["demo.json", "signed"]) symlinkSync(path.join(dataDir, entry), path.join(cwd, ".data", entry));
     let script = `set -e -o pipefail\ncurl() { command curl --fail-with-body "$@"; }\n`;
     for (const b of blocks) {
       if (b.skipped) continue;
