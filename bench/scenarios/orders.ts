@@ -2,7 +2,7 @@ import { randomInt, randomUUID } from "node:crypto";
 import { createApiKey } from "@/server/auth/api-keys";
 import { hashPassword } from "@/server/auth/password";
 import type { Db } from "@/server/db/client";
-import { newPharmacyOrderName } from "@/server/domain/pharmacy-orders/create-pharmacy-order";
+import { newPharmacyOrderName, pharmacyOrderSearchText } from "@/server/domain/pharmacy-orders/create-pharmacy-order";
 import { compactPharmacyOrderTally } from "@/server/domain/pharmacy-orders/tally";
 import { PHARMACY_ORDER_STATUS, type PharmacyOrderStatus } from "@/server/domain/pharmacy-orders/statuses";
 import { ORDER_STATUS } from "@/server/domain/orders/statuses";
@@ -306,6 +306,7 @@ export async function seedOrders(db: Db, { orders: ORDERS = DEFAULT_ORDERS, labe
         prepaid: 0,
         shippingCostsAmount: 495,
         shippingCostsCurrency: "EUR",
+        searchText: pharmacyOrderSearchText([o.shopOrderName, o.name, o.patient.displayName, o.orderId, o.pharmacyOrderId]),
         createdAt: o.createdAt,
         updatedAt: o.updatedAt,
       })),

@@ -2,7 +2,6 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { get, patch } from "@/tests/http";
 import { getPharmacyOrderView } from "@/server/domain/pharmacy-orders/queries";
-import { setPatientProperty } from "@/server/domain/patients/properties";
 import { paginated } from "@/server/wire/format";
 import { address, item, orderBody, placeOrder, withShopSkus } from "@/tests/orders";
 import { sleep } from "@/tests/wait";
@@ -131,24 +130,6 @@ describe("list and detail", () => {
     const page = await list({ limit: 1, page: 1 });
     expect(page.totalPages).toBe(total);
     expect(page.data).toHaveLength(1);
-  });
-
-  it("searches what the order shows now, each field on its own (issue 23 rule 7)", async () => {
-    const customer = { id: "c-rename" };
-    const a = await newPharmacyOrder({ name: "#RENAME-1", customer, delivery_address: { ...orderBody(t, []).delivery_address, first_name: "Wilma", last_name: "Oldenbarn" } });
-    const uids = async (search: string) => ((await get(BASE, { key: t.keys.pharmacy, query: { search } })).json as { data: { uid: string }[] }).data.map((d) => d.uid);
-    expect(await uids("oldenbarn")).toEqual([a.id]);
-
-    // The patient's last name changes (the Patient Data API's property write): the new name finds the order, the old one no longer does.
-    await t.db.patientFieldDefinition.create({ data: { organisationId: t.organisation.id, key: "last_name", displayName: "Last name", type: "text" } });
-    await setPatientProperty(t.organisation.id, { shopIdentifier: t.shop.identifier, shopCustomerId: customer.id }, { field: "last_name", value: "Neuhaus" });
-    expect(await uids("NEUHAUS")).toEqual([a.id]);
-    expect(await uids("oldenbarn")).toEqual([]);
-
-    // A term made of the end of one field and the start of the next matches neither.
-    expect(await uids(`rename-1 ${a.name.slice(0, 5)}`)).toEqual([]);
-    expect(await uids("wilma neuhaus")).toEqual([a.id]); // one field: the display name
-    expect(await uids(`neuhaus ${a.orderId.slice(0, 6)}`)).toEqual([]);
   });
 
   it("refuses unknown filter values with field errors", async () => {

@@ -79,6 +79,8 @@ export async function addFulfillmentToOrder(
         explicitPharmacyId: resolved.fulfillmentPharmacyIds[0] ?? order.pharmacyId,
         doctorId: order.doctorId,
         patientId: existing.patient.id,
+        patientName: existing.patient.displayName,
+        shopOrderName: existing.shopOrder!.name,
         route: !order.onHold,
         shippingCost: null,
         actor,

@@ -327,6 +327,8 @@ async function writeOrder(
       explicitPharmacyId: resolved.fulfillmentPharmacyIds[f] ?? resolved.orderPharmacyId,
       doctorId: resolved.doctorId,
       patientId: patient.id,
+      patientName: patient.displayName,
+      shopOrderName: name,
       route: !onHold,
       shippingCost: shippingAssigned ? null : (intake.shippingCost ?? null),
       actor,
@@ -352,6 +354,8 @@ export type NewFulfillment = {
   explicitPharmacyId: string | null;
   doctorId: string | null;
   patientId: string;
+  patientName: string;
+  shopOrderName: string;
   /** False while the order is on hold: nothing goes to a doctor or pharmacy. */
   route: boolean;
   shippingCost: { amount: number; currency: string } | null;
@@ -465,6 +469,7 @@ export async function addFulfillment(tx: Tx, input: NewFulfillment): Promise<boo
         amount: i.quantity,
         totalPaidAmount: i.totalPaidAmount,
       })),
+      search: { shopOrderName: input.shopOrderName, patientName: input.patientName },
     },
     input.actor,
   );

@@ -15,6 +15,7 @@ type HeldOrder = {
   status: string;
   onHold: boolean;
   pharmacyId: string | null;
+  patientName: string;
   shippingCostAmount: number | null;
   shippingCostCurrency: string | null;
 };
@@ -45,8 +46,9 @@ export async function releaseOrderHold(organisationId: string, orderId: string, 
   return db.$transaction(
     async (tx) => {
       const [order] = await tx.$queryRaw<HeldOrder[]>`
-        SELECT o."id", o."name", o."status", o."onHold", o."pharmacyId", o."shippingCostAmount", o."shippingCostCurrency"
-          FROM "Order" o
+        SELECT o."id", o."name", o."status", o."onHold", o."pharmacyId", o."shippingCostAmount", o."shippingCostCurrency",
+               p."displayName" AS "patientName"
+          FROM "Order" o JOIN "PatientProfile" p ON p."id" = o."patientId"
          WHERE o."id" = ${orderId} AND o."organisationId" = ${organisationId}
            FOR UPDATE OF o`;
       if (!order) throw new NotFoundError();
@@ -161,6 +163,7 @@ async function openHeldFulfillment(
         amount: i.quantity,
         totalPaidAmount: i.totalPaidAmount,
       })),
+      search: { shopOrderName: order.name, patientName: order.patientName },
     },
     actor,
   );

@@ -14,6 +14,14 @@ export function newPharmacyOrderName(): string {
   return `PO-${group()}-${group()}-${group()}`;
 }
 
+/** The text `search` matches: names and uids, lower-cased, in one indexed column. */
+export function pharmacyOrderSearchText(parts: (string | null | undefined)[]): string {
+  return parts
+    .filter((p): p is string => Boolean(p))
+    .join(" ")
+    .toLowerCase();
+}
+
 export type NewPharmacyOrder = {
   organisationId: string;
   orderId: string;
@@ -24,6 +32,7 @@ export type NewPharmacyOrder = {
   shippingCostsAmount: number | null;
   shippingCostsCurrency: string | null;
   items: { orderItemId: string; pharmacySkuId: string | null; amount: number; totalPaidAmount: number }[];
+  search: { shopOrderName: string | null; patientName: string };
 };
 
 /**
@@ -36,15 +45,16 @@ export type NewPharmacyOrder = {
 export async function createPharmacyOrder(tx: Tx, input: NewPharmacyOrder, actor: Actor): Promise<string> {
   const id = randomUUID();
   const name = newPharmacyOrderName();
+  const searchText = pharmacyOrderSearchText([input.search.shopOrderName, name, input.search.patientName, input.orderId, id]);
   const items = input.items.map((item) => ({ id: randomUUID(), pharmacyOrderId: id, ...item }));
   const event = outboxInsertSql({ type: "pharmacy_order_created", organisationId: input.organisationId, pharmacyId: input.pharmacyId, subjectId: id });
   await tx.$executeRaw`
     WITH "pharmacyOrder" AS (
       INSERT INTO "PharmacyOrder" ("id", "name", "organisationId", "orderId", "fulfillmentId", "pharmacyId", "prescriptionId", "status",
-                                   "prepaid", "shippingCostsAmount", "shippingCostsCurrency", "updatedAt")
+                                   "prepaid", "shippingCostsAmount", "shippingCostsCurrency", "searchText", "updatedAt")
       VALUES (${id}, ${name}, ${input.organisationId}, ${input.orderId}, ${input.fulfillmentId}, ${input.pharmacyId}, ${input.prescriptionId},
               ${PHARMACY_ORDER_STATUS.waitingForPharmacy}, ${input.prepaid}::int, ${input.shippingCostsAmount}::int,
-              ${input.shippingCostsCurrency}, now())
+              ${input.shippingCostsCurrency}, ${searchText}, now())
       RETURNING "id"),
     "items" AS (
       INSERT INTO "PharmacyOrderItem" ("id", "pharmacyOrderId", "orderItemId", "pharmacySkuId", "amount", "totalPaidAmount")

@@ -64,29 +64,11 @@ const SHIPPING_METHOD_SOURCE = Prisma.sql`FROM "ShopOrderShippingMethod" sosm
               ON map."shopShippingMethodId" = sm."id" AND map."pharmacyId" = po."pharmacyId"
       WHERE sosm."shopOrderId" = so."id"`;
 
-/**
- * The pharmacy orders `search` finds: a case-insensitive substring of the shop order name, the
- * pharmacy order name, the patient's name, the order uid or the pharmacy order uid, each field on
- * its own (a term never spans two) and as the order shows it now (a renamed patient is found by the
- * new name). One index lookup per field (pg_trgm GIN indexes serve ILIKE '%…%': migrations
- * admin_search_indexes and pharmacy_order_search_sources), united; the caller's pharmacy filter
- * applies outside.
- */
-function searchMatchesSql(term: string): Prisma.Sql {
-  const like = `%${escapeLike(term)}%`;
-  return Prisma.sql`
-    SELECT p."id" FROM "PharmacyOrder" p WHERE p."name" ILIKE ${like}
-    UNION SELECT p."id" FROM "PharmacyOrder" p WHERE p."id" ILIKE ${like}
-    UNION SELECT p."id" FROM "PharmacyOrder" p WHERE p."orderId" ILIKE ${like}
-    UNION SELECT p."id" FROM "ShopOrder" s JOIN "PharmacyOrder" p ON p."orderId" = s."orderId" WHERE s."name" ILIKE ${like}
-    UNION SELECT p."id" FROM "PatientProfile" pp JOIN "Order" o ON o."patientId" = pp."id"
-                        JOIN "PharmacyOrder" p ON p."orderId" = o."id" WHERE pp."displayName" ILIKE ${like}`;
-}
-
 function whereClause(filter: PharmacyOrderFilter): Prisma.Sql {
   const conditions = [pharmacyIdCondition(filter.pharmacyIds)];
   if (filter.status) conditions.push(Prisma.sql`"status" = ${filter.status}`);
-  if (filter.search) conditions.push(Prisma.sql`"id" IN (${searchMatchesSql(filter.search)})`);
+  // searchText is lower-cased; the trigram index serves LIKE '%…%'.
+  if (filter.search) conditions.push(Prisma.sql`"searchText" LIKE ${`%${escapeLike(filter.search.toLowerCase())}%`}`);
   if (filter.createdFrom) conditions.push(Prisma.sql`"createdAt" >= ${filter.createdFrom}`);
   if (filter.createdTo) conditions.push(Prisma.sql`"createdAt" <= ${filter.createdTo}`);
   return Prisma.join(conditions, " AND ");

@@ -139,9 +139,16 @@ async function loadFulfillments(tx: Tx, prescriptionId: string, orderIds: string
       patientId: true,
       shippingCostAmount: true,
       shippingCostCurrency: true,
+      shopOrder: { select: { name: true } },
     },
   });
-  const orderById = new Map(orders.map((o) => [o.id, o]));
+  const patients = new Map(
+    (await tx.patientProfile.findMany({ where: { id: { in: orders.map((o) => o.patientId) } }, select: { id: true, displayName: true } })).map((p) => [
+      p.id,
+      p.displayName,
+    ]),
+  );
+  const orderById = new Map(orders.map((o) => [o.id, { ...o, patientName: patients.get(o.patientId) ?? "" }]));
   return fulfillments.map((f) => ({
     ...f,
     order: orderById.get(f.orderId)!,
@@ -213,6 +220,7 @@ async function openPharmacyOrder(tx: Tx, fulfillment: Fulfillment, prescriptionI
         amount: i.quantity,
         totalPaidAmount: i.totalPaidAmount,
       })),
+      search: { shopOrderName: order.shopOrder?.name ?? order.name, patientName: order.patientName },
     },
     SYSTEM,
   );
