@@ -57,9 +57,7 @@ export default function PrescriptionPdf({ filename, contentBase64 }: { filename:
         ) : null}
       </div>
       <div className="overflow-auto rounded-lg border border-slate-200 bg-slate-100 p-4" data-testid="prescription-pdf">
-        {/* Without Suspense (react-pdf 11's default): the page's own loading and error states, no boundary needed. */}
         <Document
-          suspense={false}
           file={blob}
           onLoadSuccess={({ numPages }) => {
             setPageCount(numPages);

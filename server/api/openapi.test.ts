@@ -179,7 +179,7 @@ describe("typed query parameters and error bodies", () => {
   });
 
   it("shows the presenters' schemas and each family's error shapes per status", async () => {
-    const order = await operation("/v1/management", "/orders/{order_uid}/");
+    const order = await operation("/v1/management", "/orders/{order_id}/");
     const schema = order.responses["200"].content["application/json"].schema;
     expect(schema.required).toEqual(expect.arrayContaining(["uid", "status", "overall_status", "created_at", "items", "prescriptions"]));
     expect(schema.properties.created_at.type).toBe("integer");

@@ -42,7 +42,7 @@ describe("the guarded client", () => {
   it("connects to nothing the guard refuses, at every request, and says why", async () => {
     await withPrivateTargetsRefused(async () => {
       for (const target of loopbackForms()) {
-        const error = await guardedRequest(new URL(target), { method: "GET" }).then(
+        const error = await guardedRequest(new URL(target), { method: "GET", timeoutMs: 5000 }).then(
           () => null,
           (e: unknown) => e,
         );
@@ -66,7 +66,7 @@ describe("the guarded client", () => {
     process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
     reloadConfig();
     try {
-      const response = await guardedRequest(new URL(`http://localhost:${port}/allowed`), { method: "GET" });
+      const response = await guardedRequest(new URL(`http://localhost:${port}/allowed`), { method: "GET", timeoutMs: 5000 });
       expect(response.statusCode).toBe(200);
       await response.body.dump();
       expect(received).toEqual(["/allowed"]);

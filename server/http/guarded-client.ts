@@ -26,13 +26,13 @@ function guardedLookup(hostname: string, options: { all?: boolean }, callback: L
 }
 
 /**
- * A destination that accepts no connection within this time counts as a failed connection (undici's
- * default is 10 s): an unreachable target then holds its slot briefly.
+ * The connection (TCP and TLS handshake) is bounded by the caller's whole-request limit, not by a
+ * shorter one of its own: the spec counts a webhook as failed only with "no response within 30
+ * seconds" (connect included). A dead receiver is kept from healthy ones by the per-target
+ * concurrency of the delivery runner, not by cutting its connection short.
  */
-export const CONNECT_TIMEOUT_MS = 5_000;
-
-function guardedConnector(): buildConnector.connector {
-  const connect = buildConnector({ lookup: guardedLookup, timeout: CONNECT_TIMEOUT_MS } as buildConnector.BuildOptions);
+function guardedConnector(connectTimeoutMs: number): buildConnector.connector {
+  const connect = buildConnector({ lookup: guardedLookup, timeout: connectTimeoutMs } as buildConnector.BuildOptions);
   return (options, callback) => {
     // Node connects to an IP literal without a lookup, so the guard checks it here.
     const host = options.hostname.replace(/^\[|\]$/g, "");
@@ -47,25 +47,29 @@ function guardedConnector(): buildConnector.connector {
 /**
  * One pool per value of WEBHOOK_ALLOW_PRIVATE_TARGETS: a keep-alive connection is checked when it is
  * made, so one made while private targets were allowed must never serve a request after they no
- * longer are (the setting changes in tests; a restart changes it in production).
+ * longer are (the setting changes in tests; a restart changes it in production). And one per connect
+ * limit (undici sets it per connector): in practice one or two (webhooks, pharmacy systems).
  */
-const holder = globalThis as unknown as { __rxGuardedAgents?: Map<boolean, Agent> };
-function guardedAgent(): Agent {
-  const privateAllowed = config().WEBHOOK_ALLOW_PRIVATE_TARGETS;
+const holder = globalThis as unknown as { __rxGuardedAgents?: Map<string, Agent> };
+function guardedAgent(connectTimeoutMs: number): Agent {
+  const key = `${config().WEBHOOK_ALLOW_PRIVATE_TARGETS}/${connectTimeoutMs}`;
   holder.__rxGuardedAgents ??= new Map();
-  let agent = holder.__rxGuardedAgents.get(privateAllowed);
+  let agent = holder.__rxGuardedAgents.get(key);
   if (!agent) {
     // Keep-alive connections are reused per origin (each was made to a checked address); pipelining
     // off so one slow response blocks nothing else.
-    agent = new Agent({ connect: guardedConnector(), pipelining: 1, connections: 64 });
-    holder.__rxGuardedAgents.set(privateAllowed, agent);
+    agent = new Agent({ connect: guardedConnector(connectTimeoutMs), pipelining: 1, connections: 64 });
+    holder.__rxGuardedAgents.set(key, agent);
   }
   return agent;
 }
 
-export type GuardedRequestOptions = Omit<NonNullable<Parameters<typeof request>[1]>, "dispatcher" | "maxRedirections">;
+export type GuardedRequestOptions = Omit<NonNullable<Parameters<typeof request>[1]>, "dispatcher" | "maxRedirections"> & {
+  /** The request's whole limit: also bounds making the connection (the caller's signal bounds the rest). */
+  timeoutMs: number;
+};
 
 /** undici's request through the guarded agent. Fails with a BlockedTargetError (in its cause chain) when the guard refuses. */
-export function guardedRequest(url: URL, options: GuardedRequestOptions) {
-  return request(url, { ...options, dispatcher: guardedAgent() });
+export function guardedRequest(url: URL, { timeoutMs, ...options }: GuardedRequestOptions) {
+  return request(url, { ...options, dispatcher: guardedAgent(timeoutMs) });
 }

@@ -1,5 +1,5 @@
 import net from "node:net";
-import { CONNECT_TIMEOUT_MS, guardedRequest } from "./guarded-client";
+import { guardedRequest } from "./guarded-client";
 import { BlockedTargetError, parseOutgoingTarget, resolvePublicAddresses } from "./target-guard";
 
 export type SendOutcome = {
@@ -25,7 +25,7 @@ function classify(error: unknown, timedOut: boolean): { errorClass: string; erro
   }
   const codes = chain.map((e) => String((e as { code?: unknown }).code ?? ""));
   if (!timedOut && codes.includes("UND_ERR_CONNECT_TIMEOUT")) {
-    return { errorClass: "connection", errorMessage: `Connection failed (no connection within ${CONNECT_TIMEOUT_MS / 1000} s).` };
+    return { errorClass: "connection", errorMessage: "Connection failed (no connection within the delivery timeout)." };
   }
   if (timedOut || codes.some((c) => /TIMEOUT/.test(c)) || chain.some((e) => (e as Error).name === "TimeoutError")) {
     return { errorClass: "timeout", errorMessage: "No response within the delivery timeout." };
@@ -62,7 +62,7 @@ export async function unreachableOutcome(target: string, timeoutMs: number): Pro
   try {
     const [address] = await resolvePublicAddresses(url.hostname);
     await new Promise<void>((resolve, reject) => {
-      const socket = net.connect({ host: address.address, port, family: address.family, timeout: Math.min(timeoutMs, CONNECT_TIMEOUT_MS) });
+      const socket = net.connect({ host: address.address, port, family: address.family, timeout: timeoutMs });
       socket.once("connect", () => (socket.destroy(), resolve()));
       socket.once("timeout", () => (socket.destroy(), reject(Object.assign(new Error("connect timeout"), { code: "UND_ERR_CONNECT_TIMEOUT" }))));
       socket.once("error", (error) => (socket.destroy(), reject(error)));
@@ -116,6 +116,7 @@ async function send(
         body: input.body,
         headers: input.headers,
         signal: controller.signal,
+        timeoutMs: input.timeoutMs,
         headersTimeout: input.timeoutMs,
         bodyTimeout: input.timeoutMs,
       });

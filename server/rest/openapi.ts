@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import pkg from "@/package.json";
+import { config } from "@/server/config";
 import { apiSecurityHeaders, explorerSecurityHeaders } from "@/server/http/security-headers";
 import { paginationQuery } from "@/server/wire/schemas";
 import { authErrorSchema, standardErrorSchema, validationErrorSchema } from "./error-schemas";
@@ -103,13 +104,18 @@ function queryParameters(route: Route, family: Family) {
     return Object.entries<JsonSchema>(output.properties ?? {}).map(([name, schema]) => {
       // x-required: a parameter the route itself requires (its own message), though the schema lets it through.
       const { "x-required": forced, description, ...typed } = schema;
-      const example = route.examples?.query?.[name];
+      // A list in a query is sent comma-separated (the one such parameter, prescription_uids), which
+      // OpenAPI spells style form, explode false; its example is then the list, not the sent text.
+      const commaSeparated = typed.type === "array";
+      const sent = route.examples?.query?.[name];
+      const example = commaSeparated && sent !== undefined ? sent.split(",") : sent;
       return {
         name,
         in: "query",
         required: required.has(name) || forced === true,
         ...(description ? { description } : {}),
         schema: typed,
+        ...(commaSeparated ? { style: "form", explode: false } : {}),
         ...(example !== undefined ? { example } : {}),
       };
     });
@@ -163,7 +169,13 @@ export function openApiDocument(family: Family, routes: Route[]) {
   const sharedResponses: Record<string, unknown> = {};
   for (const route of routes) {
     const pathKey = family.basePath + route.path.replace(/:(\w+)/g, "{$1}") + "/";
-    const pathParams = [...route.path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: "path", required: true, schema: { type: "string" } }));
+    const pathParams = [...route.path.matchAll(/:(\w+)/g)].map(([, name]) => ({
+      name,
+      in: "path",
+      required: true,
+      ...(route.pathParams?.[name] ? { description: route.pathParams[name] } : {}),
+      schema: { type: "string" },
+    }));
     const responses = Object.fromEntries(
       Object.entries(documentedResponses(family, route)).map(([status, r]) => {
         const shown = { description: r.description, ...content(r.json, r.html, route.examples?.responses?.[Number(status)], "output") };
@@ -203,6 +215,8 @@ export function openApiDocument(family: Family, routes: Route[]) {
         `(default 50, at most ${family.maxLimit}; a larger limit is capped). Branch on the status before parsing the body: ` +
         "the 404 of an unknown path, the 405 and the 429 are HTML pages.",
     },
+    // Generated clients and explorers need the base URL; the paths carry the family's prefix.
+    servers: [{ url: config().baseUrl, description: "This service (PUBLIC_BASE_URL)" }],
     paths,
     components: { responses: sharedResponses, securitySchemes: schemes },
     security: Object.keys(schemes).filter((name) => name !== "PatientToken").map((name) => ({ [name]: [] })),

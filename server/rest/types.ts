@@ -62,6 +62,8 @@ export type RouteDef<Q extends AnySchema, B extends AnySchema> = {
   method: Method;
   /** Relative to the family's base path, e.g. "/skus/:sku_uid". */
   path: string;
+  /** What a path parameter is, for the OpenAPI document, where its name alone does not say it. */
+  pathParams?: Record<string, string>;
   summary: string;
   /** Required permission; omitted: any valid key of the family. */
   permission?: string;

@@ -58,12 +58,15 @@ export const orderRoutes = [
   }),
   route({
     method: "GET",
-    path: "/orders/:order_uid",
+    // GET and PATCH share one path template (OpenAPI allows no two that differ only by a parameter's
+    // name); each says which identifier it takes, as the spec's {order_uid} and {order_external_id} do.
+    path: "/orders/:order_id",
+    pathParams: { order_id: "The order's `uid` (the spec's `{order_uid}`)." },
     examples: { responses: { 200: examples.order } },
     responses: { 200: managementOrderSchema },
     summary: "One order",
     permission: "order:read",
-    handle: (ctx) => presentOrder(ctx, ctx.params.order_uid, 200),
+    handle: (ctx) => presentOrder(ctx, ctx.params.order_id, 200),
   }),
   route({
     method: "POST",
@@ -94,7 +97,8 @@ export const orderRoutes = [
   }),
   route({
     method: "PATCH",
-    path: "/orders/:order_external_id",
+    path: "/orders/:order_id",
+    pathParams: { order_id: "Your `external_id` of the order, as sent when creating it (the spec's `{order_external_id}`)." },
     examples: {
       body: { priority: 1, customer: { email: "erika@example.com" }, shipping_cost: { amount: 0, currency: "EUR" } },
       responses: { 200: examples.order },
@@ -107,7 +111,7 @@ export const orderRoutes = [
       const { principal, params, body } = ctx;
       const orderId = await updateOrder(
         principal.organisationId,
-        params.order_external_id,
+        params.order_id,
         {
           deliveryAddress: body.delivery_address,
           invoiceAddress: body.invoice_address,

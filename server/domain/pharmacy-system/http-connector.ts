@@ -113,6 +113,7 @@ async function ask(config: HttpConnectorConfig, order: { uid: string; name: stri
       method: "GET",
       headers: { accept: "application/json", "user-agent": USER_AGENT, ...config.headers },
       signal: AbortSignal.timeout(timeoutMs),
+      timeoutMs,
     });
     if (response.statusCode < 200 || response.statusCode > 299) {
       await response.body.dump({ limit: 0 }).catch(() => undefined);
