@@ -64,7 +64,7 @@ function actorName(actor: ActorRef): string {
 /** Settings → Audit log: every state change of the organisation, newest first, filterable. */
 export function AuditLog() {
   const trpc = useTRPC();
-  const actors = useQuery(trpc.adminAudit.actors.queryOptions());
+  const actors = useQuery(trpc.admin.audit.actors.queryOptions());
   const [kind, setKind] = useState<AuditLogKind | "">("");
   const [actor, setActor] = useState("");
   const [fromDate, setFromDate] = useState("");
@@ -88,7 +88,7 @@ export function AuditLog() {
     ...(typed.text ? { text: typed.text } : {}),
     limit: PAGE_SIZE,
   };
-  const log = useInfiniteQuery(trpc.adminAudit.list.infiniteQueryOptions(input, { getNextPageParam: (page) => page.nextCursor ?? undefined }));
+  const log = useInfiniteQuery(trpc.admin.audit.list.infiniteQueryOptions(input, { getNextPageParam: (page) => page.nextCursor ?? undefined }));
   const filtered = Boolean(kind || actor || from !== undefined || to !== undefined || typed.entityUid || typed.text);
 
   function applyTyped(event: FormEvent) {
