@@ -99,7 +99,7 @@ export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
  * administrator over the whole organisation; a pharmacist over the pharmacies in reach (its own, or
  * all of its group's: the pharmacy scope rule, server/domain/pharmacies/pharmacy-scope.ts), which
  * a chosen pharmacy (an input's pharmacyUid) narrows. Routers mounted under both doors (the twins:
- * delivery logs, stock) act through the scope and never ask which door they are behind for reach.
+ * webhooks, delivery logs, stock) act through the scope, not through which door they are behind.
  */
 export type OrganisationScope = { door: "admin"; organisationId: string };
 export type PharmaciesScope = {
