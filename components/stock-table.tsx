@@ -14,7 +14,7 @@ import { pharmacySkuFields } from "@/server/trpc/routers/pharmacy-skus.schemas";
 import type { AppRouter } from "@/server/trpc/router";
 import type { inferRouterOutputs } from "@trpc/server";
 
-type Sku = inferRouterOutputs<AppRouter>["pharmacySkus"]["list"]["items"][number];
+type Sku = inferRouterOutputs<AppRouter>["pharmacy"]["stock"]["list"]["items"][number];
 type Field = "stock" | "price" | "externalId";
 
 const PAGE_SIZE = 25;
@@ -27,8 +27,8 @@ export type StockEditor = "pharmacy" | "admin";
 
 function useStockProcedures(editor: StockEditor) {
   const trpc = useTRPC();
-  // Same inputs and outputs (server/trpc/routers/admin-catalogue.ts presents with the portal's presenters).
-  return editor === "admin" ? (trpc.adminPharmacyStock as unknown as typeof trpc.pharmacySkus) : trpc.pharmacySkus;
+  // One router under both portals (server/trpc/routers/stock.ts): the same inputs and outputs, the portal's scope.
+  return editor === "admin" ? trpc.admin.pharmacyStock : trpc.pharmacy.stock;
 }
 
 const EMPTY_TEXT: Record<StockEditor, string> = {

@@ -84,7 +84,7 @@ test("a group pharmacist sees both group pharmacies' orders, narrows to one, and
   await page.getByLabel("Search").fill(`${prefix}c`);
   await expect(page.getByText("No orders match these filters.")).toBeVisible();
   const input = encodeURIComponent(JSON.stringify({ pharmacyUid: outside.uid }));
-  const listed = await page.request.get(`/api/trpc/pharmacyOrders.list?input=${input}`);
+  const listed = await page.request.get(`/api/trpc/pharmacy.orders.list?input=${input}`);
   expect(listed.status()).toBe(404);
   expect((await listed.json()).error.data.code).toBe("NOT_FOUND");
   await page.goto(`/pharmacy/orders/${crypto.randomUUID()}`);

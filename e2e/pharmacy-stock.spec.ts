@@ -106,7 +106,7 @@ test("a pharmacist changes a stock with Enter, and the REST API shows it", async
   await shot(page, "pharmacy-stock-empty");
 
   // The error state.
-  await stubProcedure(page, "pharmacySkus.list", "error");
+  await stubProcedure(page, "pharmacy.stock.list", "error");
   await page.reload();
   await expect(page.getByRole("alert").filter({ hasText: "Something went wrong on our side" })).toBeVisible({ timeout: 15_000 });
   await expect(page.getByRole("button", { name: "Try again" })).toBeVisible();
@@ -151,12 +151,12 @@ test("a pharmacist maps a shipping method, and a REST pharmacy order detail carr
   await page.reload();
   await expect(page.getByLabel(label, { exact: true })).toHaveValue("");
 
-  await stubProcedure(page, "shippingMethods.list", { data: [] });
+  await stubProcedure(page, "pharmacy.shippingMethods.list", { data: [] });
   await page.reload();
   await expect(page.getByText("No shipping methods yet")).toBeVisible();
   await shot(page, "pharmacy-shipping-methods-empty");
   await page.unrouteAll();
-  await stubProcedure(page, "shippingMethods.list", "error");
+  await stubProcedure(page, "pharmacy.shippingMethods.list", "error");
   await page.reload();
   await expect(page.getByRole("alert").filter({ hasText: "Something went wrong on our side" })).toBeVisible({ timeout: 15_000 });
   await shot(page, "pharmacy-shipping-methods-error");
@@ -196,7 +196,7 @@ test("a pharmacist opens payouts and sees the rows with their totals, or the emp
   await expect(page.getByText("No payouts match these filters")).toBeVisible();
   await shot(page, "pharmacy-payouts-empty");
 
-  await stubProcedure(page, "payouts.list", "error");
+  await stubProcedure(page, "pharmacy.payouts.list", "error");
   await page.reload();
   await expect(page.getByRole("alert").filter({ hasText: "Something went wrong on our side" })).toBeVisible({ timeout: 15_000 });
   await shot(page, "pharmacy-payouts-error");

@@ -119,12 +119,12 @@ test("signing out ends the session everywhere: a copy of its cookie in another b
   const other = await second.newPage();
   await other.goto("/pharmacy");
   await expect(other).toHaveURL(/\/pharmacy$/);
-  expect((await other.request.get("/api/trpc/pharmacies.list")).status()).toBe(200);
+  expect((await other.request.get("/api/trpc/pharmacy.pharmacies.list")).status()).toBe(200);
 
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/signin$/);
 
-  expect((await other.request.get("/api/trpc/pharmacies.list")).status()).toBe(401);
+  expect((await other.request.get("/api/trpc/pharmacy.pharmacies.list")).status()).toBe(401);
   await other.goto("/pharmacy");
   await expect(other).toHaveURL(/\/signin\?callbackUrl=%2Fpharmacy$/);
   expect(await sessionOf(other)).toEqual({});

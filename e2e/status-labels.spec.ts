@@ -137,7 +137,7 @@ test("an admin's answer shows as “New answer” on the queue and the home page
   await shot(pharmacist, "pharmacy-queue-new-answer");
 
   // Opening the order reads it: the page points to the answer, and the marks are gone.
-  const read = pharmacist.waitForResponse((r) => r.url().includes("pharmacyOrders.markAnswerRead") && r.ok());
+  const read = pharmacist.waitForResponse((r) => r.url().includes("pharmacy.orders.markAnswerRead") && r.ok());
   await row.getByRole("link", { name: po.name }).click();
   await expect(pharmacist.getByText(/New answer from the admin team/)).toBeVisible();
   await read;

@@ -70,13 +70,13 @@ async function seed(browser: Browser): Promise<Seeded> {
   const EPA = "/v1/external_pharmacy_api";
 
   // Admin: names and labels in the admin tool.
-  const { uid: questionnaireUid } = await trpc<{ uid: string }>(admin, "adminQuestionnaires.create", { displayName: P("a-qname") });
-  await trpc(admin, "adminSettings.profileFields.add", { key: `xss_${tag}`, displayName: P("a-pflabel"), type: "text", source: "shop" });
-  const { uid: productUid } = await trpc<{ uid: string }>(admin, "adminCatalogue.products.create", { displayName: P("a-prod"), prescriptionRequired: false });
-  await trpc(admin, "adminShops.create", { identifier: `xss-${tag}`, displayName: P("a-shop") });
-  await trpc(admin, "adminPharmacyGroups.create", { displayName: P("a-group") });
-  await trpc(admin, "adminUsers.add", { email: `xss-${tag}@example.com`, name: P("a-user"), role: "ADMIN", password: `Xss-${tag}-password-1` });
-  await trpc(admin, "adminSettings.patientTokenSecrets.create", { displayName: P("a-secret") });
+  const { uid: questionnaireUid } = await trpc<{ uid: string }>(admin, "admin.questionnaires.create", { displayName: P("a-qname") });
+  await trpc(admin, "admin.settings.profileFields.add", { key: `xss_${tag}`, displayName: P("a-pflabel"), type: "text", source: "shop" });
+  const { uid: productUid } = await trpc<{ uid: string }>(admin, "admin.catalogue.products.create", { displayName: P("a-prod"), prescriptionRequired: false });
+  await trpc(admin, "admin.shops.create", { identifier: `xss-${tag}`, displayName: P("a-shop") });
+  await trpc(admin, "admin.pharmacyGroups.create", { displayName: P("a-group") });
+  await trpc(admin, "admin.users.add", { email: `xss-${tag}@example.com`, name: P("a-user"), role: "ADMIN", password: `Xss-${tag}-password-1` });
+  await trpc(admin, "admin.settings.patientTokenSecrets.create", { displayName: P("a-secret") });
 
   // Management key: the issue's model (an html element that shows answer q1), and HTML and text everywhere a model carries it.
   await rest(admin, "PATCH", `/v1/management/questionnaires/${questionnaireUid}/model`, M, {
@@ -160,15 +160,15 @@ async function seed(browser: Browser): Promise<Seeded> {
   await rest(admin, "PATCH", `${EPA}/pharmacy_skus/${d.catalogue.otc[0]!.pharmacy_sku_uid}/external_id`, key, { external_id: P("e-extid") });
 
   // Pharmacist and admin: replies in the issue thread; the pharmacist's API key and a shipment.
-  const threads = await trpc<{ uid: string }[]>(pharmacist, "pharmacyIssueThreads.listForOrder", { pharmacyOrderUid }, { query: true });
+  const threads = await trpc<{ uid: string }[]>(pharmacist, "pharmacy.issueThreads.listForOrder", { pharmacyOrderUid }, { query: true });
   const threadUid = threads[0]!.uid;
-  await trpc(pharmacist, "pharmacyIssueThreads.reply", { uid: threadUid, body: P("r-reply") });
-  await trpc(admin, "adminIssues.reply", { uid: threadUid, body: P("a-reply") });
-  await trpc(pharmacist, "apiKeys.create", { displayName: P("r-key"), permissions: ["orders_read"] });
+  await trpc(pharmacist, "pharmacy.issueThreads.reply", { uid: threadUid, body: P("r-reply") });
+  await trpc(admin, "admin.issues.reply", { uid: threadUid, body: P("a-reply") });
+  await trpc(pharmacist, "pharmacy.apiKeys.create", { displayName: P("r-key"), permissions: ["orders_read"] });
   await rest(admin, "PATCH", `${EPA}/pharmacy_orders/${pharmacyOrderUid}/status`, key, { status: "in-progress" });
   const shipment = { uid: pharmacyOrderUid, trackingNumber: S("r-tno"), carrier: "DHL", expectedStatus: "in-progress" };
-  await trpc(pharmacist, "pharmacyOrders.addShipment", { ...shipment, trackingUrl: J("r-jturl") }, { status: 400 });
-  await trpc(pharmacist, "pharmacyOrders.addShipment", {
+  await trpc(pharmacist, "pharmacy.orders.addShipment", { ...shipment, trackingUrl: J("r-jturl") }, { status: 400 });
+  await trpc(pharmacist, "pharmacy.orders.addShipment", {
     ...shipment,
     trackingUrl: `https://track.example/?q="><svg/onload=__xss('r-turl')>`,
   });
@@ -180,7 +180,7 @@ async function seed(browser: Browser): Promise<Seeded> {
 
   // Doctor: a hold note on the request.
   const prescriptionUid = order.prescriptions[0]!.uid;
-  await trpc(doctor, "doctorRequests.hold", { prescriptionUid, note: P("d-hold") });
+  await trpc(doctor, "doctor.requests.hold", { prescriptionUid, note: P("d-hold") });
 
   for (const page of [admin, pharmacist, doctor]) await page.close();
   return { questionnaireUid, orderUid: order.uid, prescriptionUid, pharmacyOrderUid, threadUid, productUid, checkoutPath: new URL(treatment.checkout_url).pathname };

@@ -212,7 +212,28 @@ function procedureKind(init: ts.Expression): string | null {
   return ts.isIdentifier(node) ? node.text : "?";
 }
 
-function staticProcedures(file: string, object: ts.ObjectLiteralExpression, prefix: string, out: Map<string, { kind: string; at: Location }>) {
+/**
+ * A router built by a factory from a door's procedure (a twin mounted under both portals:
+ * `webhooksRouter(portalProcedure("admin"))`, `const webhooksRouter = (procedure) => router({ … })`):
+ * its object literal, the factory's parameter name and the door's text that stands for it.
+ */
+function factoryRouter(file: string, init: ts.Expression): { file: string; object: ts.ObjectLiteralExpression; parameter: string; door: string } | null {
+  if (!ts.isCallExpression(init) || !ts.isIdentifier(init.expression) || init.expression.text === "router" || init.arguments.length !== 1) return null;
+  const factory = resolveName(file, init.expression.text);
+  if (!factory || !ts.isArrowFunction(factory.init) || factory.init.parameters.length !== 1) return null;
+  const parameter = factory.init.parameters[0].name;
+  const object = ts.isExpression(factory.init.body) ? routerObject(factory.init.body) : null;
+  if (!object || !ts.isIdentifier(parameter)) return null;
+  return { file: factory.file, object, parameter: parameter.text, door: init.arguments[0].getText() };
+}
+
+function staticProcedures(
+  file: string,
+  object: ts.ObjectLiteralExpression,
+  prefix: string,
+  out: Map<string, { kind: string; at: Location }>,
+  door?: { parameter: string; text: string },
+) {
   for (const prop of object.properties) {
     let init: ts.Expression;
     let initFile = file;
@@ -227,8 +248,13 @@ function staticProcedures(file: string, object: ts.ObjectLiteralExpression, pref
       ({ init, file: initFile } = resolved);
     }
     const nested = routerObject(init);
-    if (nested) staticProcedures(initFile, nested, `${name}.`, out);
-    else out.set(name, { kind: procedureKind(init) ?? "?", at: at(prop) });
+    const built = nested ? null : factoryRouter(initFile, init);
+    if (nested) staticProcedures(initFile, nested, `${name}.`, out, door);
+    else if (built) staticProcedures(built.file, built.object, `${name}.`, out, { parameter: built.parameter, text: built.door });
+    else {
+      const kind = procedureKind(init) ?? "?";
+      out.set(name, { kind: door && kind === door.parameter ? door.text : kind, at: at(prop) });
+    }
   }
 }
 

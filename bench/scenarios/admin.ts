@@ -52,34 +52,34 @@ export function adminEndpoints(url: string, ctx: AdminContext) {
     });
   const pick = <T>(list: T[], i: number) => list[(i * 7_919) % list.length];
   return [
-    { name: "GET /api/trpc/adminHome.summary (five attention counts)", expectStatus: 200, request: () => query("adminHome.summary", {}) },
+    { name: "GET /api/trpc/admin.home.summary (five attention counts)", expectStatus: 200, request: () => query("admin.home.summary", {}) },
     {
-      name: "GET /api/trpc/adminOrders.list (25 per page, pages 0–99)",
+      name: "GET /api/trpc/admin.orders.list (25 per page, pages 0–99)",
       expectStatus: 200,
-      request: (i: number) => query("adminOrders.list", { page: i % 100, limit: 25 }),
+      request: (i: number) => query("admin.orders.list", { page: i % 100, limit: 25 }),
     },
     {
-      name: "GET /api/trpc/adminOrders.list?search=<PO-name group>",
+      name: "GET /api/trpc/admin.orders.list?search=<PO-name group>",
       expectStatus: 200,
-      request: (i: number) => query("adminOrders.list", { search: pick(ctx.nameFragments, i), limit: 25 }),
+      request: (i: number) => query("admin.orders.list", { search: pick(ctx.nameFragments, i), limit: 25 }),
     },
     {
-      name: "GET /api/trpc/adminOrders.list?search=<last-name fragment>",
+      name: "GET /api/trpc/admin.orders.list?search=<last-name fragment>",
       expectStatus: 200,
-      request: (i: number) => query("adminOrders.list", { search: pick(ctx.lastNameFragments, i), limit: 25 }),
+      request: (i: number) => query("admin.orders.list", { search: pick(ctx.lastNameFragments, i), limit: 25 }),
     },
-    { name: "GET /api/trpc/adminOrders.get (order detail)", expectStatus: 200, request: (i: number) => query("adminOrders.get", { uid: pick(ctx.orderIds, i) }) },
-    { name: "GET /api/trpc/adminIssues.list (open threads, 50)", expectStatus: 200, request: () => query("adminIssues.list", { status: "open", limit: 50 }) },
-    { name: "GET /api/trpc/adminAudit.list (newest 50, all kinds)", expectStatus: 200, request: () => query("adminAudit.list", { limit: 50 }) },
+    { name: "GET /api/trpc/admin.orders.get (order detail)", expectStatus: 200, request: (i: number) => query("admin.orders.get", { uid: pick(ctx.orderIds, i) }) },
+    { name: "GET /api/trpc/admin.issues.list (open threads, 50)", expectStatus: 200, request: () => query("admin.issues.list", { status: "open", limit: 50 }) },
+    { name: "GET /api/trpc/admin.audit.list (newest 50, all kinds)", expectStatus: 200, request: () => query("admin.audit.list", { limit: 50 }) },
     {
-      name: "GET /api/trpc/adminAudit.list (kind pharmacy_order, 50)",
+      name: "GET /api/trpc/admin.audit.list (kind pharmacy_order, 50)",
       expectStatus: 200,
-      request: () => query("adminAudit.list", { kinds: ["pharmacy_order"], limit: 50 }),
+      request: () => query("admin.audit.list", { kinds: ["pharmacy_order"], limit: 50 }),
     },
     {
-      name: "GET /api/trpc/adminAudit.list (kind api_key, 50)",
+      name: "GET /api/trpc/admin.audit.list (kind api_key, 50)",
       expectStatus: 200,
-      request: () => query("adminAudit.list", { kinds: ["api_key"], limit: 50 }),
+      request: () => query("admin.audit.list", { kinds: ["api_key"], limit: 50 }),
     },
   ];
 }

@@ -497,10 +497,10 @@ export function ordersEndpoints(url: string, ctx: OrdersContext) {
     },
     {
       // The portal's queue: the same list statement, plus the per-status tally and the page's delivery types.
-      name: "GET /api/trpc/pharmacyOrders.list (portal queue, limit 50, pages 0–199)",
+      name: "GET /api/trpc/pharmacy.orders.list (portal queue, limit 50, pages 0–199)",
       target: P95_50,
       expectStatus: 200,
-      send: (i) => portal("pharmacyOrders.list", { limit: 50, page: i % 200 }),
+      send: (i) => portal("pharmacy.orders.list", { limit: 50, page: i % 200 }),
     },
     {
       name: "GET /v1/external_pharmacy_api/pharmacy_orders/ (limit 200, pages 0–49)",

@@ -36,11 +36,11 @@ function CreateKeyForm() {
   const [permissions, setPermissions] = useState<string[]>([]);
   const [clientErrors, setClientErrors] = useState<FieldErrors>({});
   const create = useMutation(
-    trpc.adminApiKeys.create.mutationOptions({
+    trpc.admin.apiKeys.create.mutationOptions({
       onSuccess: async () => {
         setDisplayName("");
         setPermissions([]);
-        await queryClient.invalidateQueries({ queryKey: trpc.adminApiKeys.list.pathKey() });
+        await queryClient.invalidateQueries({ queryKey: trpc.admin.apiKeys.list.pathKey() });
       },
     }),
   );
@@ -143,10 +143,10 @@ function CreateKeyForm() {
 function KeyList() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const keys = useQuery(trpc.adminApiKeys.list.queryOptions());
+  const keys = useQuery(trpc.admin.apiKeys.list.queryOptions());
   const revoke = useMutation(
-    trpc.adminApiKeys.revoke.mutationOptions({
-      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.adminApiKeys.list.pathKey() }),
+    trpc.admin.apiKeys.revoke.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.admin.apiKeys.list.pathKey() }),
     }),
   );
   return (

@@ -24,7 +24,7 @@ type Provider = {
  */
 export function TelemedicineProviders() {
   const trpc = useTRPC();
-  const providers = useQuery(trpc.adminTelemedicineProviders.list.queryOptions());
+  const providers = useQuery(trpc.admin.telemedicineProviders.list.queryOptions());
   return (
     <div className="space-y-10">
       <ConnectForm />
@@ -59,13 +59,13 @@ function ConnectForm() {
   const queryClient = useQueryClient();
   const [displayName, setDisplayName] = useState("");
   const [identifier, setIdentifier] = useState("");
-  const permissions = useQuery(trpc.adminTelemedicineProviders.keyPermissions.queryOptions());
+  const permissions = useQuery(trpc.admin.telemedicineProviders.keyPermissions.queryOptions());
   const connect = useMutation(
-    trpc.adminTelemedicineProviders.connect.mutationOptions({
+    trpc.admin.telemedicineProviders.connect.mutationOptions({
       onSuccess: async () => {
         setDisplayName("");
         setIdentifier("");
-        await queryClient.invalidateQueries({ queryKey: trpc.adminTelemedicineProviders.list.pathKey() });
+        await queryClient.invalidateQueries({ queryKey: trpc.admin.telemedicineProviders.list.pathKey() });
       },
     }),
   );
@@ -147,9 +147,9 @@ function ProviderKey({ provider }: { provider: Provider }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [disconnected, setDisconnected] = useState(false);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.adminTelemedicineProviders.list.pathKey() });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.telemedicineProviders.list.pathKey() });
   const rotate = useMutation(
-    trpc.adminTelemedicineProviders.rotateKey.mutationOptions({
+    trpc.admin.telemedicineProviders.rotateKey.mutationOptions({
       onSuccess: async () => {
         setDisconnected(false);
         await refresh();
@@ -157,7 +157,7 @@ function ProviderKey({ provider }: { provider: Provider }) {
     }),
   );
   const disconnect = useMutation(
-    trpc.adminTelemedicineProviders.disconnect.mutationOptions({
+    trpc.admin.telemedicineProviders.disconnect.mutationOptions({
       onSuccess: async () => {
         setDisconnected(true);
         rotate.reset();
@@ -236,11 +236,11 @@ function ProviderSettings({ provider }: { provider: Provider }) {
   const [allowNonQes, setAllowNonQes] = useState(provider.allowNonQesSignedPrescriptions);
   const [saved, setSaved] = useState(false);
   const save = useMutation(
-    trpc.adminTelemedicineProviders.saveSettings.mutationOptions({
+    trpc.admin.telemedicineProviders.saveSettings.mutationOptions({
       onSuccess: () => {
         setSaved(true);
         // Not awaited: the button is free again as soon as the save is done.
-        void queryClient.invalidateQueries({ queryKey: trpc.adminTelemedicineProviders.list.pathKey() });
+        void queryClient.invalidateQueries({ queryKey: trpc.admin.telemedicineProviders.list.pathKey() });
       },
     }),
   );

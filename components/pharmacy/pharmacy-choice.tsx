@@ -14,7 +14,7 @@ import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
  */
 export function PharmacyChoice({ children }: { children: (pharmacyUid: string) => ReactNode }) {
   const trpc = useTRPC();
-  const pharmacies = useQuery(trpc.pharmacies.list.queryOptions());
+  const pharmacies = useQuery(trpc.pharmacy.pharmacies.list.queryOptions());
   const [picked, setPicked] = useState<string | null>(null);
 
   if (pharmacies.isPending) return <LoadingState label="Loading your pharmacies…" />;

@@ -8,7 +8,7 @@ import type { AppRouter } from "@/server/trpc/router";
 
 /**
  * The portals' data layer, as create-t3-app wires it: tRPC over react-query. `useTRPC()` gives
- * typed query and mutation options (`useQuery(trpc.pharmacyOrders.list.queryOptions(input))`);
+ * typed query and mutation options (`useQuery(trpc.pharmacy.orders.list.queryOptions(input))`);
  * mutations invalidate the queries they change.
  */
 export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();

@@ -27,12 +27,12 @@ function attemptResult(a: { responseStatus: number | null; errorClass: string | 
 }
 
 /**
- * The procedures of a portal's logs. The admin tool's (adminWebhookLogs) take the same inputs and
- * answer with the same presenters as the pharmacy portal's (webhookLogs); only the scope differs.
+ * The procedures of a portal's logs: one router under both portals (server/trpc/routers/delivery-logs.ts),
+ * the same inputs and outputs; only the scope differs.
  */
 function useLogsApi(portal: WebhookPortal) {
   const trpc = useTRPC();
-  return (portal === "admin" ? trpc.adminWebhookLogs : trpc.webhookLogs) as typeof trpc.webhookLogs;
+  return trpc[portal].deliveryLogs;
 }
 
 const PORTAL = {

@@ -8,7 +8,7 @@ import { useTRPC } from "@/components/trpc/react";
 /** Which portal's webhooks: the pharmacy portal's (its pharmacies') or the admin tool's (the organisation's). */
 export type WebhookPortal = "pharmacy" | "admin";
 
-/** What webhookSubscriptions.health (adminWebhooks.health) says about one subscription's target. */
+/** What pharmacy.webhooks.health (admin.webhooks.health) says about one subscription's target. */
 export type TargetHealth = {
   subscriptionUid: string;
   notificationType: string;
@@ -65,10 +65,8 @@ export function TargetHealthBadge({ health }: { health: TargetHealth }) {
 /** The portal's subscriptions' health, refreshed every minute. */
 export function useTargetHealth(portal: WebhookPortal) {
   const trpc = useTRPC();
-  // Both procedures answer with the same presenter (webhook-subscriptions.presenters.ts); only the portal's runs.
-  const pharmacy = useQuery({ ...trpc.webhookSubscriptions.health.queryOptions({}), enabled: portal === "pharmacy", refetchInterval: 60_000 });
-  const admin = useQuery({ ...trpc.adminWebhooks.health.queryOptions(), enabled: portal === "admin", refetchInterval: 60_000 });
-  return portal === "admin" ? admin : pharmacy;
+  // One router under both portals (server/trpc/routers/webhooks.ts): the portal's scope decides whose.
+  return useQuery({ ...trpc[portal].webhooks.health.queryOptions({}), refetchInterval: 60_000 });
 }
 
 /** A warning naming the targets that keep failing; nothing when none does. */

@@ -12,7 +12,6 @@ import { useTRPC } from "@/components/trpc/react";
 import type { FieldErrors } from "@/server/domain/errors";
 import { EVENT_TYPES, PHARMACY_EVENT_TYPES } from "@/server/domain/webhooks/event-types";
 import { toFieldErrors } from "@/server/wire/field-errors";
-import { registerOrganisationSubscriptionInput } from "@/server/trpc/routers/admin-webhooks.schemas";
 import { registerSubscriptionInput } from "@/server/trpc/routers/webhook-subscriptions.schemas";
 import { FailingTargetsNotice, TargetHealthBadge, useTargetHealth, type WebhookPortal } from "./target-health";
 
@@ -27,7 +26,7 @@ const PORTAL = {
   },
   admin: {
     eventTypes: EVENT_TYPES as readonly string[],
-    schema: registerOrganisationSubscriptionInput,
+    schema: registerSubscriptionInput,
     intro:
       "We send a signed POST to the URL whenever the event happens anywhere in the organisation (the Management API's notification subscriptions). Registering the same event type and URL again issues a new secret.",
     empty: "Register one above to be told about orders, stock, appointments and meetings.",
@@ -39,49 +38,30 @@ type Subscription = { uid: string; notificationType: string; target: string; pha
 type TestOutcome = { delivered: boolean; statusCode: number | null; signed: boolean; durationMs: number; error: string | null };
 
 /**
- * The webhook procedures of a portal: the pharmacy portal's (webhookSubscriptions: its pharmacies'
- * subscriptions, unsigned tests) or the admin tool's (adminWebhooks: the organisation's, tests signed
- * with the subscription's secret). Both answer with the same presenters; only the active portal's
- * queries run.
+ * The webhook procedures of a portal: one router under both portals (server/trpc/routers/webhooks.ts)
+ * with the portal's scope: the pharmacy portal's pharmacies' subscriptions (unsigned tests) or the
+ * organisation's (the admin tool's; tests signed with the subscription's secret).
  */
 function useSubscriptionsApi(portal: WebhookPortal) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const refresh = () =>
-    queryClient.invalidateQueries({ queryKey: portal === "admin" ? trpc.adminWebhooks.pathKey() : trpc.webhookSubscriptions.pathKey() });
-  const pharmacyList = useQuery({ ...trpc.webhookSubscriptions.list.queryOptions({}), enabled: portal === "pharmacy" });
-  const adminList = useQuery({ ...trpc.adminWebhooks.list.queryOptions(), enabled: portal === "admin" });
-  const pharmacyRegister = useMutation(trpc.webhookSubscriptions.register.mutationOptions({ onSuccess: refresh }));
-  const adminRegister = useMutation(trpc.adminWebhooks.register.mutationOptions({ onSuccess: refresh }));
-  const pharmacyRemove = useMutation(trpc.webhookSubscriptions.delete.mutationOptions({ onSuccess: refresh }));
-  const adminRemove = useMutation(trpc.adminWebhooks.delete.mutationOptions({ onSuccess: refresh }));
-  const pharmacyTest = useMutation(trpc.webhookSubscriptions.sendTest.mutationOptions());
-  const adminTest = useMutation(trpc.adminWebhooks.sendTest.mutationOptions());
-  const admin = portal === "admin";
+  const webhooks = trpc[portal].webhooks;
+  const refresh = () => queryClient.invalidateQueries({ queryKey: webhooks.pathKey() });
+  const list = useQuery(webhooks.list.queryOptions({}));
+  const register = useMutation(webhooks.register.mutationOptions({ onSuccess: refresh }));
+  const remove = useMutation(webhooks.delete.mutationOptions({ onSuccess: refresh }));
+  const test = useMutation(webhooks.sendTest.mutationOptions());
+  const subscriptionOf = (s: Subscription) => ({ pharmacyUid: s.pharmacyUid ?? undefined, subscriptionUid: s.uid });
   return {
-    list: admin ? adminList : pharmacyList,
-    register: admin ? adminRegister : pharmacyRegister,
-    // The form's input, parsed by its portal's schema again for that procedure's type.
-    registerMutate: (input: unknown, onSuccess: () => void) =>
-      admin
-        ? adminRegister.mutate(registerOrganisationSubscriptionInput.parse(input), { onSuccess })
-        : pharmacyRegister.mutate(registerSubscriptionInput.parse(input), { onSuccess }),
-    remove: admin ? adminRemove : pharmacyRemove,
-    removeAsync: (s: Subscription): Promise<unknown> =>
-      admin
-        ? adminRemove.mutateAsync({ subscriptionUid: s.uid })
-        : pharmacyRemove.mutateAsync({ pharmacyUid: s.pharmacyUid ?? undefined, subscriptionUid: s.uid }),
-    testPending: (s: Subscription) =>
-      admin ? adminTest.isPending && adminTest.variables?.subscriptionUid === s.uid : pharmacyTest.isPending && pharmacyTest.variables?.target === s.target,
-    sendTest: (s: Subscription, done: (outcome: TestOutcome | { failure: string }) => void) => {
-      const callbacks = { onSuccess: (outcome: TestOutcome) => done(outcome), onError: (error: unknown) => done({ failure: errorMessage(error) }) };
-      if (admin) adminTest.mutate({ subscriptionUid: s.uid }, callbacks);
-      else
-        pharmacyTest.mutate(
-          { pharmacyUid: s.pharmacyUid ?? undefined, notificationType: s.notificationType as (typeof PHARMACY_EVENT_TYPES)[number], target: s.target },
-          callbacks,
-        );
-    },
+    list,
+    register,
+    // The form's input, parsed by the schema again for the procedure's type.
+    registerMutate: (input: unknown, onSuccess: () => void) => register.mutate(registerSubscriptionInput.parse(input), { onSuccess }),
+    remove,
+    removeAsync: (s: Subscription): Promise<unknown> => remove.mutateAsync(subscriptionOf(s)),
+    testPending: (s: Subscription) => test.isPending && test.variables?.subscriptionUid === s.uid,
+    sendTest: (s: Subscription, done: (outcome: TestOutcome | { failure: string }) => void) =>
+      test.mutate(subscriptionOf(s), { onSuccess: (outcome: TestOutcome) => done(outcome), onError: (error: unknown) => done({ failure: errorMessage(error) }) }),
   };
 }
 
@@ -92,7 +72,7 @@ export function WebhookSubscriptions({ portal }: { portal: WebhookPortal }) {
   const trpc = useTRPC();
   const api = useSubscriptionsApi(portal);
   // A group pharmacist registers for one of the group's pharmacies; the admin's subscriptions are the organisation's.
-  const pharmacies = useQuery({ ...trpc.pharmacies.list.queryOptions(), enabled: portal === "pharmacy" });
+  const pharmacies = useQuery({ ...trpc.pharmacy.pharmacies.list.queryOptions(), enabled: portal === "pharmacy" });
   const pharmacyNames = new Map((pharmacies.data ?? []).map((p) => [p.uid, p.displayName]));
   return (
     <div className="space-y-10">

@@ -80,7 +80,7 @@ describe("the entry's bound on bodies Next.js would read", () => {
     const port = await start();
     const small = await fetch(`http://127.0.0.1:${port}/api/auth/callback/credentials`, { method: "POST", body: "a".repeat(AUTH_BODY_MAX_BYTES) });
     expect(await small.text()).toBe(`read ${AUTH_BODY_MAX_BYTES}`);
-    for (const path of ["/v1/management/orders", "/api/trpc/adminQuestionnaires.publish"]) {
+    for (const path of ["/v1/management/orders", "/api/trpc/admin.questionnaires.publish"]) {
       const answer = await exchange(port, post(path, `Connection: close\r\nContent-Length: ${AUTH_BODY_MAX_BYTES + 10}\r\n`), Buffer.alloc(AUTH_BODY_MAX_BYTES + 10, "a"));
       expect(answer, path).toMatch(/^HTTP\/1\.1 200 /);
     }

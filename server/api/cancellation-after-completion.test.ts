@@ -191,10 +191,10 @@ describe("pharmacy portal", () => {
     const po = await completedOrder();
     const stock = await stockOf();
     const cancelledAt = new Date();
-    await portal().pharmacyOrders.changeStatus({ uid: po.id, status: "cancelled", expectedStatus: "completed" });
+    await portal().pharmacy.orders.changeStatus({ uid: po.id, status: "cancelled", expectedStatus: "completed" });
     await expectCompletionUndone(po, stock, cancelledAt, "USER");
 
-    const detail = await portal().pharmacyOrders.get({ uid: po.id });
+    const detail = await portal().pharmacy.orders.get({ uid: po.id });
     expect(detail.history.slice(-3).map((h) => [h.isStatusChange, h.toStatus])).toEqual([
       [true, "cancelled"],
       [false, "stock returned"],
@@ -205,7 +205,7 @@ describe("pharmacy portal", () => {
       ["routed", REVIEW_REASON],
     ]);
 
-    const page = await portal().payouts.list({ search: po.id, page: 0, limit: 50 });
+    const page = await portal().pharmacy.payouts.list({ search: po.id, page: 0, limit: 50 });
     expect(page.items.map((row) => [row.status, row.review?.reason])).toEqual([
       ["routed", REVIEW_REASON],
       ["routed", REVIEW_REASON],
@@ -213,7 +213,7 @@ describe("pharmacy portal", () => {
     expect(page.items.every((row) => typeof row.review?.flaggedAt === "number")).toBe(true);
     // Payouts of orders that were not cancelled carry no flag.
     const other = await completedOrder();
-    const clean = await portal().payouts.list({ search: other.id, page: 0, limit: 50 });
+    const clean = await portal().pharmacy.payouts.list({ search: other.id, page: 0, limit: 50 });
     expect(clean.items.map((row) => row.review)).toEqual([null, null]);
   });
 
@@ -222,7 +222,7 @@ describe("pharmacy portal", () => {
     const b = await completedOrder();
     const open = await newOrder(2);
     const stock = await stockOf();
-    const results = await portal().pharmacyOrders.bulkChangeStatus({ uids: [a.id, b.id, open.id], status: "cancelled" });
+    const results = await portal().pharmacy.orders.bulkChangeStatus({ uids: [a.id, b.id, open.id], status: "cancelled" });
     expect(results.map((r) => r.ok)).toEqual([true, true, true]);
     expect(await stockOf()).toBe(stock + 6);
     for (const po of [a, b]) {
@@ -279,7 +279,7 @@ describe("concurrency", () => {
     const results = await Promise.all([
       ...Array.from({ length: 8 }, () => setStatus(po.id, { status: "cancelled" })),
       createCaller({ user: pharmacist })
-        .pharmacyOrders.bulkChangeStatus({ uids: [po.id], status: "cancelled" })
+        .pharmacy.orders.bulkChangeStatus({ uids: [po.id], status: "cancelled" })
         .then(([r]) => ({ status: r.ok ? 200 : 400 })),
     ]);
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);

@@ -38,7 +38,7 @@ const sessionToken = (user: PortalSessionUser, maxAge = 60 * 60, secret = portal
   });
 
 const withCookie = (token: string, name = "next-auth.session-token") =>
-  new Request("http://localhost:3000/api/trpc/pharmacies.list", { headers: { cookie: `other=1; ${name}=${token}` } });
+  new Request("http://localhost:3000/api/trpc/pharmacy.pharmacies.list", { headers: { cookie: `other=1; ${name}=${token}` } });
 
 describe("portalUserOfRequest (the tRPC context's user)", () => {
   it("reads the user from the session cookie, again from its cache", async () => {
@@ -69,7 +69,7 @@ describe("portalUserOfRequest (the tRPC context's user)", () => {
     const ok = await handleTrpcRequest(withCookie(token));
     expect(ok.status).toBe(200);
     expect((await ok.json()).result.data).toEqual([{ uid: t.pharmacy.id, displayName: t.pharmacy.displayName }]);
-    const refused = await handleTrpcRequest(new Request("http://localhost:3000/api/trpc/pharmacies.list"));
+    const refused = await handleTrpcRequest(new Request("http://localhost:3000/api/trpc/pharmacy.pharmacies.list"));
     expect(refused.status).toBe(401);
   });
 });

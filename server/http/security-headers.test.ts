@@ -76,11 +76,11 @@ describe("security headers", () => {
     const unknown = await handleTrpcRequest(new Request("http://localhost:3000/api/trpc/no.such.procedure"));
     expect(unknown.status).toBe(404);
     expectSecured(unknown.headers, API_CONTENT_SECURITY_POLICY, "tRPC 404");
-    const unauthorised = await handleTrpcRequest(new Request("http://localhost:3000/api/trpc/pharmacies.list"));
+    const unauthorised = await handleTrpcRequest(new Request("http://localhost:3000/api/trpc/pharmacy.pharmacies.list"));
     expect(unauthorised.status).toBe(401);
     expectSecured(unauthorised.headers, API_CONTENT_SECURITY_POLICY, "tRPC 401");
     const crossSite = await handleTrpcRequest(
-      new Request("http://localhost:3000/api/trpc/pharmacies.list", { method: "POST", headers: { origin: "https://evil.example" }, body: "{}" }),
+      new Request("http://localhost:3000/api/trpc/pharmacy.pharmacies.list", { method: "POST", headers: { origin: "https://evil.example" }, body: "{}" }),
     );
     expect(crossSite.status).toBe(403);
     expectSecured(crossSite.headers, API_CONTENT_SECURITY_POLICY, "tRPC 403");
@@ -112,7 +112,7 @@ describe("security headers", () => {
     }
     expect(nonces.size).toBe(8);
     // API paths are left to their handlers (which set the API policy themselves).
-    for (const path of ["/v1/management/orders/", "/api/trpc/pharmacies.list", "/wallet/passkit/v1/log"]) {
+    for (const path of ["/v1/management/orders/", "/api/trpc/pharmacy.pharmacies.list", "/wallet/passkit/v1/log"]) {
       expect((await proxy(new NextRequest(`http://localhost:3000${path}`))).headers.get("content-security-policy"), path).toBeNull();
     }
   });

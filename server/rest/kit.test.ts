@@ -528,7 +528,7 @@ describe("bad input at the edge (docs/spec-gaps.md#bad-input)", () => {
     try {
       const rest = await call("POST", "/v1/management/skus", { key: t.keys.management, raw: aborted(), headers: { "content-type": "application/json" } });
       const trpc = await handleTrpcRequest(
-        new Request("http://localhost:3000/api/trpc/adminQuestionnaires.create", { method: "POST", body: aborted(), duplex: "half" } as RequestInit),
+        new Request("http://localhost:3000/api/trpc/admin.questionnaires.create", { method: "POST", body: aborted(), duplex: "half" } as RequestInit),
       );
       statuses = [rest.status, trpc.status];
     } finally {

@@ -32,8 +32,8 @@ beforeAll(async () => {
 
   const refs = await withShopSkus(t);
   order = await createTestOrder(t, orderBody(t, [], { external_id: `audit-${t.shop.id}`, fulfillments: [fulfillmentAt("f1", t.pharmacy.id, [item(refs.otcReference)])] }));
-  keyUid = (await as(admin).adminApiKeys.create({ family: "MANAGEMENT", displayName: "Audit ERP", permissions: ["order:read"] })).uid;
-  await as(admin).adminApiKeys.revoke({ keyUid });
+  keyUid = (await as(admin).admin.apiKeys.create({ family: "MANAGEMENT", displayName: "Audit ERP", permissions: ["order:read"] })).uid;
+  await as(admin).admin.apiKeys.revoke({ keyUid });
 
   // Interleaving: audit events and pharmacy order history rows at chosen times.
   const po = order.pharmacyOrders[0];
@@ -54,15 +54,15 @@ beforeAll(async () => {
   });
 });
 
-const list = (input: Parameters<ReturnType<typeof as>["adminAudit"]["list"]>[0], user = admin) => as(user).adminAudit.list(input);
+const list = (input: Parameters<ReturnType<typeof as>["admin"]["audit"]["list"]>[0], user = admin) => as(user).admin.audit.list(input);
 
 describe("adminAudit: authorisation", () => {
   it("refuses the signed-out, pharmacists and doctors", async () => {
-    expect(await trpcCode(as(null).adminAudit.list({}))).toBe("UNAUTHORIZED");
-    expect(await trpcCode(as(null).adminAudit.actors())).toBe("UNAUTHORIZED");
+    expect(await trpcCode(as(null).admin.audit.list({}))).toBe("UNAUTHORIZED");
+    expect(await trpcCode(as(null).admin.audit.actors())).toBe("UNAUTHORIZED");
     for (const user of [pharmacist, doctor]) {
-      expect(await trpcCode(as(user).adminAudit.list({}))).toBe("FORBIDDEN");
-      expect(await trpcCode(as(user).adminAudit.actors())).toBe("FORBIDDEN");
+      expect(await trpcCode(as(user).admin.audit.list({}))).toBe("FORBIDDEN");
+      expect(await trpcCode(as(user).admin.audit.actors())).toBe("FORBIDDEN");
     }
   });
 
@@ -75,11 +75,11 @@ describe("adminAudit: authorisation", () => {
     expect(theirs).toContain("Foreign setting changed");
     expect(theirs.sort()).toEqual(own.sort());
     expect((await list({ entityUid: order.orderId }, otherAdmin)).entries).toEqual([]);
-    expect((await as(otherAdmin).adminAudit.actors()).some((a) => a.uid === admin.id || a.uid === keyUid)).toBe(false);
+    expect((await as(otherAdmin).admin.audit.actors()).some((a) => a.uid === admin.id || a.uid === keyUid)).toBe(false);
   });
 });
 
-describe("adminAudit.list", () => {
+describe("admin.audit.list", () => {
   it("merges audit events and status histories newest first, with who and when", async () => {
     const window = await list({ from: unixAt(0), to: unixAt(10) });
     expect(window.entries.map((e) => [e.source, e.at])).toEqual([
@@ -153,7 +153,7 @@ describe("adminAudit.list", () => {
   });
 
   it("offers the organisation's users and API keys as actors", async () => {
-    const actors = await as(admin).adminAudit.actors();
+    const actors = await as(admin).admin.audit.actors();
     expect(actors).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ type: "USER", uid: admin.id, name: admin.name }),

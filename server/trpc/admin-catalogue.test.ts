@@ -48,25 +48,25 @@ describe("who may call", () => {
     const c = as(user);
     // Thunks: each call starts when it is awaited (a refused call never rejects unobserved).
     return [
-      () => c.adminCatalogue.shops(),
-      () => c.adminCatalogue.products.list({}),
-      () => c.adminCatalogue.products.get({ uid: t.product.id }),
-      () => c.adminCatalogue.products.create({ displayName: "X", prescriptionRequired: false }),
-      () => c.adminCatalogue.products.update({ uid: t.product.id, displayName: "X" }),
-      () => c.adminCatalogue.products.delete({ uid: t.product.id }),
-      () => c.adminCatalogue.products.addShopProduct({ productUid: t.product.id, shopUid: t.shop.id, externalId: "x" }),
-      () => c.adminCatalogue.skus.list({}),
-      () => c.adminCatalogue.skus.create({ productUid: t.product.id, displayName: "X" }),
-      () => c.adminCatalogue.skus.update({ uid: t.sku.id, displayName: "X" }),
-      () => c.adminCatalogue.skus.delete({ uid: t.sku.id }),
-      () => c.adminCatalogue.shopSkus.list({}),
-      () => c.adminCatalogue.shopSkus.create({ shopUid: t.shop.id, shopProductUid: t.shopProduct.id, price: 1 }),
-      () => c.adminCatalogue.shopSkus.update({ uid: t.sku.id, price: 1 }),
-      () => c.adminCatalogue.shopSkus.delete({ uid: t.sku.id }),
-      () => c.adminPharmacyStock.pharmacies(),
-      () => c.adminPharmacyStock.list({ pharmacyUid: t.pharmacy.id }),
-      () => c.adminPharmacyStock.update({ pharmacyUid: t.pharmacy.id, pharmacySkuUid: t.pharmacySku.id, stock: 99 }),
-      () => c.adminPharmacyStock.movements({ pharmacyUid: t.pharmacy.id, pharmacySkuUid: t.pharmacySku.id }),
+      () => c.admin.catalogue.shops(),
+      () => c.admin.catalogue.products.list({}),
+      () => c.admin.catalogue.products.get({ uid: t.product.id }),
+      () => c.admin.catalogue.products.create({ displayName: "X", prescriptionRequired: false }),
+      () => c.admin.catalogue.products.update({ uid: t.product.id, displayName: "X" }),
+      () => c.admin.catalogue.products.delete({ uid: t.product.id }),
+      () => c.admin.catalogue.products.addShopProduct({ productUid: t.product.id, shopUid: t.shop.id, externalId: "x" }),
+      () => c.admin.catalogue.skus.list({}),
+      () => c.admin.catalogue.skus.create({ productUid: t.product.id, displayName: "X" }),
+      () => c.admin.catalogue.skus.update({ uid: t.sku.id, displayName: "X" }),
+      () => c.admin.catalogue.skus.delete({ uid: t.sku.id }),
+      () => c.admin.catalogue.shopSkus.list({}),
+      () => c.admin.catalogue.shopSkus.create({ shopUid: t.shop.id, shopProductUid: t.shopProduct.id, price: 1 }),
+      () => c.admin.catalogue.shopSkus.update({ uid: t.sku.id, price: 1 }),
+      () => c.admin.catalogue.shopSkus.delete({ uid: t.sku.id }),
+      () => c.admin.catalogue.pharmacies(),
+      () => c.admin.pharmacyStock.list({ pharmacyUid: t.pharmacy.id }),
+      () => c.admin.pharmacyStock.update({ pharmacyUid: t.pharmacy.id, pharmacySkuUid: t.pharmacySku.id, stock: 99 }),
+      () => c.admin.pharmacyStock.movements({ pharmacyUid: t.pharmacy.id, pharmacySkuUid: t.pharmacySku.id }),
     ];
   };
 
@@ -88,38 +88,38 @@ describe("who may call", () => {
     const before = { audit: await auditCount(other), ours: await auditCount(t) };
     const c = as(admin);
     for (const call of [
-      () => c.adminCatalogue.products.get({ uid: other.product.id }),
-      () => c.adminCatalogue.products.update({ uid: other.product.id, displayName: "Stolen" }),
-      () => c.adminCatalogue.products.delete({ uid: other.product.id }),
-      () => c.adminCatalogue.products.addShopProduct({ productUid: other.product.id, shopUid: t.shop.id, externalId: "x" }),
-      () => c.adminCatalogue.skus.update({ uid: other.sku.id, displayName: "Stolen" }),
-      () => c.adminCatalogue.skus.delete({ uid: other.sku.id }),
-      () => c.adminPharmacyStock.list({ pharmacyUid: other.pharmacy.id }),
-      () => c.adminPharmacyStock.update({ pharmacyUid: other.pharmacy.id, pharmacySkuUid: other.pharmacySku.id, stock: 1 }),
-      () => c.adminPharmacyStock.update({ pharmacyUid: t.pharmacy.id, pharmacySkuUid: other.pharmacySku.id, stock: 1 }),
-      () => c.adminPharmacyStock.movements({ pharmacyUid: other.pharmacy.id, pharmacySkuUid: other.pharmacySku.id }),
+      () => c.admin.catalogue.products.get({ uid: other.product.id }),
+      () => c.admin.catalogue.products.update({ uid: other.product.id, displayName: "Stolen" }),
+      () => c.admin.catalogue.products.delete({ uid: other.product.id }),
+      () => c.admin.catalogue.products.addShopProduct({ productUid: other.product.id, shopUid: t.shop.id, externalId: "x" }),
+      () => c.admin.catalogue.skus.update({ uid: other.sku.id, displayName: "Stolen" }),
+      () => c.admin.catalogue.skus.delete({ uid: other.sku.id }),
+      () => c.admin.pharmacyStock.list({ pharmacyUid: other.pharmacy.id }),
+      () => c.admin.pharmacyStock.update({ pharmacyUid: other.pharmacy.id, pharmacySkuUid: other.pharmacySku.id, stock: 1 }),
+      () => c.admin.pharmacyStock.update({ pharmacyUid: t.pharmacy.id, pharmacySkuUid: other.pharmacySku.id, stock: 1 }),
+      () => c.admin.pharmacyStock.movements({ pharmacyUid: other.pharmacy.id, pharmacySkuUid: other.pharmacySku.id }),
     ]) {
       expect(await trpcCode(call())).toBe("NOT_FOUND");
     }
-    const otherShopSku = await as(await createPortalUser(other.db, { role: "ADMIN", organisationId: other.organisation.id })).adminCatalogue.shopSkus.create({
+    const otherShopSku = await as(await createPortalUser(other.db, { role: "ADMIN", organisationId: other.organisation.id })).admin.catalogue.shopSkus.create({
       shopUid: other.shop.id,
       shopProductUid: other.shopProduct.id,
       skuUid: other.sku.id,
       price: 100,
     });
     const afterSetup = await auditCount(other);
-    expect(await trpcCode(c.adminCatalogue.shopSkus.update({ uid: otherShopSku.uid, price: 1 }))).toBe("NOT_FOUND");
-    expect(await trpcCode(c.adminCatalogue.shopSkus.delete({ uid: otherShopSku.uid }))).toBe("NOT_FOUND");
+    expect(await trpcCode(c.admin.catalogue.shopSkus.update({ uid: otherShopSku.uid, price: 1 }))).toBe("NOT_FOUND");
+    expect(await trpcCode(c.admin.catalogue.shopSkus.delete({ uid: otherShopSku.uid }))).toBe("NOT_FOUND");
     // A reference to another organisation's row is a field of the form.
-    expect(await failure("adminCatalogue.skus.create", { productUid: other.product.id, displayName: "X" })).toEqual({
+    expect(await failure("admin.catalogue.skus.create", { productUid: other.product.id, displayName: "X" })).toEqual({
       code: "BAD_REQUEST",
       fieldErrors: { product_uid: ["Product not found."] },
     });
-    expect((await failure("adminCatalogue.shopSkus.create", { shopUid: other.shop.id, shopProductUid: other.shopProduct.id, price: 1 })).fieldErrors).toEqual({
+    expect((await failure("admin.catalogue.shopSkus.create", { shopUid: other.shop.id, shopProductUid: other.shopProduct.id, price: 1 })).fieldErrors).toEqual({
       shop_uid: ["Shop not found."],
     });
-    expect((await c.adminCatalogue.shopSkus.list({ shopUid: other.shop.id })).total).toBe(0);
-    expect((await c.adminCatalogue.products.list({})).items.some((p) => p.uid === other.product.id)).toBe(false);
+    expect((await c.admin.catalogue.shopSkus.list({ shopUid: other.shop.id })).total).toBe(0);
+    expect((await c.admin.catalogue.products.list({})).items.some((p) => p.uid === other.product.id)).toBe(false);
     expect(await auditCount(other)).toBe(afterSetup);
     expect(afterSetup).toBe(before.audit + 1);
     expect(await auditCount(t)).toBe(before.ours);
@@ -131,31 +131,31 @@ describe("who may call", () => {
 describe("products, SKUs and shop SKUs", () => {
   it("creates, edits and deletes a product, a SKU and a shop SKU, each with an audit event by the admin", async () => {
     const c = as(admin);
-    const product = await c.adminCatalogue.products.create({ displayName: " Ibuprofen ", handle: "", prescriptionRequired: false });
+    const product = await c.admin.catalogue.products.create({ displayName: " Ibuprofen ", handle: "", prescriptionRequired: false });
     expect(product).toMatchObject({ displayName: "Ibuprofen", handle: null, prescriptionRequired: false, skuCount: 0 });
-    const listing = await c.adminCatalogue.products.addShopProduct({ productUid: product.uid, shopUid: t.shop.id, externalId: "ibu-1" });
-    const sku = await c.adminCatalogue.skus.create({ productUid: product.uid, displayName: "Ibuprofen 400 mg", pzn: "12345678", pcs: 20 });
+    const listing = await c.admin.catalogue.products.addShopProduct({ productUid: product.uid, shopUid: t.shop.id, externalId: "ibu-1" });
+    const sku = await c.admin.catalogue.skus.create({ productUid: product.uid, displayName: "Ibuprofen 400 mg", pzn: "12345678", pcs: 20 });
     expect(sku).toMatchObject({ productUid: product.uid, displayName: "Ibuprofen 400 mg", pzn: "12345678", pcs: 20, digital: false });
-    expect(await c.adminCatalogue.skus.update({ uid: sku.uid, pcs: 50, pzn: "" })).toMatchObject({ pcs: 50, pzn: null });
-    const shopSku = await c.adminCatalogue.shopSkus.create({ shopUid: t.shop.id, shopProductUid: listing.uid, skuUid: sku.uid, shopVariationId: "ibu-var", price: 399 });
-    expect(await c.adminCatalogue.shopSkus.update({ uid: shopSku.uid, price: 449 })).toMatchObject({ price: 449, shopVariationId: "ibu-var" });
+    expect(await c.admin.catalogue.skus.update({ uid: sku.uid, pcs: 50, pzn: "" })).toMatchObject({ pcs: 50, pzn: null });
+    const shopSku = await c.admin.catalogue.shopSkus.create({ shopUid: t.shop.id, shopProductUid: listing.uid, skuUid: sku.uid, shopVariationId: "ibu-var", price: 399 });
+    expect(await c.admin.catalogue.shopSkus.update({ uid: shopSku.uid, price: 449 })).toMatchObject({ price: 449, shopVariationId: "ibu-var" });
 
-    const detail = await c.adminCatalogue.products.get({ uid: product.uid });
+    const detail = await c.admin.catalogue.products.get({ uid: product.uid });
     expect(detail.skus).toHaveLength(1);
     expect(detail.skus[0].shopSkus).toEqual([expect.objectContaining({ uid: shopSku.uid, price: 449 })]);
     expect(detail.shopProducts).toEqual([{ uid: listing.uid, shopUid: t.shop.id, externalId: "ibu-1" }]);
-    const shopList = await c.adminCatalogue.shopSkus.list({ shopUid: t.shop.id, search: "ibu" });
+    const shopList = await c.admin.catalogue.shopSkus.list({ shopUid: t.shop.id, search: "ibu" });
     expect(shopList.items).toEqual([expect.objectContaining({ uid: shopSku.uid, sku: { displayName: "Ibuprofen 400 mg", pzn: null } })]);
-    expect((await c.adminCatalogue.skus.list({ search: "ibuprofen" })).items.map((s) => s.uid)).toEqual([sku.uid]);
-    expect((await c.adminCatalogue.products.list({ search: "ibupro" })).items.map((p) => p.uid)).toEqual([product.uid]);
+    expect((await c.admin.catalogue.skus.list({ search: "ibuprofen" })).items.map((s) => s.uid)).toEqual([sku.uid]);
+    expect((await c.admin.catalogue.products.list({ search: "ibupro" })).items.map((p) => p.uid)).toEqual([product.uid]);
 
     // A product with SKUs is not deleted; its SKUs go first (the SKU takes its shop SKUs with it).
-    expect(await trpcCode(c.adminCatalogue.products.delete({ uid: product.uid }))).toBe("CONFLICT");
-    await c.adminCatalogue.skus.delete({ uid: sku.uid });
-    expect(await trpcCode(c.adminCatalogue.shopSkus.delete({ uid: shopSku.uid }))).toBe("NOT_FOUND");
-    await c.adminCatalogue.products.update({ uid: product.uid, displayName: "Ibuprofen forte" });
-    await c.adminCatalogue.products.delete({ uid: product.uid });
-    expect(await trpcCode(c.adminCatalogue.products.get({ uid: product.uid }))).toBe("NOT_FOUND");
+    expect(await trpcCode(c.admin.catalogue.products.delete({ uid: product.uid }))).toBe("CONFLICT");
+    await c.admin.catalogue.skus.delete({ uid: sku.uid });
+    expect(await trpcCode(c.admin.catalogue.shopSkus.delete({ uid: shopSku.uid }))).toBe("NOT_FOUND");
+    await c.admin.catalogue.products.update({ uid: product.uid, displayName: "Ibuprofen forte" });
+    await c.admin.catalogue.products.delete({ uid: product.uid });
+    expect(await trpcCode(c.admin.catalogue.products.get({ uid: product.uid }))).toBe("NOT_FOUND");
 
     const events = await t.db.auditEvent.findMany({
       where: { organisationId: t.organisation.id, entityId: { in: [product.uid, sku.uid, shopSku.uid] } },
@@ -180,27 +180,27 @@ describe("products, SKUs and shop SKUs", () => {
 
   it("answers the spec's shop SKU uniqueness conflicts with the clashing field, and writes nothing", async () => {
     const c = as(admin);
-    const first = await c.adminCatalogue.shopSkus.create({ shopUid: t.shop.id, shopProductUid: t.shopProduct.id, skuUid: t.sku.id, shopVariationId: "dup-var", price: 100 });
+    const first = await c.admin.catalogue.shopSkus.create({ shopUid: t.shop.id, shopProductUid: t.shopProduct.id, skuUid: t.sku.id, shopVariationId: "dup-var", price: 100 });
     const before = { rows: await t.db.shopSku.count(), audit: await auditCount(t) };
 
-    expect(await failure("adminCatalogue.shopSkus.create", { shopUid: t.shop.id, shopProductUid: t.shopProduct.id, shopVariationId: "dup-var", price: 1 })).toEqual({
+    expect(await failure("admin.catalogue.shopSkus.create", { shopUid: t.shop.id, shopProductUid: t.shopProduct.id, shopVariationId: "dup-var", price: 1 })).toEqual({
       code: "CONFLICT",
       fieldErrors: { shop_variation_id: ["This shop already has a shop SKU with this variation id."] },
     });
-    expect(await failure("adminCatalogue.shopSkus.create", { shopUid: t.shop.id, shopProductUid: t.shopProduct.id, skuUid: t.sku.id, price: 1 })).toEqual({
+    expect(await failure("admin.catalogue.shopSkus.create", { shopUid: t.shop.id, shopProductUid: t.shopProduct.id, skuUid: t.sku.id, price: 1 })).toEqual({
       code: "CONFLICT",
       fieldErrors: { sku_uid: ["This shop already has a shop SKU for this SKU."] },
     });
-    const second = await c.adminCatalogue.shopSkus.create({ shopUid: t.shop.id, shopProductUid: t.shopProduct.id, shopVariationId: "other-var", price: 1 });
-    expect((await failure("adminCatalogue.shopSkus.update", { uid: second.uid, shopVariationId: "dup-var" })).fieldErrors).toEqual({
+    const second = await c.admin.catalogue.shopSkus.create({ shopUid: t.shop.id, shopProductUid: t.shopProduct.id, shopVariationId: "other-var", price: 1 });
+    expect((await failure("admin.catalogue.shopSkus.update", { uid: second.uid, shopVariationId: "dup-var" })).fieldErrors).toEqual({
       shop_variation_id: ["This shop already has a shop SKU with this variation id."],
     });
     // Its own current values are accepted; another shop may carry the same.
-    await c.adminCatalogue.shopSkus.update({ uid: first.uid, shopVariationId: "dup-var", skuUid: t.sku.id });
-    await c.adminCatalogue.shopSkus.create({ shopUid: t.otherShop.id, shopProductUid: t.otherShopProduct.id, skuUid: t.sku.id, shopVariationId: "dup-var", price: 1 });
+    await c.admin.catalogue.shopSkus.update({ uid: first.uid, shopVariationId: "dup-var", skuUid: t.sku.id });
+    await c.admin.catalogue.shopSkus.create({ shopUid: t.otherShop.id, shopProductUid: t.otherShopProduct.id, skuUid: t.sku.id, shopVariationId: "dup-var", price: 1 });
 
     // A shop product's external id is unique per shop.
-    expect(await failure("adminCatalogue.products.addShopProduct", { productUid: t.product.id, shopUid: t.shop.id, externalId: t.shopProduct.externalId })).toEqual({
+    expect(await failure("admin.catalogue.products.addShopProduct", { productUid: t.product.id, shopUid: t.shop.id, externalId: t.shopProduct.externalId })).toEqual({
       code: "CONFLICT",
       fieldErrors: { external_id: ["This shop already lists a product under this external id."] },
     });
@@ -212,7 +212,7 @@ describe("products, SKUs and shop SKUs", () => {
   it("a double click creates one shop SKU: the other gets the conflict", async () => {
     const c = as(admin);
     const input = { shopUid: t.shop.id, shopProductUid: t.rxShopProduct.id, skuUid: t.rxSku.id, shopVariationId: "race-var", price: 100 };
-    const results = await Promise.allSettled([c.adminCatalogue.shopSkus.create(input), c.adminCatalogue.shopSkus.create(input)]);
+    const results = await Promise.allSettled([c.admin.catalogue.shopSkus.create(input), c.admin.catalogue.shopSkus.create(input)]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(await t.db.shopSku.count({ where: { shopId: t.shop.id, shopVariationId: "race-var", deletedAt: null } })).toBe(1);
     const rejected = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
@@ -221,12 +221,12 @@ describe("products, SKUs and shop SKUs", () => {
 
   it("refuses bad input with field errors, never a partial write", async () => {
     const before = await t.db.sku.count();
-    expect((await failure("adminCatalogue.skus.create", { productUid: t.product.id, displayName: "  " })).fieldErrors).toHaveProperty("displayName");
-    expect((await failure("adminCatalogue.skus.create", { productUid: t.product.id, displayName: "X", pcs: -1 })).fieldErrors).toHaveProperty("pcs");
-    expect((await failure("adminCatalogue.products.create", { displayName: "", prescriptionRequired: true })).fieldErrors).toHaveProperty("displayName");
-    expect((await failure("adminCatalogue.shopSkus.create", { shopUid: t.shop.id, shopProductUid: t.shopProduct.id, price: -5 })).fieldErrors).toHaveProperty("price");
+    expect((await failure("admin.catalogue.skus.create", { productUid: t.product.id, displayName: "  " })).fieldErrors).toHaveProperty("displayName");
+    expect((await failure("admin.catalogue.skus.create", { productUid: t.product.id, displayName: "X", pcs: -1 })).fieldErrors).toHaveProperty("pcs");
+    expect((await failure("admin.catalogue.products.create", { displayName: "", prescriptionRequired: true })).fieldErrors).toHaveProperty("displayName");
+    expect((await failure("admin.catalogue.shopSkus.create", { shopUid: t.shop.id, shopProductUid: t.shopProduct.id, price: -5 })).fieldErrors).toHaveProperty("price");
     expect(
-      (await failure("adminCatalogue.shopSkus.create", { shopUid: t.shop.id, shopProductUid: t.shopProduct.id, skuUid: t.rxSku.id, price: 5 })).fieldErrors,
+      (await failure("admin.catalogue.shopSkus.create", { shopUid: t.shop.id, shopProductUid: t.shopProduct.id, skuUid: t.rxSku.id, price: 5 })).fieldErrors,
     ).toEqual({ sku_uid: ["The SKU belongs to another product than the shop product."] });
     expect(await t.db.sku.count()).toBe(before);
   });
@@ -235,18 +235,18 @@ describe("products, SKUs and shop SKUs", () => {
 describe("pharmacy stock", () => {
   it("lists a pharmacy's SKUs and edits stock and price with a movement and an audit event by the admin", async () => {
     const c = as(admin);
-    expect((await c.adminPharmacyStock.pharmacies()).map((p) => p.displayName)).toEqual(["Apotheke A", "Apotheke B", "Apotheke C"]);
-    const list = await c.adminPharmacyStock.list({ pharmacyUid: t.groupPharmacy.id });
+    expect((await c.admin.catalogue.pharmacies()).map((p) => p.displayName)).toEqual(["Apotheke A", "Apotheke B", "Apotheke C"]);
+    const list = await c.admin.pharmacyStock.list({ pharmacyUid: t.groupPharmacy.id });
     expect(list.items.map((i) => i.uid)).toEqual([t.groupPharmacySku.id]);
-    expect((await c.adminPharmacyStock.list({ pharmacyUid: t.pharmacy.id, search: "e-voucher" })).items.map((i) => i.uid)).toEqual([t.digitalPharmacySku.id]);
+    expect((await c.admin.pharmacyStock.list({ pharmacyUid: t.pharmacy.id, search: "e-voucher" })).items.map((i) => i.uid)).toEqual([t.digitalPharmacySku.id]);
 
-    const updated = await c.adminPharmacyStock.update({ pharmacyUid: t.groupPharmacy.id, pharmacySkuUid: t.groupPharmacySku.id, stock: 8 });
+    const updated = await c.admin.pharmacyStock.update({ pharmacyUid: t.groupPharmacy.id, pharmacySkuUid: t.groupPharmacySku.id, stock: 8 });
     expect(updated).toMatchObject({ stock: 8, price: 470 });
-    await c.adminPharmacyStock.update({ pharmacyUid: t.groupPharmacy.id, pharmacySkuUid: t.groupPharmacySku.id, price: 520 });
+    await c.admin.pharmacyStock.update({ pharmacyUid: t.groupPharmacy.id, pharmacySkuUid: t.groupPharmacySku.id, price: 520 });
     // The same stock again: no movement, no event.
-    await c.adminPharmacyStock.update({ pharmacyUid: t.groupPharmacy.id, pharmacySkuUid: t.groupPharmacySku.id, stock: 8 });
+    await c.admin.pharmacyStock.update({ pharmacyUid: t.groupPharmacy.id, pharmacySkuUid: t.groupPharmacySku.id, stock: 8 });
 
-    const movements = await c.adminPharmacyStock.movements({ pharmacyUid: t.groupPharmacy.id, pharmacySkuUid: t.groupPharmacySku.id });
+    const movements = await c.admin.pharmacyStock.movements({ pharmacyUid: t.groupPharmacy.id, pharmacySkuUid: t.groupPharmacySku.id });
     expect(movements).toEqual([expect.objectContaining({ delta: 5, stockAfter: 8, reason: "manual_change", by: { type: "USER", uid: admin.id, name: admin.name } })]);
     const row = await t.db.stockMovement.findFirstOrThrow({ where: { pharmacySkuId: t.groupPharmacySku.id } });
     expect(row).toMatchObject({ actorType: "USER", actorUserId: admin.id, actorApiKeyId: null });
@@ -256,13 +256,13 @@ describe("pharmacy stock", () => {
     expect(audits.every((a) => a.entityType === "pharmacy_sku" && a.actorUserId === admin.id)).toBe(true);
 
     // The portal's rules: a pharmacy SKU of another pharmacy is not this pharmacy's; bad values are field errors.
-    expect(await trpcCode(c.adminPharmacyStock.update({ pharmacyUid: t.pharmacy.id, pharmacySkuUid: t.groupPharmacySku.id, stock: 1 }))).toBe("NOT_FOUND");
-    expect((await failure("adminPharmacyStock.update", { pharmacyUid: t.pharmacy.id, pharmacySkuUid: t.pharmacySku.id, stock: -1 })).fieldErrors).toHaveProperty("stock");
+    expect(await trpcCode(c.admin.pharmacyStock.update({ pharmacyUid: t.pharmacy.id, pharmacySkuUid: t.groupPharmacySku.id, stock: 1 }))).toBe("NOT_FOUND");
+    expect((await failure("admin.pharmacyStock.update", { pharmacyUid: t.pharmacy.id, pharmacySkuUid: t.pharmacySku.id, stock: -1 })).fieldErrors).toHaveProperty("stock");
   });
 
   it("two concurrent stock edits leave one consistent ledger", async () => {
     const c = as(admin);
-    const edit = (stock: number) => c.adminPharmacyStock.update({ pharmacyUid: t.loosePharmacy.id, pharmacySkuUid: loose.id, stock });
+    const edit = (stock: number) => c.admin.pharmacyStock.update({ pharmacyUid: t.loosePharmacy.id, pharmacySkuUid: loose.id, stock });
     const loose = await t.db.pharmacySku.create({ data: { pharmacyId: t.loosePharmacy.id, skuId: t.sku.id, externalId: "C-1", price: 100, stock: 0 } });
     await Promise.all([edit(5), edit(5)]);
     const rows = await t.db.stockMovement.findMany({ where: { pharmacySkuId: loose.id } });
@@ -277,13 +277,13 @@ describe("pharmacy stock", () => {
       data: { pharmacyId: t.loosePharmacy.id, skuId: t.digitalSku.id, externalId: "LOW-1", price: 100, stock: LOW_STOCK_THRESHOLD },
     });
     const plenty = await t.db.pharmacySku.update({ where: { id: t.pharmacySku.id }, data: { stock: LOW_STOCK_THRESHOLD + 1 } });
-    const counts = new Map((await c.adminPharmacyStock.pharmacies()).map((p) => [p.uid, p.runningOut]));
+    const counts = new Map((await c.admin.catalogue.pharmacies()).map((p) => [p.uid, p.runningOut]));
     const lowAtLoose = await t.db.pharmacySku.count({ where: { pharmacyId: t.loosePharmacy.id, deletedAt: null, stock: { lte: LOW_STOCK_THRESHOLD } } });
     expect(counts.get(t.loosePharmacy.id)).toBe(lowAtLoose);
-    const running = await c.adminPharmacyStock.list({ pharmacyUid: t.loosePharmacy.id, maxStock: LOW_STOCK_THRESHOLD });
+    const running = await c.admin.pharmacyStock.list({ pharmacyUid: t.loosePharmacy.id, maxStock: LOW_STOCK_THRESHOLD });
     expect(running.items.map((i) => i.uid)).toContain(low.id);
     expect(running.items.every((i) => i.stock <= LOW_STOCK_THRESHOLD)).toBe(true);
-    const atMain = await c.adminPharmacyStock.list({ pharmacyUid: t.pharmacy.id, maxStock: LOW_STOCK_THRESHOLD });
+    const atMain = await c.admin.pharmacyStock.list({ pharmacyUid: t.pharmacy.id, maxStock: LOW_STOCK_THRESHOLD });
     expect(atMain.items.map((i) => i.uid)).not.toContain(plenty.id);
   });
 });

@@ -57,11 +57,11 @@ describe("authorisation", () => {
   it("refuses signed-out callers, pharmacists and doctors on every procedure", async () => {
     const { orderId, fulfillmentId } = await newOrder({ on_hold: true });
     const calls = (user: PortalSessionUser | null) => [
-      () => as(user).adminOrders.list({}),
-      () => as(user).adminOrders.get({ uid: orderId }),
-      () => as(user).adminOrders.prescriptionFile({ orderUid: orderId, prescriptionUid: orderId }),
-      () => as(user).adminOrders.cancelFulfillment({ orderUid: orderId, fulfillmentUid: fulfillmentId }),
-      () => as(user).adminOrders.releaseHold({ uid: orderId }),
+      () => as(user).admin.orders.list({}),
+      () => as(user).admin.orders.get({ uid: orderId }),
+      () => as(user).admin.orders.prescriptionFile({ orderUid: orderId, prescriptionUid: orderId }),
+      () => as(user).admin.orders.cancelFulfillment({ orderUid: orderId, fulfillmentUid: fulfillmentId }),
+      () => as(user).admin.orders.releaseHold({ uid: orderId }),
     ];
     for (const call of calls(null)) expect(await trpcCode(call())).toBe("UNAUTHORIZED");
     for (const call of calls(pharmacist)) expect(await trpcCode(call())).toBe("FORBIDDEN");
@@ -75,11 +75,11 @@ describe("authorisation", () => {
     const { orderId, fulfillmentId } = await newOrder({ on_hold: true });
     const otherEvents = () => t.db.auditEvent.count({ where: { organisationId: other.organisation.id } });
     const otherEventsBefore = await otherEvents();
-    expect(await trpcCode(as(otherAdmin).adminOrders.get({ uid: orderId }))).toBe("NOT_FOUND");
-    expect(await trpcCode(as(otherAdmin).adminOrders.prescriptionFile({ orderUid: orderId, prescriptionUid: orderId }))).toBe("NOT_FOUND");
-    expect(await trpcCode(as(otherAdmin).adminOrders.cancelFulfillment({ orderUid: orderId, fulfillmentUid: fulfillmentId }))).toBe("NOT_FOUND");
-    expect(await trpcCode(as(otherAdmin).adminOrders.releaseHold({ uid: orderId }))).toBe("NOT_FOUND");
-    expect((await as(otherAdmin).adminOrders.list({ search: orderId })).total).toBe(0);
+    expect(await trpcCode(as(otherAdmin).admin.orders.get({ uid: orderId }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(otherAdmin).admin.orders.prescriptionFile({ orderUid: orderId, prescriptionUid: orderId }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(otherAdmin).admin.orders.cancelFulfillment({ orderUid: orderId, fulfillmentUid: fulfillmentId }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(otherAdmin).admin.orders.releaseHold({ uid: orderId }))).toBe("NOT_FOUND");
+    expect((await as(otherAdmin).admin.orders.list({ search: orderId })).total).toBe(0);
     expect((await t.db.order.findUniqueOrThrow({ where: { id: orderId } })).onHold).toBe(true);
     expect((await fulfillmentOf(orderId)).status).toBe("OPEN");
     expect(await otherEvents()).toBe(otherEventsBefore);
@@ -88,12 +88,12 @@ describe("authorisation", () => {
 
   it("refuses bad input with BAD_REQUEST and the fields named", async () => {
     const error = await as(admin)
-      .adminOrders.list({ status: "shipped" as never, limit: 10_000 })
+      .admin.orders.list({ status: "shipped" as never, limit: 10_000 })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TRPCError);
     expect((error as TRPCError).code).toBe("BAD_REQUEST");
     expect(toFieldErrors(((error as TRPCError).cause as ZodError).issues)).toMatchObject({ status: expect.any(Array), limit: expect.any(Array) });
-    expect(await trpcCode(as(admin).adminOrders.get({ uid: "" }))).toBe("BAD_REQUEST");
+    expect(await trpcCode(as(admin).admin.orders.get({ uid: "" }))).toBe("BAD_REQUEST");
   });
 });
 
@@ -102,25 +102,25 @@ describe("list", () => {
     const tag = Math.random().toString(36).slice(2, 8);
     const a = await newOrder({ name: `#ADM-${tag}`, customer: { id: `c-${tag}`, email: `erika.${tag}@example.com` } });
     const b = await newOrder({ external_id: `ext-${tag}` });
-    const ids = async (search: string) => (await as(admin).adminOrders.list({ search })).items.map((o) => o.uid);
+    const ids = async (search: string) => (await as(admin).admin.orders.list({ search })).items.map((o) => o.uid);
     expect(await ids(`ADM-${tag}`)).toEqual([a.orderId]);
     expect(await ids(`ext-${tag}`)).toEqual([b.orderId]);
     expect(await ids(`ERIKA.${tag}@`)).toEqual([a.orderId]);
     expect(await ids(`nothing-${tag}`)).toEqual([]);
-    const row = (await as(admin).adminOrders.list({ search: `ADM-${tag}` })).items[0];
+    const row = (await as(admin).admin.orders.list({ search: `ADM-${tag}` })).items[0];
     expect(row).toMatchObject({ name: `#ADM-${tag}`, customerEmail: `erika.${tag}@example.com`, onHold: false, status: "waiting for pharmacy" });
   });
 
   it("filters by status, on hold and without a pharmacy, and pages", async () => {
     const held = await newOrder({ on_hold: true });
     const waiting = await placeWaitingOrder(t, refs, { customerId: `w-${held.orderId}` });
-    const onHold = (await as(admin).adminOrders.list({ onHold: true, limit: 100 })).items.map((o) => o.uid);
+    const onHold = (await as(admin).admin.orders.list({ onHold: true, limit: 100 })).items.map((o) => o.uid);
     expect(onHold).toContain(held.orderId);
     expect(onHold).not.toContain(waiting.orderId);
-    const forDoctor = await as(admin).adminOrders.list({ status: "waiting for doctor", limit: 100 });
+    const forDoctor = await as(admin).admin.orders.list({ status: "waiting for doctor", limit: 100 });
     expect(forDoctor.items.map((o) => o.uid)).toContain(waiting.orderId);
     expect(forDoctor.items.every((o) => o.status === "waiting for doctor")).toBe(true);
-    const page = await as(admin).adminOrders.list({ limit: 1, page: 1 });
+    const page = await as(admin).admin.orders.list({ limit: 1, page: 1 });
     expect(page.items).toHaveLength(1);
     expect(page.totalPages).toBe(page.total);
   });
@@ -132,7 +132,7 @@ describe("list", () => {
     const hourAgo = new Date(Date.now() - 60 * 60_000);
     await t.db.$executeRaw`UPDATE "Order" SET "updatedAt" = ${hourAgo} WHERE "id" = ${orderId}`;
     await t.db.$executeRaw`UPDATE "PharmacyOrder" SET "updatedAt" = ${hourAgo} WHERE "id" = ${po.id}`;
-    const row = async () => (await as(admin).adminOrders.list({ search: externalId })).items[0];
+    const row = async () => (await as(admin).admin.orders.list({ search: externalId })).items[0];
     expect(await row()).toMatchObject({ status: "waiting for pharmacy", pharmacyOrderStatuses: ["waiting for pharmacy"], lastChangeAt: unix(hourAgo) });
 
     // The pharmacy puts it on hold: the order's own status and updatedAt stay, the list says what happened and when.
@@ -141,7 +141,7 @@ describe("list", () => {
     const poNow = await t.db.pharmacyOrder.findUniqueOrThrow({ where: { id: po.id } });
     expect(await row()).toMatchObject({ status: "waiting for pharmacy", pharmacyOrderStatuses: ["on-hold"], lastChangeAt: unix(poNow.updatedAt) });
     expect(unix(poNow.updatedAt)).toBeGreaterThan(unix(hourAgo));
-    const detail = await as(admin).adminOrders.get({ uid: orderId });
+    const detail = await as(admin).admin.orders.get({ uid: orderId });
     expect(detail).toMatchObject({ updatedAt: unix(hourAgo), lastChangeAt: unix(poNow.updatedAt) });
   });
 });
@@ -149,7 +149,7 @@ describe("list", () => {
 describe("detail", () => {
   it("shows the customer, addresses, items, fulfillments with the pharmacy order's history, and prescriptions with the PDF", async () => {
     const { orderId } = await newOrder();
-    const detail = await as(admin).adminOrders.get({ uid: orderId });
+    const detail = await as(admin).admin.orders.get({ uid: orderId });
     expect(detail.deliveryAddress).toMatchObject({ firstName: "Erika", city: "Berlin" });
     expect(detail.customerEmail).toBe("erika@example.com");
     expect(detail.fulfillments).toHaveLength(1);
@@ -159,15 +159,15 @@ describe("detail", () => {
     expect(detail.fulfillments[0].items[0]).toMatchObject({ quantity: 1, sku: { displayName: "Aspirin 500 mg" } });
 
     const waiting = await placeWaitingOrder(t, refs, { customerId: `pdf-${orderId}` });
-    const rx = (await as(admin).adminOrders.get({ uid: waiting.orderId })).prescriptions[0];
+    const rx = (await as(admin).admin.orders.get({ uid: waiting.orderId })).prescriptions[0];
     expect(rx).toMatchObject({ uid: waiting.prescriptionId, status: "waiting for doctor", hasFile: false });
-    expect(await as(admin).adminOrders.prescriptionFile({ orderUid: waiting.orderId, prescriptionUid: waiting.prescriptionId })).toBeNull();
+    expect(await as(admin).admin.orders.prescriptionFile({ orderUid: waiting.orderId, prescriptionUid: waiting.prescriptionId })).toBeNull();
     const content = await storeRenderedPdf(t, waiting.prescriptionId);
-    const file = await as(admin).adminOrders.prescriptionFile({ orderUid: waiting.orderId, prescriptionUid: waiting.prescriptionId });
+    const file = await as(admin).admin.orders.prescriptionFile({ orderUid: waiting.orderId, prescriptionUid: waiting.prescriptionId });
     expect(file).toMatchObject({ signed: false });
     expect(Buffer.from(file!.contentBase64, "base64").equals(content)).toBe(true);
     // A prescription named with another order of the organisation is not found.
-    expect(await trpcCode(as(admin).adminOrders.prescriptionFile({ orderUid: orderId, prescriptionUid: waiting.prescriptionId }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(admin).admin.orders.prescriptionFile({ orderUid: orderId, prescriptionUid: waiting.prescriptionId }))).toBe("NOT_FOUND");
   });
 });
 
@@ -175,8 +175,8 @@ describe("cancelFulfillment", () => {
   it("cancels through the Management API's rule (pharmacy order cancelled), once, with an audit event", async () => {
     const { orderId, fulfillmentId } = await newOrder();
     await Promise.all([
-      as(admin).adminOrders.cancelFulfillment({ orderUid: orderId, fulfillmentUid: fulfillmentId }),
-      as(admin).adminOrders.cancelFulfillment({ orderUid: orderId, fulfillmentUid: fulfillmentId }),
+      as(admin).admin.orders.cancelFulfillment({ orderUid: orderId, fulfillmentUid: fulfillmentId }),
+      as(admin).admin.orders.cancelFulfillment({ orderUid: orderId, fulfillmentUid: fulfillmentId }),
     ]);
     const f = await fulfillmentOf(orderId);
     expect(f.status).toBe("CANCELLED");
@@ -193,9 +193,9 @@ describe("cancelFulfillment", () => {
     const { orderId, fulfillmentId } = await newOrder();
     const po = (await fulfillmentOf(orderId)).pharmacyOrder!;
     expect((await patch(`${EPA}/${po.id}/status`, { key: t.keys.pharmacy, body: { status: "in-progress" } })).status).toBe(200);
-    expect(await trpcCode(as(admin).adminOrders.cancelFulfillment({ orderUid: orderId, fulfillmentUid: fulfillmentId }))).toBe("CONFLICT");
+    expect(await trpcCode(as(admin).admin.orders.cancelFulfillment({ orderUid: orderId, fulfillmentUid: fulfillmentId }))).toBe("CONFLICT");
     const another = await newOrder();
-    expect(await trpcCode(as(admin).adminOrders.cancelFulfillment({ orderUid: another.orderId, fulfillmentUid: fulfillmentId }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(admin).admin.orders.cancelFulfillment({ orderUid: another.orderId, fulfillmentUid: fulfillmentId }))).toBe("NOT_FOUND");
     expect((await fulfillmentOf(orderId)).status).toBe("OPEN");
     expect(await auditOf(fulfillmentId)).toEqual([]);
   });
@@ -206,7 +206,7 @@ describe("releaseHold", () => {
     const { orderId } = await newOrder({ on_hold: true, hold_comment: "check the address" });
     expect((await fulfillmentOf(orderId)).pharmacyOrder).toBeNull();
     expect((await t.db.order.findUniqueOrThrow({ where: { id: orderId } })).status).toBe("paused");
-    const [a, b] = await Promise.all([as(admin).adminOrders.releaseHold({ uid: orderId }), as(admin).adminOrders.releaseHold({ uid: orderId })]);
+    const [a, b] = await Promise.all([as(admin).admin.orders.releaseHold({ uid: orderId }), as(admin).admin.orders.releaseHold({ uid: orderId })]);
     expect([a.released, b.released].sort()).toEqual([false, true]);
     const order = await t.db.order.findUniqueOrThrow({ where: { id: orderId } });
     expect(order).toMatchObject({ onHold: false, status: "waiting for pharmacy" });
@@ -221,7 +221,7 @@ describe("releaseHold", () => {
 
   it("leaves a fulfillment whose prescription waits for a doctor with the doctor", async () => {
     const held = await placeWaitingOrder(t, refs, { customerId: "held-rx", overrides: { on_hold: true } });
-    const outcome = await as(admin).adminOrders.releaseHold({ uid: held.orderId });
+    const outcome = await as(admin).admin.orders.releaseHold({ uid: held.orderId });
     expect(outcome).toMatchObject({ released: true, pharmacyOrderUids: [] });
     expect((await t.db.order.findUniqueOrThrow({ where: { id: held.orderId } })).status).toBe("waiting for doctor");
   });
@@ -230,13 +230,13 @@ describe("releaseHold", () => {
     const body = orderBody(t, [], { on_hold: true, fulfillments: [{ external_id: "f-big", items: [item(refs.otcReference, { quantity: 5000 })] }] });
     const r = await placeOrder(t, body);
     expect(r.status, r.text).toBe(201);
-    const before = await as(admin).adminHome.summary();
-    const outcome = await as(admin).adminOrders.releaseHold({ uid: r.json.uid });
+    const before = await as(admin).admin.home.summary();
+    const outcome = await as(admin).admin.orders.releaseHold({ uid: r.json.uid });
     expect(outcome.released).toBe(true);
     expect(outcome.unroutableFulfillmentUids).toHaveLength(1);
     expect((await t.db.order.findUniqueOrThrow({ where: { id: r.json.uid } })).status).toBe("pharmacy not found");
-    expect((await as(admin).adminHome.summary()).withoutPharmacy).toBe(before.withoutPharmacy + 1);
-    expect((await as(admin).adminOrders.list({ withoutPharmacy: true, limit: 100 })).items.map((o) => o.uid)).toContain(r.json.uid);
+    expect((await as(admin).admin.home.summary()).withoutPharmacy).toBe(before.withoutPharmacy + 1);
+    expect((await as(admin).admin.orders.list({ withoutPharmacy: true, limit: 100 })).items.map((o) => o.uid)).toContain(r.json.uid);
   });
 });
 

@@ -56,12 +56,12 @@ beforeAll(async () => {
 
 describe("adminUsers: who may call", () => {
   const calls = (caller: ReturnType<typeof as>) => [
-    () => caller.adminUsers.list(),
-    () => caller.adminUsers.bindingChoices(),
-    () => caller.adminUsers.add({ email: `x-${tag()}@example.com`, name: "X", role: "ADMIN" }),
-    () => caller.adminUsers.deactivate({ userUid: pharmacist.id }),
-    () => caller.adminUsers.reactivate({ userUid: pharmacist.id }),
-    () => caller.adminUsers.issuePasswordReset({ userUid: pharmacist.id }),
+    () => caller.admin.users.list(),
+    () => caller.admin.users.bindingChoices(),
+    () => caller.admin.users.add({ email: `x-${tag()}@example.com`, name: "X", role: "ADMIN" }),
+    () => caller.admin.users.deactivate({ userUid: pharmacist.id }),
+    () => caller.admin.users.reactivate({ userUid: pharmacist.id }),
+    () => caller.admin.users.issuePasswordReset({ userUid: pharmacist.id }),
   ];
 
   it("refuses nobody signed in (UNAUTHORIZED), pharmacists and doctors (FORBIDDEN), writing nothing", async () => {
@@ -75,30 +75,30 @@ describe("adminUsers: who may call", () => {
   });
 
   it("answers NOT_FOUND for another organisation's user, pharmacy, group or doctor, and changes nothing", async () => {
-    expect(await trpcCode(as(admin).adminUsers.deactivate({ userUid: otherUser.id }))).toBe("NOT_FOUND");
-    expect(await trpcCode(as(admin).adminUsers.reactivate({ userUid: otherUser.id }))).toBe("NOT_FOUND");
-    expect(await trpcCode(as(admin).adminUsers.issuePasswordReset({ userUid: otherUser.id }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(admin).admin.users.deactivate({ userUid: otherUser.id }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(admin).admin.users.reactivate({ userUid: otherUser.id }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(admin).admin.users.issuePasswordReset({ userUid: otherUser.id }))).toBe("NOT_FOUND");
     expect((await other.db.user.findUniqueOrThrow({ where: { id: otherUser.id } })).deactivatedAt).toBeNull();
     expect(await other.db.userToken.count({ where: { userId: otherUser.id } })).toBe(0);
 
     const foreignDoctor = await other.db.doctor.create({ data: { organisationId: other.organisation.id, displayName: "Dr. Elsewhere" } });
     const emails = [`a-${tag()}@example.com`, `b-${tag()}@example.com`, `c-${tag()}@example.com`];
-    expect(await trpcCode(as(admin).adminUsers.add({ email: emails[0], name: "P", role: "PHARMACIST", pharmacyUid: other.pharmacy.id }))).toBe("NOT_FOUND");
-    expect(await trpcCode(as(admin).adminUsers.add({ email: emails[1], name: "P", role: "PHARMACIST", pharmacyGroupUid: other.group.id }))).toBe("NOT_FOUND");
-    expect(await trpcCode(as(admin).adminUsers.add({ email: emails[2], name: "D", role: "DOCTOR", doctorUid: foreignDoctor.id }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(admin).admin.users.add({ email: emails[0], name: "P", role: "PHARMACIST", pharmacyUid: other.pharmacy.id }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(admin).admin.users.add({ email: emails[1], name: "P", role: "PHARMACIST", pharmacyGroupUid: other.group.id }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(admin).admin.users.add({ email: emails[2], name: "D", role: "DOCTOR", doctorUid: foreignDoctor.id }))).toBe("NOT_FOUND");
     expect(await t.db.user.count({ where: { email: { in: emails } } })).toBe(0);
 
-    const listed = (await as(admin).adminUsers.list()).map((u) => u.uid);
+    const listed = (await as(admin).admin.users.list()).map((u) => u.uid);
     expect(listed).toContain(pharmacist.id);
     expect(listed).not.toContain(otherUser.id);
     expect(listed).not.toContain(otherAdmin.id);
   });
 });
 
-describe("adminUsers.add", () => {
+describe("admin.users.add", () => {
   it("invites a pharmacist: no password, a link shown once whose token is stored only as a hash, valid 7 days, audited", async () => {
     const email = `inv-${tag()}@example.com`;
-    const added = await as(admin).adminUsers.add({ email, name: "Ina Vited", role: "PHARMACIST", pharmacyUid: t.pharmacy.id });
+    const added = await as(admin).admin.users.add({ email, name: "Ina Vited", role: "PHARMACIST", pharmacyUid: t.pharmacy.id });
     expect(added.invitationLink).toMatch(/\/invitation\/[A-Za-z0-9_-]{43}$/);
     const token = tokenOf(added.invitationLink!);
     const user = await t.db.user.findUniqueOrThrow({ where: { id: added.uid }, include: { tokens: true } });
@@ -109,7 +109,7 @@ describe("adminUsers.add", () => {
     const days = (user.tokens[0].expiresAt.getTime() - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(6.9);
     expect(days).toBeLessThanOrEqual(7);
-    expect((await as(admin).adminUsers.list()).find((u) => u.uid === user.id)).toMatchObject({ status: "invited", pharmacy: { uid: t.pharmacy.id } });
+    expect((await as(admin).admin.users.list()).find((u) => u.uid === user.id)).toMatchObject({ status: "invited", pharmacy: { uid: t.pharmacy.id } });
     const audit = await auditOf(user.id);
     expect(audit).toMatchObject([{ entityType: "user", action: "invited", actorUserId: admin.id }]);
     expect(JSON.stringify(audit)).not.toContain(token);
@@ -119,7 +119,7 @@ describe("adminUsers.add", () => {
 
   it("creates a user with an initial password (argon2id), who can sign in at once", async () => {
     const email = `pw-${tag()}@example.com`;
-    const added = await as(admin).adminUsers.add({ email, name: "Pia Word", role: "PHARMACIST", pharmacyGroupUid: t.group.id, password: PASSWORD });
+    const added = await as(admin).admin.users.add({ email, name: "Pia Word", role: "PHARMACIST", pharmacyGroupUid: t.group.id, password: PASSWORD });
     expect(added.invitationLink).toBeNull();
     const user = await t.db.user.findUniqueOrThrow({ where: { id: added.uid } });
     expect(user.passwordHash).toMatch(/^\$argon2id\$/);
@@ -131,13 +131,13 @@ describe("adminUsers.add", () => {
 
   it("binds a doctor user to an existing Doctor without a user, or to a new Doctor", async () => {
     const free = await t.db.doctor.create({ data: { organisationId: t.organisation.id, displayName: "Dr. Free" } });
-    const choices = await as(admin).adminUsers.bindingChoices();
+    const choices = await as(admin).admin.users.bindingChoices();
     expect(choices.doctors.map((d) => d.uid)).toContain(free.id);
     expect(choices.doctors.map((d) => d.uid)).not.toContain(doctorUser.doctorId);
-    const existing = await as(admin).adminUsers.add({ email: `doc-${tag()}@example.com`, name: "Dr. Free", role: "DOCTOR", doctorUid: free.id });
+    const existing = await as(admin).admin.users.add({ email: `doc-${tag()}@example.com`, name: "Dr. Free", role: "DOCTOR", doctorUid: free.id });
     expect((await t.db.user.findUniqueOrThrow({ where: { id: existing.uid } })).doctorId).toBe(free.id);
 
-    const created = await as(admin).adminUsers.add({
+    const created = await as(admin).admin.users.add({
       email: `newdoc-${tag()}@example.com`,
       name: "Dr. New",
       role: "DOCTOR",
@@ -152,18 +152,18 @@ describe("adminUsers.add", () => {
   it("refuses bad input with field errors and writes nothing", async () => {
     const before = await t.db.user.count();
     const doctorsBefore = await t.db.doctor.count({ where: { organisationId: t.organisation.id } });
-    expect(await fieldErrors(as(admin).adminUsers.add({ email: "not-an-email", name: "X", role: "ADMIN" }))).toHaveProperty("email");
-    expect(await fieldErrors(as(admin).adminUsers.add({ email: `x-${tag()}@example.com`, name: "X", role: "PHARMACIST" }))).toHaveProperty("pharmacyUid");
+    expect(await fieldErrors(as(admin).admin.users.add({ email: "not-an-email", name: "X", role: "ADMIN" }))).toHaveProperty("email");
+    expect(await fieldErrors(as(admin).admin.users.add({ email: `x-${tag()}@example.com`, name: "X", role: "PHARMACIST" }))).toHaveProperty("pharmacyUid");
     expect(
-      await fieldErrors(as(admin).adminUsers.add({ email: `x-${tag()}@example.com`, name: "X", role: "PHARMACIST", pharmacyUid: t.pharmacy.id, pharmacyGroupUid: t.group.id })),
+      await fieldErrors(as(admin).admin.users.add({ email: `x-${tag()}@example.com`, name: "X", role: "PHARMACIST", pharmacyUid: t.pharmacy.id, pharmacyGroupUid: t.group.id })),
     ).toHaveProperty("pharmacyUid");
-    expect(await fieldErrors(as(admin).adminUsers.add({ email: `x-${tag()}@example.com`, name: "X", role: "DOCTOR" }))).toHaveProperty("doctorUid");
-    expect(await fieldErrors(as(admin).adminUsers.add({ email: `x-${tag()}@example.com`, name: "X", role: "ADMIN", password: "short" }))).toHaveProperty("password");
+    expect(await fieldErrors(as(admin).admin.users.add({ email: `x-${tag()}@example.com`, name: "X", role: "DOCTOR" }))).toHaveProperty("doctorUid");
+    expect(await fieldErrors(as(admin).admin.users.add({ email: `x-${tag()}@example.com`, name: "X", role: "ADMIN", password: "short" }))).toHaveProperty("password");
     // A taken e-mail (any case), and a Doctor that already has a user.
-    expect(await fieldErrors(as(admin).adminUsers.add({ email: pharmacist.email.toUpperCase(), name: "X", role: "ADMIN" }))).toEqual({
+    expect(await fieldErrors(as(admin).admin.users.add({ email: pharmacist.email.toUpperCase(), name: "X", role: "ADMIN" }))).toEqual({
       email: ["A user with this e-mail address already exists."],
     });
-    expect(await fieldErrors(as(admin).adminUsers.add({ email: `x-${tag()}@example.com`, name: "X", role: "DOCTOR", doctorUid: doctorUser.doctorId! }))).toHaveProperty(
+    expect(await fieldErrors(as(admin).admin.users.add({ email: `x-${tag()}@example.com`, name: "X", role: "DOCTOR", doctorUid: doctorUser.doctorId! }))).toHaveProperty(
       "doctorUid",
     );
     expect(await t.db.user.count()).toBe(before);
@@ -172,7 +172,7 @@ describe("adminUsers.add", () => {
 
   it("adds one user when the same invitation is sent twice at once", async () => {
     const email = `twice-${tag()}@example.com`;
-    const results = await Promise.allSettled([1, 2].map(() => as(admin).adminUsers.add({ email, name: "Twice", role: "ADMIN" })));
+    const results = await Promise.allSettled([1, 2].map(() => as(admin).admin.users.add({ email, name: "Twice", role: "ADMIN" })));
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(await t.db.user.count({ where: { email } })).toBe(1);
     const loser = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
@@ -182,7 +182,7 @@ describe("adminUsers.add", () => {
   it("binds a Doctor to one user when two are added for it at once", async () => {
     const doctor = await t.db.doctor.create({ data: { organisationId: t.organisation.id, displayName: "Dr. Wanted" } });
     const results = await Promise.allSettled(
-      [1, 2].map((i) => as(admin).adminUsers.add({ email: `wanted-${i}-${tag()}@example.com`, name: "Dr. Wanted", role: "DOCTOR", doctorUid: doctor.id })),
+      [1, 2].map((i) => as(admin).admin.users.add({ email: `wanted-${i}-${tag()}@example.com`, name: "Dr. Wanted", role: "DOCTOR", doctorUid: doctor.id })),
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const loser = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
@@ -194,7 +194,7 @@ describe("adminUsers.add", () => {
 describe("password links", () => {
   async function invite() {
     const email = `link-${tag()}@example.com`;
-    const added = await as(admin).adminUsers.add({ email, name: "Link", role: "PHARMACIST", pharmacyUid: t.pharmacy.id });
+    const added = await as(admin).admin.users.add({ email, name: "Link", role: "PHARMACIST", pharmacyUid: t.pharmacy.id });
     return { email, uid: added.uid, token: tokenOf(added.invitationLink!) };
   }
   const setPassword = (token: string, purpose: "INVITATION" | "PASSWORD_RESET" = "INVITATION", password = PASSWORD) =>
@@ -244,9 +244,9 @@ describe("password links", () => {
 
   it("a reset link replaces the password; issuing another makes the earlier one stop working", async () => {
     const email = `reset-${tag()}@example.com`;
-    const { uid } = await as(admin).adminUsers.add({ email, name: "Re Set", role: "ADMIN", password: PASSWORD });
-    const first = await as(admin).adminUsers.issuePasswordReset({ userUid: uid });
-    const second = await as(admin).adminUsers.issuePasswordReset({ userUid: uid });
+    const { uid } = await as(admin).admin.users.add({ email, name: "Re Set", role: "ADMIN", password: PASSWORD });
+    const first = await as(admin).admin.users.issuePasswordReset({ userUid: uid });
+    const second = await as(admin).admin.users.issuePasswordReset({ userUid: uid });
     expect(second.resetLink).toMatch(/\/reset-password\/[A-Za-z0-9_-]{43}$/);
     expect(await describePasswordToken(tokenOf(first.resetLink), "PASSWORD_RESET")).toEqual({ state: "used" });
     expect(await fieldErrors(setPassword(tokenOf(first.resetLink), "PASSWORD_RESET", "a brand new password"))).toHaveProperty("token");
@@ -260,41 +260,41 @@ describe("password links", () => {
 describe("deactivation", () => {
   it("ends the user's sessions at once (their next tRPC call is refused); reactivation lets them sign in again, not the old sessions back", async () => {
     const user = await createPortalUser(t.db, { role: "PHARMACIST", organisationId: t.organisation.id, pharmacyId: t.pharmacy.id });
-    expect(await as(user).pharmacies.list()).toEqual([{ uid: t.pharmacy.id, displayName: t.pharmacy.displayName }]);
-    expect(await as(admin).adminUsers.deactivate({ userUid: user.id })).toEqual({ deactivated: true });
-    expect(await trpcCode(as(user).pharmacies.list())).toBe("UNAUTHORIZED");
-    expect((await as(admin).adminUsers.list()).find((u) => u.uid === user.id)?.status).toBe("deactivated");
-    await as(admin).adminUsers.reactivate({ userUid: user.id });
-    expect(await trpcCode(as(user).pharmacies.list())).toBe("UNAUTHORIZED");
+    expect(await as(user).pharmacy.pharmacies.list()).toEqual([{ uid: t.pharmacy.id, displayName: t.pharmacy.displayName }]);
+    expect(await as(admin).admin.users.deactivate({ userUid: user.id })).toEqual({ deactivated: true });
+    expect(await trpcCode(as(user).pharmacy.pharmacies.list())).toBe("UNAUTHORIZED");
+    expect((await as(admin).admin.users.list()).find((u) => u.uid === user.id)?.status).toBe("deactivated");
+    await as(admin).admin.users.reactivate({ userUid: user.id });
+    expect(await trpcCode(as(user).pharmacy.pharmacies.list())).toBe("UNAUTHORIZED");
     // A new session (sign-in) carries the current version.
     const { sessionVersion } = await t.db.user.findUniqueOrThrow({ where: { id: user.id } });
-    expect(await as({ ...user, sessionVersion }).pharmacies.list()).toHaveLength(1);
+    expect(await as({ ...user, sessionVersion }).pharmacy.pharmacies.list()).toHaveLength(1);
     expect((await auditOf(user.id)).map((e) => e.action)).toEqual(["deactivated", "reactivated"]);
   });
 
   it("a deactivated user cannot sign in, and their unused links stop working", async () => {
     const email = `gone-${tag()}@example.com`;
-    const { uid } = await as(admin).adminUsers.add({ email, name: "Gone", role: "ADMIN", password: PASSWORD });
-    const reset = await as(admin).adminUsers.issuePasswordReset({ userUid: uid });
-    await as(admin).adminUsers.deactivate({ userUid: uid });
+    const { uid } = await as(admin).admin.users.add({ email, name: "Gone", role: "ADMIN", password: PASSWORD });
+    const reset = await as(admin).admin.users.issuePasswordReset({ userUid: uid });
+    await as(admin).admin.users.deactivate({ userUid: uid });
     expect(await authorizeCredentials(email, PASSWORD, { "x-forwarded-for": "198.51.100.5" })).toBeNull();
     expect(await describePasswordToken(tokenOf(reset.resetLink), "PASSWORD_RESET")).toEqual({ state: "invalid" });
-    expect(await trpcCode(as(admin).adminUsers.issuePasswordReset({ userUid: uid }))).toBe("BAD_REQUEST");
+    expect(await trpcCode(as(admin).admin.users.issuePasswordReset({ userUid: uid }))).toBe("BAD_REQUEST");
   });
 
   it("an admin cannot deactivate themselves nor the last active admin, even when two admins try each other at once", async () => {
     const org = await createTenant();
     const a = await createPortalUser(org.db, { role: "ADMIN", organisationId: org.organisation.id });
     const b = await createPortalUser(org.db, { role: "ADMIN", organisationId: org.organisation.id });
-    expect(await trpcCode(as(a).adminUsers.deactivate({ userUid: a.id }))).toBe("BAD_REQUEST");
-    const results = await Promise.allSettled([as(a).adminUsers.deactivate({ userUid: b.id }), as(b).adminUsers.deactivate({ userUid: a.id })]);
+    expect(await trpcCode(as(a).admin.users.deactivate({ userUid: a.id }))).toBe("BAD_REQUEST");
+    const results = await Promise.allSettled([as(a).admin.users.deactivate({ userUid: b.id }), as(b).admin.users.deactivate({ userUid: a.id })]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(await org.db.user.count({ where: { organisationId: org.organisation.id, role: "ADMIN", deactivatedAt: null } })).toBe(1);
     const survivor = results[0].status === "fulfilled" ? a : b;
     const gone = survivor === a ? b : a;
     // The survivor is now the last admin; reactivating the other makes deactivation possible again.
-    await as(survivor).adminUsers.reactivate({ userUid: gone.id });
-    await as(survivor).adminUsers.deactivate({ userUid: gone.id });
+    await as(survivor).admin.users.reactivate({ userUid: gone.id });
+    await as(survivor).admin.users.deactivate({ userUid: gone.id });
     expect(await org.db.auditEvent.count({ where: { organisationId: org.organisation.id, action: "deactivated" } })).toBe(2);
   });
 });
@@ -328,7 +328,7 @@ describe("passwords and sign-in", () => {
 
   it("throttles guessing: after 10 failures per e-mail and address even the right password is refused; other addresses are not", async () => {
     const email = `guess-${tag()}@example.com`;
-    await as(admin).adminUsers.add({ email, name: "Guess", role: "ADMIN", password: PASSWORD });
+    await as(admin).admin.users.add({ email, name: "Guess", role: "ADMIN", password: PASSWORD });
     const from = { "x-forwarded-for": "203.0.113.7" };
     for (let i = 0; i < SIGN_IN_LIMITS.perEmailAndAddress.points; i++) expect(await authorizeCredentials(email, `wrong guess ${i}`, from)).toBeNull();
     await expect(authorizeCredentials(email, PASSWORD, from)).rejects.toThrow(/^TooManyAttempts:15$/);
@@ -339,7 +339,7 @@ describe("passwords and sign-in", () => {
 
   it("a successful sign-in resets the e-mail and address count", async () => {
     const email = `reset-count-${tag()}@example.com`;
-    await as(admin).adminUsers.add({ email, name: "Count", role: "ADMIN", password: PASSWORD });
+    await as(admin).admin.users.add({ email, name: "Count", role: "ADMIN", password: PASSWORD });
     const from = { "x-forwarded-for": "203.0.113.9" };
     const limit = SIGN_IN_LIMITS.perEmailAndAddress.points;
     for (let i = 0; i < limit - 1; i++) expect(await authorizeCredentials(email, `wrong ${i}`, from)).toBeNull();

@@ -70,7 +70,7 @@ describe("who may call", () => {
   it("signed out: UNAUTHORIZED; a pharmacist or a doctor: FORBIDDEN; another organisation's uid: NOT_FOUND; nothing written", async () => {
     const { prescriptionId } = await renderedExternalRequest();
     const calls = (user: PortalSessionUser | null, uid: string) => {
-      const c = as(user).adminPrescriptions;
+      const c = as(user).admin.prescriptions;
       // Thunks: each call starts when it is awaited (a refused call never rejects unobserved).
       return [() => c.list({}), () => c.statistics(), () => c.get({ uid }), () => c.pdf({ uid }), () => c.render({ uid }), () => c.externalSign({ uid, signedPdfBase64: b64(signedPdf) })];
     };
@@ -90,7 +90,7 @@ describe("who may call", () => {
       expect(await t.db.backgroundTask.count({ where: { payload: { path: ["prescriptionId"], equals: id } } })).toBe(0);
     }
     expect(await t.db.auditEvent.count({ where: { entityId: { in: [prescriptionId, foreign.prescriptionId] } } })).toBe(0);
-    expect((await as(admin).adminPrescriptions.list({})).items.some((p) => p.uid === foreign.prescriptionId)).toBe(false);
+    expect((await as(admin).admin.prescriptions.list({})).items.some((p) => p.uid === foreign.prescriptionId)).toBe(false);
   });
 });
 
@@ -98,7 +98,7 @@ describe("list, statistics and detail", () => {
   it("lists with status filter and search, counts like the Management API, and shows one with patient, lines and history", async () => {
     const waiting = await placeWaitingOrder(t, refs, { customerId: "stat-customer" });
     const orderName = (await t.db.order.findUniqueOrThrow({ where: { id: waiting.orderId } })).name;
-    const c = as(admin).adminPrescriptions;
+    const c = as(admin).admin.prescriptions;
     const all = await c.list({ limit: 100 });
     const entry = all.items.find((p) => p.uid === waiting.prescriptionId)!;
     expect(entry).toMatchObject({
@@ -134,7 +134,7 @@ describe("list, statistics and detail", () => {
 describe("render", () => {
   it("queues the render task as the admin (audit event), and refuses a signed prescription with the domain's conflict", async () => {
     const { prescriptionId } = await renderedExternalRequest();
-    const c = as(admin).adminPrescriptions;
+    const c = as(admin).admin.prescriptions;
     expect(await c.render({ uid: prescriptionId })).toEqual({ uid: prescriptionId });
     await runPrescriptionTask(t, "prescription.render", prescriptionId);
     expect((await c.get({ uid: prescriptionId })).rendered).toBe(true);
@@ -145,7 +145,7 @@ describe("render", () => {
     expect(audit).toMatchObject({ entityType: "prescription", action: "render_requested", actorType: "USER", actorUserId: admin.id });
 
     await c.externalSign({ uid: prescriptionId, signedPdfBase64: b64(signedPdf) });
-    expect(await failure("adminPrescriptions.render", { uid: prescriptionId })).toMatchObject({
+    expect(await failure("admin.prescriptions.render", { uid: prescriptionId })).toMatchObject({
       code: "CONFLICT",
       message: "A signed prescription cannot be rendered again.",
     });
@@ -155,7 +155,7 @@ describe("render", () => {
 describe("external sign", () => {
   it("stores the uploaded signed PDF as the signed copy, history by the admin, send task; the PDF shown is the signed one", async () => {
     const { prescriptionId } = await renderedExternalRequest();
-    const c = as(admin).adminPrescriptions;
+    const c = as(admin).admin.prescriptions;
     expect(await c.externalSign({ uid: prescriptionId, signedPdfBase64: b64(signedPdf) })).toEqual({ uid: prescriptionId, status: "EXTERNALLY_SIGNED" });
     const p = await t.db.prescription.findUniqueOrThrow({ where: { id: prescriptionId }, include: { history: { orderBy: { createdAt: "asc" } } } });
     expect(p.status).toBe("EXTERNALLY_SIGNED");
@@ -171,7 +171,7 @@ describe("external sign", () => {
     expect(Buffer.from(pdf!.contentBase64, "base64")).toEqual(signedPdf);
 
     // Signed now: the domain's conflict, as a message.
-    expect(await failure("adminPrescriptions.externalSign", { uid: prescriptionId, signedPdfBase64: b64(signedPdf) })).toMatchObject({
+    expect(await failure("admin.prescriptions.externalSign", { uid: prescriptionId, signedPdfBase64: b64(signedPdf) })).toMatchObject({
       code: "CONFLICT",
       message: expect.stringMatching(/Only a prescription waiting for a doctor/),
     });
@@ -179,7 +179,7 @@ describe("external sign", () => {
 
   it("a double click signs once", async () => {
     const { prescriptionId } = await renderedExternalRequest();
-    const c = as(admin).adminPrescriptions;
+    const c = as(admin).admin.prescriptions;
     const results = await Promise.allSettled([
       c.externalSign({ uid: prescriptionId, signedPdfBase64: b64(signedPdf) }),
       c.externalSign({ uid: prescriptionId, signedPdfBase64: b64(signedPdf) }),
@@ -197,7 +197,7 @@ describe("external sign", () => {
     };
     const withAnamnesis = await placeWaitingOrder(t, refs);
     await storeRenderedPdf(t, withAnamnesis.prescriptionId);
-    expect(await failure("adminPrescriptions.externalSign", { uid: withAnamnesis.prescriptionId, signedPdfBase64: b64(signedPdf) })).toMatchObject({
+    expect(await failure("admin.prescriptions.externalSign", { uid: withAnamnesis.prescriptionId, signedPdfBase64: b64(signedPdf) })).toMatchObject({
       code: "CONFLICT",
       message: expect.stringMatching(/anamnesis/),
     });
@@ -205,28 +205,28 @@ describe("external sign", () => {
 
     const notRendered = await placeWaitingOrder(t, refs);
     await dropAnamnesis(t, notRendered.prescriptionId);
-    expect(await failure("adminPrescriptions.externalSign", { uid: notRendered.prescriptionId, signedPdfBase64: b64(signedPdf) })).toMatchObject({
+    expect(await failure("admin.prescriptions.externalSign", { uid: notRendered.prescriptionId, signedPdfBase64: b64(signedPdf) })).toMatchObject({
       code: "CONFLICT",
       message: expect.stringMatching(/no rendered PDF/),
     });
     await unchanged(notRendered.prescriptionId);
 
     const { prescriptionId } = await renderedExternalRequest();
-    const unsigned = await failure("adminPrescriptions.externalSign", { uid: prescriptionId, signedPdfBase64: b64(await samplePrescriptionPdf()) });
+    const unsigned = await failure("admin.prescriptions.externalSign", { uid: prescriptionId, signedPdfBase64: b64(await samplePrescriptionPdf()) });
     expect(unsigned.code).toBe("UNPROCESSABLE_CONTENT");
     expect(unsigned.fieldErrors).toEqual({ signed_pdf: [expect.any(String)] });
-    expect(await failure("adminPrescriptions.externalSign", { uid: prescriptionId, signedPdfBase64: b64(Buffer.from("hello")) })).toMatchObject({
+    expect(await failure("admin.prescriptions.externalSign", { uid: prescriptionId, signedPdfBase64: b64(Buffer.from("hello")) })).toMatchObject({
       code: "UNPROCESSABLE_CONTENT",
       fieldErrors: { signed_pdf: ["The file is not a PDF."] },
     });
-    expect(await failure("adminPrescriptions.externalSign", { uid: prescriptionId, signedPdfBase64: "" })).toMatchObject({
+    expect(await failure("admin.prescriptions.externalSign", { uid: prescriptionId, signedPdfBase64: "" })).toMatchObject({
       code: "BAD_REQUEST",
       fieldErrors: { signedPdfBase64: ["Choose the signed PDF."] },
     });
     // Tampered after signing: the signature no longer covers the file.
     const tampered = Buffer.from(signedPdf);
     tampered[200] = tampered[200] === 0x41 ? 0x42 : 0x41;
-    expect((await failure("adminPrescriptions.externalSign", { uid: prescriptionId, signedPdfBase64: b64(tampered) })).code).toBe("UNPROCESSABLE_CONTENT");
+    expect((await failure("admin.prescriptions.externalSign", { uid: prescriptionId, signedPdfBase64: b64(tampered) })).code).toBe("UNPROCESSABLE_CONTENT");
     await unchanged(prescriptionId);
   });
 });

@@ -21,7 +21,7 @@ beforeAll(async () => {
   t = await createTenant();
   other = await createTenant();
   users = await adminCallers(t);
-  otherQuestionnaireId = (await as((await adminCallers(other)).admin).adminQuestionnaires.create({ displayName: "Theirs" })).uid;
+  otherQuestionnaireId = (await as((await adminCallers(other)).admin).admin.questionnaires.create({ displayName: "Theirs" })).uid;
 });
 
 const refusal = async (promise: Promise<unknown>) => {
@@ -35,53 +35,53 @@ const refusal = async (promise: Promise<unknown>) => {
 
 describe("questionnaires in the admin tool", () => {
   it("creates a questionnaire with a starter model, lists it, and records it", async () => {
-    const { uid } = await as(users.admin).adminQuestionnaires.create({ displayName: " Hair loss " });
-    const listed = (await as(users.admin).adminQuestionnaires.list()).find((q) => q.uid === uid);
+    const { uid } = await as(users.admin).admin.questionnaires.create({ displayName: " Hair loss " });
+    const listed = (await as(users.admin).admin.questionnaires.list()).find((q) => q.uid === uid);
     expect(listed).toMatchObject({ displayName: "Hair loss", publishedAt: null, draftSavedAt: null, responses: 0 });
-    expect(await as(users.admin).adminQuestionnaires.get({ questionnaireUid: uid })).toMatchObject({ model: STARTER_MODEL, draftModel: null, theme: null });
+    expect(await as(users.admin).admin.questionnaires.get({ questionnaireUid: uid })).toMatchObject({ model: STARTER_MODEL, draftModel: null, theme: null });
     const events = await t.db.auditEvent.findMany({ where: { entityId: uid } });
     expect(events.map((e) => [e.entityType, e.action, e.summary])).toEqual([["questionnaire", "created", 'Questionnaire "Hair loss" created']]);
-    expect(await trpcCode(as(users.admin).adminQuestionnaires.create({ displayName: "  " }))).toBe("BAD_REQUEST");
+    expect(await trpcCode(as(users.admin).admin.questionnaires.create({ displayName: "  " }))).toBe("BAD_REQUEST");
   });
 
   it("autosaves a draft, and publishing through the API's function makes it live and removes the draft", async () => {
-    const { uid } = await as(users.admin).adminQuestionnaires.create({ displayName: "Drafted" });
-    const saved = await as(users.admin).adminQuestionnaires.saveDraft({ questionnaireUid: uid, model: json({ unfinished: true }) });
+    const { uid } = await as(users.admin).admin.questionnaires.create({ displayName: "Drafted" });
+    const saved = await as(users.admin).admin.questionnaires.saveDraft({ questionnaireUid: uid, model: json({ unfinished: true }) });
     expect(saved.draftSavedAt).toEqual(expect.any(Number));
-    expect(await as(users.admin).adminQuestionnaires.get({ questionnaireUid: uid })).toMatchObject({ model: STARTER_MODEL, draftModel: { unfinished: true } });
+    expect(await as(users.admin).admin.questionnaires.get({ questionnaireUid: uid })).toMatchObject({ model: STARTER_MODEL, draftModel: { unfinished: true } });
 
-    const published = await as(users.admin).adminQuestionnaires.publish({ questionnaireUid: uid, model: json(MODEL), theme: json({ themeName: "flat" }) });
+    const published = await as(users.admin).admin.questionnaires.publish({ questionnaireUid: uid, model: json(MODEL), theme: json({ themeName: "flat" }) });
     expect(published).toEqual({ uid, model: MODEL, theme: { themeName: "flat" } });
-    const after = await as(users.admin).adminQuestionnaires.get({ questionnaireUid: uid });
+    const after = await as(users.admin).admin.questionnaires.get({ questionnaireUid: uid });
     expect(after).toMatchObject({ model: MODEL, theme: { themeName: "flat" }, draftModel: null, draftSavedAt: null, publishedAt: expect.any(Number) });
     // Without a theme, the live one is kept (as PATCH …/model).
-    await as(users.admin).adminQuestionnaires.publish({ questionnaireUid: uid, model: json(MODEL) });
-    expect((await as(users.admin).adminQuestionnaires.get({ questionnaireUid: uid })).theme).toEqual({ themeName: "flat" });
+    await as(users.admin).admin.questionnaires.publish({ questionnaireUid: uid, model: json(MODEL) });
+    expect((await as(users.admin).admin.questionnaires.get({ questionnaireUid: uid })).theme).toEqual({ themeName: "flat" });
     const actions = (await t.db.auditEvent.findMany({ where: { entityId: uid }, orderBy: { createdAt: "asc" } })).map((e) => e.action);
     expect(actions).toEqual(["created", "published", "published"]);
     // A discarded draft.
-    await as(users.admin).adminQuestionnaires.saveDraft({ questionnaireUid: uid, model: json({ a: 1 }) });
-    await as(users.admin).adminQuestionnaires.saveDraft({ questionnaireUid: uid, model: null });
-    expect((await as(users.admin).adminQuestionnaires.get({ questionnaireUid: uid })).draftModel).toBeNull();
+    await as(users.admin).admin.questionnaires.saveDraft({ questionnaireUid: uid, model: json({ a: 1 }) });
+    await as(users.admin).admin.questionnaires.saveDraft({ questionnaireUid: uid, model: null });
+    expect((await as(users.admin).admin.questionnaires.get({ questionnaireUid: uid })).draftModel).toBeNull();
   });
 
   it("refuses a model survey-core refuses exactly as PATCH …/model does, and publishes nothing", async () => {
-    const { uid } = await as(users.admin).adminQuestionnaires.create({ displayName: "Strict" });
+    const { uid } = await as(users.admin).admin.questionnaires.create({ displayName: "Strict" });
     const bad = { pages: [{ name: "p1", elements: [{ type: "no-such-question", name: "x" }, { type: "text", name: "a" }, { type: "text", name: "a" }] }] };
     const rest = await patch(`/v1/management/questionnaires/${uid}/model`, { key: t.keys.management, body: { model: bad } });
     expect(rest.status).toBe(400);
-    const refused = await refusal(as(users.admin).adminQuestionnaires.publish({ questionnaireUid: uid, model: json(bad) }));
+    const refused = await refusal(as(users.admin).admin.questionnaires.publish({ questionnaireUid: uid, model: json(bad) }));
     expect(refused.code).toBe("BAD_REQUEST");
     expect(refused.fields).toEqual(rest.json.error);
     expect((refused.fields?.model as string[]).length).toBeGreaterThan(0);
-    const noQuestions = await refusal(as(users.admin).adminQuestionnaires.publish({ questionnaireUid: uid, model: json({ pages: [] }) }));
+    const noQuestions = await refusal(as(users.admin).admin.questionnaires.publish({ questionnaireUid: uid, model: json({ pages: [] }) }));
     expect(noQuestions.fields).toEqual({ model: ["The model has no questions."] });
 
     // Text that is not JSON, or not an object, is refused on the model field before the domain runs.
-    const notJson = await refusal(as(users.admin).adminQuestionnaires.publish({ questionnaireUid: uid, model: "{ pages: " }));
+    const notJson = await refusal(as(users.admin).admin.questionnaires.publish({ questionnaireUid: uid, model: "{ pages: " }));
     expect(notJson.code).toBe("BAD_REQUEST");
-    expect(await trpcCode(as(users.admin).adminQuestionnaires.publish({ questionnaireUid: uid, model: "[1, 2]" }))).toBe("BAD_REQUEST");
-    expect(await trpcCode(as(users.admin).adminQuestionnaires.saveDraft({ questionnaireUid: uid, model: "nope" }))).toBe("BAD_REQUEST");
+    expect(await trpcCode(as(users.admin).admin.questionnaires.publish({ questionnaireUid: uid, model: "[1, 2]" }))).toBe("BAD_REQUEST");
+    expect(await trpcCode(as(users.admin).admin.questionnaires.saveDraft({ questionnaireUid: uid, model: "nope" }))).toBe("BAD_REQUEST");
 
     const row = await t.db.questionnaire.findUniqueOrThrow({ where: { id: uid } });
     expect(row).toMatchObject({ model: STARTER_MODEL, publishedAt: null });
@@ -91,11 +91,11 @@ describe("questionnaires in the admin tool", () => {
 
 describe("authorisation", () => {
   const calls = (c: Caller, uid: string) => [
-    () => c.adminQuestionnaires.list(),
-    () => c.adminQuestionnaires.get({ questionnaireUid: uid }),
-    () => c.adminQuestionnaires.create({ displayName: "No" }),
-    () => c.adminQuestionnaires.saveDraft({ questionnaireUid: uid, model: json(MODEL) }),
-    () => c.adminQuestionnaires.publish({ questionnaireUid: uid, model: json(MODEL) }),
+    () => c.admin.questionnaires.list(),
+    () => c.admin.questionnaires.get({ questionnaireUid: uid }),
+    () => c.admin.questionnaires.create({ displayName: "No" }),
+    () => c.admin.questionnaires.saveDraft({ questionnaireUid: uid, model: json(MODEL) }),
+    () => c.admin.questionnaires.publish({ questionnaireUid: uid, model: json(MODEL) }),
   ];
   const counts = async () => [
     await t.db.questionnaire.count({ where: { organisationId: t.organisation.id } }),
@@ -111,12 +111,12 @@ describe("authorisation", () => {
 
   it("answers NOT_FOUND for another organisation's questionnaire and changes nothing there", async () => {
     const before = await other.db.questionnaire.findUniqueOrThrow({ where: { id: otherQuestionnaireId } });
-    expect(await trpcCode(as(users.admin).adminQuestionnaires.get({ questionnaireUid: otherQuestionnaireId }))).toBe("NOT_FOUND");
-    expect(await trpcCode(as(users.admin).adminQuestionnaires.saveDraft({ questionnaireUid: otherQuestionnaireId, model: json(MODEL) }))).toBe("NOT_FOUND");
-    expect(await trpcCode(as(users.admin).adminQuestionnaires.publish({ questionnaireUid: otherQuestionnaireId, model: json(MODEL) }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(users.admin).admin.questionnaires.get({ questionnaireUid: otherQuestionnaireId }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(users.admin).admin.questionnaires.saveDraft({ questionnaireUid: otherQuestionnaireId, model: json(MODEL) }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(users.admin).admin.questionnaires.publish({ questionnaireUid: otherQuestionnaireId, model: json(MODEL) }))).toBe("NOT_FOUND");
     expect(await other.db.questionnaire.findUniqueOrThrow({ where: { id: otherQuestionnaireId } })).toEqual(before);
     expect(await other.db.auditEvent.count({ where: { entityId: otherQuestionnaireId, action: "published" } })).toBe(0);
-    expect((await as(users.admin).adminQuestionnaires.list()).map((q) => q.uid)).not.toContain(otherQuestionnaireId);
+    expect((await as(users.admin).admin.questionnaires.list()).map((q) => q.uid)).not.toContain(otherQuestionnaireId);
   });
 });
 
@@ -130,7 +130,7 @@ describe("the model's size bound, the same through the admin tool and the Manage
 
   /** Publishing as the editor does: over HTTP to the tRPC handler, the model as indented text. */
   async function publishOverHttp(uid: string, model: Record<string, unknown>) {
-    const request = new Request("http://localhost:3000/api/trpc/adminQuestionnaires.publish", {
+    const request = new Request("http://localhost:3000/api/trpc/admin.questionnaires.publish", {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ questionnaireUid: uid, model: json(model) }),
@@ -140,7 +140,7 @@ describe("the model's size bound, the same through the admin tool and the Manage
   }
 
   it("publishes a model of exactly the bound from the admin tool as from the API, and refuses one byte more on both with the field error", async () => {
-    const { uid } = await as(users.admin).adminQuestionnaires.create({ displayName: "Large" });
+    const { uid } = await as(users.admin).admin.questionnaires.create({ displayName: "Large" });
     const atBound = modelOfSize(SURVEY_MODEL_MAX_BYTES);
     const over = modelOfSize(SURVEY_MODEL_MAX_BYTES + 1);
 
@@ -157,7 +157,7 @@ describe("the model's size bound, the same through the admin tool and the Manage
   });
 
   it("keeps every other procedure at 1 MiB", async () => {
-    const request = new Request("http://localhost:3000/api/trpc/adminQuestionnaires.create", {
+    const request = new Request("http://localhost:3000/api/trpc/admin.questionnaires.create", {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ displayName: "x".repeat(TRPC_BODY_MAX_BYTES) }),

@@ -20,14 +20,14 @@ beforeAll(async () => {
   users = await adminCallers(t);
   const otherAdmin = as((await adminCallers(other)).admin);
   foreign = {
-    fieldId: (await otherAdmin.adminSettings.profileFields.add({ key: "theirs", displayName: "Theirs", type: "text", source: "shop" })).uid,
-    secretId: (await otherAdmin.adminSettings.patientTokenSecrets.create({ displayName: "Theirs" })).uid,
-    templateId: (await otherAdmin.adminSettings.walletPassTemplates.create({ shopUid: other.shop.id, displayName: "Theirs", requiresSignedPrescription: false }))
+    fieldId: (await otherAdmin.admin.settings.profileFields.add({ key: "theirs", displayName: "Theirs", type: "text", source: "shop" })).uid,
+    secretId: (await otherAdmin.admin.settings.patientTokenSecrets.create({ displayName: "Theirs" })).uid,
+    templateId: (await otherAdmin.admin.settings.walletPassTemplates.create({ shopUid: other.shop.id, displayName: "Theirs", requiresSignedPrescription: false }))
       .uid,
   };
 });
 
-const admin = () => as(users.admin).adminSettings;
+const admin = () => as(users.admin).admin.settings;
 const refusal = async (promise: Promise<unknown>) => {
   const error = await promise.then(
     () => null,
@@ -195,7 +195,7 @@ describe("wallet pass templates", () => {
 
 describe("authorisation", () => {
   const calls = (c: Caller) => {
-    const s = c.adminSettings;
+    const s = c.admin.settings;
     return [
       () => s.profileFields.list(),
       () => s.profileFields.add({ key: "no", displayName: "No", type: "text", source: "shop" }),

@@ -18,7 +18,7 @@ beforeAll(async () => {
   other = await createTenant();
   users = await adminCallers(t);
   const otherAdmin = (await adminCallers(other)).admin;
-  otherProviderId = (await as(otherAdmin).adminTelemedicineProviders.connect({ displayName: "Theirs", identifier: `theirs-${tag()}` })).uid;
+  otherProviderId = (await as(otherAdmin).admin.telemedicineProviders.connect({ displayName: "Theirs", identifier: `theirs-${tag()}` })).uid;
 });
 
 const PROVIDERS = "/v1/management/telemedicine-providers";
@@ -37,7 +37,7 @@ const fieldErrorsOf = async (promise: Promise<unknown>) => {
 describe("connecting a telemedicine provider", () => {
   it("creates the provider and a Management key shown once, stored hashed, with the provider's permissions, that works at once", async () => {
     const identifier = `tele-${tag()}`;
-    const connected = await as(users.admin).adminTelemedicineProviders.connect({ displayName: " Tele Health ", identifier });
+    const connected = await as(users.admin).admin.telemedicineProviders.connect({ displayName: " Tele Health ", identifier });
     expect(connected).toMatchObject({ displayName: "Tele Health", identifier, apiKey: expect.stringMatching(/^rxm_/) });
     expect([...connected.permissions].sort()).toEqual([...TELEMEDICINE_PROVIDER_KEY_PERMISSIONS].sort());
 
@@ -49,9 +49,9 @@ describe("connecting a telemedicine provider", () => {
     expect((await get(PROVIDERS, { key: connected.apiKey })).status).toBe(200);
     expect((await patch(`${PROVIDERS}/${connected.uid}/settings`, { key: connected.apiKey, body: { allow_non_qes_signed_prescriptions: true } })).status).toBe(403);
 
-    const listed = (await as(users.admin).adminTelemedicineProviders.list()).find((p) => p.uid === connected.uid);
+    const listed = (await as(users.admin).admin.telemedicineProviders.list()).find((p) => p.uid === connected.uid);
     expect(listed).toMatchObject({ displayName: "Tele Health", key: { uid: connected.keyUid, prefix: connected.prefix, lastUsedAt: expect.any(Number) } });
-    expect(JSON.stringify(await as(users.admin).adminTelemedicineProviders.list())).not.toContain(connected.apiKey);
+    expect(JSON.stringify(await as(users.admin).admin.telemedicineProviders.list())).not.toContain(connected.apiKey);
 
     const [event] = await auditOf(connected.uid);
     expect(event).toMatchObject({ organisationId: t.organisation.id, entityType: "telemedicine_provider", action: "connected", actorUserId: users.admin.id });
@@ -61,15 +61,15 @@ describe("connecting a telemedicine provider", () => {
 
   it("refuses a taken identifier as a field error and writes nothing; concurrent connects of one identifier make one provider", async () => {
     const identifier = `dup-${tag()}`;
-    await as(users.admin).adminTelemedicineProviders.connect({ displayName: "First", identifier });
+    await as(users.admin).admin.telemedicineProviders.connect({ displayName: "First", identifier });
     const before = await counts();
-    const refused = await fieldErrorsOf(as(users.admin).adminTelemedicineProviders.connect({ displayName: "Second", identifier }));
+    const refused = await fieldErrorsOf(as(users.admin).admin.telemedicineProviders.connect({ displayName: "Second", identifier }));
     expect(refused.code).toBe("BAD_REQUEST");
     expect(refused.cause.fields).toEqual({ identifier: ["A telemedicine provider with this identifier is already connected."] });
     expect(await counts()).toEqual(before);
 
     const racing = `race-${tag()}`;
-    const results = await Promise.allSettled([1, 2, 3].map(() => as(users.admin).adminTelemedicineProviders.connect({ displayName: "Race", identifier: racing })));
+    const results = await Promise.allSettled([1, 2, 3].map(() => as(users.admin).admin.telemedicineProviders.connect({ displayName: "Race", identifier: racing })));
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     for (const r of results) if (r.status === "rejected") expect((r.reason as TRPCError).code).toBe("BAD_REQUEST");
     const provider = await t.db.telemedicineProvider.findFirstOrThrow({ where: { organisationId: t.organisation.id, identifier: racing } });
@@ -77,25 +77,25 @@ describe("connecting a telemedicine provider", () => {
 
     // Another organisation may use the same identifier.
     const otherAdmin = (await adminCallers(other)).admin;
-    await expect(as(otherAdmin).adminTelemedicineProviders.connect({ displayName: "Same", identifier })).resolves.toMatchObject({ identifier });
+    await expect(as(otherAdmin).admin.telemedicineProviders.connect({ displayName: "Same", identifier })).resolves.toMatchObject({ identifier });
   });
 
   it("refuses a blank name or an identifier with spaces as field errors", async () => {
-    expect(await trpcCode(as(users.admin).adminTelemedicineProviders.connect({ displayName: "  ", identifier: "x" }))).toBe("BAD_REQUEST");
-    const refused = await fieldErrorsOf(as(users.admin).adminTelemedicineProviders.connect({ displayName: "X", identifier: "has space" }));
+    expect(await trpcCode(as(users.admin).admin.telemedicineProviders.connect({ displayName: "  ", identifier: "x" }))).toBe("BAD_REQUEST");
+    const refused = await fieldErrorsOf(as(users.admin).admin.telemedicineProviders.connect({ displayName: "X", identifier: "has space" }));
     expect(refused.cause.fields?.identifier).toHaveLength(1);
   });
 });
 
 describe("rotating and disconnecting", () => {
   it("rotates: the old key is refused and the new one works; concurrent rotations leave one active key", async () => {
-    const connected = await as(users.admin).adminTelemedicineProviders.connect({ displayName: "Rotating", identifier: `rot-${tag()}` });
-    const rotated = await as(users.admin).adminTelemedicineProviders.rotateKey({ providerUid: connected.uid });
+    const connected = await as(users.admin).admin.telemedicineProviders.connect({ displayName: "Rotating", identifier: `rot-${tag()}` });
+    const rotated = await as(users.admin).admin.telemedicineProviders.rotateKey({ providerUid: connected.uid });
     expect(rotated.apiKey).not.toBe(connected.apiKey);
     expect((await get(PROVIDERS, { key: connected.apiKey })).status).toBe(401);
     expect((await get(PROVIDERS, { key: rotated.apiKey })).status).toBe(200);
 
-    const many = await Promise.all([1, 2, 3].map(() => as(users.admin).adminTelemedicineProviders.rotateKey({ providerUid: connected.uid })));
+    const many = await Promise.all([1, 2, 3].map(() => as(users.admin).admin.telemedicineProviders.rotateKey({ providerUid: connected.uid })));
     const active = await t.db.apiKey.findMany({ where: { telemedicineProviderId: connected.uid, revokedAt: null } });
     expect(active).toHaveLength(1);
     expect(many.map((k) => k.keyUid)).toContain(active[0].id);
@@ -105,19 +105,19 @@ describe("rotating and disconnecting", () => {
   });
 
   it("disconnects: the key is refused, the provider stays for history without a key; rotating reconnects", async () => {
-    const connected = await as(users.admin).adminTelemedicineProviders.connect({ displayName: "Leaving", identifier: `leave-${tag()}` });
-    expect(await as(users.admin).adminTelemedicineProviders.disconnect({ providerUid: connected.uid })).toEqual({ revokedKeys: 1 });
+    const connected = await as(users.admin).admin.telemedicineProviders.connect({ displayName: "Leaving", identifier: `leave-${tag()}` });
+    expect(await as(users.admin).admin.telemedicineProviders.disconnect({ providerUid: connected.uid })).toEqual({ revokedKeys: 1 });
     expect((await get(PROVIDERS, { key: connected.apiKey })).status).toBe(401);
-    expect((await as(users.admin).adminTelemedicineProviders.list()).find((p) => p.uid === connected.uid)).toMatchObject({ key: null });
-    expect(await as(users.admin).adminTelemedicineProviders.disconnect({ providerUid: connected.uid })).toEqual({ revokedKeys: 0 });
-    const again = await as(users.admin).adminTelemedicineProviders.rotateKey({ providerUid: connected.uid });
+    expect((await as(users.admin).admin.telemedicineProviders.list()).find((p) => p.uid === connected.uid)).toMatchObject({ key: null });
+    expect(await as(users.admin).admin.telemedicineProviders.disconnect({ providerUid: connected.uid })).toEqual({ revokedKeys: 0 });
+    const again = await as(users.admin).admin.telemedicineProviders.rotateKey({ providerUid: connected.uid });
     expect((await get(PROVIDERS, { key: again.apiKey })).status).toBe(200);
     expect((await auditOf(connected.uid)).map((e) => e.action)).toEqual(["connected", "disconnected", "key_rotated"]);
   });
 
   it("records the non-QES setting change in the audit log (from the admin tool and from the API)", async () => {
-    const connected = await as(users.admin).adminTelemedicineProviders.connect({ displayName: "Settings", identifier: `set-${tag()}` });
-    await as(users.admin).adminTelemedicineProviders.saveSettings({ providerUid: connected.uid, allowNonQesSignedPrescriptions: true });
+    const connected = await as(users.admin).admin.telemedicineProviders.connect({ displayName: "Settings", identifier: `set-${tag()}` });
+    await as(users.admin).admin.telemedicineProviders.saveSettings({ providerUid: connected.uid, allowNonQesSignedPrescriptions: true });
     expect((await patch(`${PROVIDERS}/${connected.uid}/settings`, { key: t.keys.management, body: { allow_non_qes_signed_prescriptions: false } })).status).toBe(200);
     const events = (await auditOf(connected.uid)).filter((e) => e.action === "settings_changed");
     expect(events.map((e) => [e.actorType, e.summary])).toEqual([
@@ -129,12 +129,12 @@ describe("rotating and disconnecting", () => {
 
 describe("authorisation", () => {
   const calls = (c: Caller, providerUid: string) => [
-    () => c.adminTelemedicineProviders.list(),
-    () => c.adminTelemedicineProviders.keyPermissions(),
-    () => c.adminTelemedicineProviders.connect({ displayName: "No", identifier: `no-${tag()}` }),
-    () => c.adminTelemedicineProviders.rotateKey({ providerUid }),
-    () => c.adminTelemedicineProviders.disconnect({ providerUid }),
-    () => c.adminTelemedicineProviders.saveSettings({ providerUid, allowNonQesSignedPrescriptions: true }),
+    () => c.admin.telemedicineProviders.list(),
+    () => c.admin.telemedicineProviders.keyPermissions(),
+    () => c.admin.telemedicineProviders.connect({ displayName: "No", identifier: `no-${tag()}` }),
+    () => c.admin.telemedicineProviders.rotateKey({ providerUid }),
+    () => c.admin.telemedicineProviders.disconnect({ providerUid }),
+    () => c.admin.telemedicineProviders.saveSettings({ providerUid, allowNonQesSignedPrescriptions: true }),
   ];
 
   it("refuses the signed-out, pharmacists and doctors, writing nothing", async () => {
@@ -147,14 +147,14 @@ describe("authorisation", () => {
   it("answers NOT_FOUND for another organisation's provider and changes nothing there", async () => {
     const keysBefore = await other.db.apiKey.findMany({ where: { telemedicineProviderId: otherProviderId } });
     const auditBefore = await other.db.auditEvent.count({ where: { entityId: otherProviderId } });
-    expect(await trpcCode(as(users.admin).adminTelemedicineProviders.rotateKey({ providerUid: otherProviderId }))).toBe("NOT_FOUND");
-    expect(await trpcCode(as(users.admin).adminTelemedicineProviders.disconnect({ providerUid: otherProviderId }))).toBe("NOT_FOUND");
-    expect(await trpcCode(as(users.admin).adminTelemedicineProviders.saveSettings({ providerUid: otherProviderId, allowNonQesSignedPrescriptions: true }))).toBe(
+    expect(await trpcCode(as(users.admin).admin.telemedicineProviders.rotateKey({ providerUid: otherProviderId }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(users.admin).admin.telemedicineProviders.disconnect({ providerUid: otherProviderId }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(users.admin).admin.telemedicineProviders.saveSettings({ providerUid: otherProviderId, allowNonQesSignedPrescriptions: true }))).toBe(
       "NOT_FOUND",
     );
     expect(await other.db.apiKey.findMany({ where: { telemedicineProviderId: otherProviderId } })).toEqual(keysBefore);
     expect(await other.db.auditEvent.count({ where: { entityId: otherProviderId } })).toBe(auditBefore);
     expect((await other.db.telemedicineProvider.findUniqueOrThrow({ where: { id: otherProviderId } })).allowNonQesSignedPrescriptions).toBe(false);
-    expect((await as(users.admin).adminTelemedicineProviders.list()).map((p) => p.uid)).not.toContain(otherProviderId);
+    expect((await as(users.admin).admin.telemedicineProviders.list()).map((p) => p.uid)).not.toContain(otherProviderId);
   });
 });

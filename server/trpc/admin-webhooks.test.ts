@@ -48,15 +48,15 @@ describe("adminWebhooks: authorisation", () => {
     const id = "00000000-0000-4000-8000-000000000000";
     // Thunks: each call starts only when awaited (no rejection is left unhandled).
     const calls = (user: PortalSessionUser | null) => [
-      () => as(user).adminWebhooks.list(),
-      () => as(user).adminWebhooks.health(),
-      () => as(user).adminWebhooks.register({ notificationType: "pharmacy_order_updated", target: `${receiver.url}/x` }),
-      () => as(user).adminWebhooks.delete({ subscriptionUid: id }),
-      () => as(user).adminWebhooks.sendTest({ subscriptionUid: id }),
-      () => as(user).adminWebhookLogs.list({}),
-      () => as(user).adminWebhookLogs.get({ deliveryUid: id }),
-      () => as(user).adminWebhookLogs.subscriptions({}),
-      () => as(user).adminWebhookLogs.resend({ deliveryUid: id }),
+      () => as(user).admin.webhooks.list(),
+      () => as(user).admin.webhooks.health(),
+      () => as(user).admin.webhooks.register({ notificationType: "pharmacy_order_updated", target: `${receiver.url}/x` }),
+      () => as(user).admin.webhooks.delete({ subscriptionUid: id }),
+      () => as(user).admin.webhooks.sendTest({ subscriptionUid: id }),
+      () => as(user).admin.deliveryLogs.list({}),
+      () => as(user).admin.deliveryLogs.get({ deliveryUid: id }),
+      () => as(user).admin.deliveryLogs.subscriptions({}),
+      () => as(user).admin.deliveryLogs.resend({ deliveryUid: id }),
     ];
     for (const call of calls(null)) expect(await trpcCode(call())).toBe("UNAUTHORIZED");
     for (const call of calls(pharmacist)) expect(await trpcCode(call())).toBe("FORBIDDEN");
@@ -68,7 +68,7 @@ describe("adminWebhooks: authorisation", () => {
 describe("adminWebhooks: the organisation's subscriptions", () => {
   it("registers with the secret shown once and stored sealed, lists without it, audits, and deletes", async () => {
     const target = `${receiver.url}/org`;
-    const created = await as(admin).adminWebhooks.register({ notificationType: "appointment_reminder_due", target });
+    const created = await as(admin).admin.webhooks.register({ notificationType: "appointment_reminder_due", target });
     expect(created.webhookSecret).toMatch(/^whsec_/);
     expect(created).toMatchObject({ notificationType: "appointment_reminder_due", target, pharmacyUid: null });
     const row = await t.db.webhookSubscription.findUniqueOrThrow({ where: { id: created.uid } });
@@ -76,52 +76,52 @@ describe("adminWebhooks: the organisation's subscriptions", () => {
     expect(row.secretEncrypted).not.toContain(created.webhookSecret);
     expect(openSecret(row.secretEncrypted)).toBe(created.webhookSecret);
 
-    const listed = await as(admin).adminWebhooks.list();
+    const listed = await as(admin).admin.webhooks.list();
     expect(listed.map((s) => s.uid)).toEqual([created.uid]);
     expect(JSON.stringify(listed)).not.toContain("whsec_");
-    expect(await as(otherAdmin).adminWebhooks.list()).toEqual([]);
-    expect(await as(admin).adminWebhooks.health()).toEqual([expect.objectContaining({ subscriptionUid: created.uid, state: "unknown" })]);
+    expect(await as(otherAdmin).admin.webhooks.list()).toEqual([]);
+    expect(await as(admin).admin.webhooks.health()).toEqual([expect.objectContaining({ subscriptionUid: created.uid, state: "unknown" })]);
 
     const audit = await t.db.auditEvent.findFirstOrThrow({ where: { entityId: created.uid } });
     expect(audit).toMatchObject({ entityType: "webhook_subscription", action: "registered", actorType: "USER", actorUserId: admin.id });
     expect(JSON.stringify(audit)).not.toContain(created.webhookSecret);
 
     // Another organisation's admin: not found, nothing written.
-    expect(await trpcCode(as(otherAdmin).adminWebhooks.delete({ subscriptionUid: created.uid }))).toBe("NOT_FOUND");
-    expect(await trpcCode(as(otherAdmin).adminWebhooks.sendTest({ subscriptionUid: created.uid }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(otherAdmin).admin.webhooks.delete({ subscriptionUid: created.uid }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(otherAdmin).admin.webhooks.sendTest({ subscriptionUid: created.uid }))).toBe("NOT_FOUND");
     expect((await t.db.webhookSubscription.findUniqueOrThrow({ where: { id: created.uid } })).deletedAt).toBeNull();
     expect(await auditCount(created.uid)).toBe(1);
 
     // A double click on delete: one deletion, one audit event, the other not found.
     const results = await Promise.allSettled([
-      as(admin).adminWebhooks.delete({ subscriptionUid: created.uid }),
-      as(admin).adminWebhooks.delete({ subscriptionUid: created.uid }),
+      as(admin).admin.webhooks.delete({ subscriptionUid: created.uid }),
+      as(admin).admin.webhooks.delete({ subscriptionUid: created.uid }),
     ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
-    expect(await as(admin).adminWebhooks.list()).toEqual([]);
+    expect(await as(admin).admin.webhooks.list()).toEqual([]);
     expect(await t.db.auditEvent.count({ where: { entityId: created.uid, action: "deleted" } })).toBe(1);
   });
 
   it("refuses bad input with field errors and writes nothing; a pharmacy's subscription is not the admin's", async () => {
     // The domain's field errors, which the error formatter hands to the form (init.ts).
     const error = (await as(admin)
-      .adminWebhooks.register({ notificationType: "pharmacy_order_updated", target: "ftp://example.com/x" })
+      .admin.webhooks.register({ notificationType: "pharmacy_order_updated", target: "ftp://example.com/x" })
       .catch((e: unknown) => e)) as TRPCError;
     expect(error).toMatchObject({ code: "BAD_REQUEST" });
     expect(error.cause).toBeInstanceOf(ValidationError);
     expect(Object.keys((error.cause as ValidationError).fields)).toEqual(["target"]);
-    expect(await trpcCode(as(admin).adminWebhooks.register({ notificationType: "no_such_event" as never, target: `${receiver.url}/y` }))).toBe("BAD_REQUEST");
-    expect(await as(admin).adminWebhooks.list()).toEqual([]);
+    expect(await trpcCode(as(admin).admin.webhooks.register({ notificationType: "no_such_event" as never, target: `${receiver.url}/y` }))).toBe("BAD_REQUEST");
+    expect(await as(admin).admin.webhooks.list()).toEqual([]);
 
     const pharmacySubscription = await createSubscription(t.db, { organisationId: t.organisation.id, pharmacyId: t.pharmacy.id, target: `${receiver.url}/p` });
-    expect(await trpcCode(as(admin).adminWebhooks.delete({ subscriptionUid: pharmacySubscription.id }))).toBe("NOT_FOUND");
-    expect(await trpcCode(as(admin).adminWebhooks.sendTest({ subscriptionUid: pharmacySubscription.id }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(admin).admin.webhooks.delete({ subscriptionUid: pharmacySubscription.id }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(admin).admin.webhooks.sendTest({ subscriptionUid: pharmacySubscription.id }))).toBe("NOT_FOUND");
   });
 
   it("refuses IPv6 forms that embed a loopback, private or metadata IPv4 address", async () => {
     await withPrivateTargetsRefused(async () => {
       for (const target of EMBEDDED_IPV4_TARGETS) {
-        const refused = (await as(admin).adminWebhooks.register({ notificationType: "pharmacy_order_updated", target }).catch((e: unknown) => e)) as TRPCError;
+        const refused = (await as(admin).admin.webhooks.register({ notificationType: "pharmacy_order_updated", target }).catch((e: unknown) => e)) as TRPCError;
         expect([refused.code, (refused.cause as ValidationError).fields], target).toEqual(["BAD_REQUEST", { target: [BLOCKED_TARGET_MESSAGE] }]);
       }
     });
@@ -130,9 +130,9 @@ describe("adminWebhooks: the organisation's subscriptions", () => {
 
   it("sends a test signed with the subscription's secret, marked as a test", async () => {
     const target = `${receiver.url}/signed-test`;
-    const created = await as(admin).adminWebhooks.register({ notificationType: "pharmacy_order_updated", target, headerKey: "X-Receiver", headerValue: "abc" });
+    const created = await as(admin).admin.webhooks.register({ notificationType: "pharmacy_order_updated", target, headerKey: "X-Receiver", headerValue: "abc" });
     const before = receiver.received.length;
-    const result = await as(admin).adminWebhooks.sendTest({ subscriptionUid: created.uid });
+    const result = await as(admin).admin.webhooks.sendTest({ subscriptionUid: created.uid });
     expect(result).toMatchObject({ delivered: true, statusCode: 200, signed: true });
     const request = receiver.received[before];
     expect(request.path).toBe("/signed-test");
@@ -161,7 +161,7 @@ describe("audit events from the other doors", () => {
     ]);
     expect(await t.db.apiKey.count({ where: { id: events[0].actorApiKeyId!, organisationId: t.organisation.id, family: "MANAGEMENT" } })).toBe(1);
 
-    const portal = await as(pharmacist).webhookSubscriptions.register({ notificationType: "pharmacy_order_created", target: `${receiver.url}/portal` });
+    const portal = await as(pharmacist).pharmacy.webhooks.register({ notificationType: "pharmacy_order_created", target: `${receiver.url}/portal` });
     expect(await t.db.auditEvent.findFirstOrThrow({ where: { entityId: portal.uid } })).toMatchObject({
       action: "registered",
       actorType: "USER",
@@ -171,9 +171,9 @@ describe("audit events from the other doors", () => {
   });
 
   it("records pharmacy keys created and revoked in the pharmacy portal, without the key", async () => {
-    const created = await as(pharmacist).apiKeys.create({ displayName: "Shop ERP", permissions: ["orders_read"] });
-    await as(pharmacist).apiKeys.revoke({ keyUid: created.uid });
-    await as(pharmacist).apiKeys.revoke({ keyUid: created.uid }); // again: nothing changes, nothing recorded
+    const created = await as(pharmacist).pharmacy.apiKeys.create({ displayName: "Shop ERP", permissions: ["orders_read"] });
+    await as(pharmacist).pharmacy.apiKeys.revoke({ keyUid: created.uid });
+    await as(pharmacist).pharmacy.apiKeys.revoke({ keyUid: created.uid }); // again: nothing changes, nothing recorded
     const events = await t.db.auditEvent.findMany({ where: { entityId: created.uid }, orderBy: { createdAt: "asc" } });
     expect(events.map((e) => [e.entityType, e.action, e.actorUserId])).toEqual([
       ["api_key", "created", pharmacist.id],
@@ -200,39 +200,39 @@ describe("adminWebhookLogs", () => {
   });
 
   it("lists the organisation subscriptions' deliveries only, with attempts, in the pharmacy portal's shapes", async () => {
-    const list = await as(admin).adminWebhookLogs.list({});
+    const list = await as(admin).admin.deliveryLogs.list({});
     expect(list.items.map((i) => i.uid)).toEqual([d.failed, d.ok]);
     expect(list.items[0]).toMatchObject({ state: "failed", attemptCount: 5, subscription: { uid: orgSub.id, deleted: false } });
-    expect((await as(admin).adminWebhookLogs.list({ state: "delivered" })).items.map((i) => i.uid)).toEqual([d.ok]);
-    expect((await as(admin).adminWebhookLogs.list({ pharmacyUid: t.pharmacy.id })).items.map((i) => i.uid)).toEqual([d.ok]);
-    const detail = await as(admin).adminWebhookLogs.get({ deliveryUid: d.failed });
+    expect((await as(admin).admin.deliveryLogs.list({ state: "delivered" })).items.map((i) => i.uid)).toEqual([d.ok]);
+    expect((await as(admin).admin.deliveryLogs.list({ pharmacyUid: t.pharmacy.id })).items.map((i) => i.uid)).toEqual([d.ok]);
+    const detail = await as(admin).admin.deliveryLogs.get({ deliveryUid: d.failed });
     expect(detail.attempts.map((a) => a.attemptNumber)).toEqual([1, 2, 3, 4, 5]);
-    expect((await as(admin).adminWebhookLogs.subscriptions({})).map((s) => s.uid)).toContain(orgSub.id);
-    expect((await as(admin).adminWebhookLogs.subscriptions({})).map((s) => s.uid)).not.toContain(otherSub.id);
+    expect((await as(admin).admin.deliveryLogs.subscriptions({})).map((s) => s.uid)).toContain(orgSub.id);
+    expect((await as(admin).admin.deliveryLogs.subscriptions({})).map((s) => s.uid)).not.toContain(otherSub.id);
 
-    expect(await trpcCode(as(admin).adminWebhookLogs.get({ deliveryUid: d.pharmacy }))).toBe("NOT_FOUND");
-    expect(await trpcCode(as(admin).adminWebhookLogs.get({ deliveryUid: d.other }))).toBe("NOT_FOUND");
-    expect((await as(otherAdmin).adminWebhookLogs.list({})).items.map((i) => i.uid)).toEqual([d.other]);
+    expect(await trpcCode(as(admin).admin.deliveryLogs.get({ deliveryUid: d.pharmacy }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(admin).admin.deliveryLogs.get({ deliveryUid: d.other }))).toBe("NOT_FOUND");
+    expect((await as(otherAdmin).admin.deliveryLogs.list({})).items.map((i) => i.uid)).toEqual([d.other]);
   });
 
   it("re-sends a dropped delivery exactly once under concurrent clicks, and audits it; another organisation's is not found", async () => {
-    expect(await trpcCode(as(admin).adminWebhookLogs.resend({ deliveryUid: d.other }))).toBe("NOT_FOUND");
-    expect(await trpcCode(as(admin).adminWebhookLogs.resend({ deliveryUid: d.pharmacy }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(admin).admin.deliveryLogs.resend({ deliveryUid: d.other }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(admin).admin.deliveryLogs.resend({ deliveryUid: d.pharmacy }))).toBe("NOT_FOUND");
     expect(await other.db.webhookDeliveryResend.count({ where: { deliveryId: d.other } })).toBe(0);
     expect(await t.db.webhookDeliveryResend.count({ where: { deliveryId: d.pharmacy } })).toBe(0);
-    expect(await trpcCode(as(admin).adminWebhookLogs.resend({ deliveryUid: d.ok }))).toBe("CONFLICT");
+    expect(await trpcCode(as(admin).admin.deliveryLogs.resend({ deliveryUid: d.ok }))).toBe("CONFLICT");
 
     const results = await Promise.allSettled([
-      as(admin).adminWebhookLogs.resend({ deliveryUid: d.failed }),
-      as(admin).adminWebhookLogs.resend({ deliveryUid: d.failed }),
-      as(admin).adminWebhookLogs.resend({ deliveryUid: d.failed }),
+      as(admin).admin.deliveryLogs.resend({ deliveryUid: d.failed }),
+      as(admin).admin.deliveryLogs.resend({ deliveryUid: d.failed }),
+      as(admin).admin.deliveryLogs.resend({ deliveryUid: d.failed }),
     ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(await t.db.webhookDeliveryResend.count({ where: { deliveryId: d.failed } })).toBe(1);
     expect(await t.db.auditEvent.count({ where: { entityId: d.failed, action: "resend_requested" } })).toBe(1);
     const row = await t.db.webhookDelivery.findUniqueOrThrow({ where: { id: d.failed } });
     expect(row).toMatchObject({ maxAttempts: 10 });
-    const detail = await as(admin).adminWebhookLogs.get({ deliveryUid: d.failed });
+    const detail = await as(admin).admin.deliveryLogs.get({ deliveryUid: d.failed });
     expect(detail.resends).toEqual([{ createdAt: expect.any(Number), by: { type: "USER", id: admin.id, name: admin.name } }]);
   });
 });

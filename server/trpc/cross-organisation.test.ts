@@ -41,7 +41,7 @@ describe("what an admin learns about another organisation", () => {
     const ownUser = await mine.db.user.findUniqueOrThrow({ where: { id: me.pharmacist.id } });
     const foreignUser = await theirs.db.user.findUniqueOrThrow({ where: { id: them.pharmacist.id } });
     const users = await mine.db.user.count();
-    const add = (email: string) => as(me.admin).adminUsers.add({ email, name: "New", role: "ADMIN" });
+    const add = (email: string) => as(me.admin).admin.users.add({ email, name: "New", role: "ADMIN" });
     const own = await refusal(add(ownUser.email));
     const foreign = await refusal(add(foreignUser.email));
     const foreignOtherCase = await refusal(add(foreignUser.email.toUpperCase()));
@@ -53,7 +53,7 @@ describe("what an admin learns about another organisation", () => {
 
   it("a shop identifier taken in another organisation is refused exactly as one taken in the admin's own", async () => {
     const shops = await mine.db.shop.count();
-    const create = (identifier: string) => as(me.admin).adminShops.create({ identifier, displayName: "New shop" });
+    const create = (identifier: string) => as(me.admin).admin.shops.create({ identifier, displayName: "New shop" });
     const own = await refusal(create(mine.shop.identifier));
     const foreign = await refusal(create(theirs.shop.identifier));
     expect(own.fields).toEqual({ identifier: ["A shop with this identifier already exists."] });

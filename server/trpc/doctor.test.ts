@@ -58,27 +58,27 @@ describe("authorisation", () => {
   it("refuses the signed out, admins and pharmacists on every procedure, and answers another organisation's request as not found with nothing written", async () => {
     const { prescriptionId } = await placeWaitingOrder(t, refs);
     const calls = (user: PortalSessionUser | null) => [
-      () => as(user).doctorRequests.queue(),
-      () => as(user).doctorRequests.get({ prescriptionUid: prescriptionId }),
-      () => as(user).doctorRequests.pdf({ prescriptionUid: prescriptionId }),
-      () => as(user).doctorRequests.sign({ prescriptionUid: prescriptionId }),
-      () => as(user).doctorRequests.decline({ prescriptionUid: prescriptionId, reason: "no" }),
-      () => as(user).doctorRequests.hold({ prescriptionUid: prescriptionId, note: "wait" }),
-      () => as(user).doctorWaitingRoom.get(),
-      () => as(user).doctorWaitingRoom.takeNext(),
-      () => as(user).doctorWaitingRoom.complete({ queueUid: prescriptionId }),
-      () => as(user).doctorStatistics.get({ from: 1_700_000_000, to: 1_800_000_000 }),
+      () => as(user).doctor.requests.queue(),
+      () => as(user).doctor.requests.get({ prescriptionUid: prescriptionId }),
+      () => as(user).doctor.requests.pdf({ prescriptionUid: prescriptionId }),
+      () => as(user).doctor.requests.sign({ prescriptionUid: prescriptionId }),
+      () => as(user).doctor.requests.decline({ prescriptionUid: prescriptionId, reason: "no" }),
+      () => as(user).doctor.requests.hold({ prescriptionUid: prescriptionId, note: "wait" }),
+      () => as(user).doctor.waitingRoom.get(),
+      () => as(user).doctor.waitingRoom.takeNext(),
+      () => as(user).doctor.waitingRoom.complete({ queueUid: prescriptionId }),
+      () => as(user).doctor.statistics.get({ from: 1_700_000_000, to: 1_800_000_000 }),
     ];
     for (const call of calls(null)) expect(await trpcCode(call())).toBe("UNAUTHORIZED");
     for (const call of calls(admin)) expect(await trpcCode(call())).toBe("FORBIDDEN");
     for (const call of calls(pharmacist)) expect(await trpcCode(call())).toBe("FORBIDDEN");
     // A DOCTOR user not bound to a doctor has no workspace.
     const unbound = await createPortalUser(t.db, { role: "DOCTOR", organisationId: t.organisation.id });
-    expect(await trpcCode(as(unbound).doctorRequests.queue())).toBe("FORBIDDEN");
+    expect(await trpcCode(as(unbound).doctor.requests.queue())).toBe("FORBIDDEN");
 
     // Another organisation's doctor: not found (a request, or a waiting-room entry), and not in their queue.
     for (const call of [...calls(otherDoctorUser).slice(1, 6), calls(otherDoctorUser)[8]]) expect(await trpcCode(call())).toBe("NOT_FOUND");
-    expect((await as(otherDoctorUser).doctorRequests.queue()).items.map((i) => i.uid)).not.toContain(prescriptionId);
+    expect((await as(otherDoctorUser).doctor.requests.queue()).items.map((i) => i.uid)).not.toContain(prescriptionId);
     expect(await prescription(prescriptionId)).toMatchObject({ status: "waiting for doctor", doctorId: null, signedFileKey: null });
     expect(await history(prescriptionId)).toHaveLength(1);
   });
@@ -86,24 +86,24 @@ describe("authorisation", () => {
   it("refuses a doctor whose user was deactivated", async () => {
     const gone = await createPortalUser(t.db, { role: "DOCTOR", organisationId: t.organisation.id, doctorId: (await t.db.doctor.create({ data: { organisationId: t.organisation.id, displayName: "Dr. Weg" } })).id });
     // Signed in and active, the doctor reads the queue; deactivated, not any more.
-    await expect(as(gone).doctorRequests.queue()).resolves.toMatchObject({ total: expect.any(Number), items: expect.any(Array) });
+    await expect(as(gone).doctor.requests.queue()).resolves.toMatchObject({ total: expect.any(Number), items: expect.any(Array) });
     await t.db.user.update({ where: { id: gone.id }, data: { deactivatedAt: new Date() } });
-    expect(await trpcCode(as(gone).doctorRequests.queue())).toBe("UNAUTHORIZED");
-    expect(await trpcCode(as(gone).doctorWaitingRoom.takeNext())).toBe("UNAUTHORIZED");
+    expect(await trpcCode(as(gone).doctor.requests.queue())).toBe("UNAUTHORIZED");
+    expect(await trpcCode(as(gone).doctor.waitingRoom.takeNext())).toBe("UNAUTHORIZED");
   });
 
   it("does not offer, show or decide a request assigned to another doctor", async () => {
     const { prescriptionId } = await placeWaitingOrder(t, refs);
-    await as(colleagueUser).doctorRequests.hold({ prescriptionUid: prescriptionId, note: "I ask the patient" });
+    await as(colleagueUser).doctor.requests.hold({ prescriptionUid: prescriptionId, note: "I ask the patient" });
     expect(await prescription(prescriptionId)).toMatchObject({ status: "ON_HOLD", doctorId: colleague.id });
-    expect((await as(me).doctorRequests.queue()).items.map((i) => i.uid)).not.toContain(prescriptionId);
-    expect((await as(colleagueUser).doctorRequests.queue()).items.find((i) => i.uid === prescriptionId)).toMatchObject({ assignedToMe: true, status: "ON_HOLD" });
+    expect((await as(me).doctor.requests.queue()).items.map((i) => i.uid)).not.toContain(prescriptionId);
+    expect((await as(colleagueUser).doctor.requests.queue()).items.find((i) => i.uid === prescriptionId)).toMatchObject({ assignedToMe: true, status: "ON_HOLD" });
     for (const call of [
-      () => as(me).doctorRequests.get({ prescriptionUid: prescriptionId }),
-      () => as(me).doctorRequests.pdf({ prescriptionUid: prescriptionId }),
-      () => as(me).doctorRequests.sign({ prescriptionUid: prescriptionId }),
-      () => as(me).doctorRequests.decline({ prescriptionUid: prescriptionId, reason: "no" }),
-      () => as(me).doctorRequests.hold({ prescriptionUid: prescriptionId, note: "mine" }),
+      () => as(me).doctor.requests.get({ prescriptionUid: prescriptionId }),
+      () => as(me).doctor.requests.pdf({ prescriptionUid: prescriptionId }),
+      () => as(me).doctor.requests.sign({ prescriptionUid: prescriptionId }),
+      () => as(me).doctor.requests.decline({ prescriptionUid: prescriptionId, reason: "no" }),
+      () => as(me).doctor.requests.hold({ prescriptionUid: prescriptionId, note: "mine" }),
     ]) {
       expect(await trpcCode(call())).toBe("NOT_FOUND");
     }
@@ -117,16 +117,16 @@ describe("the queue", () => {
     const first = await placeWaitingOrder(t, refs);
     const second = await placeWaitingOrder(t, refs);
     const held = await placeWaitingOrder(t, refs);
-    await as(me).doctorRequests.hold({ prescriptionUid: held.prescriptionId, note: "blood pressure?" });
+    await as(me).doctor.requests.hold({ prescriptionUid: held.prescriptionId, note: "blood pressure?" });
     const declined = await placeWaitingOrder(t, refs);
-    await as(me).doctorRequests.decline({ prescriptionUid: declined.prescriptionId, reason: "contraindicated" });
+    await as(me).doctor.requests.decline({ prescriptionUid: declined.prescriptionId, reason: "contraindicated" });
     // Not from the doctor queue (source EXTERNAL: signed elsewhere): not offered.
     const adminMade = await placeWaitingOrder(t, refs);
     await t.db.prescription.update({ where: { id: adminMade.prescriptionId }, data: { source: "EXTERNAL" } });
     // Another organisation's.
     const foreign = await placeWaitingOrder(other, otherRefs);
 
-    const queue = await as(me).doctorRequests.queue();
+    const queue = await as(me).doctor.requests.queue();
     const uids = queue.items.map((i) => i.uid);
     expect(uids).toEqual(expect.arrayContaining([first.prescriptionId, second.prescriptionId, held.prescriptionId]));
     for (const absent of [declined.prescriptionId, adminMade.prescriptionId, foreign.prescriptionId]) expect(uids).not.toContain(absent);
@@ -154,14 +154,14 @@ describe("the queue", () => {
     await t.db.questionnaire.update({ where: { id: response.questionnaireId }, data: { model } });
     await t.db.questionnaireResponse.update({ where: { id: anamnesisId }, data: { data: { smoker: "no" } } });
 
-    const request = await as(me).doctorRequests.get({ prescriptionUid: prescriptionId });
+    const request = await as(me).doctor.requests.get({ prescriptionUid: prescriptionId });
     expect(request).toMatchObject({ uid: prescriptionId, status: "waiting for doctor", awaitingDecision: true, doctor: null });
     expect(request.patient.fields).toEqual([{ key: field.key, label: "Height (cm)", value: "181" }]);
     expect(request.items).toMatchObject([
       { sku: { uid: t.rxSku.id, pzn: "33333333" }, quantity: 2, anamnesis: { uid: anamnesisId, status: "COMPLETED", answers: { smoker: "no" }, questionnaire: { model } } },
     ]);
     // Before signing: a preview of the PDF signing will produce.
-    const pdf = await as(me).doctorRequests.pdf({ prescriptionUid: prescriptionId });
+    const pdf = await as(me).doctor.requests.pdf({ prescriptionUid: prescriptionId });
     expect(pdf.signed).toBe(false);
     expect(Buffer.from(pdf.contentBase64, "base64").subarray(0, 5).toString()).toBe("%PDF-");
   });
@@ -170,7 +170,7 @@ describe("the queue", () => {
 describe("signing", () => {
   it("approves and signs as the doctor with the sandbox signer: a signature order intake's QES validation accepts, then the pharmacy order", async () => {
     const { prescriptionId, orderId } = await placeWaitingOrder(t, refs);
-    expect(await as(me).doctorRequests.sign({ prescriptionUid: prescriptionId })).toEqual({ uid: prescriptionId, status: "signed", changed: true });
+    expect(await as(me).doctor.requests.sign({ prescriptionUid: prescriptionId })).toEqual({ uid: prescriptionId, status: "signed", changed: true });
     const signed = await prescription(prescriptionId);
     expect(signed).toMatchObject({ status: "signed", doctorId: doctor.id });
     expect(await history(prescriptionId)).toMatchObject([
@@ -188,7 +188,7 @@ describe("signing", () => {
     expect(await validateQesPdf(pdf, { trustAnchors: await trustAnchorsFor({ sandbox: false }) })).toMatchObject({ valid: false });
     // The signed PDF names the signing doctor (rendered at signing).
     expect(pdf.toString("latin1")).toContain("/adbe.pkcs7.detached");
-    const viewed = await as(me).doctorRequests.pdf({ prescriptionUid: prescriptionId });
+    const viewed = await as(me).doctor.requests.pdf({ prescriptionUid: prescriptionId });
     expect(viewed.signed).toBe(true);
     expect(Buffer.from(viewed.contentBase64, "base64").equals(pdf)).toBe(true);
 
@@ -198,13 +198,13 @@ describe("signing", () => {
       { pharmacyId: t.pharmacy.id, prescriptionId },
     ]);
     // It has left the queue; the request page still shows it, signed.
-    expect((await as(me).doctorRequests.queue()).items.map((i) => i.uid)).not.toContain(prescriptionId);
-    expect(await as(me).doctorRequests.get({ prescriptionUid: prescriptionId })).toMatchObject({ status: "signed", awaitingDecision: false, doctor: { isMe: true } });
+    expect((await as(me).doctor.requests.queue()).items.map((i) => i.uid)).not.toContain(prescriptionId);
+    expect(await as(me).doctor.requests.get({ prescriptionUid: prescriptionId })).toMatchObject({ status: "signed", awaitingDecision: false, doctor: { isMe: true } });
   });
 
   it("signs once under a double click: one approval, one signature, one send task, one pharmacy order", async () => {
     const { prescriptionId, orderId } = await placeWaitingOrder(t, refs);
-    const results = await Promise.all([1, 2, 3].map(() => as(me).doctorRequests.sign({ prescriptionUid: prescriptionId })));
+    const results = await Promise.all([1, 2, 3].map(() => as(me).doctor.requests.sign({ prescriptionUid: prescriptionId })));
     expect(results.map((r) => r.status)).toEqual(["signed", "signed", "signed"]);
     expect(results.filter((r) => r.changed)).toHaveLength(1);
     const entries = await history(prescriptionId);
@@ -225,8 +225,8 @@ describe("signing", () => {
     delete process.env.QES_SIGNER_P12_PASSWORD;
     reloadConfig();
     try {
-      expect(await trpcCode(as(plain).doctorRequests.sign({ prescriptionUid: prescriptionId }))).toBe("UNPROCESSABLE_CONTENT");
-      await expect(as(plain).doctorRequests.sign({ prescriptionUid: prescriptionId })).rejects.toThrow(/No qualified electronic signature signer is configured/);
+      expect(await trpcCode(as(plain).doctor.requests.sign({ prescriptionUid: prescriptionId }))).toBe("UNPROCESSABLE_CONTENT");
+      await expect(as(plain).doctor.requests.sign({ prescriptionUid: prescriptionId })).rejects.toThrow(/No qualified electronic signature signer is configured/);
     } finally {
       process.env.QES_SIGNER_P12 = saved.p12;
       process.env.QES_SIGNER_P12_PASSWORD = saved.password;
@@ -236,7 +236,7 @@ describe("signing", () => {
     expect(await other.db.prescriptionHistory.count({ where: { prescriptionId } })).toBe(1);
     // With the configured signer (tests/setup.ts: a PKCS#12 of its own test CA) it signs, and the
     // signature validates against that CA, not against the sandbox's.
-    expect((await as(plain).doctorRequests.sign({ prescriptionUid: prescriptionId })).status).toBe("signed");
+    expect((await as(plain).doctor.requests.sign({ prescriptionUid: prescriptionId })).status).toBe("signed");
     const signed = await other.db.prescription.findUniqueOrThrow({ where: { id: prescriptionId } });
     const pdf = await readVerified(signed.signedFileKey!, signed.signedFileSha256!);
     const testCa = (await ensureSandboxQes(path.join(os.tmpdir(), "rx-test-qes-signer"))).caCertPem;
@@ -248,25 +248,25 @@ describe("signing", () => {
     const lang = await other.db.doctor.create({ data: { organisationId: other.organisation.id, displayName: "Dr. Lang", canSignQes: false } });
     const user = await createPortalUser(other.db, { role: "DOCTOR", organisationId: other.organisation.id, doctorId: lang.id });
     const { prescriptionId } = await placeWaitingOrder(other, otherRefs);
-    expect(await trpcCode(as(user).doctorRequests.sign({ prescriptionUid: prescriptionId }))).toBe("CONFLICT");
+    expect(await trpcCode(as(user).doctor.requests.sign({ prescriptionUid: prescriptionId }))).toBe("CONFLICT");
     expect((await other.db.prescription.findUniqueOrThrow({ where: { id: prescriptionId } })).status).toBe("waiting for doctor");
     await other.db.telemedicineProvider.create({
       data: { organisationId: other.organisation.id, displayName: "Lax", identifier: `lax-${prescriptionId.slice(0, 6)}`, allowNonQesSignedPrescriptions: true },
     });
-    expect((await as(user).doctorRequests.sign({ prescriptionUid: prescriptionId })).status).toBe("NON_QES_SIGNED");
+    expect((await as(user).doctor.requests.sign({ prescriptionUid: prescriptionId })).status).toBe("NON_QES_SIGNED");
   });
 });
 
 describe("declining and holding", () => {
   it("needs a reason to decline, records it, and cancels the fulfillment", async () => {
     const { prescriptionId, orderId } = await placeWaitingOrder(t, refs);
-    expect(await trpcCode(as(me).doctorRequests.decline({ prescriptionUid: prescriptionId, reason: "   " }))).toBe("BAD_REQUEST");
+    expect(await trpcCode(as(me).doctor.requests.decline({ prescriptionUid: prescriptionId, reason: "   " }))).toBe("BAD_REQUEST");
     // The refusal names the field (the page shows it under "Reason").
-    const refused = await as(me).doctorRequests.decline({ prescriptionUid: prescriptionId, reason: " " }).then(() => null, (error: { cause?: { issues?: { path: unknown[] }[] } }) => error);
+    const refused = await as(me).doctor.requests.decline({ prescriptionUid: prescriptionId, reason: " " }).then(() => null, (error: { cause?: { issues?: { path: unknown[] }[] } }) => error);
     expect(refused?.cause?.issues?.map((i) => i.path)).toEqual([["reason"]]);
     expect((await prescription(prescriptionId)).status).toBe("waiting for doctor");
 
-    expect(await as(me).doctorRequests.decline({ prescriptionUid: prescriptionId, reason: "Interaction with current medication" })).toEqual({
+    expect(await as(me).doctor.requests.decline({ prescriptionUid: prescriptionId, reason: "Interaction with current medication" })).toEqual({
       uid: prescriptionId,
       status: "declined",
       changed: true,
@@ -275,37 +275,37 @@ describe("declining and holding", () => {
     expect(await prescription(prescriptionId)).toMatchObject({ doctorId: doctor.id });
     expect((await t.db.order.findUniqueOrThrow({ where: { id: orderId } })).status).toBe("prescription declined");
     // A declined request cannot be signed.
-    expect(await trpcCode(as(me).doctorRequests.sign({ prescriptionUid: prescriptionId }))).toBe("CONFLICT");
+    expect(await trpcCode(as(me).doctor.requests.sign({ prescriptionUid: prescriptionId }))).toBe("CONFLICT");
   });
 
   it("puts a request on hold with a note, then signs it", async () => {
     const { prescriptionId } = await placeWaitingOrder(t, refs);
-    expect(await trpcCode(as(me).doctorRequests.hold({ prescriptionUid: prescriptionId, note: "" }))).toBe("BAD_REQUEST");
-    expect(await as(me).doctorRequests.hold({ prescriptionUid: prescriptionId, note: "Ask for a blood test" })).toMatchObject({ status: "ON_HOLD", changed: true });
+    expect(await trpcCode(as(me).doctor.requests.hold({ prescriptionUid: prescriptionId, note: "" }))).toBe("BAD_REQUEST");
+    expect(await as(me).doctor.requests.hold({ prescriptionUid: prescriptionId, note: "Ask for a blood test" })).toMatchObject({ status: "ON_HOLD", changed: true });
     expect((await history(prescriptionId)).at(-1)).toMatchObject({ toStatus: "ON_HOLD", note: "Ask for a blood test", actorUserId: me.id });
     expect(await prescription(prescriptionId)).toMatchObject({ doctorId: doctor.id });
-    expect((await as(me).doctorRequests.sign({ prescriptionUid: prescriptionId })).status).toBe("signed");
+    expect((await as(me).doctor.requests.sign({ prescriptionUid: prescriptionId })).status).toBe("signed");
   });
 });
 
 describe("orders on hold (issue 23, rule 1)", () => {
   it("keeps an order placed on hold away from the doctors until the admin releases it: out of the queue, every decision refused, then in and signable", async () => {
     const { prescriptionId, orderId } = await placeWaitingOrder(t, refs, { customerId: "held-customer", overrides: { on_hold: true, hold_comment: "Check the address" } });
-    const queued = async () => (await as(me).doctorRequests.queue()).items.map((i) => i.uid);
+    const queued = async () => (await as(me).doctor.requests.queue()).items.map((i) => i.uid);
     expect(await queued()).not.toContain(prescriptionId);
     // The page opens (a link from elsewhere) and says why there is nothing to do.
-    expect(await as(me).doctorRequests.get({ prescriptionUid: prescriptionId })).toMatchObject({ awaitingDecision: true, order: { onHold: true } });
-    const refusal = await as(me).doctorRequests.sign({ prescriptionUid: prescriptionId }).then(() => null, (error: { code?: string; message: string }) => error);
+    expect(await as(me).doctor.requests.get({ prescriptionUid: prescriptionId })).toMatchObject({ awaitingDecision: true, order: { onHold: true } });
+    const refusal = await as(me).doctor.requests.sign({ prescriptionUid: prescriptionId }).then(() => null, (error: { code?: string; message: string }) => error);
     expect(refusal).toMatchObject({ code: "CONFLICT", message: expect.stringContaining("on hold") });
-    expect(await trpcCode(as(me).doctorRequests.decline({ prescriptionUid: prescriptionId, reason: "No" }))).toBe("CONFLICT");
-    expect(await trpcCode(as(me).doctorRequests.hold({ prescriptionUid: prescriptionId, note: "Later" }))).toBe("CONFLICT");
+    expect(await trpcCode(as(me).doctor.requests.decline({ prescriptionUid: prescriptionId, reason: "No" }))).toBe("CONFLICT");
+    expect(await trpcCode(as(me).doctor.requests.hold({ prescriptionUid: prescriptionId, note: "Later" }))).toBe("CONFLICT");
     expect(await prescription(prescriptionId)).toMatchObject({ status: "waiting for doctor", doctorId: null, signedFileKey: null });
     expect(await history(prescriptionId)).toHaveLength(1);
 
-    await as(admin).adminOrders.releaseHold({ uid: orderId });
+    await as(admin).admin.orders.releaseHold({ uid: orderId });
     expect(await queued()).toContain(prescriptionId);
-    expect(await as(me).doctorRequests.get({ prescriptionUid: prescriptionId })).toMatchObject({ order: { onHold: false } });
-    expect((await as(me).doctorRequests.sign({ prescriptionUid: prescriptionId })).status).toBe("signed");
+    expect(await as(me).doctor.requests.get({ prescriptionUid: prescriptionId })).toMatchObject({ order: { onHold: false } });
+    expect((await as(me).doctor.requests.sign({ prescriptionUid: prescriptionId })).status).toBe("signed");
     await runPrescriptionTask(t, "pharmacy_manager.send_prescription", prescriptionId);
     expect(await t.db.pharmacyOrder.count({ where: { orderId } })).toBe(1);
   });
@@ -316,41 +316,41 @@ describe("waiting room", () => {
     const room = await createTenant();
     const roomDoctor = await room.db.doctor.create({ data: { organisationId: room.organisation.id, displayName: "Dr. Raum" } });
     const user = await createPortalUser(room.db, { role: "DOCTOR", organisationId: room.organisation.id, doctorId: roomDoctor.id });
-    expect(await as(user).doctorWaitingRoom.get()).toEqual({ current: null, total: 0, waiting: [] });
-    expect(await as(user).doctorWaitingRoom.takeNext()).toBeNull();
+    expect(await as(user).doctor.waitingRoom.get()).toEqual({ current: null, total: 0, waiting: [] });
+    expect(await as(user).doctor.waitingRoom.takeNext()).toBeNull();
 
     const first = await addPatient(room);
     const second = await addPatient(room);
     const a = await registerInWaitingRoom(room.organisation.id, { shopId: room.shop.id, patientId: first.id, visitReason: "Hair loss" });
     const b = await registerInWaitingRoom(room.organisation.id, { shopId: room.shop.id, patientId: second.id });
-    const before = await as(user).doctorWaitingRoom.get();
+    const before = await as(user).doctor.waitingRoom.get();
     expect(before.waiting[0]?.patient.name).toBe("Max Muster");
     expect(before.waiting.map((e) => [e.queueUid, e.position, e.takeableByMe])).toEqual([
       [a.standing.id, 1, true],
       [b.standing.id, 2, true],
     ]);
 
-    const taken = await as(user).doctorWaitingRoom.takeNext();
+    const taken = await as(user).doctor.waitingRoom.takeNext();
     expect(taken).toMatchObject({ queueUid: a.standing.id, videoRoomId: expect.stringMatching(/^vr_/) });
     const meeting = await room.db.meeting.findUniqueOrThrow({ where: { id: taken!.meetingUid } });
     expect(meeting).toMatchObject({ doctorId: roomDoctor.id, patientId: first.id, kind: "ON_DEMAND" });
     expect(await room.db.outboxEvent.count({ where: { eventType: "patient_doctor_meeting_updated", organisationId: room.organisation.id } })).toBe(1);
-    const during = await as(user).doctorWaitingRoom.get();
+    const during = await as(user).doctor.waitingRoom.get();
     expect(during.current).toMatchObject({ queueUid: a.standing.id, meetingUid: meeting.id, visitReason: "Hair loss" });
     expect(during.waiting.map((e) => e.queueUid)).toEqual([b.standing.id]);
     // One patient at a time.
-    expect(await trpcCode(as(user).doctorWaitingRoom.takeNext())).toBe("CONFLICT");
+    expect(await trpcCode(as(user).doctor.waitingRoom.takeNext())).toBe("CONFLICT");
     // Another organisation's doctor cannot complete it.
-    expect(await trpcCode(as(otherDoctorUser).doctorWaitingRoom.complete({ queueUid: a.standing.id }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(otherDoctorUser).doctor.waitingRoom.complete({ queueUid: a.standing.id }))).toBe("NOT_FOUND");
 
-    expect(await as(user).doctorWaitingRoom.complete({ queueUid: a.standing.id })).toEqual({ queueUid: a.standing.id, changed: true });
-    expect(await as(user).doctorWaitingRoom.complete({ queueUid: a.standing.id })).toEqual({ queueUid: a.standing.id, changed: false });
-    expect((await as(user).doctorWaitingRoom.get()).current).toBeNull();
+    expect(await as(user).doctor.waitingRoom.complete({ queueUid: a.standing.id })).toEqual({ queueUid: a.standing.id, changed: true });
+    expect(await as(user).doctor.waitingRoom.complete({ queueUid: a.standing.id })).toEqual({ queueUid: a.standing.id, changed: false });
+    expect((await as(user).doctor.waitingRoom.get()).current).toBeNull();
     expect((await room.db.meeting.findUniqueOrThrow({ where: { id: meeting.id } })).endsAt).toBeInstanceOf(Date);
 
     // The completed consultation counts in the doctor's statistics.
     const now = Math.floor(Date.now() / 1000);
-    expect(await as(user).doctorStatistics.get({ from: now - 3600, to: now + 60 })).toMatchObject({ consultationsCompleted: 1, signed: 0 });
-    expect(await trpcCode(as(user).doctorStatistics.get({ from: now, to: now - 1 }))).toBe("BAD_REQUEST");
+    expect(await as(user).doctor.statistics.get({ from: now - 3600, to: now + 60 })).toMatchObject({ consultationsCompleted: 1, signed: 0 });
+    expect(await trpcCode(as(user).doctor.statistics.get({ from: now, to: now - 1 }))).toBe("BAD_REQUEST");
   });
 });

@@ -10,7 +10,7 @@ import { appRouter } from "./router";
 const TRPC_ENDPOINT = "/api/trpc";
 const MAX_BATCH_SIZE = 20;
 /** The procedures that carry a questionnaire model as the editor's text: their cap leaves the model's size to the domain. */
-const MODEL_PROCEDURES = new Set(["adminQuestionnaires.publish", "adminQuestionnaires.saveDraft"]);
+const MODEL_PROCEDURES = new Set(["admin.questionnaires.publish", "admin.questionnaires.saveDraft"]);
 
 /** A body over the cap is refused before tRPC reads it: 1 MiB, more when every procedure of the call (a batch names several) carries a model. */
 function bodyCapOf(request: Request): number {

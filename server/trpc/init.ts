@@ -5,6 +5,7 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
 import { currentStateOfPortalUser, type PortalSessionUser } from "@/server/auth/portal-session";
+import { pharmaciesInReach, type PharmacyReach, type ScopedPharmacy } from "@/server/domain/pharmacies/pharmacy-scope";
 import {
   BadRequestError,
   ConflictError,
@@ -93,20 +94,82 @@ export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
   return next({ ctx: { user } });
 });
 
-/** A pharmacist (pharmacy portal). */
-export const pharmacistProcedure = authedProcedure.use(({ ctx, next }) => {
-  if (ctx.user.role !== "PHARMACIST") throw new TRPCError({ code: "FORBIDDEN", message: "This is for pharmacy users." });
-  return next();
-});
+/**
+ * Where a caller of a portal door acts, resolved once per call by the door's procedure: an
+ * administrator over the whole organisation; a pharmacist over the pharmacies in reach (its own, or
+ * all of its group's: the pharmacy scope rule, server/domain/pharmacies/pharmacy-scope.ts), which
+ * a chosen pharmacy (an input's pharmacyUid) narrows. Routers mounted under both doors (the twins:
+ * webhooks, delivery logs, stock) act through the scope, not through which door they are behind.
+ */
+export type OrganisationScope = { door: "admin"; organisationId: string };
+export type PharmaciesScope = {
+  door: "pharmacy";
+  organisationId: string;
+  /** The caller's binding, for domain functions that take the rule's input (API keys). */
+  reach: PharmacyReach;
+  /** Every pharmacy in reach, by name. */
+  pharmacies: ScopedPharmacy[];
+  /** All pharmacies in reach, or exactly the chosen one (out of reach: NotFoundError, as a pharmacy that does not exist). */
+  pharmacyIds(chosen?: string | null): string[];
+  /** The one pharmacy to act for: the chosen one, or the pharmacist's own; a group pharmacist must choose (else NotFoundError). */
+  pharmacy(chosen?: string | null): ScopedPharmacy;
+};
+export type PortalScope = OrganisationScope | PharmaciesScope;
 
-/** An organisation administrator (admin tool). */
-export const adminProcedure = authedProcedure.use(({ ctx, next }) => {
-  if (ctx.user.role !== "ADMIN") throw new TRPCError({ code: "FORBIDDEN", message: "This is for administrators." });
-  return next();
-});
+const organisationScope = (user: PortalSessionUser): OrganisationScope => ({ door: "admin", organisationId: user.organisationId });
 
-/** A doctor bound to a Doctor of their organisation (the doctors' workspace); ctx.doctorId is theirs. */
-export const doctorProcedure = authedProcedure.use(({ ctx, next }) => {
-  if (ctx.user.role !== "DOCTOR" || !ctx.user.doctorId) throw new TRPCError({ code: "FORBIDDEN", message: "This is for doctors." });
-  return next({ ctx: { doctorId: ctx.user.doctorId } });
-});
+async function pharmaciesScope(user: PortalSessionUser): Promise<PharmaciesScope> {
+  const reach: PharmacyReach = { organisationId: user.organisationId, pharmacyId: user.pharmacyId, pharmacyGroupId: user.pharmacyGroupId };
+  const pharmacies = await pharmaciesInReach(reach);
+  const chosenIn = (chosen: string) => pharmacies.find((p) => p.id === chosen) ?? null;
+  return {
+    door: "pharmacy",
+    organisationId: user.organisationId,
+    reach,
+    pharmacies,
+    pharmacyIds: (chosen) => {
+      if (chosen === undefined || chosen === null) return pharmacies.map((p) => p.id);
+      if (!chosenIn(chosen)) throw new NotFoundError();
+      return [chosen];
+    },
+    pharmacy: (chosen) => {
+      const pharmacy = chosen ? chosenIn(chosen) : reach.pharmacyId ? chosenIn(reach.pharmacyId) : null;
+      if (!pharmacy) throw new NotFoundError();
+      return pharmacy;
+    },
+  };
+}
+
+/** A doctor acts for the Doctor they are bound to; a doctor's user without one is refused like another role. */
+const doctorScope = (user: PortalSessionUser) => (user.doctorId ? { organisationId: user.organisationId, doctorId: user.doctorId } : null);
+
+/** One portal door: the role it admits (checked once) and the scope it resolves (once) into ctx.scope. */
+type Door<S> = { role: PortalSessionUser["role"]; refusal: string; scopeOf: (user: PortalSessionUser) => S | null | Promise<S | null> };
+
+function door<S>({ role, refusal, scopeOf }: Door<S>) {
+  return authedProcedure.use(async ({ ctx, next }) => {
+    const scope = ctx.user.role === role ? await scopeOf(ctx.user) : null;
+    if (!scope) throw new TRPCError({ code: "FORBIDDEN", message: refusal });
+    return next({ ctx: { scope } });
+  });
+}
+
+const ADMIN_DOOR: Door<OrganisationScope> = { role: "ADMIN", refusal: "This is for administrators.", scopeOf: organisationScope };
+const PHARMACY_DOOR: Door<PharmaciesScope> = { role: "PHARMACIST", refusal: "This is for pharmacy users.", scopeOf: pharmaciesScope };
+
+/** An organisation administrator (admin tool); ctx.scope is the organisation. */
+export const adminProcedure = door(ADMIN_DOOR);
+
+/** A pharmacist (pharmacy portal); ctx.scope holds the pharmacies in reach. */
+export const pharmacyProcedure = door(PHARMACY_DOOR);
+
+/** A doctor bound to a Doctor of their organisation (the doctors' workspace); ctx.scope.doctorId is theirs. */
+export const doctorProcedure = door({ role: "DOCTOR", refusal: "This is for doctors.", scopeOf: doctorScope });
+
+/**
+ * The door of a router mounted under both portals (a twin): adminProcedure's or pharmacyProcedure's
+ * role check and scope, with ctx.scope typed as either, so one implementation serves both and acts
+ * through the scope.
+ */
+export const portalProcedure = (portal: "admin" | "pharmacy") => door<PortalScope>(portal === "admin" ? ADMIN_DOOR : PHARMACY_DOOR);
+export type PortalProcedure = ReturnType<typeof portalProcedure>;

@@ -39,9 +39,9 @@ beforeAll(async () => {
   await createDelivery(t.db, subB, { state: "FAILED", createdAt: new Date(), attempts: droppedAttempts() });
 });
 
-describe("pharmacyHome.summary", () => {
+describe("pharmacy.home.summary", () => {
   it("counts the pharmacist's orders waiting and on hold, and failed deliveries of the last days", async () => {
-    expect(await as(pharmacist).pharmacyHome.summary()).toEqual({
+    expect(await as(pharmacist).pharmacy.home.summary()).toEqual({
       waitingForPharmacy: 2,
       onHold: 1,
       newAnswers: { count: 0, orders: [] },
@@ -50,8 +50,8 @@ describe("pharmacyHome.summary", () => {
   });
 
   it("sums a group pharmacist's pharmacies, or one of them when asked", async () => {
-    expect(await as(groupPharmacist).pharmacyHome.summary()).toMatchObject({ waitingForPharmacy: 3, onHold: 1, failedDeliveries: { count: 2 } });
-    expect(await as(groupPharmacist).pharmacyHome.summary({ pharmacyUid: t.groupPharmacy.id })).toMatchObject({
+    expect(await as(groupPharmacist).pharmacy.home.summary()).toMatchObject({ waitingForPharmacy: 3, onHold: 1, failedDeliveries: { count: 2 } });
+    expect(await as(groupPharmacist).pharmacy.home.summary({ pharmacyUid: t.groupPharmacy.id })).toMatchObject({
       waitingForPharmacy: 1,
       onHold: 0,
       failedDeliveries: { count: 1 },
@@ -59,9 +59,9 @@ describe("pharmacyHome.summary", () => {
   });
 
   it("shows nothing of other pharmacies, and another pharmacy's uid is NOT_FOUND", async () => {
-    expect(await as(loosePharmacist).pharmacyHome.summary()).toMatchObject({ waitingForPharmacy: 0, onHold: 0, failedDeliveries: { count: 0 } });
-    expect(await trpcCode(as(pharmacist).pharmacyHome.summary({ pharmacyUid: t.groupPharmacy.id }))).toBe("NOT_FOUND");
-    expect(await trpcCode(as(groupPharmacist).pharmacyHome.summary({ pharmacyUid: t.loosePharmacy.id }))).toBe("NOT_FOUND");
-    expect(await trpcCode(as(null).pharmacyHome.summary())).toBe("UNAUTHORIZED");
+    expect(await as(loosePharmacist).pharmacy.home.summary()).toMatchObject({ waitingForPharmacy: 0, onHold: 0, failedDeliveries: { count: 0 } });
+    expect(await trpcCode(as(pharmacist).pharmacy.home.summary({ pharmacyUid: t.groupPharmacy.id }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(groupPharmacist).pharmacy.home.summary({ pharmacyUid: t.loosePharmacy.id }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(null).pharmacy.home.summary())).toBe("UNAUTHORIZED");
   });
 });

@@ -62,7 +62,7 @@ function fieldErrorsOf(error: unknown) {
   return error as TRPCError;
 }
 
-describe("pharmacyOrders.list", () => {
+describe("pharmacy.orders.list", () => {
   it("shows the pharmacist's own orders newest first, with priority, delivery type and counts per status; a group pharmacist sees the group's", async () => {
     const a1 = await newPharmacyOrder(t.pharmacy.id, { lastName: "Queueperson" });
     const b1 = await newPharmacyOrder(t.groupPharmacy.id);
@@ -70,7 +70,7 @@ describe("pharmacyOrders.list", () => {
     const a2 = await newPharmacyOrder(t.pharmacy.id);
     await patch(`${EPA}/${a2.id}/status`, { key: t.keys.pharmacy, body: { status: "in-progress" } });
 
-    const own = await as(pharmacist).pharmacyOrders.list({});
+    const own = await as(pharmacist).pharmacy.orders.list({});
     const ownUids = own.items.map((i) => i.uid);
     expect(ownUids.indexOf(a2.id)).toBeLessThan(ownUids.indexOf(a1.id));
     expect(ownUids).not.toContain(b1.id);
@@ -88,44 +88,44 @@ describe("pharmacyOrders.list", () => {
     expect(own.allCount).toBe(own.total);
     expect(own.pharmacyCount).toBe(1);
 
-    const group = await as(groupPharmacist).pharmacyOrders.list({});
+    const group = await as(groupPharmacist).pharmacy.orders.list({});
     expect(group.items.map((i) => i.uid)).toEqual(expect.arrayContaining([a1.id, a2.id, b1.id]));
     expect(group.items.map((i) => i.uid)).not.toContain(c1.id);
     expect(group.total).toBe(own.total + 1);
     expect(group.statusCounts["waiting for pharmacy"]).toBe(own.statusCounts["waiting for pharmacy"] + 1);
     expect(group.pharmacyCount).toBe(2);
-    const onlyB = await as(groupPharmacist).pharmacyOrders.list({ pharmacyUid: t.groupPharmacy.id });
+    const onlyB = await as(groupPharmacist).pharmacy.orders.list({ pharmacyUid: t.groupPharmacy.id });
     expect(onlyB.items.map((i) => i.uid)).toEqual([b1.id]);
     expect(onlyB.allCount).toBe(1);
   });
 
   it("filters by status, search (PO name, customer name) and creation dates, and pages", async () => {
     const po = await newPharmacyOrder(t.pharmacy.id, { lastName: "Searchable" });
-    expect((await as(pharmacist).pharmacyOrders.list({ search: "searchABLE" })).items.map((i) => i.uid)).toEqual([po.id]);
-    expect((await as(pharmacist).pharmacyOrders.list({ search: po.name.toLowerCase() })).items.map((i) => i.uid)).toEqual([po.id]);
-    const inProgress = await as(pharmacist).pharmacyOrders.list({ status: "in-progress" });
+    expect((await as(pharmacist).pharmacy.orders.list({ search: "searchABLE" })).items.map((i) => i.uid)).toEqual([po.id]);
+    expect((await as(pharmacist).pharmacy.orders.list({ search: po.name.toLowerCase() })).items.map((i) => i.uid)).toEqual([po.id]);
+    const inProgress = await as(pharmacist).pharmacy.orders.list({ status: "in-progress" });
     expect(inProgress.items.every((i) => i.status === "in-progress")).toBe(true);
     expect(inProgress.total).toBe(inProgress.statusCounts["in-progress"]);
     const future = Math.floor(Date.now() / 1000) + 3600;
-    expect((await as(pharmacist).pharmacyOrders.list({ from: future })).total).toBe(0);
-    const pageOne = await as(pharmacist).pharmacyOrders.list({ limit: 1, page: 1 });
+    expect((await as(pharmacist).pharmacy.orders.list({ from: future })).total).toBe(0);
+    const pageOne = await as(pharmacist).pharmacy.orders.list({ limit: 1, page: 1 });
     expect(pageOne.items).toHaveLength(1);
     expect(pageOne.totalPages).toBe(pageOne.total);
-    expect(await trpcCode(as(pharmacist).pharmacyOrders.list({ from: 10, to: 5 }))).toBe("BAD_REQUEST");
+    expect(await trpcCode(as(pharmacist).pharmacy.orders.list({ from: 10, to: 5 }))).toBe("BAD_REQUEST");
   });
 
   it("answers NOT_FOUND for a pharmacy outside the caller's reach", async () => {
-    expect(await trpcCode(as(pharmacist).pharmacyOrders.list({ pharmacyUid: t.groupPharmacy.id }))).toBe("NOT_FOUND");
-    expect(await trpcCode(as(groupPharmacist).pharmacyOrders.list({ pharmacyUid: t.loosePharmacy.id }))).toBe("NOT_FOUND");
-    expect(await trpcCode(as(groupPharmacist).pharmacyOrders.list({ pharmacyUid: other.pharmacy.id }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(pharmacist).pharmacy.orders.list({ pharmacyUid: t.groupPharmacy.id }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(groupPharmacist).pharmacy.orders.list({ pharmacyUid: t.loosePharmacy.id }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(groupPharmacist).pharmacy.orders.list({ pharmacyUid: other.pharmacy.id }))).toBe("NOT_FOUND");
   });
 });
 
-describe("pharmacyOrders.get", () => {
+describe("pharmacy.orders.get", () => {
   it("shows one order with items, address, delivery, history naming who, and the status changes allowed", async () => {
     const po = await newPharmacyOrder(t.pharmacy.id, { lastName: "Detailed", quantity: 2 });
-    await as(pharmacist).pharmacyOrders.changeStatus({ uid: po.id, status: "in-progress", expectedStatus: "waiting for pharmacy" });
-    const detail = await as(pharmacist).pharmacyOrders.get({ uid: po.id });
+    await as(pharmacist).pharmacy.orders.changeStatus({ uid: po.id, status: "in-progress", expectedStatus: "waiting for pharmacy" });
+    const detail = await as(pharmacist).pharmacy.orders.get({ uid: po.id });
     expect(detail).toMatchObject({
       uid: po.id,
       name: po.name,
@@ -143,17 +143,17 @@ describe("pharmacyOrders.get", () => {
       ["waiting for pharmacy", "in-progress", "USER"],
     ]);
     expect(detail.history[1].actor.displayName).toBe(pharmacist.name);
-    expect(await as(groupPharmacist).pharmacyOrders.get({ uid: po.id })).toMatchObject({ uid: po.id });
+    expect(await as(groupPharmacist).pharmacy.orders.get({ uid: po.id })).toMatchObject({ uid: po.id });
   });
 
   it("answers NOT_FOUND for another pharmacy's order, for the order and its PDF alike", async () => {
     const b = await newPharmacyOrder(t.groupPharmacy.id);
     const c = await newPharmacyOrder(t.loosePharmacy.id);
-    expect(await trpcCode(as(pharmacist).pharmacyOrders.get({ uid: b.id }))).toBe("NOT_FOUND");
-    expect(await trpcCode(as(groupPharmacist).pharmacyOrders.get({ uid: c.id }))).toBe("NOT_FOUND");
-    expect(await trpcCode(as(pharmacist).pharmacyOrders.get({ uid: "no-such-order" }))).toBe("NOT_FOUND");
-    expect(await trpcCode(as(pharmacist).pharmacyOrders.prescriptionFile({ uid: b.id }))).toBe("NOT_FOUND");
-    expect(await as(otherPharmacist).pharmacyOrders.prescriptionFile({ uid: c.id })).toBeNull();
+    expect(await trpcCode(as(pharmacist).pharmacy.orders.get({ uid: b.id }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(groupPharmacist).pharmacy.orders.get({ uid: c.id }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(pharmacist).pharmacy.orders.get({ uid: "no-such-order" }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(pharmacist).pharmacy.orders.prescriptionFile({ uid: b.id }))).toBe("NOT_FOUND");
+    expect(await as(otherPharmacist).pharmacy.orders.prescriptionFile({ uid: c.id })).toBeNull();
   });
 });
 
@@ -161,18 +161,18 @@ describe("pharmacyOrders commands", () => {
   it("changeStatus: on hold needs a comment, opens an issue thread; another pharmacy's order is NOT_FOUND", async () => {
     const po = await newPharmacyOrder();
     const noComment = await as(pharmacist)
-      .pharmacyOrders.changeStatus({ uid: po.id, status: "on-hold", comment: "  ", expectedStatus: "waiting for pharmacy" })
+      .pharmacy.orders.changeStatus({ uid: po.id, status: "on-hold", comment: "  ", expectedStatus: "waiting for pharmacy" })
       .catch(fieldErrorsOf);
     expect(noComment).toMatchObject({ code: "BAD_REQUEST" });
     expect(await statusOf(po.id)).toBe("waiting for pharmacy");
-    await as(pharmacist).pharmacyOrders.changeStatus({ uid: po.id, status: "on-hold", comment: "Dosage unclear", expectedStatus: "waiting for pharmacy" });
+    await as(pharmacist).pharmacy.orders.changeStatus({ uid: po.id, status: "on-hold", comment: "Dosage unclear", expectedStatus: "waiting for pharmacy" });
     expect(await statusOf(po.id)).toBe("on-hold");
     expect(await t.db.adminIssueThread.count({ where: { pharmacyOrderId: po.id, description: "Dosage unclear" } })).toBe(1);
     const b = await newPharmacyOrder(t.groupPharmacy.id);
-    expect(await trpcCode(as(pharmacist).pharmacyOrders.changeStatus({ uid: b.id, status: "in-progress", expectedStatus: "waiting for pharmacy" }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(pharmacist).pharmacy.orders.changeStatus({ uid: b.id, status: "in-progress", expectedStatus: "waiting for pharmacy" }))).toBe("NOT_FOUND");
     expect(await statusOf(b.id)).toBe("waiting for pharmacy");
     // A group pharmacist acts on the group's other pharmacy.
-    await as(groupPharmacist).pharmacyOrders.changeStatus({ uid: b.id, status: "in-progress", expectedStatus: "waiting for pharmacy" });
+    await as(groupPharmacist).pharmacy.orders.changeStatus({ uid: b.id, status: "in-progress", expectedStatus: "waiting for pharmacy" });
     expect(await statusOf(b.id)).toBe("in-progress");
   });
 
@@ -189,29 +189,29 @@ describe("pharmacyOrders commands", () => {
     // Another pharmacist (or the pharmacy's system over REST) moved it first.
     await patch(`${EPA}/${po.id}/status`, { key: t.keys.pharmacy, body: { status: "in-progress" } });
     const error = await as(pharmacist)
-      .pharmacyOrders.changeStatus({ uid: po.id, status: "cancelled", expectedStatus: "waiting for pharmacy" })
+      .pharmacy.orders.changeStatus({ uid: po.id, status: "cancelled", expectedStatus: "waiting for pharmacy" })
       .catch((e: unknown) => e as TRPCError);
     expect(error).toBeInstanceOf(TRPCError);
     expect((error as TRPCError).code).toBe("CONFLICT");
     expect((error as TRPCError).message).toContain("status is now in-progress");
     expect(await statusOf(po.id)).toBe("in-progress");
-    expect(await trpcCode(as(pharmacist).pharmacyOrders.complete({ uid: po.id, trackingLinks: [], expectedStatus: "waiting for pharmacy" }))).toBe("CONFLICT");
-    expect(await trpcCode(as(pharmacist).pharmacyOrders.requestClarification({ uid: po.id, description: "?", expectedStatus: "on-hold" }))).toBe("CONFLICT");
-    expect(await trpcCode(as(pharmacist).pharmacyOrders.addShipment({ uid: po.id, trackingUrl: "", expectedStatus: "pending review" }))).toBe("CONFLICT");
+    expect(await trpcCode(as(pharmacist).pharmacy.orders.complete({ uid: po.id, trackingLinks: [], expectedStatus: "waiting for pharmacy" }))).toBe("CONFLICT");
+    expect(await trpcCode(as(pharmacist).pharmacy.orders.requestClarification({ uid: po.id, description: "?", expectedStatus: "on-hold" }))).toBe("CONFLICT");
+    expect(await trpcCode(as(pharmacist).pharmacy.orders.addShipment({ uid: po.id, trackingUrl: "", expectedStatus: "pending review" }))).toBe("CONFLICT");
     expect(
-      await trpcCode(as(pharmacist).pharmacyOrders.changeDeliveryType({ uid: po.id, deliveryType: "pickup", expectedDeliveryType: "pickup", expectedStatus: "in-progress" })),
+      await trpcCode(as(pharmacist).pharmacy.orders.changeDeliveryType({ uid: po.id, deliveryType: "pickup", expectedDeliveryType: "pickup", expectedStatus: "in-progress" })),
     ).toBe("CONFLICT");
-    await as(pharmacist).pharmacyOrders.changePriority({ uid: po.id, priority: 5, expectedPriority: 0 });
-    expect(await trpcCode(as(pharmacist).pharmacyOrders.changePriority({ uid: po.id, priority: 9, expectedPriority: 0 }))).toBe("CONFLICT");
-    expect((await as(pharmacist).pharmacyOrders.get({ uid: po.id })).priority).toBe(5);
+    await as(pharmacist).pharmacy.orders.changePriority({ uid: po.id, priority: 5, expectedPriority: 0 });
+    expect(await trpcCode(as(pharmacist).pharmacy.orders.changePriority({ uid: po.id, priority: 9, expectedPriority: 0 }))).toBe("CONFLICT");
+    expect((await as(pharmacist).pharmacy.orders.get({ uid: po.id })).priority).toBe(5);
     expect(await t.db.shipment.count({ where: { pharmacyOrderId: po.id } })).toBe(0);
   });
 
   it("of two concurrent changes from the same page state, exactly one wins; the other is refused with CONFLICT", async () => {
     const po = await newPharmacyOrder();
     const outcomes = await Promise.allSettled([
-      as(pharmacist).pharmacyOrders.changeStatus({ uid: po.id, status: "in-progress", expectedStatus: "waiting for pharmacy" }),
-      as(groupPharmacist).pharmacyOrders.changeStatus({ uid: po.id, status: "cancelled", expectedStatus: "waiting for pharmacy" }),
+      as(pharmacist).pharmacy.orders.changeStatus({ uid: po.id, status: "in-progress", expectedStatus: "waiting for pharmacy" }),
+      as(groupPharmacist).pharmacy.orders.changeStatus({ uid: po.id, status: "cancelled", expectedStatus: "waiting for pharmacy" }),
     ]);
     expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
     const [refused] = outcomes.filter((o) => o.status === "rejected") as PromiseRejectedResult[];
@@ -224,19 +224,19 @@ describe("pharmacyOrders commands", () => {
   it("complete: stock reduced, shipment from the tracking link, payouts routed, as REST complete_order; NOT_FOUND for another pharmacy's order", async () => {
     const po = await newPharmacyOrder(t.pharmacy.id, { quantity: 3 });
     const stockBefore = (await t.db.pharmacySku.findUniqueOrThrow({ where: { id: t.pharmacySku.id } })).stock;
-    await as(pharmacist).pharmacyOrders.complete({
+    await as(pharmacist).pharmacy.orders.complete({
       uid: po.id,
       trackingLinks: [{ trackingLink: "https://tracking.example/1", carrier: "DHL" }],
       expectedStatus: "waiting for pharmacy",
     });
     expect((await t.db.pharmacySku.findUniqueOrThrow({ where: { id: t.pharmacySku.id } })).stock).toBe(stockBefore - 3);
-    const detail = await as(pharmacist).pharmacyOrders.get({ uid: po.id });
+    const detail = await as(pharmacist).pharmacy.orders.get({ uid: po.id });
     expect(detail).toMatchObject({ status: "completed", canComplete: false, shipments: [{ sequenceNumber: 1, trackingUrl: "https://tracking.example/1", carrierName: "DHL" }] });
     const rest = await get(`${EPA}/${po.id}`, { key: t.keys.pharmacy });
     expect(rest.json.status).toBe("completed");
     const b = await newPharmacyOrder(t.groupPharmacy.id);
-    expect(await trpcCode(as(pharmacist).pharmacyOrders.complete({ uid: b.id, trackingLinks: [], expectedStatus: "waiting for pharmacy" }))).toBe("NOT_FOUND");
-    expect(await trpcCode(as(pharmacist).pharmacyOrders.complete({ uid: po.id, trackingLinks: [{ trackingLink: "ftp://x", carrier: "DHL" }], expectedStatus: "completed" }))).toBe(
+    expect(await trpcCode(as(pharmacist).pharmacy.orders.complete({ uid: b.id, trackingLinks: [], expectedStatus: "waiting for pharmacy" }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(pharmacist).pharmacy.orders.complete({ uid: po.id, trackingLinks: [{ trackingLink: "ftp://x", carrier: "DHL" }], expectedStatus: "completed" }))).toBe(
       "BAD_REQUEST",
     );
   });
@@ -244,7 +244,7 @@ describe("pharmacyOrders commands", () => {
   it("addShipment, requestClarification, changePriority, changeDeliveryType: recorded with who; NOT_FOUND for another pharmacy's order", async () => {
     const po = await newPharmacyOrder();
     const b = await newPharmacyOrder(t.groupPharmacy.id);
-    const me = as(pharmacist).pharmacyOrders;
+    const me = as(pharmacist).pharmacy.orders;
     expect(await me.addShipment({ uid: po.id, trackingUrl: "https://tracking.example/2", trackingNumber: "123", carrier: "DPD", expectedStatus: "waiting for pharmacy" })).toMatchObject({
       sequenceNumber: 1,
     });
@@ -268,21 +268,21 @@ describe("pharmacyOrders commands", () => {
 
   it("bulkChangeStatus: a result per order; another pharmacy's order is not_found, another pharmacy NOT_FOUND", async () => {
     const [a, a2, b] = [await newPharmacyOrder(), await newPharmacyOrder(), await newPharmacyOrder(t.groupPharmacy.id)];
-    const results = await as(pharmacist).pharmacyOrders.bulkChangeStatus({ uids: [a.id, a2.id, b.id], status: "pending review" });
+    const results = await as(pharmacist).pharmacy.orders.bulkChangeStatus({ uids: [a.id, a2.id, b.id], status: "pending review" });
     expect(results).toEqual([
       { uid: a.id, ok: true, changed: true },
       { uid: a2.id, ok: true, changed: true },
       { uid: b.id, ok: false, error: "not_found", message: "Resource not found" },
     ]);
     expect(await statusOf(b.id)).toBe("waiting for pharmacy");
-    expect(await trpcCode(as(pharmacist).pharmacyOrders.bulkChangeStatus({ pharmacyUid: t.groupPharmacy.id, uids: [b.id], status: "pending review" }))).toBe("NOT_FOUND");
-    expect(await trpcCode(as(pharmacist).pharmacyOrders.bulkChangeStatus({ uids: [a.id], status: "on-hold" }))).toBe("BAD_REQUEST");
-    const group = await as(groupPharmacist).pharmacyOrders.bulkChangeStatus({ uids: [a.id, b.id], status: "on-hold", comment: "Check stock" });
+    expect(await trpcCode(as(pharmacist).pharmacy.orders.bulkChangeStatus({ pharmacyUid: t.groupPharmacy.id, uids: [b.id], status: "pending review" }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(pharmacist).pharmacy.orders.bulkChangeStatus({ uids: [a.id], status: "on-hold" }))).toBe("BAD_REQUEST");
+    const group = await as(groupPharmacist).pharmacy.orders.bulkChangeStatus({ uids: [a.id, b.id], status: "on-hold", comment: "Check stock" });
     expect(group.every((r) => r.ok)).toBe(true);
   });
 });
 
-describe("pharmacyOrders.prescriptionFile", () => {
+describe("pharmacy.orders.prescriptionFile", () => {
   it("serves the signed prescription PDF of an order that carries one", async () => {
     await t.db.organisation.update({ where: { id: t.organisation.id }, data: { sandbox: true } });
     const sandbox = await ensureSandboxQes(path.resolve(config().DATA_DIR));
@@ -299,10 +299,10 @@ describe("pharmacyOrders.prescriptionFile", () => {
     const r = await placeOrder(t, body);
     expect(r.status, r.text).toBe(201);
     const po = await t.db.pharmacyOrder.findFirstOrThrow({ where: { orderId: r.json.uid } });
-    const detail = await as(pharmacist).pharmacyOrders.get({ uid: po.id });
+    const detail = await as(pharmacist).pharmacy.orders.get({ uid: po.id });
     expect(detail.prescriptionFilename).toMatch(/^prescription-.+\.pdf$/);
-    const file = await as(pharmacist).pharmacyOrders.prescriptionFile({ uid: po.id });
+    const file = await as(pharmacist).pharmacy.orders.prescriptionFile({ uid: po.id });
     expect(Buffer.from(file!.contentBase64, "base64").equals(signed)).toBe(true);
-    expect(await trpcCode(as(otherPharmacist).pharmacyOrders.prescriptionFile({ uid: po.id }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(otherPharmacist).pharmacy.orders.prescriptionFile({ uid: po.id }))).toBe("NOT_FOUND");
   }, 60_000);
 });

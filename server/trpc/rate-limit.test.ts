@@ -24,7 +24,7 @@ const limitTo = (perSecond: number) => {
 };
 
 /** One HTTP request to the portals' tRPC endpoint from `address` (as the entry sets it), as `user`. */
-const call = (user: PortalSessionUser | null, address: string, path = "pharmacies.list") =>
+const call = (user: PortalSessionUser | null, address: string, path = "pharmacy.pharmacies.list") =>
   handleTrpcRequest(new Request(`http://localhost:3000/api/trpc/${path}`, { headers: { "x-forwarded-for": address } }), async () => user);
 
 const TOO_MANY = { message: "Too many requests: try again in a moment.", code: -32029, data: { code: "TOO_MANY_REQUESTS", httpStatus: 429 } };
@@ -47,7 +47,7 @@ describe("the portals' tRPC rate limit (TRPC_RATE_LIMIT_PER_SECOND)", () => {
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => call(i % 2 ? null : another, "203.0.113.50")));
     expect(answers.map((r) => r.status)).toContain(429);
     limitTo(1);
-    const batches = await Promise.all(Array.from({ length: 5 }, () => call(another, "203.0.113.51", "pharmacies.list,pharmacies.list?batch=1")));
+    const batches = await Promise.all(Array.from({ length: 5 }, () => call(another, "203.0.113.51", "pharmacy.pharmacies.list,pharmacy.pharmacies.list?batch=1")));
     const refused = batches.find((r) => r.status === 429)!;
     const body = (await refused.json()) as { error: unknown }[];
     expect(body).toHaveLength(2);

@@ -1,65 +1,83 @@
-import { createCallerFactory, router } from "./init";
+import { createCallerFactory, portalProcedure, router } from "./init";
 import { adminApiKeysRouter, adminTelemedicineProvidersRouter } from "./routers/admin";
-import { adminQuestionnairesRouter } from "./routers/admin-questionnaires";
-import { adminSettingsRouter } from "./routers/admin-settings";
 import { adminAuditRouter } from "./routers/admin-audit";
-import { adminWebhookLogsRouter, adminWebhooksRouter } from "./routers/admin-webhooks";
+import { adminCatalogueRouter } from "./routers/admin-catalogue";
 import { adminHomeRouter } from "./routers/admin-home";
 import { adminIssuesRouter } from "./routers/admin-issues";
 import { adminOrdersRouter } from "./routers/admin-orders";
-import { pharmacyIssueThreadsRouter } from "./routers/pharmacy-issue-threads";
 import { adminUsersRouter, passwordLinksRouter } from "./routers/admin-people";
 import { adminPharmaciesRouter, adminPharmacyGroupsRouter } from "./routers/admin-pharmacies";
-import { adminShopsRouter } from "./routers/admin-shops";
-import { adminCatalogueRouter, adminPharmacyStockRouter } from "./routers/admin-catalogue";
 import { adminPrescriptionsRouter } from "./routers/admin-prescriptions";
+import { adminQuestionnairesRouter } from "./routers/admin-questionnaires";
+import { adminSettingsRouter } from "./routers/admin-settings";
+import { adminShopsRouter } from "./routers/admin-shops";
 import { apiKeysRouter } from "./routers/api-keys";
+import { deliveryLogsRouter } from "./routers/delivery-logs";
 import { doctorRequestsRouter, doctorStatisticsRouter, doctorWaitingRoomRouter } from "./routers/doctor";
+import { payoutsRouter } from "./routers/payouts";
 import { pharmaciesRouter } from "./routers/pharmacies";
 import { pharmacyHomeRouter } from "./routers/pharmacy-home";
-import { pharmacySkusRouter } from "./routers/pharmacy-skus";
-import { payoutsRouter } from "./routers/payouts";
-import { shippingMethodsRouter } from "./routers/shipping-methods";
+import { pharmacyIssueThreadsRouter } from "./routers/pharmacy-issue-threads";
 import { pharmacyOrdersRouter } from "./routers/pharmacy-orders";
-import { webhookLogsRouter } from "./routers/webhook-logs";
-import { webhookSubscriptionsRouter } from "./routers/webhook-subscriptions";
+import { shippingMethodsRouter } from "./routers/shipping-methods";
+import { stockRouter } from "./routers/stock";
+import { webhooksRouter } from "./routers/webhooks";
 
-/** Every portal procedure, served at /api/trpc (app/api/trpc/[trpc]/route.ts). */
-export const appRouter = router({
-  adminApiKeys: adminApiKeysRouter,
-  adminCatalogue: adminCatalogueRouter,
-  adminPharmacyStock: adminPharmacyStockRouter,
-  adminPrescriptions: adminPrescriptionsRouter,
-  adminTelemedicineProviders: adminTelemedicineProvidersRouter,
-  adminQuestionnaires: adminQuestionnairesRouter,
-  adminSettings: adminSettingsRouter,
-  adminAudit: adminAuditRouter,
-  adminWebhooks: adminWebhooksRouter,
-  adminWebhookLogs: adminWebhookLogsRouter,
-  adminHome: adminHomeRouter,
-  adminIssues: adminIssuesRouter,
-  adminOrders: adminOrdersRouter,
-  pharmacyIssueThreads: pharmacyIssueThreadsRouter,
-  adminUsers: adminUsersRouter,
-  passwordLinks: passwordLinksRouter,
-  adminPharmacies: adminPharmaciesRouter,
-  adminPharmacyGroups: adminPharmacyGroupsRouter,
-  adminShops: adminShopsRouter,
-  apiKeys: apiKeysRouter,
-  doctorRequests: doctorRequestsRouter,
-  doctorStatistics: doctorStatisticsRouter,
-  doctorWaitingRoom: doctorWaitingRoomRouter,
-  pharmacies: pharmaciesRouter,
-  pharmacyHome: pharmacyHomeRouter,
-  pharmacySkus: pharmacySkusRouter,
+/**
+ * The pharmacy portal (/pharmacy): pharmacists, within the pharmacies in their reach. The twins
+ * (webhooks, deliveryLogs, stock) are the admin tool's routers under the pharmacy portal's scope.
+ */
+const pharmacyRouter = router({
+  home: pharmacyHomeRouter,
+  orders: pharmacyOrdersRouter,
+  issueThreads: pharmacyIssueThreadsRouter,
+  stock: stockRouter(portalProcedure("pharmacy")),
   payouts: payoutsRouter,
   shippingMethods: shippingMethodsRouter,
-  pharmacyOrders: pharmacyOrdersRouter,
-  webhookLogs: webhookLogsRouter,
-  webhookSubscriptions: webhookSubscriptionsRouter,
+  apiKeys: apiKeysRouter,
+  webhooks: webhooksRouter(portalProcedure("pharmacy")),
+  deliveryLogs: deliveryLogsRouter(portalProcedure("pharmacy")),
+  pharmacies: pharmaciesRouter,
+});
+
+/** The admin tool (/admin): administrators, within their organisation. */
+const adminRouter = router({
+  home: adminHomeRouter,
+  orders: adminOrdersRouter,
+  issues: adminIssuesRouter,
+  catalogue: adminCatalogueRouter,
+  pharmacyStock: stockRouter(portalProcedure("admin")),
+  prescriptions: adminPrescriptionsRouter,
+  telemedicineProviders: adminTelemedicineProvidersRouter,
+  questionnaires: adminQuestionnairesRouter,
+  settings: adminSettingsRouter,
+  audit: adminAuditRouter,
+  webhooks: webhooksRouter(portalProcedure("admin")),
+  deliveryLogs: deliveryLogsRouter(portalProcedure("admin")),
+  users: adminUsersRouter,
+  pharmacies: adminPharmaciesRouter,
+  pharmacyGroups: adminPharmacyGroupsRouter,
+  shops: adminShopsRouter,
+  apiKeys: adminApiKeysRouter,
+});
+
+/** The doctors' workspace (/admin/doctor): doctors, as the Doctor they are bound to. */
+const doctorRouter = router({
+  requests: doctorRequestsRouter,
+  statistics: doctorStatisticsRouter,
+  waitingRoom: doctorWaitingRoomRouter,
+});
+
+/** Every portal procedure, served at /api/trpc (app/api/trpc/[trpc]/route.ts), nested by portal door. */
+export const appRouter = router({
+  pharmacy: pharmacyRouter,
+  admin: adminRouter,
+  doctor: doctorRouter,
+  /** The public pages of a password link (/invitation/…, /reset-password/…): anyone holding the link. */
+  passwordLinks: passwordLinksRouter,
 });
 
 export type AppRouter = typeof appRouter;
 
-/** Server-side calls (server components, tests): `createCaller(context).webhookLogs.list(…)`. */
+/** Server-side calls (server components, tests): `createCaller(context).pharmacy.deliveryLogs.list(…)`. */
 export const createCaller = createCallerFactory(appRouter);

@@ -41,25 +41,25 @@ beforeAll(async () => {
 
 describe("procedure kinds", () => {
   it("refuses callers without a session, or whose user no longer exists", async () => {
-    expect(await trpcCode(as(null).webhookLogs.list({}))).toBe("UNAUTHORIZED");
-    expect(await trpcCode(as(null).webhookLogs.resend({ deliveryUid: d.aFailed }))).toBe("UNAUTHORIZED");
+    expect(await trpcCode(as(null).pharmacy.deliveryLogs.list({}))).toBe("UNAUTHORIZED");
+    expect(await trpcCode(as(null).pharmacy.deliveryLogs.resend({ deliveryUid: d.aFailed }))).toBe("UNAUTHORIZED");
     const removed = await createPortalUser(tenant.db, { role: "PHARMACIST", organisationId: tenant.organisation.id, pharmacyId: tenant.pharmacy.id });
     await tenant.db.user.delete({ where: { id: removed.id } });
-    expect(await trpcCode(as(removed).webhookLogs.list({}))).toBe("UNAUTHORIZED");
+    expect(await trpcCode(as(removed).pharmacy.deliveryLogs.list({}))).toBe("UNAUTHORIZED");
   });
 
   it("refuses administrators on pharmacist procedures, and takes the role from the database", async () => {
-    expect(await trpcCode(as(admin).webhookLogs.list({}))).toBe("FORBIDDEN");
-    expect(await trpcCode(as(admin).webhookLogs.resend({ deliveryUid: d.aFailed }))).toBe("FORBIDDEN");
-    expect(await trpcCode(as(admin).pharmacies.list())).toBe("FORBIDDEN");
+    expect(await trpcCode(as(admin).pharmacy.deliveryLogs.list({}))).toBe("FORBIDDEN");
+    expect(await trpcCode(as(admin).pharmacy.deliveryLogs.resend({ deliveryUid: d.aFailed }))).toBe("FORBIDDEN");
+    expect(await trpcCode(as(admin).pharmacy.pharmacies.list())).toBe("FORBIDDEN");
     // A session token that still says PHARMACIST for a user who is now an admin.
-    expect(await trpcCode(as({ ...admin, role: "PHARMACIST" }).webhookLogs.list({}))).toBe("FORBIDDEN");
+    expect(await trpcCode(as({ ...admin, role: "PHARMACIST" }).pharmacy.deliveryLogs.list({}))).toBe("FORBIDDEN");
   });
 });
 
-describe("webhookLogs.list", () => {
+describe("pharmacy.deliveryLogs.list", () => {
   it("shows the pharmacist's own pharmacy, newest first, with dates as Unix seconds", async () => {
-    const result = await as(pharmacist).webhookLogs.list({});
+    const result = await as(pharmacist).pharmacy.deliveryLogs.list({});
     expect(result.total).toBe(3);
     expect(result.totalPages).toBe(1);
     expect(result.items.map((i) => i.uid)).toEqual([d.aPending, d.aFailed, d.aSucceeded]);
@@ -81,13 +81,13 @@ describe("webhookLogs.list", () => {
 
   it("filters by subscription, event type, state and inclusive time bounds, and pages", async () => {
     const caller = as(groupPharmacist);
-    const uids = async (input: Parameters<typeof caller.webhookLogs.list>[0]) => (await caller.webhookLogs.list(input)).items.map((i) => i.uid);
+    const uids = async (input: Parameters<typeof caller.pharmacy.deliveryLogs.list>[0]) => (await caller.pharmacy.deliveryLogs.list(input)).items.map((i) => i.uid);
     expect(await uids({ subscriptionUid: subB.id })).toEqual([d.bFailed]);
     expect(await uids({ eventType: "pharmacy_sku_stock_updated" })).toEqual([d.bFailed]);
     expect(await uids({ state: "failed" })).toEqual([d.bFailed, d.aFailed]);
     expect(await uids({ from: unixAt(60), to: unixAt(90) })).toEqual([d.bFailed, d.aFailed]);
     expect(await uids({ from: unixAt(61), to: unixAt(89) })).toEqual([]);
-    const page = await caller.webhookLogs.list({ limit: 3, page: 1 });
+    const page = await caller.pharmacy.deliveryLogs.list({ limit: 3, page: 1 });
     expect(page).toMatchObject({ total: 4, page: 1, limit: 3, totalPages: 2 });
     expect(page.items.map((i) => i.uid)).toEqual([d.aSucceeded]);
   });
@@ -95,7 +95,7 @@ describe("webhookLogs.list", () => {
   it("refuses bad input with field errors", async () => {
     const caller = as(pharmacist);
     for (const input of [{ limit: 201 }, { limit: 0 }, { page: -1 }, { state: "dropped" }, { eventType: "order_shipped" }, { from: 100, to: 99 }]) {
-      const error = await caller.webhookLogs.list(input as never).catch((e: unknown) => e as TRPCError);
+      const error = await caller.pharmacy.deliveryLogs.list(input as never).catch((e: unknown) => e as TRPCError);
       expect((error as TRPCError).code).toBe("BAD_REQUEST");
     }
   });
@@ -104,30 +104,30 @@ describe("webhookLogs.list", () => {
 describe("pharmacy scope", () => {
   it("a single-pharmacy pharmacist sees only their pharmacy; naming another is NOT_FOUND", async () => {
     const caller = as(pharmacist);
-    expect((await caller.webhookLogs.list({ pharmacyUid: tenant.pharmacy.id })).total).toBe(3);
-    expect(await trpcCode(caller.webhookLogs.list({ pharmacyUid: tenant.groupPharmacy.id }))).toBe("NOT_FOUND");
-    expect(await trpcCode(caller.webhookLogs.get({ deliveryUid: d.bFailed }))).toBe("NOT_FOUND");
-    expect(await trpcCode(caller.webhookLogs.resend({ deliveryUid: d.bFailed }))).toBe("NOT_FOUND");
-    expect((await caller.webhookLogs.subscriptions()).map((s) => s.uid)).toEqual([subA.id]);
-    expect(await caller.pharmacies.list()).toEqual([{ uid: tenant.pharmacy.id, displayName: "Apotheke A" }]);
+    expect((await caller.pharmacy.deliveryLogs.list({ pharmacyUid: tenant.pharmacy.id })).total).toBe(3);
+    expect(await trpcCode(caller.pharmacy.deliveryLogs.list({ pharmacyUid: tenant.groupPharmacy.id }))).toBe("NOT_FOUND");
+    expect(await trpcCode(caller.pharmacy.deliveryLogs.get({ deliveryUid: d.bFailed }))).toBe("NOT_FOUND");
+    expect(await trpcCode(caller.pharmacy.deliveryLogs.resend({ deliveryUid: d.bFailed }))).toBe("NOT_FOUND");
+    expect((await caller.pharmacy.deliveryLogs.subscriptions()).map((s) => s.uid)).toEqual([subA.id]);
+    expect(await caller.pharmacy.pharmacies.list()).toEqual([{ uid: tenant.pharmacy.id, displayName: "Apotheke A" }]);
   });
 
   it("a group pharmacist sees the group's pharmacies, may pick one, and nothing outside the group", async () => {
     const caller = as(groupPharmacist);
-    expect((await caller.webhookLogs.list({})).items.map((i) => i.uid)).toEqual([d.aPending, d.bFailed, d.aFailed, d.aSucceeded]);
-    expect((await caller.webhookLogs.list({ pharmacyUid: tenant.groupPharmacy.id })).items.map((i) => i.uid)).toEqual([d.bFailed]);
-    expect(await trpcCode(caller.webhookLogs.list({ pharmacyUid: tenant.loosePharmacy.id }))).toBe("NOT_FOUND");
-    expect(await trpcCode(caller.webhookLogs.get({ deliveryUid: d.loose }))).toBe("NOT_FOUND");
-    expect(await trpcCode(caller.webhookLogs.get({ deliveryUid: d.aFailed, pharmacyUid: tenant.groupPharmacy.id }))).toBe("NOT_FOUND");
-    expect((await caller.webhookLogs.get({ deliveryUid: d.bFailed })).uid).toBe(d.bFailed);
-    expect((await caller.webhookLogs.subscriptions({ pharmacyUid: tenant.groupPharmacy.id })).map((s) => s.uid)).toEqual([subB.id]);
-    expect((await caller.pharmacies.list()).map((p) => p.uid).sort()).toEqual([tenant.pharmacy.id, tenant.groupPharmacy.id].sort());
+    expect((await caller.pharmacy.deliveryLogs.list({})).items.map((i) => i.uid)).toEqual([d.aPending, d.bFailed, d.aFailed, d.aSucceeded]);
+    expect((await caller.pharmacy.deliveryLogs.list({ pharmacyUid: tenant.groupPharmacy.id })).items.map((i) => i.uid)).toEqual([d.bFailed]);
+    expect(await trpcCode(caller.pharmacy.deliveryLogs.list({ pharmacyUid: tenant.loosePharmacy.id }))).toBe("NOT_FOUND");
+    expect(await trpcCode(caller.pharmacy.deliveryLogs.get({ deliveryUid: d.loose }))).toBe("NOT_FOUND");
+    expect(await trpcCode(caller.pharmacy.deliveryLogs.get({ deliveryUid: d.aFailed, pharmacyUid: tenant.groupPharmacy.id }))).toBe("NOT_FOUND");
+    expect((await caller.pharmacy.deliveryLogs.get({ deliveryUid: d.bFailed })).uid).toBe(d.bFailed);
+    expect((await caller.pharmacy.deliveryLogs.subscriptions({ pharmacyUid: tenant.groupPharmacy.id })).map((s) => s.uid)).toEqual([subB.id]);
+    expect((await caller.pharmacy.pharmacies.list()).map((p) => p.uid).sort()).toEqual([tenant.pharmacy.id, tenant.groupPharmacy.id].sort());
   });
 });
 
-describe("webhookLogs.get", () => {
+describe("pharmacy.deliveryLogs.get", () => {
   it("returns the delivery with every attempt", async () => {
-    const detail = await as(pharmacist).webhookLogs.get({ deliveryUid: d.aFailed });
+    const detail = await as(pharmacist).pharmacy.deliveryLogs.get({ deliveryUid: d.aFailed });
     expect(detail.state).toBe("failed");
     expect(detail.attempts).toHaveLength(5);
     expect(detail.attempts[4]).toEqual({
@@ -142,32 +142,32 @@ describe("webhookLogs.get", () => {
       nextAttemptAt: null,
     });
     expect(detail.resends).toEqual([]);
-    expect(await trpcCode(as(pharmacist).webhookLogs.get({ deliveryUid: "no-such-delivery" }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(pharmacist).pharmacy.deliveryLogs.get({ deliveryUid: "no-such-delivery" }))).toBe("NOT_FOUND");
   });
 });
 
-describe("webhookLogs.resend", () => {
+describe("pharmacy.deliveryLogs.resend", () => {
   it("re-sends a dropped delivery once; then and for succeeded or pending deliveries it is a CONFLICT", async () => {
     const caller = as(pharmacist);
     const fresh = await createDelivery(tenant.db, subA, { state: "FAILED", createdAt: at(10), attempts: droppedAttempts() });
-    const detail = await caller.webhookLogs.resend({ deliveryUid: fresh.id });
+    const detail = await caller.pharmacy.deliveryLogs.resend({ deliveryUid: fresh.id });
     expect(detail).toMatchObject({ uid: fresh.id, state: "retrying", attemptCount: 5, maxAttempts: 10 });
     expect(detail.resends).toEqual([{ createdAt: expect.any(Number), by: { type: "USER", id: pharmacist.id, name: pharmacist.name } }]);
-    expect(await trpcCode(caller.webhookLogs.resend({ deliveryUid: fresh.id }))).toBe("CONFLICT");
-    expect(await trpcCode(caller.webhookLogs.resend({ deliveryUid: d.aSucceeded }))).toBe("CONFLICT");
-    expect(await trpcCode(caller.webhookLogs.resend({ deliveryUid: d.aPending }))).toBe("CONFLICT");
+    expect(await trpcCode(caller.pharmacy.deliveryLogs.resend({ deliveryUid: fresh.id }))).toBe("CONFLICT");
+    expect(await trpcCode(caller.pharmacy.deliveryLogs.resend({ deliveryUid: d.aSucceeded }))).toBe("CONFLICT");
+    expect(await trpcCode(caller.pharmacy.deliveryLogs.resend({ deliveryUid: d.aPending }))).toBe("CONFLICT");
   });
 
   it("refuses a delivery whose subscription was deleted", async () => {
     const gone = await createSubscription(tenant.db, { organisationId: tenant.organisation.id, pharmacyId: tenant.pharmacy.id, deletedAt: new Date() });
     const delivery = await createDelivery(tenant.db, gone, { state: "FAILED", createdAt: at(5), attempts: droppedAttempts() });
-    expect(await trpcCode(as(pharmacist).webhookLogs.resend({ deliveryUid: delivery.id }))).toBe("CONFLICT");
+    expect(await trpcCode(as(pharmacist).pharmacy.deliveryLogs.resend({ deliveryUid: delivery.id }))).toBe("CONFLICT");
   });
 
   it("gives exactly one re-send for ten concurrent requests", async () => {
     const delivery = await createDelivery(tenant.db, subB, { state: "FAILED", createdAt: at(7), attempts: droppedAttempts() });
     const caller = as(groupPharmacist);
-    const results = await Promise.allSettled(Array.from({ length: 10 }, () => caller.webhookLogs.resend({ deliveryUid: delivery.id })));
+    const results = await Promise.allSettled(Array.from({ length: 10 }, () => caller.pharmacy.deliveryLogs.resend({ deliveryUid: delivery.id })));
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     for (const r of results) if (r.status === "rejected") expect((r.reason as TRPCError).code).toBe("CONFLICT");
     expect(await tenant.db.webhookDeliveryResend.count({ where: { deliveryId: delivery.id } })).toBe(1);
@@ -180,22 +180,22 @@ describe("HTTP endpoint", () => {
     handleTrpcRequest(new Request(`${base}/${path}?input=${encodeURIComponent(JSON.stringify(input))}`), async () => user);
 
   it("answers queries with JSON, and errors with their HTTP status and field errors", async () => {
-    const ok = await get("webhookLogs.list", { state: "delivered" }, pharmacist);
+    const ok = await get("pharmacy.deliveryLogs.list", { state: "delivered" }, pharmacist);
     expect(ok.status).toBe(200);
     const body = (await ok.json()) as { result: { data: { items: { uid: string }[] } } };
     expect(body.result.data.items.map((i) => i.uid)).toEqual([d.aSucceeded]);
 
-    expect((await get("webhookLogs.list", {}, null)).status).toBe(401);
-    expect((await get("webhookLogs.list", {}, admin)).status).toBe(403);
-    const notFound = await get("webhookLogs.get", { deliveryUid: d.bFailed }, pharmacist);
+    expect((await get("pharmacy.deliveryLogs.list", {}, null)).status).toBe(401);
+    expect((await get("pharmacy.deliveryLogs.list", {}, admin)).status).toBe(403);
+    const notFound = await get("pharmacy.deliveryLogs.get", { deliveryUid: d.bFailed }, pharmacist);
     expect(notFound.status).toBe(404);
     expect(((await notFound.json()) as { error: { message: string } }).error.message).toBe("Resource not found");
-    const invalid = await get("webhookLogs.list", { limit: 500, from: 10, to: 5 }, pharmacist);
+    const invalid = await get("pharmacy.deliveryLogs.list", { limit: 500, from: 10, to: 5 }, pharmacist);
     expect(invalid.status).toBe(400);
     const error = ((await invalid.json()) as { error: { data: { code: string; fieldErrors: Record<string, string[]> } } }).error;
     expect(error.data.code).toBe("BAD_REQUEST");
     expect(error.data.fieldErrors).toEqual({ limit: ["Ensure this value is less than or equal to 200."], to: ["Must not be before from."] });
-    const reversed = await get("webhookLogs.list", { from: 10, to: 5 }, pharmacist);
+    const reversed = await get("pharmacy.deliveryLogs.list", { from: 10, to: 5 }, pharmacist);
     expect(((await reversed.json()) as { error: { message: string; data: { fieldErrors: unknown } } }).error).toMatchObject({
       message: "Invalid input",
       data: { fieldErrors: { to: ["Must not be before from."] } },
@@ -206,7 +206,7 @@ describe("HTTP endpoint", () => {
     const delivery = await createDelivery(tenant.db, subA, { state: "FAILED", createdAt: at(3), attempts: droppedAttempts() });
     const post = (origin?: string) =>
       handleTrpcRequest(
-        new Request(`${base}/webhookLogs.resend`, {
+        new Request(`${base}/pharmacy.deliveryLogs.resend`, {
           method: "POST",
           headers: { "content-type": "application/json", ...(origin ? { origin } : {}) },
           body: JSON.stringify({ deliveryUid: delivery.id }),

@@ -9,7 +9,7 @@ import { trpcCode } from "@/tests/trpc";
 import { BLOCKED_TARGET_MESSAGE, EMBEDDED_IPV4_TARGETS, withPrivateTargetsRefused } from "@/tests/ssrf";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { startReceiver, type Receiver } from "@/tests/webhook-receiver";
-import { createPortalUser } from "@/tests/webhook-logs";
+import { createPortalUser, createSubscription } from "@/tests/webhook-logs";
 
 let t: Tenant;
 let pharmacist: PortalSessionUser;
@@ -33,49 +33,52 @@ afterAll(async () => {
 
 describe("portal webhook subscriptions (API Access)", () => {
   it("registers with a secret shown once, lists without it, and deletes, through the same rules as the API", async () => {
-    const created = await as(pharmacist).webhookSubscriptions.register({ notificationType: "pharmacy_order_updated", target: `${receiver.url}/portal` });
+    const created = await as(pharmacist).pharmacy.webhooks.register({ notificationType: "pharmacy_order_updated", target: `${receiver.url}/portal` });
     expect(created.webhookSecret).toMatch(/^whsec_/);
     const row = await t.db.webhookSubscription.findUniqueOrThrow({ where: { id: created.uid } });
     expect(openSecret(row.secretEncrypted)).toBe(created.webhookSecret);
-    const again = await as(pharmacist).webhookSubscriptions.register({ notificationType: "pharmacy_order_updated", target: `${receiver.url}/portal` });
+    const again = await as(pharmacist).pharmacy.webhooks.register({ notificationType: "pharmacy_order_updated", target: `${receiver.url}/portal` });
     expect(again.uid).toBe(created.uid);
     expect(again.webhookSecret).not.toBe(created.webhookSecret);
 
-    const listed = await as(pharmacist).webhookSubscriptions.list({});
+    const listed = await as(pharmacist).pharmacy.webhooks.list({});
     expect(listed).toEqual([expect.objectContaining({ uid: created.uid, pharmacyUid: t.pharmacy.id })]);
     expect(JSON.stringify(listed)).not.toContain("whsec_");
 
-    expect(await trpcCode(as(pharmacist).webhookSubscriptions.register({ notificationType: "pharmacy_order_updated", target: "ftp://x" }))).toBe("BAD_REQUEST");
+    expect(await trpcCode(as(pharmacist).pharmacy.webhooks.register({ notificationType: "pharmacy_order_updated", target: "ftp://x" }))).toBe("BAD_REQUEST");
     // One rule with the API: no line breaks or control characters in a target.
-    expect(await trpcCode(as(pharmacist).webhookSubscriptions.register({ notificationType: "pharmacy_order_updated", target: `${receiver.url}/a\r\nb` }))).toBe("BAD_REQUEST");
+    expect(await trpcCode(as(pharmacist).pharmacy.webhooks.register({ notificationType: "pharmacy_order_updated", target: `${receiver.url}/a\r\nb` }))).toBe("BAD_REQUEST");
     // A group pharmacist must pick the pharmacy to register for; one outside the group is not found.
-    expect(await trpcCode(as(groupPharmacist).webhookSubscriptions.register({ notificationType: "pharmacy_order_updated", target: `${receiver.url}/g` }))).toBe("NOT_FOUND");
-    expect(await trpcCode(as(groupPharmacist).webhookSubscriptions.list({ pharmacyUid: t.loosePharmacy.id }))).toBe("NOT_FOUND");
-    expect((await as(groupPharmacist).webhookSubscriptions.list({})).map((s) => s.uid)).toEqual([created.uid]);
+    expect(await trpcCode(as(groupPharmacist).pharmacy.webhooks.register({ notificationType: "pharmacy_order_updated", target: `${receiver.url}/g` }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(groupPharmacist).pharmacy.webhooks.list({ pharmacyUid: t.loosePharmacy.id }))).toBe("NOT_FOUND");
+    expect((await as(groupPharmacist).pharmacy.webhooks.list({})).map((s) => s.uid)).toEqual([created.uid]);
 
     const other = await createPortalUser(t.db, { role: "PHARMACIST", organisationId: t.organisation.id, pharmacyId: t.loosePharmacy.id });
-    expect(await trpcCode(as(other).webhookSubscriptions.delete({ subscriptionUid: created.uid }))).toBe("NOT_FOUND");
-    expect(await as(pharmacist).webhookSubscriptions.delete({ subscriptionUid: created.uid })).toEqual({ deleted: true });
-    expect(await as(pharmacist).webhookSubscriptions.list({})).toEqual([]);
+    expect(await trpcCode(as(other).pharmacy.webhooks.delete({ subscriptionUid: created.uid }))).toBe("NOT_FOUND");
+    expect(await as(pharmacist).pharmacy.webhooks.delete({ subscriptionUid: created.uid })).toEqual({ deleted: true });
+    expect(await as(pharmacist).pharmacy.webhooks.list({})).toEqual([]);
   });
 
   it("refuses IPv6 forms that embed a loopback, private or metadata IPv4 address, for subscriptions and test sends", async () => {
+    // Subscriptions registered while private targets were allowed: their test sends are refused now.
+    const earlier = await Promise.all(EMBEDDED_IPV4_TARGETS.map((target) => createSubscription(t.db, { organisationId: t.organisation.id, pharmacyId: t.pharmacy.id, target })));
     await withPrivateTargetsRefused(async () => {
-      for (const target of EMBEDDED_IPV4_TARGETS) {
-        const refused = (await as(pharmacist).webhookSubscriptions.register({ notificationType: "pharmacy_order_updated", target }).catch((e: unknown) => e)) as {
+      for (const [i, target] of EMBEDDED_IPV4_TARGETS.entries()) {
+        const refused = (await as(pharmacist).pharmacy.webhooks.register({ notificationType: "pharmacy_order_updated", target }).catch((e: unknown) => e)) as {
           code?: string;
           cause?: { fields?: unknown };
         };
         expect([refused.code, refused.cause?.fields], target).toEqual(["BAD_REQUEST", { target: [BLOCKED_TARGET_MESSAGE] }]);
-        expect(await trpcCode(as(pharmacist).webhookSubscriptions.sendTest({ notificationType: "pharmacy_order_updated", target })), target).toBe("BAD_REQUEST");
+        expect(await trpcCode(as(pharmacist).pharmacy.webhooks.sendTest({ subscriptionUid: earlier[i].id })), target).toBe("BAD_REQUEST");
       }
     });
-    expect(await t.db.webhookSubscription.count({ where: { target: { in: EMBEDDED_IPV4_TARGETS } } })).toBe(0);
+    expect(await t.db.webhookSubscription.count({ where: { target: { in: EMBEDDED_IPV4_TARGETS } } })).toBe(earlier.length);
+    await t.db.webhookSubscription.deleteMany({ where: { id: { in: earlier.map((s) => s.id) } } });
   });
 
   it("sends unsigned test deliveries from the portal, even when a subscription matches", async () => {
-    await as(pharmacist).webhookSubscriptions.register({ notificationType: "pharmacy_sku_stock_updated", target: `${receiver.url}/test` });
-    const result = await as(pharmacist).webhookSubscriptions.sendTest({ notificationType: "pharmacy_sku_stock_updated", target: `${receiver.url}/test` });
+    const registered = await as(pharmacist).pharmacy.webhooks.register({ notificationType: "pharmacy_sku_stock_updated", target: `${receiver.url}/test` });
+    const result = await as(pharmacist).pharmacy.webhooks.sendTest({ subscriptionUid: registered.uid });
     expect(result).toMatchObject({ delivered: true, statusCode: 200, signed: false });
     const got = receiver.received.at(-1)!;
     expect(got.headers["x-webhook-test"]).toBe("true");
@@ -89,7 +92,7 @@ describe("bad input over HTTP", () => {
     const before = await t.db.webhookSubscription.count();
     const post = (input: string) =>
       handleTrpcRequest(
-        new Request("http://localhost:3000/api/trpc/webhookSubscriptions.register", { method: "POST", headers: { "content-type": "application/json" }, body: input }),
+        new Request("http://localhost:3000/api/trpc/pharmacy.webhooks.register", { method: "POST", headers: { "content-type": "application/json" }, body: input }),
         async () => pharmacist,
       );
     for (const [input, fields] of [
@@ -102,7 +105,7 @@ describe("bad input over HTTP", () => {
       expect(((await r.json()) as { error: { data: { fieldErrors: unknown } } }).error.data.fieldErrors).toEqual(fields);
     }
     const query = await handleTrpcRequest(
-      new Request(`http://localhost:3000/api/trpc/webhookSubscriptions.list?input=${encodeURIComponent('{"pharmacyUid": "\\u0000"}')}`),
+      new Request(`http://localhost:3000/api/trpc/pharmacy.webhooks.list?input=${encodeURIComponent('{"pharmacyUid": "\\u0000"}')}`),
       async () => pharmacist,
     );
     expect(query.status).toBe(400);

@@ -35,9 +35,9 @@ beforeAll(async () => {
   await make("new", tenant.pharmacy.id, { lastFailureAt: ago(0), failuresSinceSuccess: 1 });
 });
 
-describe("webhookSubscriptions.health", () => {
+describe("pharmacy.webhooks.health", () => {
   it("shows the pharmacist's own targets, failing ones first, with the last success and the failures since", async () => {
-    const health = await as(pharmacist).webhookSubscriptions.health({});
+    const health = await as(pharmacist).pharmacy.webhooks.health({});
     expect(health.map((h) => [h.target, h.state])).toEqual([
       ["https://example.com/dead", "failing"],
       ["https://example.com/new", "recovering"],
@@ -46,17 +46,17 @@ describe("webhookSubscriptions.health", () => {
     expect(health[0]).toMatchObject({ subscriptionUid: subs.dead, lastSuccessAt: unix(lastSuccess), measuredSince: unix(lastSuccess), failuresSinceSuccess: 12 });
     const fresh = health.find((h) => h.subscriptionUid === subs.new)!;
     expect(fresh).toMatchObject({ failuresSinceSuccess: 1, lastSuccessAt: null, measuredSince: fresh.registeredAt });
-    expect(await as(pharmacist).webhookSubscriptions.health({ subscriptionUid: subs.healthy })).toEqual([
+    expect(await as(pharmacist).pharmacy.webhooks.health({ subscriptionUid: subs.healthy })).toEqual([
       expect.objectContaining({ subscriptionUid: subs.healthy, state: "healthy", failuresSinceSuccess: 0, lastFailureAt: null }),
     ]);
   });
 
   it("answers NOT_FOUND for another pharmacy's subscription or pharmacy, and UNAUTHORIZED without a session", async () => {
-    expect(await trpcCode(as(pharmacist).webhookSubscriptions.health({ subscriptionUid: subs.other }))).toBe("NOT_FOUND");
-    expect(await trpcCode(as(pharmacist).webhookSubscriptions.health({ pharmacyUid: tenant.groupPharmacy.id }))).toBe("NOT_FOUND");
-    expect(await trpcCode(as(null).webhookSubscriptions.health({}))).toBe("UNAUTHORIZED");
+    expect(await trpcCode(as(pharmacist).pharmacy.webhooks.health({ subscriptionUid: subs.other }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(pharmacist).pharmacy.webhooks.health({ pharmacyUid: tenant.groupPharmacy.id }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(null).pharmacy.webhooks.health({}))).toBe("UNAUTHORIZED");
     // A group pharmacist reaches both pharmacies of the group.
-    const group = await as(groupPharmacist).webhookSubscriptions.health({});
+    const group = await as(groupPharmacist).pharmacy.webhooks.health({});
     expect(group.map((h) => h.target).sort()).toEqual([
       "https://example.com/dead",
       "https://example.com/healthy",

@@ -65,7 +65,7 @@ function actorName(actor: ActorRef): string {
 export function AuditLog() {
   const format = useFormat();
   const trpc = useTRPC();
-  const actors = useQuery(trpc.adminAudit.actors.queryOptions());
+  const actors = useQuery(trpc.admin.audit.actors.queryOptions());
   const [kind, setKind] = useState<AuditLogKind | "">("");
   const [actor, setActor] = useState("");
   const [fromDate, setFromDate] = useState("");
@@ -89,7 +89,7 @@ export function AuditLog() {
     ...(typed.text ? { text: typed.text } : {}),
     limit: PAGE_SIZE,
   };
-  const log = useInfiniteQuery(trpc.adminAudit.list.infiniteQueryOptions(input, { getNextPageParam: (page) => page.nextCursor ?? undefined }));
+  const log = useInfiniteQuery(trpc.admin.audit.list.infiniteQueryOptions(input, { getNextPageParam: (page) => page.nextCursor ?? undefined }));
   const filtered = Boolean(kind || actor || from !== undefined || to !== undefined || typed.entityUid || typed.text);
 
   function applyTyped(event: FormEvent) {

@@ -52,7 +52,7 @@ function Products() {
   const format = useFormat();
   const trpc = useTRPC();
   const s = useListSearch();
-  const list = useQuery(trpc.adminCatalogue.products.list.queryOptions({ search: s.search, page: s.page, limit: PAGE_SIZE }));
+  const list = useQuery(trpc.admin.catalogue.products.list.queryOptions({ search: s.search, page: s.page, limit: PAGE_SIZE }));
   return (
     <div className="space-y-6">
       <NewProduct />
@@ -106,9 +106,9 @@ function NewProduct() {
   const [prescriptionRequired, setPrescriptionRequired] = useState(true);
   const [clientErrors, setClientErrors] = useState<FieldErrors>({});
   const create = useMutation(
-    trpc.adminCatalogue.products.create.mutationOptions({
+    trpc.admin.catalogue.products.create.mutationOptions({
       onSuccess: async (product) => {
-        await queryClient.invalidateQueries({ queryKey: trpc.adminCatalogue.pathKey() });
+        await queryClient.invalidateQueries({ queryKey: trpc.admin.catalogue.pathKey() });
         router.push(`/admin/catalogue/products/${product.uid}`);
       },
     }),
@@ -149,7 +149,7 @@ function Skus() {
   const format = useFormat();
   const trpc = useTRPC();
   const s = useListSearch();
-  const list = useQuery(trpc.adminCatalogue.skus.list.queryOptions({ search: s.search, page: s.page, limit: PAGE_SIZE }));
+  const list = useQuery(trpc.admin.catalogue.skus.list.queryOptions({ search: s.search, page: s.page, limit: PAGE_SIZE }));
   return (
     <Section title="SKUs">
       <p className="mb-4 text-sm text-slate-600">Create and edit SKUs on their product&apos;s page.</p>
@@ -196,8 +196,8 @@ function ShopSkus() {
   const trpc = useTRPC();
   const s = useListSearch();
   const [shopUid, setShopUid] = useState("");
-  const shops = useQuery(trpc.adminCatalogue.shops.queryOptions());
-  const list = useQuery(trpc.adminCatalogue.shopSkus.list.queryOptions({ shopUid: shopUid || undefined, search: s.search, page: s.page, limit: PAGE_SIZE }));
+  const shops = useQuery(trpc.admin.catalogue.shops.queryOptions());
+  const list = useQuery(trpc.admin.catalogue.shopSkus.list.queryOptions({ shopUid: shopUid || undefined, search: s.search, page: s.page, limit: PAGE_SIZE }));
   const shopName = (uid: string) => shops.data?.find((x) => x.uid === uid)?.displayName ?? uid.slice(0, 8);
   return (
     <Section title="Shop SKUs">

@@ -16,7 +16,7 @@ import { LOW_STOCK_THRESHOLD } from "@/server/domain/catalogue/stock-threshold";
  */
 export function AdminPharmacyStock({ runningOutFirst = false }: { runningOutFirst?: boolean }) {
   const trpc = useTRPC();
-  const pharmacies = useQuery(trpc.adminPharmacyStock.pharmacies.queryOptions());
+  const pharmacies = useQuery(trpc.admin.catalogue.pharmacies.queryOptions());
   const [picked, setPicked] = useState<string | null>(null);
   const [onlyRunningOut, setOnlyRunningOut] = useState(runningOutFirst);
   if (pharmacies.isPending) return <LoadingState label="Loading pharmacies…" />;

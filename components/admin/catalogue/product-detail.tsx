@@ -14,10 +14,10 @@ import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/st
 import type { AppRouter } from "@/server/trpc/router";
 import { CheckboxField, Head, numberOrNull, Section } from "./shared";
 
-type Product = inferRouterOutputs<AppRouter>["adminCatalogue"]["products"]["get"];
+type Product = inferRouterOutputs<AppRouter>["admin"]["catalogue"]["products"]["get"];
 type Sku = Product["skus"][number];
 type ShopSku = Sku["shopSkus"][number];
-type Shop = inferRouterOutputs<AppRouter>["adminCatalogue"]["shops"][number];
+type Shop = inferRouterOutputs<AppRouter>["admin"]["catalogue"]["shops"][number];
 
 /** The messages for a form field: the client's own check first, then the server's (camelCase, or the domain's snake_case name). */
 function useFieldErrors(error: unknown) {
@@ -29,9 +29,9 @@ function useFieldErrors(error: unknown) {
 /** A product: its fields, its shop listings, and its SKUs each with their shop SKUs and pharmacy SKUs. */
 export function ProductDetail({ uid }: { uid: string }) {
   const trpc = useTRPC();
-  const product = useQuery(trpc.adminCatalogue.products.get.queryOptions({ uid }));
-  const shops = useQuery(trpc.adminCatalogue.shops.queryOptions());
-  const pharmacies = useQuery(trpc.adminPharmacyStock.pharmacies.queryOptions());
+  const product = useQuery(trpc.admin.catalogue.products.get.queryOptions({ uid }));
+  const shops = useQuery(trpc.admin.catalogue.shops.queryOptions());
+  const pharmacies = useQuery(trpc.admin.catalogue.pharmacies.queryOptions());
   if (product.isPending || shops.isPending) return <LoadingState label="Loading the product…" />;
   if (product.isError) {
     return product.error.data?.code === "NOT_FOUND" ? (
@@ -69,7 +69,7 @@ export function ProductDetail({ uid }: { uid: string }) {
 function useRefresh() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: trpc.adminCatalogue.pathKey() });
+  return () => queryClient.invalidateQueries({ queryKey: trpc.admin.catalogue.pathKey() });
 }
 
 function ProductForm({ product }: { product: Product }) {
@@ -79,9 +79,9 @@ function ProductForm({ product }: { product: Product }) {
   const [displayName, setDisplayName] = useState(product.displayName);
   const [handle, setHandle] = useState(product.handle ?? "");
   const [prescriptionRequired, setPrescriptionRequired] = useState(product.prescriptionRequired);
-  const update = useMutation(trpc.adminCatalogue.products.update.mutationOptions({ onSuccess: refresh }));
+  const update = useMutation(trpc.admin.catalogue.products.update.mutationOptions({ onSuccess: refresh }));
   const remove = useMutation(
-    trpc.adminCatalogue.products.delete.mutationOptions({
+    trpc.admin.catalogue.products.delete.mutationOptions({
       onSuccess: async () => {
         await refresh();
         router.push("/admin/catalogue");
@@ -136,7 +136,7 @@ function ShopListings({ product, shops }: { product: Product; shops: Shop[] }) {
   const [shopUid, setShopUid] = useState(shops[0]?.uid ?? "");
   const [externalId, setExternalId] = useState("");
   const add = useMutation(
-    trpc.adminCatalogue.products.addShopProduct.mutationOptions({
+    trpc.admin.catalogue.products.addShopProduct.mutationOptions({
       onSuccess: async () => {
         setExternalId("");
         await refresh();
@@ -276,7 +276,7 @@ function NewSku({ product }: { product: Product }) {
   const refresh = useRefresh();
   const [draft, setDraft] = useState(draftOf());
   const create = useMutation(
-    trpc.adminCatalogue.skus.create.mutationOptions({
+    trpc.admin.catalogue.skus.create.mutationOptions({
       onSuccess: async () => {
         setDraft(draftOf());
         await refresh();
@@ -311,14 +311,14 @@ function SkuCard({ product, sku, shops, pharmacyName }: { product: Product; sku:
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(() => draftOf(sku));
   const update = useMutation(
-    trpc.adminCatalogue.skus.update.mutationOptions({
+    trpc.admin.catalogue.skus.update.mutationOptions({
       onSuccess: async () => {
         setEditing(false);
         await refresh();
       },
     }),
   );
-  const remove = useMutation(trpc.adminCatalogue.skus.delete.mutationOptions({ onSuccess: refresh }));
+  const remove = useMutation(trpc.admin.catalogue.skus.delete.mutationOptions({ onSuccess: refresh }));
   const errors = useFieldErrors(update.error);
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -410,14 +410,14 @@ function ShopSkuRow({ row, shops }: { row: ShopSku; shops: Shop[] }) {
   const [shopSku, setShopSku] = useState(row.shopSku ?? "");
   const [price, setPrice] = useState(format.amountInput(row.price));
   const update = useMutation(
-    trpc.adminCatalogue.shopSkus.update.mutationOptions({
+    trpc.admin.catalogue.shopSkus.update.mutationOptions({
       onSuccess: async () => {
         setEditing(false);
         await refresh();
       },
     }),
   );
-  const remove = useMutation(trpc.adminCatalogue.shopSkus.delete.mutationOptions({ onSuccess: refresh }));
+  const remove = useMutation(trpc.admin.catalogue.shopSkus.delete.mutationOptions({ onSuccess: refresh }));
   const errors = useFieldErrors(update.error);
   const shopName = shops.find((s) => s.uid === row.shopUid)?.displayName ?? row.shopUid.slice(0, 8);
   const label = row.shopVariationId ?? row.shopSku ?? "shop SKU";
@@ -505,7 +505,7 @@ function NewShopSku({ product, sku, shops }: { product: Product; sku: Sku; shops
   const [shopSku, setShopSku] = useState("");
   const [price, setPrice] = useState("");
   const create = useMutation(
-    trpc.adminCatalogue.shopSkus.create.mutationOptions({
+    trpc.admin.catalogue.shopSkus.create.mutationOptions({
       onSuccess: async () => {
         setVariation("");
         setShopSku("");

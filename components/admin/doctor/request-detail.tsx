@@ -38,7 +38,7 @@ export function DoctorRequestDetail({ uid }: { uid: string }) {
   const format = useFormat();
   const statusLabel = useStatusLabel();
   const trpc = useTRPC();
-  const request = useQuery(trpc.doctorRequests.get.queryOptions({ prescriptionUid: uid }));
+  const request = useQuery(trpc.doctor.requests.get.queryOptions({ prescriptionUid: uid }));
   if (request.isPending) return <LoadingState label="Loading the request…" />;
   if (request.isError) return <ErrorState message={requestError(request.error)} onRetry={() => void request.refetch()} />;
   const r = request.data;
@@ -168,7 +168,7 @@ function Decision({ request, hasAnamnesis }: { request: Request; hasAnamnesis: b
   const [formErrors, setFormErrors] = useState<Record<string, string[] | undefined>>({});
   const [done, setDone] = useState<string | null>(null);
   const refresh = async () => {
-    await queryClient.invalidateQueries({ queryKey: trpc.doctorRequests.pathKey() });
+    await queryClient.invalidateQueries({ queryKey: trpc.doctor.requests.pathKey() });
   };
   const after = (message: string) => async () => {
     setMode("actions");
@@ -176,12 +176,12 @@ function Decision({ request, hasAnamnesis }: { request: Request; hasAnamnesis: b
     await refresh();
   };
   const sign = useMutation(
-    trpc.doctorRequests.sign.mutationOptions({
+    trpc.doctor.requests.sign.mutationOptions({
       onSuccess: async (r) => after(r.status === "NON_QES_SIGNED" ? "Signed without a QES (the provider allows it). The order goes to the pharmacy." : "Signed. The order goes to the pharmacy.")(),
     }),
   );
-  const decline = useMutation(trpc.doctorRequests.decline.mutationOptions({ onSuccess: after("Declined. The patient's order will not be dispensed.") }));
-  const hold = useMutation(trpc.doctorRequests.hold.mutationOptions({ onSuccess: after("Put on hold. The request stays in your queue.") }));
+  const decline = useMutation(trpc.doctor.requests.decline.mutationOptions({ onSuccess: after("Declined. The patient's order will not be dispensed.") }));
+  const hold = useMutation(trpc.doctor.requests.hold.mutationOptions({ onSuccess: after("Put on hold. The request stays in your queue.") }));
   const pending = sign.isPending || decline.isPending || hold.isPending;
   // A failed signature is shown in its dialog.
   const lastError = [decline, hold].find((m) => m.isError)?.error;
@@ -352,7 +352,7 @@ function SignSummary({ request, hasAnamnesis }: { request: Request; hasAnamnesis
 function PrescriptionFile({ uid }: { uid: string }) {
   const trpc = useTRPC();
   // Read again after a decision (the decision invalidates every doctorRequests query): the signed copy replaces the preview.
-  const file = useQuery(trpc.doctorRequests.pdf.queryOptions({ prescriptionUid: uid }, { refetchOnWindowFocus: false }));
+  const file = useQuery(trpc.doctor.requests.pdf.queryOptions({ prescriptionUid: uid }, { refetchOnWindowFocus: false }));
   if (file.isPending) return <LoadingState label="Loading the prescription…" />;
   if (file.isError) return <ErrorState message={requestError(file.error)} onRetry={() => void file.refetch()} />;
   return <PdfView filename={file.data.filename} contentBase64={file.data.contentBase64} />;

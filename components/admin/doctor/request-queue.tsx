@@ -16,7 +16,7 @@ const QUEUE_REFRESH_MS = 30_000;
 export function DoctorRequestQueue() {
   const format = useFormat();
   const trpc = useTRPC();
-  const queue = useQuery(trpc.doctorRequests.queue.queryOptions(undefined, { refetchInterval: QUEUE_REFRESH_MS }));
+  const queue = useQuery(trpc.doctor.requests.queue.queryOptions(undefined, { refetchInterval: QUEUE_REFRESH_MS }));
   if (queue.isPending) return <LoadingState label="Loading the requests…" />;
   if (queue.isError) return <ErrorState message={errorMessage(queue.error)} onRetry={() => void queue.refetch()} />;
   const { items, total } = queue.data;

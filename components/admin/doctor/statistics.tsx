@@ -25,7 +25,7 @@ export function DoctorStatistics() {
   const [to, setTo] = useState(() => isoDay(new Date()));
   const range = statisticsInput.safeParse({ from: dayToUnix(from, false), to: dayToUnix(to, true) });
   const issues = (field: string) => (range.success ? undefined : range.error.issues.filter((i) => i.path[0] === field).map((i) => i.message));
-  const stats = useQuery(trpc.doctorStatistics.get.queryOptions(range.success ? range.data : { from: 0, to: 0 }, { enabled: range.success }));
+  const stats = useQuery(trpc.doctor.statistics.get.queryOptions(range.success ? range.data : { from: 0, to: 0 }, { enabled: range.success }));
 
   return (
     <div className="space-y-6">

@@ -16,10 +16,10 @@ export function DoctorWaitingRoom() {
   const format = useFormat();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const room = useQuery(trpc.doctorWaitingRoom.get.queryOptions(undefined, { refetchInterval: ROOM_REFRESH_MS }));
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.doctorWaitingRoom.pathKey() });
-  const takeNext = useMutation(trpc.doctorWaitingRoom.takeNext.mutationOptions({ onSettled: refresh }));
-  const complete = useMutation(trpc.doctorWaitingRoom.complete.mutationOptions({ onSettled: refresh }));
+  const room = useQuery(trpc.doctor.waitingRoom.get.queryOptions(undefined, { refetchInterval: ROOM_REFRESH_MS }));
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.doctor.waitingRoom.pathKey() });
+  const takeNext = useMutation(trpc.doctor.waitingRoom.takeNext.mutationOptions({ onSettled: refresh }));
+  const complete = useMutation(trpc.doctor.waitingRoom.complete.mutationOptions({ onSettled: refresh }));
 
   if (room.isPending) return <LoadingState label="Loading the waiting room…" />;
   if (room.isError) return <ErrorState message={errorMessage(room.error)} onRetry={() => void room.refetch()} />;

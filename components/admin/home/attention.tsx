@@ -11,7 +11,7 @@ const ordersWhere = (filter: Record<string, string>) => `/admin/orders?${new URL
 /** What needs the organisation's attention, each a count with a link to the list that shows it. */
 export function AdminAttention() {
   const trpc = useTRPC();
-  const summary = useQuery({ ...trpc.adminHome.summary.queryOptions(), refetchInterval: 30_000 });
+  const summary = useQuery({ ...trpc.admin.home.summary.queryOptions(), refetchInterval: 30_000 });
   if (summary.isPending) return <LoadingState label="Loading what needs attention…" />;
   if (summary.isError) return <ErrorState message={errorMessage(summary.error)} onRetry={() => summary.refetch()} />;
   const s = summary.data;

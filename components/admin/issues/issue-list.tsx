@@ -24,15 +24,15 @@ export function IssueList() {
   const [status, setStatus] = useState<"open" | "resolved">("open");
   const [page, setPage] = useState(0);
   const [notice, setNotice] = useState<{ tone: "success" | "warning"; text: string } | null>(null);
-  const list = useQuery(trpc.adminIssues.list.queryOptions({ status, page, limit: PAGE_SIZE }, { refetchInterval: 30_000, placeholderData: keepPreviousData }));
+  const list = useQuery(trpc.admin.issues.list.queryOptions({ status, page, limit: PAGE_SIZE }, { refetchInterval: 30_000, placeholderData: keepPreviousData }));
   const resolve = useMutation(
-    trpc.adminIssues.resolve.mutationOptions({
+    trpc.admin.issues.resolve.mutationOptions({
       onSuccess: (outcome, input) => {
         const row = list.data?.items.find((i) => i.uid === input.uid);
         setNotice(resolutionText(outcome, row?.pharmacyOrder.name ?? "the order", statusLabel));
       },
       onError: (error) => setNotice({ tone: "warning", text: errorMessage(error) }),
-      onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.adminIssues.pathKey() }),
+      onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.admin.issues.pathKey() }),
     }),
   );
   const show = (next: "open" | "resolved") => {

@@ -22,10 +22,10 @@ export function IssueThread({ uid }: { uid: string }) {
   const format = useFormat();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const thread = useQuery(trpc.adminIssues.get.queryOptions({ uid }, { refetchInterval: 15_000, retry: (n, e) => n < 1 && !isNotFound(e) }));
-  const reply = useMutation(trpc.adminIssues.reply.mutationOptions());
+  const thread = useQuery(trpc.admin.issues.get.queryOptions({ uid }, { refetchInterval: 15_000, retry: (n, e) => n < 1 && !isNotFound(e) }));
+  const reply = useMutation(trpc.admin.issues.reply.mutationOptions());
   const [notice, setNotice] = useState<{ tone: "success" | "warning"; text: string } | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.adminIssues.pathKey() });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.issues.pathKey() });
 
   if (thread.isPending) return <LoadingState label="Loading the thread…" />;
   if (thread.isError) {
@@ -99,7 +99,7 @@ function ResolveForm({ thread, onDone }: { thread: IssueThreadView; onDone: (not
   const noteId = useId();
   const [note, setNote] = useState("");
   const [releaseOrder, setReleaseOrder] = useState(true);
-  const resolve = useMutation(trpc.adminIssues.resolve.mutationOptions({ onSuccess: (outcome) => onDone(resolutionText(outcome, thread.pharmacyOrder.name, statusLabel)) }));
+  const resolve = useMutation(trpc.admin.issues.resolve.mutationOptions({ onSuccess: (outcome) => onDone(resolutionText(outcome, thread.pharmacyOrder.name, statusLabel)) }));
   const noteErrors = fieldErrors(resolve.error, "note");
   return (
     <section className="h-fit rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="resolve-heading">

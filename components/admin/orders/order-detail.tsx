@@ -30,9 +30,9 @@ export function AdminOrderDetail({ uid }: { uid: string }) {
   const statusLabel = useStatusLabel();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const detail = useQuery(trpc.adminOrders.get.queryOptions({ uid }, { refetchInterval: 30_000, retry: (n, e) => n < 1 && !isNotFound(e) }));
+  const detail = useQuery(trpc.admin.orders.get.queryOptions({ uid }, { refetchInterval: 30_000, retry: (n, e) => n < 1 && !isNotFound(e) }));
   const [notice, setNotice] = useState<{ tone: "success" | "warning"; text: string } | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.adminOrders.pathKey() });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.orders.pathKey() });
 
   if (detail.isPending) return <LoadingState label="Loading the order…" />;
   if (detail.isError) {
@@ -127,7 +127,7 @@ type Done = (notice: { tone: "success" | "warning"; text: string }) => Promise<v
 function ReleaseHold({ order, onDone }: { order: Order; onDone: Done }) {
   const trpc = useTRPC();
   const release = useMutation(
-    trpc.adminOrders.releaseHold.mutationOptions({
+    trpc.admin.orders.releaseHold.mutationOptions({
       onSuccess: (r) => {
         return onDone(
           !r.released
@@ -168,7 +168,7 @@ function FulfillmentCard({ order, fulfillment: f, onDone }: { order: Order; fulf
   const historyText = useHistoryText();
   const trpc = useTRPC();
   const cancel = useMutation(
-    trpc.adminOrders.cancelFulfillment.mutationOptions({
+    trpc.admin.orders.cancelFulfillment.mutationOptions({
       onSuccess: () => {
         return onDone({ tone: "success", text: `Fulfillment ${f.externalId} cancelled.` });
       },
@@ -333,7 +333,7 @@ function PrescriptionRow({ orderUid, prescription: p }: { orderUid: string; pres
 
 function PrescriptionFile({ orderUid, prescriptionUid }: { orderUid: string; prescriptionUid: string }) {
   const trpc = useTRPC();
-  const file = useQuery(trpc.adminOrders.prescriptionFile.queryOptions({ orderUid, prescriptionUid }, { staleTime: 60_000, refetchOnWindowFocus: false }));
+  const file = useQuery(trpc.admin.orders.prescriptionFile.queryOptions({ orderUid, prescriptionUid }, { staleTime: 60_000, refetchOnWindowFocus: false }));
   if (file.isPending) return <LoadingState label="Loading the prescription…" />;
   if (file.isError) return <ErrorState message={errorMessage(file.error)} onRetry={() => void file.refetch()} />;
   if (!file.data) return <EmptyState title="No PDF for this prescription yet." />;

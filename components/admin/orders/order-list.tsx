@@ -71,7 +71,7 @@ export function AdminOrderList({ initial }: { initial: OrderListFilter }) {
     page,
     limit: PAGE_SIZE,
   };
-  const list = useQuery(trpc.adminOrders.list.queryOptions(input, { placeholderData: keepPreviousData }));
+  const list = useQuery(trpc.admin.orders.list.queryOptions(input, { placeholderData: keepPreviousData }));
   const filtered = Boolean(search || status || onHold || withoutPharmacy);
 
   return (

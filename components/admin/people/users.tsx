@@ -39,12 +39,12 @@ function UserList({ onLink }: { onLink: LinkShown }) {
   const format = useFormat();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const users = useQuery(trpc.adminUsers.list.queryOptions());
+  const users = useQuery(trpc.admin.users.list.queryOptions());
   const [notice, setNotice] = useState<string | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.adminUsers.pathKey() });
-  const deactivate = useMutation(trpc.adminUsers.deactivate.mutationOptions({ onSuccess: refresh }));
-  const reactivate = useMutation(trpc.adminUsers.reactivate.mutationOptions({ onSuccess: refresh }));
-  const reset = useMutation(trpc.adminUsers.issuePasswordReset.mutationOptions());
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.users.pathKey() });
+  const deactivate = useMutation(trpc.admin.users.deactivate.mutationOptions({ onSuccess: refresh }));
+  const reactivate = useMutation(trpc.admin.users.reactivate.mutationOptions({ onSuccess: refresh }));
+  const reset = useMutation(trpc.admin.users.issuePasswordReset.mutationOptions());
   const failure = deactivate.error ?? reactivate.error ?? reset.error;
 
   return (
@@ -158,19 +158,19 @@ function UserList({ onLink }: { onLink: LinkShown }) {
 function AddUserForm({ onLink }: { onLink: LinkShown }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const choices = useQuery(trpc.adminUsers.bindingChoices.queryOptions());
+  const choices = useQuery(trpc.admin.users.bindingChoices.queryOptions());
   const [role, setRole] = useState<Role>("PHARMACIST");
   const [mode, setMode] = useState<"invite" | "password">("invite");
   const [doctorChoice, setDoctorChoice] = useState("new");
   const [formKey, setFormKey] = useState(0);
   const [added, setAdded] = useState<string | null>(null);
   const add = useMutation(
-    trpc.adminUsers.add.mutationOptions({
+    trpc.admin.users.add.mutationOptions({
       onSuccess: async (result) => {
         setAdded(result.invitationLink ? `${result.email} is invited.` : `${result.email} can sign in with the password you set.`);
         onLink(result.invitationLink ? { label: "Invitation link", link: result.invitationLink, who: result.email } : null);
         setFormKey((k) => k + 1);
-        await queryClient.invalidateQueries({ queryKey: trpc.adminUsers.pathKey() });
+        await queryClient.invalidateQueries({ queryKey: trpc.admin.users.pathKey() });
       },
     }),
   );

@@ -22,7 +22,7 @@ export function Pharmacies() {
 
 function PharmacyList() {
   const trpc = useTRPC();
-  const pharmacies = useQuery(trpc.adminPharmacies.list.queryOptions());
+  const pharmacies = useQuery(trpc.admin.pharmacies.list.queryOptions());
   return (
     <section aria-labelledby="pharmacies-heading">
       <h2 id="pharmacies-heading" className="text-lg font-semibold text-slate-900">
@@ -80,18 +80,18 @@ function PharmacyList() {
 function AddPharmacy() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const groups = useQuery(trpc.adminPharmacyGroups.list.queryOptions());
+  const groups = useQuery(trpc.admin.pharmacyGroups.list.queryOptions());
   const [open, setOpen] = useState(false);
   const [formKey, setFormKey] = useState(0);
   const [created, setCreated] = useState<{ uid: string; displayName: string } | null>(null);
   const create = useMutation(
-    trpc.adminPharmacies.create.mutationOptions({
+    trpc.admin.pharmacies.create.mutationOptions({
       onSuccess: async (p) => {
         setCreated(p);
         setFormKey((k) => k + 1);
         setOpen(false);
-        await queryClient.invalidateQueries({ queryKey: trpc.adminPharmacies.pathKey() });
-        await queryClient.invalidateQueries({ queryKey: trpc.adminPharmacyGroups.pathKey() });
+        await queryClient.invalidateQueries({ queryKey: trpc.admin.pharmacies.pathKey() });
+        await queryClient.invalidateQueries({ queryKey: trpc.admin.pharmacyGroups.pathKey() });
       },
     }),
   );
@@ -138,14 +138,14 @@ function AddPharmacy() {
 function PharmacyGroups() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const groups = useQuery(trpc.adminPharmacyGroups.list.queryOptions());
+  const groups = useQuery(trpc.admin.pharmacyGroups.list.queryOptions());
   const refresh = async () => {
-    await queryClient.invalidateQueries({ queryKey: trpc.adminPharmacyGroups.pathKey() });
-    await queryClient.invalidateQueries({ queryKey: trpc.adminPharmacies.pathKey() });
+    await queryClient.invalidateQueries({ queryKey: trpc.admin.pharmacyGroups.pathKey() });
+    await queryClient.invalidateQueries({ queryKey: trpc.admin.pharmacies.pathKey() });
   };
   const [formKey, setFormKey] = useState(0);
   const create = useMutation(
-    trpc.adminPharmacyGroups.create.mutationOptions({
+    trpc.admin.pharmacyGroups.create.mutationOptions({
       onSuccess: async () => {
         setFormKey((k) => k + 1);
         await refresh();
@@ -196,7 +196,7 @@ function GroupRow({ group, onRenamed }: { group: { uid: string; displayName: str
   const trpc = useTRPC();
   const [editing, setEditing] = useState(false);
   const rename = useMutation(
-    trpc.adminPharmacyGroups.rename.mutationOptions({
+    trpc.admin.pharmacyGroups.rename.mutationOptions({
       onSuccess: async () => {
         setEditing(false);
         await onRenamed();

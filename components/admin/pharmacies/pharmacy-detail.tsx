@@ -15,20 +15,20 @@ export function PharmacyDetail({ pharmacyUid }: { pharmacyUid: string }) {
   const format = useFormat();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const pharmacy = useQuery(trpc.adminPharmacies.get.queryOptions({ pharmacyUid }));
-  const groups = useQuery(trpc.adminPharmacyGroups.list.queryOptions());
+  const pharmacy = useQuery(trpc.admin.pharmacies.get.queryOptions({ pharmacyUid }));
+  const groups = useQuery(trpc.admin.pharmacyGroups.list.queryOptions());
   const [saved, setSaved] = useState(false);
   const change = useMutation(
-    trpc.adminPharmacies.change.mutationOptions({
+    trpc.admin.pharmacies.change.mutationOptions({
       // Not awaited: the form is free again at once while the lists refresh.
       onSuccess: () => {
         setSaved(true);
-        void queryClient.invalidateQueries({ queryKey: trpc.adminPharmacies.pathKey() });
-        void queryClient.invalidateQueries({ queryKey: trpc.adminPharmacyGroups.pathKey() });
+        void queryClient.invalidateQueries({ queryKey: trpc.admin.pharmacies.pathKey() });
+        void queryClient.invalidateQueries({ queryKey: trpc.admin.pharmacyGroups.pathKey() });
       },
     }),
   );
-  const test = useMutation(trpc.adminPharmacies.testConnection.mutationOptions());
+  const test = useMutation(trpc.admin.pharmacies.testConnection.mutationOptions());
 
   if (pharmacy.isPending || groups.isPending) return <LoadingState label="Loading the pharmacy…" />;
   if (pharmacy.isError) return <ErrorState message={errorMessage(pharmacy.error)} onRetry={() => pharmacy.refetch()} />;

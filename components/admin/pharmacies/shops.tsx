@@ -20,11 +20,11 @@ const formValue = (event: FormEvent<HTMLFormElement>, name: string) => String(ne
 export function Shops() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const shops = useQuery(trpc.adminShops.list.queryOptions());
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.adminShops.pathKey() });
+  const shops = useQuery(trpc.admin.shops.list.queryOptions());
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.shops.pathKey() });
   const [formKey, setFormKey] = useState(0);
   const create = useMutation(
-    trpc.adminShops.create.mutationOptions({
+    trpc.admin.shops.create.mutationOptions({
       onSuccess: async () => {
         setFormKey((k) => k + 1);
         await refresh();
@@ -78,7 +78,7 @@ function ShopCard({ shop, onChanged }: { shop: Shop; onChanged: () => Promise<vo
   const [renaming, setRenaming] = useState(false);
   const [formKey, setFormKey] = useState(0);
   const rename = useMutation(
-    trpc.adminShops.rename.mutationOptions({
+    trpc.admin.shops.rename.mutationOptions({
       onSuccess: async () => {
         setRenaming(false);
         await onChanged();
@@ -86,7 +86,7 @@ function ShopCard({ shop, onChanged }: { shop: Shop; onChanged: () => Promise<vo
     }),
   );
   const addMethod = useMutation(
-    trpc.adminShops.createShippingMethod.mutationOptions({
+    trpc.admin.shops.createShippingMethod.mutationOptions({
       onSuccess: async () => {
         setFormKey((k) => k + 1);
         await onChanged();
@@ -172,7 +172,7 @@ function MethodRow({ method, onChanged }: { method: Method; onChanged: () => Pro
   const trpc = useTRPC();
   const [editing, setEditing] = useState(false);
   const rename = useMutation(
-    trpc.adminShops.renameShippingMethod.mutationOptions({
+    trpc.admin.shops.renameShippingMethod.mutationOptions({
       onSuccess: async () => {
         setEditing(false);
         await onChanged();

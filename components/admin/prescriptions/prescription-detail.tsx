@@ -17,7 +17,7 @@ import { StatusBadge } from "@/components/ui/status-badge";
 import { useStatusLabel } from "@/components/ui/status";
 import { SOURCE_LABELS } from "./format";
 
-type Prescription = inferRouterOutputs<AppRouter>["adminPrescriptions"]["get"];
+type Prescription = inferRouterOutputs<AppRouter>["admin"]["prescriptions"]["get"];
 
 /** While a requested rendering is under way, the prescription is read again this often. */
 const RENDER_POLL_MS = 2_000;
@@ -30,14 +30,14 @@ export function PrescriptionDetail({ uid }: { uid: string }) {
   const queryClient = useQueryClient();
   const [awaitingRender, setAwaitingRender] = useState(false);
   const prescription = useQuery({
-    ...trpc.adminPrescriptions.get.queryOptions({ uid }),
+    ...trpc.admin.prescriptions.get.queryOptions({ uid }),
     refetchInterval: (query) => (awaitingRender && !query.state.data?.rendered ? RENDER_POLL_MS : false),
   });
   const rendered = prescription.data?.rendered;
   useEffect(() => {
     if (awaitingRender && rendered) {
       setAwaitingRender(false);
-      void queryClient.invalidateQueries({ queryKey: trpc.adminPrescriptions.pdf.queryKey({ uid }) });
+      void queryClient.invalidateQueries({ queryKey: trpc.admin.prescriptions.pdf.queryKey({ uid }) });
     }
   }, [awaitingRender, rendered, queryClient, trpc, uid]);
 
@@ -164,7 +164,7 @@ function History({ prescription }: { prescription: Prescription }) {
 
 function Pdf({ uid }: { uid: string }) {
   const trpc = useTRPC();
-  const file = useQuery(trpc.adminPrescriptions.pdf.queryOptions({ uid }, { refetchOnWindowFocus: false }));
+  const file = useQuery(trpc.admin.prescriptions.pdf.queryOptions({ uid }, { refetchOnWindowFocus: false }));
   if (file.isPending) return <LoadingState label="Loading the PDF…" />;
   if (file.isError) return <ErrorState message={errorMessage(file.error)} onRetry={() => void file.refetch()} />;
   if (!file.data) return <EmptyState title="No PDF yet">Render the prescription to see it here.</EmptyState>;
@@ -186,9 +186,9 @@ function Actions({ prescription, onRenderRequested, awaitingRender }: { prescrip
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const uid = prescription.uid;
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.adminPrescriptions.pathKey() });
-  const render = useMutation(trpc.adminPrescriptions.render.mutationOptions({ onSuccess: onRenderRequested }));
-  const sign = useMutation(trpc.adminPrescriptions.externalSign.mutationOptions({ onSuccess: refresh }));
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.prescriptions.pathKey() });
+  const render = useMutation(trpc.admin.prescriptions.render.mutationOptions({ onSuccess: onRenderRequested }));
+  const sign = useMutation(trpc.admin.prescriptions.externalSign.mutationOptions({ onSuccess: refresh }));
   const [file, setFile] = useState<File | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
   const signed = SIGNED.includes(prescription.status);

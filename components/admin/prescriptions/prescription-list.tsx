@@ -53,7 +53,7 @@ export function PrescriptionList() {
 function Statistics({ selected, onPick }: { selected: string; onPick: (status: string) => void }) {
   const statusLabel = useStatusLabel();
   const trpc = useTRPC();
-  const stats = useQuery(trpc.adminPrescriptions.statistics.queryOptions());
+  const stats = useQuery(trpc.admin.prescriptions.statistics.queryOptions());
   if (stats.isPending) return <LoadingState label="Loading statistics…" />;
   if (stats.isError) return <ErrorState message={errorMessage(stats.error)} onRetry={() => void stats.refetch()} />;
   return (
@@ -84,7 +84,7 @@ function Statistics({ selected, onPick }: { selected: string; onPick: (status: s
 function Table({ status, search, page, onPage }: { status: string; search: string | undefined; page: number; onPage: (page: number) => void }) {
   const format = useFormat();
   const trpc = useTRPC();
-  const list = useQuery(trpc.adminPrescriptions.list.queryOptions({ status: status || undefined, search, page, limit: PAGE_SIZE }));
+  const list = useQuery(trpc.admin.prescriptions.list.queryOptions({ status: status || undefined, search, page, limit: PAGE_SIZE }));
   if (list.isPending) return <LoadingState label="Loading prescriptions…" />;
   if (list.isError) return <ErrorState message={errorMessage(list.error)} onRetry={() => void list.refetch()} />;
   if (list.data.items.length === 0) {

@@ -35,7 +35,7 @@ function parseObject(text: string): { value: Record<string, unknown> } | { error
  */
 export function QuestionnaireEditor({ questionnaireUid }: { questionnaireUid: string }) {
   const trpc = useTRPC();
-  const questionnaire = useQuery(trpc.adminQuestionnaires.get.queryOptions({ questionnaireUid }, { refetchOnWindowFocus: false }));
+  const questionnaire = useQuery(trpc.admin.questionnaires.get.queryOptions({ questionnaireUid }, { refetchOnWindowFocus: false }));
   if (questionnaire.isPending) return <LoadingState label="Loading the questionnaire…" />;
   if (questionnaire.isError) return <ErrorState message={errorMessage(questionnaire.error)} onRetry={() => questionnaire.refetch()} />;
   return <Editor key={questionnaire.data.uid} questionnaire={questionnaire.data} />;
@@ -72,9 +72,9 @@ function Editor({ questionnaire }: { questionnaire: Loaded }) {
     if ("value" in parsed) setPreviewModel(parsed.value);
   }, [parsed]);
 
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.adminQuestionnaires.list.pathKey() });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.questionnaires.list.pathKey() });
   const saveDraft = useMutation(
-    trpc.adminQuestionnaires.saveDraft.mutationOptions({
+    trpc.admin.questionnaires.saveDraft.mutationOptions({
       onSuccess: ({ draftSavedAt }, variables) => {
         setDraftSavedAt(draftSavedAt);
         setSavedText(variables.model ?? pretty(questionnaire.model));
@@ -83,13 +83,13 @@ function Editor({ questionnaire }: { questionnaire: Loaded }) {
     }),
   );
   const publish = useMutation(
-    trpc.adminQuestionnaires.publish.mutationOptions({
+    trpc.admin.questionnaires.publish.mutationOptions({
       onSuccess: async (_, variables) => {
         setPublished(true);
         setEditingDraft(false);
         setDraftSavedAt(null);
         setSavedText(variables.model);
-        await queryClient.invalidateQueries({ queryKey: trpc.adminQuestionnaires.get.queryKey({ questionnaireUid: questionnaire.uid }) });
+        await queryClient.invalidateQueries({ queryKey: trpc.admin.questionnaires.get.queryKey({ questionnaireUid: questionnaire.uid }) });
         await refresh();
       },
     }),

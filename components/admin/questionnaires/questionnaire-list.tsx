@@ -24,7 +24,7 @@ function CreateForm() {
   const trpc = useTRPC();
   const router = useRouter();
   const [displayName, setDisplayName] = useState("");
-  const create = useMutation(trpc.adminQuestionnaires.create.mutationOptions({ onSuccess: ({ uid }) => router.push(`/admin/questionnaires/${uid}`) }));
+  const create = useMutation(trpc.admin.questionnaires.create.mutationOptions({ onSuccess: ({ uid }) => router.push(`/admin/questionnaires/${uid}`) }));
   function submit(event: FormEvent) {
     event.preventDefault();
     create.mutate({ displayName });
@@ -58,7 +58,7 @@ function CreateForm() {
 function List() {
   const format = useFormat();
   const trpc = useTRPC();
-  const list = useQuery(trpc.adminQuestionnaires.list.queryOptions());
+  const list = useQuery(trpc.admin.questionnaires.list.queryOptions());
   return (
     <section aria-labelledby="questionnaires-heading">
       <h2 id="questionnaires-heading" className="text-lg font-semibold text-slate-900">

@@ -15,7 +15,7 @@ type Pharmacy = { uid: string; displayName: string; hiddenSkuType: HiddenSkuType
 /** Each pharmacy's hidden SKU type: SKUs of that type do not exist for the pharmacy's API and portal. */
 export function HiddenSkuTypes() {
   const trpc = useTRPC();
-  const list = useQuery(trpc.adminSettings.hiddenSkuTypes.list.queryOptions());
+  const list = useQuery(trpc.admin.settings.hiddenSkuTypes.list.queryOptions());
   return (
     <SettingsSection
       id="hidden-sku-types"
@@ -55,10 +55,10 @@ function PharmacyRow({ pharmacy }: { pharmacy: Pharmacy }) {
   const [value, setValue] = useState<HiddenSkuType>(pharmacy.hiddenSkuType);
   const [saved, setSaved] = useState(false);
   const change = useMutation(
-    trpc.adminSettings.hiddenSkuTypes.change.mutationOptions({
+    trpc.admin.settings.hiddenSkuTypes.change.mutationOptions({
       onSuccess: async () => {
         setSaved(true);
-        await queryClient.invalidateQueries({ queryKey: trpc.adminSettings.hiddenSkuTypes.list.pathKey() });
+        await queryClient.invalidateQueries({ queryKey: trpc.admin.settings.hiddenSkuTypes.list.pathKey() });
       },
     }),
   );

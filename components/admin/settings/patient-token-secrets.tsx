@@ -35,11 +35,11 @@ function CreateForm() {
   const [displayName, setDisplayName] = useState("");
   const [audience, setAudience] = useState("");
   const create = useMutation(
-    trpc.adminSettings.patientTokenSecrets.create.mutationOptions({
+    trpc.admin.settings.patientTokenSecrets.create.mutationOptions({
       onSuccess: async () => {
         setDisplayName("");
         setAudience("");
-        await queryClient.invalidateQueries({ queryKey: trpc.adminSettings.patientTokenSecrets.list.pathKey() });
+        await queryClient.invalidateQueries({ queryKey: trpc.admin.settings.patientTokenSecrets.list.pathKey() });
       },
     }),
   );
@@ -90,11 +90,11 @@ function SecretList() {
   const format = useFormat();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const list = useQuery(trpc.adminSettings.patientTokenSecrets.list.queryOptions());
+  const list = useQuery(trpc.admin.settings.patientTokenSecrets.list.queryOptions());
   const [revokedName, setRevokedName] = useState<string | null>(null);
   const revoke = useMutation(
-    trpc.adminSettings.patientTokenSecrets.revoke.mutationOptions({
-      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.adminSettings.patientTokenSecrets.list.pathKey() }),
+    trpc.admin.settings.patientTokenSecrets.revoke.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.admin.settings.patientTokenSecrets.list.pathKey() }),
     }),
   );
   if (list.isPending) return <LoadingState label="Loading patient token secrets…" />;

@@ -15,7 +15,7 @@ type Options = { types: string[]; sources: string[] };
 /** Patient profile fields: what the Management API's `fields` and the patient-data endpoints accept by key. */
 export function ProfileFields() {
   const trpc = useTRPC();
-  const list = useQuery(trpc.adminSettings.profileFields.list.queryOptions());
+  const list = useQuery(trpc.admin.settings.profileFields.list.queryOptions());
   return (
     <SettingsSection
       id="profile-fields"
@@ -72,12 +72,12 @@ function AddForm({ options }: { options: Options }) {
   const [source, setSource] = useState(options.sources[0] ?? "shop");
   const [added, setAdded] = useState<string | null>(null);
   const add = useMutation(
-    trpc.adminSettings.profileFields.add.mutationOptions({
+    trpc.admin.settings.profileFields.add.mutationOptions({
       onSuccess: async (_, variables) => {
         setAdded(variables.key);
         setKey("");
         setDisplayName("");
-        await queryClient.invalidateQueries({ queryKey: trpc.adminSettings.profileFields.list.pathKey() });
+        await queryClient.invalidateQueries({ queryKey: trpc.admin.settings.profileFields.list.pathKey() });
       },
     }),
   );
@@ -127,9 +127,9 @@ function FieldRow({ field, options }: { field: Field; options: Options }) {
   const [displayName, setDisplayName] = useState(field.displayName);
   const [type, setType] = useState(field.type);
   const [source, setSource] = useState(field.source);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.adminSettings.profileFields.list.pathKey() });
-  const change = useMutation(trpc.adminSettings.profileFields.change.mutationOptions({ onSuccess: async () => (setMode("view"), await refresh()) }));
-  const remove = useMutation(trpc.adminSettings.profileFields.remove.mutationOptions({ onSuccess: refresh }));
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.settings.profileFields.list.pathKey() });
+  const change = useMutation(trpc.admin.settings.profileFields.change.mutationOptions({ onSuccess: async () => (setMode("view"), await refresh()) }));
+  const remove = useMutation(trpc.admin.settings.profileFields.remove.mutationOptions({ onSuccess: refresh }));
 
   if (mode === "edit") {
     return (

@@ -15,7 +15,7 @@ type Template = { uid: string; displayName: string; passType: string; requiresSi
 /** Wallet pass templates per shop, as the Management API's GET /wallet-passes/templates lists them. */
 export function WalletPassTemplates() {
   const trpc = useTRPC();
-  const list = useQuery(trpc.adminSettings.walletPassTemplates.list.queryOptions());
+  const list = useQuery(trpc.admin.settings.walletPassTemplates.list.queryOptions());
   return (
     <SettingsSection
       id="wallet-pass-templates"
@@ -68,11 +68,11 @@ function CreateForm({ shops }: { shops: Shop[] }) {
   const [displayName, setDisplayName] = useState("");
   const [requires, setRequires] = useState(false);
   const create = useMutation(
-    trpc.adminSettings.walletPassTemplates.create.mutationOptions({
+    trpc.admin.settings.walletPassTemplates.create.mutationOptions({
       onSuccess: async () => {
         setDisplayName("");
         setRequires(false);
-        await queryClient.invalidateQueries({ queryKey: trpc.adminSettings.walletPassTemplates.list.pathKey() });
+        await queryClient.invalidateQueries({ queryKey: trpc.admin.settings.walletPassTemplates.list.pathKey() });
       },
     }),
   );
@@ -120,9 +120,9 @@ function TemplateRow({ template }: { template: Template }) {
   const [mode, setMode] = useState<"view" | "edit">("view");
   const [displayName, setDisplayName] = useState(template.displayName);
   const [requires, setRequires] = useState(template.requiresSignedPrescription);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.adminSettings.walletPassTemplates.list.pathKey() });
-  const change = useMutation(trpc.adminSettings.walletPassTemplates.change.mutationOptions({ onSuccess: async () => (setMode("view"), await refresh()) }));
-  const remove = useMutation(trpc.adminSettings.walletPassTemplates.delete.mutationOptions({ onSuccess: refresh }));
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.settings.walletPassTemplates.list.pathKey() });
+  const change = useMutation(trpc.admin.settings.walletPassTemplates.change.mutationOptions({ onSuccess: async () => (setMode("view"), await refresh()) }));
+  const remove = useMutation(trpc.admin.settings.walletPassTemplates.delete.mutationOptions({ onSuccess: refresh }));
   const checkboxId = `requires-${template.uid}`;
   return (
     <tr className="align-top">

@@ -35,17 +35,17 @@ export function ApiKeysSettings() {
 function CreateKeyForm() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const scopes = useQuery(trpc.apiKeys.scopes.queryOptions());
+  const scopes = useQuery(trpc.pharmacy.apiKeys.scopes.queryOptions());
   const [displayName, setDisplayName] = useState("");
   const [permissions, setPermissions] = useState<string[]>([]);
   const [scope, setScope] = useState("");
   const [clientErrors, setClientErrors] = useState<FieldErrors>({});
   const create = useMutation(
-    trpc.apiKeys.create.mutationOptions({
+    trpc.pharmacy.apiKeys.create.mutationOptions({
       onSuccess: async () => {
         setDisplayName("");
         setPermissions([]);
-        await queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.pathKey() });
+        await queryClient.invalidateQueries({ queryKey: trpc.pharmacy.apiKeys.list.pathKey() });
       },
     }),
   );
@@ -160,10 +160,10 @@ function CreateKeyForm() {
 function KeyList() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const keys = useQuery(trpc.apiKeys.list.queryOptions());
+  const keys = useQuery(trpc.pharmacy.apiKeys.list.queryOptions());
   const revoke = useMutation(
-    trpc.apiKeys.revoke.mutationOptions({
-      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.pathKey() }),
+    trpc.pharmacy.apiKeys.revoke.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.pharmacy.apiKeys.list.pathKey() }),
     }),
   );
   return (

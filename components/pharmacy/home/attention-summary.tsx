@@ -14,7 +14,7 @@ const ordersWithStatus = (status: string) => `/pharmacy/orders?${new URLSearchPa
 export function AttentionSummary() {
   const statusLabel = useStatusLabel();
   const trpc = useTRPC();
-  const summary = useQuery({ ...trpc.pharmacyHome.summary.queryOptions(), refetchInterval: 30_000 });
+  const summary = useQuery({ ...trpc.pharmacy.home.summary.queryOptions(), refetchInterval: 30_000 });
   if (summary.isPending) return <LoadingState label="Loading what needs attention…" />;
   if (summary.isError) return <ErrorState message={errorMessage(summary.error)} onRetry={() => summary.refetch()} />;
   const { waitingForPharmacy, onHold, newAnswers, failedDeliveries } = summary.data;

@@ -18,8 +18,8 @@ export function IssueThreads({ pharmacyOrderUid }: { pharmacyOrderUid: string })
   const format = useFormat();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const threads = useQuery(trpc.pharmacyIssueThreads.listForOrder.queryOptions({ pharmacyOrderUid }, { refetchInterval: 15_000 }));
-  const reply = useMutation(trpc.pharmacyIssueThreads.reply.mutationOptions());
+  const threads = useQuery(trpc.pharmacy.issueThreads.listForOrder.queryOptions({ pharmacyOrderUid }, { refetchInterval: 15_000 }));
+  const reply = useMutation(trpc.pharmacy.issueThreads.reply.mutationOptions());
   const [expanded, setExpanded] = useState<Set<string>>(new Set());
   if (threads.isPending) return <LoadingState label="Loading the issue threads…" />;
   if (threads.isError) return <ErrorState message={errorMessage(threads.error)} onRetry={() => void threads.refetch()} />;
@@ -55,7 +55,7 @@ export function IssueThreads({ pharmacyOrderUid }: { pharmacyOrderUid: string })
               } catch {
                 return false;
               } finally {
-                await queryClient.invalidateQueries({ queryKey: trpc.pharmacyIssueThreads.pathKey() });
+                await queryClient.invalidateQueries({ queryKey: trpc.pharmacy.issueThreads.pathKey() });
               }
             }}
           /> : null}

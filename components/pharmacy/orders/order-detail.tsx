@@ -58,7 +58,7 @@ export function OrderDetail({ uid }: { uid: string }) {
   const historyText = useHistoryText();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const detail = useQuery(trpc.pharmacyOrders.get.queryOptions({ uid }, { refetchInterval: DETAIL_REFRESH_MS, retry: (n, e) => n < 1 && !isNotFound(e) }));
+  const detail = useQuery(trpc.pharmacy.orders.get.queryOptions({ uid }, { refetchInterval: DETAIL_REFRESH_MS, retry: (n, e) => n < 1 && !isNotFound(e) }));
   const [notice, setNotice] = useState<{ tone: "success" | "warning"; text: string } | null>(null);
 
   /** After an action: refetch; a lost race (CONFLICT) says so, and the page shows the order as it is now. */
@@ -69,8 +69,8 @@ export function OrderDetail({ uid }: { uid: string }) {
     }
     // The issue threads too: an on-hold comment or a clarification request opens one.
     await Promise.all([
-      queryClient.invalidateQueries({ queryKey: trpc.pharmacyOrders.pathKey() }),
-      queryClient.invalidateQueries({ queryKey: trpc.pharmacyIssueThreads.pathKey() }),
+      queryClient.invalidateQueries({ queryKey: trpc.pharmacy.orders.pathKey() }),
+      queryClient.invalidateQueries({ queryKey: trpc.pharmacy.issueThreads.pathKey() }),
     ]);
   };
 
@@ -261,11 +261,11 @@ function AnswerRead({ uid, unreadAnswerAt }: { uid: string; unreadAnswerAt: numb
   const queryClient = useQueryClient();
   const [shown, setShown] = useState(false);
   const { mutate } = useMutation(
-    trpc.pharmacyOrders.markAnswerRead.mutationOptions({
+    trpc.pharmacy.orders.markAnswerRead.mutationOptions({
       onSuccess: () =>
         Promise.all([
-          queryClient.invalidateQueries({ queryKey: trpc.pharmacyOrders.list.pathKey() }),
-          queryClient.invalidateQueries({ queryKey: trpc.pharmacyHome.pathKey() }),
+          queryClient.invalidateQueries({ queryKey: trpc.pharmacy.orders.list.pathKey() }),
+          queryClient.invalidateQueries({ queryKey: trpc.pharmacy.home.pathKey() }),
         ]),
     }),
   );
@@ -299,7 +299,7 @@ function StatusAction({ order, settle }: { order: Order; settle: Settle }) {
   const [clientError, setClientError] = useState<unknown>(null);
   const [confirming, setConfirming] = useState<{ input: ChangeStatusInput; confirmation: StatusConfirmation } | null>(null);
   const mutation = useMutation(
-    trpc.pharmacyOrders.changeStatus.mutationOptions({
+    trpc.pharmacy.orders.changeStatus.mutationOptions({
       onSuccess: async (_, input) => {
         setComment("");
         await settle({ ok: true, text: `Status changed to ${statusLabel("pharmacyOrder", input.status)}.` });
@@ -374,7 +374,7 @@ function CompleteAction({ order, settle }: { order: Order; settle: Settle }) {
   const [carrier, setCarrier] = useState("");
   const [clientError, setClientError] = useState<unknown>(null);
   const mutation = useMutation(
-    trpc.pharmacyOrders.complete.mutationOptions({
+    trpc.pharmacy.orders.complete.mutationOptions({
       onSuccess: async () => {
         setOpen(false);
         setTrackingLink("");
@@ -445,7 +445,7 @@ function ClarificationAction({ order, settle }: { order: Order; settle: Settle }
   const [description, setDescription] = useState("");
   const [clientError, setClientError] = useState<unknown>(null);
   const mutation = useMutation(
-    trpc.pharmacyOrders.requestClarification.mutationOptions({
+    trpc.pharmacy.orders.requestClarification.mutationOptions({
       onSuccess: async () => {
         setDescription("");
         await settle({ ok: true, text: "Clarification requested: the order is on hold and the admin team has the question." });
@@ -480,13 +480,13 @@ function DetailsAction({ order, settle }: { order: Order; settle: Settle }) {
   const [priority, setPriority] = useState(String(order.priority));
   const [deliveryType, setDeliveryType] = useState<DeliveryType>(order.deliveryType as DeliveryType);
   const priorityMutation = useMutation(
-    trpc.pharmacyOrders.changePriority.mutationOptions({
+    trpc.pharmacy.orders.changePriority.mutationOptions({
       onSuccess: (r) => settle({ ok: true, text: r.changed ? "Priority changed." : "The priority was already that." }),
       onError: (error) => settle({ ok: false, error }),
     }),
   );
   const deliveryMutation = useMutation(
-    trpc.pharmacyOrders.changeDeliveryType.mutationOptions({
+    trpc.pharmacy.orders.changeDeliveryType.mutationOptions({
       onSuccess: (r) => settle({ ok: true, text: r.changed ? "Delivery type changed." : "The delivery type was already that." }),
       onError: (error) => settle({ ok: false, error }),
     }),
@@ -551,7 +551,7 @@ function ShipmentAction({ order, settle }: { order: Order; settle: Settle }) {
   const [company, setCompany] = useState("");
   const [clientError, setClientError] = useState<unknown>(null);
   const mutation = useMutation(
-    trpc.pharmacyOrders.addShipment.mutationOptions({
+    trpc.pharmacy.orders.addShipment.mutationOptions({
       onSuccess: async (s) => {
         setOpen(false);
         setTrackingUrl("");
@@ -613,7 +613,7 @@ function ShipmentAction({ order, settle }: { order: Order; settle: Settle }) {
 function PrescriptionFile({ uid }: { uid: string }) {
   const trpc = useTRPC();
   // The signed file does not change: read once per visit.
-  const file = useQuery(trpc.pharmacyOrders.prescriptionFile.queryOptions({ uid }, { staleTime: Infinity, refetchOnWindowFocus: false }));
+  const file = useQuery(trpc.pharmacy.orders.prescriptionFile.queryOptions({ uid }, { staleTime: Infinity, refetchOnWindowFocus: false }));
   if (file.isPending) return <LoadingState label="Loading the prescription…" />;
   if (file.isError) return <ErrorState message={errorMessage(file.error)} onRetry={() => void file.refetch()} />;
   if (!file.data) return <EmptyState title="No prescription file." />;

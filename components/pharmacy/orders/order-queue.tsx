@@ -54,7 +54,7 @@ export function OrderQueue() {
   const [selected, setSelected] = useState<Map<string, string>>(new Map());
   const [bulkOutcome, setBulkOutcome] = useState<BulkOutcome | null>(null);
 
-  const pharmacies = useQuery(trpc.pharmacies.list.queryOptions());
+  const pharmacies = useQuery(trpc.pharmacy.pharmacies.list.queryOptions());
   const input = {
     pharmacyUid: pharmacyUid || undefined,
     status,
@@ -64,7 +64,7 @@ export function OrderQueue() {
     page,
     limit: PAGE_SIZE,
   };
-  const list = useQuery(trpc.pharmacyOrders.list.queryOptions(input, { refetchInterval: QUEUE_REFRESH_MS, placeholderData: keepPreviousData }));
+  const list = useQuery(trpc.pharmacy.orders.list.queryOptions(input, { refetchInterval: QUEUE_REFRESH_MS, placeholderData: keepPreviousData }));
 
   // A new filter starts at the first page with nothing selected.
   useEffect(() => {
@@ -123,7 +123,7 @@ export function OrderQueue() {
           onDone={(outcome) => {
             setBulkOutcome(outcome);
             setSelected(new Map());
-            void queryClient.invalidateQueries({ queryKey: trpc.pharmacyOrders.pathKey() });
+            void queryClient.invalidateQueries({ queryKey: trpc.pharmacy.orders.pathKey() });
           }}
         />
       ) : null}
@@ -249,7 +249,7 @@ function BulkStatusChange({ pharmacyUid, selected, onDone }: { pharmacyUid?: str
   const [comment, setComment] = useState("");
   const [clientError, setClientError] = useState<unknown>(null);
   const mutation = useMutation(
-    trpc.pharmacyOrders.bulkChangeStatus.mutationOptions({
+    trpc.pharmacy.orders.bulkChangeStatus.mutationOptions({
       onSuccess(results) {
         onDone({
           changed: results.filter((r) => r.ok && r.changed).length,

@@ -14,7 +14,7 @@ import { useStatusLabel } from "@/components/ui/status";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import type { AppRouter } from "@/server/trpc/router";
 
-type Payouts = inferRouterOutputs<AppRouter>["payouts"]["list"];
+type Payouts = inferRouterOutputs<AppRouter>["pharmacy"]["payouts"]["list"];
 type Status = "" | "projected" | "routed";
 
 const PAGE_SIZE = 50;
@@ -58,7 +58,7 @@ function PayoutsView({ pharmacyUid }: { pharmacyUid: string }) {
     page,
     limit: PAGE_SIZE,
   };
-  const payouts = useQuery(trpc.payouts.list.queryOptions(input));
+  const payouts = useQuery(trpc.pharmacy.payouts.list.queryOptions(input));
   const filtered = Boolean(status || fromDay || toDay || search);
   const filterError = (field: string) => fieldErrors(payouts.error, field);
   const anyFilterError = Boolean(filterError("from") || filterError("to"));

@@ -11,7 +11,7 @@ import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/st
 import type { AppRouter } from "@/server/trpc/router";
 import { identifierForPharmacy } from "@/server/trpc/routers/shipping-methods.schemas";
 
-type Method = inferRouterOutputs<AppRouter>["shippingMethods"]["list"][number];
+type Method = inferRouterOutputs<AppRouter>["pharmacy"]["shippingMethods"]["list"][number];
 
 export function ShippingMethodsPage() {
   return <PharmacyChoice>{(pharmacyUid) => <ShippingMethodsLoader pharmacyUid={pharmacyUid} />}</PharmacyChoice>;
@@ -19,7 +19,7 @@ export function ShippingMethodsPage() {
 
 function ShippingMethodsLoader({ pharmacyUid }: { pharmacyUid: string }) {
   const trpc = useTRPC();
-  const methods = useQuery(trpc.shippingMethods.list.queryOptions({ pharmacyUid }));
+  const methods = useQuery(trpc.pharmacy.shippingMethods.list.queryOptions({ pharmacyUid }));
   if (methods.isPending) return <LoadingState label="Loading shipping methods…" />;
   if (methods.isError) return <ErrorState message={errorMessage(methods.error)} onRetry={() => void methods.refetch()} />;
   if (methods.data.length === 0)
@@ -49,11 +49,11 @@ function MappingsForm({ pharmacyUid, methods }: { pharmacyUid: string; methods: 
   const [localErrors, setLocalErrors] = useState<Record<number, string[]>>({});
   const [saved, setSaved] = useState(false);
   const save = useMutation(
-    trpc.shippingMethods.save.mutationOptions({
+    trpc.pharmacy.shippingMethods.save.mutationOptions({
       onSuccess: (list) => {
         setDrafts(Object.fromEntries(list.map((m) => [m.uid, m.identifierForPharmacy ?? ""])));
         setSaved(true);
-        queryClient.setQueryData(trpc.shippingMethods.list.queryKey({ pharmacyUid }), list);
+        queryClient.setQueryData(trpc.pharmacy.shippingMethods.list.queryKey({ pharmacyUid }), list);
       },
     }),
   );

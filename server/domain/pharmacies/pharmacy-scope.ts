@@ -1,6 +1,5 @@
 import { database, databaseDriver } from "@/server/db/client";
 import type { HiddenSkuType } from "@/server/db/generated/enums";
-import { NotFoundError } from "@/server/domain/errors";
 
 /**
  * Which pharmacy a caller may act for: the one rule, for pharmacy API keys and pharmacists in the
@@ -44,38 +43,26 @@ export async function pharmacyToActFor(reach: PharmacyReach, requestedId: string
   return pharmacyInReach(reach, requestedId, candidate);
 }
 
-export type PortalPharmacy = { id: string; displayName: string };
+const IN_REACH_COLUMNS = `"id", "displayName", "organisationId", "groupId", "hiddenSkuType"`;
 
 /**
  * Every pharmacy in the caller's reach, by name: its own, or all of its group's. A driver statement:
- * every portal page's request asks it (the queue's, in the orders benchmark).
+ * the pharmacy portal's door resolves it once per call (server/trpc/init.ts; the queue's, in the
+ * orders benchmark).
  */
-export async function pharmaciesInReach(reach: PharmacyReach): Promise<PortalPharmacy[]> {
+export async function pharmaciesInReach(reach: PharmacyReach): Promise<ScopedPharmacy[]> {
   const driver = await databaseDriver();
   if (reach.pharmacyId) {
-    return driver.query<PortalPharmacy>(`SELECT "id", "displayName" FROM "Pharmacy" WHERE "id" = $1 AND "organisationId" = $2`, [
+    return driver.query<ScopedPharmacy>(`SELECT ${IN_REACH_COLUMNS} FROM "Pharmacy" WHERE "id" = $1 AND "organisationId" = $2`, [
       reach.pharmacyId,
       reach.organisationId,
     ]);
   }
   if (reach.pharmacyGroupId) {
-    return driver.query<PortalPharmacy>(
-      `SELECT "id", "displayName" FROM "Pharmacy" WHERE "groupId" = $1 AND "organisationId" = $2 ORDER BY "displayName", "id"`,
+    return driver.query<ScopedPharmacy>(
+      `SELECT ${IN_REACH_COLUMNS} FROM "Pharmacy" WHERE "groupId" = $1 AND "organisationId" = $2 ORDER BY "displayName", "id"`,
       [reach.pharmacyGroupId, reach.organisationId],
     );
   }
   return [];
-}
-
-/**
- * The ids of the pharmacies a portal request may read or act on: without `requestedPharmacyId` all
- * in the caller's reach (a group pharmacist sees the whole group); with it exactly that one, which
- * must be in reach (otherwise NotFoundError, so that a pharmacy out of reach looks like one that
- * does not exist).
- */
-export async function resolvePharmacyScope(reach: PharmacyReach, requestedPharmacyId?: string | null): Promise<string[]> {
-  if (requestedPharmacyId === undefined || requestedPharmacyId === null) return (await pharmaciesInReach(reach)).map((p) => p.id);
-  const pharmacy = await pharmacyToActFor(reach, requestedPharmacyId);
-  if (!pharmacy) throw new NotFoundError();
-  return [pharmacy.id];
 }

@@ -10,7 +10,7 @@ export type LockedPharmacyOrder = { id: string; status: string; organisationId: 
 
 /**
  * Whose pharmacy orders a caller may act on: a pharmacist's pharmacies (`pharmacyIds`, from
- * `resolvePharmacyScope`, or a pharmacy key's one pharmacy) or an admin's whole organisation.
+ * the pharmacy portal's door, `ctx.scope.pharmacyIds`, or a pharmacy key's one pharmacy) or an admin's whole organisation.
  * An order outside the scope is not found, exactly like one that does not exist.
  */
 export type PharmacyOrderScope = { pharmacyIds: readonly string[] } | { organisationId: string };

@@ -25,7 +25,7 @@ const presentEntry = (entry: AuditLogEntry) => ({
 export const adminAuditRouter = router({
   list: adminProcedure.input(listAuditLogInput).query(async ({ ctx, input }) => {
     const { entries, nextCursor } = await listAuditLog({
-      organisationId: ctx.user.organisationId,
+      organisationId: ctx.scope.organisationId,
       kinds: input.kinds,
       actor: input.actor ? (input.actor.type === "SYSTEM" ? { type: "SYSTEM" } : { type: input.actor.type, id: input.actor.uid }) : undefined,
       from: fromUnixSeconds(input.from),
@@ -39,6 +39,6 @@ export const adminAuditRouter = router({
   }),
 
   actors: adminProcedure.query(async ({ ctx }) =>
-    (await listAuditActors(ctx.user.organisationId)).map((a) => ({ type: a.type, uid: a.id, name: a.name, detail: a.detail })),
+    (await listAuditActors(ctx.scope.organisationId)).map((a) => ({ type: a.type, uid: a.id, name: a.name, detail: a.detail })),
   ),
 });

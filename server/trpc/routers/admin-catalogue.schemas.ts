@@ -73,14 +73,3 @@ const shopSkuFields = {
 
 export const createShopSkuInput = z.object({ shopUid: uid(), shopProductUid: uid(), price: amount(), ...shopSkuFields });
 export const updateShopSkuInput = z.object({ uid: uid(), price: amount().optional(), ...shopSkuFields });
-
-/** The stock page's inputs: the pharmacy portal's (pharmacy-skus.schemas.ts) with the pharmacy named. */
-export const adminStockListInput = z.object({ pharmacyUid: uid(), ...paging, maxStock: z.number().int().min(0).max(1_000_000_000).optional() });
-export const adminStockUpdateInput = z.object({
-  pharmacyUid: uid(),
-  pharmacySkuUid: uid(),
-  stock: count().optional(),
-  price: amount().optional(),
-  externalId: text().optional(),
-});
-export const adminStockMovementsInput = z.object({ pharmacyUid: uid(), pharmacySkuUid: uid(), limit: z.number().int().min(1).max(50).default(10) });

@@ -1,16 +1,10 @@
 /**
  * The admin tool, Catalogue: products (with their shop listings), SKUs and shop SKUs through the
- * same domain functions as the Management API's catalogue, and each pharmacy's SKUs, stock and
- * prices through the pharmacy portal's. Always the admin's organisation; every change is the admin's.
+ * same domain functions as the Management API's catalogue, and the pharmacy picker of the
+ * stock pages. Always the admin's organisation; every change is the admin's.
  */
 import type { Actor } from "@/server/domain/actor";
-import {
-  listOrganisationPharmacies,
-  listPharmacySkus,
-  listStockMovements,
-  organisationPharmacy,
-  updatePharmacySkuAsAdmin,
-} from "@/server/domain/catalogue/pharmacy-skus";
+import { listOrganisationPharmacies } from "@/server/domain/catalogue/pharmacy-skus";
 import { createProduct, createShopProduct, deleteProduct, getProduct, listProducts, updateProduct } from "@/server/domain/catalogue/products";
 import { createShopSku, deleteShopSku, listShops, listShopSkusWithNames, updateShopSku } from "@/server/domain/catalogue/shop-skus";
 import { createSku, deleteSku, listSkus, updateSku } from "@/server/domain/catalogue/skus";
@@ -26,9 +20,6 @@ import {
 } from "./admin-catalogue.presenters";
 import {
   addShopProductInput,
-  adminStockListInput,
-  adminStockMovementsInput,
-  adminStockUpdateInput,
   byUidInput,
   createProductInput,
   createShopSkuInput,
@@ -40,7 +31,6 @@ import {
   updateShopSkuInput,
   updateSkuInput,
 } from "./admin-catalogue.schemas";
-import { presentPortalPharmacySku, presentStockMovement } from "./pharmacy-skus.presenters";
 
 const adminActor = (user: PortalSessionUser): Actor => ({ type: "USER", userId: user.id });
 const pageOf = (input: { page: number; limit: number }) => ({ page: input.page, limit: input.limit });
@@ -54,65 +44,65 @@ const framed = <T>(items: T[], total: number, input: { page: number; limit: numb
 
 const products = router({
   list: adminProcedure.input(listProductsInput).query(async ({ ctx, input }) => {
-    const { items, total } = await listProducts(ctx.user.organisationId, pageOf(input), { search: input.search });
+    const { items, total } = await listProducts(ctx.scope.organisationId, pageOf(input), { search: input.search });
     return framed(items.map(presentProductEntry), total, input);
   }),
-  get: adminProcedure.input(byUidInput).query(async ({ ctx, input }) => presentProductDetail(await getProduct(ctx.user.organisationId, input.uid))),
+  get: adminProcedure.input(byUidInput).query(async ({ ctx, input }) => presentProductDetail(await getProduct(ctx.scope.organisationId, input.uid))),
   create: adminProcedure.input(createProductInput).mutation(async ({ ctx, input }) =>
-    presentProductEntry({ ...(await createProduct(ctx.user.organisationId, { ...input, handle: input.handle ?? null }, adminActor(ctx.user))), skus: [], shopProducts: [] }),
+    presentProductEntry({ ...(await createProduct(ctx.scope.organisationId, { ...input, handle: input.handle ?? null }, adminActor(ctx.user))), skus: [], shopProducts: [] }),
   ),
   update: adminProcedure.input(updateProductInput).mutation(async ({ ctx, input }) => {
     const { uid, ...changes } = input;
-    await updateProduct(ctx.user.organisationId, uid, changes, adminActor(ctx.user));
-    return presentProductDetail(await getProduct(ctx.user.organisationId, uid));
+    await updateProduct(ctx.scope.organisationId, uid, changes, adminActor(ctx.user));
+    return presentProductDetail(await getProduct(ctx.scope.organisationId, uid));
   }),
   delete: adminProcedure.input(byUidInput).mutation(async ({ ctx, input }) => {
-    await deleteProduct(ctx.user.organisationId, input.uid, adminActor(ctx.user));
+    await deleteProduct(ctx.scope.organisationId, input.uid, adminActor(ctx.user));
     return { deleted: true };
   }),
   /** Lists the product in a shop under the shop's id of it (what the shop's SKUs hang from). */
   addShopProduct: adminProcedure.input(addShopProductInput).mutation(async ({ ctx, input }) =>
     presentShopProduct(
-      await createShopProduct(ctx.user.organisationId, input.productUid, { shopId: input.shopUid, externalId: input.externalId }, adminActor(ctx.user)),
+      await createShopProduct(ctx.scope.organisationId, input.productUid, { shopId: input.shopUid, externalId: input.externalId }, adminActor(ctx.user)),
     ),
   ),
 });
 
 const skus = router({
   list: adminProcedure.input(listSkusInput).query(async ({ ctx, input }) => {
-    const { items, total } = await listSkus(ctx.user.organisationId, input.search, pageOf(input));
+    const { items, total } = await listSkus(ctx.scope.organisationId, input.search, pageOf(input));
     return framed(items.map(presentSku), total, input);
   }),
   create: adminProcedure.input(createSkuInput).mutation(async ({ ctx, input }) => {
     const { productUid, ...fields } = input;
-    return presentSku(await createSku(ctx.user.organisationId, productUid, fields, adminActor(ctx.user)));
+    return presentSku(await createSku(ctx.scope.organisationId, productUid, fields, adminActor(ctx.user)));
   }),
   update: adminProcedure.input(updateSkuInput).mutation(async ({ ctx, input }) => {
     const { uid, ...changes } = input;
-    return presentSku(await updateSku(ctx.user.organisationId, uid, changes, adminActor(ctx.user)));
+    return presentSku(await updateSku(ctx.scope.organisationId, uid, changes, adminActor(ctx.user)));
   }),
   delete: adminProcedure.input(byUidInput).mutation(async ({ ctx, input }) => {
-    await deleteSku(ctx.user.organisationId, input.uid, adminActor(ctx.user));
+    await deleteSku(ctx.scope.organisationId, input.uid, adminActor(ctx.user));
     return { deleted: true };
   }),
 });
 
 const shopSkus = router({
   list: adminProcedure.input(listShopSkusInput).query(async ({ ctx, input }) => {
-    const { items, total } = await listShopSkusWithNames(ctx.user.organisationId, { shopId: input.shopUid, search: input.search }, pageOf(input));
+    const { items, total } = await listShopSkusWithNames(ctx.scope.organisationId, { shopId: input.shopUid, search: input.search }, pageOf(input));
     return framed(items.map(presentShopSkuEntry), total, input);
   }),
   create: adminProcedure.input(createShopSkuInput).mutation(async ({ ctx, input }) => {
     const { shopUid, shopProductUid, skuUid, ...fields } = input;
-    const row = await createShopSku(ctx.user.organisationId, { ...fields, shopId: shopUid, shopProductId: shopProductUid, skuId: skuUid }, adminActor(ctx.user));
+    const row = await createShopSku(ctx.scope.organisationId, { ...fields, shopId: shopUid, shopProductId: shopProductUid, skuId: skuUid }, adminActor(ctx.user));
     return presentShopSku(row);
   }),
   update: adminProcedure.input(updateShopSkuInput).mutation(async ({ ctx, input }) => {
     const { uid, skuUid, ...fields } = input;
-    return presentShopSku(await updateShopSku(ctx.user.organisationId, uid, { ...fields, skuId: skuUid }, adminActor(ctx.user)));
+    return presentShopSku(await updateShopSku(ctx.scope.organisationId, uid, { ...fields, skuId: skuUid }, adminActor(ctx.user)));
   }),
   delete: adminProcedure.input(byUidInput).mutation(async ({ ctx, input }) => {
-    await deleteShopSku(ctx.user.organisationId, input.uid, adminActor(ctx.user));
+    await deleteShopSku(ctx.scope.organisationId, input.uid, adminActor(ctx.user));
     return { deleted: true };
   }),
 });
@@ -120,39 +110,13 @@ const shopSkus = router({
 export const adminCatalogueRouter = router({
   /** The organisation's shops, for the shop pickers. */
   shops: adminProcedure.query(async ({ ctx }) =>
-    (await listShops(ctx.user.organisationId)).map((s) => ({ uid: s.id, displayName: s.displayName, identifier: s.identifier })),
+    (await listShops(ctx.scope.organisationId)).map((s) => ({ uid: s.id, displayName: s.displayName, identifier: s.identifier })),
+  ),
+  /** The organisation's pharmacies with how many SKUs run out, for the stock pages' pharmacy picker (their stock: admin.pharmacyStock, stock.ts). */
+  pharmacies: adminProcedure.query(async ({ ctx }) =>
+    (await listOrganisationPharmacies(ctx.scope.organisationId)).map((p) => ({ uid: p.id, displayName: p.displayName, runningOut: p.runningOut })),
   ),
   products,
   skus,
   shopSkus,
-});
-
-/**
- * Each pharmacy's SKUs, stock and prices, in the pharmacy portal's shapes (pharmacySkus), so the
- * one stock table serves both; the pharmacy is any of the organisation's.
- */
-export const adminPharmacyStockRouter = router({
-  pharmacies: adminProcedure.query(async ({ ctx }) =>
-    (await listOrganisationPharmacies(ctx.user.organisationId)).map((p) => ({ uid: p.id, displayName: p.displayName, runningOut: p.runningOut })),
-  ),
-  list: adminProcedure.input(adminStockListInput).query(async ({ ctx, input }) => {
-    const pharmacy = await organisationPharmacy(ctx.user.organisationId, input.pharmacyUid);
-    const { items, total } = await listPharmacySkus(pharmacy, pageOf(input), { search: input.search, maxStock: input.maxStock });
-    return framed(items.map(presentPortalPharmacySku), total, input);
-  }),
-  /** Stock, price and external id with the portal's rules; recorded as the admin's (movement and audit). */
-  update: adminProcedure.input(adminStockUpdateInput).mutation(async ({ ctx, input }) => {
-    const row = await updatePharmacySkuAsAdmin(
-      ctx.user.organisationId,
-      input.pharmacyUid,
-      input.pharmacySkuUid,
-      { stock: input.stock, price: input.price, externalId: input.externalId },
-      ctx.user.id,
-    );
-    return presentPortalPharmacySku(row);
-  }),
-  movements: adminProcedure.input(adminStockMovementsInput).query(async ({ ctx, input }) => {
-    const pharmacy = await organisationPharmacy(ctx.user.organisationId, input.pharmacyUid);
-    return (await listStockMovements(pharmacy, input.pharmacySkuUid, input.limit)).map(presentStockMovement);
-  }),
 });

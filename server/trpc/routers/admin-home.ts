@@ -16,7 +16,7 @@ import { unix } from "@/server/wire/format";
 
 export const adminHomeRouter = router({
   summary: adminProcedure.query(async ({ ctx }) => {
-    const organisationId = ctx.user.organisationId;
+    const organisationId = ctx.scope.organisationId;
     const since = new Date(Date.now() - FAILED_DELIVERY_DAYS * 24 * 60 * 60 * 1000);
     const [openThreads, waitingForDoctor, withoutPharmacy, failedDeliveries, pharmaciesRunningOut] = await Promise.all([
       countOpenThreads(organisationId),

@@ -14,18 +14,18 @@ import { issueThreadInput, listIssueThreadsInput, replyInput, resolveInput } fro
 export const adminIssuesRouter = router({
   list: adminProcedure.input(listIssueThreadsInput).query(async ({ ctx, input }) => {
     const { items, total } = await listIssueThreads(
-      ctx.user.organisationId,
+      ctx.scope.organisationId,
       { status: input.status === "open" ? "OPEN" : "RESOLVED" },
       { page: input.page, limit: input.limit },
     );
     return { items: items.map(presentThreadRow), total, page: input.page, limit: input.limit, totalPages: Math.ceil(total / input.limit) };
   }),
 
-  get: adminProcedure.input(issueThreadInput).query(async ({ ctx, input }) => presentThread(await getIssueThread(ctx.user.organisationId, input.uid))),
+  get: adminProcedure.input(issueThreadInput).query(async ({ ctx, input }) => presentThread(await getIssueThread(ctx.scope.organisationId, input.uid))),
 
   reply: adminProcedure.input(replyInput).mutation(async ({ ctx, input }) => {
     const { messageId } = await replyToIssueThread(
-      { organisationId: ctx.user.organisationId },
+      { organisationId: ctx.scope.organisationId },
       input.uid,
       { body: input.body, side: "ADMIN" },
       { type: "USER", userId: ctx.user.id },
@@ -34,6 +34,6 @@ export const adminIssuesRouter = router({
   }),
 
   resolve: adminProcedure.input(resolveInput).mutation(async ({ ctx, input }) =>
-    resolveIssueThread(ctx.user.organisationId, input.uid, { note: input.note, releaseOrder: input.releaseOrder }, { type: "USER", userId: ctx.user.id }),
+    resolveIssueThread(ctx.scope.organisationId, input.uid, { note: input.note, releaseOrder: input.releaseOrder }, { type: "USER", userId: ctx.user.id }),
   ),
 });

@@ -15,7 +15,7 @@ import { adminOrderInput, adminPrescriptionFileInput, cancelFulfillmentInput, li
 export const adminOrdersRouter = router({
   list: adminProcedure.input(listAdminOrdersInput).query(async ({ ctx, input }) => {
     const { items, total } = await listOrders(
-      ctx.user.organisationId,
+      ctx.scope.organisationId,
       { search: input.search?.trim() || undefined, searchCustomer: true, status: input.status, onHold: input.onHold, withoutPharmacy: input.withoutPharmacy },
       { page: input.page, limit: input.limit },
     );
@@ -23,22 +23,22 @@ export const adminOrdersRouter = router({
   }),
 
   get: adminProcedure.input(adminOrderInput).query(async ({ ctx, input }) =>
-    presentOrderDetail(await getOrderDetailForAdmin(ctx.user.organisationId, input.uid)),
+    presentOrderDetail(await getOrderDetailForAdmin(ctx.scope.organisationId, input.uid)),
   ),
 
   /** The signed PDF, else the latest rendering (base64), or null when the prescription has no file yet. */
   prescriptionFile: adminProcedure.input(adminPrescriptionFileInput).query(async ({ ctx, input }) => {
-    const file = await getOrderPrescriptionFile(ctx.user.organisationId, input.orderUid, input.prescriptionUid);
+    const file = await getOrderPrescriptionFile(ctx.scope.organisationId, input.orderUid, input.prescriptionUid);
     return file ? { filename: file.filename, signed: file.signed, contentBase64: file.content.toString("base64") } : null;
   }),
 
   cancelFulfillment: adminProcedure.input(cancelFulfillmentInput).mutation(async ({ ctx, input }) => {
-    await cancelFulfillmentByUid(ctx.user.organisationId, input.orderUid, input.fulfillmentUid, { type: "USER", userId: ctx.user.id });
+    await cancelFulfillmentByUid(ctx.scope.organisationId, input.orderUid, input.fulfillmentUid, { type: "USER", userId: ctx.user.id });
     return { ok: true };
   }),
 
   releaseHold: adminProcedure.input(adminOrderInput).mutation(async ({ ctx, input }) => {
-    const outcome = await releaseOrderHold(ctx.user.organisationId, input.uid, { type: "USER", userId: ctx.user.id });
+    const outcome = await releaseOrderHold(ctx.scope.organisationId, input.uid, { type: "USER", userId: ctx.user.id });
     return {
       released: outcome.released,
       pharmacyOrderUids: outcome.pharmacyOrderIds,

@@ -42,11 +42,11 @@ function bindingOf(input: z.output<typeof addUserInput>): UserBinding {
 }
 
 export const adminUsersRouter = router({
-  list: adminProcedure.query(async ({ ctx }) => (await listOrganisationUsers(ctx.user.organisationId)).map((u) => presentUser(u, ctx.user.id))),
+  list: adminProcedure.query(async ({ ctx }) => (await listOrganisationUsers(ctx.scope.organisationId)).map((u) => presentUser(u, ctx.user.id))),
 
   /** The pharmacies, groups and doctors without a user the form may bind a new user to. */
   bindingChoices: adminProcedure.query(async ({ ctx }) => {
-    const choices = await userBindingChoices(ctx.user.organisationId);
+    const choices = await userBindingChoices(ctx.scope.organisationId);
     return {
       pharmacies: choices.pharmacies.map((p) => ({ uid: p.id, name: p.displayName })),
       groups: choices.groups.map((g) => ({ uid: g.id, name: g.displayName })),
@@ -56,7 +56,7 @@ export const adminUsersRouter = router({
 
   /** Without a password: the invitation link is in this response only. With one: a ready account. */
   add: adminProcedure.input(addUserInput).mutation(async ({ ctx, input }) => {
-    const added = await addUser(ctx.user.organisationId, ctx.user.id, {
+    const added = await addUser(ctx.scope.organisationId, ctx.user.id, {
       email: input.email,
       displayName: input.name,
       binding: bindingOf(input),
@@ -66,18 +66,18 @@ export const adminUsersRouter = router({
   }),
 
   deactivate: adminProcedure.input(userUidInput).mutation(async ({ ctx, input }) => {
-    await deactivateUser(ctx.user.organisationId, ctx.user.id, input.userUid);
+    await deactivateUser(ctx.scope.organisationId, ctx.user.id, input.userUid);
     return { deactivated: true };
   }),
 
   reactivate: adminProcedure.input(userUidInput).mutation(async ({ ctx, input }) => {
-    await reactivateUser(ctx.user.organisationId, ctx.user.id, input.userUid);
+    await reactivateUser(ctx.scope.organisationId, ctx.user.id, input.userUid);
     return { reactivated: true };
   }),
 
   /** The reset link is in this response only; earlier unused reset links stop working. */
   issuePasswordReset: adminProcedure.input(userUidInput).mutation(async ({ ctx, input }) => {
-    const issued = await issuePasswordReset(ctx.user.organisationId, ctx.user.id, input.userUid);
+    const issued = await issuePasswordReset(ctx.scope.organisationId, ctx.user.id, input.userUid);
     return { resetLink: issued.link, expiresAt: unix(issued.expiresAt) };
   }),
 });

@@ -43,21 +43,21 @@ const fieldsOf = (input: z.output<typeof pharmacyFieldsInput>): PharmacyFields =
 });
 
 export const adminPharmaciesRouter = router({
-  list: adminProcedure.query(async ({ ctx }) => (await listAdminPharmacies(ctx.user.organisationId)).map(presentPharmacy)),
-  get: adminProcedure.input(pharmacyUidInput).query(async ({ ctx, input }) => presentPharmacy(await getAdminPharmacy(ctx.user.organisationId, input.pharmacyUid))),
+  list: adminProcedure.query(async ({ ctx }) => (await listAdminPharmacies(ctx.scope.organisationId)).map(presentPharmacy)),
+  get: adminProcedure.input(pharmacyUidInput).query(async ({ ctx, input }) => presentPharmacy(await getAdminPharmacy(ctx.scope.organisationId, input.pharmacyUid))),
   create: adminProcedure
     .input(pharmacyFieldsInput)
-    .mutation(async ({ ctx, input }) => presentPharmacy(await createPharmacy(ctx.user.organisationId, ctx.user.id, fieldsOf(input)))),
+    .mutation(async ({ ctx, input }) => presentPharmacy(await createPharmacy(ctx.scope.organisationId, ctx.user.id, fieldsOf(input)))),
   change: adminProcedure
     .input(changePharmacyInput)
-    .mutation(async ({ ctx, input }) => presentPharmacy(await changePharmacy(ctx.user.organisationId, ctx.user.id, input.pharmacyUid, fieldsOf(input)))),
+    .mutation(async ({ ctx, input }) => presentPharmacy(await changePharmacy(ctx.scope.organisationId, ctx.user.id, input.pharmacyUid, fieldsOf(input)))),
   /** Asks the pharmacy system now (short timeout); { ok, message } either way. */
-  testConnection: adminProcedure.input(pharmacyUidInput).mutation(async ({ ctx, input }) => testPharmacyConnection(ctx.user.organisationId, input.pharmacyUid)),
+  testConnection: adminProcedure.input(pharmacyUidInput).mutation(async ({ ctx, input }) => testPharmacyConnection(ctx.scope.organisationId, input.pharmacyUid)),
 });
 
 export const adminPharmacyGroupsRouter = router({
   list: adminProcedure.query(async ({ ctx }) =>
-    (await listPharmacyGroups(ctx.user.organisationId)).map((g) => ({
+    (await listPharmacyGroups(ctx.scope.organisationId)).map((g) => ({
       uid: g.id,
       displayName: g.displayName,
       createdAt: unix(g.createdAt),
@@ -65,11 +65,11 @@ export const adminPharmacyGroupsRouter = router({
     })),
   ),
   create: adminProcedure.input(createGroupInput).mutation(async ({ ctx, input }) => {
-    const group = await createPharmacyGroup(ctx.user.organisationId, ctx.user.id, input.displayName);
+    const group = await createPharmacyGroup(ctx.scope.organisationId, ctx.user.id, input.displayName);
     return { uid: group.id, displayName: group.displayName };
   }),
   rename: adminProcedure.input(renameGroupInput).mutation(async ({ ctx, input }) => {
-    const group = await renamePharmacyGroup(ctx.user.organisationId, ctx.user.id, input.groupUid, input.displayName);
+    const group = await renamePharmacyGroup(ctx.scope.organisationId, ctx.user.id, input.groupUid, input.displayName);
     return { uid: group.id, displayName: group.displayName };
   }),
 });

@@ -15,32 +15,32 @@ import { externalSignInput, listPrescriptionsInput, prescriptionInput } from "./
 export const adminPrescriptionsRouter = router({
   list: adminProcedure.input(listPrescriptionsInput).query(async ({ ctx, input }) => {
     const page = { page: input.page, limit: input.limit };
-    const { items, total } = await listPrescriptions(ctx.user.organisationId, { status: input.status as PrescriptionStatus | undefined, search: input.search }, page);
+    const { items, total } = await listPrescriptions(ctx.scope.organisationId, { status: input.status as PrescriptionStatus | undefined, search: input.search }, page);
     return { items: items.map(presentPrescriptionListEntry), total, page: input.page, limit: input.limit, totalPages: Math.ceil(total / input.limit) };
   }),
 
   /** The Management API's statistics: how many live prescriptions are in each status now. */
-  statistics: adminProcedure.query(({ ctx }) => prescriptionStatistics(ctx.user.organisationId)),
+  statistics: adminProcedure.query(({ ctx }) => prescriptionStatistics(ctx.scope.organisationId)),
 
   get: adminProcedure.input(prescriptionInput).query(async ({ ctx, input }) =>
-    presentPrescriptionOverview(await getPrescriptionOverview(ctx.user.organisationId, input.uid)),
+    presentPrescriptionOverview(await getPrescriptionOverview(ctx.scope.organisationId, input.uid)),
   ),
 
   /** The signed PDF once signed, else the rendered one (base64); null when neither exists yet. */
   pdf: adminProcedure.input(prescriptionInput).query(async ({ ctx, input }) => {
-    const file = await readPrescriptionPdf(ctx.user.organisationId, input.uid);
+    const file = await readPrescriptionPdf(ctx.scope.organisationId, input.uid);
     return file ? { kind: file.kind, filename: file.filename, contentBase64: file.content.toString("base64") } : null;
   }),
 
   render: adminProcedure.input(prescriptionInput).mutation(async ({ ctx, input }) => {
-    const { uid } = await requestPrescriptionRender(input.uid, ctx.user.organisationId, { type: "USER", userId: ctx.user.id });
+    const { uid } = await requestPrescriptionRender(input.uid, ctx.scope.organisationId, { type: "USER", userId: ctx.user.id });
     return { uid };
   }),
 
   /** Records the uploaded PDF, signed outside the service, as the prescription's signed copy. */
   externalSign: adminProcedure.input(externalSignInput).mutation(async ({ ctx, input }) => {
     const signed = await externallySignPrescription(
-      ctx.user.organisationId,
+      ctx.scope.organisationId,
       input.uid,
       { type: "USER", userId: ctx.user.id },
       Buffer.from(input.signedPdfBase64, "base64"),

@@ -16,7 +16,7 @@ const jsonObject = (value: unknown): Record<string, unknown> | null =>
 
 export const adminQuestionnairesRouter = router({
   list: adminProcedure.query(async ({ ctx }) =>
-    (await listQuestionnaires(ctx.user.organisationId)).map((q) => ({
+    (await listQuestionnaires(ctx.scope.organisationId)).map((q) => ({
       uid: q.id,
       displayName: q.displayName,
       publishedAt: unixOrNull(q.publishedAt),
@@ -28,7 +28,7 @@ export const adminQuestionnairesRouter = router({
   ),
 
   get: adminProcedure.input(questionnaireUidInput).query(async ({ ctx, input }) => {
-    const q = await getQuestionnaireForEditor(ctx.user.organisationId, input.questionnaireUid);
+    const q = await getQuestionnaireForEditor(ctx.scope.organisationId, input.questionnaireUid);
     return {
       uid: q.id,
       displayName: q.displayName,
@@ -43,16 +43,16 @@ export const adminQuestionnairesRouter = router({
 
   create: adminProcedure
     .input(createQuestionnaireInput)
-    .mutation(async ({ ctx, input }) => ({ uid: (await createQuestionnaire(ctx.user.organisationId, ctx.user.id, input)).id })),
+    .mutation(async ({ ctx, input }) => ({ uid: (await createQuestionnaire(ctx.scope.organisationId, ctx.user.id, input)).id })),
 
   saveDraft: adminProcedure.input(saveDraftInput).mutation(async ({ ctx, input }) => {
-    const { draftSavedAt } = await saveQuestionnaireDraft(ctx.user.organisationId, input.questionnaireUid, input.model);
+    const { draftSavedAt } = await saveQuestionnaireDraft(ctx.scope.organisationId, input.questionnaireUid, input.model);
     return { draftSavedAt: unixOrNull(draftSavedAt) };
   }),
 
   publish: adminProcedure.input(publishQuestionnaireInput).mutation(async ({ ctx, input }) => {
     const published = await publishQuestionnaireModel(
-      ctx.user.organisationId,
+      ctx.scope.organisationId,
       input.questionnaireUid,
       { model: input.model, ...(input.theme !== undefined ? { theme: input.theme } : {}) },
       { type: "USER", userId: ctx.user.id },

@@ -38,7 +38,7 @@ const user = (ctx: { user: { id: string } }) => ({ type: "USER" as const, userId
 
 const profileFields = router({
   list: adminProcedure.query(async ({ ctx }) => ({
-    fields: (await listProfileFieldDefinitions(ctx.user.organisationId)).map((f) => ({
+    fields: (await listProfileFieldDefinitions(ctx.scope.organisationId)).map((f) => ({
       uid: f.id,
       key: f.key,
       displayName: f.displayName,
@@ -51,29 +51,29 @@ const profileFields = router({
   })),
   add: adminProcedure
     .input(addProfileFieldInput)
-    .mutation(async ({ ctx, input }) => ({ uid: (await addProfileFieldDefinition(ctx.user.organisationId, ctx.user.id, input)).id })),
+    .mutation(async ({ ctx, input }) => ({ uid: (await addProfileFieldDefinition(ctx.scope.organisationId, ctx.user.id, input)).id })),
   change: adminProcedure.input(changeProfileFieldInput).mutation(async ({ ctx, input: { fieldUid, ...change } }) => {
-    await changeProfileFieldDefinition(ctx.user.organisationId, ctx.user.id, fieldUid, change);
+    await changeProfileFieldDefinition(ctx.scope.organisationId, ctx.user.id, fieldUid, change);
     return { saved: true };
   }),
   remove: adminProcedure
     .input(profileFieldUidInput)
-    .mutation(async ({ ctx, input }) => removeProfileFieldDefinition(ctx.user.organisationId, ctx.user.id, input.fieldUid)),
+    .mutation(async ({ ctx, input }) => removeProfileFieldDefinition(ctx.scope.organisationId, ctx.user.id, input.fieldUid)),
 });
 
 const hiddenSkuTypes = router({
   list: adminProcedure.query(async ({ ctx }) =>
-    (await listPharmacyHiddenSkuTypes(ctx.user.organisationId)).map((p) => ({ uid: p.id, displayName: p.displayName, hiddenSkuType: p.hiddenSkuType })),
+    (await listPharmacyHiddenSkuTypes(ctx.scope.organisationId)).map((p) => ({ uid: p.id, displayName: p.displayName, hiddenSkuType: p.hiddenSkuType })),
   ),
   change: adminProcedure.input(changeHiddenSkuTypeInput).mutation(async ({ ctx, input }) => {
-    await changePharmacyHiddenSkuType(ctx.user.organisationId, ctx.user.id, input.pharmacyUid, input.hiddenSkuType);
+    await changePharmacyHiddenSkuType(ctx.scope.organisationId, ctx.user.id, input.pharmacyUid, input.hiddenSkuType);
     return { hiddenSkuType: input.hiddenSkuType };
   }),
 });
 
 const patientTokenSecrets = router({
   list: adminProcedure.query(async ({ ctx }) =>
-    (await listPatientTokenSecrets(ctx.user.organisationId)).map((s) => ({
+    (await listPatientTokenSecrets(ctx.scope.organisationId)).map((s) => ({
       uid: s.id,
       displayName: s.displayName,
       audience: s.audience,
@@ -84,18 +84,18 @@ const patientTokenSecrets = router({
   ),
   /** The plaintext secret is in this response only. */
   create: adminProcedure.input(createTokenSecretInput).mutation(async ({ ctx, input }) => {
-    const created = await createPatientTokenSecret({ organisationId: ctx.user.organisationId, ...input, createdById: ctx.user.id });
+    const created = await createPatientTokenSecret({ organisationId: ctx.scope.organisationId, ...input, createdById: ctx.user.id });
     return { uid: created.id, displayName: created.displayName, audience: created.audience, secret: created.secret };
   }),
   revoke: adminProcedure.input(tokenSecretUidInput).mutation(async ({ ctx, input }) => {
-    await revokePatientTokenSecret(ctx.user.organisationId, input.secretUid, user(ctx));
+    await revokePatientTokenSecret(ctx.scope.organisationId, input.secretUid, user(ctx));
     return { revoked: true };
   }),
 });
 
 const walletPassTemplates = router({
   list: adminProcedure.query(async ({ ctx }) => ({
-    templates: (await listOrganisationWalletPassTemplates(ctx.user.organisationId)).map((t) => ({
+    templates: (await listOrganisationWalletPassTemplates(ctx.scope.organisationId)).map((t) => ({
       uid: t.id,
       displayName: t.displayName,
       passType: t.passType,
@@ -104,17 +104,17 @@ const walletPassTemplates = router({
       livePasses: t.livePasses,
       createdAt: unix(t.createdAt),
     })),
-    shops: (await listTemplateShops(ctx.user.organisationId)).map((s) => ({ uid: s.id, identifier: s.identifier, displayName: s.displayName })),
+    shops: (await listTemplateShops(ctx.scope.organisationId)).map((s) => ({ uid: s.id, identifier: s.identifier, displayName: s.displayName })),
   })),
   create: adminProcedure.input(createWalletPassTemplateInput).mutation(async ({ ctx, input: { shopUid, ...template } }) => ({
-    uid: (await createWalletPassTemplate(ctx.user.organisationId, ctx.user.id, { shopId: shopUid, ...template })).id,
+    uid: (await createWalletPassTemplate(ctx.scope.organisationId, ctx.user.id, { shopId: shopUid, ...template })).id,
   })),
   change: adminProcedure.input(changeWalletPassTemplateInput).mutation(async ({ ctx, input: { templateUid, ...change } }) => {
-    await changeWalletPassTemplate(ctx.user.organisationId, ctx.user.id, templateUid, change);
+    await changeWalletPassTemplate(ctx.scope.organisationId, ctx.user.id, templateUid, change);
     return { saved: true };
   }),
   delete: adminProcedure.input(walletPassTemplateUidInput).mutation(async ({ ctx, input }) => {
-    await deleteWalletPassTemplate(ctx.user.organisationId, ctx.user.id, input.templateUid);
+    await deleteWalletPassTemplate(ctx.scope.organisationId, ctx.user.id, input.templateUid);
     return { deleted: true };
   }),
 });

@@ -15,22 +15,22 @@ const presentShop = (s: { id: string; identifier: string; displayName: string })
 
 export const adminShopsRouter = router({
   list: adminProcedure.query(async ({ ctx }) =>
-    (await listAdminShops(ctx.user.organisationId)).map((s) => ({
+    (await listAdminShops(ctx.scope.organisationId)).map((s) => ({
       ...presentShop(s),
       createdAt: unix(s.createdAt),
       shippingMethods: s.shippingMethods.map(presentMethod),
     })),
   ),
-  create: adminProcedure.input(createShopInput).mutation(async ({ ctx, input }) => presentShop(await createShop(ctx.user.organisationId, ctx.user.id, input))),
+  create: adminProcedure.input(createShopInput).mutation(async ({ ctx, input }) => presentShop(await createShop(ctx.scope.organisationId, ctx.user.id, input))),
   rename: adminProcedure
     .input(renameShopInput)
-    .mutation(async ({ ctx, input }) => presentShop(await renameShop(ctx.user.organisationId, ctx.user.id, input.shopUid, input.displayName))),
+    .mutation(async ({ ctx, input }) => presentShop(await renameShop(ctx.scope.organisationId, ctx.user.id, input.shopUid, input.displayName))),
   createShippingMethod: adminProcedure
     .input(createShippingMethodInput)
     .mutation(async ({ ctx, input }) =>
-      presentMethod(await createShippingMethod(ctx.user.organisationId, ctx.user.id, input.shopUid, { externalId: input.externalId, displayName: input.displayName })),
+      presentMethod(await createShippingMethod(ctx.scope.organisationId, ctx.user.id, input.shopUid, { externalId: input.externalId, displayName: input.displayName })),
     ),
   renameShippingMethod: adminProcedure
     .input(renameShippingMethodInput)
-    .mutation(async ({ ctx, input }) => presentMethod(await renameShippingMethod(ctx.user.organisationId, ctx.user.id, input.shippingMethodUid, input.displayName))),
+    .mutation(async ({ ctx, input }) => presentMethod(await renameShippingMethod(ctx.scope.organisationId, ctx.user.id, input.shippingMethodUid, input.displayName))),
 });

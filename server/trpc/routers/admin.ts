@@ -33,16 +33,16 @@ const presentKey = (key: OrganisationApiKey) => ({
 });
 
 export const adminApiKeysRouter = router({
-  list: adminProcedure.query(async ({ ctx }) => (await listOrganisationApiKeys(ctx.user.organisationId)).map(presentKey)),
+  list: adminProcedure.query(async ({ ctx }) => (await listOrganisationApiKeys(ctx.scope.organisationId)).map(presentKey)),
 
   /** The plaintext key is in this response only. */
   create: adminProcedure.input(createAdminApiKeyInput).mutation(async ({ ctx, input }) => {
-    const { key, plaintext } = await createOrganisationApiKey(ctx.user.organisationId, { ...input, createdById: ctx.user.id });
+    const { key, plaintext } = await createOrganisationApiKey(ctx.scope.organisationId, { ...input, createdById: ctx.user.id });
     return { ...presentKey(key), apiKey: plaintext };
   }),
 
   revoke: adminProcedure.input(revokeAdminApiKeyInput).mutation(async ({ ctx, input }) => {
-    await revokeOrganisationApiKey(ctx.user.organisationId, input.keyUid, { type: "USER", userId: ctx.user.id });
+    await revokeOrganisationApiKey(ctx.scope.organisationId, input.keyUid, { type: "USER", userId: ctx.user.id });
     return { revoked: true };
   }),
 });
@@ -52,7 +52,7 @@ const presentIssuedKey = ({ key, plaintext }: IssuedProviderKey) => ({ keyUid: k
 
 export const adminTelemedicineProvidersRouter = router({
   list: adminProcedure.query(async ({ ctx }) =>
-    (await listTelemedicineProvidersWithKeys(ctx.user.organisationId)).map((p) => ({
+    (await listTelemedicineProvidersWithKeys(ctx.scope.organisationId)).map((p) => ({
       uid: p.id,
       displayName: p.displayName,
       identifier: p.identifier,
@@ -67,21 +67,21 @@ export const adminTelemedicineProvidersRouter = router({
   keyPermissions: adminProcedure.query(() => [...TELEMEDICINE_PROVIDER_KEY_PERMISSIONS]),
 
   connect: adminProcedure.input(connectProviderInput).mutation(async ({ ctx, input }) => {
-    const { provider, issued } = await connectTelemedicineProvider(ctx.user.organisationId, ctx.user.id, input);
+    const { provider, issued } = await connectTelemedicineProvider(ctx.scope.organisationId, ctx.user.id, input);
     return { uid: provider.id, displayName: provider.displayName, identifier: provider.identifier, ...presentIssuedKey(issued) };
   }),
 
   rotateKey: adminProcedure
     .input(providerUidInput)
-    .mutation(async ({ ctx, input }) => presentIssuedKey(await rotateTelemedicineProviderKey(ctx.user.organisationId, ctx.user.id, input.providerUid))),
+    .mutation(async ({ ctx, input }) => presentIssuedKey(await rotateTelemedicineProviderKey(ctx.scope.organisationId, ctx.user.id, input.providerUid))),
 
   disconnect: adminProcedure
     .input(providerUidInput)
-    .mutation(async ({ ctx, input }) => disconnectTelemedicineProvider(ctx.user.organisationId, ctx.user.id, input.providerUid)),
+    .mutation(async ({ ctx, input }) => disconnectTelemedicineProvider(ctx.scope.organisationId, ctx.user.id, input.providerUid)),
 
   saveSettings: adminProcedure.input(saveProviderSettingsInput).mutation(async ({ ctx, input }) =>
     changeTelemedicineProviderSettings(
-      ctx.user.organisationId,
+      ctx.scope.organisationId,
       input.providerUid,
       { allowNonQesSignedPrescriptions: input.allowNonQesSignedPrescriptions },
       { type: "USER", userId: ctx.user.id },

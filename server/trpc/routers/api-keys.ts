@@ -8,17 +8,16 @@ import {
   pharmacyGroupInReach,
   revokePharmacyApiKey,
 } from "@/server/domain/api-keys/pharmacy-keys";
-import { pharmaciesInReach } from "@/server/domain/pharmacies/pharmacy-scope";
-import { pharmacistProcedure, router } from "@/server/trpc/init";
+import { pharmacyProcedure, router } from "@/server/trpc/init";
 import { presentApiKey } from "./api-keys.presenters";
 import { createApiKeyInput, revokeApiKeyInput } from "./api-keys.schemas";
 
 export const apiKeysRouter = router({
-  list: pharmacistProcedure.query(async ({ ctx }) => (await listPharmacyApiKeys(ctx.user)).map(presentApiKey)),
+  list: pharmacyProcedure.query(async ({ ctx }) => (await listPharmacyApiKeys(ctx.scope.reach)).map(presentApiKey)),
 
   /** What a new key may be scoped to: the pharmacist's group (group pharmacists) and pharmacies. */
-  scopes: pharmacistProcedure.query(async ({ ctx }) => {
-    const [group, pharmacies] = await Promise.all([pharmacyGroupInReach(ctx.user), pharmaciesInReach(ctx.user)]);
+  scopes: pharmacyProcedure.query(async ({ ctx }) => {
+    const [group, pharmacies] = [await pharmacyGroupInReach(ctx.scope.reach), ctx.scope.pharmacies];
     return {
       group: group ? { uid: group.id, displayName: group.displayName } : null,
       pharmacies: pharmacies.map((p) => ({ uid: p.id, displayName: p.displayName })),
@@ -26,8 +25,8 @@ export const apiKeysRouter = router({
   }),
 
   /** The plaintext key is in this response only. */
-  create: pharmacistProcedure.input(createApiKeyInput).mutation(async ({ ctx, input }) => {
-    const { key, plaintext } = await createPharmacyApiKey(ctx.user, {
+  create: pharmacyProcedure.input(createApiKeyInput).mutation(async ({ ctx, input }) => {
+    const { key, plaintext } = await createPharmacyApiKey(ctx.scope.reach, {
       displayName: input.displayName,
       permissions: input.permissions,
       pharmacyId: input.pharmacyUid ?? null,
@@ -37,8 +36,8 @@ export const apiKeysRouter = router({
     return { ...presentApiKey(key), apiKey: plaintext };
   }),
 
-  revoke: pharmacistProcedure.input(revokeApiKeyInput).mutation(async ({ ctx, input }) => {
-    await revokePharmacyApiKey(ctx.user, input.keyUid, { type: "USER", userId: ctx.user.id });
+  revoke: pharmacyProcedure.input(revokeApiKeyInput).mutation(async ({ ctx, input }) => {
+    await revokePharmacyApiKey(ctx.scope.reach, input.keyUid, { type: "USER", userId: ctx.user.id });
     return { revoked: true };
   }),
 });

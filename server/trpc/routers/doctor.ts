@@ -18,9 +18,9 @@ import { presentQueue, presentRequest, presentStatistics, presentWaitingRoom } f
 import { completeConsultationInput, declineInput, holdInput, requestInput, statisticsInput } from "./doctor.schemas";
 
 /** A decision of the signed-in doctor, on the doctor queue's requests only. */
-const asDoctor = (ctx: { user: { id: string }; doctorId: string }, note?: string): Decision => ({
+const asDoctor = (ctx: { user: { id: string }; scope: { doctorId: string } }, note?: string): Decision => ({
   actor: { type: "USER", userId: ctx.user.id } satisfies Actor,
-  doctorId: ctx.doctorId,
+  doctorId: ctx.scope.doctorId,
   note,
   ownRequestsOnly: true,
 });
@@ -28,45 +28,45 @@ const asDoctor = (ctx: { user: { id: string }; doctorId: string }, note?: string
 const presentDecision = (r: { id: string; status: string; changed: boolean }) => ({ uid: r.id, status: presentedStatus(r.status), changed: r.changed });
 
 export const doctorRequestsRouter = router({
-  queue: doctorProcedure.query(async ({ ctx }) => presentQueue(await listDoctorQueue(ctx.user.organisationId, ctx.doctorId), ctx.doctorId)),
+  queue: doctorProcedure.query(async ({ ctx }) => presentQueue(await listDoctorQueue(ctx.scope.organisationId, ctx.scope.doctorId), ctx.scope.doctorId)),
 
   get: doctorProcedure.input(requestInput).query(async ({ ctx, input }) =>
-    presentRequest(await getDoctorRequest(ctx.user.organisationId, ctx.doctorId, input.prescriptionUid), ctx.doctorId),
+    presentRequest(await getDoctorRequest(ctx.scope.organisationId, ctx.scope.doctorId, input.prescriptionUid), ctx.scope.doctorId),
   ),
 
   /** The signed PDF once signed, else a preview of the PDF signing will produce (base64). */
   pdf: doctorProcedure.input(requestInput).query(async ({ ctx, input }) => {
-    const file = await getDoctorRequestPdf(ctx.user.organisationId, ctx.doctorId, input.prescriptionUid);
+    const file = await getDoctorRequestPdf(ctx.scope.organisationId, ctx.scope.doctorId, input.prescriptionUid);
     return { filename: file.filename, signed: file.signed, contentBase64: file.content.toString("base64") };
   }),
 
   /** Approve (unless approved) and sign with the organisation's QES signer, or without QES where the domain allows it. */
   sign: doctorProcedure.input(requestInput).mutation(async ({ ctx, input }) =>
-    presentDecision(await approveAndSignPrescription(ctx.user.organisationId, input.prescriptionUid, asDoctor(ctx))),
+    presentDecision(await approveAndSignPrescription(ctx.scope.organisationId, input.prescriptionUid, asDoctor(ctx))),
   ),
 
   decline: doctorProcedure.input(declineInput).mutation(async ({ ctx, input }) =>
-    presentDecision(await declinePrescription(ctx.user.organisationId, input.prescriptionUid, asDoctor(ctx, input.reason))),
+    presentDecision(await declinePrescription(ctx.scope.organisationId, input.prescriptionUid, asDoctor(ctx, input.reason))),
   ),
 
   hold: doctorProcedure.input(holdInput).mutation(async ({ ctx, input }) =>
-    presentDecision(await holdPrescription(ctx.user.organisationId, input.prescriptionUid, asDoctor(ctx, input.note))),
+    presentDecision(await holdPrescription(ctx.scope.organisationId, input.prescriptionUid, asDoctor(ctx, input.note))),
   ),
 });
 
 export const doctorWaitingRoomRouter = router({
-  get: doctorProcedure.query(async ({ ctx }) => presentWaitingRoom(await getDoctorWaitingRoom(ctx.user.organisationId, ctx.doctorId))),
+  get: doctorProcedure.query(async ({ ctx }) => presentWaitingRoom(await getDoctorWaitingRoom(ctx.scope.organisationId, ctx.scope.doctorId))),
 
   /** null: nobody is waiting for this doctor. */
   takeNext: doctorProcedure.mutation(async ({ ctx }) => {
-    const allocation = await takeNextPatient(ctx.user.organisationId, ctx.doctorId);
+    const allocation = await takeNextPatient(ctx.scope.organisationId, ctx.scope.doctorId);
     return allocation
       ? { queueUid: allocation.queueUid, meetingUid: allocation.meetingId, videoRoomId: allocation.videoRoomId, allocatedAt: unix(allocation.allocatedAt) }
       : null;
   }),
 
   complete: doctorProcedure.input(completeConsultationInput).mutation(async ({ ctx, input }) => {
-    const result = await completeConsultation(ctx.user.organisationId, ctx.doctorId, input.queueUid);
+    const result = await completeConsultation(ctx.scope.organisationId, ctx.scope.doctorId, input.queueUid);
     return { queueUid: result.queueUid, changed: result.changed };
   }),
 });
@@ -74,7 +74,7 @@ export const doctorWaitingRoomRouter = router({
 export const doctorStatisticsRouter = router({
   get: doctorProcedure.input(statisticsInput).query(async ({ ctx, input }) =>
     presentStatistics(
-      await getDoctorStatistics(ctx.user.organisationId, ctx.doctorId, { from: new Date(input.from * 1000), to: new Date(input.to * 1000 + 999) }),
+      await getDoctorStatistics(ctx.scope.organisationId, ctx.scope.doctorId, { from: new Date(input.from * 1000), to: new Date(input.to * 1000 + 999) }),
     ),
   ),
 });

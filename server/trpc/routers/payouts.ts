@@ -4,19 +4,16 @@
  * and currency of everything the filters match (not only the page shown); rows flagged for review
  * say so.
  */
-import { NotFoundError } from "@/server/domain/errors";
-import { pharmacyToActFor } from "@/server/domain/pharmacies/pharmacy-scope";
 import { listPayouts, payoutTotals, type PayoutFilters } from "@/server/domain/payouts/list-payouts";
-import { pharmacistProcedure, router } from "@/server/trpc/init";
+import { pharmacyProcedure, router } from "@/server/trpc/init";
 import { fromUnixSeconds, toUnixSecondsInclusive } from "@/server/wire/schemas";
 import { presentPortalPayoutRow } from "./payouts.presenters";
 import { listPayoutsInput } from "./payouts.schemas";
 
 export const payoutsRouter = router({
-  list: pharmacistProcedure.input(listPayoutsInput).query(async ({ ctx, input }) => {
+  list: pharmacyProcedure.input(listPayoutsInput).query(async ({ ctx, input }) => {
     // Payouts are per receiving pharmacy, as in the REST family: a group pharmacist names one.
-    const pharmacy = await pharmacyToActFor(ctx.user, input.pharmacyUid ?? null);
-    if (!pharmacy) throw new NotFoundError();
+    const pharmacy = ctx.scope.pharmacy(input.pharmacyUid);
     const filters: PayoutFilters = {
       status: input.status,
       search: input.search,

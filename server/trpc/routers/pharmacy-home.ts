@@ -4,11 +4,10 @@
  * for good in the last days.
  */
 import { listWebhookDeliveries } from "@/server/domain/webhooks/delivery-logs";
-import { resolvePharmacyScope } from "@/server/domain/pharmacies/pharmacy-scope";
 import { countPharmacyOrdersByStatus } from "@/server/domain/pharmacy-orders/tally";
 import { listUnreadAnswers } from "@/server/domain/pharmacy-orders/issue-thread-answers";
 import { PHARMACY_ORDER_STATUS } from "@/server/domain/pharmacy-orders/statuses";
-import { pharmacistProcedure, router } from "@/server/trpc/init";
+import { pharmacyProcedure, router } from "@/server/trpc/init";
 import { unix } from "@/server/wire/format";
 import { uid } from "@/server/wire/schemas";
 import { z } from "zod";
@@ -19,8 +18,8 @@ export const FAILED_DELIVERY_DAYS = 7;
 export const NEW_ANSWERS_SHOWN = 5;
 
 export const pharmacyHomeRouter = router({
-  summary: pharmacistProcedure.input(z.object({ pharmacyUid: uid().optional() }).default({})).query(async ({ ctx, input }) => {
-    const pharmacyIds = await resolvePharmacyScope(ctx.user, input.pharmacyUid);
+  summary: pharmacyProcedure.input(z.object({ pharmacyUid: uid().optional() }).default({})).query(async ({ ctx, input }) => {
+    const pharmacyIds = ctx.scope.pharmacyIds(input.pharmacyUid);
     const since = new Date(Date.now() - FAILED_DELIVERY_DAYS * 24 * 60 * 60 * 1000);
     const [orders, answers, failed] = await Promise.all([
       countPharmacyOrdersByStatus(pharmacyIds),

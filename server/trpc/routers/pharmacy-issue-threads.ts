@@ -3,21 +3,20 @@
  * both sides, and the pharmacist's reply. Scoped like the other pharmacy order procedures: an order
  * of a pharmacy the pharmacist does not work for is NOT_FOUND.
  */
-import { resolvePharmacyScope } from "@/server/domain/pharmacies/pharmacy-scope";
 import { listIssueThreadsOfPharmacyOrder } from "@/server/domain/pharmacy-orders/issue-thread-queries";
 import { replyToIssueThread } from "@/server/domain/pharmacy-orders/issue-thread-replies";
-import { pharmacistProcedure, router } from "@/server/trpc/init";
+import { pharmacyProcedure, router } from "@/server/trpc/init";
 import { presentThread } from "./admin-issues.presenters";
 import { pharmacyOrderThreadsInput, replyInput } from "./admin-issues.schemas";
 
 export const pharmacyIssueThreadsRouter = router({
-  listForOrder: pharmacistProcedure.input(pharmacyOrderThreadsInput).query(async ({ ctx, input }) => {
-    const pharmacyIds = await resolvePharmacyScope(ctx.user);
+  listForOrder: pharmacyProcedure.input(pharmacyOrderThreadsInput).query(async ({ ctx, input }) => {
+    const pharmacyIds = ctx.scope.pharmacyIds();
     return (await listIssueThreadsOfPharmacyOrder({ pharmacyIds }, input.pharmacyOrderUid)).map(presentThread);
   }),
 
-  reply: pharmacistProcedure.input(replyInput).mutation(async ({ ctx, input }) => {
-    const pharmacyIds = await resolvePharmacyScope(ctx.user);
+  reply: pharmacyProcedure.input(replyInput).mutation(async ({ ctx, input }) => {
+    const pharmacyIds = ctx.scope.pharmacyIds();
     const { messageId } = await replyToIssueThread({ pharmacyIds }, input.uid, { body: input.body, side: "PHARMACY" }, { type: "USER", userId: ctx.user.id });
     return { messageUid: messageId };
   }),

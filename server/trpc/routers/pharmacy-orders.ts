@@ -19,9 +19,8 @@ import {
 import { markAnswerRead } from "@/server/domain/pharmacy-orders/issue-thread-answers";
 import { addShipment } from "@/server/domain/pharmacy-orders/shipments";
 import { PHARMACY_ORDER_STATUSES } from "@/server/domain/pharmacy-orders/statuses";
-import { resolvePharmacyScope, type PharmacyReach } from "@/server/domain/pharmacies/pharmacy-scope";
 import type { Actor } from "@/server/domain/actor";
-import { pharmacistProcedure, router } from "@/server/trpc/init";
+import { pharmacyProcedure, router, type PharmaciesScope } from "@/server/trpc/init";
 import { fromUnixSeconds, toUnixSecondsInclusive } from "@/server/wire/schemas";
 import { presentPortalDetail, presentQueueEntry } from "./pharmacy-orders.presenters";
 import {
@@ -39,17 +38,16 @@ import {
 
 const userActor = (user: { id: string }): Actor => ({ type: "USER", userId: user.id });
 
-/** The pharmacies a pharmacist reaches, and which of them has the order (else NOT_FOUND, like the REST 404). */
-async function orderInReach(user: PharmacyReach, pharmacyOrderId: string) {
-  const pharmacyIds = await resolvePharmacyScope(user);
-  const pharmacyId = await pharmacyOfPharmacyOrder(pharmacyIds, pharmacyOrderId);
-  return { pharmacyIds, pharmacyId };
+/** The pharmacies in reach, and which of them has the order (else NOT_FOUND before any other refusal, like the REST 404). */
+async function orderInReach(scope: PharmaciesScope, pharmacyOrderId: string) {
+  const pharmacyIds = scope.pharmacyIds();
+  return { pharmacyIds, pharmacyId: await pharmacyOfPharmacyOrder(pharmacyIds, pharmacyOrderId) };
 }
 
 export const pharmacyOrdersRouter = router({
   /** The queue: newest first, as the REST list (same statement), with counts per status over the pharmacies in scope. */
-  list: pharmacistProcedure.input(listPharmacyOrdersInput).query(async ({ ctx, input }) => {
-    const pharmacyIds = await resolvePharmacyScope(ctx.user, input.pharmacyUid);
+  list: pharmacyProcedure.input(listPharmacyOrdersInput).query(async ({ ctx, input }) => {
+    const pharmacyIds = ctx.scope.pharmacyIds(input.pharmacyUid);
     const { rows, total, statusCounts } = await listPharmacyOrdersForQueue(
       {
         pharmacyIds,
@@ -72,26 +70,26 @@ export const pharmacyOrdersRouter = router({
     };
   }),
 
-  get: pharmacistProcedure.input(pharmacyOrderInput).query(async ({ ctx, input }) => {
-    const { pharmacyId } = await orderInReach(ctx.user, input.uid);
+  get: pharmacyProcedure.input(pharmacyOrderInput).query(async ({ ctx, input }) => {
+    const { pharmacyId } = await orderInReach(ctx.scope, input.uid);
     return presentPortalDetail(await getPharmacyOrderDetailForPortal(pharmacyId, input.uid));
   }),
 
   /** The signed prescription PDF (base64), or null when the order carries none. */
-  prescriptionFile: pharmacistProcedure.input(pharmacyOrderInput).query(async ({ ctx, input }) => {
-    const { pharmacyId } = await orderInReach(ctx.user, input.uid);
+  prescriptionFile: pharmacyProcedure.input(pharmacyOrderInput).query(async ({ ctx, input }) => {
+    const { pharmacyId } = await orderInReach(ctx.scope, input.uid);
     const file = await getPharmacyOrderPrescriptionFile(pharmacyId, input.uid);
     return file ? { filename: file.filename, contentBase64: file.content.toString("base64") } : null;
   }),
 
   /** The pharmacist opened the order and saw its admin answers: the queue's "New answer" goes (issue-thread-answers.ts). */
-  markAnswerRead: pharmacistProcedure.input(markAnswerReadInput).mutation(async ({ ctx, input }) => {
-    const { pharmacyId } = await orderInReach(ctx.user, input.uid);
+  markAnswerRead: pharmacyProcedure.input(markAnswerReadInput).mutation(async ({ ctx, input }) => {
+    const { pharmacyId } = await orderInReach(ctx.scope, input.uid);
     return { read: await markAnswerRead([pharmacyId], input.uid, input.seen) };
   }),
 
-  changeStatus: pharmacistProcedure.input(changeStatusInput).mutation(async ({ ctx, input }) => {
-    const { pharmacyId } = await orderInReach(ctx.user, input.uid);
+  changeStatus: pharmacyProcedure.input(changeStatusInput).mutation(async ({ ctx, input }) => {
+    const { pharmacyId } = await orderInReach(ctx.scope, input.uid);
     await changePharmacyOrderStatus(pharmacyId, input.uid, { status: input.status, comment: input.comment }, userActor(ctx.user), {
       status: input.expectedStatus,
     });
@@ -99,20 +97,20 @@ export const pharmacyOrdersRouter = router({
   }),
 
   /** The selected orders one by one (bulkChangePharmacyOrderStatus): a result per order. */
-  bulkChangeStatus: pharmacistProcedure.input(bulkChangeStatusInput).mutation(async ({ ctx, input }) => {
-    const pharmacyIds = await resolvePharmacyScope(ctx.user, input.pharmacyUid);
+  bulkChangeStatus: pharmacyProcedure.input(bulkChangeStatusInput).mutation(async ({ ctx, input }) => {
+    const pharmacyIds = ctx.scope.pharmacyIds(input.pharmacyUid);
     return bulkChangePharmacyOrderStatus(pharmacyIds, input.uids, { status: input.status, comment: input.comment }, userActor(ctx.user));
   }),
 
   /** complete_order: stock reduced, shipments from the tracking links, payouts routed. */
-  complete: pharmacistProcedure.input(completeOrderInput).mutation(async ({ ctx, input }) => {
-    const { pharmacyId } = await orderInReach(ctx.user, input.uid);
+  complete: pharmacyProcedure.input(completeOrderInput).mutation(async ({ ctx, input }) => {
+    const { pharmacyId } = await orderInReach(ctx.scope, input.uid);
     await completePharmacyOrder(pharmacyId, input.uid, input.trackingLinks, userActor(ctx.user), { status: input.expectedStatus });
     return { ok: true };
   }),
 
-  addShipment: pharmacistProcedure.input(addShipmentInput).mutation(async ({ ctx, input }) => {
-    const { pharmacyIds } = await orderInReach(ctx.user, input.uid);
+  addShipment: pharmacyProcedure.input(addShipmentInput).mutation(async ({ ctx, input }) => {
+    const { pharmacyIds } = await orderInReach(ctx.scope, input.uid);
     const shipment = await addShipment(
       pharmacyIds,
       input.uid,
@@ -124,24 +122,24 @@ export const pharmacyOrdersRouter = router({
   }),
 
   /** Puts the order on hold and opens an admin issue thread with the description. */
-  requestClarification: pharmacistProcedure.input(clarificationInput).mutation(async ({ ctx, input }) => {
-    const { pharmacyIds } = await orderInReach(ctx.user, input.uid);
+  requestClarification: pharmacyProcedure.input(clarificationInput).mutation(async ({ ctx, input }) => {
+    const { pharmacyIds } = await orderInReach(ctx.scope, input.uid);
     const result = await openClarificationRequest({ pharmacyIds }, input.uid, { description: input.description }, userActor(ctx.user), {
       status: input.expectedStatus,
     });
     return { threadUid: result.threadId, statusChanged: result.statusChanged };
   }),
 
-  changePriority: pharmacistProcedure.input(changePriorityInput).mutation(async ({ ctx, input }) => {
-    const { pharmacyIds } = await orderInReach(ctx.user, input.uid);
+  changePriority: pharmacyProcedure.input(changePriorityInput).mutation(async ({ ctx, input }) => {
+    const { pharmacyIds } = await orderInReach(ctx.scope, input.uid);
     const changed = await changePharmacyOrderPriority({ pharmacyIds }, input.uid, input.priority, userActor(ctx.user), {
       priority: input.expectedPriority,
     });
     return { changed };
   }),
 
-  changeDeliveryType: pharmacistProcedure.input(changeDeliveryTypeInput).mutation(async ({ ctx, input }) => {
-    const { pharmacyIds } = await orderInReach(ctx.user, input.uid);
+  changeDeliveryType: pharmacyProcedure.input(changeDeliveryTypeInput).mutation(async ({ ctx, input }) => {
+    const { pharmacyIds } = await orderInReach(ctx.scope, input.uid);
     const changed = await changePharmacyOrderDeliveryType({ pharmacyIds }, input.uid, input.deliveryType, userActor(ctx.user), {
       status: input.expectedStatus,
       deliveryType: input.expectedDeliveryType,
