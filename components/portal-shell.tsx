@@ -1,6 +1,7 @@
-import type { ReactNode } from "react";
+import { Suspense, type ReactNode } from "react";
 import { Brand } from "./brand";
 import { PortalMenu } from "./portal-menu";
+import { LoadingState } from "./ui/states";
 import { SignOutButton } from "./sign-out-button";
 
 /**
@@ -46,7 +47,10 @@ export function PortalShell({
         }
         nav={nav}
       >
-        {children}
+        <main id="main" tabIndex={-1} className="min-w-0 flex-1 py-6 focus:outline-none lg:py-8">
+          {/* Lists keep their state in the query string (useSearchParams needs a boundary above it). */}
+          <Suspense fallback={<LoadingState />}>{children}</Suspense>
+        </main>
       </PortalMenu>
     </div>
   );
