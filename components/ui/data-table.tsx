@@ -6,6 +6,8 @@ export type Column<Row> = {
   cell: (row: Row) => ReactNode;
   /** Classes for this column's header and cells (alignment, width, nowrap). */
   className?: string;
+  /** A header for screen readers only (an actions column): no visible header, no label in the card. */
+  headerHidden?: boolean;
   /** The column that names the row: the card's heading on small screens, sticky at the left on wide ones. Mark one. */
   key?: boolean;
 };
@@ -29,7 +31,8 @@ export function DataTable<Row>({
   label: string;
   columns: Column<Row>[];
   rows: readonly Row[];
-  rowKey: (row: Row) => string;
+  /** A row's React key (the index only where rows have no identity of their own). */
+  rowKey: (row: Row, index: number) => string;
   /** Shown instead of the table when there are no rows. */
   empty?: ReactNode;
   /** Under the table, inside its card (a Pager). */
@@ -50,14 +53,14 @@ export function DataTable<Row>({
                   scope="col"
                   className={`px-3 py-2 ${column.key ? "md:sticky md:left-0 md:z-10 md:bg-slate-50" : ""} ${column.className ?? ""}`}
                 >
-                  {column.header}
+                  {column.headerHidden ? <span className="sr-only">{column.header}</span> : column.header}
                 </th>
               ))}
             </tr>
           </thead>
           <tbody role="rowgroup" className="divide-y divide-slate-100 max-md:block">
-            {rows.map((row) => (
-              <tr key={rowKey(row)} role="row" className={`max-md:flex max-md:flex-col max-md:gap-1.5 max-md:p-4 ${rowClassName?.(row) ?? ""}`}>
+            {rows.map((row, index) => (
+              <tr key={rowKey(row, index)} role="row" className={`max-md:flex max-md:flex-col max-md:gap-1.5 max-md:p-4 ${rowClassName?.(row) ?? ""}`}>
                 {columns.map((column) =>
                   column.key ? (
                     // A cell, not a rowheader: e2e contracts find every value with getByRole("cell").
@@ -70,7 +73,7 @@ export function DataTable<Row>({
                     </td>
                   ) : (
                     <td key={column.header} role="cell" className={`max-md:flex max-md:items-baseline max-md:gap-2 md:px-3 md:py-2 ${column.className ?? ""}`}>
-                      {column.header ? (
+                      {!column.headerHidden ? (
                         <span aria-hidden className="w-32 shrink-0 text-xs font-medium uppercase tracking-wide text-slate-500 md:hidden">
                           {column.header}
                         </span>
