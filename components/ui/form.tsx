@@ -90,13 +90,17 @@ export function Field<Values extends FieldValues>({
 }
 
 /** The form-level message of a refusal that names no field (showServerErrors). */
-export function FormError({ form }: { form: AnyForm }) {
+export function FormError<Values extends FieldValues>({ form }: { form: AnyForm<Values> }) {
   const message = form.formState.errors.root?.server?.message;
   return message ? <ErrorState message={message} /> : null;
 }
 
 /** The form's submit button: disabled while the form submits, its accessible name unchanged. */
-export function SubmitButton({ form, children, ...props }: { form: AnyForm } & ComponentProps<typeof Button>) {
+export function SubmitButton<Values extends FieldValues>({
+  form,
+  children,
+  ...props
+}: { form: AnyForm<Values> } & Omit<ComponentProps<typeof Button>, "form" | "type">) {
   const submitting = form.formState.isSubmitting;
   return (
     <Button type="submit" disabled={submitting} aria-busy={submitting || undefined} {...props}>
