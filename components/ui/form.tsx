@@ -5,6 +5,8 @@ import { useId, type ComponentProps, type InputHTMLAttributes, type ReactNode } 
 import { get, useForm, type DefaultValues, type FieldError, type FieldPath, type FieldValues, type Resolver, type UseFormReturn } from "react-hook-form";
 import type { z } from "zod";
 import { errorMessage, serverFieldErrors } from "@/components/trpc/errors";
+// The server's wording of zod's messages ("This field may not be blank."), for the browser's check too.
+import "@/server/wire/field-errors";
 import { Button } from "./controls";
 import { ErrorState } from "./states";
 
