@@ -1,3 +1,5 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { hydrated, readDemoFile, signInAs } from "./demo";
 
@@ -8,19 +10,27 @@ import { hydrated, readDemoFile, signInAs } from "./demo";
  * a form on the kit showing the client's check and the server's field error under the right field.
  */
 const demo = () => readDemoFile();
+const shots = path.resolve(import.meta.dirname, "..", "test-results", "kit");
+
+/** Screenshots to look at (test-results/kit), named by page and width. */
+async function shot(page: Page, name: string) {
+  mkdirSync(shots, { recursive: true });
+  await page.screenshot({ path: path.join(shots, `${name}-${page.viewportSize()?.width}.png`), fullPage: true });
+}
 
 /** The converted pages of each portal. */
 const PHARMACY_PAGES = ["/pharmacy", "/pharmacy/orders", "/pharmacy/payouts", "/pharmacy/settings/shipping-methods", "/pharmacy/settings/api-keys"];
 const ADMIN_PAGES = ["/admin", "/admin/api-keys", "/admin/telemedicine-providers"];
 
-async function noSidewaysScroll(page: Page, path: string) {
-  await page.goto(path);
+async function noSidewaysScroll(page: Page, url: string) {
+  await page.goto(url);
   await hydrated(page);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   // Lists render after their query: wait until nothing is loading.
   await expect(page.locator('main [role="status"][aria-live="polite"]')).toHaveCount(0);
   const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
-  expect(widths.scroll, `${path} at ${widths.inner} px`).toBeLessThanOrEqual(widths.inner);
+  expect(widths.scroll, `${url} at ${widths.inner} px`).toBeLessThanOrEqual(widths.inner);
+  await shot(page, url.slice(1).replaceAll("/", "-"));
 }
 
 test("the skip link is the first Tab stop and moves focus to the page's main content", async ({ page }) => {
@@ -44,6 +54,7 @@ test("below 1024 px a Menu button opens the navigation; no page scrolls sideways
   await menu.click();
   await expect(menu).toHaveAttribute("aria-expanded", "true");
   await expect(nav).toBeVisible();
+  await shot(page, "pharmacy-menu-open");
   expect(await menu.getAttribute("aria-controls")).toBeTruthy();
   await nav.getByRole("link", { name: "Payouts" }).click();
   await expect(page).toHaveURL(/\/pharmacy\/payouts$/);
@@ -55,14 +66,14 @@ test("below 1024 px a Menu button opens the navigation; no page scrolls sideways
 
   for (const width of [390, 768, 1440]) {
     await page.setViewportSize({ width, height: 900 });
-    for (const path of PHARMACY_PAGES) await noSidewaysScroll(page, path);
+    for (const url of PHARMACY_PAGES) await noSidewaysScroll(page, url);
   }
   await page.context().clearCookies();
   await page.setViewportSize({ width: 1280, height: 900 });
   await signInAs(page, demo().users.admin, "/admin");
   for (const width of [390, 768, 1440]) {
     await page.setViewportSize({ width, height: 900 });
-    for (const path of ADMIN_PAGES) await noSidewaysScroll(page, path);
+    for (const url of ADMIN_PAGES) await noSidewaysScroll(page, url);
   }
   // At desktop width the side navigation is always there, without the button.
   await expect(page.getByRole("navigation", { name: "Admin tool" })).toBeVisible();
