@@ -42,7 +42,8 @@ export function DataTable<Row>({
   if (rows.length === 0 && empty) return <>{empty}</>;
   return (
     <div className="min-w-0 rounded-xl border border-slate-200 bg-white shadow-sm">
-      <div className="md:overflow-x-auto">
+      {/* relative: the visually hidden headers (absolute) stay inside the scroller, not widening the page. */}
+      <div className="relative md:overflow-x-auto">
         <table role="table" aria-label={label} className="w-full text-sm max-md:block md:min-w-full md:divide-y md:divide-slate-200">
           <thead role="rowgroup" className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500 max-md:sr-only">
             <tr role="row">
