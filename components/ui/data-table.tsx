@@ -68,7 +68,7 @@ export function DataTable<Row>({
                     <td
                       key={column.header}
                       role="cell"
-                      className={`max-md:order-first max-md:text-base max-md:font-medium md:sticky md:left-0 md:bg-white md:px-3 md:py-2 ${column.className ?? ""}`}
+                      className={`max-md:order-first max-md:text-base max-md:font-medium max-md:wrap-anywhere md:sticky md:left-0 md:bg-white md:px-3 md:py-2 ${column.className ?? ""}`}
                     >
                       {column.cell(row)}
                     </td>
@@ -79,7 +79,8 @@ export function DataTable<Row>({
                           {column.header}
                         </span>
                       ) : null}
-                      <div className="min-w-0">{column.cell(row)}</div>
+                      {/* A long unbroken value (a permission, a uid) wraps in the card rather than widen the page. */}
+                      <div className="min-w-0 max-md:wrap-anywhere">{column.cell(row)}</div>
                     </td>
                   ),
                 )}
