@@ -44,6 +44,8 @@ test("the skip link is the first Tab stop and moves focus to the page's main con
 });
 
 test("below 1024 px a Menu button opens the navigation; no page scrolls sideways at 390, 768 and 1440 px", async ({ page }) => {
+  // Two dozen page loads with a screenshot each: a wider hang guard than one page's.
+  test.setTimeout(180_000);
   await page.setViewportSize({ width: 390, height: 844 });
   await signInAs(page, demo().users.pharmacist, "/pharmacy");
   const nav = page.getByRole("navigation", { name: "Pharmacy portal" });
