@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { newNonce, pageSecurityHeaders } from "@/server/http/security-headers";
 import { notFoundPage } from "@/server/rest/responses";
+import { REQUESTED_PATH_HEADER } from "@/server/auth/portal-roles";
 
 /**
  * Every page answer gets its security headers here, with a fresh nonce for its scripts: Next.js reads
@@ -50,11 +51,15 @@ export async function proxy(request: NextRequest) {
   return securedPage(request);
 }
 
-/** A page: its policy with a new nonce, on the request (for Next.js's rendering) and on the answer. */
+/**
+ * A page: its policy with a new nonce, on the request (for Next.js's rendering) and on the answer;
+ * the path asked for, for the portal layouts' sign-in redirect (a client's own value is replaced).
+ */
 function securedPage(request: NextRequest) {
   const headers = pageSecurityHeaders(newNonce());
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("content-security-policy", headers["content-security-policy"]);
+  requestHeaders.set(REQUESTED_PATH_HEADER, request.nextUrl.pathname + request.nextUrl.search);
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
   return response;

@@ -3,9 +3,10 @@
 import type { UseMutationResult, UseQueryResult } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
-import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
+import { DataTable, type Column } from "@/components/ui/data-table";
+import { QueryView } from "@/components/ui/query-view";
+import { EmptyState, Notice } from "@/components/ui/states";
 import { useFormat } from "@/components/ui/format";
-import { errorMessage } from "@/components/trpc/errors";
 
 /** What both portals show of a key: never the key itself, only its prefix. */
 export type ListedApiKey = {
@@ -41,6 +42,64 @@ export function ApiKeyList<K extends ListedApiKey>({
     setRevokedName(key.displayName);
   };
 
+  const columns: Column<K>[] = [
+    {
+      header: "Name",
+      key: true,
+      cell: (key) => (
+        <>
+          <p className="font-medium text-slate-900">{key.displayName}</p>
+          <p className="font-mono text-xs text-slate-500">{key.prefix}…</p>
+        </>
+      ),
+    },
+    { header: scope.title, cell: scope.of, className: "text-slate-700" },
+    {
+      header: "Permissions",
+      className: "md:min-w-56",
+      cell: (key) => (
+        <ul className="flex flex-wrap gap-1">
+          {key.permissions.map((p) => (
+            <li key={p} className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-700">
+              {p}
+            </li>
+          ))}
+        </ul>
+      ),
+    },
+    {
+      header: "Created",
+      className: "whitespace-nowrap text-slate-700",
+      cell: (key) => (
+        <div>
+          <p>{format.dateTime(key.createdAt)}</p>
+          <p className="text-xs text-slate-500">
+            by {key.createdBy?.name ?? "the system"}
+            {key.createdBy?.deactivated && <span className="ml-1 rounded bg-amber-100 px-1 text-amber-800">creator deactivated</span>}
+          </p>
+        </div>
+      ),
+    },
+    { header: "Last used", className: "whitespace-nowrap text-slate-700", cell: (key) => format.dateTime(key.lastUsedAt, "Never") },
+    {
+      header: "Actions",
+      headerHidden: true,
+      className: "md:text-right",
+      cell: (key) => (
+        <ConfirmButton
+          buttonLabel={`Revoke ${key.displayName}`}
+          title={`Revoke the API key “${key.displayName}”?`}
+          confirmLabel="Confirm revoke"
+          pendingLabel="Revoking…"
+          onConfirm={() => revokeKey(key)}
+          consequence={<p>Every request with this key is refused (401) from its next request on. A revoked key cannot be restored: whoever uses it needs a new key.</p>}
+        >
+          Revoke
+        </ConfirmButton>
+      ),
+    },
+  ];
+
   return (
     <section aria-labelledby="keys-heading">
       <h2 id="keys-heading" className="text-lg font-semibold text-slate-900">
@@ -48,68 +107,14 @@ export function ApiKeyList<K extends ListedApiKey>({
       </h2>
       <div className="mt-3 space-y-3">
         {revokedName ? <Notice>Revoked “{revokedName}”: it no longer works.</Notice> : null}
-        {keys.isPending ? (
-          <LoadingState label="Loading API keys…" />
-        ) : keys.isError ? (
-          <ErrorState message={errorMessage(keys.error)} onRetry={() => keys.refetch()} />
-        ) : keys.data.length === 0 ? (
-          <EmptyState title="No API keys yet">{emptyText}</EmptyState>
-        ) : (
-          <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
-            <table className="min-w-full divide-y divide-slate-200 text-sm">
-              <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
-                <tr>
-                  <th scope="col" className="px-4 py-3">Name</th>
-                  <th scope="col" className="px-4 py-3">{scope.title}</th>
-                  <th scope="col" className="px-4 py-3">Permissions</th>
-                  <th scope="col" className="px-4 py-3">Created</th>
-                  <th scope="col" className="px-4 py-3">Last used</th>
-                  <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {keys.data.map((key) => (
-                  <tr key={key.uid} className="align-top">
-                    <td className="px-4 py-3">
-                      <p className="font-medium text-slate-900">{key.displayName}</p>
-                      <p className="font-mono text-xs text-slate-500">{key.prefix}…</p>
-                    </td>
-                    <td className="px-4 py-3 text-slate-700">{scope.of(key)}</td>
-                    <td className="px-4 py-3">
-                      <ul className="flex flex-wrap gap-1">
-                        {key.permissions.map((p) => (
-                          <li key={p} className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-700">
-                            {p}
-                          </li>
-                        ))}
-                      </ul>
-                    </td>
-                    <td className="whitespace-nowrap px-4 py-3 text-slate-700">
-                      <p>{format.dateTime(key.createdAt)}</p>
-                      <p className="text-xs text-slate-500">
-                        by {key.createdBy?.name ?? "the system"}
-                        {key.createdBy?.deactivated && <span className="ml-1 rounded bg-amber-100 px-1 text-amber-800">creator deactivated</span>}
-                      </p>
-                    </td>
-                    <td className="whitespace-nowrap px-4 py-3 text-slate-700">{format.dateTime(key.lastUsedAt, "Never")}</td>
-                    <td className="px-4 py-3 text-right">
-                      <ConfirmButton
-                        buttonLabel={`Revoke ${key.displayName}`}
-                        title={`Revoke the API key “${key.displayName}”?`}
-                        confirmLabel="Confirm revoke"
-                        pendingLabel="Revoking…"
-                        onConfirm={() => revokeKey(key)}
-                        consequence={<p>Every request with this key is refused (401) from its next request on. A revoked key cannot be restored: whoever uses it needs a new key.</p>}
-                      >
-                        Revoke
-                      </ConfirmButton>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <QueryView
+          query={keys}
+          loadingLabel="Loading API keys…"
+          isEmpty={(data) => data.length === 0}
+          empty={<EmptyState title="No API keys yet">{emptyText}</EmptyState>}
+        >
+          {(data) => <DataTable label="Active keys" columns={columns} rows={data} rowKey={(key) => key.uid} rowClassName={() => "align-top"} />}
+        </QueryView>
         <p className="text-xs text-slate-500">Last use is recorded at most once a minute. A revoked key is refused (401) from its next request on.</p>
       </div>
     </section>

@@ -1,9 +1,15 @@
-import type { ReactNode } from "react";
+import { Suspense, type ReactNode } from "react";
 import { Brand } from "./brand";
 import { LanguageSwitch } from "./language-switch";
+import { PortalMenu } from "./portal-menu";
+import { LoadingState } from "./ui/states";
 import { SignOutButton } from "./sign-out-button";
 
-/** Frame of every portal page: who is signed in, where they work, and a way out. */
+/**
+ * Frame of every portal (mounted once by the portal's layout): a skip link, the header with who is
+ * signed in and a way out, the portal's navigation (a side column from 1024 px, behind a "Menu"
+ * button below) and the page in `<main id="main">`.
+ */
 export function PortalShell({
   portal,
   userName,
@@ -15,33 +21,39 @@ export function PortalShell({
   userName: string;
   /** Organisation, pharmacy or pharmacy group the user works for. */
   place: string;
-  /** The portal's navigation, shown beside the page. */
-  nav?: ReactNode;
+  /** The portal's navigation. */
+  nav: ReactNode;
   children: ReactNode;
 }) {
   return (
     <div className="min-h-screen">
-      <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-6">
-          <Brand suffix={portal} />
-          <div className="flex items-center gap-4">
+      {/* The first Tab stop: past the header and the navigation to the page. */}
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-3 focus:z-50 focus:rounded-md focus:bg-white focus:px-3 focus:py-2 focus:text-sm focus:font-medium focus:text-brand-800 focus:shadow"
+      >
+        Skip to main content
+      </a>
+      <PortalMenu
+        brand={<Brand suffix={portal} />}
+        tools={
+          <>
+            {/* Who is signed in, the language and the way out. */}
             <div className="hidden text-right text-sm leading-tight sm:block" data-testid="signed-in-user">
               <div className="font-medium text-slate-900">{userName}</div>
               <div className="text-slate-500">{place}</div>
             </div>
             <LanguageSwitch />
             <SignOutButton />
-          </div>
-        </div>
-      </header>
-      {nav ? (
-        <div className="mx-auto flex max-w-7xl flex-col gap-8 px-6 py-8 md:flex-row">
-          <aside className="shrink-0 md:w-52">{nav}</aside>
-          <main className="min-w-0 flex-1">{children}</main>
-        </div>
-      ) : (
-        <main className="mx-auto max-w-6xl px-6 py-10">{children}</main>
-      )}
+          </>
+        }
+        nav={nav}
+      >
+        <main id="main" tabIndex={-1} className="min-w-0 flex-1 py-6 focus:outline-none lg:py-8">
+          {/* Lists keep their state in the query string (useSearchParams needs a boundary above it). */}
+          <Suspense fallback={<LoadingState />}>{children}</Suspense>
+        </main>
+      </PortalMenu>
     </div>
   );
 }

@@ -45,9 +45,9 @@ function CreateKeyForm() {
     }),
   );
 
-  const errorsOf = (field: string, serverField = field) => {
+  const errorsOf = (field: string) => {
     const local = clientErrors[field];
-    return Array.isArray(local) ? local : (fieldErrors(create.error, field) ?? fieldErrors(create.error, serverField));
+    return Array.isArray(local) ? local : fieldErrors(create.error, field);
   };
 
   function submit(event: FormEvent) {
@@ -93,7 +93,7 @@ function CreateKeyForm() {
             value={displayName}
             onChange={(e) => setDisplayName(e.target.value)}
             maxLength={200}
-            errors={errorsOf("displayName", "display_name")}
+            errors={errorsOf("displayName")}
             hint="So you can tell your keys apart, e.g. “ERP connector”."
           />
         </div>

@@ -1,12 +1,15 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
+import { Field, FormError, SubmitButton, showServerErrors, useZodForm } from "@/components/ui/form";
+import { connectProviderInput } from "@/server/trpc/routers/admin.schemas";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
-import { Button, SecretBox, TextField } from "@/components/ui/controls";
-import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
+import { Button, SecretBox } from "@/components/ui/controls";
+import { EmptyState, ErrorState, Notice } from "@/components/ui/states";
+import { QueryView } from "@/components/ui/query-view";
 import { useFormat } from "@/components/ui/format";
-import { errorMessage, fieldErrors } from "@/components/trpc/errors";
+import { errorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 
 type Provider = {
@@ -33,21 +36,22 @@ export function TelemedicineProviders() {
           Connected providers
         </h2>
         <div className="mt-3">
-          {providers.isPending ? (
-            <LoadingState label="Loading telemedicine providers…" />
-          ) : providers.isError ? (
-            <ErrorState message={errorMessage(providers.error)} onRetry={() => providers.refetch()} />
-          ) : providers.data.length === 0 ? (
-            <EmptyState title="No telemedicine providers yet">Connect one above: it gets its own Management API key.</EmptyState>
-          ) : (
-            <ul className="space-y-4">
-              {providers.data.map((provider) => (
-                <li key={provider.uid}>
-                  <ProviderCard provider={provider} />
-                </li>
-              ))}
-            </ul>
-          )}
+          <QueryView
+            query={providers}
+            loadingLabel="Loading telemedicine providers…"
+            isEmpty={(data) => data.length === 0}
+            empty={<EmptyState title="No telemedicine providers yet">Connect one above: it gets its own Management API key.</EmptyState>}
+          >
+            {(data) => (
+              <ul className="space-y-4">
+                {data.map((provider) => (
+                  <li key={provider.uid}>
+                    <ProviderCard provider={provider} />
+                  </li>
+                ))}
+              </ul>
+            )}
+          </QueryView>
         </div>
       </section>
     </div>
@@ -57,22 +61,19 @@ export function TelemedicineProviders() {
 function ConnectForm() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [displayName, setDisplayName] = useState("");
-  const [identifier, setIdentifier] = useState("");
   const permissions = useQuery(trpc.admin.telemedicineProviders.keyPermissions.queryOptions());
-  const connect = useMutation(
-    trpc.admin.telemedicineProviders.connect.mutationOptions({
-      onSuccess: async () => {
-        setDisplayName("");
-        setIdentifier("");
-        await queryClient.invalidateQueries({ queryKey: trpc.admin.telemedicineProviders.list.pathKey() });
-      },
-    }),
-  );
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    connect.mutate({ displayName, identifier });
-  }
+  const form = useZodForm(connectProviderInput, { displayName: "", identifier: "" });
+  const connect = useMutation(trpc.admin.telemedicineProviders.connect.mutationOptions());
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      await connect.mutateAsync(values);
+    } catch (error) {
+      showServerErrors(form, error);
+      return;
+    }
+    form.reset();
+    await queryClient.invalidateQueries({ queryKey: trpc.admin.telemedicineProviders.list.pathKey() });
+  });
   return (
     <section aria-labelledby="connect-heading" className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
       <h2 id="connect-heading" className="text-lg font-semibold text-slate-900">
@@ -84,26 +85,11 @@ function ConnectForm() {
       </p>
       <form onSubmit={submit} noValidate className="mt-5 space-y-5">
         <div className="grid gap-5 sm:grid-cols-2">
-          <TextField
-            label="Provider name"
-            value={displayName}
-            onChange={(e) => setDisplayName(e.target.value)}
-            maxLength={200}
-            errors={fieldErrors(connect.error, "displayName")}
-          />
-          <TextField
-            label="Identifier"
-            value={identifier}
-            onChange={(e) => setIdentifier(e.target.value)}
-            maxLength={100}
-            errors={fieldErrors(connect.error, "identifier")}
-            hint="Unique in your organisation, e.g. “teleclinic”."
-          />
+          <Field form={form} name="displayName" label="Provider name" maxLength={200} />
+          <Field form={form} name="identifier" label="Identifier" maxLength={100} hint="Unique in your organisation, e.g. “teleclinic”." />
         </div>
-        {connect.error && !connect.error.data?.fieldErrors ? <ErrorState message={errorMessage(connect.error)} /> : null}
-        <Button type="submit" disabled={connect.isPending}>
-          {connect.isPending ? "Connecting…" : "Connect provider"}
-        </Button>
+        <FormError form={form} />
+        <SubmitButton form={form}>Connect provider</SubmitButton>
       </form>
       {connect.data ? (
         <div className="mt-6">

@@ -16,6 +16,19 @@ export function fieldErrors(error: unknown, field: string): string[] | undefined
   return Array.isArray(node) ? node : undefined;
 }
 
+/** Every field message of a refusal by its path ("mappings.0.identifier"), for a form (components/ui/form.tsx). */
+export function serverFieldErrors(error: unknown): Record<string, string[]> {
+  const flat: Record<string, string[]> = {};
+  const walk = (node: FieldErrors, prefix: string) => {
+    for (const [key, value] of Object.entries(node)) {
+      if (Array.isArray(value)) flat[prefix + key] = value;
+      else walk(value, `${prefix}${key}.`);
+    }
+  };
+  walk(dataOf(error)?.fieldErrors ?? {}, "");
+  return flat;
+}
+
 /** A message for people: the server's own for refusals, a plain one for anything unexpected. */
 export function errorMessage(error: unknown): string {
   if (!(error instanceof TRPCClientError)) return "Something went wrong. Please try again.";

@@ -94,10 +94,9 @@ function RegisterForm({ portal, api, pharmacies }: { portal: WebhookPortal; api:
   const choosePharmacy = pharmacies.length > 1;
   const chosenPharmacy = pharmacyUid || pharmacies[0]?.uid || "";
 
-  // The domain names fields as the REST API does (notification_type); the form as tRPC does.
-  const errorsOf = (field: string, serverField = field) => {
+  const errorsOf = (field: string) => {
     const local = clientErrors[field];
-    return Array.isArray(local) ? local : (fieldErrors(register.error, field) ?? fieldErrors(register.error, serverField));
+    return Array.isArray(local) ? local : fieldErrors(register.error, field);
   };
 
   function submit(event: FormEvent) {
@@ -142,7 +141,7 @@ function RegisterForm({ portal, api, pharmacies }: { portal: WebhookPortal; api:
             label="Event type"
             value={notificationType}
             onChange={(e) => setNotificationType(e.target.value)}
-            errors={errorsOf("notificationType", "notification_type")}
+            errors={errorsOf("notificationType")}
           >
             {eventTypes.map((type) => (
               <option key={type} value={type}>
@@ -164,13 +163,13 @@ function RegisterForm({ portal, api, pharmacies }: { portal: WebhookPortal; api:
             placeholder="X-Shared-Token"
             value={headerKey}
             onChange={(e) => setHeaderKey(e.target.value)}
-            errors={errorsOf("headerKey", "header_key")}
+            errors={errorsOf("headerKey")}
           />
           <TextField
             label="Custom header value (optional)"
             value={headerValue}
             onChange={(e) => setHeaderValue(e.target.value)}
-            errors={errorsOf("headerValue", "header_value")}
+            errors={errorsOf("headerValue")}
             hint="Sent with every delivery; stored encrypted and never shown again."
           />
         </div>

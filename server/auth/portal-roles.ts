@@ -7,6 +7,13 @@ export type PortalRole = "ADMIN" | "PHARMACIST" | "DOCTOR";
 // Doctors work in the admin tool's doctors' workspace.
 const homes: Record<PortalRole, string> = { ADMIN: "/admin", PHARMACIST: "/pharmacy", DOCTOR: "/admin/doctor" };
 
+/**
+ * The request header on which proxy.ts hands a page's path and query to the portal layouts (a
+ * layout is not given the pathname): where sign-in sends the user back to. Set by the proxy on every
+ * page request, so a value the client sent is always replaced.
+ */
+export const REQUESTED_PATH_HEADER = "x-rx-requested-path";
+
 /** The portal a user of this role works in. */
 export function portalHome(role: PortalRole): string {
   return homes[role];

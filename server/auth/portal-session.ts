@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { AuthOptions, DefaultSession } from "next-auth";
 import { getServerSession } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { config } from "@/server/config";
 import { decode, getToken, type JWT, type JWTDecodeParams } from "next-auth/jwt";
@@ -13,7 +14,7 @@ import { clientAddress } from "@/server/rest/rate-limit";
 import { hashPassword, needsRehash, verifyPassword } from "./password";
 import { deviceOfAttempt, issueDeviceCookie } from "./sign-in-device";
 import { recordFailedSignIn, recordSuccessfulSignIn, signInRetryAfterMs, type SignInAttempt } from "./sign-in-throttle";
-import { portalHome, sameOriginCallbackUrl, type PortalRole } from "./portal-roles";
+import { portalHome, REQUESTED_PATH_HEADER, sameOriginCallbackUrl, type PortalRole } from "./portal-roles";
 import { portalAuthSecret } from "./secrets";
 
 /** What a portal session carries about its user (next-auth JWT strategy: no session table). */
@@ -336,13 +337,14 @@ async function loadViewer(user: PortalSessionUser): Promise<PortalViewer | null>
 }
 
 /**
- * For portal pages: the signed-in user if their role may open this portal. Otherwise redirects:
- * to sign-in (with a callbackUrl back to `path`) when there is no session, its user no longer
+ * For portal layouts and pages: the signed-in user if their role may open this portal. Otherwise redirects:
+ * to sign-in (with a callbackUrl back to the page asked for: proxy.ts puts its path on the request) when there is no session, its user no longer
  * exists or its session has ended (sign-out, password change), and to the user's own portal when the role does not fit. Roles are checked against the
  * database, not only the session token.
  */
-export async function requirePortalViewer(role: PortalRole | readonly PortalRole[], path: string): Promise<PortalViewer> {
+export async function requirePortalViewer(role: PortalRole | readonly PortalRole[]): Promise<PortalViewer> {
   const roles: readonly PortalRole[] = typeof role === "string" ? [role] : role;
+  const path = (await headers()).get(REQUESTED_PATH_HEADER) ?? portalHome(roles[0]);
   const signIn = `/signin?callbackUrl=${encodeURIComponent(path)}`;
   const user = await currentPortalUser();
   if (!user) redirect(signIn);

@@ -113,10 +113,10 @@ describe("who may call", () => {
     // A reference to another organisation's row is a field of the form.
     expect(await failure("admin.catalogue.skus.create", { productUid: other.product.id, displayName: "X" })).toEqual({
       code: "BAD_REQUEST",
-      fieldErrors: { product_uid: ["Product not found."] },
+      fieldErrors: { productUid: ["Product not found."] },
     });
-    expect((await failure("admin.catalogue.shopSkus.create", { shopUid: other.shop.id, shopProductUid: other.shopProduct.id, price: 1 })).fieldErrors).toEqual({
-      shop_uid: ["Shop not found."],
+    expect((await failure("adminCatalogue.shopSkus.create", { shopUid: other.shop.id, shopProductUid: other.shopProduct.id, price: 1 })).fieldErrors).toEqual({
+      shopUid: ["Shop not found."],
     });
     expect((await c.admin.catalogue.shopSkus.list({ shopUid: other.shop.id })).total).toBe(0);
     expect((await c.admin.catalogue.products.list({})).items.some((p) => p.uid === other.product.id)).toBe(false);
@@ -185,15 +185,15 @@ describe("products, SKUs and shop SKUs", () => {
 
     expect(await failure("admin.catalogue.shopSkus.create", { shopUid: t.shop.id, shopProductUid: t.shopProduct.id, shopVariationId: "dup-var", price: 1 })).toEqual({
       code: "CONFLICT",
-      fieldErrors: { shop_variation_id: ["This shop already has a shop SKU with this variation id."] },
+      fieldErrors: { shopVariationId: ["This shop already has a shop SKU with this variation id."] },
     });
     expect(await failure("admin.catalogue.shopSkus.create", { shopUid: t.shop.id, shopProductUid: t.shopProduct.id, skuUid: t.sku.id, price: 1 })).toEqual({
       code: "CONFLICT",
-      fieldErrors: { sku_uid: ["This shop already has a shop SKU for this SKU."] },
+      fieldErrors: { skuUid: ["This shop already has a shop SKU for this SKU."] },
     });
     const second = await c.admin.catalogue.shopSkus.create({ shopUid: t.shop.id, shopProductUid: t.shopProduct.id, shopVariationId: "other-var", price: 1 });
-    expect((await failure("admin.catalogue.shopSkus.update", { uid: second.uid, shopVariationId: "dup-var" })).fieldErrors).toEqual({
-      shop_variation_id: ["This shop already has a shop SKU with this variation id."],
+    expect((await failure("adminCatalogue.shopSkus.update", { uid: second.uid, shopVariationId: "dup-var" })).fieldErrors).toEqual({
+      shopVariationId: ["This shop already has a shop SKU with this variation id."],
     });
     // Its own current values are accepted; another shop may carry the same.
     await c.admin.catalogue.shopSkus.update({ uid: first.uid, shopVariationId: "dup-var", skuUid: t.sku.id });
@@ -202,7 +202,7 @@ describe("products, SKUs and shop SKUs", () => {
     // A shop product's external id is unique per shop.
     expect(await failure("admin.catalogue.products.addShopProduct", { productUid: t.product.id, shopUid: t.shop.id, externalId: t.shopProduct.externalId })).toEqual({
       code: "CONFLICT",
-      fieldErrors: { external_id: ["This shop already lists a product under this external id."] },
+      fieldErrors: { externalId: ["This shop already lists a product under this external id."] },
     });
     expect(await t.db.shopSku.count()).toBe(before.rows + 2);
     // The second create, the accepted update and the other shop's create.
@@ -226,8 +226,8 @@ describe("products, SKUs and shop SKUs", () => {
     expect((await failure("admin.catalogue.products.create", { displayName: "", prescriptionRequired: true })).fieldErrors).toHaveProperty("displayName");
     expect((await failure("admin.catalogue.shopSkus.create", { shopUid: t.shop.id, shopProductUid: t.shopProduct.id, price: -5 })).fieldErrors).toHaveProperty("price");
     expect(
-      (await failure("admin.catalogue.shopSkus.create", { shopUid: t.shop.id, shopProductUid: t.shopProduct.id, skuUid: t.rxSku.id, price: 5 })).fieldErrors,
-    ).toEqual({ sku_uid: ["The SKU belongs to another product than the shop product."] });
+      (await failure("adminCatalogue.shopSkus.create", { shopUid: t.shop.id, shopProductUid: t.shopProduct.id, skuUid: t.rxSku.id, price: 5 })).fieldErrors,
+    ).toEqual({ skuUid: ["The SKU belongs to another product than the shop product."] });
     expect(await t.db.sku.count()).toBe(before);
   });
 });

@@ -214,10 +214,10 @@ describe("external sign", () => {
     const { prescriptionId } = await renderedExternalRequest();
     const unsigned = await failure("admin.prescriptions.externalSign", { uid: prescriptionId, signedPdfBase64: b64(await samplePrescriptionPdf()) });
     expect(unsigned.code).toBe("UNPROCESSABLE_CONTENT");
-    expect(unsigned.fieldErrors).toEqual({ signed_pdf: [expect.any(String)] });
-    expect(await failure("admin.prescriptions.externalSign", { uid: prescriptionId, signedPdfBase64: b64(Buffer.from("hello")) })).toMatchObject({
+    expect(unsigned.fieldErrors).toEqual({ signedPdfBase64: [expect.any(String)] });
+    expect(await failure("adminPrescriptions.externalSign", { uid: prescriptionId, signedPdfBase64: b64(Buffer.from("hello")) })).toMatchObject({
       code: "UNPROCESSABLE_CONTENT",
-      fieldErrors: { signed_pdf: ["The file is not a PDF."] },
+      fieldErrors: { signedPdfBase64: ["The file is not a PDF."] },
     });
     expect(await failure("admin.prescriptions.externalSign", { uid: prescriptionId, signedPdfBase64: "" })).toMatchObject({
       code: "BAD_REQUEST",

@@ -36,18 +36,38 @@ function toTrpcError(error: DomainError): TRPCError {
   return new TRPCError({ code, message: code === "INTERNAL_SERVER_ERROR" ? "Internal server error" : error.message, cause: error });
 }
 
-/** Field messages of a refused input: our ValidationError/UnprocessableError/ConflictError (a duplicate), or the input schema's zod issues. */
-function fieldErrorsOf(cause: unknown): FieldErrors | null {
-  if (cause instanceof ValidationError) return cause.fields;
-  if (cause instanceof UnprocessableError || cause instanceof ConflictError) return cause.fields ?? null;
+/**
+ * Field messages of a refused input, under the input's own path: the input schema's zod issues as
+ * they are; our ValidationError/UnprocessableError/ConflictError (a duplicate), whose fields are
+ * named as on the REST wire (snake_case), in camelCase as the tRPC inputs are (`display_name` →
+ * `displayName`), except where the input itself has the snake_case key (the address's
+ * `postal_code`) and `non_field_errors`: a form finds every message under its own field's path, one casing.
+ */
+function fieldErrorsOf(cause: unknown, input: unknown): FieldErrors | null {
   if (cause instanceof ZodError) return toFieldErrors(cause.issues);
-  return null;
+  const fields = cause instanceof ValidationError ? cause.fields : cause instanceof UnprocessableError || cause instanceof ConflictError ? (cause.fields ?? null) : null;
+  return fields && toInputPaths(fields, input);
+}
+
+/** Messages about the input as a whole, under the key the REST bodies use: no field to rename. */
+const NON_FIELD_ERRORS = "non_field_errors";
+
+const camelCase = (name: string) => name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+
+function toInputPaths(fields: FieldErrors, input: unknown): FieldErrors {
+  const inputObject = typeof input === "object" && input !== null ? (input as Record<string, unknown>) : {};
+  return Object.fromEntries(
+    Object.entries(fields).map(([name, value]) => {
+      const key = name in inputObject || name === NON_FIELD_ERRORS ? name : camelCase(name);
+      return [key, Array.isArray(value) ? value : toInputPaths(value, inputObject[key])];
+    }),
+  );
 }
 
 const t = initTRPC.context<TrpcContext>().create({
-  errorFormatter({ shape, error }) {
+  errorFormatter({ shape, error, input }) {
     const internal = error.code === "INTERNAL_SERVER_ERROR";
-    const fieldErrors = ["BAD_REQUEST", "UNPROCESSABLE_CONTENT", "CONFLICT"].includes(error.code) ? fieldErrorsOf(error.cause) : null;
+    const fieldErrors = ["BAD_REQUEST", "UNPROCESSABLE_CONTENT", "CONFLICT"].includes(error.code) ? fieldErrorsOf(error.cause, input) : null;
     return {
       ...shape,
       // Unexpected failures do not reveal their internals (SQL, paths) to the browser.

@@ -19,10 +19,10 @@ type Sku = Product["skus"][number];
 type ShopSku = Sku["shopSkus"][number];
 type Shop = inferRouterOutputs<AppRouter>["admin"]["catalogue"]["shops"][number];
 
-/** The messages for a form field: the client's own check first, then the server's (camelCase, or the domain's snake_case name). */
+/** The messages for a form field: the client's own check first, then the server's (under the input's own name). */
 function useFieldErrors(error: unknown) {
   const [local, setLocal] = useState<Record<string, string[]>>({});
-  const of = (field: string, domainField?: string) => local[field] ?? fieldErrors(error, field) ?? (domainField ? fieldErrors(error, domainField) : undefined);
+  const of = (field: string) => local[field] ?? fieldErrors(error, field);
   return { of, setLocal, hasServerFields: (e: unknown) => Boolean((e as { data?: { fieldErrors?: unknown } } | null)?.data?.fieldErrors) };
 }
 
@@ -171,14 +171,14 @@ function ShopListings({ product, shops }: { product: Product; shops: Shop[] }) {
         <EmptyState title="No shops yet">Add a shop under Shops first.</EmptyState>
       ) : (
         <form onSubmit={submit} noValidate aria-label="New shop listing" className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-start">
-          <SelectField label="Shop" value={shopUid} onChange={(e) => setShopUid(e.target.value)} errors={errors.of("shopUid", "shop_uid")}>
+          <SelectField label="Shop" value={shopUid} onChange={(e) => setShopUid(e.target.value)} errors={errors.of("shopUid")}>
             {shops.map((s) => (
               <option key={s.uid} value={s.uid}>
                 {s.displayName}
               </option>
             ))}
           </SelectField>
-          <TextField label="Shop's product id" value={externalId} maxLength={255} onChange={(e) => setExternalId(e.target.value)} errors={errors.of("externalId", "external_id")} />
+          <TextField label="Shop's product id" value={externalId} maxLength={255} onChange={(e) => setExternalId(e.target.value)} errors={errors.of("externalId")} />
           <div className="pt-6">
             <Button type="submit" disabled={add.isPending}>
               List in shop
@@ -435,10 +435,10 @@ function ShopSkuRow({ row, shops }: { row: ShopSku; shops: Shop[] }) {
         {editing ? (
           <>
             <td className="px-3 py-2">
-              <TextField label={`Variation id of ${label}`} value={variation} onChange={(e) => setVariation(e.target.value)} errors={errors.of("shopVariationId", "shop_variation_id")} />
+              <TextField label={`Variation id of ${label}`} value={variation} onChange={(e) => setVariation(e.target.value)} errors={errors.of("shopVariationId")} />
             </td>
             <td className="px-3 py-2">
-              <TextField label={`Shop SKU of ${label}`} value={shopSku} onChange={(e) => setShopSku(e.target.value)} errors={errors.of("shopSku", "shop_sku")} />
+              <TextField label={`Shop SKU of ${label}`} value={shopSku} onChange={(e) => setShopSku(e.target.value)} errors={errors.of("shopSku")} />
             </td>
             <td className="px-3 py-2">
               <TextField label={`Price of ${label}`} inputMode="decimal" value={price} onChange={(e) => setPrice(e.target.value)} errors={errors.of("price")} />
@@ -527,15 +527,15 @@ function NewShopSku({ product, sku, shops }: { product: Product; sku: Sku; shops
   }
   return (
     <form onSubmit={submit} noValidate aria-label={`New shop SKU of ${sku.displayName}`} className="mt-3 grid gap-3 rounded-lg border border-dashed border-slate-300 p-3 sm:grid-cols-[1fr_1fr_1fr_8rem_auto] sm:items-start">
-      <SelectField label="Shop listing" value={listing.uid} onChange={(e) => setListingUid(e.target.value)} errors={errors.of("shopUid", "shop_uid") ?? errors.of("shopProductUid", "shop_product_uid") ?? errors.of("skuUid", "sku_uid")}>
+      <SelectField label="Shop listing" value={listing.uid} onChange={(e) => setListingUid(e.target.value)} errors={errors.of("shopUid") ?? errors.of("shopProductUid") ?? errors.of("skuUid")}>
         {product.shopProducts.map((sp) => (
           <option key={sp.uid} value={sp.uid}>
             {shopName(sp.shopUid)} · {sp.externalId}
           </option>
         ))}
       </SelectField>
-      <TextField label="Shop variation id" value={variation} maxLength={255} onChange={(e) => setVariation(e.target.value)} errors={errors.of("shopVariationId", "shop_variation_id")} />
-      <TextField label="Shop SKU" value={shopSku} maxLength={255} onChange={(e) => setShopSku(e.target.value)} errors={errors.of("shopSku", "shop_sku")} />
+      <TextField label="Shop variation id" value={variation} maxLength={255} onChange={(e) => setVariation(e.target.value)} errors={errors.of("shopVariationId")} />
+      <TextField label="Shop SKU" value={shopSku} maxLength={255} onChange={(e) => setShopSku(e.target.value)} errors={errors.of("shopSku")} />
       <TextField label="Price (EUR)" inputMode="decimal" value={price} onChange={(e) => setPrice(e.target.value)} errors={errors.of("price")} />
       <div className="pt-6">
         <Button type="submit" disabled={create.isPending}>

@@ -200,7 +200,7 @@ function Actions({ prescription, onRenderRequested, awaitingRender }: { prescrip
     setFileError(null);
     sign.mutate({ uid, signedPdfBase64: await readAsBase64(file) });
   }
-  const signErrors = fileError ? [fileError] : (fieldErrors(sign.error, "signed_pdf") ?? fieldErrors(sign.error, "signedPdfBase64"));
+  const signErrors = fileError ? [fileError] : fieldErrors(sign.error, "signedPdfBase64");
 
   return (
     <div className="grid gap-6 lg:grid-cols-2">

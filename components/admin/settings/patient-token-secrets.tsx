@@ -55,7 +55,7 @@ function CreateForm() {
           value={displayName}
           onChange={(e) => setDisplayName(e.target.value)}
           maxLength={200}
-          errors={fieldErrors(create.error, "displayName") ?? fieldErrors(create.error, "display_name")}
+          errors={fieldErrors(create.error, "displayName")}
         />
         <TextField
           label="Audience"

@@ -49,8 +49,7 @@ function issuesFor(error: unknown, field: string): string[] | undefined {
 }
 
 /** The client's check first, then the server's field errors. */
-const errorsOf = (clientError: unknown, serverError: unknown, field: string, serverField = field) =>
-  issuesFor(clientError, field) ?? fieldErrors(serverError, serverField);
+const errorsOf = (clientError: unknown, serverError: unknown, field: string) => issuesFor(clientError, field) ?? fieldErrors(serverError, field);
 
 export function OrderDetail({ uid }: { uid: string }) {
   const format = useFormat();
@@ -585,8 +584,8 @@ function ShipmentAction({ order, settle }: { order: Order; settle: Settle }) {
             if (parsed.success) mutation.mutate(parsed.data);
           }}
         >
-          <TextField label="Shipment tracking URL" type="url" value={trackingUrl} onChange={(e) => setTrackingUrl(e.target.value)} errors={errorsOf(clientError, mutation.error, "trackingUrl", "tracking_url")} />
-          <TextField label="Tracking number" value={trackingNumber} onChange={(e) => setTrackingNumber(e.target.value)} errors={errorsOf(clientError, mutation.error, "trackingNumber", "tracking_number")} />
+          <TextField label="Shipment tracking URL" type="url" value={trackingUrl} onChange={(e) => setTrackingUrl(e.target.value)} errors={errorsOf(clientError, mutation.error, "trackingUrl")} />
+          <TextField label="Tracking number" value={trackingNumber} onChange={(e) => setTrackingNumber(e.target.value)} errors={errorsOf(clientError, mutation.error, "trackingNumber")} />
           <SelectField label="Shipping company" value={company} onChange={(e) => setCompany(e.target.value)}>
             <option value="">—</option>
             {CARRIERS.map((c) => (

@@ -2,9 +2,11 @@
 
 import Link from "next/link";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Button, SelectField, TextField } from "@/components/ui/controls";
 import { Pager } from "@/components/ui/pager";
+import { useListSearch } from "@/components/ui/use-list-search";
+import { useUrlQuery, type UrlUpdates } from "@/components/ui/use-url-state";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import { errorMessage, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
@@ -28,49 +30,48 @@ const PAGE_SIZE = 25;
 /** New orders appear without a reload. */
 const QUEUE_REFRESH_MS = 10_000;
 
-/** The search box waits for a pause in typing before it asks the server. */
-function useDebounced<T>(value: T, delayMs = 300): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), delayMs);
-    return () => clearTimeout(timer);
-  }, [value, delayMs]);
-  return debounced;
-}
+const isStatus = (value: string | undefined): value is PharmacyOrderStatus => PHARMACY_ORDER_STATUSES.includes(value as PharmacyOrderStatus);
 
+/**
+ * The pharmacy's order queue. Its filters, status tab, search and page live in the query string
+ * (`?status=on-hold&q=…&from=2026-01-01&to=…&pharmacy=…&page=2`): the home page's links open it
+ * filtered, and reload and back keep what the pharmacist chose.
+ */
 export function OrderQueue() {
   const format = useFormat();
   const statusLabel = useStatusLabel();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [status, setStatus] = useState<PharmacyOrderStatus | undefined>(undefined);
-  const [searchText, setSearchText] = useState("");
-  const search = useDebounced(searchText.trim());
-  const [fromDay, setFromDay] = useState("");
-  const [toDay, setToDay] = useState("");
-  const [pharmacyUid, setPharmacyUid] = useState<string>("");
-  const [page, setPage] = useState(0);
+  const url = useUrlQuery();
+  const { text: searchText, setText: setSearchText, search, page, setPage } = useListSearch();
+  const statusParam = url.get("status");
+  const status = isStatus(statusParam) ? statusParam : undefined;
+  const fromDay = url.get("from") ?? "";
+  const toDay = url.get("to") ?? "";
+  const pharmacyUid = url.get("pharmacy") ?? "";
   // The selected orders with their status when selected (the bulk confirmation names completed ones).
   const [selected, setSelected] = useState<Map<string, string>>(new Map());
   const [bulkOutcome, setBulkOutcome] = useState<BulkOutcome | null>(null);
+  // A new filter starts at the first page with nothing selected (whether chosen here, by back or by a link).
+  const filter = (updates: UrlUpdates) => url.set({ ...updates, page: undefined });
+  const filterKey = [status, search, fromDay, toDay, pharmacyUid].join("\u0000");
+  const [shownFilter, setShownFilter] = useState(filterKey);
+  if (shownFilter !== filterKey) {
+    setShownFilter(filterKey);
+    setSelected(new Map());
+  }
 
   const pharmacies = useQuery(trpc.pharmacy.pharmacies.list.queryOptions());
   const input = {
     pharmacyUid: pharmacyUid || undefined,
     status,
-    search: search || undefined,
+    search,
     from: dateInputToUnix(fromDay, "start"),
     to: dateInputToUnix(toDay, "end"),
     page,
     limit: PAGE_SIZE,
   };
   const list = useQuery(trpc.pharmacy.orders.list.queryOptions(input, { refetchInterval: QUEUE_REFRESH_MS, placeholderData: keepPreviousData }));
-
-  // A new filter starts at the first page with nothing selected.
-  useEffect(() => {
-    setPage(0);
-    setSelected(new Map());
-  }, [status, search, fromDay, toDay, pharmacyUid]);
 
   const data = list.data;
   const showPharmacy = (data?.pharmacyCount ?? 0) > 1;
@@ -95,10 +96,10 @@ export function OrderQueue() {
           placeholder="PO, customer, shop order"
           maxLength={100}
         />
-        <TextField label="Created from" type="date" value={fromDay} onChange={(e) => setFromDay(e.target.value)} />
-        <TextField label="Created to" type="date" value={toDay} onChange={(e) => setToDay(e.target.value)} errors={fieldErrors(list.error, "to")} />
+        <TextField label="Created from" type="date" value={fromDay} onChange={(e) => filter({ from: e.target.value })} />
+        <TextField label="Created to" type="date" value={toDay} onChange={(e) => filter({ to: e.target.value })} errors={fieldErrors(list.error, "to")} />
         {(pharmacies.data?.length ?? 0) > 1 ? (
-          <SelectField label="Pharmacy" value={pharmacyUid} onChange={(e) => setPharmacyUid(e.target.value)}>
+          <SelectField label="Pharmacy" value={pharmacyUid} onChange={(e) => filter({ pharmacy: e.target.value })}>
             <option value="">All pharmacies</option>
             {pharmacies.data!.map((p) => (
               <option key={p.uid} value={p.uid}>
@@ -110,9 +111,9 @@ export function OrderQueue() {
       </div>
 
       <nav aria-label="Order status" className="flex flex-wrap gap-2">
-        <StatusTab label="All" count={data?.allCount} current={status === undefined} onClick={() => setStatus(undefined)} />
+        <StatusTab label="All" count={data?.allCount} current={status === undefined} onClick={() => filter({ status: undefined })} />
         {PHARMACY_ORDER_STATUSES.map((s) => (
-          <StatusTab key={s} label={statusLabel("pharmacyOrder", s)} count={data?.statusCounts[s]} current={status === s} onClick={() => setStatus(s)} />
+          <StatusTab key={s} label={statusLabel("pharmacyOrder", s)} count={data?.statusCounts[s]} current={status === s} onClick={() => filter({ status: s })} />
         ))}
       </nav>
 

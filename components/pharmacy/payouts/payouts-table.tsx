@@ -8,6 +8,7 @@ import { PharmacyChoice } from "@/components/pharmacy/pharmacy-choice";
 import { errorMessage, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { Button, SelectField, TextField } from "@/components/ui/controls";
+import { DataTable, type Column } from "@/components/ui/data-table";
 import { Pager } from "@/components/ui/pager";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { useStatusLabel } from "@/components/ui/status";
@@ -128,6 +129,53 @@ function PayoutsView({ pharmacyUid }: { pharmacyUid: string }) {
   );
 }
 
+type PayoutRow = Payouts["items"][number];
+
+/** The payout columns in the reader's language and formats. */
+function payoutColumns(format: ReturnType<typeof useFormat>, statusLabel: ReturnType<typeof useStatusLabel>): Column<PayoutRow>[] {
+  return [
+  {
+    header: "Pharmacy order",
+    key: true,
+    cell: (row) => (
+      <>
+        <div className="font-medium text-slate-900">{row.pharmacy_order_name ?? "—"}</div>
+        <div className="font-mono text-xs text-slate-500">{row.pharmacy_order_uid}</div>
+      </>
+    ),
+  },
+  {
+    header: "Component",
+    cell: (row) => (
+      <>
+        <div className="text-slate-900">{statusLabel("payoutComponent", row.component_type)}</div>
+        {row.routing_description ? <div className="text-xs text-slate-500">{row.routing_description}</div> : null}
+      </>
+    ),
+  },
+  {
+    header: "Status",
+    cell: (row) => (
+      <>
+        <StatusBadge kind="payout" status={row.status} />
+        {row.review ? (
+          <div className="mt-1">
+            <span className="rounded-full bg-red-50 px-2 py-0.5 text-xs font-medium text-red-800">Needs review</span>
+            <div className="mt-1 text-xs text-slate-600">
+              {row.review.reason ?? "Flagged for review"} · {format.dateTime(row.review.flaggedAt)}
+            </div>
+          </div>
+        ) : null}
+      </>
+    ),
+  },
+  { header: "Amount", className: "whitespace-nowrap tabular-nums md:text-right", cell: (row) => format.money(row.amount, row.currency) },
+  { header: "Order created", className: "whitespace-nowrap text-slate-600", cell: (row) => format.dateTime(row.pharmacy_order_created_at) },
+  { header: "Routed", className: "whitespace-nowrap text-slate-600", cell: (row) => format.dateTime(row.routing_created_at) },
+  { header: "Provider route", className: "font-mono text-xs text-slate-600", cell: (row) => row.provider_route_id ?? "—" },
+];
+}
+
 function PayoutsResult({ data, filtered, page, onPage }: { data: Payouts; filtered: boolean; page: number; onPage: (page: number) => void }) {
   const format = useFormat();
   const statusLabel = useStatusLabel();
@@ -156,51 +204,14 @@ function PayoutsResult({ data, filtered, page, onPage }: { data: Payouts; filter
           ))}
         </dl>
       </section>
-      <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
-        <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label="Payouts">
-          <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
-            <tr>
-              <th scope="col" className="px-4 py-3">Pharmacy order</th>
-              <th scope="col" className="px-4 py-3">Component</th>
-              <th scope="col" className="px-4 py-3">Status</th>
-              <th scope="col" className="px-4 py-3 text-right">Amount</th>
-              <th scope="col" className="px-4 py-3">Order created</th>
-              <th scope="col" className="px-4 py-3">Routed</th>
-              <th scope="col" className="px-4 py-3">Provider route</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {data.items.map((row, i) => (
-              <tr key={`${row.pharmacy_order_uid}-${row.component_type}-${i}`} className="align-top">
-                <td className="px-4 py-3">
-                  <div className="font-medium text-slate-900">{row.pharmacy_order_name ?? "—"}</div>
-                  <div className="font-mono text-xs text-slate-500">{row.pharmacy_order_uid}</div>
-                </td>
-                <td className="px-4 py-3">
-                  <div className="text-slate-900">{statusLabel("payoutComponent", row.component_type)}</div>
-                  {row.routing_description ? <div className="text-xs text-slate-500">{row.routing_description}</div> : null}
-                </td>
-                <td className="px-4 py-3">
-                  <StatusBadge kind="payout" status={row.status} />
-                  {row.review ? (
-                    <div className="mt-1">
-                      <span className="rounded-full bg-red-50 px-2 py-0.5 text-xs font-medium text-red-800">Needs review</span>
-                      <div className="mt-1 text-xs text-slate-600">
-                        {row.review.reason ?? "Flagged for review"} · {format.dateTime(row.review.flaggedAt)}
-                      </div>
-                    </div>
-                  ) : null}
-                </td>
-                <td className="whitespace-nowrap px-4 py-3 text-right tabular-nums">{format.money(row.amount, row.currency)}</td>
-                <td className="whitespace-nowrap px-4 py-3 text-slate-600">{format.dateTime(row.pharmacy_order_created_at)}</td>
-                <td className="whitespace-nowrap px-4 py-3 text-slate-600">{format.dateTime(row.routing_created_at)}</td>
-                <td className="px-4 py-3 font-mono text-xs text-slate-600">{row.provider_route_id ?? "—"}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <Pager page={page} totalPages={data.totalPages} total={data.total} noun={["row", "rows"]} onPage={onPage} />
+      <DataTable
+        label="Payouts"
+        columns={payoutColumns(format, statusLabel)}
+        rows={data.items}
+        rowKey={(row, i) => `${row.pharmacy_order_uid}-${row.component_type}-${i}`}
+        rowClassName={() => "align-top"}
+        pager={<Pager page={page} totalPages={data.totalPages} total={data.total} noun={["row", "rows"]} onPage={onPage} />}
+      />
     </div>
   );
 }

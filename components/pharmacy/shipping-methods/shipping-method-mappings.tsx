@@ -1,15 +1,15 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import type { inferRouterOutputs } from "@trpc/server";
 import { PharmacyChoice } from "@/components/pharmacy/pharmacy-choice";
-import { errorMessage, fieldErrors } from "@/components/trpc/errors";
+import { errorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
-import { Button, TextField } from "@/components/ui/controls";
+import { Field, FormError, SubmitButton, showServerErrors, useZodForm } from "@/components/ui/form";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import type { AppRouter } from "@/server/trpc/router";
-import { identifierForPharmacy } from "@/server/trpc/routers/shipping-methods.schemas";
+import { saveShippingMethodMappingsInput } from "@/server/trpc/routers/shipping-methods.schemas";
 
 type Method = inferRouterOutputs<AppRouter>["pharmacy"]["shippingMethods"]["list"][number];
 
@@ -42,38 +42,30 @@ function byShop(methods: Method[]): { shop: Method["shop"]; methods: { method: M
   return groups;
 }
 
+const mappingsOf = (list: Method[]) => list.map((m) => ({ shopShippingMethodUid: m.uid, identifier: m.identifierForPharmacy ?? "" }));
+
 function MappingsForm({ pharmacyUid, methods }: { pharmacyUid: string; methods: Method[] }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [drafts, setDrafts] = useState<Record<string, string>>(() => Object.fromEntries(methods.map((m) => [m.uid, m.identifierForPharmacy ?? ""])));
-  const [localErrors, setLocalErrors] = useState<Record<number, string[]>>({});
+  const form = useZodForm(saveShippingMethodMappingsInput, { pharmacyUid, mappings: mappingsOf(methods) });
+  const save = useMutation(trpc.pharmacy.shippingMethods.save.mutationOptions());
   const [saved, setSaved] = useState(false);
-  const save = useMutation(
-    trpc.pharmacy.shippingMethods.save.mutationOptions({
-      onSuccess: (list) => {
-        setDrafts(Object.fromEntries(list.map((m) => [m.uid, m.identifierForPharmacy ?? ""])));
-        setSaved(true);
-        queryClient.setQueryData(trpc.pharmacy.shippingMethods.list.queryKey({ pharmacyUid }), list);
-      },
-    }),
-  );
-
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = form.handleSubmit(async (values) => {
     setSaved(false);
-    const errors: Record<number, string[]> = {};
-    methods.forEach((m, i) => {
-      const parsed = identifierForPharmacy.safeParse(drafts[m.uid] ?? "");
-      if (!parsed.success) errors[i] = parsed.error.issues.map((issue) => issue.message);
-    });
-    setLocalErrors(errors);
-    if (Object.keys(errors).length > 0) return;
-    save.mutate({ pharmacyUid, mappings: methods.map((m) => ({ shopShippingMethodUid: m.uid, identifier: (drafts[m.uid] ?? "").trim() })) });
-  };
+    let list: Method[];
+    try {
+      list = await save.mutateAsync(values);
+    } catch (error) {
+      showServerErrors(form, error);
+      return;
+    }
+    form.reset({ pharmacyUid, mappings: mappingsOf(list) });
+    setSaved(true);
+    queryClient.setQueryData(trpc.pharmacy.shippingMethods.list.queryKey({ pharmacyUid }), list);
+  });
 
-  const anyFieldError = methods.some((_, i) => fieldErrors(save.error, `mappings.${i}.identifier`));
   return (
-    <form onSubmit={onSubmit} className="max-w-2xl space-y-6" noValidate>
+    <form onSubmit={submit} className="max-w-2xl space-y-6" noValidate>
       <p className="text-sm text-slate-600">
         Your pharmacy&apos;s own identifier for each shipping method of the shops. Your orders carry it with their shipping method, in this
         portal and for your pharmacy system (API and webhooks). Leave a field empty for no mapping.
@@ -83,28 +75,22 @@ function MappingsForm({ pharmacyUid, methods }: { pharmacyUid: string; methods: 
           <legend className="px-1 text-sm font-semibold text-slate-900">Shop: {group.shop.displayName}</legend>
           <div className="mt-2 space-y-4">
             {group.methods.map(({ method, index }) => (
-              <TextField
+              <Field
                 key={method.uid}
+                form={form}
+                name={`mappings.${index}.identifier`}
                 label={method.displayName}
-                value={drafts[method.uid] ?? ""}
                 maxLength={255}
                 placeholder="Not mapped"
                 hint={`Shop's id: ${method.externalId}`}
-                errors={localErrors[index] ?? fieldErrors(save.error, `mappings.${index}.identifier`)}
-                onChange={(e) => {
-                  setDrafts((d) => ({ ...d, [method.uid]: e.target.value }));
-                  setSaved(false);
-                }}
               />
             ))}
           </div>
         </fieldset>
       ))}
-      {save.isError && !anyFieldError ? <ErrorState message={errorMessage(save.error)} /> : null}
-      {saved ? <Notice>Saved.</Notice> : null}
-      <Button type="submit" disabled={save.isPending}>
-        {save.isPending ? "Saving…" : "Save"}
-      </Button>
+      <FormError form={form} />
+      {saved && !form.formState.isDirty ? <Notice>Saved.</Notice> : null}
+      <SubmitButton form={form}>Save</SubmitButton>
     </form>
   );
 }

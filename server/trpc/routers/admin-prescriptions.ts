@@ -3,6 +3,7 @@
  * with its PDF, and the Management API's two commands on it (render, external sign) through the
  * same domain functions, as the signed-in admin.
  */
+import { UnprocessableError } from "@/server/domain/errors";
 import { externallySignPrescription } from "@/server/domain/prescriptions/external-sign";
 import { getPrescriptionOverview, listPrescriptions, readPrescriptionPdf } from "@/server/domain/prescriptions/overview";
 import { prescriptionStatistics } from "@/server/domain/prescriptions/queries";
@@ -39,12 +40,18 @@ export const adminPrescriptionsRouter = router({
 
   /** Records the uploaded PDF, signed outside the service, as the prescription's signed copy. */
   externalSign: adminProcedure.input(externalSignInput).mutation(async ({ ctx, input }) => {
-    const signed = await externallySignPrescription(
-      ctx.scope.organisationId,
-      input.uid,
-      { type: "USER", userId: ctx.user.id },
-      Buffer.from(input.signedPdfBase64, "base64"),
-    );
-    return { uid: signed.id, status: signed.status };
+    try {
+      const signed = await externallySignPrescription(
+        ctx.scope.organisationId,
+        input.uid,
+        { type: "USER", userId: ctx.user.id },
+        Buffer.from(input.signedPdfBase64, "base64"),
+      );
+      return { uid: signed.id, status: signed.status };
+    } catch (error) {
+      // The domain names the file `signed_pdf` (the REST field); this input carries it as signedPdfBase64.
+      if (error instanceof UnprocessableError && error.fields?.signed_pdf) throw new UnprocessableError(error.message, { signedPdfBase64: error.fields.signed_pdf });
+      throw error;
+    }
   }),
 });

@@ -1,13 +1,14 @@
 import type { Metadata } from "next";
-import { PharmacyPage } from "@/components/pharmacy/pharmacy-page";
+import { PageHeader } from "@/components/page-header";
 import { PayoutsPage } from "@/components/pharmacy/payouts/payouts-table";
 
 export const metadata: Metadata = { title: "Payouts · Pharmacy portal" };
 
 export default function PharmacyPayoutsPage() {
   return (
-    <PharmacyPage path="/pharmacy/payouts" title="Payouts">
+    <>
+      <PageHeader title="Payouts" />
       <PayoutsPage />
-    </PharmacyPage>
+    </>
   );
 }

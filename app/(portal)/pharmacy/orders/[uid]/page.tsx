@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { PharmacyPage } from "@/components/pharmacy/pharmacy-page";
+import { PageHeader } from "@/components/page-header";
 import { OrderDetail } from "@/components/pharmacy/orders/order-detail";
 
 export const metadata: Metadata = { title: "Order · Pharmacy portal" };
@@ -7,8 +7,9 @@ export const metadata: Metadata = { title: "Order · Pharmacy portal" };
 export default async function PharmacyOrderPage({ params }: { params: Promise<{ uid: string }> }) {
   const { uid } = await params;
   return (
-    <PharmacyPage path={`/pharmacy/orders/${encodeURIComponent(uid)}`} title="Order">
+    <>
+      <PageHeader title="Order" />
       <OrderDetail uid={uid} />
-    </PharmacyPage>
+    </>
   );
 }

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { DoctorPage } from "@/components/admin/doctor/doctor-page";
+import { PageHeader } from "@/components/page-header";
 import { DoctorRequestDetail } from "@/components/admin/doctor/request-detail";
 
 export const metadata: Metadata = { title: "Prescription request · Doctors' workspace" };
@@ -7,8 +7,9 @@ export const metadata: Metadata = { title: "Prescription request · Doctors' wor
 export default async function DoctorRequestPage({ params }: { params: Promise<{ uid: string }> }) {
   const { uid } = await params;
   return (
-    <DoctorPage path={`/admin/doctor/requests/${encodeURIComponent(uid)}`} title="Prescription request">
+    <>
+      <PageHeader title="Prescription request" />
       <DoctorRequestDetail uid={uid} />
-    </DoctorPage>
+    </>
   );
 }

@@ -1,0 +1,19 @@
+import type { ReactNode } from "react";
+import { DoctorNav } from "@/components/admin/doctor/doctor-nav";
+import { PortalShell } from "@/components/portal-shell";
+import { TrpcReactProvider } from "@/components/trpc/react";
+import { requirePortalViewer } from "@/server/auth/portal-session";
+
+/**
+ * Every page of the doctors' workspace: the signed-in doctor (or a redirect to sign in, back to the
+ * page asked for; other roles go to their own portal's home), the shell with the workspace's
+ * navigation, and one tRPC client for the workspace.
+ */
+export default async function DoctorLayout({ children }: { children: ReactNode }) {
+  const viewer = await requirePortalViewer("DOCTOR");
+  return (
+    <PortalShell portal="Doctors' workspace" userName={viewer.displayName} place={viewer.organisation.displayName} nav={<DoctorNav />}>
+      <TrpcReactProvider>{children}</TrpcReactProvider>
+    </PortalShell>
+  );
+}

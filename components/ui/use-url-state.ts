@@ -1,0 +1,45 @@
+"use client";
+
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useCallback } from "react";
+
+/** Changes to the query string: a value sets its key, undefined or "" removes it. */
+export type UrlUpdates = Record<string, string | undefined>;
+
+/**
+ * A list's state in the page's query string (filters, tab, search, page), so a deep link, a reload
+ * and the back button keep it. `set` replaces the current history entry (no entry per keystroke)
+ * and keeps the scroll position; several keys change in one call (a filter and its page together).
+ * Needs a Suspense boundary above it (useSearchParams): the portal shell has one around the page.
+ */
+export function useUrlQuery() {
+  const params = useSearchParams();
+  const router = useRouter();
+  const pathname = usePathname();
+  const set = useCallback(
+    (updates: UrlUpdates) => {
+      const next = new URLSearchParams(params.toString());
+      for (const [key, value] of Object.entries(updates)) {
+        if (value === undefined || value === "") next.delete(key);
+        else next.set(key, value);
+      }
+      const query = next.toString();
+      router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
+    },
+    [params, router, pathname],
+  );
+  return { get: (key: string) => params.get(key) ?? undefined, set };
+}
+
+/** One query-string value and its setter (a tab, a filter): `useUrlState("status")`. */
+export function useUrlState(key: string): [string | undefined, (value: string | undefined) => void] {
+  const query = useUrlQuery();
+  return [query.get(key), (value) => query.set({ [key]: value })];
+}
+
+/** The page of a list in the query string: `page=2` is the second page (index 1); the first is no key. */
+export const pageOfQuery = (value: string | undefined): number => {
+  const page = Number(value);
+  return Number.isInteger(page) && page > 1 ? page - 1 : 0;
+};
+export const queryOfPage = (page: number): string | undefined => (page > 0 ? String(page + 1) : undefined);
