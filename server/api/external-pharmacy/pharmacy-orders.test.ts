@@ -4,7 +4,7 @@ import { get, patch } from "@/tests/http";
 import { getPharmacyOrderView } from "@/server/domain/pharmacy-orders/queries";
 import { paginated } from "@/server/wire/format";
 import { address, item, orderBody, placeOrder, withShopSkus } from "@/tests/orders";
-import { sleep } from "@/tests/wait";
+import { laterThanAnyStampSoFar, onPostgres, untilWaitingForLock } from "@/tests/locks";
 import { createSubscription } from "@/tests/webhook-logs";
 import { dispatchOutboxEvents } from "@/server/domain/webhooks/dispatch";
 import { presentPharmacyOrder } from "./pharmacy-order.presenters";
@@ -174,14 +174,20 @@ describe("status changes", () => {
     const po = await newPharmacyOrder();
     let changed: ReturnType<typeof setStatus> | undefined;
     let released = 0;
-    // Another command holds the order's lock while the PATCH arrives (on PostgreSQL the PATCH's
-    // transaction begins and waits; on PGlite it waits for the connection).
-    await t.db.$transaction(async (tx) => {
-      await tx.$queryRaw`SELECT "id" FROM "PharmacyOrder" WHERE "id" = ${po.id} FOR UPDATE`;
-      changed = setStatus(po.id, { status: "in-progress" });
-      await sleep(300);
-      released = Date.now();
-    });
+    // Another command holds the order's lock while the PATCH arrives. On PostgreSQL the PATCH's
+    // transaction begins and waits for the row lock (seen in pg_locks), so a stamp taken when its
+    // transaction began (now()) would fall before the release. On PGlite (one connection) the PATCH
+    // cannot begin before the holder commits: there the test proves only that the change is stamped
+    // after the holder's release, not the race.
+    await t.db.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT "id" FROM "PharmacyOrder" WHERE "id" = ${po.id} FOR UPDATE`;
+        changed = setStatus(po.id, { status: "in-progress" });
+        if (onPostgres) await untilWaitingForLock(t.db);
+        released = await laterThanAnyStampSoFar();
+      },
+      { timeout: 30_000 },
+    );
     expect((await changed!).status).toBe(200);
     const order = await t.db.pharmacyOrder.findUniqueOrThrow({ where: { id: po.id } });
     const entry = (await history(po.id)).at(-1)!;
