@@ -151,6 +151,9 @@ test("a pharmacist maps a shipping method, and a REST pharmacy order detail carr
   await page.reload();
   await expect(page.getByLabel(label, { exact: true })).toHaveValue("");
 
+  // The empty list, a double: the list is the organisation's shops' methods, and the sandbox
+  // organisation's shop always has its seeded standard method (no door removes one). The real empty
+  // list of an organisation without methods is tested in server/trpc/pharmacy-stock.test.ts.
   await stubProcedure(page, "shippingMethods.list", { data: [] });
   await page.reload();
   await expect(page.getByText("No shipping methods yet")).toBeVisible();
