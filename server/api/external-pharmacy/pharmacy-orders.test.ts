@@ -132,6 +132,31 @@ describe("list and detail", () => {
     expect(page.data).toHaveLength(1);
   });
 
+  it("caps a larger limit at 200 (spec: max 200) when there are more than 200 rows", async () => {
+    const many = await createTenant();
+    const manyRefs = await withShopSkus(many);
+    const r = await placeOrder(many, orderBody(many, [item(manyRefs.otcReference)]));
+    expect(r.status).toBe(201);
+    const po = await many.db.pharmacyOrder.findFirstOrThrow({ where: { orderId: r.json.uid } });
+    // 230 more pharmacy orders of the same order, each on a fulfillment of its own (written in SQL:
+    // placing them one by one would cost a minute); the tally trigger counts them.
+    await many.db.$executeRaw`
+      INSERT INTO "Fulfillment" ("id", "orderId", "externalId", "status", "destinationPharmacyId", "updatedAt")
+      SELECT gen_random_uuid()::text, ${po.orderId}, 'cap-' || g, 'OPEN', ${po.pharmacyId}, now() FROM generate_series(1, 230) g`;
+    await many.db.$executeRaw`
+      INSERT INTO "PharmacyOrder" ("id", "name", "organisationId", "orderId", "fulfillmentId", "pharmacyId", "status", "searchText", "updatedAt")
+      SELECT gen_random_uuid()::text, 'PO-CAP-' || f."externalId", ${po.organisationId}, ${po.orderId}, f."id", ${po.pharmacyId}, ${po.status}, '', now()
+        FROM "Fulfillment" f WHERE f."orderId" = ${po.orderId} AND f."externalId" LIKE 'cap-%'`;
+    const total = await many.db.pharmacyOrder.count({ where: { pharmacyId: many.pharmacy.id } });
+    expect(total).toBe(231);
+    const first = await get(`${BASE}/`, { key: many.keys.pharmacy, query: { limit: "1000" } });
+    expect(first.status).toBe(200);
+    expect(first.json.data).toHaveLength(200);
+    expect([first.json.totalRegistries, first.json.totalPages]).toEqual([total, 2]);
+    const last = await get(`${BASE}/`, { key: many.keys.pharmacy, query: { limit: "1000", page: "1" } }); // pages count from 0
+    expect(last.json.data).toHaveLength(total - 200);
+  });
+
   it("refuses unknown filter values with field errors", async () => {
     const queries: Record<string, string | number>[] = [{ status: "shipped" }, { start_date: "yesterday" }, { end_date: -5 }];
     for (const query of queries) {
@@ -333,6 +358,19 @@ describe("completion", () => {
     expect(order.status).toBe("completed");
     const management = await get(`/v1/management/orders/${po.orderId}`, { key: t.keys.management });
     expect(management.json.overall_status).toBe("completed");
+  });
+
+  it("sends one pharmacy_sku_stock_updated per SKU: two lines of the same SKU are one event, the stock reduced by both", async () => {
+    const r = await placeOrder(t, orderBody(t, [item(refs.otcReference, { quantity: 2 }), item(refs.otcReference, { quantity: 3 })]));
+    expect(r.status, r.text).toBe(201);
+    const po = await t.db.pharmacyOrder.findFirstOrThrow({ where: { orderId: r.json.uid }, include: { items: true } });
+    expect(po.items).toHaveLength(2);
+    const before = await stockOf();
+    const events = () => t.db.outboxEvent.count({ where: { eventType: "pharmacy_sku_stock_updated", subjectId: t.pharmacySku.id, createdAt: { gte: po.createdAt } } });
+    expect(await events()).toBe(0);
+    expect((await complete(po.id)).status).toBe(200);
+    expect(await stockOf()).toBe(before - 5);
+    expect(await events()).toBe(1);
   });
 
   it("accepts every carrier of the spec, each recorded on its own shipment", async () => {
