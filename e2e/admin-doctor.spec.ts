@@ -44,7 +44,7 @@ test("a doctor signs a request from an anamnesis order and the pharmacy order ap
   const lastName = `Signed${tag()}`;
   const { externalId, prescriptionUid } = await orderWithAnamnesisFor(page.request, lastName);
 
-  await signInAs(page, d.users.doctor, "/admin/doctor");
+  await signInAs(page, d.users.doctor, "/admin/doctor", { fresh: true }); // signs out below
   await expect(page.getByRole("heading", { name: "Prescription requests" })).toBeVisible();
   const link = page.locator(`a[href="/admin/doctor/requests/${prescriptionUid}"]`);
   await expect(link).toHaveText(`Erika ${lastName}`);

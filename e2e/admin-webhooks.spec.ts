@@ -75,7 +75,7 @@ async function shot(page: Page, name: string) {
 
 test("an admin registers an organisation webhook, sends a signed test and sees a delivery in the logs", async ({ page }) => {
   test.setTimeout(120_000);
-  await signInAs(page, demo.users.admin, "/admin/webhooks");
+  await signInAs(page, demo.users.admin, "/admin/webhooks", { fresh: true });
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Webhooks");
   await expect(page.getByText("No webhooks registered")).toBeVisible();
 
@@ -141,7 +141,7 @@ test("the audit log, filtered to API keys, shows a key created in the admin tool
   expect(created.status()).toBe(201);
   const orderUid = ((await created.json()) as { uid: string }).uid;
 
-  await signInAs(page, demo.users.admin, "/admin/api-keys");
+  await signInAs(page, demo.users.admin, "/admin/api-keys", { fresh: true });
   const name = `Audit ERP ${Date.now()}`;
   await page.getByLabel("Display name").fill(name);
   await page.getByLabel("order:read", { exact: true }).check();

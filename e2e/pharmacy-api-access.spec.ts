@@ -119,7 +119,7 @@ async function placeOrder(request: APIRequestContext, externalId: string): Promi
 }
 
 test("API keys: created with orders_read and shown once, used, revoked (401 at once)", async ({ page }) => {
-  await signInAs(page, demo.users.pharmacist, "/pharmacy/settings/api-keys");
+  await signInAs(page, demo.users.pharmacist, "/pharmacy/settings/api-keys", { fresh: true });
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("API keys");
 
   // The form refuses a key without a name or permissions before sending it.
@@ -156,7 +156,7 @@ test("API keys: created with orders_read and shown once, used, revoked (401 at o
 });
 
 test("webhooks: registered with the secret shown once, a test answered by the receiver", async ({ page }) => {
-  await signInAs(page, demo.users.pharmacist, "/pharmacy/api-access/webhooks");
+  await signInAs(page, demo.users.pharmacist, "/pharmacy/api-access/webhooks", { fresh: true });
   await expect(page.getByText("No webhooks registered")).toBeVisible();
   await shot(page, "pharmacy-webhooks-empty");
 
@@ -185,7 +185,7 @@ test("webhooks: registered with the secret shown once, a test answered by the re
 
 test("delivery logs: a delivered and a dropped delivery with their attempts; the dropped one re-sent; the home page counts", async ({ page }) => {
   test.setTimeout(90_000);
-  await signInAs(page, demo.users.pharmacist, "/pharmacy");
+  await signInAs(page, demo.users.pharmacist, "/pharmacy", { fresh: true });
   await expect(page.getByText("Nothing is waiting for you right now.")).toBeVisible();
   await shot(page, "pharmacy-home-empty");
   await page.goto("/pharmacy/api-access/delivery-logs");

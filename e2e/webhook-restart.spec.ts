@@ -81,7 +81,7 @@ test("a delivery pending retry survives SIGKILL of the server and is completed b
     const context = await browser.newContext({ baseURL: base });
     try {
       const page = await context.newPage();
-      await signInAs(page, demo.users.pharmacist);
+      await signInAs(page, demo.users.pharmacist, "/pharmacy", { fresh: true });
       const input = encodeURIComponent(JSON.stringify({ subscriptionUid: subscription }));
       const logged = async () => {
         const answer = await page.request.get(`/api/trpc/webhookLogs.list?input=${input}`);
