@@ -2,11 +2,12 @@
  * The admin tool's catalogue and prescriptions as an admin uses them: create a product with a shop
  * listing, a SKU and a shop SKU, try a duplicate shop SKU and read the field error beside the field;
  * edit a pharmacy's stock (a movement by the admin); open a prescription and see its PDF. Screenshots
- * go to test-results/admin (docs/screenshots with SCREENSHOTS_TO_DOCS=1).
+ * go to test-results/admin with `npm run screenshots` (e2e/screenshots.ts).
  */
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import { screenshot, SCREENSHOTS_TO_DOCS } from "./screenshots";
 import { samplePrescriptionPdf } from "@/server/pki/sample-pdf";
 import { signPdfWithP12 } from "@/server/pki/sign-pdf";
 import { readDemoFile, signInAs, type DemoFile } from "./demo";
@@ -24,9 +25,8 @@ const docShots = path.resolve(import.meta.dirname, "..", "docs", "screenshots");
 test.use({ viewport: { width: 1280, height: 900 } });
 
 async function shot(page: Page, name: string) {
-  const dir = process.env.SCREENSHOTS_TO_DOCS === "1" ? docShots : shots;
-  mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+  const dir = SCREENSHOTS_TO_DOCS ? docShots : shots;
+  await screenshot(page, path.join(dir, `${name}.png`));
 }
 
 test("an admin creates a product, a SKU and a shop SKU, and a duplicate shop SKU is refused beside its field", async ({ page }) => {

@@ -1,6 +1,6 @@
-import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { screenshot, SCREENSHOTS_TO_DOCS } from "./screenshots";
 import { orderWithAnamnesis, readDemoFile, signInAs } from "./demo";
 
 /**
@@ -8,7 +8,7 @@ import { orderWithAnamnesis, readDemoFile, signInAs } from "./demo";
  * (the answers through a Public API treatment checkout, the order through the Management API) is
  * signed on /admin/doctor and its pharmacy order appears in the pharmacy portal; another is
  * declined with a reason; the waiting room and the statistics. Screenshots go to
- * test-results/admin (docs/screenshots with SCREENSHOTS_TO_DOCS=1).
+ * test-results/admin with `npm run screenshots` (e2e/screenshots.ts).
  */
 const demo = () => readDemoFile();
 const shots = path.resolve(import.meta.dirname, "..", "test-results", "admin");
@@ -19,9 +19,8 @@ const EPA = "/v1/external_pharmacy_api";
 test.use({ viewport: { width: 1280, height: 900 } });
 
 async function shot(page: Page, name: string) {
-  const dir = process.env.SCREENSHOTS_TO_DOCS === "1" ? docShots : shots;
-  mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+  const dir = SCREENSHOTS_TO_DOCS ? docShots : shots;
+  await screenshot(page, path.join(dir, `${name}.png`));
 }
 
 /** An order waiting for a doctor with the sandbox anamnesis (e2e/demo.ts). */
@@ -45,7 +44,7 @@ test("a doctor signs a request from an anamnesis order and the pharmacy order ap
   const lastName = `Signed${tag()}`;
   const { externalId, prescriptionUid } = await orderWithAnamnesisFor(page.request, lastName);
 
-  await signInAs(page, d.users.doctor, "/admin/doctor");
+  await signInAs(page, d.users.doctor, "/admin/doctor", { fresh: true }); // signs out below
   await expect(page.getByRole("heading", { name: "Prescription requests" })).toBeVisible();
   const link = page.locator(`a[href="/admin/doctor/requests/${prescriptionUid}"]`);
   await expect(link).toHaveText(`Erika ${lastName}`);

@@ -1,13 +1,13 @@
-import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { screenshot, SCREENSHOTS_TO_DOCS } from "./screenshots";
 import { readDemoFile, signInAs, type DemoFile } from "./demo";
 
 /**
  * The admin tool's orders and issue threads as the operations team uses them: a pharmacist's
  * on-hold comment opens a thread, admin and pharmacist reply, the admin resolves it from the list
  * and the order goes back to its status before the hold; an admin searches an order and opens it.
- * Screenshots go to test-results/admin (docs/screenshots with SCREENSHOTS_TO_DOCS=1).
+ * Screenshots go to test-results/admin with `npm run screenshots` (e2e/screenshots.ts).
  */
 const demo = () => readDemoFile();
 const tag = () => Math.random().toString(36).slice(2, 8);
@@ -17,9 +17,8 @@ const docShots = path.resolve(import.meta.dirname, "..", "docs", "screenshots");
 test.use({ viewport: { width: 1280, height: 900 } });
 
 async function shot(page: Page, name: string) {
-  const dir = process.env.SCREENSHOTS_TO_DOCS === "1" ? docShots : shots;
-  mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+  const dir = SCREENSHOTS_TO_DOCS ? docShots : shots;
+  await screenshot(page, path.join(dir, `${name}.png`));
 }
 
 /** A signed-in page of its own (its own cookies), so two people can work side by side. */

@@ -1,13 +1,13 @@
-import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import { screenshot, SCREENSHOTS_TO_DOCS } from "./screenshots";
 import { readDemoFile, signInAs } from "./demo";
 
 /**
  * Pharmacies and people in the admin tool: an admin invites a pharmacist of the sandbox pharmacy,
  * who opens the invitation link signed out, sets a password, signs in and lands on /pharmacy; the
  * admin then deactivates them and their session ends. Plus the pharmacies, pharmacy detail and shops
- * pages. Screenshots go to test-results/admin (docs/screenshots with SCREENSHOTS_TO_DOCS=1).
+ * pages. Screenshots go to test-results/admin with `npm run screenshots` (e2e/screenshots.ts).
  */
 const demo = () => readDemoFile();
 const shots = path.resolve(import.meta.dirname, "..", "test-results", "admin");
@@ -16,9 +16,8 @@ const docShots = path.resolve(import.meta.dirname, "..", "docs", "screenshots");
 test.use({ viewport: { width: 1280, height: 900 } });
 
 async function shot(page: Page, name: string) {
-  const dir = process.env.SCREENSHOTS_TO_DOCS === "1" ? docShots : shots;
-  mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+  const dir = SCREENSHOTS_TO_DOCS ? docShots : shots;
+  await screenshot(page, path.join(dir, `${name}.png`));
 }
 
 test("invite a pharmacist who then signs in; deactivating them ends their session", async ({ page, browser }) => {

@@ -7,11 +7,12 @@
  * Playwright web server) with private targets allowed, on its own data (as pharmacy-api-access.spec.ts).
  */
 import { createHmac } from "node:crypto";
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import { screenshot, SCREENSHOTS_TO_DOCS } from "./screenshots";
 import { signInAs } from "./demo";
 import { ownServerEnv, signalOwnServer, startOwnServer, type OwnServer } from "./own-server";
 
@@ -42,7 +43,6 @@ test.use({ baseURL: base, viewport: { width: 1280, height: 900 } });
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   rmSync(dataDir, { recursive: true, force: true });
-  mkdirSync(shots, { recursive: true });
   receiver = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -69,14 +69,13 @@ test.afterAll(async () => {
 });
 
 async function shot(page: Page, name: string) {
-  const dir = process.env.SCREENSHOTS_TO_DOCS === "1" ? docShots : shots;
-  mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+  const dir = SCREENSHOTS_TO_DOCS ? docShots : shots;
+  await screenshot(page, path.join(dir, `${name}.png`));
 }
 
 test("an admin registers an organisation webhook, sends a signed test and sees a delivery in the logs", async ({ page }) => {
   test.setTimeout(120_000);
-  await signInAs(page, demo.users.admin, "/admin/webhooks");
+  await signInAs(page, demo.users.admin, "/admin/webhooks", { fresh: true });
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Webhooks");
   await expect(page.getByText("No webhooks registered")).toBeVisible();
 
@@ -142,7 +141,7 @@ test("the audit log, filtered to API keys, shows a key created in the admin tool
   expect(created.status()).toBe(201);
   const orderUid = ((await created.json()) as { uid: string }).uid;
 
-  await signInAs(page, demo.users.admin, "/admin/api-keys");
+  await signInAs(page, demo.users.admin, "/admin/api-keys", { fresh: true });
   const name = `Audit ERP ${Date.now()}`;
   await page.getByLabel("Display name").fill(name);
   await page.getByLabel("order:read", { exact: true }).check();

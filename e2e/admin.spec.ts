@@ -1,13 +1,14 @@
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import { screenshot, SCREENSHOTS_TO_DOCS } from "./screenshots";
 import { e2eDataDir, readDemoFile, signInAs } from "./demo";
 
 /**
  * The admin tool as an admin uses it: a Management key created on /admin/api-keys works against the
  * Management API at once and stops working when revoked; the provider setting saved on
  * /admin/telemedicine-providers is what the Management API reads. Screenshots of every page go to
- * test-results/admin (docs/screenshots with SCREENSHOTS_TO_DOCS=1).
+ * test-results/admin with `npm run screenshots` (e2e/screenshots.ts).
  */
 // Read when a test runs: the e2e server's seed writes the file.
 const demo = () => readDemoFile();
@@ -20,9 +21,8 @@ const docShots = path.resolve(import.meta.dirname, "..", "docs", "screenshots");
 test.use({ viewport: { width: 1280, height: 900 } });
 
 async function shot(page: Page, name: string) {
-  const dir = process.env.SCREENSHOTS_TO_DOCS === "1" ? docShots : shots;
-  mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+  const dir = SCREENSHOTS_TO_DOCS ? docShots : shots;
+  await screenshot(page, path.join(dir, `${name}.png`));
 }
 
 test("an admin creates a Management key, calls the API with it and revokes it", async ({ page }) => {
@@ -57,7 +57,7 @@ test("an admin creates a Management key, calls the API with it and revokes it", 
   await row.getByRole("button", { name: "Revoke" }).click();
   const confirmation = page.getByRole("alertdialog", { name: `Revoke the API key “${name}”?` });
   await expect(confirmation).toContainText("refused (401)");
-  await page.screenshot({ path: "test-results/screenshots/admin-api-key-revoke-confirmation.png" });
+  await screenshot(page, "test-results/screenshots/admin-api-key-revoke-confirmation.png", { fullPage: false });
   await confirmation.getByRole("button", { name: "Confirm revoke" }).click();
   await expect(page.getByText(`Revoked “${name}”`)).toBeVisible();
   await expect(page.getByRole("row").filter({ hasText: name })).toHaveCount(0);
@@ -80,15 +80,18 @@ test("an admin switches the provider's non-QES setting and the Management API re
   const checkbox = provider.getByLabel("Allow non-QES signed prescriptions");
   await expect(checkbox).toHaveCount(1);
   expect(await checkbox.isChecked()).toBe(before);
-  await checkbox.setChecked(!before);
-  await provider.getByRole("button", { name: "Save", exact: true }).click();
-  await expect(provider.getByText("Saved.")).toBeVisible();
-  await shot(page, "admin-telemedicine-providers");
-  expect(await settings()).toBe(!before);
-
-  // Set it back, so the sandbox is as it was.
-  await checkbox.setChecked(before);
-  await provider.getByRole("button", { name: "Save", exact: true }).click();
-  await expect(provider.getByText("Saved.")).toBeVisible();
-  expect(await settings()).toBe(before);
+  const save = async (allowed: boolean) => {
+    await checkbox.setChecked(allowed);
+    await provider.getByRole("button", { name: "Save", exact: true }).click();
+    await expect(provider.getByText("Saved.")).toBeVisible();
+  };
+  try {
+    await save(!before);
+    await shot(page, "admin-telemedicine-providers");
+    expect(await settings()).toBe(!before);
+  } finally {
+    // The seeded provider is shared with the other specs: set it back even when an assertion failed.
+    await save(before);
+  }
+  await expect.poll(settings).toBe(before);
 });

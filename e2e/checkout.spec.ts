@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import { screenshot, SCREENSHOTS_TO_DOCS } from "./screenshots";
 import { samplePrescriptionPdf } from "@/server/pki/sample-pdf";
 import { signPdfWithP12 } from "@/server/pki/sign-pdf";
 import { e2eDataDir } from "./demo";
@@ -22,9 +23,8 @@ type Demo = {
 const demo = JSON.parse(readFileSync(path.join(e2eDataDir, "demo.json"), "utf8")) as Demo;
 
 const SHOTS = "test-results/checkout-shots";
-mkdirSync(SHOTS, { recursive: true });
 const shot = (page: Page, name: string, forDocs = false) =>
-  page.screenshot({ path: forDocs && process.env.SCREENSHOTS_TO_DOCS === "1" ? `docs/screenshots/${name}.png` : `${SHOTS}/${name}.png`, fullPage: true });
+  screenshot(page, forDocs && SCREENSHOTS_TO_DOCS ? `docs/screenshots/${name}.png` : `${SHOTS}/${name}.png`);
 
 test.use({ viewport: { width: 1000, height: 900 } });
 

@@ -1,6 +1,6 @@
-import { readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 
 /**
  * The e2e server's DATA_DIR (playwright.config.ts): its own per pass when two passes run at once
@@ -39,8 +39,32 @@ export function readDemoFile(): DemoFile {
   return JSON.parse(readFileSync(file, "utf8")) as DemoFile;
 }
 
-/** Signs `user` in through the sign-in page and waits until the portal has opened `landing`. */
-export async function signInAs(page: Page, user: { email: string; password: string }, landing = "/pharmacy"): Promise<void> {
+/**
+ * Where the e2e server's session of `email` is kept once a spec signed it in: under this run's
+ * Playwright output directory (emptied at the start of every run, and the server's data with it),
+ * per shared server port.
+ */
+function savedSessionFile(email: string): string {
+  return path.join(test.info().project.outputDir, "sessions", `${process.env.E2E_PORT ?? 3100}-${email}.json`);
+}
+
+/**
+ * Signs `user` in and waits until the portal has opened `landing`. The first sign-in of a user in
+ * a run goes through the sign-in page and its session is saved; later ones reuse that session (its
+ * cookies) when the server still accepts it, and sign in for real when it does not (a spec signed
+ * the user out, which ends all their sessions). `fresh`: always through the sign-in page, nothing
+ * saved — for specs that end or change sessions, and for specs with a server of their own.
+ */
+export async function signInAs(page: Page, user: { email: string; password: string }, landing = "/pharmacy", options: { fresh?: boolean } = {}): Promise<void> {
+  const saved = options.fresh ? null : savedSessionFile(user.email);
+  if (saved && existsSync(saved)) {
+    await page.context().addCookies(JSON.parse(readFileSync(saved, "utf8")).cookies);
+    await page.goto(landing);
+    const opened = new URL(page.url());
+    if (`${opened.pathname}${opened.search}` === landing) return hydrated(page);
+    // The session has ended: its cookies go, and the user signs in for real below.
+    for (const { name } of JSON.parse(readFileSync(saved, "utf8")).cookies as { name: string }[]) await page.context().clearCookies({ name });
+  }
   await page.goto(`/signin?callbackUrl=${encodeURIComponent(landing)}`);
   await hydrated(page);
   await page.getByLabel("Email").fill(user.email);
@@ -48,6 +72,10 @@ export async function signInAs(page: Page, user: { email: string; password: stri
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(new RegExp(`${landing.replaceAll("/", "\\/")}$`));
   await hydrated(page);
+  if (saved) {
+    mkdirSync(path.dirname(saved), { recursive: true });
+    await page.context().storageState({ path: saved });
+  }
 }
 
 /** Waits until React has hydrated the page (components/ui/hydration-mark.tsx): before that, typing into a form is lost. */

@@ -1,6 +1,6 @@
-import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import { screenshot, SCREENSHOTS } from "./screenshots";
 import { orderWithAnamnesis, otcItem, placeOrder, readDemoFile, signInAs, type DemoFile } from "./demo";
 import { layoutProblems, seriousAccessibilityViolations, settled, WIDTHS } from "./page-checks";
 
@@ -89,7 +89,6 @@ async function pagesOf(page: Page, role: Role, seeded: Awaited<ReturnType<typeof
 }
 
 const LANDING = { admin: "/admin", doctor: "/admin/doctor", pharmacist: "/pharmacy" } as const;
-const screenshots = process.env.SCREENSHOTS === "1";
 const screenshotDir = path.resolve(import.meta.dirname, "..", "docs", "screenshots", "pages");
 
 test.describe.configure({ timeout: 600_000 });
@@ -107,10 +106,9 @@ for (const role of ["pharmacist", "doctor", "admin", null] as const) {
         await settled(page);
         for (const problem of await layoutProblems(page)) problems.push(`${pagePath} at ${width}px: ${problem}`);
         if (width === 1440) for (const violation of await seriousAccessibilityViolations(page)) problems.push(`${pagePath}: ${violation}`);
-        if (screenshots && main && width !== 768) {
-          mkdirSync(screenshotDir, { recursive: true });
+        if (SCREENSHOTS && main && width !== 768) {
           const name = `${(role ?? "public")}${pagePath.replace(/\/[0-9a-f-]{36}/g, "/detail").replaceAll("/", "-")}-${width}.png`;
-          await page.screenshot({ path: path.join(screenshotDir, name), fullPage: true });
+          await screenshot(page, path.join(screenshotDir, name));
         }
       }
     }

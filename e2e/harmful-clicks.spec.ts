@@ -2,9 +2,10 @@
  * Nothing harmful in one click (issue 22): a completed, shipped order is not reopened by one click
  * in the pharmacy portal, and a doctor does not apply a qualified signature by one click. Each
  * tries the one click, cancels the confirmation (nothing changes, read back over REST or on the
- * page), then confirms (the change happens). Screenshots go to test-results/screenshots.
+ * page), then confirms (the change happens). Screenshots go to test-results/screenshots (`npm run screenshots`).
  */
 import { expect, test, type APIRequestContext } from "@playwright/test";
+import { screenshot } from "./screenshots";
 import { otcItem, placeOrder, readDemoFile, signInAs } from "./demo";
 
 const demo = () => readDemoFile();
@@ -59,7 +60,7 @@ test("a completed order shows completed, and leaving completed asks first: Cance
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText("The shipment stays recorded");
   await expect(dialog.getByRole("button", { name: "Cancel", exact: true })).toBeFocused();
-  await page.screenshot({ path: shot("pharmacy-order-reopen-confirmation"), fullPage: true });
+  await screenshot(page, shot("pharmacy-order-reopen-confirmation"));
 
   await dialog.getByRole("button", { name: "Cancel", exact: true }).click();
   await expect(dialog).toBeHidden();
@@ -126,7 +127,7 @@ test("a doctor's Sign prescription shows a summary naming what is missing; nothi
   await expect(missing).toContainText("No anamnesis");
   await expect(missing).toContainText("No date of birth");
   await expect(dialog.getByRole("list", { name: "Items to sign" })).toContainText(/2 × .+ \(PZN \d+\)/);
-  await page.screenshot({ path: shot("doctor-sign-confirmation"), fullPage: true });
+  await screenshot(page, shot("doctor-sign-confirmation"));
 
   await dialog.getByRole("button", { name: "Cancel", exact: true }).click();
   await expect(dialog).toBeHidden();

@@ -38,7 +38,7 @@ test("the favicon is served", async ({ request }) => {
 
 test("the header shows the signed-in user, their portal and sign-out instead of Sign in", async ({ page }) => {
   const { pharmacist } = readDemoFile().users;
-  await signInAs(page, pharmacist);
+  await signInAs(page, pharmacist, "/pharmacy", { fresh: true }); // signs out below
   await page.goto("/");
   const banner = page.getByRole("banner");
   await expect(banner.getByTestId("signed-in-user")).toContainText(pharmacist.email);

@@ -5,11 +5,12 @@
  * Playwright web server refuses (SSRF guard), so this spec runs its own production server (the build from
  * the Playwright web server) with private targets allowed and short retry pauses, on its own data.
  */
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { screenshot, SCREENSHOTS_TO_DOCS } from "./screenshots";
 import { signInAs } from "./demo";
 import { ownServerEnv, signalOwnServer, startOwnServer, type OwnServer } from "./own-server";
 
@@ -42,8 +43,6 @@ test.use({ baseURL: base, viewport: { width: 1280, height: 900 } });
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   rmSync(dataDir, { recursive: true, force: true });
-  mkdirSync(shots, { recursive: true });
-  if (process.env.SCREENSHOTS_TO_DOCS === "1") mkdirSync(docShots, { recursive: true });
   receiver = createServer((req, res) => {
     req.resume();
     req.on("end", () => {
@@ -73,10 +72,10 @@ test.afterAll(async () => {
   receiver?.close();
 });
 
-/** Every page's states are photographed for review; the docs' copies are refreshed only with SCREENSHOTS_TO_DOCS=1. */
+/** Every page's states are photographed for review (`npm run screenshots`); the docs' copies are refreshed only with SCREENSHOTS_TO_DOCS=1. */
 async function shot(page: Page, name: string, forDocs = false) {
-  const dir = forDocs && process.env.SCREENSHOTS_TO_DOCS === "1" ? docShots : shots;
-  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+  const dir = forDocs && SCREENSHOTS_TO_DOCS ? docShots : shots;
+  await screenshot(page, path.join(dir, `${name}.png`));
 }
 
 /** A page whose tRPC calls all fail: the error states (a double on purpose: the real server does not fail on demand). */
@@ -120,7 +119,7 @@ async function placeOrder(request: APIRequestContext, externalId: string): Promi
 }
 
 test("API keys: created with orders_read and shown once, used, revoked (401 at once)", async ({ page }) => {
-  await signInAs(page, demo.users.pharmacist, "/pharmacy/settings/api-keys");
+  await signInAs(page, demo.users.pharmacist, "/pharmacy/settings/api-keys", { fresh: true });
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("API keys");
 
   // The form refuses a key without a name or permissions before sending it.
@@ -157,7 +156,7 @@ test("API keys: created with orders_read and shown once, used, revoked (401 at o
 });
 
 test("webhooks: registered with the secret shown once, a test answered by the receiver", async ({ page }) => {
-  await signInAs(page, demo.users.pharmacist, "/pharmacy/api-access/webhooks");
+  await signInAs(page, demo.users.pharmacist, "/pharmacy/api-access/webhooks", { fresh: true });
   await expect(page.getByText("No webhooks registered")).toBeVisible();
   await shot(page, "pharmacy-webhooks-empty");
 
@@ -186,7 +185,7 @@ test("webhooks: registered with the secret shown once, a test answered by the re
 
 test("delivery logs: a delivered and a dropped delivery with their attempts; the dropped one re-sent; the home page counts", async ({ page }) => {
   test.setTimeout(90_000);
-  await signInAs(page, demo.users.pharmacist, "/pharmacy");
+  await signInAs(page, demo.users.pharmacist, "/pharmacy", { fresh: true });
   await expect(page.getByText("Nothing is waiting for you right now.")).toBeVisible();
   await shot(page, "pharmacy-home-empty");
   await page.goto("/pharmacy/api-access/delivery-logs");

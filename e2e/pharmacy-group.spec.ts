@@ -5,10 +5,11 @@
  * stock page offers the group's pharmacies to pick from.
  */
 import { expect, test, type APIRequestContext } from "@playwright/test";
+import { screenshot, SCREENSHOTS_TO_DOCS } from "./screenshots";
 import { otcItem, placeOrder, readDemoFile, signInAs, type DemoFile } from "./demo";
 
-/** Screenshots for review; the README's copies in docs/screenshots are refreshed only with UPDATE_SCREENSHOTS=1. */
-const shotPath = (name: string) => `${process.env.UPDATE_SCREENSHOTS === "1" ? "docs/screenshots" : "test-results/screenshots"}/${name}.png`;
+/** Screenshots for review; the README's copies in docs/screenshots are refreshed only with SCREENSHOTS_TO_DOCS=1 (`npm run screenshots`, e2e/screenshots.ts). */
+const shotPath = (name: string) => `${SCREENSHOTS_TO_DOCS ? "docs/screenshots" : "test-results/screenshots"}/${name}.png`;
 
 /** The parts of demo.json this spec uses besides DemoFile's (README, "The sandbox: .data/demo.json"). */
 type Sandbox = DemoFile & { keys: { pharmacy_group: string } };
@@ -55,7 +56,7 @@ test("a group pharmacist sees both group pharmacies' orders, narrows to one, and
   await expect(page.getByRole("row").filter({ hasText: poFirst.name })).toContainText(first.display_name);
   await expect(page.getByRole("row").filter({ hasText: poSecond.name })).toContainText(second.display_name);
   await expect(page.getByText(`${prefix}c`)).toHaveCount(0);
-  await page.screenshot({ path: shotPath("pharmacy-orders-queue-group"), fullPage: true });
+  await screenshot(page, shotPath("pharmacy-orders-queue-group"));
 
   // Picking one pharmacy narrows the queue to its orders.
   const picker = page.getByLabel("Pharmacy", { exact: true });
@@ -89,7 +90,7 @@ test("a group pharmacist sees both group pharmacies' orders, narrows to one, and
   expect((await listed.json()).error.data.code).toBe("NOT_FOUND");
   await page.goto(`/pharmacy/orders/${crypto.randomUUID()}`);
   await expect(page.getByText(/Order not found/)).toBeVisible();
-  await page.screenshot({ path: shotPath("pharmacy-order-not-found-group"), fullPage: true });
+  await screenshot(page, shotPath("pharmacy-order-not-found-group"));
 });
 
 test("the pharmacist of one pharmacy does not find the other group pharmacy's order", async ({ page }) => {

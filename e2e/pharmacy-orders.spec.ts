@@ -9,10 +9,11 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test, type APIRequestContext } from "@playwright/test";
+import { screenshot, SCREENSHOTS_TO_DOCS } from "./screenshots";
 import { placeOrder, readDemoFile, signInAs, type DemoFile } from "./demo";
 
-/** Screenshots for review; the README's copies in docs/screenshots are refreshed only with UPDATE_SCREENSHOTS=1. */
-const shotPath = (name: string) => `${process.env.UPDATE_SCREENSHOTS === "1" ? "docs/screenshots" : "test-results/screenshots"}/${name}.png`;
+/** Screenshots for review; the README's copies in docs/screenshots are refreshed only with SCREENSHOTS_TO_DOCS=1 (`npm run screenshots`, e2e/screenshots.ts). */
+const shotPath = (name: string) => `${SCREENSHOTS_TO_DOCS ? "docs/screenshots" : "test-results/screenshots"}/${name}.png`;
 
 /** The parts of demo.json this spec uses besides DemoFile's (README, "The sandbox: .data/demo.json"). */
 type Sandbox = DemoFile & {
@@ -132,7 +133,7 @@ test("a completed order can get a clarification request: it goes on hold, its st
   await expect(page.getByText("Completed → On hold")).toBeVisible();
   // The thread it opened shows at once (no reload).
   await expect(page.getByText(/Open thread · opened/i)).toBeVisible();
-  await page.screenshot({ path: shotPath("pharmacy-order-completed-clarification"), fullPage: true });
+  await screenshot(page, shotPath("pharmacy-order-completed-clarification"));
   expect(await stockOf(page.request, otc.pharmacy_sku_uid)).toBe(stockAfterCompletion);
 });
 
@@ -158,7 +159,7 @@ test("a change that lost a race shows the current state and says so", async ({ p
   await expect(page.getByText(/The order was changed meanwhile \(status is now pending review\)/)).toBeVisible();
   await expect(page.getByText("Waiting for pharmacy → Pending review")).toBeVisible();
   await expect(page.getByLabel("Status", { exact: true })).toHaveValue("pending review");
-  await page.screenshot({ path: shotPath("pharmacy-order-conflict"), fullPage: true });
+  await screenshot(page, shotPath("pharmacy-order-conflict"));
 });
 
 test("an order with a signed prescription shows the PDF in the page", async ({ page }) => {
@@ -189,7 +190,7 @@ test("an order with a signed prescription shows the PDF in the page", async ({ p
   await expect.poll(async () => (await canvas.boundingBox())?.width ?? 0).toBeGreaterThan(before);
   await expect(page.getByRole("link", { name: "Download PDF" })).toHaveAttribute("download", /^prescription-.+\.pdf$/);
   await page.getByRole("button", { name: "Zoom out" }).click();
-  await page.screenshot({ path: shotPath("pharmacy-order-detail-prescription"), fullPage: true });
+  await screenshot(page, shotPath("pharmacy-order-detail-prescription"));
 });
 
 test("another pharmacy's order is not found, and a search without matches says so", async ({ page }, testInfo) => {
@@ -206,12 +207,12 @@ test("another pharmacy's order is not found, and a search without matches says s
 
   await page.getByLabel("Search").fill(lastName);
   await expect(page.getByText("No orders match these filters.")).toBeVisible();
-  await page.screenshot({ path: shotPath("pharmacy-orders-queue-empty"), fullPage: true });
+  await screenshot(page, shotPath("pharmacy-orders-queue-empty"));
 
   await page.goto(`/pharmacy/orders/${foreign.uid}`);
   await expect(page.getByText(/Order not found/)).toBeVisible();
   await expect(page.getByText(lastName)).toHaveCount(0);
-  await page.screenshot({ path: testInfo.outputPath("not-found.png"), fullPage: true });
+  await screenshot(page, testInfo.outputPath("not-found.png"));
 });
 
 test("selected orders change status together; the queue shows every order with its status and priority", async ({ page }) => {
@@ -239,5 +240,5 @@ test("selected orders change status together; the queue shows every order with i
   await expect(page.getByRole("row").filter({ hasText: prefix }).getByText("In progress", { exact: true })).toHaveCount(2);
   await page.getByLabel("Search").fill("");
   await expect(page.getByRole("link", { name: /^PO-/ })).not.toHaveCount(2);
-  await page.screenshot({ path: shotPath("pharmacy-orders-queue"), fullPage: true });
+  await screenshot(page, shotPath("pharmacy-orders-queue"));
 });

@@ -1,22 +1,21 @@
 import { randomUUID } from "node:crypto";
-import { mkdirSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
+import { screenshot, SCREENSHOTS_TO_DOCS } from "./screenshots";
 import { readDemoFile, signInAs } from "./demo";
 
 /**
  * Pharmacy portal: stock and prices, shipping methods and payouts, each checked against the REST
  * API the same data is served by (the demo pharmacy key), with screenshots of the full, empty and
- * error states under test-results/; with UPDATE_SCREENSHOTS=1 the full ones replace those committed
+ * error states under test-results/; with SCREENSHOTS_TO_DOCS=1 the full ones replace those committed
  * under docs/screenshots/.
  */
 const demo = readDemoFile();
 const pharmacy = demo.pharmacies[0]!;
 const PHARMACY_API = "/v1/external_pharmacy_api";
 const SHOTS = "test-results/pharmacy-stock-shots";
-mkdirSync(SHOTS, { recursive: true });
 
 const shot = (page: Page, name: string, committed = false) =>
-  page.screenshot({ path: committed && process.env.UPDATE_SCREENSHOTS === "1" ? `docs/screenshots/${name}.png` : `${SHOTS}/${name}.png`, fullPage: true });
+  screenshot(page, committed && SCREENSHOTS_TO_DOCS ? `docs/screenshots/${name}.png` : `${SHOTS}/${name}.png`);
 
 /**
  * Makes one tRPC procedure fail (as a server error would) or answer `data`, for the empty and error
@@ -151,6 +150,9 @@ test("a pharmacist maps a shipping method, and a REST pharmacy order detail carr
   await page.reload();
   await expect(page.getByLabel(label, { exact: true })).toHaveValue("");
 
+  // The empty list, a double: the list is the organisation's shops' methods, and the sandbox
+  // organisation's shop always has its seeded standard method (no door removes one). The real empty
+  // list of an organisation without methods is tested in server/trpc/pharmacy-stock.test.ts.
   await stubProcedure(page, "pharmacy.shippingMethods.list", { data: [] });
   await page.reload();
   await expect(page.getByText("No shipping methods yet")).toBeVisible();

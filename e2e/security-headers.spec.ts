@@ -105,7 +105,7 @@ test("every portal page, the PDF viewer, the survey preview and the API explorer
     await expect(page.locator(".opblock").first()).toBeVisible();
   }
 
-  await signInAs(page, d.users.admin, "/admin");
+  await signInAs(page, d.users.admin, "/admin", { fresh: true }); // signs out below
   const adminPages = ["/admin", "/admin/orders", "/admin/prescriptions", "/admin/catalogue", "/admin/pharmacies", "/admin/pharmacy-stock", "/admin/shops", "/admin/users", "/admin/api-keys", "/admin/webhooks", "/admin/webhooks/logs", "/admin/questionnaires", "/admin/telemedicine-providers", "/admin/issues", "/admin/audit-log", "/admin/settings"];
   for (const path of adminPages) await visit(page, path);
   // The questionnaire preview (survey-react-ui) renders the anamnesis's questions.
@@ -116,7 +116,7 @@ test("every portal page, the PDF viewer, the survey preview and the API explorer
   const prescriptionUid = await doctorRequest(page.request);
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/signin/);
-  await signInAs(page, d.users.doctor, "/admin/doctor");
+  await signInAs(page, d.users.doctor, "/admin/doctor", { fresh: true }); // signs out below
   for (const path of ["/admin/doctor/waiting-room", "/admin/doctor/statistics"]) await visit(page, path);
   await visit(page, `/admin/doctor/requests/${prescriptionUid}`);
   await expect(page.getByTestId("anamnesis-answers")).toContainText("Do you have any known allergies?");

@@ -1,13 +1,13 @@
-import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from "@playwright/test";
+import { screenshot } from "./screenshots";
 import { otcItem, placeOrder, readDemoFile, signInAs, type DemoFile } from "./demo";
 
 /**
  * Issue 22, "say what it means": the pages show statuses by their labels (components/ui/status.ts),
  * never the spec's raw values; the admin order list says what the pharmacy is doing and when the
  * order really changed; the pharmacist sees an admin's answer ("New answer") on the queue and the
- * home page until the order is opened. Screenshots go to test-results/labels.
+ * home page until the order is opened. Screenshots go to test-results/labels (`npm run screenshots`).
  */
 const demo = () => readDemoFile();
 const tag = () => Math.random().toString(36).slice(2, 8);
@@ -17,8 +17,7 @@ const shots = path.resolve(import.meta.dirname, "..", "test-results", "labels");
 test.use({ viewport: { width: 1280, height: 900 } });
 
 async function shot(page: Page, name: string) {
-  mkdirSync(shots, { recursive: true });
-  await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
+  await screenshot(page, path.join(shots, `${name}.png`));
 }
 
 async function signedInPage(browser: Browser, baseURL: string | undefined, user: { email: string; password: string }, landing: string) {

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { InngestTestEngine } from "@inngest/test";
 import type { NextRequest } from "next/server";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { reloadConfig } from "@/server/config";
 import { useEnv } from "@/tests/wait";
 import { createTenant, type Tenant } from "@/tests/fixtures";
@@ -10,8 +10,6 @@ import { createTestOrder, eur, fulfillmentAt, item, offerSku, orderBody } from "
 import { EMBEDDED_JOBS, scheduleJob, startEmbeddedJobs, type Job } from "./embedded-runner";
 import { inngestFunctions, pharmacyOrderTallyCompaction, pharmacyStatusCheck, webhookLogRetention } from "./inngest";
 import { PHARMACY_STATUS_CHECK_JOB } from "./pharmacy-status-check";
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function deferred() {
   let resolve!: () => void;
@@ -52,6 +50,8 @@ describe("embedded runner", () => {
   });
 
   it("runs on its interval, skipping ticks while a run is still going, and stops", async () => {
+    // The interval's ticks come from a faked clock: counted exactly, whatever the machine's load.
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
     let gate = deferred();
     let calls = 0;
     let running = 0;
@@ -68,20 +68,21 @@ describe("embedded runner", () => {
       },
     });
     try {
-      await sleep(120); // about ten ticks while the first run waits
+      await vi.advanceTimersByTimeAsync(100); // ten ticks while the first run waits
       expect(calls).toBe(1);
       gate.resolve();
       gate = deferred();
       gate.resolve();
-      await sleep(120);
-      expect(calls).toBeGreaterThan(2);
+      await vi.advanceTimersByTimeAsync(30); // three ticks, each runs
+      expect(calls).toBe(4);
       expect(overlapped).toBe(false);
+      job.stop();
+      await vi.advanceTimersByTimeAsync(100);
+      expect(calls).toBe(4);
     } finally {
       job.stop();
+      vi.useRealTimers();
     }
-    const stoppedAt = calls;
-    await sleep(60);
-    expect(calls).toBe(stoppedAt);
   });
 
   it("keeps the schedule going after a failing run", async () => {

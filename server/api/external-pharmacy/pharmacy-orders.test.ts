@@ -4,7 +4,7 @@ import { get, patch } from "@/tests/http";
 import { getPharmacyOrderView } from "@/server/domain/pharmacy-orders/queries";
 import { paginated } from "@/server/wire/format";
 import { address, item, orderBody, placeOrder, withShopSkus } from "@/tests/orders";
-import { sleep } from "@/tests/wait";
+import { laterThanAnyStampSoFar, onPostgres, untilWaitingForLock } from "@/tests/locks";
 import { createSubscription } from "@/tests/webhook-logs";
 import { dispatchOutboxEvents } from "@/server/domain/webhooks/dispatch";
 import { presentPharmacyOrder } from "./pharmacy-order.presenters";
@@ -132,6 +132,31 @@ describe("list and detail", () => {
     expect(page.data).toHaveLength(1);
   });
 
+  it("caps a larger limit at 200 (spec: max 200) when there are more than 200 rows", async () => {
+    const many = await createTenant();
+    const manyRefs = await withShopSkus(many);
+    const r = await placeOrder(many, orderBody(many, [item(manyRefs.otcReference)]));
+    expect(r.status).toBe(201);
+    const po = await many.db.pharmacyOrder.findFirstOrThrow({ where: { orderId: r.json.uid } });
+    // 230 more pharmacy orders of the same order, each on a fulfillment of its own (written in SQL:
+    // placing them one by one would cost a minute); the tally trigger counts them.
+    await many.db.$executeRaw`
+      INSERT INTO "Fulfillment" ("id", "orderId", "externalId", "status", "destinationPharmacyId", "updatedAt")
+      SELECT gen_random_uuid()::text, ${po.orderId}, 'cap-' || g, 'OPEN', ${po.pharmacyId}, now() FROM generate_series(1, 230) g`;
+    await many.db.$executeRaw`
+      INSERT INTO "PharmacyOrder" ("id", "name", "organisationId", "orderId", "fulfillmentId", "pharmacyId", "status", "searchText", "updatedAt")
+      SELECT gen_random_uuid()::text, 'PO-CAP-' || f."externalId", ${po.organisationId}, ${po.orderId}, f."id", ${po.pharmacyId}, ${po.status}, '', now()
+        FROM "Fulfillment" f WHERE f."orderId" = ${po.orderId} AND f."externalId" LIKE 'cap-%'`;
+    const total = await many.db.pharmacyOrder.count({ where: { pharmacyId: many.pharmacy.id } });
+    expect(total).toBe(231);
+    const first = await get(`${BASE}/`, { key: many.keys.pharmacy, query: { limit: "1000" } });
+    expect(first.status).toBe(200);
+    expect(first.json.data).toHaveLength(200);
+    expect([first.json.totalRegistries, first.json.totalPages]).toEqual([total, 2]);
+    const last = await get(`${BASE}/`, { key: many.keys.pharmacy, query: { limit: "1000", page: "1" } }); // pages count from 0
+    expect(last.json.data).toHaveLength(total - 200);
+  });
+
   it("refuses unknown filter values with field errors", async () => {
     const queries: Record<string, string | number>[] = [{ status: "shipped" }, { start_date: "yesterday" }, { end_date: -5 }];
     for (const query of queries) {
@@ -174,14 +199,20 @@ describe("status changes", () => {
     const po = await newPharmacyOrder();
     let changed: ReturnType<typeof setStatus> | undefined;
     let released = 0;
-    // Another command holds the order's lock while the PATCH arrives (on PostgreSQL the PATCH's
-    // transaction begins and waits; on PGlite it waits for the connection).
-    await t.db.$transaction(async (tx) => {
-      await tx.$queryRaw`SELECT "id" FROM "PharmacyOrder" WHERE "id" = ${po.id} FOR UPDATE`;
-      changed = setStatus(po.id, { status: "in-progress" });
-      await sleep(300);
-      released = Date.now();
-    });
+    // Another command holds the order's lock while the PATCH arrives. On PostgreSQL the PATCH's
+    // transaction begins and waits for the row lock (seen in pg_locks), so a stamp taken when its
+    // transaction began (now()) would fall before the release. On PGlite (one connection) the PATCH
+    // cannot begin before the holder commits: there the test proves only that the change is stamped
+    // after the holder's release, not the race.
+    await t.db.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT "id" FROM "PharmacyOrder" WHERE "id" = ${po.id} FOR UPDATE`;
+        changed = setStatus(po.id, { status: "in-progress" });
+        if (onPostgres) await untilWaitingForLock(t.db);
+        released = await laterThanAnyStampSoFar();
+      },
+      { timeout: 30_000 },
+    );
     expect((await changed!).status).toBe(200);
     const order = await t.db.pharmacyOrder.findUniqueOrThrow({ where: { id: po.id } });
     const entry = (await history(po.id)).at(-1)!;
@@ -327,6 +358,19 @@ describe("completion", () => {
     expect(order.status).toBe("completed");
     const management = await get(`/v1/management/orders/${po.orderId}`, { key: t.keys.management });
     expect(management.json.overall_status).toBe("completed");
+  });
+
+  it("sends one pharmacy_sku_stock_updated per SKU: two lines of the same SKU are one event, the stock reduced by both", async () => {
+    const r = await placeOrder(t, orderBody(t, [item(refs.otcReference, { quantity: 2 }), item(refs.otcReference, { quantity: 3 })]));
+    expect(r.status, r.text).toBe(201);
+    const po = await t.db.pharmacyOrder.findFirstOrThrow({ where: { orderId: r.json.uid }, include: { items: true } });
+    expect(po.items).toHaveLength(2);
+    const before = await stockOf();
+    const events = () => t.db.outboxEvent.count({ where: { eventType: "pharmacy_sku_stock_updated", subjectId: t.pharmacySku.id, createdAt: { gte: po.createdAt } } });
+    expect(await events()).toBe(0);
+    expect((await complete(po.id)).status).toBe(200);
+    expect(await stockOf()).toBe(before - 5);
+    expect(await events()).toBe(1);
   });
 
   it("accepts every carrier of the spec, each recorded on its own shipment", async () => {

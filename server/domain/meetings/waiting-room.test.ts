@@ -7,14 +7,13 @@ import { describe, expect, it } from "vitest";
 import { ConflictError, NotFoundError, ValidationError } from "@/server/domain/errors";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { addDoctor, addPatient, meetingEvents } from "@/tests/meetings";
-import { sleep } from "@/tests/wait";
+import { onPostgres, untilWaitingForLock } from "@/tests/locks";
 import { cancelWaitingRoomEntry } from "./cancel-waiting-room-entry";
 import { completeConsultation } from "./complete-consultation";
 import { registerInWaitingRoom } from "./register-in-waiting-room";
 import { PREFERRED_DOCTOR_GRACE_MINUTES, takeNextPatient } from "./take-next-patient";
 import { DEFAULT_CONSULTATION_MINUTES, getWaitingRoomStatus, RECENT_CONSULTATIONS } from "./waiting-room-queries";
 
-const onPostgres = process.env.DATABASE_URL?.startsWith("postgres") ?? false;
 
 async function enqueue(t: Tenant, options: { preferredDoctorId?: string } = {}) {
   const patient = await addPatient(t);
@@ -51,7 +50,7 @@ describe("registerInWaitingRoom", () => {
     );
     const racingId = await written;
     const registering = registerInWaitingRoom(t.organisation.id, { shopId: t.shop.id, patientId: patient.id });
-    await sleep(300);
+    await untilWaitingForLock(t.db); // the registration waits on the patient's row lock: the race is on
     release();
     await racing;
     const { standing, created } = await registering;
@@ -189,7 +188,7 @@ describe("takeNextPatient", () => {
     );
     await written;
     const taking = refusal(takeNextPatient(t.organisation.id, doctor.id));
-    await sleep(300); // takeNextPatient claims the other entry and waits on the index for the racing writer
+    await untilWaitingForLock(t.db); // takeNextPatient claimed the other entry and waits on the index for the racing writer
     release();
     await racing;
     expect(await taking).toMatchObject({ code: "doctor_busy" });
