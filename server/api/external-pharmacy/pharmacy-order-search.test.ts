@@ -3,9 +3,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { databaseDriver } from "@/server/db/client";
 import { migrationsDir } from "@/server/db/migrate";
 import { pharmacyOrderSearchText } from "@/server/domain/pharmacy-orders/search-text";
+import { writeProfileFields } from "@/server/domain/patients/profile-fields";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { get, post } from "@/tests/http";
 import { item, orderBody, placeOrder, withShopSkus } from "@/tests/orders";
+import { until } from "@/tests/wait";
 
 // The pharmacy order list's `search` (issue 23 rule 7): each of the five spec fields on its own, as
 // the order shows it now.
@@ -108,6 +110,44 @@ describe("a renamed patient is found by the new name, not the old one", () => {
     expect(await found("nescio")).toEqual([]);
     const next = await newPharmacyOrder(customer, { first_name: "Greta", last_name: "Garbo" });
     expect((await found("greta garbo")).sort()).toEqual([po.id, next.id].sort());
+  });
+});
+
+describe("a rename concurrent with a new pharmacy order", () => {
+  const onPostgres = process.env.DATABASE_URL?.startsWith("postgres") ?? false;
+
+  // PostgreSQL only (two transactions at once): a rename, not yet committed, has refreshed the
+  // patient's pharmacy orders; an order placed meanwhile waits for it (its pharmacy order reads the
+  // name FOR SHARE) and carries the new name, not the old one.
+  it.skipIf(!onPostgres)("waits for the rename and is found by the new name", async () => {
+    const customer = newCustomer();
+    const first = await newPharmacyOrder(customer, { first_name: "Anna", last_name: "Vorher" });
+    const patientId = (await t.db.pharmacyOrder.findUniqueOrThrow({ where: { id: first.id }, select: { order: { select: { patientId: true } } } })).order.patientId;
+    const lastName = await t.db.patientFieldDefinition.findFirstOrThrow({ where: { organisationId: t.organisation.id, key: "last_name" } });
+
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let renamed!: () => void;
+    const hasRenamed = new Promise<void>((resolve) => (renamed = resolve));
+    const renaming = t.db.$transaction(
+      async (tx) => {
+        await writeProfileFields(tx, patientId, [{ fieldId: lastName.id, key: "last_name", value: "Nachher", source: "shop" }]);
+        renamed();
+        await released;
+      },
+      { timeout: 30_000 },
+    );
+    await hasRenamed;
+    let placed = false;
+    const placing = newPharmacyOrder(customer, { first_name: "Anna", last_name: "Vorher" }).finally(() => (placed = true));
+    // The order either waits on the patient's row lock (the rule) or finishes without waiting (no lock: the failure below).
+    await until(async () => placed || (await t.db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS "n" FROM pg_locks WHERE NOT "granted"`)[0].n > 0);
+    release();
+    await renaming;
+    const second = await placing;
+
+    expect((await found("anna nachher")).sort()).toEqual([first.id, second.id].sort());
+    expect(await found("vorher")).toEqual([]);
   });
 });
 
