@@ -2,7 +2,8 @@ import { randomInt, randomUUID } from "node:crypto";
 import { createApiKey } from "@/server/auth/api-keys";
 import { hashPassword } from "@/server/auth/password";
 import type { Db } from "@/server/db/client";
-import { newPharmacyOrderName, pharmacyOrderSearchText } from "@/server/domain/pharmacy-orders/create-pharmacy-order";
+import { newPharmacyOrderName } from "@/server/domain/pharmacy-orders/create-pharmacy-order";
+import { pharmacyOrderSearchText } from "@/server/domain/pharmacy-orders/search-text";
 import { compactPharmacyOrderTally } from "@/server/domain/pharmacy-orders/tally";
 import { PHARMACY_ORDER_STATUS, type PharmacyOrderStatus } from "@/server/domain/pharmacy-orders/statuses";
 import { ORDER_STATUS } from "@/server/domain/orders/statuses";
@@ -306,7 +307,7 @@ export async function seedOrders(db: Db, { orders: ORDERS = DEFAULT_ORDERS, labe
         prepaid: 0,
         shippingCostsAmount: 495,
         shippingCostsCurrency: "EUR",
-        searchText: pharmacyOrderSearchText([o.shopOrderName, o.name, o.patient.displayName, o.orderId, o.pharmacyOrderId]),
+        searchText: pharmacyOrderSearchText({ shopOrderName: o.shopOrderName, name: o.name, patientName: o.patient.displayName, orderId: o.orderId, id: o.pharmacyOrderId }),
         createdAt: o.createdAt,
         updatedAt: o.updatedAt,
       })),

@@ -178,7 +178,7 @@ describe("shippingMethods", () => {
 
   it("lists every shipping method of the organisation's shops, unmapped ones too, and saves mappings the REST detail then carries", async () => {
     // Before any order names one: the empty list (the portal's empty state; the e2e sandbox cannot show it).
-    expect(await as(pharmacist).shippingMethods.list()).toEqual([]);
+    expect(await as(pharmacist).pharmacy.shippingMethods.list()).toEqual([]);
     const body = routedOrderBody(t, "ship-1", t.pharmacy.id, [item("var-aspirin", { external_id: "ship-1-i1", total_paid: eur(600) })], {
       shipping_methods: ["standard", "express"],
     });

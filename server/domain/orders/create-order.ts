@@ -327,8 +327,6 @@ async function writeOrder(
       explicitPharmacyId: resolved.fulfillmentPharmacyIds[f] ?? resolved.orderPharmacyId,
       doctorId: resolved.doctorId,
       patientId: patient.id,
-      patientName: patient.displayName,
-      shopOrderName: name,
       route: !onHold,
       shippingCost: shippingAssigned ? null : (intake.shippingCost ?? null),
       actor,
@@ -354,8 +352,6 @@ export type NewFulfillment = {
   explicitPharmacyId: string | null;
   doctorId: string | null;
   patientId: string;
-  patientName: string;
-  shopOrderName: string;
   /** False while the order is on hold: nothing goes to a doctor or pharmacy. */
   route: boolean;
   shippingCost: { amount: number; currency: string } | null;
@@ -470,7 +466,6 @@ export async function addFulfillment(tx: Tx, input: NewFulfillment): Promise<boo
         totalPaidAmount: i.totalPaidAmount,
         fulfillmentMethod: i.fulfillmentMethod,
       })),
-      search: { shopOrderName: input.shopOrderName, patientName: input.patientName },
     },
     input.actor,
   );

@@ -15,7 +15,6 @@ type HeldOrder = {
   status: string;
   onHold: boolean;
   pharmacyId: string | null;
-  patientName: string;
   shippingCostAmount: number | null;
   shippingCostCurrency: string | null;
 };
@@ -46,9 +45,8 @@ export async function releaseOrderHold(organisationId: string, orderId: string, 
   return db.$transaction(
     async (tx) => {
       const [order] = await tx.$queryRaw<HeldOrder[]>`
-        SELECT o."id", o."name", o."status", o."onHold", o."pharmacyId", o."shippingCostAmount", o."shippingCostCurrency",
-               p."displayName" AS "patientName"
-          FROM "Order" o JOIN "PatientProfile" p ON p."id" = o."patientId"
+        SELECT o."id", o."name", o."status", o."onHold", o."pharmacyId", o."shippingCostAmount", o."shippingCostCurrency"
+          FROM "Order" o
          WHERE o."id" = ${orderId} AND o."organisationId" = ${organisationId}
            FOR UPDATE OF o`;
       if (!order) throw new NotFoundError();
@@ -165,7 +163,6 @@ async function openHeldFulfillment(
         totalPaidAmount: i.totalPaidAmount,
         fulfillmentMethod: i.fulfillmentMethod,
       })),
-      search: { shopOrderName: order.name, patientName: order.patientName },
     },
     actor,
   );

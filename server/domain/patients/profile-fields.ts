@@ -3,6 +3,7 @@ import { database, type Tx } from "@/server/db/client";
 import { isUniqueViolation } from "@/server/db/errors";
 import { recordAuditEvent } from "@/server/domain/audit/record";
 import { FieldErrorCollector, NotFoundError, ValidationError } from "@/server/domain/errors";
+import { refreshSearchTextOfPatient } from "@/server/domain/pharmacy-orders/search-text";
 import { displayNameOf } from "./shop-customers";
 
 /**
@@ -153,15 +154,18 @@ export async function writeProfileFields(tx: Tx, patientId: string, values: read
   const lastName = column("last_name");
   const dateOfBirth = column("date_of_birth");
   if (firstName === undefined && lastName === undefined && dateOfBirth === undefined) return;
-  const profile = await tx.patientProfile.findUniqueOrThrow({ where: { id: patientId }, select: { firstName: true, lastName: true } });
+  const profile = await tx.patientProfile.findUniqueOrThrow({ where: { id: patientId }, select: { firstName: true, lastName: true, displayName: true } });
   const names = { firstName: firstName ?? profile.firstName, lastName: lastName ?? profile.lastName };
+  const displayName = displayNameOf(names);
   await tx.patientProfile.update({
     where: { id: patientId },
     data: {
-      ...(firstName !== undefined || lastName !== undefined ? { ...names, displayName: displayNameOf(names) } : {}),
+      ...(firstName !== undefined || lastName !== undefined ? { ...names, displayName } : {}),
       ...(dateOfBirth !== undefined ? { dateOfBirth: new Date(`${dateOfBirth}T00:00:00Z`) } : {}),
     },
   });
+  // The pharmacy orders' search finds the patient by the new name (the update above holds the row).
+  if ((firstName !== undefined || lastName !== undefined) && displayName !== profile.displayName) await refreshSearchTextOfPatient(tx, patientId);
 }
 
 // ——— The definitions, as admins manage them (admin tool, Settings → Profile fields) ———

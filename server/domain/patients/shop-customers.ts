@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Tx } from "@/server/db/client";
 import { NotFoundError } from "@/server/domain/errors";
+import { refreshSearchTextOfPatient } from "@/server/domain/pharmacy-orders/search-text";
 
 export type ShopCustomerPatient = { id: string; displayName: string; created: boolean };
 
@@ -36,7 +37,7 @@ export async function findOrCreateShopCustomer(
   const lastName = names.lastName ?? null;
   const displayName = displayNameOf(names);
   const [existing] = await knownCustomer(tx, shopId, customer.id, email, { firstName, lastName, displayName });
-  if (existing) return { ...existing, created: false };
+  if (existing) return known(tx, existing);
 
   const patient = { id: randomUUID(), displayName };
   const inserted = await tx.$queryRaw<{ id: string }[]>`
@@ -53,8 +54,17 @@ export async function findOrCreateShopCustomer(
   await tx.$executeRaw`DELETE FROM "PatientProfile" WHERE "id" = ${patient.id}`;
   const [winner] = await knownCustomer(tx, shopId, customer.id, email, { firstName, lastName, displayName });
   if (!winner) throw new Error(`shop customer ${customer.id} conflicted but cannot be read`);
-  return { ...winner, created: false };
+  return known(tx, winner);
 }
+
+/** A known customer's patient; a name just filled in reaches its pharmacy orders' search text. */
+async function known(tx: Tx, patient: KnownCustomer): Promise<ShopCustomerPatient> {
+  if (patient.named) await refreshSearchTextOfPatient(tx, patient.id);
+  return { id: patient.id, displayName: patient.displayName, created: false };
+}
+
+/** named: this call filled the profile's blank name. */
+type KnownCustomer = { id: string; displayName: string; named: boolean };
 
 /**
  * The known customer's patient, filling its gaps in the same statement. The updates touch (and
@@ -66,7 +76,7 @@ function knownCustomer(
   shopCustomerId: string,
   email: string | null,
   names: { firstName: string | null; lastName: string | null; displayName: string },
-): Promise<{ id: string; displayName: string }[]> {
+): Promise<KnownCustomer[]> {
   return tx.$queryRaw`
     WITH target AS (
       SELECT c."id", c."patientId" FROM "ShopCustomer" c WHERE c."shopId" = ${shopId} AND c."shopCustomerId" = ${shopCustomerId}),
@@ -85,7 +95,8 @@ function knownCustomer(
        WHERE p."id" = t."patientId"
          AND ((p."email" IS NULL AND ${email}::text IS NOT NULL) OR (p."displayName" = '' AND ${names.displayName}::text <> ''))
       RETURNING p."id", p."displayName")
-    SELECT t."patientId" AS "id", coalesce(f."displayName", p."displayName") AS "displayName"
+    SELECT t."patientId" AS "id", coalesce(f."displayName", p."displayName") AS "displayName",
+           (p."displayName" = '' AND coalesce(f."displayName", '') <> '') AS "named"
       FROM target t JOIN "PatientProfile" p ON p."id" = t."patientId" LEFT JOIN filled f ON f."id" = t."patientId"`;
 }
 

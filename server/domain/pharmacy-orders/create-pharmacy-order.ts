@@ -4,6 +4,7 @@ import type { Actor } from "@/server/domain/actor";
 import { outboxInsertSql } from "@/server/domain/events/outbox";
 import { refreshProjectedPayouts } from "@/server/domain/payouts/route-payouts";
 import { historyInsertSql } from "./lock";
+import { newPharmacyOrderSearchText } from "./search-text";
 import { deliveryTypeOfHints, PHARMACY_ORDER_STATUS } from "./statuses";
 
 const NAME_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
@@ -12,14 +13,6 @@ const NAME_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 export function newPharmacyOrderName(): string {
   const group = () => Array.from({ length: 4 }, () => NAME_ALPHABET[randomInt(NAME_ALPHABET.length)]).join("");
   return `PO-${group()}-${group()}-${group()}`;
-}
-
-/** The text `search` matches: names and uids, lower-cased, in one indexed column. */
-export function pharmacyOrderSearchText(parts: (string | null | undefined)[]): string {
-  return parts
-    .filter((p): p is string => Boolean(p))
-    .join(" ")
-    .toLowerCase();
 }
 
 export type NewPharmacyOrder = {
@@ -33,12 +26,11 @@ export type NewPharmacyOrder = {
   shippingCostsCurrency: string | null;
   /** fulfillmentMethod: the order item's hint, which selects the delivery type (deliveryTypeOfHints). */
   items: { orderItemId: string; pharmacySkuId: string | null; amount: number; totalPaidAmount: number; fulfillmentMethod: string | null }[];
-  search: { shopOrderName: string | null; patientName: string };
 };
 
 /**
  * Creates a pharmacy order in "waiting for pharmacy" with the delivery type its items' hints select,
- * its first history entry, its projected
+ * its search text (search-text.ts), its first history entry, its projected
  * payouts (paid prescription orders) and pharmacy_order_created. The order, its items, its
  * history and the event go in one statement: order intake creates a pharmacy order per
  * fulfillment, and as Prisma model calls these were six statements (the intake row of the orders
@@ -47,7 +39,7 @@ export type NewPharmacyOrder = {
 export async function createPharmacyOrder(tx: Tx, input: NewPharmacyOrder, actor: Actor): Promise<string> {
   const id = randomUUID();
   const name = newPharmacyOrderName();
-  const searchText = pharmacyOrderSearchText([input.search.shopOrderName, name, input.search.patientName, input.orderId, id]);
+  const searchText = await newPharmacyOrderSearchText(tx, { id, name, orderId: input.orderId });
   const items = input.items.map(({ fulfillmentMethod: _hint, ...item }) => ({ id: randomUUID(), pharmacyOrderId: id, ...item }));
   const deliveryType = deliveryTypeOfHints(input.items.map((item) => item.fulfillmentMethod));
   const event = outboxInsertSql({ type: "pharmacy_order_created", organisationId: input.organisationId, pharmacyId: input.pharmacyId, subjectId: id });

@@ -5,7 +5,7 @@ import type { Address } from "@/server/domain/orders/intake";
 import type { Page } from "@/server/domain/paging";
 import { isSignedStatus } from "@/server/domain/prescriptions/statuses";
 import { readVerified } from "@/server/storage/prescription-files";
-import { escapeLike } from "@/server/domain/search";
+import { searchTextPattern } from "./search-text";
 import { pharmacyIdCondition, pharmacyOrderStatusCountsSql, pharmacyOrderTallySql } from "./tally";
 
 /**
@@ -74,8 +74,8 @@ const SHIPPING_METHOD_SOURCE = Prisma.sql`FROM "ShopOrderShippingMethod" sosm
 function whereClause(filter: PharmacyOrderFilter): Prisma.Sql {
   const conditions = [pharmacyIdCondition(filter.pharmacyIds)];
   if (filter.status) conditions.push(Prisma.sql`"status" = ${filter.status}`);
-  // searchText is lower-cased; the trigram index serves LIKE '%…%'.
-  if (filter.search) conditions.push(Prisma.sql`"searchText" LIKE ${`%${escapeLike(filter.search.toLowerCase())}%`}`);
+  // One part of the search text (search-text.ts); the trigram index serves LIKE '%…%'.
+  if (filter.search) conditions.push(Prisma.sql`"searchText" LIKE ${searchTextPattern(filter.search)}`);
   if (filter.createdFrom) conditions.push(Prisma.sql`"createdAt" >= ${filter.createdFrom}`);
   if (filter.createdTo) conditions.push(Prisma.sql`"createdAt" <= ${filter.createdTo}`);
   return Prisma.join(conditions, " AND ");

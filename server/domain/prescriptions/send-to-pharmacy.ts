@@ -137,19 +137,11 @@ async function loadFulfillments(tx: Tx, prescriptionId: string, orderIds: string
       status: true,
       onHold: true,
       pharmacyId: true,
-      patientId: true,
       shippingCostAmount: true,
       shippingCostCurrency: true,
-      shopOrder: { select: { name: true } },
     },
   });
-  const patients = new Map(
-    (await tx.patientProfile.findMany({ where: { id: { in: orders.map((o) => o.patientId) } }, select: { id: true, displayName: true } })).map((p) => [
-      p.id,
-      p.displayName,
-    ]),
-  );
-  const orderById = new Map(orders.map((o) => [o.id, { ...o, patientName: patients.get(o.patientId) ?? "" }]));
+  const orderById = new Map(orders.map((o) => [o.id, o]));
   return fulfillments.map((f) => ({
     ...f,
     order: orderById.get(f.orderId)!,
@@ -222,7 +214,6 @@ async function openPharmacyOrder(tx: Tx, fulfillment: Fulfillment, prescriptionI
         totalPaidAmount: i.totalPaidAmount,
         fulfillmentMethod: i.fulfillmentMethod,
       })),
-      search: { shopOrderName: order.shopOrder?.name ?? order.name, patientName: order.patientName },
     },
     SYSTEM,
   );
