@@ -38,7 +38,7 @@ export function StockMovements({ pharmacyUid, sku, editor, onClose }: { pharmacy
                 cell: (m) => <span className={`font-medium ${m.delta < 0 ? "text-red-700" : "text-emerald-700"}`}>{m.delta > 0 ? `+${m.delta}` : m.delta}</span>,
               },
               { header: t("after"), className: "tabular-nums", cell: (m) => m.stockAfter },
-              { header: t("why"), cell: (m) => t("reason", { reason: m.reason, order: m.pharmacyOrder ? (m.pharmacyOrder.name ?? m.pharmacyOrder.uid) : "none" }) },
+              { header: t("why"), cell: (m) => (m.pharmacyOrder ? t("withOrder", { reason: t(`reasons.${m.reason}`), order: m.pharmacyOrder.name ?? m.pharmacyOrder.uid }) : t(`reasons.${m.reason}`)) },
               { header: t("who"), className: "text-slate-700", cell: (m) => (m.by.type === "SYSTEM" ? t("system") : t("by", { name: m.by.name ?? t("unknown"), type: m.by.type })) },
             ]}
           />

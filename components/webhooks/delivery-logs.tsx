@@ -173,7 +173,7 @@ export function DeliveryLogs({ portal }: { portal: WebhookPortal }) {
                       <td className="px-4 py-3">
                         <p className="font-mono text-slate-900">{d.eventType}</p>
                         <p className="font-mono text-xs text-slate-500">
-                          {t("subject", { kind: subjectOf(d.eventType), uid: d.subjectUid })}
+                          {t(`subject.${subjectOf(d.eventType)}`, { uid: d.subjectUid })}
                         </p>
                         <p className="text-xs text-slate-500">{format.dateTime(d.createdAt)}</p>
                       </td>
