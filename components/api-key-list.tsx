@@ -1,6 +1,7 @@
 "use client";
 
 import type { UseMutationResult, UseQueryResult } from "@tanstack/react-query";
+import { useTranslations } from "next-intl";
 import { useState, type ReactNode } from "react";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { DataTable, type Column } from "@/components/ui/data-table";
@@ -35,6 +36,7 @@ export function ApiKeyList<K extends ListedApiKey>({
   scope: { title: string; of: (key: K) => ReactNode };
   emptyText: string;
 }) {
+  const t = useTranslations("apiKeys");
   const format = useFormat();
   const [revokedName, setRevokedName] = useState<string | null>(null);
   const revokeKey = async (key: K) => {
@@ -44,7 +46,7 @@ export function ApiKeyList<K extends ListedApiKey>({
 
   const columns: Column<K>[] = [
     {
-      header: "Name",
+      header: t("name"),
       key: true,
       cell: (key) => (
         <>
@@ -55,7 +57,7 @@ export function ApiKeyList<K extends ListedApiKey>({
     },
     { header: scope.title, cell: scope.of, className: "text-slate-700" },
     {
-      header: "Permissions",
+      header: t("permissions"),
       className: "md:min-w-56",
       cell: (key) => (
         <ul className="flex flex-wrap gap-1">
@@ -68,33 +70,33 @@ export function ApiKeyList<K extends ListedApiKey>({
       ),
     },
     {
-      header: "Created",
+      header: t("created"),
       className: "whitespace-nowrap text-slate-700",
       cell: (key) => (
         <div>
           <p>{format.dateTime(key.createdAt)}</p>
           <p className="text-xs text-slate-500">
-            by {key.createdBy?.name ?? "the system"}
-            {key.createdBy?.deactivated && <span className="ml-1 rounded bg-amber-100 px-1 text-amber-800">creator deactivated</span>}
+            {key.createdBy ? t("by", { name: key.createdBy.name }) : t("bySystem")}
+            {key.createdBy?.deactivated && <span className="ml-1 rounded bg-amber-100 px-1 text-amber-800">{t("creatorDeactivated")}</span>}
           </p>
         </div>
       ),
     },
-    { header: "Last used", className: "whitespace-nowrap text-slate-700", cell: (key) => format.dateTime(key.lastUsedAt, "Never") },
+    { header: t("lastUsed"), className: "whitespace-nowrap text-slate-700", cell: (key) => format.dateTime(key.lastUsedAt, t("never")) },
     {
-      header: "Actions",
+      header: t("actions"),
       headerHidden: true,
       className: "md:text-right",
       cell: (key) => (
         <ConfirmButton
-          buttonLabel={`Revoke ${key.displayName}`}
-          title={`Revoke the API key “${key.displayName}”?`}
-          confirmLabel="Confirm revoke"
-          pendingLabel="Revoking…"
+          buttonLabel={t("revokeLabel", { name: key.displayName })}
+          title={t("revokeTitle", { name: key.displayName })}
+          confirmLabel={t("revokeConfirm")}
+          pendingLabel={t("revoking")}
           onConfirm={() => revokeKey(key)}
-          consequence={<p>Every request with this key is refused (401) from its next request on. A revoked key cannot be restored: whoever uses it needs a new key.</p>}
+          consequence={<p>{t("revokeConsequence")}</p>}
         >
-          Revoke
+          {t("revoke")}
         </ConfirmButton>
       ),
     },
@@ -103,19 +105,19 @@ export function ApiKeyList<K extends ListedApiKey>({
   return (
     <section aria-labelledby="keys-heading">
       <h2 id="keys-heading" className="text-lg font-semibold text-slate-900">
-        Active keys
+        {t("heading")}
       </h2>
       <div className="mt-3 space-y-3">
-        {revokedName ? <Notice>Revoked “{revokedName}”: it no longer works.</Notice> : null}
+        {revokedName ? <Notice>{t("revoked", { name: revokedName })}</Notice> : null}
         <QueryView
           query={keys}
-          loadingLabel="Loading API keys…"
+          loadingLabel={t("loading")}
           isEmpty={(data) => data.length === 0}
-          empty={<EmptyState title="No API keys yet">{emptyText}</EmptyState>}
+          empty={<EmptyState title={t("empty")}>{emptyText}</EmptyState>}
         >
-          {(data) => <DataTable label="Active keys" columns={columns} rows={data} rowKey={(key) => key.uid} rowClassName={() => "align-top"} />}
+          {(data) => <DataTable label={t("heading")} columns={columns} rows={data} rowKey={(key) => key.uid} rowClassName={() => "align-top"} />}
         </QueryView>
-        <p className="text-xs text-slate-500">Last use is recorded at most once a minute. A revoked key is refused (401) from its next request on.</p>
+        <p className="text-xs text-slate-500">{t("footnote")}</p>
       </div>
     </section>
   );

@@ -84,7 +84,7 @@ test.describe("a pharmacist who picks Deutsch", () => {
     await page.goto(`/pharmacy/orders/${po!.uid}`);
     await expect(page.getByRole("heading", { name: po!.name })).toBeVisible();
     await expect(page.getByRole("cell", { name: /^3,99\s€$/ }).first()).toBeVisible();
-    await expect(page.getByText(/Created \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}/)).toBeVisible();
+    await expect(page.getByText(/Angelegt \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}/)).toBeVisible();
     await expect(page.locator("main [data-status='waiting for pharmacy']").first()).toHaveText("Wartet auf Apotheke");
     await page.screenshot({ path: shot("languages-pharmacy-order-de"), fullPage: true });
 

@@ -2,15 +2,16 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useSearchParams } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { Fragment, useState } from "react";
 import { Button, SelectField, TextField } from "@/components/ui/controls";
 import { Pager } from "@/components/ui/pager";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import { dateInputToUnix, unixToDateInput, useFormat } from "@/components/ui/format";
+import { pageOfQuery, queryOfPage, useUrlQuery, type UrlUpdates } from "@/components/ui/use-url-state";
 import { errorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
-import { DELIVERY_LOG_STATES, type DeliveryLogState } from "@/server/domain/webhooks/delivery-log-states";
+import { DELIVERY_LOG_STATES } from "@/server/domain/webhooks/delivery-log-states";
 import { EVENT_TYPES, PHARMACY_EVENT_TYPES } from "@/server/domain/webhooks/event-types";
 import { FailingTargetsNotice, useTargetHealth, type WebhookPortal } from "./target-health";
 import { StatusBadge } from "@/components/ui/status-badge";
@@ -20,7 +21,7 @@ const PAGE_SIZE = 25;
 
 const oneOf = <T extends string>(values: readonly T[], value: string | null): T | "" => (value && (values as readonly string[]).includes(value) ? (value as T) : "");
 
-/** An attempt's outcome in a few words: the HTTP status, or what went wrong before one. */
+/** An attempt's outcome in a few words: the HTTP status, or what went wrong before one (the error class as the server names it). */
 function attemptResult(a: { responseStatus: number | null; errorClass: string | null }): string {
   if (a.responseStatus !== null) return `HTTP ${a.responseStatus}`;
   return a.errorClass ? a.errorClass.replaceAll("_", " ") : "—";
@@ -36,35 +37,40 @@ function useLogsApi(portal: WebhookPortal) {
 }
 
 const PORTAL = {
-  pharmacy: { eventTypes: PHARMACY_EVENT_TYPES as readonly string[], webhooks: "/pharmacy/api-access/webhooks", whose: "your" },
-  admin: { eventTypes: EVENT_TYPES as readonly string[], webhooks: "/admin/webhooks", whose: "the organisation's" },
+  pharmacy: { eventTypes: PHARMACY_EVENT_TYPES as readonly string[], webhooks: "/pharmacy/api-access/webhooks" },
+  admin: { eventTypes: EVENT_TYPES as readonly string[], webhooks: "/admin/webhooks" },
 } satisfies Record<WebhookPortal, unknown>;
 
-/** What an event is about, for the log: a pharmacy order, a pharmacy SKU, an appointment or a meeting. */
-function subjectLabel(eventType: string): string {
-  if (eventType.startsWith("pharmacy_order")) return "Order";
-  if (eventType === "pharmacy_sku_stock_updated") return "SKU";
-  if (eventType === "appointment_reminder_due") return "Appointment";
-  return "Meeting";
+/** What an event is about, for the log (messages webhooks.logs.subject): a pharmacy order, a pharmacy SKU, an appointment or a meeting. */
+function subjectOf(eventType: string): "order" | "sku" | "appointment" | "meeting" {
+  if (eventType.startsWith("pharmacy_order")) return "order";
+  if (eventType === "pharmacy_sku_stock_updated") return "sku";
+  if (eventType === "appointment_reminder_due") return "appointment";
+  return "meeting";
 }
 
 /** A portal's Webhook Delivery Logs: the pharmacy portal's (its pharmacies' subscriptions) or the admin tool's (the organisation's). */
 export function DeliveryLogs({ portal }: { portal: WebhookPortal }) {
+  const t = useTranslations("webhooks.logs");
   const format = useFormat();
   const statusLabel = useStatusLabel();
   const api = useLogsApi(portal);
-  const search = useSearchParams();
-  const { eventTypes, webhooks, whose } = PORTAL[portal];
-  // Filters start from the link that led here (the home page links to recent failures).
-  const [state, setState] = useState<DeliveryLogState | "">(oneOf(DELIVERY_LOG_STATES, search.get("state")));
-  const [eventType, setEventType] = useState(oneOf(eventTypes, search.get("eventType")));
-  const [subscriptionUid, setSubscriptionUid] = useState(search.get("subscription") ?? "");
+  const url = useUrlQuery();
+  const { eventTypes, webhooks } = PORTAL[portal];
+  // The filters and page live in the query string (`?state=failed&eventType=…&subscription=…&from=…&to=…&page=2`):
+  // a deep link (the home page links to recent failures), reload and back keep them. `from` and `to` are days
+  // (YYYY-MM-DD); a `from` in Unix seconds (the home page's link) is read as its day.
+  const state = oneOf(DELIVERY_LOG_STATES, url.get("state") ?? null);
+  const eventType = oneOf(eventTypes, url.get("eventType") ?? null);
+  const subscriptionUid = url.get("subscription") ?? "";
+  const fromParam = url.get("from") ?? "";
+  const fromDate = /^\d+$/.test(fromParam) && Number(fromParam) > 0 ? unixToDateInput(Number(fromParam)) : fromParam;
+  const toDate = url.get("to") ?? "";
+  const page = pageOfQuery(url.get("page"));
+  const setPage = (next: number) => url.set({ page: queryOfPage(next) });
+  const filter = (updates: UrlUpdates) => url.set({ ...updates, page: undefined });
   const subscriptions = useQuery(api.subscriptions.queryOptions({}));
   const health = useTargetHealth(portal);
-  const fromParam = Number(search.get("from"));
-  const [fromDate, setFromDate] = useState(Number.isInteger(fromParam) && fromParam > 0 ? unixToDateInput(fromParam) : "");
-  const [toDate, setToDate] = useState("");
-  const [page, setPage] = useState(0);
   const [open, setOpen] = useState<string | null>(null);
   const [resent, setResent] = useState<string | null>(null);
 
@@ -86,71 +92,66 @@ export function DeliveryLogs({ portal }: { portal: WebhookPortal }) {
     refetchInterval: (query) => (query.state.data?.items.some((d) => d.state === "pending" || d.state === "retrying") ? 5_000 : false),
   });
 
-  const changeFilter = <T,>(set: (value: T) => void) => (value: T) => {
-    set(value);
-    setPage(0);
-  };
 
   return (
     <div className="space-y-4">
       <FailingTargetsNotice health={health.data} />
       <form
-        aria-label="Filters"
+        aria-label={t("filters")}
         onSubmit={(e) => e.preventDefault()}
         className="grid gap-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-5"
       >
-        <SelectField label="State" value={state} onChange={(e) => changeFilter(setState)(e.target.value as DeliveryLogState | "")}>
-          <option value="">All states</option>
+        <SelectField label={t("state")} value={state} onChange={(e) => filter({ state: e.target.value })}>
+          <option value="">{t("allStates")}</option>
           {DELIVERY_LOG_STATES.map((s) => (
             <option key={s} value={s}>
               {statusLabel("delivery", s)}
             </option>
           ))}
         </SelectField>
-        <SelectField label="Event type" value={eventType} onChange={(e) => changeFilter(setEventType)(e.target.value as typeof eventType)}>
-          <option value="">All event types</option>
+        <SelectField label={t("eventType")} value={eventType} onChange={(e) => filter({ eventType: e.target.value })}>
+          <option value="">{t("allEventTypes")}</option>
           {eventTypes.map((t) => (
             <option key={t} value={t}>
               {t}
             </option>
           ))}
         </SelectField>
-        <SelectField label="Webhook" value={subscriptionUid} onChange={(e) => changeFilter(setSubscriptionUid)(e.target.value)}>
-          <option value="">All webhooks</option>
+        <SelectField label={t("webhook")} value={subscriptionUid} onChange={(e) => filter({ subscription: e.target.value })}>
+          <option value="">{t("allWebhooks")}</option>
           {(subscriptions.data ?? []).map((sub) => (
             <option key={sub.uid} value={sub.uid}>
-              {sub.target} ({sub.notificationType}){sub.deleted ? ", deleted" : ""}
+              {t("subscriptionOption", { target: sub.target, event: sub.notificationType, deleted: String(sub.deleted) })}
             </option>
           ))}
         </SelectField>
-        <TextField label="From date" type="date" value={fromDate} onChange={(e) => changeFilter(setFromDate)(e.target.value)} />
+        <TextField label={t("from")} type="date" value={fromDate} onChange={(e) => filter({ from: e.target.value })} />
         <TextField
-          label="To date"
+          label={t("to")}
           type="date"
           value={toDate}
-          onChange={(e) => changeFilter(setToDate)(e.target.value)}
-          errors={reversed ? ["Must not be before the from date."] : undefined}
+          onChange={(e) => filter({ to: e.target.value })}
+          errors={reversed ? [t("reversed")] : undefined}
         />
       </form>
 
       {resent ? <Notice>{resent}</Notice> : null}
       {deliveries.isPending ? (
-        <LoadingState label="Loading deliveries…" />
+        <LoadingState label={t("loading")} />
       ) : deliveries.isError ? (
         <ErrorState message={errorMessage(deliveries.error)} onRetry={() => deliveries.refetch()} />
       ) : deliveries.data.items.length === 0 ? (
-        <EmptyState title={state || eventType || subscriptionUid || from || to ? "No deliveries match these filters" : "No webhook deliveries yet"}>
-          {state || eventType || subscriptionUid || from || to ? (
-            "Try other filters."
-          ) : (
-            <>
-              Deliveries appear here once an event happens for one of {whose}{" "}
-              <Link href={webhooks} className="font-medium text-brand-700 hover:underline">
-                webhooks
-              </Link>
-              .
-            </>
-          )}
+        <EmptyState title={state || eventType || subscriptionUid || from || to ? t("emptyFiltered") : t("empty")}>
+          {state || eventType || subscriptionUid || from || to
+            ? t("emptyFilteredHint")
+            : t.rich("emptyHint", {
+                portal,
+                link: (chunks) => (
+                  <Link href={webhooks} className="font-medium text-brand-700 hover:underline">
+                    {chunks}
+                  </Link>
+                ),
+              })}
         </EmptyState>
       ) : (
         <>
@@ -158,11 +159,11 @@ export function DeliveryLogs({ portal }: { portal: WebhookPortal }) {
             <table className="min-w-full divide-y divide-slate-200 text-sm">
               <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
                 <tr>
-                  <th scope="col" className="px-4 py-3">Event (created)</th>
-                  <th scope="col" className="px-4 py-3">Target</th>
-                  <th scope="col" className="px-4 py-3">State</th>
-                  <th scope="col" className="px-4 py-3">Attempts</th>
-                  <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
+                  <th scope="col" className="px-4 py-3">{t("event")}</th>
+                  <th scope="col" className="px-4 py-3">{t("target")}</th>
+                  <th scope="col" className="px-4 py-3">{t("state")}</th>
+                  <th scope="col" className="px-4 py-3">{t("attempts")}</th>
+                  <th scope="col" className="px-4 py-3"><span className="sr-only">{t("actions")}</span></th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
@@ -172,29 +173,29 @@ export function DeliveryLogs({ portal }: { portal: WebhookPortal }) {
                       <td className="px-4 py-3">
                         <p className="font-mono text-slate-900">{d.eventType}</p>
                         <p className="font-mono text-xs text-slate-500">
-                          {subjectLabel(d.eventType)} {d.subjectUid}
+                          {t(`subject.${subjectOf(d.eventType)}`, { uid: d.subjectUid })}
                         </p>
                         <p className="text-xs text-slate-500">{format.dateTime(d.createdAt)}</p>
                       </td>
                       <td className="min-w-48 max-w-xs break-all px-4 py-3 text-slate-700">
                         {d.subscription.target}
-                        {d.subscription.deleted ? <span className="ml-1 text-xs text-slate-500">(subscription deleted)</span> : null}
+                        {d.subscription.deleted ? <span className="ml-1 text-xs text-slate-500">{t("subscriptionDeleted")}</span> : null}
                       </td>
                       <td className="px-4 py-3">
                         <StatusBadge kind="delivery" status={d.state} />
-                        {d.state === "failed" ? <p className="mt-1 text-xs text-slate-500">permanent failure</p> : null}
+                        {d.state === "failed" ? <p className="mt-1 text-xs text-slate-500">{t("permanentFailure")}</p> : null}
                       </td>
                       <td className="px-4 py-3 text-slate-700">
                         <p>
-                          {d.attemptCount} of {d.maxAttempts}
-                          {d.lastAttempt ? ` · last: ${attemptResult(d.lastAttempt)}` : ""}
+                          {t("attemptCount", { count: d.attemptCount, max: d.maxAttempts })}
+                          {d.lastAttempt ? ` · ${t("lastAttempt", { result: attemptResult(d.lastAttempt) })}` : ""}
                         </p>
-                        {d.nextAttemptAt !== null ? <p className="text-xs text-slate-500">next: {format.dateTime(d.nextAttemptAt)}</p> : null}
+                        {d.nextAttemptAt !== null ? <p className="text-xs text-slate-500">{t("nextAttempt", { at: format.dateTime(d.nextAttemptAt) })}</p> : null}
                       </td>
                       <td className="px-4 py-3">
                         <div className="flex flex-col items-end gap-2 whitespace-nowrap">
                           <Button tone="secondary" aria-expanded={open === d.uid} onClick={() => setOpen(open === d.uid ? null : d.uid)}>
-                            {open === d.uid ? "Hide attempts" : "Show attempts"}
+                            {open === d.uid ? t("hideAttempts") : t("showAttempts")}
                           </Button>
                           {d.state === "failed" && !d.subscription.deleted ? (
                             <ResendButton
@@ -202,9 +203,9 @@ export function DeliveryLogs({ portal }: { portal: WebhookPortal }) {
                               deliveryUid={d.uid}
                               onResent={() => {
                                 // Re-sent, it is no longer failed: under the "failed" filter it would vanish from sight.
-                                if (state === "failed") changeFilter(setState)("");
+                                if (state === "failed") filter({ state: undefined });
                                 setOpen(d.uid);
-                                setResent(`Re-sent the ${d.eventType} delivery to ${d.subscription.target}: it is being attempted again.`);
+                                setResent(t("resent", { event: d.eventType, target: d.subscription.target }));
                               }}
                             />
                           ) : null}
@@ -223,7 +224,7 @@ export function DeliveryLogs({ portal }: { portal: WebhookPortal }) {
               </tbody>
             </table>
           </div>
-          <Pager page={page} totalPages={deliveries.data.totalPages} total={deliveries.data.total} noun={["delivery", "deliveries"]} onPage={setPage} />
+          <Pager page={page} totalPages={deliveries.data.totalPages} total={deliveries.data.total} noun={[t("deliveryNoun"), t("deliveriesNoun")]} onPage={setPage} />
         </>
       )}
     </div>
@@ -232,6 +233,7 @@ export function DeliveryLogs({ portal }: { portal: WebhookPortal }) {
 
 function ResendButton({ portal, deliveryUid, onResent }: { portal: WebhookPortal; deliveryUid: string; onResent: () => void }) {
   const api = useLogsApi(portal);
+  const t = useTranslations("webhooks.logs");
   const queryClient = useQueryClient();
   const resend = useMutation(
     api.resend.mutationOptions({
@@ -244,7 +246,7 @@ function ResendButton({ portal, deliveryUid, onResent }: { portal: WebhookPortal
   return (
     <div className="whitespace-nowrap text-right">
       <Button disabled={resend.isPending} onClick={() => resend.mutate({ deliveryUid })}>
-        {resend.isPending ? "Re-sending…" : "Re-send"}
+        {resend.isPending ? t("resending") : t("resend")}
       </Button>
       {resend.error ? <p className="mt-1 max-w-xs whitespace-normal text-xs text-red-700">{errorMessage(resend.error)}</p> : null}
     </div>
@@ -252,28 +254,29 @@ function ResendButton({ portal, deliveryUid, onResent }: { portal: WebhookPortal
 }
 
 function DeliveryDetail({ portal, deliveryUid }: { portal: WebhookPortal; deliveryUid: string }) {
+  const t = useTranslations("webhooks.logs");
   const format = useFormat();
   const api = useLogsApi(portal);
   const detail = useQuery({
     ...api.get.queryOptions({ deliveryUid }),
     refetchInterval: (query) => (query.state.data?.state === "pending" || query.state.data?.state === "retrying" ? 5_000 : false),
   });
-  if (detail.isPending) return <LoadingState label="Loading attempts…" />;
+  if (detail.isPending) return <LoadingState label={t("loadingAttempts")} />;
   if (detail.isError) return <ErrorState message={errorMessage(detail.error)} onRetry={() => detail.refetch()} />;
   const d = detail.data;
   return (
     <div className="space-y-3">
       {d.attempts.length === 0 ? (
-        <p className="text-sm text-slate-600">No attempt recorded yet{d.nextAttemptAt ? `; the first is due ${format.dateTime(d.nextAttemptAt)}` : ""}.</p>
+        <p className="text-sm text-slate-600">{d.nextAttemptAt ? t("noAttemptDue", { at: format.dateTime(d.nextAttemptAt) }) : t("noAttempt")}</p>
       ) : (
-        <table className="min-w-full text-sm" aria-label="Attempts">
+        <table className="min-w-full text-sm" aria-label={t("attempts")}>
           <thead className="text-left text-xs font-medium uppercase tracking-wide text-slate-500">
             <tr>
-              <th scope="col" className="py-1 pr-4">Attempt</th>
-              <th scope="col" className="py-1 pr-4">Time</th>
-              <th scope="col" className="py-1 pr-4">Duration</th>
-              <th scope="col" className="py-1 pr-4">Result</th>
-              <th scope="col" className="py-1 pr-4">Next attempt</th>
+              <th scope="col" className="py-1 pr-4">{t("attempt")}</th>
+              <th scope="col" className="py-1 pr-4">{t("time")}</th>
+              <th scope="col" className="py-1 pr-4">{t("duration")}</th>
+              <th scope="col" className="py-1 pr-4">{t("result")}</th>
+              <th scope="col" className="py-1 pr-4">{t("next")}</th>
             </tr>
           </thead>
           <tbody>
@@ -281,7 +284,7 @@ function DeliveryDetail({ portal, deliveryUid }: { portal: WebhookPortal; delive
               <tr key={a.attemptNumber} className="border-t border-slate-200">
                 <td className="py-1.5 pr-4">#{a.attemptNumber}</td>
                 <td className="py-1.5 pr-4">{format.dateTime(a.startedAt)}</td>
-                <td className="py-1.5 pr-4">{a.durationMs} ms</td>
+                <td className="py-1.5 pr-4">{t("ms", { ms: a.durationMs })}</td>
                 <td className="py-1.5 pr-4">
                   <span className={a.responseStatus !== null && a.responseStatus < 300 ? "text-emerald-800" : "text-red-800"}>{attemptResult(a)}</span>
                   {a.errorMessage && a.responseStatus === null ? <span className="ml-2 text-xs text-slate-500">{a.errorMessage}</span> : null}
@@ -297,7 +300,7 @@ function DeliveryDetail({ portal, deliveryUid }: { portal: WebhookPortal; delive
           {d.resends.map((r, i) => (
             <li key={i}>
               <Notice tone="warning">
-                Re-sent {format.dateTime(r.createdAt)} by {r.by.type === "SYSTEM" ? "the system" : (r.by.name ?? (r.by.type === "USER" ? "a user" : "an API key"))}
+                {t("resentBy", { at: format.dateTime(r.createdAt), type: r.by.type, name: ("name" in r.by ? r.by.name : null) ?? "none" })}
               </Notice>
             </li>
           ))}

@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { useTranslations } from "next-intl";
 import { useFormat } from "@/components/ui/format";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { useTRPC } from "@/components/trpc/react";
@@ -22,42 +23,41 @@ export type TargetHealth = {
   failuresSinceSuccess: number;
 };
 
-const attempts = (n: number) => `${n} failed attempt${n === 1 ? "" : "s"}`;
-
 /**
  * What was measured: the failed attempts since the last success, or since the registration when
  * none succeeded yet ("5 failed attempts since it was registered at …, none succeeded; last failure …").
  * Only the state "failing" (target-health.ts: enough failures over an hour) is called "keeps failing".
  */
-function measured(h: TargetHealth, dateTime: (unixSeconds: number) => string): string {
-  const since =
-    h.lastSuccessAt === null
-      ? `since it was registered at ${dateTime(h.registeredAt)}, none succeeded`
-      : `since the last success at ${dateTime(h.lastSuccessAt)}`;
-  const last = h.lastFailureAt === null ? "" : `; last failure at ${dateTime(h.lastFailureAt)}`;
-  return `${attempts(h.failuresSinceSuccess)} ${since}${last}`;
-}
-
-function describe(h: TargetHealth, dateTime: (unixSeconds: number) => string): string {
-  switch (h.state) {
-    case "failing":
-      return `Keeps failing: ${measured(h, dateTime)}.`;
-    case "recovering":
-      return `Recent failures: ${measured(h, dateTime)}.`;
-    case "healthy":
-      return `Delivering: last success ${dateTime(h.lastSuccessAt!)}.`;
-    default:
-      return "No delivery attempted yet.";
-  }
+function useMeasured() {
+  const t = useTranslations("webhooks.health");
+  const format = useFormat();
+  return (h: TargetHealth) =>
+    t("measured", {
+      count: h.failuresSinceSuccess,
+      since: h.lastSuccessAt === null ? "registration" : "success",
+      registered: format.dateTime(h.registeredAt),
+      success: format.dateTime(h.lastSuccessAt),
+      failure: h.lastFailureAt === null ? "none" : format.dateTime(h.lastFailureAt),
+    });
 }
 
 /** A subscription's health: a badge and one line saying why. */
 export function TargetHealthBadge({ health }: { health: TargetHealth }) {
+  const t = useTranslations("webhooks.health");
   const format = useFormat();
+  const measured = useMeasured();
+  const line =
+    health.state === "failing"
+      ? t("failing", { measured: measured(health) })
+      : health.state === "recovering"
+        ? t("recovering", { measured: measured(health) })
+        : health.state === "healthy"
+          ? t("healthy", { at: format.dateTime(health.lastSuccessAt) })
+          : t("unknown");
   return (
     <p className="mt-2 flex flex-wrap items-center gap-2 text-xs text-slate-600">
       <StatusBadge kind="targetHealth" status={health.state} />
-      <span>{describe(health, format.dateTime)}</span>
+      <span>{line}</span>
     </p>
   );
 }
@@ -71,26 +71,21 @@ export function useTargetHealth(portal: WebhookPortal) {
 
 /** A warning naming the targets that keep failing; nothing when none does. */
 export function FailingTargetsNotice({ health }: { health: TargetHealth[] | undefined }) {
-  const format = useFormat();
+  const t = useTranslations("webhooks.health");
+  const measured = useMeasured();
   const failing = (health ?? []).filter((h) => h.state === "failing");
   if (failing.length === 0) return null;
   return (
     <div role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
-      <p className="font-medium">
-        {failing.length === 1 ? "A webhook target keeps failing" : `${failing.length} webhook targets keep failing`}: its attempts have failed for an hour
-        or more without a success.
-      </p>
+      <p className="font-medium">{t("failingTargets", { count: failing.length })}</p>
       <ul className="mt-1 list-disc pl-5">
         {failing.map((h) => (
           <li key={h.subscriptionUid} className="break-all">
-            {h.notificationType} to {h.target} ({measured(h, format.dateTime)})
+            {t("failingTarget", { event: h.notificationType, target: h.target, measured: measured(h) })}
           </li>
         ))}
       </ul>
-      <p className="mt-1">
-        Check that the receiver is up and answers 2xx. Deliveries are still attempted five times each and then dropped; re-send dropped ones
-        from the delivery logs once it works again.
-      </p>
+      <p className="mt-1">{t("failingAdvice")}</p>
     </div>
   );
 }

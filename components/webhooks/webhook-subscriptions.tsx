@@ -2,37 +2,38 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState, type FormEvent } from "react";
+import { useTranslations } from "next-intl";
+import { useState } from "react";
+import { z } from "zod";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
-import { Button, SecretBox, SelectField, TextField } from "@/components/ui/controls";
+import { Button, SecretBox } from "@/components/ui/controls";
+import { Field, FormError, SubmitButton, inputClass, showServerErrors, useZodForm } from "@/components/ui/form";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import { useFormat } from "@/components/ui/format";
-import { errorMessage, fieldErrors } from "@/components/trpc/errors";
+import { errorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
-import type { FieldErrors } from "@/server/domain/errors";
 import { EVENT_TYPES, PHARMACY_EVENT_TYPES } from "@/server/domain/webhooks/event-types";
-import { toFieldErrors } from "@/server/wire/field-errors";
 import { registerSubscriptionInput } from "@/server/trpc/routers/webhook-subscriptions.schemas";
 import { FailingTargetsNotice, TargetHealthBadge, useTargetHealth, type WebhookPortal } from "./target-health";
 
-/** What differs between the portals' webhook pages: the events, the form's schema, the words, the logs' address. */
+/** What differs between the portals' webhook pages: the events and the logs' address (the words are messages webhooks.<portal>.*). */
 const PORTAL = {
-  pharmacy: {
-    eventTypes: PHARMACY_EVENT_TYPES as readonly string[],
-    schema: registerSubscriptionInput,
-    intro: "We send a signed POST to your URL when the event happens. Registering the same event type and URL again issues a new secret.",
-    empty: "Register one above to be told about new orders, order changes and stock changes.",
-    logs: "/pharmacy/api-access/delivery-logs",
-  },
-  admin: {
-    eventTypes: EVENT_TYPES as readonly string[],
-    schema: registerSubscriptionInput,
-    intro:
-      "We send a signed POST to the URL whenever the event happens anywhere in the organisation (the Management API's notification subscriptions). Registering the same event type and URL again issues a new secret.",
-    empty: "Register one above to be told about orders, stock, appointments and meetings.",
-    logs: "/admin/webhooks/logs",
-  },
+  pharmacy: { eventTypes: PHARMACY_EVENT_TYPES as readonly string[], logs: "/pharmacy/api-access/delivery-logs" },
+  admin: { eventTypes: EVENT_TYPES as readonly string[], logs: "/admin/webhooks/logs" },
 } as const;
+
+/** The form's fields as typed (empty optional fields are no value) into the procedure's input. */
+const registerForm = z
+  .object({ pharmacyUid: z.string(), notificationType: z.string(), target: z.string(), headerKey: z.string(), headerValue: z.string() })
+  .transform((v): z.input<typeof registerSubscriptionInput> => ({
+    ...(v.pharmacyUid ? { pharmacyUid: v.pharmacyUid } : {}),
+    // Checked by the schema below.
+    notificationType: v.notificationType as z.input<typeof registerSubscriptionInput>["notificationType"],
+    target: v.target,
+    headerKey: v.headerKey.trim() || null,
+    headerValue: v.headerValue || null,
+  }))
+  .pipe(registerSubscriptionInput);
 
 type Subscription = { uid: string; notificationType: string; target: string; pharmacyUid: string | null; headerKey: string | null; createdAt: number };
 type TestOutcome = { delivered: boolean; statusCode: number | null; signed: boolean; durationMs: number; error: string | null };
@@ -55,8 +56,6 @@ function useSubscriptionsApi(portal: WebhookPortal) {
   return {
     list,
     register,
-    // The form's input, parsed by the schema again for the procedure's type.
-    registerMutate: (input: unknown, onSuccess: () => void) => register.mutate(registerSubscriptionInput.parse(input), { onSuccess }),
     remove,
     removeAsync: (s: Subscription): Promise<unknown> => remove.mutateAsync(subscriptionOf(s)),
     testPending: (s: Subscription) => test.isPending && test.variables?.subscriptionUid === s.uid,
@@ -83,126 +82,73 @@ export function WebhookSubscriptions({ portal }: { portal: WebhookPortal }) {
 }
 
 function RegisterForm({ portal, api, pharmacies }: { portal: WebhookPortal; api: Api; pharmacies: { uid: string; displayName: string }[] }) {
-  const { eventTypes, schema, intro } = PORTAL[portal];
-  const [pharmacyUid, setPharmacyUid] = useState("");
-  const [notificationType, setNotificationType] = useState<string>("pharmacy_order_updated");
-  const [target, setTarget] = useState("");
-  const [headerKey, setHeaderKey] = useState("");
-  const [headerValue, setHeaderValue] = useState("");
-  const [clientErrors, setClientErrors] = useState<FieldErrors>({});
+  const t = useTranslations("webhooks");
+  const { eventTypes } = PORTAL[portal];
   const register = api.register;
   const choosePharmacy = pharmacies.length > 1;
-  const chosenPharmacy = pharmacyUid || pharmacies[0]?.uid || "";
-
-  const errorsOf = (field: string) => {
-    const local = clientErrors[field];
-    return Array.isArray(local) ? local : fieldErrors(register.error, field);
-  };
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const parsed = schema.safeParse({
-      ...(choosePharmacy ? { pharmacyUid: chosenPharmacy } : {}),
-      notificationType,
-      target,
-      headerKey: headerKey.trim() || null,
-      headerValue: headerValue || null,
-    });
-    if (!parsed.success) {
-      setClientErrors(toFieldErrors(parsed.error.issues));
+  const form = useZodForm(registerForm, { pharmacyUid: "", notificationType: "pharmacy_order_updated", target: "", headerKey: "", headerValue: "" });
+  const submit = form.handleSubmit(async (input) => {
+    try {
+      await register.mutateAsync({ ...input, pharmacyUid: choosePharmacy ? (input.pharmacyUid ?? pharmacies[0]?.uid) : undefined });
+    } catch (error) {
+      showServerErrors(form, error);
       return;
     }
-    setClientErrors({});
-    api.registerMutate(parsed.data, () => {
-      setTarget("");
-      setHeaderKey("");
-      setHeaderValue("");
-    });
-  }
+    form.reset({ ...form.getValues(), target: "", headerKey: "", headerValue: "" });
+  });
 
   return (
-    <section aria-labelledby="register-heading" className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
+    <section aria-labelledby="register-heading" className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
       <h2 id="register-heading" className="text-lg font-semibold text-slate-900">
-        Register a webhook
+        {t("registerHeading")}
       </h2>
-      <p className="mt-1 text-sm text-slate-600">{intro}</p>
+      <p className="mt-1 text-sm text-slate-600">{t(`${portal}.intro`)}</p>
       <form onSubmit={submit} noValidate className="mt-5 space-y-5">
         <div className="grid gap-5 sm:grid-cols-2">
           {choosePharmacy ? (
-            <SelectField label="Pharmacy" value={chosenPharmacy} onChange={(e) => setPharmacyUid(e.target.value)}>
-              {pharmacies.map((p) => (
-                <option key={p.uid} value={p.uid}>
-                  {p.displayName}
-                </option>
-              ))}
-            </SelectField>
+            <Field form={form} name="pharmacyUid" label={t("pharmacy.label")}>
+              {(control) => (
+                <select {...form.register("pharmacyUid")} {...control} className={inputClass}>
+                  {pharmacies.map((p) => (
+                    <option key={p.uid} value={p.uid}>
+                      {p.displayName}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
           ) : null}
-          <SelectField
-            label="Event type"
-            value={notificationType}
-            onChange={(e) => setNotificationType(e.target.value)}
-            errors={errorsOf("notificationType")}
-          >
-            {eventTypes.map((type) => (
-              <option key={type} value={type}>
-                {type}
-              </option>
-            ))}
-          </SelectField>
-          <TextField
-            label="Target URL"
-            type="url"
-            inputMode="url"
-            placeholder="https://erp.example.com/webhooks"
-            value={target}
-            onChange={(e) => setTarget(e.target.value)}
-            errors={errorsOf("target")}
-          />
-          <TextField
-            label="Custom header name (optional)"
-            placeholder="X-Shared-Token"
-            value={headerKey}
-            onChange={(e) => setHeaderKey(e.target.value)}
-            errors={errorsOf("headerKey")}
-          />
-          <TextField
-            label="Custom header value (optional)"
-            value={headerValue}
-            onChange={(e) => setHeaderValue(e.target.value)}
-            errors={errorsOf("headerValue")}
-            hint="Sent with every delivery; stored encrypted and never shown again."
-          />
+          <Field form={form} name="notificationType" label={t("eventType")}>
+            {(control) => (
+              <select {...form.register("notificationType")} {...control} className={inputClass}>
+                {eventTypes.map((type) => (
+                  <option key={type} value={type}>
+                    {type}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field form={form} name="target" label={t("target")} type="url" inputMode="url" placeholder="https://erp.example.com/webhooks" />
+          <Field form={form} name="headerKey" label={t("headerKey")} placeholder="X-Shared-Token" />
+          <Field form={form} name="headerValue" label={t("headerValue")} hint={t("headerValueHint")} />
         </div>
-        {register.error && !register.error.data?.fieldErrors ? <ErrorState message={errorMessage(register.error)} /> : null}
-        <Button type="submit" disabled={register.isPending}>
-          {register.isPending ? "Registering…" : "Register webhook"}
-        </Button>
+        <FormError form={form} />
+        <SubmitButton form={form}>{form.formState.isSubmitting ? t("registering") : t("register")}</SubmitButton>
       </form>
       {register.data ? (
         <div className="mt-6">
-          <SecretBox
-            label="Webhook secret"
-            value={register.data.webhookSecret}
-            note={`Shown only this once: the receiver checks X-Webhook-Signature (HMAC-SHA256 of the raw body) with it. Registered ${register.data.notificationType} to ${register.data.target}.`}
-          />
+          <SecretBox label={t("secret")} value={register.data.webhookSecret} note={t("secretNote", { event: register.data.notificationType, target: register.data.target })} />
         </div>
       ) : null}
     </section>
   );
 }
 
-function describeTest(outcome: TestOutcome): string {
-  const kind = outcome.signed ? "Signed test sent" : "Test sent unsigned";
-  const answer =
-    outcome.statusCode !== null
-      ? `Your receiver answered HTTP ${outcome.statusCode} in ${outcome.durationMs} ms.`
-      : `No answer from your receiver: ${outcome.error ?? "the request failed"}.`;
-  return `${kind} (X-Webhook-Test: true). ${answer}`;
-}
-
 function SubscriptionList({ portal, api, pharmacyNames }: { portal: WebhookPortal; api: Api; pharmacyNames: Map<string, string> | null }) {
+  const t = useTranslations("webhooks");
   const format = useFormat();
-  const { empty, logs } = PORTAL[portal];
+  const { logs } = PORTAL[portal];
   const subscriptions = api.list;
   const health = useTargetHealth(portal);
   const healthOf = new Map((health.data ?? []).map((h) => [h.subscriptionUid, h]));
@@ -213,21 +159,21 @@ function SubscriptionList({ portal, api, pharmacyNames }: { portal: WebhookPorta
     <section aria-labelledby="subscriptions-heading">
       <div className="flex items-baseline justify-between gap-4">
         <h2 id="subscriptions-heading" className="text-lg font-semibold text-slate-900">
-          Subscriptions
+          {t("subscriptions")}
         </h2>
         <Link href={logs} className="text-sm font-medium text-brand-700 hover:underline">
-          Webhook delivery logs →
+          {t("logsLink")} →
         </Link>
       </div>
       <div className="mt-3 space-y-3">
         {notice ? <Notice>{notice}</Notice> : null}
         <FailingTargetsNotice health={health.data} />
         {subscriptions.isPending ? (
-          <LoadingState label="Loading webhook subscriptions…" />
+          <LoadingState label={t("loading")} />
         ) : subscriptions.isError ? (
           <ErrorState message={errorMessage(subscriptions.error)} onRetry={() => subscriptions.refetch()} />
         ) : subscriptions.data.length === 0 ? (
-          <EmptyState title="No webhooks registered">{empty}</EmptyState>
+          <EmptyState title={t("empty")}>{t(`${portal}.empty`)}</EmptyState>
         ) : (
           <ul className="divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white shadow-sm">
             {subscriptions.data.map((s) => {
@@ -240,8 +186,9 @@ function SubscriptionList({ portal, api, pharmacyNames }: { portal: WebhookPorta
                       <p className="font-mono text-sm font-medium text-slate-900">{s.notificationType}</p>
                       <p className="break-all text-sm text-slate-700">{s.target}</p>
                       <p className="mt-1 text-xs text-slate-500">
-                        {pharmacyNames ? `${pharmacyNames.get(s.pharmacyUid ?? "") ?? "Pharmacy"} · ` : ""}
-                        {s.headerKey ? `Custom header ${s.headerKey} · ` : ""}Registered {format.dateTime(s.createdAt)}
+                        {pharmacyNames ? `${pharmacyNames.get(s.pharmacyUid ?? "") ?? t("pharmacy.label")} · ` : ""}
+                        {s.headerKey ? `${t("customHeader", { name: s.headerKey })} · ` : ""}
+                        {t("registered", { at: format.dateTime(s.createdAt) })}
                       </p>
                       {targetHealth ? <TargetHealthBadge health={targetHealth} /> : null}
                     </div>
@@ -251,25 +198,25 @@ function SubscriptionList({ portal, api, pharmacyNames }: { portal: WebhookPorta
                         disabled={api.testPending(s)}
                         onClick={() => api.sendTest(s, (outcome) => setTests((all) => ({ ...all, [s.uid]: outcome })))}
                       >
-                        Send test
+                        {t("sendTest")}
                       </Button>
                       <Link
                         href={`${logs}?subscription=${encodeURIComponent(s.uid)}`}
                         className="inline-flex items-center rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50"
                       >
-                        Deliveries
+                        {t("deliveries")}
                       </Link>
                       <ConfirmButton
-                        title={`Delete the ${s.notificationType} webhook to ${s.target}?`}
-                        confirmLabel="Confirm delete"
-                        pendingLabel="Deleting…"
+                        title={t("deleteTitle", { event: s.notificationType, target: s.target })}
+                        confirmLabel={t("deleteConfirm")}
+                        pendingLabel={t("deleting")}
                         onConfirm={async () => {
                           await api.removeAsync(s);
-                          setNotice(`Deleted the ${s.notificationType} webhook to ${s.target}.`);
+                          setNotice(t("deleted", { event: s.notificationType, target: s.target }));
                         }}
-                        consequence={<p>No more {s.notificationType} events are sent to this target; deliveries still queued for it end at their next attempt. Its delivery logs stay readable. To receive the events again, register the target anew.</p>}
+                        consequence={<p>{t("deleteConsequence", { event: s.notificationType })}</p>}
                       >
-                        Delete
+                        {t("delete")}
                       </ConfirmButton>
                     </div>
                   </div>
@@ -280,7 +227,9 @@ function SubscriptionList({ portal, api, pharmacyNames }: { portal: WebhookPorta
                         "failure" in test || !test.delivered ? "border-amber-200 bg-amber-50 text-amber-900" : "border-emerald-200 bg-emerald-50 text-emerald-800"
                       }`}
                     >
-                      {"failure" in test ? `The test was not sent: ${test.failure}` : describeTest(test)}
+                      {"failure" in test
+                        ? t("testNotSent", { reason: test.failure })
+                        : t("testSent", { signed: String(test.signed), answered: String(test.statusCode !== null), status: test.statusCode ?? 0, ms: test.durationMs, error: test.error ?? t("requestFailed") })}
                     </p>
                   ) : null}
                 </li>

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { getTranslations } from "next-intl/server";
 import { PharmacyNav } from "@/components/pharmacy/pharmacy-nav";
 import { PortalShell } from "@/components/portal-shell";
 import { TrpcReactProvider } from "@/components/trpc/react";
@@ -9,10 +10,12 @@ import { requirePortalViewer } from "@/server/auth/portal-session";
  * asked for), the shell with the portal's navigation, and one tRPC client for the whole portal.
  */
 export default async function PharmacyLayout({ children }: { children: ReactNode }) {
+  const t = await getTranslations("pharmacy.pages.home");
+  const shell = await getTranslations("shell.portals");
   const viewer = await requirePortalViewer("PHARMACIST");
-  const place = viewer.pharmacy?.displayName ?? viewer.pharmacyGroup?.displayName ?? "No pharmacy assigned";
+  const place = viewer.pharmacy?.displayName ?? viewer.pharmacyGroup?.displayName ?? t("noPharmacy");
   return (
-    <PortalShell portal="Pharmacy portal" userName={viewer.displayName} place={place} nav={<PharmacyNav />}>
+    <PortalShell portal={shell("PHARMACIST")} userName={viewer.displayName} place={place} nav={<PharmacyNav />}>
       <TrpcReactProvider>{children}</TrpcReactProvider>
     </PortalShell>
   );

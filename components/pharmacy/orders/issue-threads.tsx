@@ -1,6 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { Button } from "@/components/ui/controls";
 import { useFormat } from "@/components/ui/format";
@@ -15,23 +16,23 @@ import { useTRPC } from "@/components/trpc/react";
  * (which the history already shows) opens on request.
  */
 export function IssueThreads({ pharmacyOrderUid }: { pharmacyOrderUid: string }) {
+  const t = useTranslations("pharmacy.order.threadList");
   const format = useFormat();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const threads = useQuery(trpc.pharmacy.issueThreads.listForOrder.queryOptions({ pharmacyOrderUid }, { refetchInterval: 15_000 }));
   const reply = useMutation(trpc.pharmacy.issueThreads.reply.mutationOptions());
   const [expanded, setExpanded] = useState<Set<string>>(new Set());
-  if (threads.isPending) return <LoadingState label="Loading the issue threads…" />;
+  if (threads.isPending) return <LoadingState label={t("loading")} />;
   if (threads.isError) return <ErrorState message={errorMessage(threads.error)} onRetry={() => void threads.refetch()} />;
-  if (threads.data.length === 0) return <p className="text-sm text-slate-500">No issue threads: putting the order on hold with a comment opens one.</p>;
+  if (threads.data.length === 0) return <p className="text-sm text-slate-500">{t("none")}</p>;
   return (
     <div className="space-y-6">
       {threads.data.map((thread) => (
         <div key={thread.uid} className="space-y-2">
           <div className="flex flex-wrap items-center justify-between gap-2">
             <p className="text-xs font-semibold uppercase tracking-wide text-slate-500">
-              {thread.status === "open" ? "Open thread" : "Resolved thread"} · opened {format.dateTime(thread.createdAt)} by {thread.openedBy} ·{" "}
-              {thread.messageCount} {thread.messageCount === 1 ? "reply" : "replies"}
+              {t("summary", { status: thread.status, opened: format.dateTime(thread.createdAt), by: thread.openedBy, replies: thread.messageCount })}
             </p>
             {thread.messageCount === 0 ? (
               <Button
@@ -39,7 +40,7 @@ export function IssueThreads({ pharmacyOrderUid }: { pharmacyOrderUid: string })
                 aria-expanded={expanded.has(thread.uid)}
                 onClick={() => setExpanded((all) => new Set(all.has(thread.uid) ? [...all].filter((u) => u !== thread.uid) : [...all, thread.uid]))}
               >
-                {expanded.has(thread.uid) ? "Hide conversation" : "Show conversation"}
+                {expanded.has(thread.uid) ? t("hide") : t("show")}
               </Button>
             ) : null}
           </div>

@@ -1,129 +1,101 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useTranslations } from "next-intl";
 import type { inferRouterOutputs } from "@trpc/server";
-import { useFormat } from "@/components/ui/format";
+import { dateInputToUnix, useFormat } from "@/components/ui/format";
 import { PharmacyChoice } from "@/components/pharmacy/pharmacy-choice";
-import { errorMessage, fieldErrors } from "@/components/trpc/errors";
+import { fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { Button, SelectField, TextField } from "@/components/ui/controls";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { Pager } from "@/components/ui/pager";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { useStatusLabel } from "@/components/ui/status";
-import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
+import { EmptyState } from "@/components/ui/states";
+import { QueryView } from "@/components/ui/query-view";
+import { useListSearch } from "@/components/ui/use-list-search";
+import { useUrlQuery, type UrlUpdates } from "@/components/ui/use-url-state";
 import type { AppRouter } from "@/server/trpc/router";
 
 type Payouts = inferRouterOutputs<AppRouter>["pharmacy"]["payouts"]["list"];
-type Status = "" | "projected" | "routed";
+const STATUSES = ["projected", "routed"] as const;
+type Status = (typeof STATUSES)[number];
+const isStatus = (value: string | undefined): value is Status => STATUSES.includes(value as Status);
 
 const PAGE_SIZE = 50;
-
-/** A date input's day (YYYY-MM-DD) as Unix seconds: its first second, or with `endOfDay` its last (UTC). */
-function daySeconds(day: string, endOfDay = false): number | undefined {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return undefined;
-  const start = Date.parse(`${day}T00:00:00Z`) / 1000;
-  return Number.isNaN(start) ? undefined : endOfDay ? start + 86_399 : start;
-}
 
 export function PayoutsPage() {
   return <PharmacyChoice>{(pharmacyUid) => <PayoutsView pharmacyUid={pharmacyUid} />}</PharmacyChoice>;
 }
 
+/**
+ * A pharmacy's payouts. Search, status, dates and page live in the query string
+ * (`?q=…&status=routed&from=2026-01-01&to=…&page=2`): a deep link, reload and back keep them.
+ */
 function PayoutsView({ pharmacyUid }: { pharmacyUid: string }) {
+  const t = useTranslations("pharmacy.payouts");
   const statusLabel = useStatusLabel();
   const trpc = useTRPC();
-  const [status, setStatus] = useState<Status>("");
-  const [fromDay, setFromDay] = useState("");
-  const [toDay, setToDay] = useState("");
-  const [page, setPage] = useState(0);
-  const [searchText, setSearchText] = useState("");
-  const [search, setSearch] = useState("");
-  // Searching as one types, once the typing pauses.
-  useEffect(() => {
-    const next = searchText.trim();
-    if (next === search) return;
-    const timer = setTimeout(() => {
-      setSearch(next);
-      setPage(0);
-    }, 300);
-    return () => clearTimeout(timer);
-  }, [searchText, search]);
+  const url = useUrlQuery();
+  const { text: searchText, setText: setSearchText, search, page, setPage } = useListSearch();
+  const statusParam = url.get("status");
+  const status = isStatus(statusParam) ? statusParam : undefined;
+  const fromDay = url.get("from") ?? "";
+  const toDay = url.get("to") ?? "";
+  // A new filter starts at the first page.
+  const filter = (updates: UrlUpdates) => url.set({ ...updates, page: undefined });
   const input = {
     pharmacyUid,
-    status: status || undefined,
-    search: search || undefined,
-    from: daySeconds(fromDay),
-    to: daySeconds(toDay, true),
+    status,
+    search,
+    from: dateInputToUnix(fromDay, "start"),
+    to: dateInputToUnix(toDay, "end"),
     page,
     limit: PAGE_SIZE,
   };
-  const payouts = useQuery(trpc.pharmacy.payouts.list.queryOptions(input));
+  const payouts = useQuery(trpc.pharmacy.payouts.list.queryOptions(input, { placeholderData: keepPreviousData }));
   const filtered = Boolean(status || fromDay || toDay || search);
   const filterError = (field: string) => fieldErrors(payouts.error, field);
   const anyFilterError = Boolean(filterError("from") || filterError("to"));
 
   return (
     <div className="space-y-6">
-      <div className="grid max-w-4xl gap-4 sm:grid-cols-5">
-        <TextField label="Search" type="search" placeholder="Order or route" maxLength={100} value={searchText} onChange={(e) => setSearchText(e.target.value)} />
-        <SelectField
-          label="Status"
-          value={status}
-          onChange={(e) => {
-            setStatus(e.target.value as Status);
-            setPage(0);
-          }}
-        >
-          <option value="">All</option>
-          <option value="projected">{statusLabel("payout", "projected")}</option>
-          <option value="routed">{statusLabel("payout", "routed")}</option>
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
+        <TextField label={t("search")} type="search" placeholder={t("searchPlaceholder")} maxLength={100} value={searchText} onChange={(e) => setSearchText(e.target.value)} />
+        <SelectField label={t("status")} value={status ?? ""} onChange={(e) => filter({ status: e.target.value })}>
+          <option value="">{t("all")}</option>
+          {STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {statusLabel("payout", s)}
+            </option>
+          ))}
         </SelectField>
-        <TextField
-          label="From"
-          type="date"
-          value={fromDay}
-          errors={filterError("from")}
-          onChange={(e) => {
-            setFromDay(e.target.value);
-            setPage(0);
-          }}
-        />
-        <TextField
-          label="To"
-          type="date"
-          value={toDay}
-          errors={filterError("to")}
-          onChange={(e) => {
-            setToDay(e.target.value);
-            setPage(0);
-          }}
-        />
+        <TextField label={t("from")} type="date" value={fromDay} errors={filterError("from")} onChange={(e) => filter({ from: e.target.value })} />
+        <TextField label={t("to")} type="date" value={toDay} errors={filterError("to")} onChange={(e) => filter({ to: e.target.value })} />
         <div className="flex items-end">
           <Button
             tone="secondary"
             disabled={!filtered && !searchText}
             onClick={() => {
-              setStatus("");
-              setFromDay("");
-              setToDay("");
               setSearchText("");
-              setSearch("");
-              setPage(0);
+              url.set({ q: undefined, status: undefined, from: undefined, to: undefined, page: undefined });
             }}
           >
-            Clear filters
+            {t("clear")}
           </Button>
         </div>
       </div>
-      <p className="text-xs text-slate-500">Dates in UTC. Routed rows are filtered by when they were routed, projected rows by when their order was created.</p>
-      {payouts.isPending ? (
-        <LoadingState label="Loading payouts…" />
-      ) : payouts.isError ? (
-        anyFilterError ? null : <ErrorState message={errorMessage(payouts.error)} onRetry={() => void payouts.refetch()} />
-      ) : (
-        <PayoutsResult data={payouts.data} filtered={filtered} page={page} onPage={setPage} />
+      <p className="text-xs text-slate-500">{t("datesHint")}</p>
+      {payouts.isError && anyFilterError ? null : (
+        <QueryView
+          query={payouts}
+          loadingLabel={t("loading")}
+          isEmpty={(data) => data.items.length === 0 && data.total === 0}
+          empty={<EmptyState title={filtered ? t("emptyFiltered") : t("empty")}>{filtered ? t("emptyFilteredHint") : t("emptyHint")}</EmptyState>}
+        >
+          {(data) => <PayoutsResult data={data} filtered={filtered} page={page} onPage={setPage} />}
+        </QueryView>
       )}
     </div>
   );
@@ -132,10 +104,10 @@ function PayoutsView({ pharmacyUid }: { pharmacyUid: string }) {
 type PayoutRow = Payouts["items"][number];
 
 /** The payout columns in the reader's language and formats. */
-function payoutColumns(format: ReturnType<typeof useFormat>, statusLabel: ReturnType<typeof useStatusLabel>): Column<PayoutRow>[] {
+function payoutColumns(t: ReturnType<typeof useTranslations<"pharmacy.payouts">>, format: ReturnType<typeof useFormat>, statusLabel: ReturnType<typeof useStatusLabel>): Column<PayoutRow>[] {
   return [
   {
-    header: "Pharmacy order",
+    header: t("order"),
     key: true,
     cell: (row) => (
       <>
@@ -145,7 +117,7 @@ function payoutColumns(format: ReturnType<typeof useFormat>, statusLabel: Return
     ),
   },
   {
-    header: "Component",
+    header: t("component"),
     cell: (row) => (
       <>
         <div className="text-slate-900">{statusLabel("payoutComponent", row.component_type)}</div>
@@ -154,63 +126,55 @@ function payoutColumns(format: ReturnType<typeof useFormat>, statusLabel: Return
     ),
   },
   {
-    header: "Status",
+    header: t("status"),
     cell: (row) => (
       <>
         <StatusBadge kind="payout" status={row.status} />
         {row.review ? (
           <div className="mt-1">
-            <span className="rounded-full bg-red-50 px-2 py-0.5 text-xs font-medium text-red-800">Needs review</span>
+            <span className="rounded-full bg-red-50 px-2 py-0.5 text-xs font-medium text-red-800">{t("needsReview")}</span>
             <div className="mt-1 text-xs text-slate-600">
-              {row.review.reason ?? "Flagged for review"} · {format.dateTime(row.review.flaggedAt)}
+              {t("flagged", { reason: row.review.reason ?? t("flaggedNoReason"), at: format.dateTime(row.review.flaggedAt) })}
             </div>
           </div>
         ) : null}
       </>
     ),
   },
-  { header: "Amount", className: "whitespace-nowrap tabular-nums md:text-right", cell: (row) => format.money(row.amount, row.currency) },
-  { header: "Order created", className: "whitespace-nowrap text-slate-600", cell: (row) => format.dateTime(row.pharmacy_order_created_at) },
-  { header: "Routed", className: "whitespace-nowrap text-slate-600", cell: (row) => format.dateTime(row.routing_created_at) },
-  { header: "Provider route", className: "font-mono text-xs text-slate-600", cell: (row) => row.provider_route_id ?? "—" },
+  { header: t("amount"), className: "whitespace-nowrap tabular-nums md:text-right", cell: (row) => format.money(row.amount, row.currency) },
+  { header: t("orderCreated"), className: "whitespace-nowrap text-slate-600", cell: (row) => format.dateTime(row.pharmacy_order_created_at) },
+  { header: t("routed"), className: "whitespace-nowrap text-slate-600", cell: (row) => format.dateTime(row.routing_created_at) },
+  { header: t("providerRoute"), className: "font-mono text-xs text-slate-600", cell: (row) => row.provider_route_id ?? "—" },
 ];
 }
 
 function PayoutsResult({ data, filtered, page, onPage }: { data: Payouts; filtered: boolean; page: number; onPage: (page: number) => void }) {
+  const t = useTranslations("pharmacy.payouts");
   const format = useFormat();
   const statusLabel = useStatusLabel();
-  if (data.items.length === 0 && data.total === 0) {
-    return (
-      <EmptyState title={filtered ? "No payouts match these filters" : "No payouts yet"}>
-        {filtered ? "Try other dates, another status or another search." : "Payouts appear here when your pharmacy's orders are paid (projected) and completed (routed)."}
-      </EmptyState>
-    );
-  }
   return (
     <div className="space-y-4">
-      <section aria-label="Totals">
-        <h2 className="text-sm font-semibold text-slate-900">Totals{filtered ? " (filtered)" : ""}</h2>
+      <section aria-label={t("totals")}>
+        <h2 className="text-sm font-semibold text-slate-900">{filtered ? t("totalsFiltered") : t("totals")}</h2>
         <dl className="mt-2 flex flex-wrap gap-4">
-          {data.totals.map((t) => (
-            <div key={`${t.status}-${t.currency}`} className="min-w-44 rounded-lg border border-slate-200 bg-white px-4 py-3 shadow-sm">
+          {data.totals.map((total) => (
+            <div key={`${total.status}-${total.currency}`} className="min-w-44 rounded-lg border border-slate-200 bg-white px-4 py-3 shadow-sm">
               <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">
-                {statusLabel("payout", t.status)} · {t.currency}
+                {statusLabel("payout", total.status)} · {total.currency}
               </dt>
-              <dd className="mt-1 text-lg font-semibold tabular-nums text-slate-900">{format.money(t.amount, t.currency)}</dd>
-              <dd className="text-xs text-slate-500">
-                {t.count} row{t.count === 1 ? "" : "s"}
-              </dd>
+              <dd className="mt-1 text-lg font-semibold tabular-nums text-slate-900">{format.money(total.amount, total.currency)}</dd>
+              <dd className="text-xs text-slate-500">{t("rows", { count: total.count })}</dd>
             </div>
           ))}
         </dl>
       </section>
       <DataTable
-        label="Payouts"
-        columns={payoutColumns(format, statusLabel)}
+        label={t("table")}
+        columns={payoutColumns(t, format, statusLabel)}
         rows={data.items}
         rowKey={(row, i) => `${row.pharmacy_order_uid}-${row.component_type}-${i}`}
         rowClassName={() => "align-top"}
-        pager={<Pager page={page} totalPages={data.totalPages} total={data.total} noun={["row", "rows"]} onPage={onPage} />}
+        pager={<Pager page={page} totalPages={data.totalPages} total={data.total} noun={[t("rowNoun"), t("rowsNoun")]} onPage={onPage} />}
       />
     </div>
   );

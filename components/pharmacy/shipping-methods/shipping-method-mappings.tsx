@@ -1,13 +1,14 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 import type { inferRouterOutputs } from "@trpc/server";
 import { PharmacyChoice } from "@/components/pharmacy/pharmacy-choice";
-import { errorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { Field, FormError, SubmitButton, showServerErrors, useZodForm } from "@/components/ui/form";
-import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
+import { QueryView } from "@/components/ui/query-view";
+import { EmptyState, Notice } from "@/components/ui/states";
 import type { AppRouter } from "@/server/trpc/router";
 import { saveShippingMethodMappingsInput } from "@/server/trpc/routers/shipping-methods.schemas";
 
@@ -18,17 +19,14 @@ export function ShippingMethodsPage() {
 }
 
 function ShippingMethodsLoader({ pharmacyUid }: { pharmacyUid: string }) {
+  const t = useTranslations("pharmacy.shipping");
   const trpc = useTRPC();
   const methods = useQuery(trpc.pharmacy.shippingMethods.list.queryOptions({ pharmacyUid }));
-  if (methods.isPending) return <LoadingState label="Loading shipping methods…" />;
-  if (methods.isError) return <ErrorState message={errorMessage(methods.error)} onRetry={() => void methods.refetch()} />;
-  if (methods.data.length === 0)
-    return (
-      <EmptyState title="No shipping methods yet">
-        Your organisation&apos;s shops have not sent any shipping method yet. They appear here with the first order that names one.
-      </EmptyState>
-    );
-  return <MappingsForm pharmacyUid={pharmacyUid} methods={methods.data} />;
+  return (
+    <QueryView query={methods} loadingLabel={t("loading")} isEmpty={(data) => data.length === 0} empty={<EmptyState title={t("empty")}>{t("emptyHint")}</EmptyState>}>
+      {(data) => <MappingsForm pharmacyUid={pharmacyUid} methods={data} />}
+    </QueryView>
+  );
 }
 
 /** Shop by shop, in the order the server lists them. */
@@ -45,6 +43,7 @@ function byShop(methods: Method[]): { shop: Method["shop"]; methods: { method: M
 const mappingsOf = (list: Method[]) => list.map((m) => ({ shopShippingMethodUid: m.uid, identifier: m.identifierForPharmacy ?? "" }));
 
 function MappingsForm({ pharmacyUid, methods }: { pharmacyUid: string; methods: Method[] }) {
+  const t = useTranslations("pharmacy.shipping");
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const form = useZodForm(saveShippingMethodMappingsInput, { pharmacyUid, mappings: mappingsOf(methods) });
@@ -66,13 +65,10 @@ function MappingsForm({ pharmacyUid, methods }: { pharmacyUid: string; methods: 
 
   return (
     <form onSubmit={submit} className="max-w-2xl space-y-6" noValidate>
-      <p className="text-sm text-slate-600">
-        Your pharmacy&apos;s own identifier for each shipping method of the shops. Your orders carry it with their shipping method, in this
-        portal and for your pharmacy system (API and webhooks). Leave a field empty for no mapping.
-      </p>
+      <p className="text-sm text-slate-600">{t("intro")}</p>
       {byShop(methods).map((group) => (
         <fieldset key={group.shop.uid} className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
-          <legend className="px-1 text-sm font-semibold text-slate-900">Shop: {group.shop.displayName}</legend>
+          <legend className="px-1 text-sm font-semibold text-slate-900">{t("shop", { shop: group.shop.displayName })}</legend>
           <div className="mt-2 space-y-4">
             {group.methods.map(({ method, index }) => (
               <Field
@@ -81,16 +77,16 @@ function MappingsForm({ pharmacyUid, methods }: { pharmacyUid: string; methods: 
                 name={`mappings.${index}.identifier`}
                 label={method.displayName}
                 maxLength={255}
-                placeholder="Not mapped"
-                hint={`Shop's id: ${method.externalId}`}
+                placeholder={t("notMapped")}
+                hint={t("shopId", { id: method.externalId })}
               />
             ))}
           </div>
         </fieldset>
       ))}
       <FormError form={form} />
-      {saved && !form.formState.isDirty ? <Notice>Saved.</Notice> : null}
-      <SubmitButton form={form}>Save</SubmitButton>
+      {saved && !form.formState.isDirty ? <Notice>{t("saved")}</Notice> : null}
+      <SubmitButton form={form}>{t("save")}</SubmitButton>
     </form>
   );
 }

@@ -1,13 +1,18 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/page-header";
 import { OrderQueue } from "@/components/pharmacy/orders/order-queue";
 
-export const metadata: Metadata = { title: "Orders · Pharmacy portal" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("pharmacy.pages");
+  return { title: t("orders.meta") };
+}
 
-export default function PharmacyOrdersPage() {
+export default async function PharmacyOrdersPage() {
+  const t = await getTranslations("pharmacy.pages");
   return (
     <>
-      <PageHeader title="Orders" />
+      <PageHeader title={t("orders.title")} />
       <OrderQueue />
     </>
   );

@@ -1,13 +1,18 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/page-header";
 import { StockPage } from "@/components/pharmacy/stock/stock-table";
 
-export const metadata: Metadata = { title: "Stock and prices · Pharmacy portal" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("pharmacy.pages");
+  return { title: t("stock.meta") };
+}
 
-export default function PharmacyStockPage() {
+export default async function PharmacyStockPage() {
+  const t = await getTranslations("pharmacy.pages");
   return (
     <>
-      <PageHeader title="Stock and prices" />
+      <PageHeader title={t("stock.title")} />
       <StockPage />
     </>
   );

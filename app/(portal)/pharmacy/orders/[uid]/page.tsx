@@ -1,14 +1,19 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/page-header";
 import { OrderDetail } from "@/components/pharmacy/orders/order-detail";
 
-export const metadata: Metadata = { title: "Order · Pharmacy portal" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("pharmacy.pages");
+  return { title: t("order.meta") };
+}
 
 export default async function PharmacyOrderPage({ params }: { params: Promise<{ uid: string }> }) {
+  const t = await getTranslations("pharmacy.pages");
   const { uid } = await params;
   return (
     <>
-      <PageHeader title="Order" />
+      <PageHeader title={t("order.title")} />
       <OrderDetail uid={uid} />
     </>
   );

@@ -1,13 +1,18 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/page-header";
 import { ShippingMethodsPage } from "@/components/pharmacy/shipping-methods/shipping-method-mappings";
 
-export const metadata: Metadata = { title: "Shipping methods · Pharmacy portal" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("pharmacy.pages");
+  return { title: t("shippingMethods.meta") };
+}
 
-export default function PharmacyShippingMethodsPage() {
+export default async function PharmacyShippingMethodsPage() {
+  const t = await getTranslations("pharmacy.pages");
   return (
     <>
-      <PageHeader title="Shipping methods" />
+      <PageHeader title={t("shippingMethods.title")} />
       <ShippingMethodsPage />
     </>
   );
