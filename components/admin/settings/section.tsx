@@ -13,6 +13,4 @@ export function SettingsSection({ id, title, description, children }: { id: stri
   );
 }
 
-export const tableClass = "min-w-full divide-y divide-slate-200 text-sm";
-export const theadClass = "bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500";
-export const cardClass = "rounded-xl border border-slate-200 bg-white p-6 shadow-sm";
+export const cardClass = "rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6";
