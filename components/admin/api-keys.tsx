@@ -4,8 +4,9 @@ import { ApiKeyList } from "@/components/api-key-list";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { SecretBox } from "@/components/ui/controls";
-import { Field, FormError, SubmitButton, inputClass, showServerErrors, useZodForm } from "@/components/ui/form";
+import { Field, FormError, SubmitButton, inputClass, useZodForm } from "@/components/ui/form";
 import { useTRPC } from "@/components/trpc/react";
+import { submitWith } from "@/components/admin/form-submit";
 import { ADMIN_KEY_PERMISSIONS, createAdminApiKeyInput, type CreateAdminApiKeyInput } from "@/server/trpc/routers/admin.schemas";
 
 type Family = keyof typeof ADMIN_KEY_PERMISSIONS;
@@ -31,13 +32,7 @@ function CreateKeyForm() {
   const family = form.watch("family");
   const permissionError = form.formState.errors.permissions?.message;
 
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      await create.mutateAsync(values);
-    } catch (error) {
-      showServerErrors(form, error);
-      return;
-    }
+  const submit = submitWith(form, create.mutateAsync, async (_, values) => {
     form.reset({ ...DEFAULTS, family: values.family } as CreateAdminApiKeyInput);
     await queryClient.invalidateQueries({ queryKey: trpc.admin.apiKeys.list.pathKey() });
   });

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { Field, FormError, SubmitButton, showServerErrors, useZodForm } from "@/components/ui/form";
+import { Field, FormError, SubmitButton, useZodForm } from "@/components/ui/form";
 import { connectProviderInput, saveProviderSettingsInput } from "@/server/trpc/routers/admin.schemas";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { Button, SecretBox } from "@/components/ui/controls";
@@ -12,6 +12,7 @@ import { QueryView } from "@/components/ui/query-view";
 import { useFormat } from "@/components/ui/format";
 import { errorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
+import { submitWith } from "@/components/admin/form-submit";
 
 type Provider = {
   uid: string;
@@ -67,13 +68,7 @@ function ConnectForm() {
   const permissions = useQuery(trpc.admin.telemedicineProviders.keyPermissions.queryOptions());
   const form = useZodForm(connectProviderInput, { displayName: "", identifier: "" });
   const connect = useMutation(trpc.admin.telemedicineProviders.connect.mutationOptions());
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      await connect.mutateAsync(values);
-    } catch (error) {
-      showServerErrors(form, error);
-      return;
-    }
+  const submit = submitWith(form, connect.mutateAsync, async () => {
     form.reset();
     await queryClient.invalidateQueries({ queryKey: trpc.admin.telemedicineProviders.list.pathKey() });
   });
@@ -220,18 +215,18 @@ function ProviderSettings({ provider }: { provider: Provider }) {
   const form = useZodForm(saveProviderSettingsInput, { providerUid: provider.uid, allowNonQesSignedPrescriptions: provider.allowNonQesSignedPrescriptions });
   const [saved, setSaved] = useState(false);
   const save = useMutation(trpc.admin.telemedicineProviders.saveSettings.mutationOptions());
-  const submit = form.handleSubmit(async (values) => {
-    setSaved(false);
-    try {
-      await save.mutateAsync(values);
-    } catch (error) {
-      showServerErrors(form, error);
-      return;
-    }
-    setSaved(true);
-    // Not awaited: the button is free again as soon as the save is done.
-    void queryClient.invalidateQueries({ queryKey: trpc.admin.telemedicineProviders.list.pathKey() });
-  });
+  const submit = submitWith(
+    form,
+    (values) => {
+      setSaved(false);
+      return save.mutateAsync(values);
+    },
+    async () => {
+      setSaved(true);
+      // Not awaited: the button is free again as soon as the save is done.
+      void queryClient.invalidateQueries({ queryKey: trpc.admin.telemedicineProviders.list.pathKey() });
+    },
+  );
   const checkboxId = `non-qes-${provider.uid}`;
   return (
     <form className="space-y-4" aria-label={t("settingsOf", { name: provider.displayName })} onSubmit={submit} noValidate>

@@ -6,7 +6,9 @@ import { useState } from "react";
 import { useFormat } from "@/components/ui/format";
 import { Button } from "@/components/ui/controls";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { Field, FormError, SubmitButton, showServerErrors, useZodForm } from "@/components/ui/form";
+import type { FieldValues, Path, UseFormReturn } from "react-hook-form";
+import { Field, FormError, SubmitButton, useZodForm } from "@/components/ui/form";
+import { submitWith } from "@/components/admin/form-submit";
 import { Notice } from "@/components/ui/states";
 import { useTRPC } from "@/components/trpc/react";
 import { declineInput, holdInput } from "@/server/trpc/routers/doctor.schemas";
@@ -108,30 +110,15 @@ function DeclineForm({ uid, onCancel, onDone }: FormProps) {
   const trpc = useTRPC();
   const form = useZodForm(declineInput, { prescriptionUid: uid, reason: "" });
   const decline = useMutation(trpc.doctor.requests.decline.mutationOptions());
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      await decline.mutateAsync(values);
-    } catch (error) {
-      return showServerErrors(form, error);
-    }
-    await onDone();
-  });
   return (
-    <form className="space-y-3" onSubmit={submit} noValidate>
-      <h2 className="text-sm font-semibold text-slate-900">{t("declineHeading")}</h2>
-      <Field form={form} name="reason" label={t("reason")} hint={t("reasonHint")}>
-        {(control) => <TextAreaControl {...control} required {...form.register("reason")} />}
-      </Field>
-      <FormError form={form} />
-      <div className="flex flex-wrap gap-3">
-        <SubmitButton form={form} tone="danger">
-          {t("confirmDecline")}
-        </SubmitButton>
-        <Button tone="secondary" onClick={onCancel}>
-          {t("cancel")}
-        </Button>
-      </div>
-    </form>
+    <TextDecisionForm
+      form={form}
+      name="reason"
+      onSubmit={submitWith(form, decline.mutateAsync, onDone)}
+      onCancel={onCancel}
+      tone="danger"
+      texts={{ heading: t("declineHeading"), label: t("reason"), hint: t("reasonHint"), confirm: t("confirmDecline") }}
+    />
   );
 }
 
@@ -141,23 +128,45 @@ function HoldForm({ uid, onCancel, onDone }: FormProps) {
   const trpc = useTRPC();
   const form = useZodForm(holdInput, { prescriptionUid: uid, note: "" });
   const hold = useMutation(trpc.doctor.requests.hold.mutationOptions());
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      await hold.mutateAsync(values);
-    } catch (error) {
-      return showServerErrors(form, error);
-    }
-    await onDone();
-  });
   return (
-    <form className="space-y-3" onSubmit={submit} noValidate>
-      <h2 className="text-sm font-semibold text-slate-900">{t("holdHeading")}</h2>
-      <Field form={form} name="note" label={t("note")} hint={t("noteHint")}>
-        {(control) => <TextAreaControl {...control} required {...form.register("note")} />}
+    <TextDecisionForm
+      form={form}
+      name="note"
+      onSubmit={submitWith(form, hold.mutateAsync, onDone)}
+      onCancel={onCancel}
+      texts={{ heading: t("holdHeading"), label: t("note"), hint: t("noteHint"), confirm: t("confirmHold") }}
+    />
+  );
+}
+
+/** A decision that takes one text (a reason, a note): its heading, the text, confirm and cancel. */
+function TextDecisionForm<V extends FieldValues>({
+  form,
+  name,
+  onSubmit,
+  onCancel,
+  tone,
+  texts,
+}: {
+  form: UseFormReturn<V, unknown, any>;
+  name: Path<V>;
+  onSubmit: () => void;
+  onCancel: () => void;
+  tone?: "danger";
+  texts: { heading: string; label: string; hint: string; confirm: string };
+}) {
+  const t = useTranslations("doctor.decision");
+  return (
+    <form className="space-y-3" onSubmit={onSubmit} noValidate>
+      <h2 className="text-sm font-semibold text-slate-900">{texts.heading}</h2>
+      <Field form={form} name={name} label={texts.label} hint={texts.hint}>
+        {(control) => <TextAreaControl {...control} required {...form.register(name)} />}
       </Field>
       <FormError form={form} />
       <div className="flex flex-wrap gap-3">
-        <SubmitButton form={form}>{t("confirmHold")}</SubmitButton>
+        <SubmitButton form={form} tone={tone}>
+          {texts.confirm}
+        </SubmitButton>
         <Button tone="secondary" onClick={onCancel}>
           {t("cancel")}
         </Button>

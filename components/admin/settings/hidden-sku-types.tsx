@@ -4,10 +4,11 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { DataTable, type Column } from "@/components/ui/data-table";
-import { Field, FormError, SubmitButton, inputClass, showServerErrors, useZodForm } from "@/components/ui/form";
+import { Field, FormError, SubmitButton, inputClass, useZodForm } from "@/components/ui/form";
 import { QueryView } from "@/components/ui/query-view";
 import { EmptyState, Notice } from "@/components/ui/states";
 import { useTRPC } from "@/components/trpc/react";
+import { submitWith } from "@/components/admin/form-submit";
 import { HIDDEN_SKU_TYPE_LABELS, changeHiddenSkuTypeInput } from "@/server/trpc/routers/admin-settings.schemas";
 import { SettingsSection } from "./section";
 
@@ -45,13 +46,7 @@ function HiddenSkuTypeForm({ pharmacy }: { pharmacy: Pharmacy }) {
   const form = useZodForm(changeHiddenSkuTypeInput, { pharmacyUid: pharmacy.uid, hiddenSkuType: pharmacy.hiddenSkuType });
   const [saved, setSaved] = useState(false);
   const change = useMutation(trpc.admin.settings.hiddenSkuTypes.change.mutationOptions());
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      await change.mutateAsync(values);
-    } catch (error) {
-      showServerErrors(form, error);
-      return;
-    }
+  const submit = submitWith(form, change.mutateAsync, async () => {
     setSaved(true);
     await queryClient.invalidateQueries({ queryKey: trpc.admin.settings.hiddenSkuTypes.list.pathKey() });
   });

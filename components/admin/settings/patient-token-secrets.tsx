@@ -7,11 +7,12 @@ import { z } from "zod";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { SecretBox } from "@/components/ui/controls";
 import { DataTable, type Column } from "@/components/ui/data-table";
-import { Field, FormError, SubmitButton, showServerErrors, useZodForm } from "@/components/ui/form";
+import { Field, FormError, SubmitButton, useZodForm } from "@/components/ui/form";
 import { QueryView } from "@/components/ui/query-view";
 import { EmptyState, Notice } from "@/components/ui/states";
 import { useFormat } from "@/components/ui/format";
 import { useTRPC } from "@/components/trpc/react";
+import { submitWith } from "@/components/admin/form-submit";
 import { createTokenSecretInput } from "@/server/trpc/routers/admin-settings.schemas";
 import { cardClass, SettingsSection } from "./section";
 
@@ -39,13 +40,7 @@ function CreateForm() {
   const queryClient = useQueryClient();
   const form = useZodForm(createForm, { displayName: "", audience: "" });
   const create = useMutation(trpc.admin.settings.patientTokenSecrets.create.mutationOptions());
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      await create.mutateAsync(values);
-    } catch (error) {
-      showServerErrors(form, error);
-      return;
-    }
+  const submit = submitWith(form, create.mutateAsync, async () => {
     form.reset();
     await queryClient.invalidateQueries({ queryKey: trpc.admin.settings.patientTokenSecrets.list.pathKey() });
   });

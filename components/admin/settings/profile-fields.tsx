@@ -4,16 +4,16 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import type { FieldValues, Path, UseFormReturn } from "react-hook-form";
-import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { Button } from "@/components/ui/controls";
 import { DataTable, type Column } from "@/components/ui/data-table";
-import { Field, FormError, SubmitButton, inputClass, showServerErrors, useZodForm } from "@/components/ui/form";
+import { Field, FormError, SubmitButton, inputClass, useZodForm } from "@/components/ui/form";
 import { QueryView } from "@/components/ui/query-view";
 import { EmptyState, Notice } from "@/components/ui/states";
 import { useFormat } from "@/components/ui/format";
 import { useTRPC } from "@/components/trpc/react";
+import { submitWith } from "@/components/admin/form-submit";
 import { addProfileFieldInput, changeProfileFieldInput } from "@/server/trpc/routers/admin-settings.schemas";
-import { cardClass, SettingsSection } from "./section";
+import { cardClass, EditAndRemove, SettingsSection } from "./section";
 
 type ProfileField = { uid: string; key: string; displayName: string; type: string; source: string; valueCount: number };
 type Options = { types: string[]; sources: string[] };
@@ -41,21 +41,19 @@ export function ProfileFields() {
       header: t("actions"),
       headerHidden: true,
       cell: (f) => (
-        <div className="flex gap-2 md:justify-end">
-          <Button tone="secondary" aria-label={t("editLabel", { key: f.key })} onClick={() => setEditing(f)}>
-            {t("edit")}
-          </Button>
-          <ConfirmButton
-            buttonLabel={t("removeLabel", { key: f.key })}
-            title={t("removeTitle", { key: f.key })}
-            confirmLabel={t("confirmRemove")}
-            pendingLabel={t("removing")}
-            onConfirm={() => remove.mutateAsync({ fieldUid: f.uid })}
-            consequence={<p>{t("removeConsequence", { count: f.valueCount })}</p>}
-          >
-            {t("remove")}
-          </ConfirmButton>
-        </div>
+        <EditAndRemove
+          edit={{ label: t("editLabel", { key: f.key }), text: t("edit") }}
+          onEdit={() => setEditing(f)}
+          remove={{
+            text: t("remove"),
+            buttonLabel: t("removeLabel", { key: f.key }),
+            title: t("removeTitle", { key: f.key }),
+            confirmLabel: t("confirmRemove"),
+            pendingLabel: t("removing"),
+            onConfirm: () => remove.mutateAsync({ fieldUid: f.uid }),
+            consequence: <p>{t("removeConsequence", { count: f.valueCount })}</p>,
+          }}
+        />
       ),
     },
   ];
@@ -123,18 +121,18 @@ function AddForm({ options }: { options: Options }) {
   const form = useZodForm(addProfileFieldInput, defaults);
   const [added, setAdded] = useState<string | null>(null);
   const add = useMutation(trpc.admin.settings.profileFields.add.mutationOptions());
-  const submit = form.handleSubmit(async (values) => {
-    setAdded(null);
-    try {
-      await add.mutateAsync(values);
-    } catch (error) {
-      showServerErrors(form, error);
-      return;
-    }
-    setAdded(values.key);
-    form.reset({ ...defaults, type: values.type, source: values.source });
-    await queryClient.invalidateQueries({ queryKey: trpc.admin.settings.profileFields.list.pathKey() });
-  });
+  const submit = submitWith(
+    form,
+    (values) => {
+      setAdded(null);
+      return add.mutateAsync(values);
+    },
+    async (_, values) => {
+      setAdded(values.key);
+      form.reset({ ...defaults, type: values.type, source: values.source });
+      await queryClient.invalidateQueries({ queryKey: trpc.admin.settings.profileFields.list.pathKey() });
+    },
+  );
   return (
     <form onSubmit={submit} noValidate aria-labelledby="add-field-heading" className={cardClass}>
       <h3 id="add-field-heading" className="text-sm font-semibold text-slate-900">
@@ -159,13 +157,7 @@ function EditForm({ field, options, onDone }: { field: ProfileField; options: Op
   const queryClient = useQueryClient();
   const form = useZodForm(changeProfileFieldInput, { fieldUid: field.uid, displayName: field.displayName, type: field.type, source: field.source });
   const change = useMutation(trpc.admin.settings.profileFields.change.mutationOptions());
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      await change.mutateAsync(values);
-    } catch (error) {
-      showServerErrors(form, error);
-      return;
-    }
+  const submit = submitWith(form, change.mutateAsync, async () => {
     onDone();
     await queryClient.invalidateQueries({ queryKey: trpc.admin.settings.profileFields.list.pathKey() });
   });

@@ -4,16 +4,16 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import type { FieldValues, Path, UseFormReturn } from "react-hook-form";
-import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { Button } from "@/components/ui/controls";
 import { DataTable, type Column } from "@/components/ui/data-table";
-import { Field, FormError, SubmitButton, inputClass, showServerErrors, useZodForm } from "@/components/ui/form";
+import { Field, FormError, SubmitButton, inputClass, useZodForm } from "@/components/ui/form";
 import { QueryView } from "@/components/ui/query-view";
 import { EmptyState } from "@/components/ui/states";
 import { useFormat } from "@/components/ui/format";
 import { useTRPC } from "@/components/trpc/react";
+import { submitWith } from "@/components/admin/form-submit";
 import { changeWalletPassTemplateInput, createWalletPassTemplateInput } from "@/server/trpc/routers/admin-settings.schemas";
-import { cardClass, SettingsSection } from "./section";
+import { cardClass, EditAndRemove, SettingsSection } from "./section";
 
 type Shop = { uid: string; identifier: string; displayName: string };
 type Template = { uid: string; displayName: string; passType: string; requiresSignedPrescription: boolean; shop: Shop; livePasses: number };
@@ -59,21 +59,19 @@ export function WalletPassTemplates() {
       header: t("actions"),
       headerHidden: true,
       cell: (template) => (
-        <div className="flex gap-2 md:justify-end">
-          <Button tone="secondary" aria-label={t("editLabel", { name: template.displayName })} onClick={() => setEditing(template)}>
-            {t("edit")}
-          </Button>
-          <ConfirmButton
-            buttonLabel={t("deleteLabel", { name: template.displayName })}
-            title={t("deleteTitle", { name: template.displayName })}
-            confirmLabel={t("confirmDelete")}
-            pendingLabel={t("deleting")}
-            onConfirm={() => remove.mutateAsync({ templateUid: template.uid })}
-            consequence={<p>{t("deleteConsequence")}</p>}
-          >
-            {t("delete")}
-          </ConfirmButton>
-        </div>
+        <EditAndRemove
+          edit={{ label: t("editLabel", { name: template.displayName }), text: t("edit") }}
+          onEdit={() => setEditing(template)}
+          remove={{
+            text: t("delete"),
+            buttonLabel: t("deleteLabel", { name: template.displayName }),
+            title: t("deleteTitle", { name: template.displayName }),
+            confirmLabel: t("confirmDelete"),
+            pendingLabel: t("deleting"),
+            onConfirm: () => remove.mutateAsync({ templateUid: template.uid }),
+            consequence: <p>{t("deleteConsequence")}</p>,
+          }}
+        />
       ),
     },
   ];
@@ -116,13 +114,7 @@ function CreateForm({ shops }: { shops: Shop[] }) {
   const queryClient = useQueryClient();
   const form = useZodForm(createWalletPassTemplateInput, { shopUid: shops[0]!.uid, displayName: "", requiresSignedPrescription: false });
   const create = useMutation(trpc.admin.settings.walletPassTemplates.create.mutationOptions());
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      await create.mutateAsync(values);
-    } catch (error) {
-      showServerErrors(form, error);
-      return;
-    }
+  const submit = submitWith(form, create.mutateAsync, async (_, values) => {
     form.reset({ shopUid: values.shopUid, displayName: "", requiresSignedPrescription: false });
     await queryClient.invalidateQueries({ queryKey: trpc.admin.settings.walletPassTemplates.list.pathKey() });
   });
@@ -160,13 +152,7 @@ function EditForm({ template, onDone }: { template: Template; onDone: () => void
     requiresSignedPrescription: template.requiresSignedPrescription,
   });
   const change = useMutation(trpc.admin.settings.walletPassTemplates.change.mutationOptions());
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      await change.mutateAsync(values);
-    } catch (error) {
-      showServerErrors(form, error);
-      return;
-    }
+  const submit = submitWith(form, change.mutateAsync, async () => {
     onDone();
     await queryClient.invalidateQueries({ queryKey: trpc.admin.settings.walletPassTemplates.list.pathKey() });
   });
