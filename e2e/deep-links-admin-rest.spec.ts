@@ -67,19 +67,19 @@ test("the doctor's statistics range is in the URL: a reload and back keep it", a
   await page.getByRole("navigation", { name: "Doctors' workspace" }).getByRole("link", { name: "My statistics" }).click();
   await expect(page).toHaveURL(/\/admin\/doctor\/statistics$/);
   await hydrated(page);
-  await page.getByLabel("From").fill("2024-01-01");
-  await page.getByLabel("To").fill("2024-12-31");
+  await page.getByLabel("From", { exact: true }).fill("2024-01-01");
+  await page.getByLabel("To", { exact: true }).fill("2024-12-31");
   await expect(page).toHaveURL(/\/admin\/doctor\/statistics\?from=2024-01-01&to=2024-12-31$/);
   await page.reload();
   await settledPage(page);
-  await expect(page.getByLabel("From")).toHaveValue("2024-01-01");
-  await expect(page.getByLabel("To")).toHaveValue("2024-12-31");
+  await expect(page.getByLabel("From", { exact: true })).toHaveValue("2024-01-01");
+  await expect(page.getByLabel("To", { exact: true })).toHaveValue("2024-12-31");
   await page.getByRole("navigation", { name: "Doctors' workspace" }).getByRole("link", { name: "Requests" }).click();
   await expect(page).toHaveURL(/\/admin\/doctor$/);
   await page.goBack();
   await expect(page).toHaveURL(/\/admin\/doctor\/statistics\?from=2024-01-01&to=2024-12-31$/);
   await hydrated(page);
-  await expect(page.getByLabel("From")).toHaveValue("2024-01-01");
+  await expect(page.getByLabel("From", { exact: true })).toHaveValue("2024-01-01");
 });
 
 /** The area's pages in German, each with its German heading; screenshots at 390 and 1440 px in both languages. */

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
 import { useTranslations } from "next-intl";
+import { Suspense } from "react";
 import { useFormat } from "@/components/ui/format";
 import { PdfView } from "@/components/orders/pdf-view";
 import { Card } from "@/components/ui/card";
@@ -119,7 +120,7 @@ export function DoctorRequestDetail({ uid }: { uid: string }) {
                     ? t("anamnesisCompleted", { name: a.questionnaire.name, when: format.dateTime(a.completedAt) })
                     : t("anamnesisStatus", { name: a.questionnaire.name, status: statusLabel("questionnaireResponse", a.status) })}
                 </p>
-                <AnamnesisSurvey model={a.questionnaire.model} answers={a.answers} />
+                <AnamnesisSurvey model={a.questionnaire.model} answers={a.answers} texts={{ noQuestions: t("noQuestions"), notAnswered: t("notAnswered") }} />
               </div>
             ))}
           </div>
@@ -127,7 +128,10 @@ export function DoctorRequestDetail({ uid }: { uid: string }) {
       </Card>
 
       <Card title={r.signedAt ? t("signedPrescription") : t("preview")}>
-        <PrescriptionFile uid={r.uid} />
+        {/* Its own boundary: the viewer's module arriving must not hide the page behind the portal's fallback. */}
+        <Suspense fallback={<LoadingState />}>
+          <PrescriptionFile uid={r.uid} />
+        </Suspense>
       </Card>
 
       <Card title={t("history")}>

@@ -28,10 +28,10 @@ export function DoctorStatistics() {
     <div className="space-y-6">
       <form className="flex flex-wrap items-start gap-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-5" onSubmit={(e) => e.preventDefault()}>
         <div className="w-full sm:w-48">
-          <TextField label={t("from")} type="date" value={from} max={to} onChange={(e) => query.set({ from: e.target.value })} errors={issues("from") ?? fieldErrors(stats.error, "from")} required />
+          <TextField label={t("from")} type="date" value={from} max={to} onChange={(e) => query.set({ from: e.target.value, to })} errors={issues("from") ?? fieldErrors(stats.error, "from")} required />
         </div>
         <div className="w-full sm:w-48">
-          <TextField label={t("to")} type="date" value={to} min={from} onChange={(e) => query.set({ to: e.target.value })} errors={issues("to") ?? fieldErrors(stats.error, "to")} required />
+          <TextField label={t("to")} type="date" value={to} min={from} onChange={(e) => query.set({ from, to: e.target.value })} errors={issues("to") ?? fieldErrors(stats.error, "to")} required />
         </div>
         <p className="basis-full text-xs text-slate-500">{t("rangeHint")}</p>
       </form>
