@@ -68,6 +68,7 @@ test("the doctor's statistics range is in the URL: a reload and back keep it", a
   await expect(page).toHaveURL(/\/admin\/doctor\/statistics$/);
   await hydrated(page);
   await page.getByLabel("From", { exact: true }).fill("2024-01-01");
+  await expect(page).toHaveURL(/\?from=2024-01-01&to=/);
   await page.getByLabel("To", { exact: true }).fill("2024-12-31");
   await expect(page).toHaveURL(/\/admin\/doctor\/statistics\?from=2024-01-01&to=2024-12-31$/);
   await page.reload();
