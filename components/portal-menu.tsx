@@ -1,6 +1,7 @@
 "use client";
 
 import { usePathname } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { useId, useState, type ReactNode } from "react";
 
 /**
@@ -9,6 +10,7 @@ import { useId, useState, type ReactNode } from "react";
  * closes again when the user follows a link), so the page starts right below the header.
  */
 export function PortalMenu({ brand, tools, nav, children }: { brand: ReactNode; tools: ReactNode; nav: ReactNode; children: ReactNode }) {
+  const t = useTranslations("shell");
   const navId = useId();
   const pathname = usePathname();
   const [open, setOpen] = useState(false);
@@ -29,7 +31,7 @@ export function PortalMenu({ brand, tools, nav, children }: { brand: ReactNode; 
             onClick={() => setOpen((value) => !value)}
             className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 shadow-sm hover:bg-slate-50 lg:hidden"
           >
-            Menu
+            {t("menu")}
           </button>
           <div className="min-w-0 flex-1 overflow-hidden">{brand}</div>
           <div className="flex shrink-0 items-center gap-3">{tools}</div>

@@ -1,3 +1,4 @@
+import { getTranslations } from "next-intl/server";
 import { Suspense, type ReactNode } from "react";
 import { Brand } from "./brand";
 import { LanguageSwitch } from "./language-switch";
@@ -10,7 +11,7 @@ import { SignOutButton } from "./sign-out-button";
  * signed in and a way out, the portal's navigation (a side column from 1024 px, behind a "Menu"
  * button below) and the page in `<main id="main">`.
  */
-export function PortalShell({
+export async function PortalShell({
   portal,
   userName,
   place,
@@ -25,6 +26,7 @@ export function PortalShell({
   nav: ReactNode;
   children: ReactNode;
 }) {
+  const t = await getTranslations("shell");
   return (
     <div className="min-h-screen">
       {/* The first Tab stop: past the header and the navigation to the page. */}
@@ -32,7 +34,7 @@ export function PortalShell({
         href="#main"
         className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-3 focus:z-50 focus:rounded-md focus:bg-white focus:px-3 focus:py-2 focus:text-sm focus:font-medium focus:text-brand-800 focus:shadow"
       >
-        Skip to main content
+        {t("skipToMain")}
       </a>
       <PortalMenu
         brand={<Brand suffix={portal} />}

@@ -1,46 +1,55 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { PortalNav, type NavSection } from "@/components/portal-nav";
 
-/** The admin tool's sections. */
-const SECTIONS: NavSection[] = [
+type Link = "home" | "orders" | "issues" | "prescriptions" | "catalogue" | "pharmacyStock" | "pharmacies" | "shops" | "users" | "telemedicine" | "questionnaires" | "settings" | "apiKeys" | "webhooks" | "auditLog";
+
+/** The admin tool's sections: each a message key and its links (href, message key). */
+const SECTIONS: { title: "operations" | "catalogue" | "organisation" | "settings"; links: [string, Link][] }[] = [
   {
-    title: "Operations",
+    title: "operations",
     links: [
-      { href: "/admin", label: "Home" },
-      { href: "/admin/orders", label: "Orders" },
-      { href: "/admin/issues", label: "Issue threads" },
-      { href: "/admin/prescriptions", label: "Prescriptions" },
+      ["/admin", "home"],
+      ["/admin/orders", "orders"],
+      ["/admin/issues", "issues"],
+      ["/admin/prescriptions", "prescriptions"],
     ],
   },
   {
-    title: "Catalogue",
+    title: "catalogue",
     links: [
-      { href: "/admin/catalogue", label: "Products and SKUs" },
-      { href: "/admin/pharmacy-stock", label: "Pharmacy stock and prices" },
+      ["/admin/catalogue", "catalogue"],
+      ["/admin/pharmacy-stock", "pharmacyStock"],
     ],
   },
   {
-    title: "Organisation",
+    title: "organisation",
     links: [
-      { href: "/admin/pharmacies", label: "Pharmacies" },
-      { href: "/admin/shops", label: "Shops" },
-      { href: "/admin/users", label: "Users" },
-      { href: "/admin/telemedicine-providers", label: "Telemedicine providers" },
-      { href: "/admin/questionnaires", label: "Questionnaires" },
+      ["/admin/pharmacies", "pharmacies"],
+      ["/admin/shops", "shops"],
+      ["/admin/users", "users"],
+      ["/admin/telemedicine-providers", "telemedicine"],
+      ["/admin/questionnaires", "questionnaires"],
     ],
   },
   {
-    title: "Settings",
+    title: "settings",
     links: [
-      { href: "/admin/settings", label: "Settings" },
-      { href: "/admin/api-keys", label: "API keys" },
-      { href: "/admin/webhooks", label: "Webhooks" },
-      { href: "/admin/audit-log", label: "Audit log" },
+      ["/admin/settings", "settings"],
+      ["/admin/api-keys", "apiKeys"],
+      ["/admin/webhooks", "webhooks"],
+      ["/admin/audit-log", "auditLog"],
     ],
   },
 ];
 
 export function AdminNav() {
-  return <PortalNav label="Admin tool" home="/admin" sections={SECTIONS} />;
+  const t = useTranslations("nav.admin");
+  const shell = useTranslations("shell");
+  const sections: NavSection[] = SECTIONS.map((section) => ({
+    title: t(`sections.${section.title}`),
+    links: section.links.map(([href, key]) => ({ href, label: t(`links.${key}`) })),
+  }));
+  return <PortalNav label={shell("portals.ADMIN")} home="/admin" sections={sections} />;
 }

@@ -2,21 +2,16 @@
 
 import { ApiKeyList } from "@/components/api-key-list";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
-import { Button, SecretBox, SelectField, TextField } from "@/components/ui/controls";
-import { ErrorState } from "@/components/ui/states";
-import { errorMessage, fieldErrors } from "@/components/trpc/errors";
+import { useTranslations } from "next-intl";
+import { SecretBox } from "@/components/ui/controls";
+import { Field, FormError, SubmitButton, inputClass, useZodForm } from "@/components/ui/form";
 import { useTRPC } from "@/components/trpc/react";
-import type { FieldErrors } from "@/server/domain/errors";
-import { toFieldErrors } from "@/server/wire/field-errors";
-import { ADMIN_KEY_PERMISSIONS, createAdminApiKeyInput } from "@/server/trpc/routers/admin.schemas";
+import { submitWith } from "@/components/admin/form-submit";
+import { ADMIN_KEY_PERMISSIONS, createAdminApiKeyInput, type CreateAdminApiKeyInput } from "@/server/trpc/routers/admin.schemas";
 
 type Family = keyof typeof ADMIN_KEY_PERMISSIONS;
-const FAMILY_LABEL: Record<Family, string> = { MANAGEMENT: "Management", PUBLIC: "Public" };
-const FAMILY_HINT: Record<Family, string> = {
-  MANAGEMENT: "For your back office: orders, prescriptions, products, patients, providers.",
-  PUBLIC: "For your shop's front end: products, checkouts, patient data.",
-};
+const FAMILIES = Object.keys(ADMIN_KEY_PERMISSIONS) as Family[];
+const DEFAULTS: CreateAdminApiKeyInput = { family: "MANAGEMENT", displayName: "", permissions: [] };
 
 /** Settings → API keys: the organisation's Management and Public keys. */
 export function AdminApiKeys() {
@@ -29,85 +24,57 @@ export function AdminApiKeys() {
 }
 
 function CreateKeyForm() {
+  const t = useTranslations("admin.apiKeys");
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [family, setFamily] = useState<Family>("MANAGEMENT");
-  const [displayName, setDisplayName] = useState("");
-  const [permissions, setPermissions] = useState<string[]>([]);
-  const [clientErrors, setClientErrors] = useState<FieldErrors>({});
-  const create = useMutation(
-    trpc.admin.apiKeys.create.mutationOptions({
-      onSuccess: async () => {
-        setDisplayName("");
-        setPermissions([]);
-        await queryClient.invalidateQueries({ queryKey: trpc.admin.apiKeys.list.pathKey() });
-      },
-    }),
-  );
+  const form = useZodForm(createAdminApiKeyInput, DEFAULTS);
+  const create = useMutation(trpc.admin.apiKeys.create.mutationOptions());
+  const family = form.watch("family");
+  const permissionError = form.formState.errors.permissions?.message;
 
-  const errorsOf = (field: string) => {
-    const local = clientErrors[field];
-    return Array.isArray(local) ? local : fieldErrors(create.error, field);
-  };
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const parsed = createAdminApiKeyInput.safeParse({ family, displayName, permissions });
-    if (!parsed.success) {
-      setClientErrors(toFieldErrors(parsed.error.issues));
-      return;
-    }
-    setClientErrors({});
-    create.mutate(parsed.data);
-  }
-
-  const toggle = (permission: string, on: boolean) =>
-    setPermissions((current) => (on ? [...current, permission] : current.filter((p) => p !== permission)));
-  const permissionErrors = errorsOf("permissions");
+  const submit = submitWith(form, create.mutateAsync, async (_, values) => {
+    form.reset({ ...DEFAULTS, family: values.family } as CreateAdminApiKeyInput);
+    await queryClient.invalidateQueries({ queryKey: trpc.admin.apiKeys.list.pathKey() });
+  });
 
   return (
-    <section aria-labelledby="create-key-heading" className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
+    <section aria-labelledby="create-key-heading" className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
       <h2 id="create-key-heading" className="text-lg font-semibold text-slate-900">
-        Create an API key
+        {t("createHeading")}
       </h2>
-      <p className="mt-1 text-sm text-slate-600">A key may do only what you tick below. It is shown once; only its hash is stored.</p>
+      <p className="mt-1 text-sm text-slate-600">{t("createIntro")}</p>
       <form onSubmit={submit} noValidate className="mt-5 space-y-5">
         <div className="grid gap-5 sm:grid-cols-2">
-          <SelectField
-            label="API family"
-            value={family}
-            onChange={(e) => {
-              // Permissions are per family: a switch starts the picker afresh.
-              setFamily(e.target.value as Family);
-              setPermissions([]);
-            }}
-          >
-            {(Object.keys(FAMILY_LABEL) as Family[]).map((f) => (
-              <option key={f} value={f}>
-                {FAMILY_LABEL[f]}
-              </option>
-            ))}
-          </SelectField>
-          <TextField
-            label="Display name"
-            value={displayName}
-            onChange={(e) => setDisplayName(e.target.value)}
-            maxLength={200}
-            errors={errorsOf("displayName")}
-            hint="So you can tell your keys apart, e.g. “ERP connector”."
-          />
+          <Field form={form} name="family" label={t("family")}>
+            {(control) => (
+              <select
+                {...control}
+                value={family}
+                // Permissions are per family: a switch starts the picker afresh.
+                onChange={(e) => form.reset({ ...form.getValues(), family: e.target.value as Family, permissions: [] })}
+                className={inputClass}
+              >
+                {FAMILIES.map((f) => (
+                  <option key={f} value={f}>
+                    {t(`families.${f}`)}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field form={form} name="displayName" label={t("displayName")} maxLength={200} hint={t("displayNameHint")} />
         </div>
-        <p className="text-sm text-slate-600">{FAMILY_HINT[family]}</p>
-        <fieldset aria-describedby={permissionErrors?.length ? "permission-errors" : undefined}>
-          <legend className="text-sm font-medium text-slate-700">Permissions</legend>
+        <p className="text-sm text-slate-600">{t(`familyHints.${family}`)}</p>
+        <fieldset aria-describedby={permissionError ? "permission-errors" : undefined}>
+          <legend className="text-sm font-medium text-slate-700">{t("permissions")}</legend>
           <div className="mt-2 grid gap-2 sm:grid-cols-2 lg:grid-cols-3">
             {ADMIN_KEY_PERMISSIONS[family].map((permission) => (
-              <div key={permission} className="flex items-center gap-3 rounded-md border border-slate-200 px-3 py-2">
+              <div key={`${family}:${permission}`} className="flex items-center gap-3 rounded-md border border-slate-200 px-3 py-2">
                 <input
                   id={`permission-${permission}`}
                   type="checkbox"
-                  checked={permissions.includes(permission)}
-                  onChange={(e) => toggle(permission, e.target.checked)}
+                  value={permission}
+                  {...form.register("permissions")}
                   className="size-4 rounded border-slate-300 text-brand-700 focus:ring-brand-100"
                 />
                 <label htmlFor={`permission-${permission}`} className="min-w-0 break-all font-mono text-sm text-slate-900">
@@ -116,24 +83,18 @@ function CreateKeyForm() {
               </div>
             ))}
           </div>
-          {permissionErrors?.length ? (
+          {permissionError ? (
             <p id="permission-errors" className="mt-1 text-xs text-red-700">
-              {permissionErrors.join(" ")}
+              {permissionError}
             </p>
           ) : null}
         </fieldset>
-        {create.error && !create.error.data?.fieldErrors ? <ErrorState message={errorMessage(create.error)} /> : null}
-        <Button type="submit" disabled={create.isPending}>
-          {create.isPending ? "Creating…" : "Create key"}
-        </Button>
+        <FormError form={form} />
+        <SubmitButton form={form}>{t("create")}</SubmitButton>
       </form>
       {create.data ? (
         <div className="mt-6">
-          <SecretBox
-            label="New API key"
-            value={create.data.apiKey}
-            note={`Shown only this once: store it now. “${create.data.displayName}” sends it as the X-API-Key header.`}
-          />
+          <SecretBox label={t("newKey")} value={create.data.apiKey} note={t("newKeyNote", { name: create.data.displayName })} />
         </div>
       ) : null}
     </section>
@@ -141,6 +102,7 @@ function CreateKeyForm() {
 }
 
 function KeyList() {
+  const t = useTranslations("admin.apiKeys");
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const keys = useQuery(trpc.admin.apiKeys.list.queryOptions());
@@ -153,8 +115,8 @@ function KeyList() {
     <ApiKeyList
       keys={keys}
       revoke={revoke}
-      scope={{ title: "Family", of: (key) => FAMILY_LABEL[key.family as Family] ?? key.family }}
-      emptyText="Create one above to connect your systems to the Management or Public API."
+      scope={{ title: t("familyColumn"), of: (key) => (FAMILIES.includes(key.family as Family) ? t(`families.${key.family as Family}`) : key.family) }}
+      emptyText={t("emptyHint")}
     />
   );
 }

@@ -10,6 +10,7 @@ import "@/server/wire/field-errors";
 import { Button } from "./controls";
 import { ErrorState } from "./states";
 
+/** The look of a form control (input, select, textarea), for controls given to `Field` as children. */
 export const inputClass =
   "mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-100 aria-[invalid=true]:border-red-400 disabled:bg-slate-100";
 

@@ -1,19 +1,22 @@
 "use client";
 
-import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState, type FormEvent } from "react";
-import { Button, SelectField, TextField } from "@/components/ui/controls";
+import { useTranslations } from "next-intl";
+import { Button } from "@/components/ui/controls";
+import { DataTable, type Column } from "@/components/ui/data-table";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { dateInputToUnix, useFormat } from "@/components/ui/format";
 import { errorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
-import { AUDIT_KIND_LABELS, AUDIT_LOG_KINDS, type AuditLogKind } from "@/server/domain/audit/kinds";
+import { AUDIT_LOG_KINDS, type AuditLogKind } from "@/server/domain/audit/kinds";
 import type { ListAuditLogInput } from "@/server/trpc/routers/admin-audit.schemas";
+import { AuditFilterForm, useAuditFilters, type AuditFilters } from "./audit-filters";
 
 const PAGE_SIZE = 50;
 
-type Entry = { kind: string; entityUid: string | null; orderUid: string | null };
+type ActorRef = { type: "USER" | "API_KEY"; uid: string; name: string | null } | { type: "SYSTEM" };
+type Entry = { source: string; uid: string; at: number; kind: string; action: string; summary: string; actor: unknown; entityUid: string | null; orderUid: string | null };
 
 /** The admin page an entry's entity lives on, where there is one. */
 function linkOf(entry: Entry): string | null {
@@ -53,147 +56,103 @@ function linkOf(entry: Entry): string | null {
   }
 }
 
-type ActorRef = { type: "USER" | "API_KEY"; uid: string; name: string | null } | { type: "SYSTEM" };
-
-function actorName(actor: ActorRef): string {
-  if (actor.type === "SYSTEM") return "System";
-  if (actor.type === "USER") return actor.name ?? "A removed user";
-  return actor.name ? `API key “${actor.name}”` : "An API key";
-}
-
-/** Settings → Audit log: every state change of the organisation, newest first, filterable. */
-export function AuditLog() {
-  const format = useFormat();
-  const trpc = useTRPC();
-  const actors = useQuery(trpc.admin.audit.actors.queryOptions());
-  const [kind, setKind] = useState<AuditLogKind | "">("");
-  const [actor, setActor] = useState("");
-  const [fromDate, setFromDate] = useState("");
-  const [toDate, setToDate] = useState("");
-  const [entityDraft, setEntityDraft] = useState("");
-  const [textDraft, setTextDraft] = useState("");
-  // Typed filters apply on submit, so each keystroke is not a query.
-  const [typed, setTyped] = useState({ entityUid: "", text: "" });
-
-  const from = dateInputToUnix(fromDate, "start");
-  const to = dateInputToUnix(toDate, "end");
+/** The list's input from the URL's filters (an unknown kind or actor in a hand-edited link is no filter). */
+function inputOf(filters: AuditFilters) {
+  const from = dateInputToUnix(filters.from ?? "", "start");
+  const to = dateInputToUnix(filters.to ?? "", "end");
   const reversed = from !== undefined && to !== undefined && from > to;
-  const [actorType, actorUid] = actor.split(":");
+  const kind = AUDIT_LOG_KINDS.find((k) => k === filters.kind);
+  const [actorType, actorUid] = (filters.actor ?? "").split(":");
   const input: ListAuditLogInput = {
     ...(kind ? { kinds: [kind] } : {}),
     ...(actorType === "SYSTEM" ? { actor: { type: "SYSTEM" as const } } : {}),
     ...((actorType === "USER" || actorType === "API_KEY") && actorUid ? { actor: { type: actorType, uid: actorUid } } : {}),
     ...(from !== undefined ? { from } : {}),
     ...(to !== undefined && !reversed ? { to } : {}),
-    ...(typed.entityUid ? { entityUid: typed.entityUid } : {}),
-    ...(typed.text ? { text: typed.text } : {}),
+    ...(filters.entity ? { entityUid: filters.entity } : {}),
+    ...(filters.text ? { text: filters.text } : {}),
     limit: PAGE_SIZE,
   };
+  const filtered = Boolean(kind || input.actor || from !== undefined || to !== undefined || filters.entity || filters.text);
+  return { input, reversed, filtered };
+}
+
+/** Settings → Audit log: every state change of the organisation, newest first, filterable (the filters in the URL). */
+export function AuditLog() {
+  const t = useTranslations("admin.audit");
+  const format = useFormat();
+  const trpc = useTRPC();
+  const [filters, setFilters] = useAuditFilters();
+  const { input, reversed, filtered } = inputOf(filters);
   const log = useInfiniteQuery(trpc.admin.audit.list.infiniteQueryOptions(input, { getNextPageParam: (page) => page.nextCursor ?? undefined }));
-  const filtered = Boolean(kind || actor || from !== undefined || to !== undefined || typed.entityUid || typed.text);
+  const entries: Entry[] = log.data?.pages.flatMap((p) => p.entries) ?? [];
 
-  function applyTyped(event: FormEvent) {
-    event.preventDefault();
-    setTyped({ entityUid: entityDraft.trim(), text: textDraft.trim() });
-  }
+  const actorName = (actor: ActorRef): string => {
+    if (actor.type === "SYSTEM") return t("system");
+    if (actor.type === "USER") return actor.name ?? t("removedUser");
+    return actor.name ? t("apiKeyNamed", { name: actor.name }) : t("anApiKey");
+  };
+  const kindLabel = (kind: string) => (AUDIT_LOG_KINDS.includes(kind as AuditLogKind) ? t(`kinds.${kind as AuditLogKind}`) : kind);
 
-  const entries = log.data?.pages.flatMap((p) => p.entries) ?? [];
+  const columns: Column<Entry>[] = [
+    {
+      header: t("what"),
+      key: true,
+      className: "md:min-w-64 md:max-w-md text-slate-900",
+      cell: (e) => {
+        const href = linkOf(e);
+        return href ? (
+          <Link href={href} className="wrap-break-word hover:text-brand-700 hover:underline">
+            {e.summary}
+          </Link>
+        ) : (
+          <span className="wrap-break-word">{e.summary}</span>
+        );
+      },
+    },
+    { header: t("when"), className: "md:whitespace-nowrap text-slate-700", cell: (e) => format.dateTime(e.at) },
+    { header: t("who"), className: "text-slate-700", cell: (e) => actorName(e.actor as ActorRef) },
+    {
+      header: t("kind"),
+      className: "md:whitespace-nowrap text-slate-600",
+      cell: (e) => (
+        <>
+          {kindLabel(e.kind)}
+          <span className="block text-xs text-slate-500">{e.action.replaceAll("_", " ")}</span>
+        </>
+      ),
+    },
+  ];
+
   return (
     <div className="space-y-4">
-      <form aria-label="Filters" onSubmit={applyTyped} className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
-        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-          <SelectField label="Kind" value={kind} onChange={(e) => setKind(e.target.value as AuditLogKind | "")}>
-            <option value="">All kinds</option>
-            {AUDIT_LOG_KINDS.map((k) => (
-              <option key={k} value={k}>
-                {AUDIT_KIND_LABELS[k]}
-              </option>
-            ))}
-          </SelectField>
-          <SelectField label="Who" value={actor} onChange={(e) => setActor(e.target.value)}>
-            <option value="">Anyone</option>
-            <option value="SYSTEM">System</option>
-            {(actors.data ?? []).map((a) => (
-              <option key={`${a.type}:${a.uid}`} value={`${a.type}:${a.uid}`}>
-                {a.type === "API_KEY" ? `API key “${a.name}”` : a.name} ({a.detail})
-              </option>
-            ))}
-          </SelectField>
-          <TextField label="From date" type="date" value={fromDate} onChange={(e) => setFromDate(e.target.value)} />
-          <TextField
-            label="To date"
-            type="date"
-            value={toDate}
-            onChange={(e) => setToDate(e.target.value)}
-            errors={reversed ? ["Must not be before the from date."] : undefined}
-          />
-        </div>
-        <div className="grid items-end gap-4 sm:grid-cols-[1fr_1fr_auto]">
-          <TextField label="Entity uid" placeholder="An order, prescription, key … uid" value={entityDraft} onChange={(e) => setEntityDraft(e.target.value)} />
-          <TextField label="Text" placeholder="Words in the entry, an order name, a status" value={textDraft} onChange={(e) => setTextDraft(e.target.value)} />
-          <Button type="submit">Apply</Button>
-        </div>
-      </form>
-
+      <AuditFilterForm filters={filters} onChange={setFilters} reversed={reversed} />
       {log.isPending ? (
-        <LoadingState label="Loading the audit log…" />
+        <LoadingState label={t("loading")} />
       ) : log.isError ? (
         <ErrorState message={errorMessage(log.error)} onRetry={() => log.refetch()} />
       ) : entries.length === 0 ? (
-        <EmptyState title={filtered ? "No entries match these filters" : "Nothing has happened yet"}>
-          {filtered ? "Try other filters." : "Changes to orders, prescriptions, keys, settings and users appear here."}
-        </EmptyState>
+        <EmptyState title={filtered ? t("noMatchTitle") : t("emptyTitle")}>{filtered ? t("noMatchHint") : t("emptyHint")}</EmptyState>
       ) : (
-        <>
-          <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
-            <table className="min-w-full divide-y divide-slate-200 text-sm">
-              <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
-                <tr>
-                  <th scope="col" className="px-4 py-3">When</th>
-                  <th scope="col" className="px-4 py-3">Who</th>
-                  <th scope="col" className="px-4 py-3">What</th>
-                  <th scope="col" className="px-4 py-3">Kind</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {entries.map((e) => {
-                  const href = linkOf(e);
-                  return (
-                    <tr key={`${e.source}:${e.uid}`} className="align-top" data-kind={e.kind}>
-                      <td className="whitespace-nowrap px-4 py-3 text-slate-700">{format.dateTime(e.at)}</td>
-                      <td className="px-4 py-3 text-slate-700">{actorName(e.actor as ActorRef)}</td>
-                      <td className="max-w-xl px-4 py-3 text-slate-900">
-                        {href ? (
-                          <Link href={href} className="break-words hover:text-brand-700 hover:underline">
-                            {e.summary}
-                          </Link>
-                        ) : (
-                          <span className="break-words">{e.summary}</span>
-                        )}
-                      </td>
-                      <td className="whitespace-nowrap px-4 py-3 text-slate-600">
-                        {AUDIT_KIND_LABELS[e.kind as AuditLogKind] ?? e.kind}
-                        <span className="block text-xs text-slate-500">{e.action.replaceAll("_", " ")}</span>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-          <nav aria-label="Pages" className="flex items-center justify-between text-sm text-slate-600">
-            <span>
-              {entries.length} {entries.length === 1 ? "entry" : "entries"} shown, newest first
-            </span>
-            {log.hasNextPage ? (
-              <Button tone="secondary" disabled={log.isFetchingNextPage} onClick={() => log.fetchNextPage()}>
-                {log.isFetchingNextPage ? "Loading…" : "Load older entries"}
-              </Button>
-            ) : (
-              <span>That is all.</span>
-            )}
-          </nav>
-        </>
+        <DataTable
+          label={t("title")}
+          columns={columns}
+          rows={entries}
+          rowKey={(e) => `${e.source}:${e.uid}`}
+          rowClassName={() => "align-top"}
+          pager={
+            <nav aria-label={t("pages")} className="flex flex-wrap items-center justify-between gap-3 text-sm text-slate-600">
+              <span>{t("shown", { count: entries.length })}</span>
+              {log.hasNextPage ? (
+                <Button tone="secondary" disabled={log.isFetchingNextPage} onClick={() => log.fetchNextPage()}>
+                  {log.isFetchingNextPage ? t("loadingMore") : t("loadOlder")}
+                </Button>
+              ) : (
+                <span>{t("thatIsAll")}</span>
+              )}
+            </nav>
+          }
+        />
       )}
     </div>
   );

@@ -14,19 +14,19 @@ type Answer = { name: string; title: string; answer: string[] };
  * survey-core still lays the model out (conditions, choice texts, placeholders in titles), which
  * needs no DOM; request-detail.tsx loads this in the browser only all the same.
  */
-export default function AnamnesisSurvey({ model, answers }: { model: unknown; answers: unknown }) {
+export default function AnamnesisSurvey({ model, answers, texts }: { model: unknown; answers: unknown; texts: { noQuestions: string; notAnswered: string } }) {
   const rows = useMemo(() => anamnesisRows(model, answers), [model, answers]);
   return (
     <div className="rounded-lg border border-slate-200" data-testid="anamnesis-answers">
       {rows.length === 0 ? (
-        <p className="px-4 py-3 text-sm text-slate-500">The questionnaire has no questions.</p>
+        <p className="px-4 py-3 text-sm text-slate-500">{texts.noQuestions}</p>
       ) : (
         <dl className="divide-y divide-slate-100 text-sm">
           {rows.map((row) => (
             <div key={row.name} className="grid gap-1 px-4 py-3 sm:grid-cols-[minmax(0,2fr)_minmax(0,3fr)] sm:gap-6">
               <dt className="text-slate-600">{row.title}</dt>
               <dd className="whitespace-pre-wrap break-words font-medium text-slate-900">
-                {row.answer.length === 0 ? <span className="font-normal text-slate-400">Not answered</span> : row.answer.join("\n")}
+                {row.answer.length === 0 ? <span className="font-normal text-slate-500">{texts.notAnswered}</span> : row.answer.join("\n")}
               </dd>
             </div>
           ))}

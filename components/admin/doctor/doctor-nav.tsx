@@ -1,19 +1,21 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { PortalNav, type NavSection } from "@/components/portal-nav";
 
 /** The doctors' workspace's sections (doctors see nothing else of the admin tool). */
-const SECTIONS: NavSection[] = [
-  {
-    title: "Doctors' workspace",
-    links: [
-      { href: "/admin/doctor", label: "Requests", also: ["/admin/doctor/requests"] },
-      { href: "/admin/doctor/waiting-room", label: "Waiting room" },
-      { href: "/admin/doctor/statistics", label: "My statistics" },
-    ],
-  },
-];
-
 export function DoctorNav() {
-  return <PortalNav label="Doctors' workspace" home="/admin/doctor" sections={SECTIONS} />;
+  const t = useTranslations("nav.doctor");
+  const shell = useTranslations("shell");
+  const sections: NavSection[] = [
+    {
+      title: shell("portals.DOCTOR"),
+      links: [
+        { href: "/admin/doctor", label: t("requests"), also: ["/admin/doctor/requests"] },
+        { href: "/admin/doctor/waiting-room", label: t("waitingRoom") },
+        { href: "/admin/doctor/statistics", label: t("statistics") },
+      ],
+    },
+  ];
+  return <PortalNav label={shell("portals.DOCTOR")} home="/admin/doctor" sections={sections} />;
 }

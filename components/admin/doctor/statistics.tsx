@@ -1,67 +1,59 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useTranslations } from "next-intl";
 import { TextField } from "@/components/ui/controls";
-import { ErrorState, LoadingState } from "@/components/ui/states";
-import { errorMessage, fieldErrors } from "@/components/trpc/errors";
+import { dateInputToUnix, unixToDateInput, useFormat } from "@/components/ui/format";
+import { QueryView } from "@/components/ui/query-view";
+import { useUrlQuery } from "@/components/ui/use-url-state";
+import { fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { statisticsInput } from "@/server/trpc/routers/doctor.schemas";
 
-/** A day (YYYY-MM-DD, the doctor's time zone) as Unix seconds: its first second, or its last. */
-function dayToUnix(day: string, end: boolean): number | null {
-  const [y, m, d] = day.split("-").map(Number);
-  if (!y || !m || !d) return null;
-  const date = end ? new Date(y, m - 1, d, 23, 59, 59) : new Date(y, m - 1, d, 0, 0, 0);
-  return Number.isNaN(date.getTime()) ? null : Math.floor(date.getTime() / 1000);
-}
-
-const isoDay = (date: Date) => `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, "0")}-${String(date.getDate()).padStart(2, "0")}`;
-
-/** The doctor's own statistics over a range of days (default: the last 30 days, today included). */
+/** The doctor's own statistics over a range of days (default: the last 30 days, today included), the range in the URL. */
 export function DoctorStatistics() {
+  const t = useTranslations("doctor.statistics");
+  const format = useFormat();
   const trpc = useTRPC();
-  const [from, setFrom] = useState(() => isoDay(new Date(Date.now() - 29 * 24 * 3600_000)));
-  const [to, setTo] = useState(() => isoDay(new Date()));
-  const range = statisticsInput.safeParse({ from: dayToUnix(from, false), to: dayToUnix(to, true) });
+  const query = useUrlQuery();
+  const nowSeconds = Math.floor(Date.now() / 1000);
+  const from = query.get("from") ?? unixToDateInput(nowSeconds - 29 * 24 * 3600);
+  const to = query.get("to") ?? unixToDateInput(nowSeconds);
+  const range = statisticsInput.safeParse({ from: dateInputToUnix(from, "start") ?? null, to: dateInputToUnix(to, "end") ?? null });
   const issues = (field: string) => (range.success ? undefined : range.error.issues.filter((i) => i.path[0] === field).map((i) => i.message));
   const stats = useQuery(trpc.doctor.statistics.get.queryOptions(range.success ? range.data : { from: 0, to: 0 }, { enabled: range.success }));
+  const minutes = (value: number | null) => (value === null ? "—" : value < 1 ? t("underMinute") : t("minutes", { minutes: format.number(value) }));
 
   return (
     <div className="space-y-6">
-      <form className="flex flex-wrap items-start gap-4 rounded-xl border border-slate-200 bg-white p-5 shadow-sm" onSubmit={(e) => e.preventDefault()}>
-        <div className="w-48">
-          <TextField label="From" type="date" value={from} max={to} onChange={(e) => setFrom(e.target.value)} errors={issues("from") ?? fieldErrors(stats.error, "from")} required />
+      <form className="flex flex-wrap items-start gap-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-5" onSubmit={(e) => e.preventDefault()}>
+        <div className="w-full sm:w-48">
+          <TextField label={t("from")} type="date" value={from} max={to} onChange={(e) => query.set({ from: e.target.value, to })} errors={issues("from") ?? fieldErrors(stats.error, "from")} required />
         </div>
-        <div className="w-48">
-          <TextField label="To" type="date" value={to} min={from} onChange={(e) => setTo(e.target.value)} errors={issues("to") ?? fieldErrors(stats.error, "to")} required />
+        <div className="w-full sm:w-48">
+          <TextField label={t("to")} type="date" value={to} min={from} onChange={(e) => query.set({ from, to: e.target.value })} errors={issues("to") ?? fieldErrors(stats.error, "to")} required />
         </div>
-        <p className="basis-full text-xs text-slate-500">Both days included, in your time zone. Decisions count on the day they were made.</p>
+        <p className="basis-full text-xs text-slate-500">{t("rangeHint")}</p>
       </form>
 
-      {!range.success ? null : stats.isPending ? (
-        <LoadingState label="Loading your statistics…" />
-      ) : stats.isError ? (
-        <ErrorState message={errorMessage(stats.error)} onRetry={() => void stats.refetch()} />
-      ) : (
-        <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-          <Stat label="Prescriptions signed" value={stats.data.signed} />
-          <Stat label="Prescriptions declined" value={stats.data.declined} />
-          <Stat label="Still to decide (assigned to you)" value={stats.data.pending} />
-          <Stat label="Consultations completed" value={stats.data.consultationsCompleted} />
-          <Stat
-            label="Average consultation"
-            value={averageLabel(stats.data.averageConsultationMinutes)}
-          />
-        </dl>
+      {!range.success ? null : (
+        <QueryView query={stats} loadingLabel={t("loading")}>
+          {(data) => (
+            <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+              <Stat label={t("signed")} value={format.number(data.signed)} />
+              <Stat label={t("declined")} value={format.number(data.declined)} />
+              <Stat label={t("pending")} value={format.number(data.pending)} />
+              <Stat label={t("consultations")} value={format.number(data.consultationsCompleted)} />
+              <Stat label={t("average")} value={minutes(data.averageConsultationMinutes)} />
+            </dl>
+          )}
+        </QueryView>
       )}
     </div>
   );
 }
 
-const averageLabel = (minutes: number | null) => (minutes === null ? "—" : minutes < 1 ? "under 1 min" : `${minutes} min`);
-
-function Stat({ label, value }: { label: string; value: number | string }) {
+function Stat({ label, value }: { label: string; value: string }) {
   return (
     <div className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
       <dt className="text-sm text-slate-500">{label}</dt>

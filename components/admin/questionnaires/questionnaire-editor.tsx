@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
 import Link from "next/link";
+import { useTranslations } from "next-intl";
 import { useEffect, useId, useMemo, useRef, useState, type ChangeEvent } from "react";
 import { Button } from "@/components/ui/controls";
 import { ErrorState, LoadingState, Notice } from "@/components/ui/states";
@@ -10,7 +11,11 @@ import { useFormat } from "@/components/ui/format";
 import { errorMessage, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 
-const SurveyPreview = dynamic(() => import("./survey-preview"), { ssr: false, loading: () => <LoadingState label="Loading the preview…" /> });
+const SurveyPreview = dynamic(() => import("./survey-preview"), { ssr: false, loading: () => <PreviewLoading /> });
+
+function PreviewLoading() {
+  return <LoadingState label={useTranslations("admin.questionnaires.editor")("loadingPreview")} />;
+}
 
 // The editor waits this long after the last keystroke before it saves the draft.
 const AUTOSAVE_DELAY_MS = 1200;
@@ -18,13 +23,13 @@ const AUTOSAVE_DELAY_MS = 1200;
 const pretty = (value: unknown) => JSON.stringify(value, null, 2);
 
 /** The editor's text as a JSON object, or why it is not one (the server says the same on publishing). */
-function parseObject(text: string): { value: Record<string, unknown> } | { error: string } {
+function parseObject(text: string): { value: Record<string, unknown> } | { error: { key: "notObject" } | { key: "notJson"; detail: string } } {
   try {
     const value: unknown = JSON.parse(text);
-    if (value === null || typeof value !== "object" || Array.isArray(value)) return { error: "Expected a JSON object ({ … })." };
+    if (value === null || typeof value !== "object" || Array.isArray(value)) return { error: { key: "notObject" } };
     return { value: value as Record<string, unknown> };
   } catch (error) {
-    return { error: `Not valid JSON: ${(error as Error).message}` };
+    return { error: { key: "notJson", detail: (error as Error).message } };
   }
 }
 
@@ -34,9 +39,10 @@ function parseObject(text: string): { value: Record<string, unknown> } | { error
  * Management API's PATCH …/model, and shows its refusals under the model.
  */
 export function QuestionnaireEditor({ questionnaireUid }: { questionnaireUid: string }) {
+  const t = useTranslations("admin.questionnaires.editor");
   const trpc = useTRPC();
   const questionnaire = useQuery(trpc.admin.questionnaires.get.queryOptions({ questionnaireUid }, { refetchOnWindowFocus: false }));
-  if (questionnaire.isPending) return <LoadingState label="Loading the questionnaire…" />;
+  if (questionnaire.isPending) return <LoadingState label={t("loading")} />;
   if (questionnaire.isError) return <ErrorState message={errorMessage(questionnaire.error)} onRetry={() => questionnaire.refetch()} />;
   return <Editor key={questionnaire.data.uid} questionnaire={questionnaire.data} />;
 }
@@ -52,6 +58,7 @@ type Loaded = {
 };
 
 function Editor({ questionnaire }: { questionnaire: Loaded }) {
+  const t = useTranslations("admin.questionnaires.editor");
   const format = useFormat();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -124,17 +131,19 @@ function Editor({ questionnaire }: { questionnaire: Loaded }) {
     saveDraft.mutate({ questionnaireUid: questionnaire.uid, model: null });
   }
 
-  const modelErrors = fieldErrors(publish.error, "model") ?? ("error" in parsed ? [parsed.error] : undefined);
-  const themeErrors = fieldErrors(publish.error, "theme") ?? (parsedTheme && "error" in parsedTheme ? [parsedTheme.error] : undefined);
+  const jsonError = (error: { key: "notObject" } | { key: "notJson"; detail: string }) =>
+    error.key === "notJson" ? t("notJson", { detail: error.detail }) : t("notObject");
+  const modelErrors = fieldErrors(publish.error, "model") ?? ("error" in parsed ? [jsonError(parsed.error)] : undefined);
+  const themeErrors = fieldErrors(publish.error, "theme") ?? (parsedTheme && "error" in parsedTheme ? [jsonError(parsedTheme.error)] : undefined);
   const draftStatus = saveDraft.isPending
-    ? "Saving draft…"
+    ? t("savingDraft")
     : saveDraft.isError
-      ? `Draft not saved: ${errorMessage(saveDraft.error)}`
+      ? t("draftNotSaved", { error: errorMessage(saveDraft.error) })
       : text !== savedText && "error" in parsed
-        ? "Draft not saved while the JSON is not valid."
+        ? t("draftNotSavedInvalid")
         : draftSavedAt
-          ? `Draft saved ${format.dateTime(draftSavedAt)} (not live until published).`
-          : "No unpublished changes.";
+          ? t("draftSaved", { when: format.dateTime(draftSavedAt) })
+          : t("noChanges");
 
   return (
     <div className="space-y-6">
@@ -142,27 +151,27 @@ function Editor({ questionnaire }: { questionnaire: Loaded }) {
         <div>
           <h2 className="text-lg font-semibold text-slate-900">{questionnaire.displayName}</h2>
           <p className="text-sm text-slate-600">
-            {questionnaire.publishedAt ? `Last published ${format.dateTime(questionnaire.publishedAt)}.` : "Never published from the editor or the API."}{" "}
-            <span className="font-mono text-xs text-slate-500">{questionnaire.uid}</span>
+            {questionnaire.publishedAt ? t("lastPublished", { when: format.dateTime(questionnaire.publishedAt) }) : t("neverPublished")}{" "}
+            <span className="font-mono text-xs text-slate-500 wrap-anywhere">{questionnaire.uid}</span>
           </p>
         </div>
         <Link href="/admin/questionnaires" className="text-sm font-medium text-brand-700 hover:underline">
-          All questionnaires
+          {t("all")}
         </Link>
       </div>
       {editingDraft ? (
         <Notice tone="warning">
-          You are editing the draft saved {format.dateTime(questionnaire.draftSavedAt)}; the live model differs until you publish.{" "}
+          {t("editingDraft", { when: format.dateTime(questionnaire.draftSavedAt) })}{" "}
           <button type="button" onClick={discardDraft} className="font-medium underline">
-            Discard draft
+            {t("discardDraft")}
           </button>
         </Notice>
       ) : null}
       <div className="grid gap-6 xl:grid-cols-2">
         <div className="space-y-4">
-          <JsonArea label="Model JSON" value={text} onChange={edit} errors={modelErrors} rows={28} hint="The complete SurveyJS form model." />
+          <JsonArea label={t("model")} value={text} onChange={edit} errors={modelErrors} rows={28} hint={t("modelHint")} />
           <JsonArea
-            label="Theme JSON (optional)"
+            label={t("theme")}
             value={themeText}
             onChange={(e) => {
               setThemeText(e.target.value);
@@ -170,20 +179,20 @@ function Editor({ questionnaire }: { questionnaire: Loaded }) {
             }}
             errors={themeErrors}
             rows={5}
-            hint="Leave empty to keep the live theme."
+            hint={t("themeHint")}
           />
           <p role="status" className="text-xs text-slate-500">
             {draftStatus}
           </p>
           {publish.error && !publish.error.data?.fieldErrors ? <ErrorState message={errorMessage(publish.error)} /> : null}
-          {published ? <Notice>Published: the model is live.</Notice> : null}
+          {published ? <Notice>{t("published")}</Notice> : null}
           <Button onClick={publishNow} disabled={publish.isPending}>
-            {publish.isPending ? "Publishing…" : "Publish"}
+            {publish.isPending ? t("publishing") : t("publish")}
           </Button>
         </div>
         <section aria-labelledby="preview-heading" className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
           <h3 id="preview-heading" className="text-sm font-medium text-slate-700">
-            Preview
+            {t("preview")}
           </h3>
           <div className="mt-2" data-testid="survey-preview">
             <SurveyPreview model={previewModel} theme={parsedTheme && "value" in parsedTheme ? parsedTheme.value : questionnaire.theme} />

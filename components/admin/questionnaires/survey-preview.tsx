@@ -3,6 +3,7 @@
 // Without the web font (the default CSS loads Open Sans from Google, which the page policy refuses): survey-preview.css sets the font.
 import "survey-core/survey-core.fontless.min.css";
 import "./survey-preview.css";
+import { useTranslations } from "next-intl";
 import { useMemo } from "react";
 import { Survey } from "survey-react-ui";
 import { safeSurveyModel } from "@/components/survey/safe-model";
@@ -14,6 +15,7 @@ import { safeSurveyModel } from "@/components/survey/safe-model";
  * into the page's DOM.
  */
 export default function SurveyPreview({ model, theme }: { model: Record<string, unknown>; theme: Record<string, unknown> | null }) {
+  const t = useTranslations("admin.questionnaires.editor");
   const survey = useMemo(() => {
     try {
       const s = safeSurveyModel(model);
@@ -29,7 +31,7 @@ export default function SurveyPreview({ model, theme }: { model: Record<string, 
     <div>
       {survey.problems.length > 0 ? (
         <div role="status" className="mb-3 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          <p className="font-medium">survey-core cannot load all of this model:</p>
+          <p className="font-medium">{t("previewProblems")}</p>
           <ul className="mt-1 list-disc pl-5">
             {survey.problems.map((p, i) => (
               <li key={i}>{p}</li>

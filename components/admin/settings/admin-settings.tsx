@@ -1,25 +1,27 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { HiddenSkuTypes } from "./hidden-sku-types";
 import { PatientTokenSecrets } from "./patient-token-secrets";
 import { ProfileFields } from "./profile-fields";
 import { WalletPassTemplates } from "./wallet-pass-templates";
 
 const AREAS = [
-  { id: "profile-fields", label: "Patient profile fields" },
-  { id: "hidden-sku-types", label: "Hidden SKU type" },
-  { id: "patient-token-secrets", label: "Patient token secrets" },
-  { id: "wallet-pass-templates", label: "Wallet pass templates" },
-];
+  { id: "profile-fields", label: "profileFields" },
+  { id: "hidden-sku-types", label: "hiddenSku" },
+  { id: "patient-token-secrets", label: "tokenSecrets" },
+  { id: "wallet-pass-templates", label: "walletTemplates" },
+] as const;
 
 /** The organisation's settings, one section each. */
 export function AdminSettings() {
+  const t = useTranslations("admin.settings");
   return (
     <div className="space-y-12">
-      <nav aria-label="Settings sections" className="flex flex-wrap gap-2">
+      <nav aria-label={t("sectionsNav")} className="flex flex-wrap gap-2">
         {AREAS.map((a) => (
           <a key={a.id} href={`#${a.id}`} className="rounded-full border border-slate-300 bg-white px-3 py-1 text-sm text-slate-700 hover:bg-slate-50">
-            {a.label}
+            {t(`${a.label}.title`)}
           </a>
         ))}
       </nav>

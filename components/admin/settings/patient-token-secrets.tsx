@@ -1,28 +1,33 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useTranslations } from "next-intl";
+import { useState } from "react";
+import { z } from "zod";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
-import { Button, SecretBox, TextField } from "@/components/ui/controls";
-import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
+import { SecretBox } from "@/components/ui/controls";
+import { DataTable, type Column } from "@/components/ui/data-table";
+import { Field, FormError, SubmitButton, useZodForm } from "@/components/ui/form";
+import { QueryView } from "@/components/ui/query-view";
+import { EmptyState, Notice } from "@/components/ui/states";
 import { useFormat } from "@/components/ui/format";
-import { errorMessage, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
-import { cardClass, SettingsSection, tableClass, theadClass } from "./section";
+import { submitWith } from "@/components/admin/form-submit";
+import { createTokenSecretInput } from "@/server/trpc/routers/admin-settings.schemas";
+import { cardClass, SettingsSection } from "./section";
+
+/** The create input as the form holds it: an empty audience is no audience (the default). */
+const createForm = createTokenSecretInput.extend({
+  audience: z.preprocess((value) => (typeof value === "string" && value.trim() === "" ? undefined : value), createTokenSecretInput.shape.audience),
+});
+
+type Secret = { uid: string; displayName: string; audience: string; createdAt: number; lastUsedAt: number | null; revokedAt: number | null };
 
 /** Patient token secrets: a partner's backend signs patient tokens for the patient-data endpoints with one. */
 export function PatientTokenSecrets() {
+  const t = useTranslations("admin.settings.tokenSecrets");
   return (
-    <SettingsSection
-      id="patient-token-secrets"
-      title="Patient token secrets"
-      description={
-        <>
-          Your backend signs patient tokens (HS256 JWT, the secret&apos;s uid as <code>kid</code>) with a secret; the patient-data endpoints accept them. A
-          secret is shown once; revoking it refuses its tokens from the next request on.
-        </>
-      }
-    >
+    <SettingsSection id="patient-token-secrets" title={t("title")} description={t.rich("description", { code: (chunks) => <code>{chunks}</code> })}>
       <CreateForm />
       <SecretList />
     </SettingsSection>
@@ -30,56 +35,30 @@ export function PatientTokenSecrets() {
 }
 
 function CreateForm() {
+  const t = useTranslations("admin.settings.tokenSecrets");
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [displayName, setDisplayName] = useState("");
-  const [audience, setAudience] = useState("");
-  const create = useMutation(
-    trpc.admin.settings.patientTokenSecrets.create.mutationOptions({
-      onSuccess: async () => {
-        setDisplayName("");
-        setAudience("");
-        await queryClient.invalidateQueries({ queryKey: trpc.admin.settings.patientTokenSecrets.list.pathKey() });
-      },
-    }),
-  );
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    create.mutate({ displayName, ...(audience.trim() ? { audience } : {}) });
-  }
+  const form = useZodForm(createForm, { displayName: "", audience: "" });
+  const create = useMutation(trpc.admin.settings.patientTokenSecrets.create.mutationOptions());
+  const submit = submitWith(form, create.mutateAsync, async () => {
+    form.reset();
+    await queryClient.invalidateQueries({ queryKey: trpc.admin.settings.patientTokenSecrets.list.pathKey() });
+  });
   return (
     <div className={cardClass}>
-      <form onSubmit={submit} noValidate aria-label="Create a patient token secret" className="grid items-start gap-4 sm:grid-cols-[1fr_1fr_auto]">
-        <TextField
-          label="Secret name"
-          value={displayName}
-          onChange={(e) => setDisplayName(e.target.value)}
-          maxLength={200}
-          errors={fieldErrors(create.error, "displayName")}
-        />
-        <TextField
-          label="Audience"
-          value={audience}
-          onChange={(e) => setAudience(e.target.value)}
-          maxLength={200}
-          placeholder="patient-data"
-          hint="The aud claim its tokens must carry (default patient-data)."
-          errors={fieldErrors(create.error, "audience")}
-        />
-        <div className="pt-6">
-          <Button type="submit" disabled={create.isPending}>
-            {create.isPending ? "Creating…" : "Create secret"}
-          </Button>
+      <form onSubmit={submit} noValidate aria-label={t("createLabel")} className="grid items-start gap-4 sm:grid-cols-[1fr_1fr_auto]">
+        <Field form={form} name="displayName" label={t("name")} maxLength={200} />
+        <Field form={form} name="audience" label={t("audience")} maxLength={200} placeholder="patient-data" hint={t("audienceHint")} />
+        <div className="sm:pt-6">
+          <SubmitButton form={form}>{t("create")}</SubmitButton>
+        </div>
+        <div className="sm:col-span-3">
+          <FormError form={form} />
         </div>
       </form>
-      {create.error && !create.error.data?.fieldErrors ? <ErrorState message={errorMessage(create.error)} /> : null}
       {create.data ? (
         <div className="mt-4 space-y-2">
-          <SecretBox
-            label="New patient token secret"
-            value={create.data.secret}
-            note={`Shown only this once: store it in your backend now. Sign tokens with kid “${create.data.uid}” and aud “${create.data.audience}”.`}
-          />
+          <SecretBox label={t("newSecret")} value={create.data.secret} note={t("newSecretNote", { kid: create.data.uid, aud: create.data.audience })} />
         </div>
       ) : null}
     </div>
@@ -87,6 +66,7 @@ function CreateForm() {
 }
 
 function SecretList() {
+  const t = useTranslations("admin.settings.tokenSecrets");
   const format = useFormat();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -97,57 +77,54 @@ function SecretList() {
       onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.admin.settings.patientTokenSecrets.list.pathKey() }),
     }),
   );
-  if (list.isPending) return <LoadingState label="Loading patient token secrets…" />;
-  if (list.isError) return <ErrorState message={errorMessage(list.error)} onRetry={() => list.refetch()} />;
-  if (list.data.length === 0) return <EmptyState title="No patient token secrets yet">Create one above for your backend.</EmptyState>;
+  const columns: Column<Secret>[] = [
+    {
+      header: t("name"),
+      key: true,
+      cell: (s) => (
+        <>
+          <p className="font-medium text-slate-900">{s.displayName}</p>
+          <p className="font-mono text-xs font-normal text-slate-500">kid {s.uid}</p>
+        </>
+      ),
+    },
+    { header: t("audience"), className: "font-mono text-xs text-slate-700", cell: (s) => s.audience },
+    { header: t("created"), className: "md:whitespace-nowrap", cell: (s) => format.dateTime(s.createdAt) },
+    { header: t("lastUsed"), className: "md:whitespace-nowrap", cell: (s) => format.dateTime(s.lastUsedAt, t("never")) },
+    { header: t("status"), className: "md:whitespace-nowrap", cell: (s) => (s.revokedAt ? t("revokedAt", { when: format.dateTime(s.revokedAt) }) : t("active")) },
+    {
+      header: t("actions"),
+      headerHidden: true,
+      className: "md:text-right",
+      cell: (s) =>
+        s.revokedAt ? null : (
+          <ConfirmButton
+            buttonLabel={t("revokeLabel", { name: s.displayName })}
+            title={t("revokeTitle", { name: s.displayName })}
+            confirmLabel={t("confirmRevoke")}
+            pendingLabel={t("revoking")}
+            onConfirm={async () => {
+              await revoke.mutateAsync({ secretUid: s.uid });
+              setRevokedName(s.displayName);
+            }}
+            consequence={<p>{t("revokeConsequence")}</p>}
+          >
+            {t("revoke")}
+          </ConfirmButton>
+        ),
+    },
+  ];
   return (
     <div className="space-y-3">
-      {revokedName ? <Notice>Revoked “{revokedName}”: its tokens are refused.</Notice> : null}
-      <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
-        <table className={tableClass}>
-          <thead className={theadClass}>
-            <tr>
-              <th scope="col" className="px-4 py-3">Name</th>
-              <th scope="col" className="px-4 py-3">Audience</th>
-              <th scope="col" className="px-4 py-3">Created</th>
-              <th scope="col" className="px-4 py-3">Last used</th>
-              <th scope="col" className="px-4 py-3">Status</th>
-              <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {list.data.map((s) => (
-              <tr key={s.uid} className="align-top">
-                <td className="px-4 py-3">
-                  <p className="font-medium text-slate-900">{s.displayName}</p>
-                  <p className="font-mono text-xs text-slate-500">kid {s.uid}</p>
-                </td>
-                <td className="px-4 py-3 font-mono text-xs text-slate-700">{s.audience}</td>
-                <td className="whitespace-nowrap px-4 py-3 text-slate-700">{format.dateTime(s.createdAt)}</td>
-                <td className="whitespace-nowrap px-4 py-3 text-slate-700">{format.dateTime(s.lastUsedAt, "Never")}</td>
-                <td className="whitespace-nowrap px-4 py-3 text-slate-700">{s.revokedAt ? `Revoked ${format.dateTime(s.revokedAt)}` : "Active"}</td>
-                <td className="px-4 py-3 text-right">
-                  {s.revokedAt ? null : (
-                    <ConfirmButton
-                      buttonLabel={`Revoke ${s.displayName}`}
-                      title={`Revoke the patient token secret “${s.displayName}”?`}
-                      confirmLabel="Confirm revoke"
-                      pendingLabel="Revoking…"
-                      onConfirm={async () => {
-                        await revoke.mutateAsync({ secretUid: s.uid });
-                        setRevokedName(s.displayName);
-                      }}
-                      consequence={<p>Every token signed with this secret is refused (401) from now on, including tokens already handed out. A revoked secret cannot be restored.</p>}
-                    >
-                      Revoke
-                    </ConfirmButton>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      {revokedName ? <Notice>{t("revoked", { name: revokedName })}</Notice> : null}
+      <QueryView
+        query={list}
+        loadingLabel={t("loading")}
+        isEmpty={(data) => data.length === 0}
+        empty={<EmptyState title={t("emptyTitle")}>{t("emptyHint")}</EmptyState>}
+      >
+        {(data) => <DataTable label={t("title")} columns={columns} rows={data} rowKey={(s) => s.uid} rowClassName={() => "align-top"} />}
+      </QueryView>
     </div>
   );
 }

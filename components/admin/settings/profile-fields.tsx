@@ -1,213 +1,179 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
-import { ConfirmButton } from "@/components/ui/confirm-dialog";
-import { Button, SelectField, TextField } from "@/components/ui/controls";
-import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
-import { errorMessage, fieldErrors } from "@/components/trpc/errors";
+import { useTranslations } from "next-intl";
+import { useState } from "react";
+import type { FieldValues, Path, UseFormReturn } from "react-hook-form";
+import { Button } from "@/components/ui/controls";
+import { DataTable, type Column } from "@/components/ui/data-table";
+import { Field, FormError, SubmitButton, inputClass, useZodForm } from "@/components/ui/form";
+import { QueryView } from "@/components/ui/query-view";
+import { EmptyState, Notice } from "@/components/ui/states";
+import { useFormat } from "@/components/ui/format";
 import { useTRPC } from "@/components/trpc/react";
-import { cardClass, SettingsSection, tableClass, theadClass } from "./section";
+import { submitWith } from "@/components/admin/form-submit";
+import { addProfileFieldInput, changeProfileFieldInput } from "@/server/trpc/routers/admin-settings.schemas";
+import { cardClass, EditAndRemove, SettingsSection } from "./section";
 
-type Field = { uid: string; key: string; displayName: string; type: string; source: string; valueCount: number };
+type ProfileField = { uid: string; key: string; displayName: string; type: string; source: string; valueCount: number };
 type Options = { types: string[]; sources: string[] };
 
 /** Patient profile fields: what the Management API's `fields` and the patient-data endpoints accept by key. */
 export function ProfileFields() {
+  const t = useTranslations("admin.settings.profileFields");
+  const format = useFormat();
   const trpc = useTRPC();
+  const queryClient = useQueryClient();
   const list = useQuery(trpc.admin.settings.profileFields.list.queryOptions());
+  const [editing, setEditing] = useState<ProfileField | null>(null);
+  const remove = useMutation(
+    trpc.admin.settings.profileFields.remove.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.admin.settings.profileFields.list.pathKey() }),
+    }),
+  );
+  const columns: Column<ProfileField>[] = [
+    { header: t("key"), key: true, className: "font-mono", cell: (f) => f.key },
+    { header: t("label"), cell: (f) => f.displayName },
+    { header: t("type"), cell: (f) => f.type },
+    { header: t("source"), cell: (f) => f.source },
+    { header: t("valueCount"), cell: (f) => format.number(f.valueCount) },
+    {
+      header: t("actions"),
+      headerHidden: true,
+      cell: (f) => (
+        <EditAndRemove
+          edit={{ label: t("editLabel", { key: f.key }), text: t("edit") }}
+          onEdit={() => setEditing(f)}
+          remove={{
+            text: t("remove"),
+            buttonLabel: t("removeLabel", { key: f.key }),
+            title: t("removeTitle", { key: f.key }),
+            confirmLabel: t("confirmRemove"),
+            pendingLabel: t("removing"),
+            onConfirm: () => remove.mutateAsync({ fieldUid: f.uid }),
+            consequence: <p>{t("removeConsequence", { count: f.valueCount })}</p>,
+          }}
+        />
+      ),
+    },
+  ];
   return (
     <SettingsSection
       id="profile-fields"
-      title="Patient profile fields"
-      description={
-        <>
-          The data kept per patient. Integrations set values by key (<code>fields</code> of <code>POST /v1/management/patients</code>, the patient-data
-          properties); each value is checked against its field&apos;s type.
-        </>
-      }
+      title={t("title")}
+      description={t.rich("description", { code: (chunks) => <code>{chunks}</code> })}
     >
-      {list.isPending ? (
-        <LoadingState label="Loading profile fields…" />
-      ) : list.isError ? (
-        <ErrorState message={errorMessage(list.error)} onRetry={() => list.refetch()} />
-      ) : (
-        <>
-          <AddForm options={list.data} />
-          {list.data.fields.length === 0 ? (
-            <EmptyState title="No profile fields yet">Add one above.</EmptyState>
-          ) : (
-            <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
-              <table className={tableClass}>
-                <thead className={theadClass}>
-                  <tr>
-                    <th scope="col" className="px-4 py-3">Key</th>
-                    <th scope="col" className="px-4 py-3">Label</th>
-                    <th scope="col" className="px-4 py-3">Type</th>
-                    <th scope="col" className="px-4 py-3">Source</th>
-                    <th scope="col" className="px-4 py-3">Patients with a value</th>
-                    <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {list.data.fields.map((field) => (
-                    <FieldRow key={field.uid} field={field} options={list.data} />
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
-        </>
-      )}
+      <QueryView query={list} loadingLabel={t("loading")}>
+        {(data) => (
+          <>
+            <AddForm options={data} />
+            {editing ? <EditForm key={editing.uid} field={editing} options={data} onDone={() => setEditing(null)} /> : null}
+            {data.fields.length === 0 ? (
+              <EmptyState title={t("emptyTitle")}>{t("emptyHint")}</EmptyState>
+            ) : (
+              <DataTable label={t("title")} columns={columns} rows={data.fields} rowKey={(f) => f.uid} rowClassName={() => "align-top"} />
+            )}
+          </>
+        )}
+      </QueryView>
     </SettingsSection>
   );
 }
 
+/** The label, type and source of a field (adding one, changing one); a field's current value stays a choice. */
+function FieldInputs<V extends FieldValues>({ form, options, current }: { form: UseFormReturn<V, unknown, any>; options: Options; current?: { type: string; source: string } }) {
+  const t = useTranslations("admin.settings.profileFields");
+  const choices = (values: string[], extra?: string) => [...new Set([...values, ...(extra ? [extra] : [])])];
+  return (
+    <>
+      <Field form={form} name={"displayName" as Path<V>} label={t("fieldLabel")} maxLength={200} />
+      <Field form={form} name={"type" as Path<V>} label={t("fieldType")}>
+        {(control) => (
+          <select {...control} {...form.register("type" as Path<V>)} className={inputClass}>
+            {choices(options.types, current?.type).map((type) => (
+              <option key={type} value={type}>
+                {type}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field form={form} name={"source" as Path<V>} label={t("fieldSource")}>
+        {(control) => (
+          <select {...control} {...form.register("source" as Path<V>)} className={inputClass}>
+            {choices(options.sources, current?.source).map((source) => (
+              <option key={source} value={source}>
+                {source}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+    </>
+  );
+}
+
 function AddForm({ options }: { options: Options }) {
+  const t = useTranslations("admin.settings.profileFields");
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [key, setKey] = useState("");
-  const [displayName, setDisplayName] = useState("");
-  const [type, setType] = useState(options.types[0] ?? "text");
-  const [source, setSource] = useState(options.sources[0] ?? "shop");
+  const defaults = { key: "", displayName: "", type: options.types[0] ?? "text", source: options.sources[0] ?? "shop" };
+  const form = useZodForm(addProfileFieldInput, defaults);
   const [added, setAdded] = useState<string | null>(null);
-  const add = useMutation(
-    trpc.admin.settings.profileFields.add.mutationOptions({
-      onSuccess: async (_, variables) => {
-        setAdded(variables.key);
-        setKey("");
-        setDisplayName("");
-        await queryClient.invalidateQueries({ queryKey: trpc.admin.settings.profileFields.list.pathKey() });
-      },
-    }),
+  const add = useMutation(trpc.admin.settings.profileFields.add.mutationOptions());
+  const submit = submitWith(
+    form,
+    (values) => {
+      setAdded(null);
+      return add.mutateAsync(values);
+    },
+    async (_, values) => {
+      setAdded(values.key);
+      form.reset({ ...defaults, type: values.type, source: values.source });
+      await queryClient.invalidateQueries({ queryKey: trpc.admin.settings.profileFields.list.pathKey() });
+    },
   );
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    setAdded(null);
-    add.mutate({ key, displayName, type, source });
-  }
   return (
     <form onSubmit={submit} noValidate aria-labelledby="add-field-heading" className={cardClass}>
       <h3 id="add-field-heading" className="text-sm font-semibold text-slate-900">
-        Add a profile field
+        {t("addHeading")}
       </h3>
       <div className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <TextField label="Field key" value={key} onChange={(e) => setKey(e.target.value)} maxLength={64} errors={fieldErrors(add.error, "key")} hint="e.g. shoe_size; cannot change later." />
-        <TextField label="Field label" value={displayName} onChange={(e) => setDisplayName(e.target.value)} maxLength={200} errors={fieldErrors(add.error, "displayName")} />
-        <SelectField label="Field type" value={type} onChange={(e) => setType(e.target.value)} errors={fieldErrors(add.error, "type")}>
-          {options.types.map((t) => (
-            <option key={t} value={t}>
-              {t}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField label="Field source" value={source} onChange={(e) => setSource(e.target.value)} errors={fieldErrors(add.error, "source")}>
-          {options.sources.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </SelectField>
+        <Field form={form} name="key" label={t("fieldKey")} maxLength={64} hint={t("fieldKeyHint")} />
+        <FieldInputs form={form} options={options} />
       </div>
       <div className="mt-4 flex flex-wrap items-center gap-3">
-        <Button type="submit" disabled={add.isPending}>
-          {add.isPending ? "Adding…" : "Add field"}
-        </Button>
-        {added ? <Notice>Added “{added}”.</Notice> : null}
+        <SubmitButton form={form}>{t("add")}</SubmitButton>
+        {added ? <Notice>{t("added", { key: added })}</Notice> : null}
       </div>
-      {add.error && !add.error.data?.fieldErrors ? <ErrorState message={errorMessage(add.error)} /> : null}
+      <FormError form={form} />
     </form>
   );
 }
 
-function FieldRow({ field, options }: { field: Field; options: Options }) {
+function EditForm({ field, options, onDone }: { field: ProfileField; options: Options; onDone: () => void }) {
+  const t = useTranslations("admin.settings.profileFields");
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [mode, setMode] = useState<"view" | "edit">("view");
-  const [displayName, setDisplayName] = useState(field.displayName);
-  const [type, setType] = useState(field.type);
-  const [source, setSource] = useState(field.source);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.settings.profileFields.list.pathKey() });
-  const change = useMutation(trpc.admin.settings.profileFields.change.mutationOptions({ onSuccess: async () => (setMode("view"), await refresh()) }));
-  const remove = useMutation(trpc.admin.settings.profileFields.remove.mutationOptions({ onSuccess: refresh }));
-
-  if (mode === "edit") {
-    return (
-      <tr className="bg-slate-50 align-top">
-        <td className="px-4 py-3 font-mono text-slate-900">{field.key}</td>
-        <td colSpan={5} className="px-4 py-3">
-          <form
-            onSubmit={(e) => {
-              e.preventDefault();
-              change.mutate({ fieldUid: field.uid, displayName, type, source });
-            }}
-            noValidate
-            aria-label={`Edit ${field.key}`}
-            className="grid gap-3 sm:grid-cols-4"
-          >
-            <TextField label="Label" value={displayName} onChange={(e) => setDisplayName(e.target.value)} maxLength={200} errors={fieldErrors(change.error, "displayName")} />
-            <SelectField label="Type" value={type} onChange={(e) => setType(e.target.value)} errors={fieldErrors(change.error, "type")}>
-              {[...new Set([...options.types, field.type])].map((t) => (
-                <option key={t} value={t}>
-                  {t}
-                </option>
-              ))}
-            </SelectField>
-            <SelectField label="Source" value={source} onChange={(e) => setSource(e.target.value)} errors={fieldErrors(change.error, "source")}>
-              {[...new Set([...options.sources, field.source])].map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </SelectField>
-            <div className="flex items-end gap-2">
-              <Button type="submit" disabled={change.isPending}>
-                Save field
-              </Button>
-              <Button tone="secondary" onClick={() => (setMode("view"), change.reset())}>
-                Cancel
-              </Button>
-            </div>
-            {change.error && !change.error.data?.fieldErrors ? (
-              <div className="sm:col-span-4">
-                <ErrorState message={errorMessage(change.error)} />
-              </div>
-            ) : null}
-          </form>
-        </td>
-      </tr>
-    );
-  }
+  const form = useZodForm(changeProfileFieldInput, { fieldUid: field.uid, displayName: field.displayName, type: field.type, source: field.source });
+  const change = useMutation(trpc.admin.settings.profileFields.change.mutationOptions());
+  const submit = submitWith(form, change.mutateAsync, async () => {
+    onDone();
+    await queryClient.invalidateQueries({ queryKey: trpc.admin.settings.profileFields.list.pathKey() });
+  });
   return (
-    <tr className="align-top">
-      <td className="px-4 py-3 font-mono text-slate-900">{field.key}</td>
-      <td className="px-4 py-3 text-slate-900">{field.displayName}</td>
-      <td className="px-4 py-3 text-slate-700">{field.type}</td>
-      <td className="px-4 py-3 text-slate-700">{field.source}</td>
-      <td className="px-4 py-3 text-slate-700">{field.valueCount}</td>
-      <td className="px-4 py-3 text-right">
-        <div className="flex justify-end gap-2">
-          <Button tone="secondary" aria-label={`Edit ${field.key}`} onClick={() => setMode("edit")}>
-            Edit
-          </Button>
-          <ConfirmButton
-            buttonLabel={`Remove ${field.key}`}
-            title={`Remove the profile field ${field.key}?`}
-            confirmLabel="Confirm remove"
-            pendingLabel="Removing…"
-            onConfirm={() => remove.mutateAsync({ fieldUid: field.uid })}
-            consequence={
-              <p>
-                {field.valueCount > 0
-                  ? `The values ${field.valueCount} patient${field.valueCount === 1 ? " has" : "s have"} for it are removed too. They cannot be restored.`
-                  : "No patient has a value for it."}
-              </p>
-            }
-          >
-            Remove
-          </ConfirmButton>
-        </div>
-      </td>
-    </tr>
+    <form onSubmit={submit} noValidate aria-label={t("editLabel", { key: field.key })} className={`${cardClass} bg-slate-50`}>
+      <h3 className="text-sm font-semibold text-slate-900">{t("editHeading", { key: field.key })}</h3>
+      <div className="mt-4 grid gap-3 sm:grid-cols-3">
+        <FieldInputs form={form} options={options} current={field} />
+      </div>
+      <div className="mt-4 flex flex-wrap gap-2">
+        <SubmitButton form={form}>{t("save")}</SubmitButton>
+        <Button tone="secondary" onClick={onDone}>
+          {t("cancel")}
+        </Button>
+      </div>
+      <FormError form={form} />
+    </form>
   );
 }

@@ -1,4 +1,8 @@
-import type { ReactNode } from "react";
+"use client";
+
+import type { ComponentProps, ReactNode } from "react";
+import { ConfirmButton } from "@/components/ui/confirm-dialog";
+import { Button } from "@/components/ui/controls";
 
 /** One settings area: a heading people and screen readers navigate by, what it does, its controls. */
 export function SettingsSection({ id, title, description, children }: { id: string; title: string; description: ReactNode; children: ReactNode }) {
@@ -13,6 +17,25 @@ export function SettingsSection({ id, title, description, children }: { id: stri
   );
 }
 
-export const tableClass = "min-w-full divide-y divide-slate-200 text-sm";
-export const theadClass = "bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500";
-export const cardClass = "rounded-xl border border-slate-200 bg-white p-6 shadow-sm";
+export const cardClass = "rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6";
+
+/** A settings row's actions: edit it (in the card above the list), and remove it after a confirmation. */
+export function EditAndRemove({
+  edit,
+  onEdit,
+  remove,
+}: {
+  edit: { label: string; text: string };
+  onEdit: () => void;
+  remove: Omit<ComponentProps<typeof ConfirmButton>, "children"> & { text: string };
+}) {
+  const { text, ...confirm } = remove;
+  return (
+    <div className="flex gap-2 md:justify-end">
+      <Button tone="secondary" aria-label={edit.label} onClick={onEdit}>
+        {edit.text}
+      </Button>
+      <ConfirmButton {...confirm}>{text}</ConfirmButton>
+    </div>
+  );
+}

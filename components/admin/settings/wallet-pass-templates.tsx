@@ -1,207 +1,174 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
-import { ConfirmButton } from "@/components/ui/confirm-dialog";
-import { Button, SelectField, TextField } from "@/components/ui/controls";
-import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
-import { errorMessage, fieldErrors } from "@/components/trpc/errors";
+import { useTranslations } from "next-intl";
+import { useState } from "react";
+import type { FieldValues, Path, UseFormReturn } from "react-hook-form";
+import { Button } from "@/components/ui/controls";
+import { DataTable, type Column } from "@/components/ui/data-table";
+import { Field, FormError, SubmitButton, inputClass, useZodForm } from "@/components/ui/form";
+import { QueryView } from "@/components/ui/query-view";
+import { EmptyState } from "@/components/ui/states";
+import { useFormat } from "@/components/ui/format";
 import { useTRPC } from "@/components/trpc/react";
-import { cardClass, SettingsSection, tableClass, theadClass } from "./section";
+import { submitWith } from "@/components/admin/form-submit";
+import { changeWalletPassTemplateInput, createWalletPassTemplateInput } from "@/server/trpc/routers/admin-settings.schemas";
+import { cardClass, EditAndRemove, SettingsSection } from "./section";
 
 type Shop = { uid: string; identifier: string; displayName: string };
 type Template = { uid: string; displayName: string; passType: string; requiresSignedPrescription: boolean; shop: Shop; livePasses: number };
 
 /** Wallet pass templates per shop, as the Management API's GET /wallet-passes/templates lists them. */
 export function WalletPassTemplates() {
+  const t = useTranslations("admin.settings.walletTemplates");
+  const format = useFormat();
   const trpc = useTRPC();
+  const queryClient = useQueryClient();
   const list = useQuery(trpc.admin.settings.walletPassTemplates.list.queryOptions());
-  return (
-    <SettingsSection
-      id="wallet-pass-templates"
-      title="Wallet pass templates"
-      description="The passes your shops issue to patients (Apple and Google Wallet). A template that requires a signed prescription is issued only to patients with one."
-    >
-      {list.isPending ? (
-        <LoadingState label="Loading wallet pass templates…" />
-      ) : list.isError ? (
-        <ErrorState message={errorMessage(list.error)} onRetry={() => list.refetch()} />
-      ) : (
+  const [editing, setEditing] = useState<Template | null>(null);
+  const remove = useMutation(
+    trpc.admin.settings.walletPassTemplates.delete.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.admin.settings.walletPassTemplates.list.pathKey() }),
+    }),
+  );
+  const columns: Column<Template>[] = [
+    {
+      header: t("template"),
+      key: true,
+      cell: (template) => (
         <>
-          {list.data.shops.length === 0 ? (
-            <EmptyState title="No shops yet">A template belongs to a shop: add a shop first.</EmptyState>
-          ) : (
-            <CreateForm shops={list.data.shops} />
-          )}
-          {list.data.templates.length === 0 ? (
-            <EmptyState title="No wallet pass templates yet">Create one above.</EmptyState>
-          ) : (
-            <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
-              <table className={tableClass}>
-                <thead className={theadClass}>
-                  <tr>
-                    <th scope="col" className="px-4 py-3">Template</th>
-                    <th scope="col" className="px-4 py-3">Shop</th>
-                    <th scope="col" className="px-4 py-3">Requires a signed prescription</th>
-                    <th scope="col" className="px-4 py-3">Live passes</th>
-                    <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {list.data.templates.map((t) => (
-                    <TemplateRow key={t.uid} template={t} />
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          <p className="font-medium text-slate-900">{template.displayName}</p>
+          <p className="font-mono text-xs font-normal text-slate-500">
+            {template.uid} · {template.passType}
+          </p>
         </>
-      )}
+      ),
+    },
+    {
+      header: t("shop"),
+      cell: (template) => (
+        <>
+          {template.shop.displayName}
+          <p className="font-mono text-xs text-slate-500">{template.shop.identifier}</p>
+        </>
+      ),
+    },
+    { header: t("requires"), cell: (template) => (template.requiresSignedPrescription ? t("yes") : t("no")) },
+    { header: t("livePasses"), cell: (template) => format.number(template.livePasses) },
+    {
+      header: t("actions"),
+      headerHidden: true,
+      cell: (template) => (
+        <EditAndRemove
+          edit={{ label: t("editLabel", { name: template.displayName }), text: t("edit") }}
+          onEdit={() => setEditing(template)}
+          remove={{
+            text: t("delete"),
+            buttonLabel: t("deleteLabel", { name: template.displayName }),
+            title: t("deleteTitle", { name: template.displayName }),
+            confirmLabel: t("confirmDelete"),
+            pendingLabel: t("deleting"),
+            onConfirm: () => remove.mutateAsync({ templateUid: template.uid }),
+            consequence: <p>{t("deleteConsequence")}</p>,
+          }}
+        />
+      ),
+    },
+  ];
+  return (
+    <SettingsSection id="wallet-pass-templates" title={t("title")} description={t("description")}>
+      <QueryView query={list} loadingLabel={t("loading")}>
+        {(data) => (
+          <>
+            {data.shops.length === 0 ? <EmptyState title={t("noShopsTitle")}>{t("noShopsHint")}</EmptyState> : <CreateForm shops={data.shops} />}
+            {editing ? <EditForm key={editing.uid} template={editing} onDone={() => setEditing(null)} /> : null}
+            {data.templates.length === 0 ? (
+              <EmptyState title={t("emptyTitle")}>{t("emptyHint")}</EmptyState>
+            ) : (
+              <DataTable label={t("title")} columns={columns} rows={data.templates} rowKey={(template) => template.uid} rowClassName={() => "align-top"} />
+            )}
+          </>
+        )}
+      </QueryView>
     </SettingsSection>
   );
 }
 
+/** A template's name and whether it needs a signed prescription (creating one, changing one). */
+function TemplateInputs<V extends FieldValues>({ form }: { form: UseFormReturn<V, unknown, any> }) {
+  const t = useTranslations("admin.settings.walletTemplates");
+  return (
+    <>
+      <Field form={form} name={"displayName" as Path<V>} label={t("templateName")} maxLength={200} />
+      <label className="flex items-center gap-3 text-sm text-slate-900 sm:pt-7">
+        <input type="checkbox" {...form.register("requiresSignedPrescription" as Path<V>)} className="size-4 rounded border-slate-300 text-brand-700 focus:ring-brand-100" />
+        {t("requires")}
+      </label>
+    </>
+  );
+}
+
 function CreateForm({ shops }: { shops: Shop[] }) {
+  const t = useTranslations("admin.settings.walletTemplates");
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [shopUid, setShopUid] = useState(shops[0].uid);
-  const [displayName, setDisplayName] = useState("");
-  const [requires, setRequires] = useState(false);
-  const create = useMutation(
-    trpc.admin.settings.walletPassTemplates.create.mutationOptions({
-      onSuccess: async () => {
-        setDisplayName("");
-        setRequires(false);
-        await queryClient.invalidateQueries({ queryKey: trpc.admin.settings.walletPassTemplates.list.pathKey() });
-      },
-    }),
-  );
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    create.mutate({ shopUid, displayName, requiresSignedPrescription: requires });
-  }
+  const form = useZodForm(createWalletPassTemplateInput, { shopUid: shops[0]!.uid, displayName: "", requiresSignedPrescription: false });
+  const create = useMutation(trpc.admin.settings.walletPassTemplates.create.mutationOptions());
+  const submit = submitWith(form, create.mutateAsync, async (_, values) => {
+    form.reset({ shopUid: values.shopUid, displayName: "", requiresSignedPrescription: false });
+    await queryClient.invalidateQueries({ queryKey: trpc.admin.settings.walletPassTemplates.list.pathKey() });
+  });
   return (
-    <form onSubmit={submit} noValidate aria-label="Create a wallet pass template" className={cardClass}>
+    <form onSubmit={submit} noValidate aria-label={t("createLabel")} className={cardClass}>
       <div className="grid items-start gap-4 sm:grid-cols-3">
-        <SelectField label="Shop" value={shopUid} onChange={(e) => setShopUid(e.target.value)} errors={fieldErrors(create.error, "shopUid")}>
-          {shops.map((s) => (
-            <option key={s.uid} value={s.uid}>
-              {s.displayName} ({s.identifier})
-            </option>
-          ))}
-        </SelectField>
-        <TextField label="Template name" value={displayName} onChange={(e) => setDisplayName(e.target.value)} maxLength={200} errors={fieldErrors(create.error, "displayName")} />
-        <div className="flex items-center gap-3 pt-7">
-          <input
-            id="template-requires"
-            type="checkbox"
-            checked={requires}
-            onChange={(e) => setRequires(e.target.checked)}
-            className="size-4 rounded border-slate-300 text-brand-700 focus:ring-brand-100"
-          />
-          <label htmlFor="template-requires" className="text-sm text-slate-900">
-            Requires a signed prescription
-          </label>
-        </div>
+        <Field form={form} name="shopUid" label={t("shop")}>
+          {(control) => (
+            <select {...control} {...form.register("shopUid")} className={inputClass}>
+              {shops.map((s) => (
+                <option key={s.uid} value={s.uid}>
+                  {t("shopOption", { name: s.displayName, identifier: s.identifier })}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <TemplateInputs form={form} />
       </div>
       <div className="mt-4">
-        <Button type="submit" disabled={create.isPending}>
-          {create.isPending ? "Creating…" : "Create template"}
-        </Button>
+        <SubmitButton form={form}>{t("create")}</SubmitButton>
       </div>
-      {create.error && !create.error.data?.fieldErrors ? <ErrorState message={errorMessage(create.error)} /> : null}
+      <FormError form={form} />
     </form>
   );
 }
 
-function TemplateRow({ template }: { template: Template }) {
+function EditForm({ template, onDone }: { template: Template; onDone: () => void }) {
+  const t = useTranslations("admin.settings.walletTemplates");
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [mode, setMode] = useState<"view" | "edit">("view");
-  const [displayName, setDisplayName] = useState(template.displayName);
-  const [requires, setRequires] = useState(template.requiresSignedPrescription);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.settings.walletPassTemplates.list.pathKey() });
-  const change = useMutation(trpc.admin.settings.walletPassTemplates.change.mutationOptions({ onSuccess: async () => (setMode("view"), await refresh()) }));
-  const remove = useMutation(trpc.admin.settings.walletPassTemplates.delete.mutationOptions({ onSuccess: refresh }));
-  const checkboxId = `requires-${template.uid}`;
+  const form = useZodForm(changeWalletPassTemplateInput, {
+    templateUid: template.uid,
+    displayName: template.displayName,
+    requiresSignedPrescription: template.requiresSignedPrescription,
+  });
+  const change = useMutation(trpc.admin.settings.walletPassTemplates.change.mutationOptions());
+  const submit = submitWith(form, change.mutateAsync, async () => {
+    onDone();
+    await queryClient.invalidateQueries({ queryKey: trpc.admin.settings.walletPassTemplates.list.pathKey() });
+  });
   return (
-    <tr className="align-top">
-      <td className="px-4 py-3">
-        {mode === "edit" ? (
-          <form
-            id={`edit-${template.uid}`}
-            noValidate
-            onSubmit={(e) => {
-              e.preventDefault();
-              change.mutate({ templateUid: template.uid, displayName, requiresSignedPrescription: requires });
-            }}
-          >
-            <TextField label="Template name" value={displayName} onChange={(e) => setDisplayName(e.target.value)} maxLength={200} errors={fieldErrors(change.error, "displayName")} />
-          </form>
-        ) : (
-          <>
-            <p className="font-medium text-slate-900">{template.displayName}</p>
-            <p className="font-mono text-xs text-slate-500">
-              {template.uid} · {template.passType}
-            </p>
-          </>
-        )}
-      </td>
-      <td className="px-4 py-3 text-slate-700">
-        {template.shop.displayName}
-        <p className="font-mono text-xs text-slate-500">{template.shop.identifier}</p>
-      </td>
-      <td className="px-4 py-3 text-slate-700">
-        {mode === "edit" ? (
-          <div className="flex items-center gap-2">
-            <input
-              id={checkboxId}
-              form={`edit-${template.uid}`}
-              type="checkbox"
-              checked={requires}
-              onChange={(e) => setRequires(e.target.checked)}
-              className="size-4 rounded border-slate-300 text-brand-700 focus:ring-brand-100"
-            />
-            <label htmlFor={checkboxId}>Requires a signed prescription</label>
-          </div>
-        ) : template.requiresSignedPrescription ? (
-          "Yes"
-        ) : (
-          "No"
-        )}
-      </td>
-      <td className="px-4 py-3 text-slate-700">{template.livePasses}</td>
-      <td className="px-4 py-3 text-right">
-        <div className="flex flex-col items-end gap-2">
-          {mode === "edit" ? (
-            <div className="flex gap-2">
-              <Button type="submit" form={`edit-${template.uid}`} disabled={change.isPending}>
-                Save template
-              </Button>
-              <Button tone="secondary" onClick={() => (setMode("view"), change.reset())}>
-                Cancel
-              </Button>
-            </div>
-          ) : (
-            <div className="flex gap-2">
-              <Button tone="secondary" aria-label={`Edit ${template.displayName}`} onClick={() => setMode("edit")}>
-                Edit
-              </Button>
-              <ConfirmButton
-                buttonLabel={`Delete ${template.displayName}`}
-                title={`Delete the wallet pass template ${template.displayName}?`}
-                confirmLabel="Confirm delete"
-                pendingLabel="Deleting…"
-                onConfirm={() => remove.mutateAsync({ templateUid: template.uid })}
-                consequence={<p>No more passes can be issued from it. A template from which passes were issued cannot be deleted: they keep naming it.</p>}
-              >
-                Delete
-              </ConfirmButton>
-            </div>
-          )}
-          {change.error && !change.error.data?.fieldErrors ? <ErrorState message={errorMessage(change.error)} /> : null}
-        </div>
-      </td>
-    </tr>
+    <form onSubmit={submit} noValidate aria-label={t("editLabel", { name: template.displayName })} className={`${cardClass} bg-slate-50`}>
+      <h3 className="text-sm font-semibold text-slate-900">{t("editHeading", { name: template.displayName })}</h3>
+      <div className="mt-4 grid items-start gap-4 sm:grid-cols-2">
+        <TemplateInputs form={form} />
+      </div>
+      <div className="mt-4 flex flex-wrap gap-2">
+        <SubmitButton form={form}>{t("save")}</SubmitButton>
+        <Button tone="secondary" onClick={onDone}>
+          {t("cancel")}
+        </Button>
+      </div>
+      <FormError form={form} />
+    </form>
   );
 }

@@ -1,3 +1,4 @@
+import { getTranslations } from "next-intl/server";
 import type { ReactNode } from "react";
 import { AdminNav } from "@/components/admin/admin-nav";
 import { PortalShell } from "@/components/portal-shell";
@@ -11,8 +12,9 @@ import { requirePortalViewer } from "@/server/auth/portal-session";
  */
 export default async function AdminLayout({ children }: { children: ReactNode }) {
   const viewer = await requirePortalViewer("ADMIN");
+  const t = await getTranslations("shell");
   return (
-    <PortalShell portal="Admin tool" userName={viewer.displayName} place={viewer.organisation.displayName} nav={<AdminNav />}>
+    <PortalShell portal={t("portals.ADMIN")} userName={viewer.displayName} place={viewer.organisation.displayName} nav={<AdminNav />}>
       <TrpcReactProvider>{children}</TrpcReactProvider>
     </PortalShell>
   );

@@ -1,3 +1,4 @@
+import { getTranslations } from "next-intl/server";
 import type { ReactNode } from "react";
 import { DoctorNav } from "@/components/admin/doctor/doctor-nav";
 import { PortalShell } from "@/components/portal-shell";
@@ -11,8 +12,9 @@ import { requirePortalViewer } from "@/server/auth/portal-session";
  */
 export default async function DoctorLayout({ children }: { children: ReactNode }) {
   const viewer = await requirePortalViewer("DOCTOR");
+  const t = await getTranslations("shell");
   return (
-    <PortalShell portal="Doctors' workspace" userName={viewer.displayName} place={viewer.organisation.displayName} nav={<DoctorNav />}>
+    <PortalShell portal={t("portals.DOCTOR")} userName={viewer.displayName} place={viewer.organisation.displayName} nav={<DoctorNav />}>
       <TrpcReactProvider>{children}</TrpcReactProvider>
     </PortalShell>
   );

@@ -1,13 +1,17 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/page-header";
 import { DoctorRequestQueue } from "@/components/admin/doctor/request-queue";
 
-export const metadata: Metadata = { title: "Prescription requests · Doctors' workspace" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("doctor.pages"))("requests.metaTitle") };
+}
 
-export default function DoctorRequestsPage() {
+export default async function DoctorRequestsPage() {
+  const t = await getTranslations("doctor.pages");
   return (
     <>
-      <PageHeader title="Prescription requests" />
+      <PageHeader title={t("requests.title")} />
       <DoctorRequestQueue />
     </>
   );

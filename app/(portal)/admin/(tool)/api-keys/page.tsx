@@ -1,13 +1,17 @@
 import type { Metadata } from "next";
-import { AdminApiKeys } from "@/components/admin/api-keys";
+import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/page-header";
+import { AdminApiKeys } from "@/components/admin/api-keys";
 
-export const metadata: Metadata = { title: "API keys · Admin tool" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("admin.apiKeys"))("metaTitle") };
+}
 
-export default function AdminApiKeysPage() {
+export default async function AdminApiKeysPage() {
+  const t = await getTranslations("admin.apiKeys");
   return (
     <>
-      <PageHeader title="API keys" />
+      <PageHeader title={t("title")} />
       <AdminApiKeys />
     </>
   );

@@ -1,17 +1,18 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/page-header";
 import { AuditLog } from "@/components/admin/audit/audit-log";
 
-export const metadata: Metadata = { title: "Audit log · Admin tool" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("admin.audit"))("metaTitle") };
+}
 
-export default function AdminAuditLogPage() {
+export default async function AdminAuditLogPage() {
+  const t = await getTranslations("admin.audit");
   return (
     <>
-      <PageHeader title="Audit log" />
-      <p className="mb-4 text-sm text-slate-600">
-        Every change in the organisation — orders, prescriptions, keys, settings, users — with who made it and when. Stock changes are in
-        each pharmacy&apos;s stock ledger.
-      </p>
+      <PageHeader title={t("title")} />
+      <p className="mb-4 text-sm text-slate-600">{t("intro")}</p>
       <AuditLog />
     </>
   );

@@ -1,13 +1,17 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/page-header";
 import { QuestionnaireList } from "@/components/admin/questionnaires/questionnaire-list";
 
-export const metadata: Metadata = { title: "Questionnaires · Admin tool" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("admin.questionnaires"))("metaTitle") };
+}
 
-export default function AdminQuestionnairesPage() {
+export default async function AdminQuestionnairesPage() {
+  const t = await getTranslations("admin.questionnaires");
   return (
     <>
-      <PageHeader title="Questionnaires" />
+      <PageHeader title={t("title")} />
       <QuestionnaireList />
     </>
   );

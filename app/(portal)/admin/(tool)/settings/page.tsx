@@ -1,13 +1,17 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/page-header";
 import { AdminSettings } from "@/components/admin/settings/admin-settings";
 
-export const metadata: Metadata = { title: "Settings · Admin tool" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("admin.settings"))("metaTitle") };
+}
 
-export default function AdminSettingsPage() {
+export default async function AdminSettingsPage() {
+  const t = await getTranslations("admin.settings");
   return (
     <>
-      <PageHeader title="Settings" />
+      <PageHeader title={t("title")} />
       <AdminSettings />
     </>
   );

@@ -1,13 +1,17 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/page-header";
 import { Users } from "@/components/admin/people/users";
 
-export const metadata: Metadata = { title: "Users · Admin tool" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("admin.people"))("metaTitle") };
+}
 
-export default function AdminUsersPage() {
+export default async function AdminUsersPage() {
+  const t = await getTranslations("admin.people");
   return (
     <>
-      <PageHeader title="Users" />
+      <PageHeader title={t("title")} />
       <Users />
     </>
   );

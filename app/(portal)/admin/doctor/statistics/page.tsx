@@ -1,13 +1,17 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/page-header";
 import { DoctorStatistics } from "@/components/admin/doctor/statistics";
 
-export const metadata: Metadata = { title: "My statistics · Doctors' workspace" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("doctor.pages"))("statistics.metaTitle") };
+}
 
-export default function DoctorStatisticsPage() {
+export default async function DoctorStatisticsPage() {
+  const t = await getTranslations("doctor.pages");
   return (
     <>
-      <PageHeader title="My statistics" />
+      <PageHeader title={t("statistics.title")} />
       <DoctorStatistics />
     </>
   );

@@ -1,13 +1,17 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/page-header";
 import { DoctorWaitingRoom } from "@/components/admin/doctor/waiting-room";
 
-export const metadata: Metadata = { title: "Waiting room · Doctors' workspace" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("doctor.pages"))("waitingRoom.metaTitle") };
+}
 
-export default function DoctorWaitingRoomPage() {
+export default async function DoctorWaitingRoomPage() {
+  const t = await getTranslations("doctor.pages");
   return (
     <>
-      <PageHeader title="Waiting room" />
+      <PageHeader title={t("waitingRoom.title")} />
       <DoctorWaitingRoom />
     </>
   );
