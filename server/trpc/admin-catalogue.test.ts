@@ -115,7 +115,7 @@ describe("who may call", () => {
       code: "BAD_REQUEST",
       fieldErrors: { productUid: ["Product not found."] },
     });
-    expect((await failure("adminCatalogue.shopSkus.create", { shopUid: other.shop.id, shopProductUid: other.shopProduct.id, price: 1 })).fieldErrors).toEqual({
+    expect((await failure("admin.catalogue.shopSkus.create", { shopUid: other.shop.id, shopProductUid: other.shopProduct.id, price: 1 })).fieldErrors).toEqual({
       shopUid: ["Shop not found."],
     });
     expect((await c.admin.catalogue.shopSkus.list({ shopUid: other.shop.id })).total).toBe(0);
@@ -192,7 +192,7 @@ describe("products, SKUs and shop SKUs", () => {
       fieldErrors: { skuUid: ["This shop already has a shop SKU for this SKU."] },
     });
     const second = await c.admin.catalogue.shopSkus.create({ shopUid: t.shop.id, shopProductUid: t.shopProduct.id, shopVariationId: "other-var", price: 1 });
-    expect((await failure("adminCatalogue.shopSkus.update", { uid: second.uid, shopVariationId: "dup-var" })).fieldErrors).toEqual({
+    expect((await failure("admin.catalogue.shopSkus.update", { uid: second.uid, shopVariationId: "dup-var" })).fieldErrors).toEqual({
       shopVariationId: ["This shop already has a shop SKU with this variation id."],
     });
     // Its own current values are accepted; another shop may carry the same.
@@ -226,7 +226,7 @@ describe("products, SKUs and shop SKUs", () => {
     expect((await failure("admin.catalogue.products.create", { displayName: "", prescriptionRequired: true })).fieldErrors).toHaveProperty("displayName");
     expect((await failure("admin.catalogue.shopSkus.create", { shopUid: t.shop.id, shopProductUid: t.shopProduct.id, price: -5 })).fieldErrors).toHaveProperty("price");
     expect(
-      (await failure("adminCatalogue.shopSkus.create", { shopUid: t.shop.id, shopProductUid: t.shopProduct.id, skuUid: t.rxSku.id, price: 5 })).fieldErrors,
+      (await failure("admin.catalogue.shopSkus.create", { shopUid: t.shop.id, shopProductUid: t.shopProduct.id, skuUid: t.rxSku.id, price: 5 })).fieldErrors,
     ).toEqual({ skuUid: ["The SKU belongs to another product than the shop product."] });
     expect(await t.db.sku.count()).toBe(before);
   });

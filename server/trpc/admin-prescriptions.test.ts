@@ -215,7 +215,7 @@ describe("external sign", () => {
     const unsigned = await failure("admin.prescriptions.externalSign", { uid: prescriptionId, signedPdfBase64: b64(await samplePrescriptionPdf()) });
     expect(unsigned.code).toBe("UNPROCESSABLE_CONTENT");
     expect(unsigned.fieldErrors).toEqual({ signedPdfBase64: [expect.any(String)] });
-    expect(await failure("adminPrescriptions.externalSign", { uid: prescriptionId, signedPdfBase64: b64(Buffer.from("hello")) })).toMatchObject({
+    expect(await failure("admin.prescriptions.externalSign", { uid: prescriptionId, signedPdfBase64: b64(Buffer.from("hello")) })).toMatchObject({
       code: "UNPROCESSABLE_CONTENT",
       fieldErrors: { signedPdfBase64: ["The file is not a PDF."] },
     });

@@ -115,10 +115,14 @@ describe("sendPrescriptionToPharmacy", () => {
   });
 
   it("sends nothing for an order on hold, a cancelled fulfillment or a prescription that is not signed", async () => {
-    const held = await placeWaitingOrder(t, refs, { overrides: { on_hold: true } });
+    // A prescription signed while its order is on hold: doctors cannot decide on a held order (issue
+    // 23 rule 1), but a REST external sign can; here the hold is set after the doctor signed, as intake
+    // would have set it (no door pauses an order after intake).
+    const held = await placeWaitingOrder(t, refs);
     await approvePrescription(t.organisation.id, held.prescriptionId, { actor, doctorId: doctor.id });
     await storeRenderedPdf(t, held.prescriptionId);
     await signPrescription(t.organisation.id, held.prescriptionId, { actor });
+    await t.db.order.update({ where: { id: held.orderId }, data: { onHold: true, status: "paused" } });
     expect(await sendPrescriptionToPharmacy(held.prescriptionId)).toEqual({ created: [], attached: [], unroutable: [] });
     expect((await orderOf(held.orderId)).status).toBe("paused");
 
