@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useState, type ReactNode } from "react";
 import { ErrorState, LoadingState } from "@/components/ui/states";
 
@@ -22,8 +23,9 @@ function usePrescriptionPdfViewer(): { Viewer: PrescriptionPdfComponent | null; 
 
 /** A prescription PDF in the page (both portals): the react-pdf viewer, loaded on first use. */
 export function PdfView({ filename, contentBase64 }: { filename: string; contentBase64: string }) {
+  const t = useTranslations("orders.pdf");
   const viewer = usePrescriptionPdfViewer();
-  if (viewer.failed) return <ErrorState message="The PDF viewer could not be loaded. Reload the page to try again." />;
-  if (!viewer.Viewer) return <LoadingState label="Loading the viewer…" />;
+  if (viewer.failed) return <ErrorState message={t("viewerFailed")} />;
+  if (!viewer.Viewer) return <LoadingState label={t("viewerLoading")} />;
   return <viewer.Viewer filename={filename} contentBase64={contentBase64} />;
 }

@@ -1,5 +1,7 @@
 /* Browser only: loaded by pdf-view.tsx with import() once a prescription is shown (no "use client": it is never a boundary). */
+import { useTranslations } from "next-intl";
 import { useEffect, useMemo, useState } from "react";
+import { useFormat } from "@/components/ui/format";
 import { Document, Page, pdfjs } from "react-pdf";
 import { Button } from "@/components/ui/controls";
 import { ErrorState, LoadingState } from "@/components/ui/states";
@@ -29,30 +31,32 @@ export default function PrescriptionPdf({ filename, contentBase64 }: { filename:
   const [pageCount, setPageCount] = useState(0);
   const [pageNumber, setPageNumber] = useState(1);
   const [zoom, setZoom] = useState(2);
+  const t = useTranslations("orders.pdf");
+  const format = useFormat();
 
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <Button tone="secondary" disabled={pageNumber <= 1} onClick={() => setPageNumber((n) => n - 1)}>
-          Previous page
+          {t("previousPage")}
         </Button>
         <span className="tabular-nums text-slate-600" aria-live="polite">
-          Page {pageCount ? pageNumber : "–"} of {pageCount || "–"}
+          {pageCount ? t("pageOf", { page: pageNumber, pages: pageCount }) : t("pageOfUnknown")}
         </span>
         <Button tone="secondary" disabled={pageNumber >= pageCount} onClick={() => setPageNumber((n) => n + 1)}>
-          Next page
+          {t("nextPage")}
         </Button>
         <span className="mx-2 h-5 w-px bg-slate-200" aria-hidden />
         <Button tone="secondary" disabled={zoom === 0} onClick={() => setZoom((z) => Math.max(0, z - 1))}>
-          Zoom out
+          {t("zoomOut")}
         </Button>
-        <span className="w-12 text-center tabular-nums text-slate-600">{Math.round(ZOOM_STEPS[zoom] * 100)}%</span>
+        <span className="w-12 text-center tabular-nums text-slate-600">{format.number(ZOOM_STEPS[zoom]!, { style: "percent" })}</span>
         <Button tone="secondary" disabled={zoom === ZOOM_STEPS.length - 1} onClick={() => setZoom((z) => Math.min(ZOOM_STEPS.length - 1, z + 1))}>
-          Zoom in
+          {t("zoomIn")}
         </Button>
         {downloadUrl ? (
           <a href={downloadUrl} download={filename} className="ml-auto rounded-md border border-slate-300 bg-white px-3 py-2 font-medium text-slate-800 shadow-sm hover:bg-slate-50">
-            Download PDF
+            {t("download")}
           </a>
         ) : null}
       </div>
@@ -63,8 +67,8 @@ export default function PrescriptionPdf({ filename, contentBase64 }: { filename:
             setPageCount(numPages);
             setPageNumber((n) => Math.min(Math.max(1, n), numPages));
           }}
-          loading={<LoadingState label="Loading the prescription…" />}
-          error={<ErrorState message="The prescription PDF could not be shown. Download it instead." />}
+          loading={<LoadingState label={t("loading")} />}
+          error={<ErrorState message={t("failed")} />}
         >
           <Page pageNumber={pageNumber} scale={ZOOM_STEPS[zoom]} renderTextLayer={false} renderAnnotationLayer={false} className="mx-auto w-fit shadow" />
         </Document>
