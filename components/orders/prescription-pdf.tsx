@@ -1,7 +1,5 @@
 /* Browser only: loaded by pdf-view.tsx with import() once a prescription is shown (no "use client": it is never a boundary). */
-import { useTranslations } from "next-intl";
 import { useEffect, useMemo, useState } from "react";
-import { useFormat } from "@/components/ui/format";
 import { Document, Page, pdfjs } from "react-pdf";
 import { Button } from "@/components/ui/controls";
 import { ErrorState, LoadingState } from "@/components/ui/states";
@@ -19,7 +17,22 @@ function bytesOf(base64: string): Uint8Array<ArrayBuffer> {
 }
 
 /** A prescription PDF in the page (react-pdf): its pages one at a time, zoom, and a download of the signed file. */
-export default function PrescriptionPdf({ filename, contentBase64 }: { filename: string; contentBase64: string }) {
+export type PdfTexts = {
+  previousPage: string;
+  nextPage: string;
+  /** "Page 1 of 3", or its placeholder while the page count is unknown. */
+  pageOf: (page: number | null, pages: number | null) => string;
+  zoomOut: string;
+  zoomIn: string;
+  /** The zoom as a percentage ("125 %" or "125%", by language). */
+  zoom: (factor: number) => string;
+  download: string;
+  loading: string;
+  failed: string;
+};
+
+/** The texts come from PdfView (this module is loaded on its own, outside the page's render). */
+export default function PrescriptionPdf({ filename, contentBase64, texts }: { filename: string; contentBase64: string; texts: PdfTexts }) {
   // One Blob per file: react-pdf reloads the document whenever `file` is a new object.
   const blob = useMemo(() => new Blob([bytesOf(contentBase64)], { type: "application/pdf" }), [contentBase64]);
   const [downloadUrl, setDownloadUrl] = useState<string | null>(null);
@@ -31,32 +44,30 @@ export default function PrescriptionPdf({ filename, contentBase64 }: { filename:
   const [pageCount, setPageCount] = useState(0);
   const [pageNumber, setPageNumber] = useState(1);
   const [zoom, setZoom] = useState(2);
-  const t = useTranslations("orders.pdf");
-  const format = useFormat();
 
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <Button tone="secondary" disabled={pageNumber <= 1} onClick={() => setPageNumber((n) => n - 1)}>
-          {t("previousPage")}
+          {texts.previousPage}
         </Button>
         <span className="tabular-nums text-slate-600" aria-live="polite">
-          {pageCount ? t("pageOf", { page: pageNumber, pages: pageCount }) : t("pageOfUnknown")}
+          {pageCount ? texts.pageOf(pageNumber, pageCount) : texts.pageOf(null, null)}
         </span>
         <Button tone="secondary" disabled={pageNumber >= pageCount} onClick={() => setPageNumber((n) => n + 1)}>
-          {t("nextPage")}
+          {texts.nextPage}
         </Button>
         <span className="mx-2 h-5 w-px bg-slate-200" aria-hidden />
         <Button tone="secondary" disabled={zoom === 0} onClick={() => setZoom((z) => Math.max(0, z - 1))}>
-          {t("zoomOut")}
+          {texts.zoomOut}
         </Button>
-        <span className="w-12 text-center tabular-nums text-slate-600">{format.number(ZOOM_STEPS[zoom]!, { style: "percent" })}</span>
+        <span className="w-12 text-center tabular-nums text-slate-600">{texts.zoom(ZOOM_STEPS[zoom]!)}</span>
         <Button tone="secondary" disabled={zoom === ZOOM_STEPS.length - 1} onClick={() => setZoom((z) => Math.min(ZOOM_STEPS.length - 1, z + 1))}>
-          {t("zoomIn")}
+          {texts.zoomIn}
         </Button>
         {downloadUrl ? (
           <a href={downloadUrl} download={filename} className="ml-auto rounded-md border border-slate-300 bg-white px-3 py-2 font-medium text-slate-800 shadow-sm hover:bg-slate-50">
-            {t("download")}
+            {texts.download}
           </a>
         ) : null}
       </div>
@@ -67,8 +78,8 @@ export default function PrescriptionPdf({ filename, contentBase64 }: { filename:
             setPageCount(numPages);
             setPageNumber((n) => Math.min(Math.max(1, n), numPages));
           }}
-          loading={<LoadingState label={t("loading")} />}
-          error={<ErrorState message={t("failed")} />}
+          loading={<LoadingState label={texts.loading} />}
+          error={<ErrorState message={texts.failed} />}
         >
           <Page pageNumber={pageNumber} scale={ZOOM_STEPS[zoom]} renderTextLayer={false} renderAnnotationLayer={false} className="mx-auto w-fit shadow" />
         </Document>

@@ -111,7 +111,7 @@ function ProductForm({ product }: { product: Product }) {
         </ConfirmButton>
       }
     >
-      <form onSubmit={submit} noValidate aria-label="Product" className="space-y-3">
+      <form onSubmit={submit} noValidate aria-label={t("product.pageTitle")} className="space-y-3">
         <div className="grid gap-4 sm:grid-cols-[1fr_1fr_auto_auto] sm:items-start">
           <Field form={form} name="displayName" label={t("product.displayName")} maxLength={255} />
           <Field form={form} name="handle" label={t("product.handle")} maxLength={255} hint={duplicates.products.length > 0 ? <HandleWarning products={duplicates.products} /> : undefined} />
@@ -166,7 +166,7 @@ function ShopListings({ product, shops }: { product: Product; shops: Shop[] }) {
       {shops.length === 0 ? (
         <EmptyState title={t("listings.noShops")}>{t("listings.noShopsHint")}</EmptyState>
       ) : (
-        <form onSubmit={submit} noValidate aria-label="New shop listing" className="space-y-3">
+        <form onSubmit={submit} noValidate aria-label={t("listings.newLabel")} className="space-y-3">
           <div className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-start">
             <Field form={form} name="shopUid" label={t("listings.shop")}>
               {(control) => (

@@ -93,7 +93,7 @@ function NewProduct() {
   });
   return (
     <Section title={t("newProduct.title")}>
-      <form onSubmit={submit} noValidate aria-label="New product" className="space-y-3">
+      <form onSubmit={submit} noValidate aria-label={t("newProduct.title")} className="space-y-3">
         <div className="grid gap-4 sm:grid-cols-[1fr_1fr_auto_auto] sm:items-start">
           <Field form={form} name="displayName" label={t("product.displayName")} maxLength={255} />
           <Field
