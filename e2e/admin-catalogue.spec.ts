@@ -78,6 +78,44 @@ test("an admin creates a product, a SKU and a shop SKU, and a duplicate shop SKU
   await shot(page, "admin-catalogue");
 });
 
+test("a duplicate handle or PZN is warned under its field and saved anyway; Create SKU says so", async ({ page }) => {
+  const t = tag();
+  const handle = `dup-handle-${t}`;
+  const pzn = `99${t}`;
+  await signInAs(page, demo().users.admin, "/admin/catalogue");
+  const newProduct = page.getByRole("form", { name: "New product" });
+  await newProduct.getByLabel("Display name", { exact: true }).fill(`E2E First ${t}`);
+  await newProduct.getByLabel("Handle", { exact: true }).fill(handle);
+  await newProduct.getByRole("button", { name: "Create product" }).click();
+  await expect(page).toHaveURL(/\/admin\/catalogue\/products\/[\w-]+$/);
+  const newSku = page.getByRole("form", { name: "New SKU" });
+  await newSku.getByLabel("SKU name", { exact: true }).fill(`First SKU ${t}`);
+  await newSku.getByLabel("PZN", { exact: true }).fill(pzn);
+  await newSku.getByRole("button", { name: "Create SKU" }).click();
+  await expect(newSku.getByText(`SKU “First SKU ${t}” created`)).toBeVisible();
+  await expect(page.getByRole("heading", { name: `First SKU ${t}`, exact: true })).toBeVisible();
+
+  // A second product with the same handle: warned while typing, with a link to the first; created anyway.
+  await page.goto("/admin/catalogue");
+  await newProduct.getByLabel("Display name", { exact: true }).fill(`E2E Second ${t}`);
+  await newProduct.getByLabel("Handle", { exact: true }).fill(handle);
+  await expect(newProduct.getByText("Another product already has this handle: E2E First")).toBeVisible();
+  await expect(newProduct.getByRole("link", { name: `E2E First ${t}` })).toBeVisible();
+  await expect(newProduct.getByLabel("Handle", { exact: true })).not.toHaveAttribute("aria-invalid", "true");
+  await newProduct.getByRole("button", { name: "Create product" }).click();
+  await expect(page.getByRole("heading", { name: `E2E Second ${t}`, exact: true })).toBeVisible();
+  await expect(page.getByRole("form", { name: "Product" }).getByText("Another product already has this handle")).toBeVisible();
+
+  // A SKU with the PZN of the first product's SKU: warned, created anyway, and the creation is confirmed.
+  await newSku.getByLabel("SKU name", { exact: true }).fill(`Second SKU ${t}`);
+  await newSku.getByLabel("PZN", { exact: true }).fill(pzn);
+  await expect(newSku.getByText(`Another SKU already has this PZN: First SKU ${t}.`)).toBeVisible();
+  await newSku.getByRole("button", { name: "Create SKU" }).click();
+  await expect(newSku.getByText(`SKU “Second SKU ${t}” created: it is listed above with the product's other SKUs.`)).toBeVisible();
+  await expect(page.getByRole("heading", { name: `Second SKU ${t}`, exact: true })).toBeVisible();
+  await expect(newSku.getByLabel("PZN", { exact: true })).toHaveValue("");
+});
+
 test("an admin edits a pharmacy's stock and the movement names the admin", async ({ page }) => {
   const d = demo();
   await signInAs(page, d.users.admin, "/admin/pharmacy-stock");

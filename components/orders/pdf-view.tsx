@@ -1,10 +1,13 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useState, type ReactNode } from "react";
+import { useFormat } from "@/components/ui/format";
 import { ErrorState, LoadingState } from "@/components/ui/states";
+import type { PdfTexts } from "./prescription-pdf";
 
 // pdf.js runs in the browser only: the viewer's module is loaded once a page shows a PDF.
-type PrescriptionPdfComponent = (props: { filename: string; contentBase64: string }) => ReactNode;
+type PrescriptionPdfComponent = (props: { filename: string; contentBase64: string; texts: PdfTexts }) => ReactNode;
 function usePrescriptionPdfViewer(): { Viewer: PrescriptionPdfComponent | null; failed: boolean } {
   const [state, setState] = useState<{ Viewer: PrescriptionPdfComponent | null; failed: boolean }>({ Viewer: null, failed: false });
   useEffect(() => {
@@ -22,8 +25,21 @@ function usePrescriptionPdfViewer(): { Viewer: PrescriptionPdfComponent | null; 
 
 /** A prescription PDF in the page (both portals): the react-pdf viewer, loaded on first use. */
 export function PdfView({ filename, contentBase64 }: { filename: string; contentBase64: string }) {
+  const t = useTranslations("orders.pdf");
+  const format = useFormat();
   const viewer = usePrescriptionPdfViewer();
-  if (viewer.failed) return <ErrorState message="The PDF viewer could not be loaded. Reload the page to try again." />;
-  if (!viewer.Viewer) return <LoadingState label="Loading the viewer…" />;
-  return <viewer.Viewer filename={filename} contentBase64={contentBase64} />;
+  const texts: PdfTexts = {
+    previousPage: t("previousPage"),
+    nextPage: t("nextPage"),
+    pageOf: (page, pages) => (page === null || pages === null ? t("pageOfUnknown") : t("pageOf", { page, pages })),
+    zoomOut: t("zoomOut"),
+    zoomIn: t("zoomIn"),
+    zoom: (factor) => format.number(factor, { style: "percent" }),
+    download: t("download"),
+    loading: t("loading"),
+    failed: t("failed"),
+  };
+  if (viewer.failed) return <ErrorState message={t("viewerFailed")} />;
+  if (!viewer.Viewer) return <LoadingState label={t("viewerLoading")} />;
+  return <viewer.Viewer filename={filename} contentBase64={contentBase64} texts={texts} />;
 }

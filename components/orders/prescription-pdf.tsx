@@ -17,7 +17,22 @@ function bytesOf(base64: string): Uint8Array<ArrayBuffer> {
 }
 
 /** A prescription PDF in the page (react-pdf): its pages one at a time, zoom, and a download of the signed file. */
-export default function PrescriptionPdf({ filename, contentBase64 }: { filename: string; contentBase64: string }) {
+export type PdfTexts = {
+  previousPage: string;
+  nextPage: string;
+  /** "Page 1 of 3", or its placeholder while the page count is unknown. */
+  pageOf: (page: number | null, pages: number | null) => string;
+  zoomOut: string;
+  zoomIn: string;
+  /** The zoom as a percentage ("125 %" or "125%", by language). */
+  zoom: (factor: number) => string;
+  download: string;
+  loading: string;
+  failed: string;
+};
+
+/** The texts come from PdfView (this module is loaded on its own, outside the page's render). */
+export default function PrescriptionPdf({ filename, contentBase64, texts }: { filename: string; contentBase64: string; texts: PdfTexts }) {
   // One Blob per file: react-pdf reloads the document whenever `file` is a new object.
   const blob = useMemo(() => new Blob([bytesOf(contentBase64)], { type: "application/pdf" }), [contentBase64]);
   const [downloadUrl, setDownloadUrl] = useState<string | null>(null);
@@ -34,25 +49,25 @@ export default function PrescriptionPdf({ filename, contentBase64 }: { filename:
     <div className="space-y-3">
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <Button tone="secondary" disabled={pageNumber <= 1} onClick={() => setPageNumber((n) => n - 1)}>
-          Previous page
+          {texts.previousPage}
         </Button>
         <span className="tabular-nums text-slate-600" aria-live="polite">
-          Page {pageCount ? pageNumber : "–"} of {pageCount || "–"}
+          {pageCount ? texts.pageOf(pageNumber, pageCount) : texts.pageOf(null, null)}
         </span>
         <Button tone="secondary" disabled={pageNumber >= pageCount} onClick={() => setPageNumber((n) => n + 1)}>
-          Next page
+          {texts.nextPage}
         </Button>
         <span className="mx-2 h-5 w-px bg-slate-200" aria-hidden />
         <Button tone="secondary" disabled={zoom === 0} onClick={() => setZoom((z) => Math.max(0, z - 1))}>
-          Zoom out
+          {texts.zoomOut}
         </Button>
-        <span className="w-12 text-center tabular-nums text-slate-600">{Math.round(ZOOM_STEPS[zoom] * 100)}%</span>
+        <span className="w-12 text-center tabular-nums text-slate-600">{texts.zoom(ZOOM_STEPS[zoom]!)}</span>
         <Button tone="secondary" disabled={zoom === ZOOM_STEPS.length - 1} onClick={() => setZoom((z) => Math.min(ZOOM_STEPS.length - 1, z + 1))}>
-          Zoom in
+          {texts.zoomIn}
         </Button>
         {downloadUrl ? (
           <a href={downloadUrl} download={filename} className="ml-auto rounded-md border border-slate-300 bg-white px-3 py-2 font-medium text-slate-800 shadow-sm hover:bg-slate-50">
-            Download PDF
+            {texts.download}
           </a>
         ) : null}
       </div>
@@ -63,8 +78,8 @@ export default function PrescriptionPdf({ filename, contentBase64 }: { filename:
             setPageCount(numPages);
             setPageNumber((n) => Math.min(Math.max(1, n), numPages));
           }}
-          loading={<LoadingState label="Loading the prescription…" />}
-          error={<ErrorState message="The prescription PDF could not be shown. Download it instead." />}
+          loading={<LoadingState label={texts.loading} />}
+          error={<ErrorState message={texts.failed} />}
         >
           <Page pageNumber={pageNumber} scale={ZOOM_STEPS[zoom]} renderTextLayer={false} renderAnnotationLayer={false} className="mx-auto w-fit shadow" />
         </Document>

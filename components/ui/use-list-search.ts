@@ -28,8 +28,25 @@ export function useListSearch(prefix = "") {
   useEffect(() => {
     const typed = text.trim() || undefined;
     if (typed === search) return;
-    const timer = setTimeout(() => set({ [searchKey]: typed, [pageKey]: undefined }), SEARCH_PAUSE_MS);
-    return () => clearTimeout(timer);
+    const write = () => {
+      clearTimeout(timer);
+      document.removeEventListener("pointerdown", write, true);
+      document.removeEventListener("keydown", writeOnEnter, true);
+      set({ [searchKey]: typed, [pageKey]: undefined });
+    };
+    // A click or Enter (on a link of the list) writes a pending search first: written after the
+    // click's navigation had started, it would replace the page just opened with the list again.
+    const writeOnEnter = (event: KeyboardEvent) => {
+      if (event.key === "Enter") write();
+    };
+    const timer = setTimeout(write, SEARCH_PAUSE_MS);
+    document.addEventListener("pointerdown", write, true);
+    document.addEventListener("keydown", writeOnEnter, true);
+    return () => {
+      clearTimeout(timer);
+      document.removeEventListener("pointerdown", write, true);
+      document.removeEventListener("keydown", writeOnEnter, true);
+    };
   }, [text, search, set, searchKey, pageKey]);
   return {
     text,

@@ -232,6 +232,36 @@ describe("products, SKUs and shop SKUs", () => {
   });
 });
 
+describe("duplicate handles and PZNs (issue 22 item 9: warned, not refused)", () => {
+  it("names the other products with the handle (any case) and the other SKUs with the PZN, in this organisation only", async () => {
+    const c = as(admin);
+    const found = await c.admin.catalogue.duplicates({ handle: `  ${t.product.handle!.toUpperCase()} `, pzn: "11111111" });
+    expect(found.products).toEqual([{ uid: t.product.id, displayName: "Aspirin" }]);
+    expect(found.skus).toEqual([{ uid: t.sku.id, displayName: "Aspirin 500 mg", productUid: t.product.id }]);
+    // The product or SKU being edited is not its own duplicate.
+    const own = await c.admin.catalogue.duplicates({ handle: t.product.handle!, exceptProductUid: t.product.id, pzn: "11111111", exceptSkuUid: t.sku.id });
+    expect(own).toEqual({ products: [], skus: [] });
+    // Another organisation's catalogue is not looked at; nothing asked, nothing found.
+    expect(await as(admin).admin.catalogue.duplicates({ handle: other.product.handle!, pzn: "x-none" })).toEqual({ products: [], skus: [] });
+    expect(await c.admin.catalogue.duplicates({})).toEqual({ products: [], skus: [] });
+  });
+
+  it("still accepts the duplicate (the spec makes neither unique), and a deleted product no longer counts", async () => {
+    const c = as(admin);
+    const twin = await c.admin.catalogue.products.create({ displayName: "Aspirin twin", handle: t.product.handle!, prescriptionRequired: false });
+    const sku = await c.admin.catalogue.skus.create({ productUid: twin.uid, displayName: "Twin 500 mg", pzn: "11111111" });
+    expect((await c.admin.catalogue.duplicates({ handle: t.product.handle!, exceptProductUid: t.product.id })).products.map((p) => p.uid)).toEqual([twin.uid]);
+    expect((await c.admin.catalogue.duplicates({ pzn: "11111111", exceptSkuUid: t.sku.id })).skus.map((s) => s.uid)).toEqual([sku.uid]);
+    await c.admin.catalogue.skus.delete({ uid: sku.uid });
+    await c.admin.catalogue.products.delete({ uid: twin.uid });
+    expect(await c.admin.catalogue.duplicates({ handle: t.product.handle!, pzn: "11111111", exceptProductUid: t.product.id, exceptSkuUid: t.sku.id })).toEqual({ products: [], skus: [] });
+  });
+
+  it("is the admin's only", async () => {
+    expect(await trpcCode(as(pharmacist).admin.catalogue.duplicates({ handle: "x" }))).toBe("FORBIDDEN");
+  });
+});
+
 describe("pharmacy stock", () => {
   it("lists a pharmacy's SKUs and edits stock and price with a movement and an audit event by the admin", async () => {
     const c = as(admin);

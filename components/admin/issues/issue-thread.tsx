@@ -1,77 +1,82 @@
 "use client";
 
 import Link from "next/link";
-import { useId, useState } from "react";
+import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
-import { ThreadConversation } from "@/components/issue-threads/thread-conversation";
-import { Button } from "@/components/ui/controls";
+import { useTranslations } from "next-intl";
+import { ThreadConversation, textareaClass } from "@/components/issue-threads/thread-conversation";
+import { Field, FormError, SubmitButton, showServerErrors, useZodForm } from "@/components/ui/form";
 import { ErrorState, LoadingState, Notice } from "@/components/ui/states";
-import { errorMessage, fieldErrors } from "@/components/trpc/errors";
+import { errorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { useFormat } from "@/components/ui/format";
 import { StatusBadge } from "@/components/ui/status-badge";
 import type { IssueThreadView } from "@/server/trpc/routers/admin-issues.presenters";
-import { resolutionText } from "./resolution";
-import { useStatusLabel } from "@/components/ui/status";
+import { resolveInput } from "@/server/trpc/routers/admin-issues.schemas";
+import { useResolutionText } from "./resolution";
 
 const isNotFound = (error: unknown) => error instanceof TRPCClientError && (error.data as { code?: string } | undefined)?.code === "NOT_FOUND";
+type Notice = { tone: "success" | "warning"; text: string };
 
 /** One issue thread: the order, the pharmacy's message, the replies of both sides, the admin's reply and resolving. */
 export function IssueThread({ uid }: { uid: string }) {
+  const t = useTranslations("admin.issues.thread");
   const format = useFormat();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const thread = useQuery(trpc.admin.issues.get.queryOptions({ uid }, { refetchInterval: 15_000, retry: (n, e) => n < 1 && !isNotFound(e) }));
   const reply = useMutation(trpc.admin.issues.reply.mutationOptions());
-  const [notice, setNotice] = useState<{ tone: "success" | "warning"; text: string } | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.issues.pathKey() });
 
-  if (thread.isPending) return <LoadingState label="Loading the thread…" />;
+  if (thread.isPending) return <LoadingState label={t("loading")} />;
   if (thread.isError) {
     if (isNotFound(thread.error)) {
       return (
         <div className="space-y-4">
-          <ErrorState message="Thread not found: it does not exist, or it is not one of your organisation's." />
+          <ErrorState message={t("notFound")} />
           <Link href="/admin/issues" className="text-sm font-medium text-brand-700 hover:underline">
-            Back to the issue threads
+            {t("back")}
           </Link>
         </div>
       );
     }
     return <ErrorState message={errorMessage(thread.error)} onRetry={() => void thread.refetch()} />;
   }
-  const t = thread.data;
+  const th = thread.data;
   return (
-    <div className="space-y-6">
+    <div className="min-w-0 space-y-6">
       <Link href="/admin/issues" className="text-sm font-medium text-brand-700 hover:underline">
-        ← Issue threads
+        ← {t("threads")}
       </Link>
       <div className="flex flex-wrap items-start justify-between gap-4 rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
-        <div>
-          <h2 className="text-xl font-semibold text-slate-900">
-            Pharmacy order{" "}
-            <Link href={`/admin/orders/${t.pharmacyOrder.orderUid}`} className="text-brand-700 hover:underline">
-              {t.pharmacyOrder.name}
-            </Link>
+        <div className="min-w-0">
+          <h2 className="text-xl font-semibold break-words text-slate-900">
+            {t.rich("heading", {
+              name: th.pharmacyOrder.name,
+              link: (chunks) => (
+                <Link href={`/admin/orders/${th.pharmacyOrder.orderUid}`} className="text-brand-700 hover:underline">
+                  {chunks}
+                </Link>
+              ),
+            })}
           </h2>
-          <p className="mt-1 text-sm text-slate-600">
-            {t.pharmacy.displayName} · opened {format.dateTime(t.createdAt)} by {t.openedBy}
-          </p>
+          <p className="mt-1 text-sm break-words text-slate-600">{t("opened", { pharmacy: th.pharmacy.displayName, date: format.dateTime(th.createdAt), by: th.openedBy })}</p>
         </div>
-        <div className="flex flex-col items-end gap-2">
-          <StatusBadge kind="thread" status={t.status} />
-          <StatusBadge kind="pharmacyOrder" status={t.pharmacyOrder.status} />
+        <div className="flex flex-col items-start gap-2 sm:items-end">
+          <StatusBadge kind="thread" status={th.status} />
+          <StatusBadge kind="pharmacyOrder" status={th.pharmacyOrder.status} />
         </div>
       </div>
       {notice ? <Notice tone={notice.tone}>{notice.text}</Notice> : null}
       <div className="grid gap-6 lg:grid-cols-3">
-        <section className="rounded-xl border border-slate-200 bg-slate-50 p-5 shadow-sm lg:col-span-2" aria-labelledby="conversation-heading">
+        <section className="min-w-0 rounded-xl border border-slate-200 bg-slate-50 p-4 shadow-sm sm:p-5 lg:col-span-2" aria-labelledby="conversation-heading">
           <h3 id="conversation-heading" className="mb-3 text-sm font-semibold text-slate-900">
-            Conversation with the pharmacy
+            {t("conversation")}
           </h3>
           <ThreadConversation
-            thread={t}
+            thread={th}
             viewerSide="admin"
             replying={reply.isPending}
             replyError={reply.error}
@@ -87,63 +92,54 @@ export function IssueThread({ uid }: { uid: string }) {
             }}
           />
         </section>
-        {t.status === "open" ? <ResolveForm thread={t} onDone={async (n) => (setNotice(n), await refresh())} /> : null}
+        {th.status === "open" ? (
+          <ResolveForm
+            thread={th}
+            onDone={async (n) => {
+              setNotice(n);
+              await refresh();
+            }}
+          />
+        ) : null}
       </div>
     </div>
   );
 }
 
-function ResolveForm({ thread, onDone }: { thread: IssueThreadView; onDone: (notice: { tone: "success" | "warning"; text: string }) => Promise<void> }) {
-  const statusLabel = useStatusLabel();
+const resolveForm = resolveInput.pick({ note: true, releaseOrder: true });
+
+function ResolveForm({ thread, onDone }: { thread: IssueThreadView; onDone: (notice: Notice) => Promise<void> }) {
+  const t = useTranslations("admin.issues.thread");
+  const resolutionText = useResolutionText();
   const trpc = useTRPC();
-  const noteId = useId();
-  const [note, setNote] = useState("");
-  const [releaseOrder, setReleaseOrder] = useState(true);
-  const resolve = useMutation(trpc.admin.issues.resolve.mutationOptions({ onSuccess: (outcome) => onDone(resolutionText(outcome, thread.pharmacyOrder.name, statusLabel)) }));
-  const noteErrors = fieldErrors(resolve.error, "note");
+  const form = useZodForm(resolveForm, { note: "", releaseOrder: true });
+  const resolve = useMutation(trpc.admin.issues.resolve.mutationOptions());
+  const submit = form.handleSubmit(async ({ note, releaseOrder }) => {
+    try {
+      const outcome = await resolve.mutateAsync({ uid: thread.uid, note: note?.trim() || null, releaseOrder });
+      await onDone(resolutionText(outcome, thread.pharmacyOrder.name));
+    } catch (error) {
+      showServerErrors(form, error);
+    }
+  });
   return (
     <section className="h-fit rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="resolve-heading">
       <h3 id="resolve-heading" className="mb-3 text-sm font-semibold text-slate-900">
-        Resolve
+        {t("resolve")}
       </h3>
-      <form
-        className="space-y-3"
-        onSubmit={(e) => {
-          e.preventDefault();
-          resolve.mutate({ uid: thread.uid, note: note.trim() || null, releaseOrder });
-        }}
-      >
-        <div>
-          <label htmlFor={noteId} className="block text-sm font-medium text-slate-700">
-            Resolution note (optional)
-          </label>
-          <textarea
-            id={noteId}
-            value={note}
-            rows={3}
-            maxLength={5000}
-            onChange={(e) => setNote(e.target.value)}
-            aria-invalid={noteErrors?.length ? true : undefined}
-            aria-describedby={noteErrors?.length ? `${noteId}-errors` : undefined}
-            className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-100"
-          />
-          {noteErrors?.length ? (
-            <p id={`${noteId}-errors`} className="mt-1 text-xs text-red-700">
-              {noteErrors.join(" ")}
-            </p>
-          ) : null}
-        </div>
+      <form className="space-y-3" noValidate onSubmit={submit}>
+        <Field form={form} name="note" label={t("note")}>
+          {(control) => <textarea {...control} {...form.register("note")} rows={3} maxLength={5000} className={textareaClass} />}
+        </Field>
         <label className="flex items-start gap-2 text-sm text-slate-700">
-          <input type="checkbox" checked={releaseOrder} onChange={(e) => setReleaseOrder(e.target.checked)} className="mt-0.5 size-4 rounded border-slate-300" />
+          <input type="checkbox" {...form.register("releaseOrder")} className="mt-0.5 size-4 rounded border-slate-300" />
           <span>
-            Return the order to its status before the hold
-            <span className="block text-xs text-slate-500">Unless another thread of it is still open. Unticked, it stays on hold for the pharmacy to move on.</span>
+            {t("releaseOrder")}
+            <span className="block text-xs text-slate-500">{t("releaseOrderHint")}</span>
           </span>
         </label>
-        <Button type="submit" disabled={resolve.isPending}>
-          Resolve
-        </Button>
-        {resolve.isError && !noteErrors ? <ErrorState message={errorMessage(resolve.error)} /> : null}
+        <SubmitButton form={form}>{t("resolve")}</SubmitButton>
+        <FormError form={form} />
       </form>
     </section>
   );

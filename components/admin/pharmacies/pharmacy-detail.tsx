@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { Button } from "@/components/ui/controls";
 import { ErrorState, LoadingState, Notice } from "@/components/ui/states";
@@ -12,6 +13,7 @@ import { PharmacyForm } from "./pharmacy-form";
 
 /** One pharmacy: its fields to edit, and "Test connection" of its pharmacy-system connector. */
 export function PharmacyDetail({ pharmacyUid }: { pharmacyUid: string }) {
+  const t = useTranslations("admin.pharmacies.detail");
   const format = useFormat();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -30,63 +32,57 @@ export function PharmacyDetail({ pharmacyUid }: { pharmacyUid: string }) {
   );
   const test = useMutation(trpc.admin.pharmacies.testConnection.mutationOptions());
 
-  if (pharmacy.isPending || groups.isPending) return <LoadingState label="Loading the pharmacy…" />;
+  if (pharmacy.isPending || groups.isPending) return <LoadingState label={t("loading")} />;
   if (pharmacy.isError) return <ErrorState message={errorMessage(pharmacy.error)} onRetry={() => pharmacy.refetch()} />;
   if (groups.isError) return <ErrorState message={errorMessage(groups.error)} onRetry={() => groups.refetch()} />;
   const p = pharmacy.data;
 
   return (
-    <div className="space-y-8">
+    <div className="min-w-0 space-y-8">
       <p className="text-sm">
         <Link href="/admin/pharmacies" className="text-brand-700 hover:text-brand-800">
-          ← All pharmacies
+          ← {t("all")}
         </Link>
       </p>
-      <section aria-labelledby="pharmacy-heading" className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
-        <h2 id="pharmacy-heading" className="text-lg font-semibold text-slate-900">
+      <section aria-labelledby="pharmacy-heading" className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
+        <h2 id="pharmacy-heading" className="text-lg font-semibold break-words text-slate-900">
           {p.displayName}
         </h2>
-        <p className="text-xs text-slate-500">
-          <span className="font-mono">{p.uid}</span> · {p.userCount} {p.userCount === 1 ? "user" : "users"} · changed {format.dateTime(p.updatedAt)}
+        <p className="text-xs break-words text-slate-500">
+          <span className="font-mono break-all">{p.uid}</span> · {t("facts", { users: p.userCount, date: format.dateTime(p.updatedAt) })}
         </p>
         <div className="mt-6">
           {saved ? (
             <div className="mb-4">
-              <Notice>Saved.</Notice>
+              <Notice>{t("saved")}</Notice>
             </div>
           ) : null}
           <PharmacyForm
             key={p.updatedAt}
             initial={p}
             groups={groups.data}
-            submitLabel="Save"
-            pending={change.isPending}
-            error={change.error}
+            submitLabel={t("save")}
             onSubmit={(fields) => {
               setSaved(false);
-              change.mutate({ ...fields, pharmacyUid });
+              return change.mutateAsync({ ...fields, pharmacyUid });
             }}
           />
         </div>
       </section>
-      <section aria-labelledby="connection-heading" className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
+      <section aria-labelledby="connection-heading" className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
         <h2 id="connection-heading" className="text-lg font-semibold text-slate-900">
-          Connection test
+          {t("connectionTest")}
         </h2>
-        <p className="mt-1 text-sm text-slate-500">
-          {p.connector
-            ? `Asks ${p.connector.url} for a test order, as the status check does (5 s at most). Tests the saved setting.`
-            : "No pharmacy system is connected: save a connector URL first."}
-        </p>
+        <p className="mt-1 text-sm break-words text-slate-500">{p.connector ? t("connectionIntro", { url: p.connector.url }) : t("noConnector")}</p>
         <div className="mt-4 space-y-3">
           <Button tone="secondary" disabled={!p.connector || test.isPending} onClick={() => test.mutate({ pharmacyUid })}>
-            {test.isPending ? "Testing…" : "Test connection"}
+            {test.isPending ? t("testing") : t("test")}
           </Button>
           {test.data ? (
             test.data.ok ? (
-              <Notice>Connected. {test.data.message}</Notice>
+              <Notice>{t("connected", { message: test.data.message })}</Notice>
             ) : (
-              <ErrorState message={`Connection failed. ${test.data.message}`} />
+              <ErrorState message={t("failed", { message: test.data.message })} />
             )
           ) : null}
           {test.error ? <ErrorState message={errorMessage(test.error)} /> : null}

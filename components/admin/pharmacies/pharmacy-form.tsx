@@ -1,10 +1,12 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
-import { Button, SelectField, TextField } from "@/components/ui/controls";
-import { ErrorState } from "@/components/ui/states";
-import { errorMessage, fieldErrors } from "@/components/trpc/errors";
+import { useTranslations } from "next-intl";
+import { useMemo } from "react";
+import { z } from "zod";
+import { Field, FormError, SubmitButton, showServerErrors, useZodForm } from "@/components/ui/form";
 import type { PharmacyFieldsInput } from "@/server/trpc/routers/admin-pharmacies.schemas";
+import { SelectControl } from "@/components/admin/catalogue/shared";
+import { textareaClass } from "@/components/issue-threads/thread-conversation";
 
 /** A pharmacy as the form starts from (the edit page's pharmacy, or nothing for a new one). */
 export type PharmacyFormValues = {
@@ -30,139 +32,138 @@ function parseHeaders(text: string): Record<string, string> | null {
 }
 
 /**
+ * The form's fields as typed, named as the procedure's input (`address.country`,
+ * `systemConnector.url` …) so the server's field errors land under them; `toInput` builds the input.
+ */
+function formSchema(headerMessage: string) {
+  return z.object({
+    displayName: z.string(),
+    email: z.string(),
+    groupUid: z.string(),
+    locationId: z.string(),
+    address: z.object({ line1: z.string(), line2: z.string(), postal_code: z.string(), city: z.string(), country: z.string() }),
+    systemConnector: z.object({
+      url: z.string(),
+      timeoutMs: z.string(),
+      headers: z.string().refine((text) => !text.trim() || parseHeaders(text) !== null, headerMessage),
+      removeHeaders: z.boolean(),
+    }),
+  });
+}
+type FormValues = z.output<ReturnType<typeof formSchema>>;
+
+const trimmed = (value: string) => value.trim();
+
+function toInput(v: FormValues): PharmacyFieldsInput {
+  const address = { line1: trimmed(v.address.line1), line2: trimmed(v.address.line2), postal_code: trimmed(v.address.postal_code), city: trimmed(v.address.city), country: trimmed(v.address.country) };
+  const url = trimmed(v.systemConnector.url);
+  const headers = v.systemConnector.headers.trim() ? parseHeaders(v.systemConnector.headers)! : v.systemConnector.removeHeaders ? {} : undefined;
+  const timeout = trimmed(v.systemConnector.timeoutMs);
+  return {
+    displayName: trimmed(v.displayName),
+    email: trimmed(v.email),
+    address: Object.values(address).some(Boolean) ? address : null,
+    groupUid: v.groupUid || null,
+    locationId: trimmed(v.locationId),
+    systemConnector: url ? { url, headers, ...(timeout ? { timeoutMs: Number(timeout) } : {}) } : null,
+  };
+}
+
+const valuesOf = (initial: PharmacyFormValues | null) => ({
+  displayName: initial?.displayName ?? "",
+  email: initial?.email ?? "",
+  groupUid: initial?.group?.uid ?? "",
+  locationId: initial?.locationId ?? "",
+  address: {
+    line1: initial?.address?.line1 ?? "",
+    line2: initial?.address?.line2 ?? "",
+    postal_code: initial?.address?.postal_code ?? "",
+    city: initial?.address?.city ?? "",
+    country: initial?.address?.country ?? "",
+  },
+  systemConnector: { url: initial?.connector?.url ?? "", timeoutMs: initial?.connector?.timeoutMs?.toString() ?? "", headers: "", removeHeaders: false },
+});
+
+/**
  * A pharmacy's fields: name, e-mail, postal address, group, location id and the pharmacy-system
- * connector. Stored header values are never shown: left empty, an edit keeps them.
+ * connector. Stored header values are never shown: left empty, an edit keeps them. `onSubmit`
+ * sends them; a refusal shows under its fields.
  */
 export function PharmacyForm({
   initial,
   groups,
   submitLabel,
-  pending,
-  error,
   onSubmit,
 }: {
   initial: PharmacyFormValues | null;
   groups: Group[];
   submitLabel: string;
-  pending: boolean;
-  error: unknown;
-  onSubmit: (fields: PharmacyFieldsInput) => void;
+  onSubmit: (fields: PharmacyFieldsInput) => Promise<unknown>;
 }) {
-  const [headerError, setHeaderError] = useState<string | null>(null);
-  const errorsOf = (field: string) => fieldErrors(error, field);
+  const t = useTranslations("admin.pharmacies.form");
+  const schema = useMemo(() => formSchema(t("headersFormat")), [t]);
+  const form = useZodForm(schema, valuesOf(initial));
   const storedHeaders = initial?.connector?.headerNames ?? [];
-
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const value = (name: string) => String(form.get(name) ?? "").trim();
-    const addressParts = ["line1", "line2", "postal_code", "city", "country"].map(value);
-    const url = value("connectorUrl");
-    let headers: Record<string, string> | undefined;
-    if (value("connectorHeaders")) {
-      const parsed = parseHeaders(value("connectorHeaders"));
-      if (!parsed) return setHeaderError("Write one header per line as Name: value.");
-      headers = parsed;
-    } else if (form.get("removeHeaders") === "on") headers = {};
-    setHeaderError(null);
-    const timeout = value("connectorTimeout");
-    onSubmit({
-      displayName: value("displayName"),
-      email: value("email"),
-      address: addressParts.some(Boolean)
-        ? { line1: value("line1"), line2: value("line2"), postal_code: value("postal_code"), city: value("city"), country: value("country") }
-        : null,
-      groupUid: value("group") || null,
-      locationId: value("locationId"),
-      systemConnector: url ? { url, headers, ...(timeout ? { timeoutMs: Number(timeout) } : {}) } : null,
-    });
-  }
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      await onSubmit(toInput(values));
+    } catch (error) {
+      showServerErrors(form, error);
+    }
+  });
 
   return (
     <form onSubmit={submit} className="space-y-6" noValidate>
-      <fieldset className="grid gap-4 sm:grid-cols-2">
-        <legend className="mb-2 text-sm font-semibold text-slate-900">Pharmacy</legend>
-        <TextField label="Display name" name="displayName" defaultValue={initial?.displayName} required errors={errorsOf("displayName")} />
-        <TextField label="E-mail" name="email" type="email" defaultValue={initial?.email ?? ""} errors={errorsOf("email")} />
-        <SelectField label="Group" name="group" defaultValue={initial?.group?.uid ?? ""} errors={errorsOf("groupUid")}>
-          <option value="">No group</option>
-          {groups.map((g) => (
-            <option key={g.uid} value={g.uid}>
-              {g.displayName}
-            </option>
-          ))}
-        </SelectField>
-        <TextField
-          label="Location id"
-          name="locationId"
-          defaultValue={initial?.locationId ?? ""}
-          errors={errorsOf("locationId")}
-          hint="Order intake's location_id routes orders here. Unique within the organisation."
-        />
+      <fieldset className="grid min-w-0 gap-4 sm:grid-cols-2">
+        <legend className="mb-2 text-sm font-semibold text-slate-900">{t("pharmacy")}</legend>
+        <Field form={form} name="displayName" label={t("displayName")} required />
+        <Field form={form} name="email" label={t("email")} type="email" />
+        <Field form={form} name="groupUid" label={t("group")}>
+          {(control) => (
+            <SelectControl {...control} {...form.register("groupUid")}>
+              <option value="">{t("noGroup")}</option>
+              {groups.map((g) => (
+                <option key={g.uid} value={g.uid}>
+                  {g.displayName}
+                </option>
+              ))}
+            </SelectControl>
+          )}
+        </Field>
+        <Field form={form} name="locationId" label={t("locationId")} hint={t("locationIdHint")} />
       </fieldset>
-      <fieldset className="grid gap-4 sm:grid-cols-2">
-        <legend className="mb-2 text-sm font-semibold text-slate-900">Address</legend>
-        <TextField label="Address line 1" name="line1" defaultValue={initial?.address?.line1 ?? ""} errors={errorsOf("address.line1")} />
-        <TextField label="Address line 2" name="line2" defaultValue={initial?.address?.line2 ?? ""} errors={errorsOf("address.line2")} />
-        <TextField label="Postal code" name="postal_code" defaultValue={initial?.address?.postal_code ?? ""} errors={errorsOf("address.postal_code")} />
-        <TextField label="City" name="city" defaultValue={initial?.address?.city ?? ""} errors={errorsOf("address.city")} />
-        <TextField
-          label="Country"
-          name="country"
-          defaultValue={initial?.address?.country ?? ""}
-          maxLength={2}
-          hint="2-letter ISO code, e.g. DE."
-          errors={errorsOf("address.country")}
-        />
+      <fieldset className="grid min-w-0 gap-4 sm:grid-cols-2">
+        <legend className="mb-2 text-sm font-semibold text-slate-900">{t("address")}</legend>
+        <Field form={form} name="address.line1" label={t("line1")} />
+        <Field form={form} name="address.line2" label={t("line2")} />
+        <Field form={form} name="address.postal_code" label={t("postalCode")} />
+        <Field form={form} name="address.city" label={t("city")} />
+        <Field form={form} name="address.country" label={t("country")} maxLength={2} hint={t("countryHint")} />
       </fieldset>
-      <fieldset className="grid gap-4 sm:grid-cols-2">
-        <legend className="mb-2 text-sm font-semibold text-slate-900">Pharmacy system connector</legend>
-        <p className="text-xs text-slate-500 sm:col-span-2">
-          The automatic status check asks this system about open orders (GET {"{URL}"}/orders/{"{uid}"}). Leave the URL empty when the pharmacy has no
-          connected system.
-        </p>
-        <TextField label="Connector URL" name="connectorUrl" type="url" defaultValue={initial?.connector?.url ?? ""} errors={errorsOf("systemConnector.url")} />
-        <TextField
-          label="Timeout (ms)"
-          name="connectorTimeout"
-          type="number"
-          min={100}
-          max={60000}
-          defaultValue={initial?.connector?.timeoutMs ?? ""}
-          errors={errorsOf("systemConnector.timeoutMs")}
-          hint="100 to 60000; 10000 when empty."
-        />
+      <fieldset className="grid min-w-0 gap-4 sm:grid-cols-2">
+        <legend className="mb-2 text-sm font-semibold text-slate-900">{t("connector")}</legend>
+        <p className="text-xs text-slate-500 sm:col-span-2">{t("connectorIntro", { path: "GET {URL}/orders/{uid}" })}</p>
+        <Field form={form} name="systemConnector.url" label={t("connectorUrl")} type="url" />
+        <Field form={form} name="systemConnector.timeoutMs" label={t("timeout")} type="number" min={100} max={60000} hint={t("timeoutHint")} />
         <div className="sm:col-span-2">
-          <label htmlFor="connector-headers" className="block text-sm font-medium text-slate-700">
-            Connector headers
-          </label>
-          <textarea
-            id="connector-headers"
-            name="connectorHeaders"
-            rows={2}
-            placeholder="Authorization: Bearer …"
-            aria-describedby="connector-headers-hint"
-            className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm text-slate-900 shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-100"
-          />
-          <p id="connector-headers-hint" className="mt-1 text-xs text-slate-500">
-            One “Name: value” per line, sent with every request.{" "}
-            {storedHeaders.length > 0 ? `Stored: ${storedHeaders.join(", ")} (values hidden); leave empty to keep them.` : null}
-          </p>
-          {headerError || errorsOf("systemConnector.headers") ? (
-            <p className="mt-1 text-xs text-red-700">{headerError ?? errorsOf("systemConnector.headers")?.join(" ")}</p>
-          ) : null}
+          <Field
+            form={form}
+            name="systemConnector.headers"
+            label={t("headers")}
+            hint={storedHeaders.length > 0 ? t("headersHintStored", { names: storedHeaders.join(", ") }) : t("headersHint")}
+          >
+            {(control) => <textarea {...control} {...form.register("systemConnector.headers")} rows={2} placeholder="Authorization: Bearer …" className={`${textareaClass} font-mono`} />}
+          </Field>
           {storedHeaders.length > 0 ? (
             <label className="mt-2 flex items-center gap-2 text-sm text-slate-700">
-              <input type="checkbox" name="removeHeaders" className="size-4 rounded border-slate-300" />
-              Remove the stored headers
+              <input type="checkbox" {...form.register("systemConnector.removeHeaders")} className="size-4 rounded border-slate-300" />
+              {t("removeHeaders")}
             </label>
           ) : null}
         </div>
       </fieldset>
-      {error && !(error as { data?: { fieldErrors?: unknown } }).data?.fieldErrors ? <ErrorState message={errorMessage(error)} /> : null}
-      <Button type="submit" disabled={pending}>
-        {pending ? "Saving…" : submitLabel}
-      </Button>
+      <FormError form={form} />
+      <SubmitButton form={form}>{form.formState.isSubmitting ? t("saving") : submitLabel}</SubmitButton>
     </form>
   );
 }

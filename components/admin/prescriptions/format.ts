@@ -1,6 +1,9 @@
-/** How the admin tool names prescription sources. */
-export const SOURCE_LABELS: Record<string, string> = {
-  DOCTOR: "Doctor of the service",
-  INLINE_PDF: "Signed PDF at intake",
-  EXTERNAL: "Signed outside",
-};
+import { useTranslations } from "next-intl";
+
+const SOURCES = ["DOCTOR", "INLINE_PDF", "EXTERNAL"] as const;
+
+/** How the admin tool names prescription sources (admin.prescriptions.sources.*); an unknown one as it is. */
+export function useSourceLabel(): (source: string) => string {
+  const t = useTranslations("admin.prescriptions.sources");
+  return (source) => ((SOURCES as readonly string[]).includes(source) ? t(source as (typeof SOURCES)[number]) : source);
+}

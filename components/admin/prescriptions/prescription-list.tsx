@@ -1,42 +1,47 @@
 "use client";
 
 import Link from "next/link";
-import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import type { inferRouterOutputs } from "@trpc/server";
+import { useTranslations } from "next-intl";
 import { useFormat } from "@/components/ui/format";
-import { errorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { SelectField, TextField } from "@/components/ui/controls";
+import { DataTable, type Column } from "@/components/ui/data-table";
 import { useListSearch } from "@/components/ui/use-list-search";
+import { useUrlQuery } from "@/components/ui/use-url-state";
 import { Pager } from "@/components/ui/pager";
-import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
+import { QueryView } from "@/components/ui/query-view";
+import { EmptyState } from "@/components/ui/states";
 import { PRESCRIPTION_STATUSES } from "@/server/domain/prescriptions/statuses";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { useStatusLabel } from "@/components/ui/status";
-import { SOURCE_LABELS } from "./format";
+import type { AppRouter } from "@/server/trpc/router";
+import { useSourceLabel } from "./format";
 
 const PAGE_SIZE = 25;
+type Entry = inferRouterOutputs<AppRouter>["admin"]["prescriptions"]["list"]["items"][number];
 
-/** Prescriptions: how many are in each status now, and the list with a status filter and search. */
+/** Prescriptions: how many are in each status now, and the list with a status filter (`status`) and search (`q`, `page`), all in the URL. */
 export function PrescriptionList() {
+  const t = useTranslations("admin.prescriptions.list");
   const statusLabel = useStatusLabel();
-  const [status, setStatus] = useState<string>("");
+  const query = useUrlQuery();
+  const statusParam = query.get("status") ?? "";
+  const status = (PRESCRIPTION_STATUSES as readonly string[]).includes(statusParam) ? statusParam : "";
   const { text: searchText, setText: setSearchText, search, page, setPage } = useListSearch();
-  const pick = (next: string) => {
-    setStatus(next);
-    setPage(0);
-  };
+  const pick = (next: string) => query.set({ status: next, page: undefined });
 
   return (
     <div className="space-y-6">
       <Statistics selected={status} onPick={pick} />
       <div className="flex flex-wrap items-end gap-4">
         <div className="w-full max-w-sm">
-          <TextField label="Search" type="search" placeholder="Patient name or email, order name or id" value={searchText} maxLength={100} onChange={(e) => setSearchText(e.target.value)} />
+          <TextField label={t("search")} type="search" placeholder={t("searchPlaceholder")} value={searchText} maxLength={100} onChange={(e) => setSearchText(e.target.value)} />
         </div>
-        <div className="w-56">
-          <SelectField label="Status" value={status} onChange={(e) => pick(e.target.value)}>
-            <option value="">All statuses</option>
+        <div className="w-full sm:w-56">
+          <SelectField label={t("status")} value={status} onChange={(e) => pick(e.target.value)}>
+            <option value="">{t("allStatuses")}</option>
             {PRESCRIPTION_STATUSES.map((s) => (
               <option key={s} value={s}>
                 {statusLabel("prescription", s)}
@@ -51,95 +56,93 @@ export function PrescriptionList() {
 }
 
 function Statistics({ selected, onPick }: { selected: string; onPick: (status: string) => void }) {
+  const t = useTranslations("admin.prescriptions.list");
+  const format = useFormat();
   const statusLabel = useStatusLabel();
   const trpc = useTRPC();
   const stats = useQuery(trpc.admin.prescriptions.statistics.queryOptions());
-  if (stats.isPending) return <LoadingState label="Loading statistics…" />;
-  if (stats.isError) return <ErrorState message={errorMessage(stats.error)} onRetry={() => void stats.refetch()} />;
   return (
-    <section aria-labelledby="prescription-stats" className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
-      <h2 id="prescription-stats" className="text-sm font-semibold text-slate-900">
-        {stats.data.total} prescription{stats.data.total === 1 ? "" : "s"} now
-      </h2>
-      <ul className="mt-3 grid grid-cols-2 gap-2 sm:grid-cols-4">
-        {Object.entries(stats.data.byStatus).map(([status, count]) => (
-          <li key={status}>
-            <button
-              type="button"
-              aria-pressed={selected === status}
-              aria-label={`Show ${statusLabel("prescription", status)} (${count})`}
-              onClick={() => onPick(selected === status ? "" : status)}
-              className={`w-full rounded-lg border px-3 py-2 text-left hover:bg-slate-50 ${selected === status ? "border-brand-600 ring-2 ring-brand-100" : "border-slate-200"}`}
-            >
-              <span className="block text-xl font-semibold tabular-nums text-slate-900">{count}</span>
-              <span className="block break-words text-xs text-slate-600">{statusLabel("prescription", status)}</span>
-            </button>
-          </li>
-        ))}
-      </ul>
-    </section>
+    <QueryView query={stats} loadingLabel={t("loadingStatistics")}>
+      {(data) => (
+        <section aria-labelledby="prescription-stats" className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
+          <h2 id="prescription-stats" className="text-sm font-semibold text-slate-900">
+            {t("now", { count: data.total })}
+          </h2>
+          <ul className="mt-3 grid grid-cols-2 gap-2 sm:grid-cols-4">
+            {Object.entries(data.byStatus).map(([status, count]) => (
+              <li key={status}>
+                {/* Its name is what it shows ("3 Waiting for doctor"); aria-pressed says it filters the list. */}
+                <button
+                  type="button"
+                  aria-pressed={selected === status}
+                  onClick={() => onPick(selected === status ? "" : status)}
+                  className={`w-full rounded-lg border px-3 py-2 text-left hover:bg-slate-50 ${selected === status ? "border-brand-600 ring-2 ring-brand-100" : "border-slate-200"}`}
+                >
+                  <span className="block text-xl font-semibold tabular-nums text-slate-900">{format.number(count)}</span>
+                  <span className="block break-words text-xs text-slate-600">{statusLabel("prescription", status)}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </QueryView>
   );
 }
 
 function Table({ status, search, page, onPage }: { status: string; search: string | undefined; page: number; onPage: (page: number) => void }) {
+  const t = useTranslations("admin.prescriptions.list");
   const format = useFormat();
+  const sourceLabel = useSourceLabel();
   const trpc = useTRPC();
-  const list = useQuery(trpc.admin.prescriptions.list.queryOptions({ status: status || undefined, search, page, limit: PAGE_SIZE }));
-  if (list.isPending) return <LoadingState label="Loading prescriptions…" />;
-  if (list.isError) return <ErrorState message={errorMessage(list.error)} onRetry={() => void list.refetch()} />;
-  if (list.data.items.length === 0) {
-    return (
-      <EmptyState title={search || status ? "No prescription matches" : "No prescriptions yet"}>
-        {search || status ? "Try another search or status." : "Prescriptions appear here as orders bring them in."}
-      </EmptyState>
-    );
-  }
+  const list = useQuery(trpc.admin.prescriptions.list.queryOptions({ status: status || undefined, search, page, limit: PAGE_SIZE }, { placeholderData: keepPreviousData }));
+  const columns: Column<Entry>[] = [
+    {
+      header: t("patient"),
+      key: true,
+      cell: (p) => (
+        <>
+          <Link href={`/admin/prescriptions/${p.uid}`} className="font-medium text-brand-700 hover:underline">
+            {p.patient.name}
+          </Link>
+          <div className="font-mono text-xs font-normal text-slate-500">{p.uid.slice(0, 8)}</div>
+        </>
+      ),
+    },
+    { header: t("status"), cell: (p) => <StatusBadge kind="prescription" status={p.status} /> },
+    {
+      header: t("order"),
+      cell: (p) =>
+        p.order ? (
+          <Link href={`/admin/orders/${p.order.uid}`} className="text-brand-700 hover:underline">
+            {p.order.name}
+          </Link>
+        ) : (
+          "—"
+        ),
+    },
+    { header: t("doctor"), cell: (p) => p.doctor?.name ?? "—", className: "text-slate-700" },
+    { header: t("source"), cell: (p) => sourceLabel(p.source), className: "text-slate-700" },
+    { header: t("lines"), cell: (p) => format.number(p.lineCount), className: "tabular-nums" },
+    { header: t("created"), cell: (p) => format.dateTime(p.createdAt), className: "md:whitespace-nowrap text-slate-600" },
+  ];
   return (
-    <>
-      <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
-        <table className="min-w-full divide-y divide-slate-200 text-sm">
-          <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
-            <tr>
-              <th scope="col" className="px-3 py-3">Patient</th>
-              <th scope="col" className="px-3 py-3">Status</th>
-              <th scope="col" className="px-3 py-3">Order</th>
-              <th scope="col" className="px-3 py-3">Doctor</th>
-              <th scope="col" className="px-3 py-3">Source</th>
-              <th scope="col" className="px-3 py-3">Lines</th>
-              <th scope="col" className="px-3 py-3">Created</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {list.data.items.map((p) => (
-              <tr key={p.uid} className="align-top">
-                <td className="px-3 py-3">
-                  <Link href={`/admin/prescriptions/${p.uid}`} className="font-medium text-brand-700 hover:underline">
-                    {p.patient.name}
-                  </Link>
-                  <div className="font-mono text-xs text-slate-400">{p.uid.slice(0, 8)}</div>
-                </td>
-                <td className="px-3 py-3">
-                  <StatusBadge kind="prescription" status={p.status} />
-                </td>
-                <td className="px-3 py-3">
-                  {p.order ? (
-                    <Link href={`/admin/orders/${p.order.uid}`} className="text-brand-700 hover:underline">
-                      {p.order.name}
-                    </Link>
-                  ) : (
-                    "—"
-                  )}
-                </td>
-                <td className="px-3 py-3 text-slate-700">{p.doctor?.name ?? "—"}</td>
-                <td className="px-3 py-3 text-slate-700">{SOURCE_LABELS[p.source] ?? p.source}</td>
-                <td className="px-3 py-3 tabular-nums">{p.lineCount}</td>
-                <td className="whitespace-nowrap px-3 py-3 text-slate-600">{format.dateTime(p.createdAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <Pager page={page} totalPages={list.data.totalPages} total={list.data.total} noun={["prescription", "prescriptions"]} onPage={onPage} />
-    </>
+    <QueryView
+      query={list}
+      loadingLabel={t("loading")}
+      isEmpty={(d) => d.items.length === 0}
+      empty={<EmptyState title={search || status ? t("noMatch") : t("none")}>{search || status ? t("noMatchHint") : t("noneHint")}</EmptyState>}
+    >
+      {(data) => (
+        <DataTable
+          label={t("tableLabel")}
+          columns={columns}
+          rows={data.items}
+          rowKey={(p) => p.uid}
+          rowClassName={() => "align-top"}
+          pager={<Pager page={page} totalPages={data.totalPages} total={data.total} noun={[t("one"), t("other")]} onPage={onPage} />}
+        />
+      )}
+    </QueryView>
   );
 }

@@ -45,6 +45,14 @@ export const addShopProductInput = z.object({ productUid: uid(), shopUid: uid(),
 
 export const listSkusInput = z.object(paging);
 
+/** What the catalogue forms check for duplicates as one types (a warning, not a refusal). */
+export const duplicatesInput = z.object({
+  handle: z.string().max(255).optional(),
+  pzn: z.string().max(64).optional(),
+  exceptProductUid: uid().optional(),
+  exceptSkuUid: uid().optional(),
+});
+
 const optionalSkuFields = {
   pzn: optionalText(64),
   dosage: optionalText(255),

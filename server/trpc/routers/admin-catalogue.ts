@@ -8,6 +8,7 @@ import { listOrganisationPharmacies } from "@/server/domain/catalogue/pharmacy-s
 import { createProduct, createShopProduct, deleteProduct, getProduct, listProducts, updateProduct } from "@/server/domain/catalogue/products";
 import { createShopSku, deleteShopSku, listShops, listShopSkusWithNames, updateShopSku } from "@/server/domain/catalogue/shop-skus";
 import { createSku, deleteSku, listSkus, updateSku } from "@/server/domain/catalogue/skus";
+import { findCatalogueDuplicates } from "@/server/domain/catalogue/duplicates";
 import type { PortalSessionUser } from "@/server/auth/portal-session";
 import { adminProcedure, router } from "@/server/trpc/init";
 import {
@@ -24,6 +25,7 @@ import {
   createProductInput,
   createShopSkuInput,
   createSkuInput,
+  duplicatesInput,
   listProductsInput,
   listShopSkusInput,
   listSkusInput,
@@ -116,6 +118,19 @@ export const adminCatalogueRouter = router({
   pharmacies: adminProcedure.query(async ({ ctx }) =>
     (await listOrganisationPharmacies(ctx.scope.organisationId)).map((p) => ({ uid: p.id, displayName: p.displayName, runningOut: p.runningOut })),
   ),
+  /** Other products with this handle, other SKUs with this PZN: the forms' warning (neither is unique in the spec). */
+  duplicates: adminProcedure.input(duplicatesInput).query(async ({ ctx, input }) => {
+    const found = await findCatalogueDuplicates(ctx.scope.organisationId, {
+      handle: input.handle,
+      pzn: input.pzn,
+      exceptProductId: input.exceptProductUid,
+      exceptSkuId: input.exceptSkuUid,
+    });
+    return {
+      products: found.products.map((p) => ({ uid: p.id, displayName: p.displayName })),
+      skus: found.skus.map((s) => ({ uid: s.id, displayName: s.displayName, productUid: s.productId })),
+    };
+  }),
   products,
   skus,
   shopSkus,

@@ -1,13 +1,17 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/page-header";
 import { Catalogue } from "@/components/admin/catalogue/catalogue";
 
-export const metadata: Metadata = { title: "Products and SKUs · Admin tool" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("admin.catalogue"))("meta") };
+}
 
-export default function AdminCataloguePage() {
+export default async function AdminCataloguePage() {
+  const t = await getTranslations("admin.catalogue");
   return (
     <>
-      <PageHeader title="Products and SKUs" />
+      <PageHeader title={t("pageTitle")} />
       <Catalogue />
     </>
   );

@@ -1,13 +1,17 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/page-header";
 import { IssueList } from "@/components/admin/issues/issue-list";
 
-export const metadata: Metadata = { title: "Issue threads · Admin tool" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("admin.issues"))("list.meta") };
+}
 
-export default function AdminIssuesPage() {
+export default async function AdminIssuesPage() {
+  const t = await getTranslations("admin.issues");
   return (
     <>
-      <PageHeader title="Issue threads" />
+      <PageHeader title={t("list.pageTitle")} />
       <IssueList />
     </>
   );

@@ -1,25 +1,19 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/page-header";
 import { AdminOrderList } from "@/components/admin/orders/order-list";
 
-export const metadata: Metadata = { title: "Orders · Admin tool" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("admin.orders"))("list.meta") };
+}
 
-const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
-
-/** The filters a link may carry (the home page's counts): ?status=…&onHold=1&withoutPharmacy=1&search=… */
-export default async function AdminOrdersPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const params = await searchParams;
+/** The list's search, page and filters are in the URL (links from the home page: ?status=…, ?onHold=1, ?withoutPharmacy=1). */
+export default async function AdminOrdersPage() {
+  const t = await getTranslations("admin.orders");
   return (
     <>
-      <PageHeader title="Orders" />
-      <AdminOrderList
-        initial={{
-          search: one(params.search),
-          status: one(params.status),
-          onHold: one(params.onHold) === "1",
-          withoutPharmacy: one(params.withoutPharmacy) === "1",
-        }}
-      />
+      <PageHeader title={t("list.pageTitle")} />
+      <AdminOrderList />
     </>
   );
 }

@@ -1,13 +1,17 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/page-header";
 import { Pharmacies } from "@/components/admin/pharmacies/pharmacies";
 
-export const metadata: Metadata = { title: "Pharmacies · Admin tool" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("admin.pharmacies"))("list.meta") };
+}
 
-export default function AdminPharmaciesPage() {
+export default async function AdminPharmaciesPage() {
+  const t = await getTranslations("admin.pharmacies");
   return (
     <>
-      <PageHeader title="Pharmacies" />
+      <PageHeader title={t("list.pageTitle")} />
       <Pharmacies />
     </>
   );

@@ -1,16 +1,19 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/page-header";
 import { AdminPharmacyStock } from "@/components/admin/catalogue/pharmacy-stock";
 
-export const metadata: Metadata = { title: "Pharmacy stock and prices · Admin tool" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("admin.catalogue.stock"))("meta") };
+}
 
-/** `?runningOut=1` (the admin home's link) opens the page on the SKUs running out. */
-export default async function AdminPharmacyStockPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const { runningOut } = await searchParams;
+/** `?runningOut=1` (the admin home's link) opens the page on the SKUs running out; `?pharmacy=` on one pharmacy. */
+export default async function AdminPharmacyStockPage() {
+  const t = await getTranslations("admin.catalogue.stock");
   return (
     <>
-      <PageHeader title="Pharmacy stock and prices" />
-      <AdminPharmacyStock runningOutFirst={runningOut === "1"} />
+      <PageHeader title={t("pageTitle")} />
+      <AdminPharmacyStock />
     </>
   );
 }

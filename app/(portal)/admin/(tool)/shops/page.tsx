@@ -1,13 +1,17 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/page-header";
 import { Shops } from "@/components/admin/pharmacies/shops";
 
-export const metadata: Metadata = { title: "Shops · Admin tool" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("admin.shops"))("meta") };
+}
 
-export default function AdminShopsPage() {
+export default async function AdminShopsPage() {
+  const t = await getTranslations("admin.shops");
   return (
     <>
-      <PageHeader title="Shops" />
+      <PageHeader title={t("pageTitle")} />
       <Shops />
     </>
   );

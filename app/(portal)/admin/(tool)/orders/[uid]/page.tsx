@@ -1,14 +1,18 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/page-header";
 import { AdminOrderDetail } from "@/components/admin/orders/order-detail";
 
-export const metadata: Metadata = { title: "Order · Admin tool" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("admin.orders"))("detail.meta") };
+}
 
 export default async function AdminOrderPage({ params }: { params: Promise<{ uid: string }> }) {
   const { uid } = await params;
+  const t = await getTranslations("admin.orders");
   return (
     <>
-      <PageHeader title="Order" />
+      <PageHeader title={t("detail.pageTitle")} />
       <AdminOrderDetail uid={uid} />
     </>
   );
