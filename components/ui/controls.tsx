@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useId, useState, type ComponentProps, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from "react";
 
 const inputClass =
@@ -74,6 +75,7 @@ export function SelectField({ label, errors, children, ...props }: SelectHTMLAtt
 
 /** A secret shown once (an API key, a webhook secret): read-only, selectable, with a copy button. */
 export function SecretBox({ label, value, note }: { label: string; value: string; note?: ReactNode }) {
+  const t = useTranslations("common.secret");
   const id = useId();
   const [copied, setCopied] = useState(false);
   return (
@@ -90,10 +92,10 @@ export function SecretBox({ label, value, note }: { label: string; value: string
             setCopied(true);
           }}
         >
-          {copied ? "Copied" : "Copy"}
+          {copied ? t("copied") : t("copy")}
         </Button>
       </div>
-      <p className="mt-2 text-xs text-amber-900">{note ?? "Shown only this once: store it now. It cannot be shown again."}</p>
+      <p className="mt-2 text-xs text-amber-900">{note ?? t("shownOnce")}</p>
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { useTranslations } from "next-intl";
 import { Button } from "./controls";
 
 /**
@@ -19,17 +20,18 @@ export function Pager({
   onPage: (page: number) => void;
   className?: string;
 }) {
+  const t = useTranslations("common.pager");
   return (
-    <nav aria-label="Pages" className={`flex items-center justify-between gap-4 text-sm text-slate-600 ${className}`}>
+    <nav aria-label={t("label")} className={`flex items-center justify-between gap-4 text-sm text-slate-600 ${className}`}>
       <span>
-        Page {page + 1} of {Math.max(totalPages, 1)} · {total} {total === 1 ? noun[0] : noun[1]}
+        {t("position", { page: page + 1, pages: Math.max(totalPages, 1), total, noun: total === 1 ? noun[0] : noun[1] })}
       </span>
       <div className="flex gap-2">
         <Button tone="secondary" disabled={page === 0} onClick={() => onPage(Math.max(0, page - 1))}>
-          Previous page
+          {t("previous")}
         </Button>
         <Button tone="secondary" disabled={page + 1 >= totalPages} onClick={() => onPage(page + 1)}>
-          Next page
+          {t("next")}
         </Button>
       </div>
     </nav>

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { errorMessage } from "@/components/trpc/errors";
@@ -24,14 +25,15 @@ export function QueryView<T>({
   empty?: ReactNode;
   children: (data: T) => ReactNode;
 }) {
+  const t = useTranslations("common.queryView");
   if (query.isPending) return <LoadingState label={loadingLabel} />;
   const retry = () => void query.refetch();
   if (query.isError && query.data === undefined) return <ErrorState message={errorMessage(query.error)} onRetry={retry} />;
   const data = query.data as T;
-  if (isEmpty?.(data)) return <>{empty ?? <EmptyState title="Nothing here yet." />}</>;
+  if (isEmpty?.(data)) return <>{empty ?? <EmptyState title={t("empty")} />}</>;
   return (
     <>
-      {query.isError ? <ErrorState message={`Could not refresh: ${errorMessage(query.error)}`} onRetry={retry} /> : null}
+      {query.isError ? <ErrorState message={t("refreshFailed", { message: errorMessage(query.error) })} onRetry={retry} /> : null}
       {children(data)}
     </>
   );
