@@ -1,7 +1,7 @@
 "use client";
 
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useCallback } from "react";
+import { useCallback, useRef } from "react";
 
 /** Changes to the query string: a value sets its key, undefined or "" removes it. */
 export type UrlUpdates = Record<string, string | undefined>;
@@ -16,14 +16,19 @@ export function useUrlQuery() {
   const params = useSearchParams();
   const router = useRouter();
   const pathname = usePathname();
+  // The router applies a replace later (a transition): two changes before the next render (a tab,
+  // then a date) must build on each other, not both on the rendered query, or the first is lost.
+  const pending = useRef<{ base: string; query: string } | null>(null);
   const set = useCallback(
     (updates: UrlUpdates) => {
-      const next = new URLSearchParams(params.toString());
+      const rendered = params.toString();
+      const next = new URLSearchParams(pending.current?.base === rendered ? pending.current.query : rendered);
       for (const [key, value] of Object.entries(updates)) {
         if (value === undefined || value === "") next.delete(key);
         else next.set(key, value);
       }
       const query = next.toString();
+      pending.current = { base: rendered, query };
       router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
     },
     [params, router, pathname],
