@@ -13,6 +13,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync 
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { e2eDataDir } from "./demo";
 
 type Block = { line: number; code: string; skipped: string | null };
 
@@ -37,8 +38,8 @@ test("the README's shell examples run as written, in order", async ({ baseURL })
   const blocks = readmeShellBlocks(readFileSync(path.join(root, "README.md"), "utf8"));
   expect(blocks.filter((b) => !b.skipped).length).toBeGreaterThan(3);
   const host = new URL(baseURL!).host;
-  // The server's DATA_DIR (playwright.config.ts): its sandbox file and the sandbox signer's files.
-  const dataDir = path.join(root, ".data", "e2e");
+  // The server's DATA_DIR (e2eDataDir: one per database pass): its sandbox file and the sandbox signer's files.
+  const dataDir = e2eDataDir;
   // A clone of the reader's working directory: the sandbox file of this run's server, and the scripts npm runs.
   const cwd = mkdtempSync(path.join(os.tmpdir(), "rx-readme-"));
   try {
