@@ -18,10 +18,13 @@ export function useUrlQuery() {
   const pathname = usePathname();
   // The router applies a replace later (a transition): two changes before the next render (a tab,
   // then a date) must build on each other, not both on the rendered query, or the first is lost.
+  // A setter kept by an older render (a debounced search) reads the query as rendered last, too.
   const pending = useRef<{ base: string; query: string } | null>(null);
+  const lastRendered = useRef("");
+  lastRendered.current = params.toString();
   const set = useCallback(
     (updates: UrlUpdates) => {
-      const rendered = params.toString();
+      const rendered = lastRendered.current;
       const next = new URLSearchParams(pending.current?.base === rendered ? pending.current.query : rendered);
       for (const [key, value] of Object.entries(updates)) {
         if (value === undefined || value === "") next.delete(key);
@@ -31,7 +34,7 @@ export function useUrlQuery() {
       pending.current = { base: rendered, query };
       router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
     },
-    [params, router, pathname],
+    [router, pathname],
   );
   return { get: (key: string) => params.get(key) ?? undefined, set };
 }
