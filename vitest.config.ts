@@ -12,6 +12,9 @@ export default defineConfig({
     // Each test file gets its own database (tests/setup.ts); two workers for the two cores.
     pool: "forks",
     maxWorkers: 2,
+    // Files share their worker's loaded modules (imports once per worker, not per file: 366 s → 209 s
+    // on PGlite here); each still gets its own database and environment from tests/setup.ts.
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 
 /**
  * The e2e server's DATA_DIR (playwright.config.ts): its own per pass when two passes run at once
@@ -163,4 +163,19 @@ export async function orderWithAnamnesis(request: APIRequestContext, d: DemoFile
   });
   expect(order.status).toBe(fields?.on_hold ? "paused" : "waiting for doctor");
   return { externalId: customerId, prescriptionUid: (order.prescriptions as { uid: string }[])[0]!.uid };
+}
+
+/** The language switch of the sign-in page and the portal header, in either language. */
+export const languageSelect = (page: Page) => page.getByRole("combobox", { name: /^(Language|Sprache)$/ });
+
+/** The demo pharmacist is shared by every spec: a spec that switches their language puts it back to English (afterEach). */
+export async function pharmacistBackInEnglish(browser: Browser): Promise<void> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signInAs(page, readDemoFile().users.pharmacist);
+  if ((await languageSelect(page).inputValue()) !== "en") {
+    await languageSelect(page).selectOption("en");
+    await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+  }
+  await context.close();
 }

@@ -6,7 +6,7 @@ import { layoutProblems, seriousAccessibilityViolations, settled, WIDTHS } from 
 
 /**
  * Every page of both portals (and the pages around them), opened as the role it is for: at 390,
- * 768 and 1440 px nothing scrolls the page sideways and no action lies off-screen; axe finds
+ * 768 and 1440 px (opened once, resized) nothing scrolls the page sideways and no action lies off-screen; axe finds
  * nothing serious or critical. With SCREENSHOTS=1 (`npm run screenshots`) the main tasks' pages
  * are also saved at 390 and 1440 px under docs/screenshots/pages/.
  */
@@ -100,10 +100,14 @@ for (const role of ["pharmacist", "doctor", "admin", null] as const) {
     if (role) await signInAs(page, d.users[role], LANDING[role]);
     const problems: string[] = [];
     for (const { path: pagePath, main } of await pagesOf(page, role, seeded)) {
+      // Opened once, then resized: the portals respond to width with CSS alone (no script reads
+      // the width), so a page resized to a width lays out as one opened at it.
+      await page.setViewportSize({ width: WIDTHS[0]!, height: 900 });
+      await page.goto(pagePath);
+      await settled(page);
       for (const width of WIDTHS) {
         await page.setViewportSize({ width, height: 900 });
-        await page.goto(pagePath);
-        await settled(page);
+        await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
         for (const problem of await layoutProblems(page)) problems.push(`${pagePath} at ${width}px: ${problem}`);
         if (width === 1440) for (const violation of await seriousAccessibilityViolations(page)) problems.push(`${pagePath}: ${violation}`);
         if (SCREENSHOTS && main && width !== 768) {

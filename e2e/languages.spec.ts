@@ -4,13 +4,12 @@
  * user (after sign-out, in a browser without the cookie), money and dates follow de-DE, and a
  * browser without a German preference gets English. Screenshots go to test-results/screenshots.
  */
-import { expect, test, type Page } from "@playwright/test";
-import { hydrated, otcItem, placeOrder, readDemoFile, signInAs } from "./demo";
+import { expect, test } from "@playwright/test";
+import { hydrated, otcItem, placeOrder, pharmacistBackInEnglish, readDemoFile, signInAs } from "./demo";
 
 const EPA = "/v1/external_pharmacy_api";
 const shot = (name: string) => `test-results/screenshots/${name}.png`;
 /** The header's language select, by its English or German label. */
-const languageSelect = (page: Page) => page.getByRole("combobox", { name: /^(Language|Sprache)$/ });
 
 test.describe("a browser that prefers German", () => {
   test.use({ locale: "de-DE" });
@@ -53,16 +52,7 @@ test("English stays the default for a browser without a German preference", asyn
 
 test.describe("a pharmacist who picks Deutsch", () => {
   // The demo pharmacist is shared with the other specs: leave their account in English whatever happens.
-  test.afterEach(async ({ browser }) => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await signInAs(page, readDemoFile().users.pharmacist);
-    if ((await languageSelect(page).inputValue()) !== "en") {
-      await languageSelect(page).selectOption("en");
-      await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
-    }
-    await context.close();
-  });
+  test.afterEach(({ browser }) => pharmacistBackInEnglish(browser));
 
   test("sees the portal in German after a reload and after signing in again, with de-DE money and dates", async ({ page, context }) => {
     const d = readDemoFile();

@@ -4,11 +4,10 @@
  * the header's language switch; once in English by the English labels. Screenshots of the order
  * page at 390 and 1440 px per language go to test-results/screenshots.
  */
-import { expect, test, type Page } from "@playwright/test";
-import { otcItem, placeOrder, readDemoFile, signInAs } from "./demo";
+import { expect, test } from "@playwright/test";
+import { otcItem, placeOrder, languageSelect, pharmacistBackInEnglish, readDemoFile, signInAs } from "./demo";
 
 const EPA = "/v1/external_pharmacy_api";
-const languageSelect = (page: Page) => page.getByRole("combobox", { name: /^(Language|Sprache)$/ });
 const shot = (name: string) => `test-results/screenshots/${name}.png`;
 
 /** The words the task is done by, per language. */
@@ -42,16 +41,7 @@ const WORDS = {
 } as const;
 
 /** The demo pharmacist is shared with the other specs: leave their account in English whatever happens. */
-test.afterEach(async ({ browser }) => {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await signInAs(page, readDemoFile().users.pharmacist);
-  if ((await languageSelect(page).inputValue()) !== "en") {
-    await languageSelect(page).selectOption("en");
-    await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
-  }
-  await context.close();
-});
+test.afterEach(({ browser }) => pharmacistBackInEnglish(browser));
 
 for (const language of ["de", "en"] as const) {
   test(`the pharmacist completes an order from the queue in ${language === "de" ? "German" : "English"}`, async ({ page }) => {

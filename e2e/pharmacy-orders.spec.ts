@@ -166,7 +166,7 @@ test("an order with a signed prescription shows the PDF in the page", async ({ p
   const d = demo();
   const dir = mkdtempSync(path.join(os.tmpdir(), "e2e-rx-"));
   const pdfPath = path.join(dir, "signed.pdf");
-  execFileSync("npx", ["tsx", "scripts/sign-pdf.ts", "--sample", pdfPath, "--p12", d.qes.signer_p12_path, "--password", d.qes.signer_p12_password], {
+  execFileSync("npx", ["tsx", "scripts/sign-pdf.ts", "--sample", pdfPath, "--p12", d.qes.signer_p12_path, `--password=${d.qes.signer_p12_password}`], {
     stdio: "pipe",
   });
   const lastName = `Rx${tag()}`;

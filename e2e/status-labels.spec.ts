@@ -59,6 +59,8 @@ test("statuses read as labels on the pharmacy and admin pages; the admin list sa
 
   // The queue: the row's badge, the status tabs and the bulk select (its values stay the spec's).
   await pharmacist.getByLabel("Search").fill(lastName);
+  // The search applies after a pause in typing and clears the selection: select once it has applied.
+  await expect(pharmacist).toHaveURL(new RegExp(`q=${lastName}`));
   const row = pharmacist.getByRole("row").filter({ hasText: po.name });
   await expect(row).toContainText("Ready for pickup");
   await expect(pharmacist.getByRole("navigation", { name: "Order status" })).toContainText("Ready for pickup");
@@ -131,6 +133,8 @@ test("an admin's answer shows as “New answer” on the queue and the home page
   // Queue: the row is marked.
   await pharmacist.goto("/pharmacy/orders");
   await pharmacist.getByLabel("Search").fill(lastName);
+  // The search applies after a pause in typing and clears the selection: select once it has applied.
+  await expect(pharmacist).toHaveURL(new RegExp(`q=${lastName}`));
   const row = pharmacist.getByRole("row").filter({ hasText: po.name });
   await expect(row.getByText("New answer", { exact: true })).toBeVisible();
   await shot(pharmacist, "pharmacy-queue-new-answer");

@@ -8,7 +8,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test, type BrowserContext } from "@playwright/test";
 import { signInAs } from "./demo";
 import { ownServerEnv, signalOwnServer, startOwnServer } from "./own-server";
 
@@ -54,6 +54,10 @@ test("a delivery pending retry survives SIGKILL of the server and is completed b
     expect(created.status).toBe(201);
     const { uid: subscription, webhook_secret: secret } = await created.json();
 
+    // Signed in beforehand: the delivery log is read between the failed attempt and its retry.
+    const pharmacist = await browser.newContext({ baseURL: base });
+    await signInAs(await pharmacist.newPage(), demo.users.pharmacist, "/pharmacy", { fresh: true });
+
     const skuUid = demo.catalogue.otc[0].pharmacy_sku_uid as string;
     const changed = await fetch(`${base}/v1/external_pharmacy_api/pharmacy_skus/${skuUid}/stock`, {
       method: "PATCH",
@@ -63,6 +67,19 @@ test("a delivery pending retry survives SIGKILL of the server and is completed b
     expect(changed.status).toBe(200);
 
     await expect.poll(() => arrivals.length, { timeout: 20_000 }).toBe(1); // attempt 1: answered 500
+    // Killed once the failed attempt is recorded with its retry due (before that, a kill is a crash
+    // in the middle of an attempt: the next server makes it again only after its lease, which is another case).
+    const logged = async (context: BrowserContext) => {
+      const input = encodeURIComponent(JSON.stringify({ subscriptionUid: subscription }));
+      const answer = await context.request.get(`/api/trpc/pharmacy.deliveryLogs.list?input=${input}`);
+      const items = (await answer.json()).result.data.items as { state: string; attemptCount: number; nextAttemptAt: number | null }[];
+      return items.map((d) => [d.state, d.attemptCount, d.nextAttemptAt === null ? null : "due later"]);
+    };
+    try {
+      await expect.poll(() => logged(pharmacist), { timeout: 3_000, intervals: [50] }).toEqual([["retrying", 1, "due later"]]);
+    } finally {
+      await pharmacist.close();
+    }
     signalOwnServer(server, "SIGKILL");
     await new Promise((r) => server.process.once("exit", r));
     // The retry falls due while no server runs: at the latest 4 s + 20 % after the failed attempt
@@ -80,15 +97,8 @@ test("a delivery pending retry survives SIGKILL of the server and is completed b
     // delivered after two attempts, with nothing due; only then is the receiver's count final.
     const context = await browser.newContext({ baseURL: base });
     try {
-      const page = await context.newPage();
-      await signInAs(page, demo.users.pharmacist, "/pharmacy", { fresh: true });
-      const input = encodeURIComponent(JSON.stringify({ subscriptionUid: subscription }));
-      const logged = async () => {
-        const answer = await page.request.get(`/api/trpc/pharmacy.deliveryLogs.list?input=${input}`);
-        const items = (await answer.json()).result.data.items as { state: string; attemptCount: number; nextAttemptAt: number | null }[];
-        return items.map((d) => [d.state, d.attemptCount, d.nextAttemptAt]);
-      };
-      await expect.poll(logged, { timeout: 30_000 }).toEqual([["delivered", 2, null]]);
+      await signInAs(await context.newPage(), demo.users.pharmacist, "/pharmacy", { fresh: true });
+      await expect.poll(() => logged(context), { timeout: 30_000 }).toEqual([["delivered", 2, null]]);
     } finally {
       await context.close();
     }

@@ -1,5 +1,5 @@
 /**
- * npm run sign-pdf -- <in.pdf> [out.pdf] [--p12 <file> --password <password>]
+ * npm run sign-pdf -- <in.pdf> [out.pdf] [--p12 <file> --password=<password>]
  * npm run sign-pdf -- --sample [out.pdf]
  *
  * Signs a PDF the way order intake expects an inline prescription to be signed (a PAdES-style
@@ -20,7 +20,7 @@ import { samplePrescriptionPdf } from "@/server/pki/sample-pdf";
 import { signPdfWithP12 } from "@/server/pki/sign-pdf";
 import { validateQesPdf } from "@/server/pki/validate-qes-pdf";
 
-const usage = "usage: npm run sign-pdf -- <in.pdf> [out.pdf] [--p12 <file> --password <password>]\n       npm run sign-pdf -- --sample [out.pdf]";
+const usage = "usage: npm run sign-pdf -- <in.pdf> [out.pdf] [--p12 <file> --password=<password>]\n       npm run sign-pdf -- --sample [out.pdf]";
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: { p12: { type: "string" }, password: { type: "string" }, sample: { type: "boolean", default: false } },

@@ -3,8 +3,11 @@
  * DATABASE_URL a new database on that server, dropped afterwards. Either way it is a copy of the
  * schema the application's own migrations built once for the run (tests/template.ts); the
  * application then finds every migration applied, exactly as at a restart.
+ *
+ * With RX_TEST_DATABASE_USE naming a file (npm run test:ci, scripts/ci/test.ts), each PGlite test
+ * file appends whether it used a database: the second database pass runs only those that did.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -14,7 +17,10 @@ import { ensureSandboxQes } from "@/server/pki/sandbox-ca";
 import { closeDatabase } from "@/server/db/client";
 import { useMemoryTemplate } from "@/server/db/driver";
 
-const serverUrl = process.env.DATABASE_URL?.startsWith("postgres") ? process.env.DATABASE_URL : undefined;
+// The server as the run was given it: each file points DATABASE_URL at its own database, and the
+// worker's next file (isolate: false, vitest.config.ts) runs this module again in the same process.
+process.env.RX_TEST_SERVER_URL ??= process.env.DATABASE_URL ?? "";
+const serverUrl = process.env.RX_TEST_SERVER_URL.startsWith("postgres") ? process.env.RX_TEST_SERVER_URL : undefined;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "rx-test-"));
 const databaseName = `rx_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
 
@@ -34,7 +40,27 @@ async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-beforeAll(async () => {
+let testFile = "";
+let usedDatabase = false;
+
+/** The template dump, noting when a database of this file loads it (PGlite reads it once per database opened). */
+class NotingBlob extends Blob {
+  override arrayBuffer() {
+    usedDatabase = true;
+    return super.arrayBuffer();
+  }
+  override stream() {
+    usedDatabase = true;
+    return super.stream();
+  }
+  override bytes() {
+    usedDatabase = true;
+    return super.bytes();
+  }
+}
+
+beforeAll(async ({}, file) => {
+  testFile = file && "filepath" in file ? String(file.filepath) : "";
   // The configured QES signer of non-sandbox organisations (server/domain/prescriptions/signer.ts):
   // one test PKCS#12 for every test file, created once on this machine.
   const signer = await ensureSandboxQes(path.join(os.tmpdir(), "rx-test-qes-signer"));
@@ -48,7 +74,7 @@ beforeAll(async () => {
     process.env.DATABASE_URL = url.toString();
   } else {
     const template = inject("pgliteTemplate");
-    if (template) useMemoryTemplate(new Blob([readFileSync(template)]));
+    if (template) useMemoryTemplate(new NotingBlob([readFileSync(template)]));
     process.env.DATABASE_URL = "memory:";
   }
   reloadConfig();
@@ -73,6 +99,12 @@ async function dropTestDatabase(): Promise<void> {
 
 afterAll(async () => {
   await closeDatabase();
+  const useLog = process.env.RX_TEST_DATABASE_USE;
+  if (useLog && !serverUrl && testFile) {
+    // A file that starts processes of its own may use a database in them: counted as using one.
+    const startsProcesses = readFileSync(testFile, "utf8").includes("node:child_process");
+    appendFileSync(useLog, `${path.relative(process.cwd(), testFile)}\t${usedDatabase || startsProcesses ? "database" : "none"}\n`);
+  }
   if (serverUrl) await dropTestDatabase();
   rmSync(dataDir, { recursive: true, force: true });
 });

@@ -10,6 +10,7 @@ export type UrlUpdates = Record<string, string | undefined>;
  * A list's state in the page's query string (filters, tab, search, page), so a deep link, a reload
  * and the back button keep it. `set` replaces the current history entry (no entry per keystroke)
  * and keeps the scroll position; several keys change in one call (a filter and its page together).
+ * Updates that depend on another key take a function of the latest query (pending changes included).
  * Needs a Suspense boundary above it (useSearchParams): the portal shell has one around the page.
  */
 export function useUrlQuery() {
@@ -23,10 +24,10 @@ export function useUrlQuery() {
   const lastRendered = useRef("");
   lastRendered.current = params.toString();
   const set = useCallback(
-    (updates: UrlUpdates) => {
+    (updates: UrlUpdates | ((latest: URLSearchParams) => UrlUpdates)) => {
       const rendered = lastRendered.current;
       const next = new URLSearchParams(pending.current?.base === rendered ? pending.current.query : rendered);
-      for (const [key, value] of Object.entries(updates)) {
+      for (const [key, value] of Object.entries(typeof updates === "function" ? updates(new URLSearchParams(next)) : updates)) {
         if (value === undefined || value === "") next.delete(key);
         else next.set(key, value);
       }

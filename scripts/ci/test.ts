@@ -1,18 +1,21 @@
 /**
- * `npm run test:ci`: everything `npm test` runs on PGlite, and the same suites on PostgreSQL, in
- * one go, with the work that does not touch a database done once:
+ * `npm run test:ci`: everything `npm test` runs, on PGlite and on PostgreSQL, in one go, with the
+ * work that does not touch a database done once:
  *  1. the type check (tsc, the whole project), then the production build (scripts/serve.ts --build,
- *     without Next.js's own second type check); both e2e passes reuse that build;
+ *     without Next.js's own second type check); both browser passes reuse that build;
  *  2. two lanes at once, each with its own database, e2e port, DATA_DIR and Playwright output:
- *       pglite:   Vitest, then Playwright
- *       postgres: Playwright, then Vitest
- *     in opposite orders, so that while one lane runs Vitest's CPU-bound workers the other mostly
- *     waits on a browser.
+ *       pglite:   Vitest (all files), then the browser suite's first half (Playwright --shard 1/2)
+ *       postgres: the browser suite's second half (--shard 2/2), then Vitest on the files that use a
+ *                 database (the PGlite pass notes which: tests/setup.ts, RX_TEST_DATABASE_USE)
+ *     The browser suite drives the same server code on either database, so each spec runs once, half
+ *     on each; every database-level rule (queries, locks, concurrency) is a Vitest test and runs on
+ *     both. The lanes run Vitest at different times, so the two CPU-bound passes do not overlap.
  * The PostgreSQL lane uses DATABASE_URL when it names a postgres:// server, else a throwaway
  * cluster of its own (scripts/ci/postgres.sh). Prints each stage's wall time at the end; fails when
  * any stage fails (each lane stops at its first failure, the other lane runs on).
  */
 import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -46,9 +49,17 @@ function run(lane: string, command: string[], env: NodeJS.ProcessEnv): Promise<n
   );
 }
 
-async function lane(name: string, stages: string[][], env: NodeJS.ProcessEnv): Promise<boolean> {
-  for (const stage of stages) if ((await run(name, stage, env)) !== 0) return false;
+/** Runs `stages` one after another (a stage may be computed when its turn comes); false at the first that fails. */
+async function lane(name: string, stages: (string[] | (() => Promise<string[]>))[], env: NodeJS.ProcessEnv): Promise<boolean> {
+  for (const stage of stages) if ((await run(name, typeof stage === "function" ? await stage() : stage, env)) !== 0) return false;
   return true;
+}
+
+/** The test files that used a database in the PGlite pass (its log), or null when that pass wrote none. */
+function filesUsingDatabase(log: string): string[] | null {
+  if (!existsSync(log)) return null;
+  const lines = readFileSync(log, "utf8").split("\n").filter(Boolean).map((line) => line.split("\t"));
+  return lines.filter(([, use]) => use === "database").map(([file]) => file!);
 }
 
 function postgresUrl(): { url: string; stop?: () => void } {
@@ -73,23 +84,51 @@ async function main(): Promise<number> {
   if ((await run("all", [process.execPath, "--import", "tsx", "scripts/serve.ts", "--build"], { ...env, BUILD_SKIP_TYPECHECK: "1" })) !== 0) return 1;
 
   const postgres = postgresUrl();
+  const useLog = path.join(root, ".data/ci/database-use.tsv");
+  mkdirSync(path.dirname(useLog), { recursive: true });
+  rmSync(useLog, { force: true });
+  let pgliteVitestDone: () => void = () => {};
+  const pgliteVitest = new Promise<void>((resolve) => (pgliteVitestDone = resolve));
   try {
     const lanes = await Promise.all([
-      lane("pglite", [vitest, playwright], {
-        ...env,
-        E2E_PORT: String(basePort),
-        E2E_DATA_DIR: ".data/e2e",
-        E2E_OUTPUT_DIR: "test-results/pglite",
-        E2E_SKIP_BUILD: "1",
-      }),
-      lane("postgres", [playwright, vitest], {
-        ...env,
-        DATABASE_URL: postgres.url,
-        E2E_PORT: String(basePort + 1),
-        E2E_DATA_DIR: ".data/e2e-postgres",
-        E2E_OUTPUT_DIR: "test-results/postgres",
-        E2E_SKIP_BUILD: "1",
-      }),
+      lane(
+        "pglite",
+        [
+          async () => vitest,
+          async () => {
+            pgliteVitestDone();
+            return [...playwright, "--shard=1/2"];
+          },
+        ],
+        {
+          ...env,
+          RX_TEST_DATABASE_USE: useLog,
+          E2E_PORT: String(basePort),
+          E2E_DATA_DIR: ".data/e2e",
+          E2E_OUTPUT_DIR: "test-results/pglite",
+          E2E_SKIP_BUILD: "1",
+        },
+      ).finally(() => pgliteVitestDone()),
+      lane(
+        "postgres",
+        [
+          [...playwright, "--shard=2/2"],
+          async () => {
+            // After the PGlite pass has said which files use a database (it runs first in its lane).
+            await pgliteVitest;
+            const files = filesUsingDatabase(useLog);
+            return files ? [...vitest, ...files] : vitest;
+          },
+        ],
+        {
+          ...env,
+          DATABASE_URL: postgres.url,
+          E2E_PORT: String(basePort + 1),
+          E2E_DATA_DIR: ".data/e2e-postgres",
+          E2E_OUTPUT_DIR: "test-results/postgres",
+          E2E_SKIP_BUILD: "1",
+        },
+      ),
     ]);
     return lanes.every(Boolean) ? 0 : 1;
   } finally {

@@ -109,14 +109,17 @@ describe("webhook delivery (embedded runner)", () => {
     await until(async () => (await t.db.outboxEvent.count({ where: { dispatchedAt: null } })) === 0);
     const pharmacySub = await subscribe("pharmacy_order_updated", `${receiver.url}/pharmacy`, { header: ["X-Partner-Token", "tok-123"] });
     const orgSub = await subscribe("pharmacy_order_updated", `${receiver.url}/org`, { scope: "ORGANISATION" });
-    await subscribe("pharmacy_order_updated", `${receiver.url}/other-pharmacy`, { pharmacyId: t.groupPharmacy.id });
-    await subscribe("pharmacy_order_created", `${receiver.url}/created`);
+    const otherPharmacySub = await subscribe("pharmacy_order_updated", `${receiver.url}/other-pharmacy`, { pharmacyId: t.groupPharmacy.id });
+    const createdSub = await subscribe("pharmacy_order_created", `${receiver.url}/created`);
     await startRunner();
 
     const changed = await patch(`/v1/external_pharmacy_api/pharmacy_orders/${po.id}/status`, { key: t.keys.pharmacy, body: { status: "in-progress" } });
     expect(changed.status).toBe(200);
     await receiver.waitFor(2);
-    await sleep(200);
+    // Final once the event is dispatched (all its deliveries are made in one transaction) and both succeeded.
+    await until(async () => (await t.db.outboxEvent.count({ where: { dispatchedAt: null } })) === 0);
+    await until(async () => (await Promise.all([pharmacySub.id, orgSub.id].map(deliveriesOf))).every((d) => d[0]?.state === "SUCCEEDED"));
+    expect(await Promise.all([otherPharmacySub.id, createdSub.id].map(deliveriesOf))).toEqual([[], []]);
     const paths = receiver.received.map((r) => r.path).sort();
     expect(paths).toEqual(["/org", "/pharmacy"]); // not the other pharmacy's, not another event type
 
@@ -243,8 +246,7 @@ describe("webhook delivery (embedded runner)", () => {
     });
     expect(delivery.attemptCount).toBe(5);
     expect(delivery.attempts.map((a) => a.attemptNumber)).toEqual([1, 2, 3, 4, 5]);
-    expect(delivery.nextAttemptAt).toBeNull();
-    await sleep(300);
+    expect(delivery.nextAttemptAt).toBeNull(); // dropped: nothing is scheduled after the fifth attempt
     expect(receiver.received).toHaveLength(5);
   });
 
@@ -375,8 +377,10 @@ describe("webhook delivery (embedded runner)", () => {
         await patch(`/v1/external_pharmacy_api/pharmacy_skus/${t.pharmacySku.id}/stock`, { key: t.keys.pharmacy, body: { stock } });
       }
       await receiver.waitFor(10);
-      await sleep(300);
-      const deliveries = await deliveriesOf(sub.id);
+      const deliveries = await until(async () => {
+        const all = await deliveriesOf(sub.id);
+        return all.length === 10 && all.every((d) => d.state !== "PENDING") ? all : null;
+      });
       expect(deliveries.map((d) => [d.state, d.attempts.map((a) => a.errorClass ?? a.responseStatus)])).toEqual(
         Array.from({ length: 10 }, () => ["SUCCEEDED", [200]]),
       );

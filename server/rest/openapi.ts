@@ -258,9 +258,11 @@ export async function serveApiDocs(family: Family, routes: Route[], subPath: str
   });
 }
 
-// The document is the same for the life of the process: built once per family on first request.
-const documents = new WeakMap<Route[], unknown>();
+// Built once per family on first request, and again only when the configured base URL (its server) changed.
+const documents = new WeakMap<Route[], { baseUrl: string; document: unknown }>();
 function documentOf(family: Family, routes: Route[]) {
-  if (!documents.has(routes)) documents.set(routes, openApiDocument(family, routes));
-  return documents.get(routes);
+  const { baseUrl } = config();
+  let built = documents.get(routes);
+  if (built?.baseUrl !== baseUrl) documents.set(routes, (built = { baseUrl, document: openApiDocument(family, routes) }));
+  return built.document;
 }

@@ -49,7 +49,11 @@ export function AdminPharmacyStock() {
                 <input
                   type="checkbox"
                   checked={onlyRunningOut}
-                  onChange={(e) => query.set({ runningOut: e.target.checked ? "1" : undefined, pharmacy: current.uid })}
+                  onChange={(e) => {
+                    const runningOut = e.target.checked ? "1" : undefined;
+                    // Keeps the pharmacy shown (a pick not yet rendered included): without one, runningOut=1 starts on the first running out.
+                    query.set((latest) => ({ runningOut, pharmacy: latest.get("pharmacy") ?? current.uid }));
+                  }}
                   className="h-4 w-4 rounded border-slate-300"
                 />
                 {t("onlyRunningOut", { threshold: LOW_STOCK_THRESHOLD })}

@@ -10,6 +10,7 @@ import { StatusBadge } from "@/components/ui/status-badge";
 import { useHistoryText, useStatusLabel } from "@/components/ui/status";
 import { useTRPC } from "@/components/trpc/react";
 import type { Done, Order } from "./order-detail";
+import { ShipmentList } from "@/components/orders/delivery";
 
 type Fulfillment = Order["fulfillments"][number];
 type PharmacyOrder = NonNullable<Fulfillment["pharmacyOrder"]>;
@@ -125,18 +126,7 @@ function PharmacyOrderPanel({ po }: { po: PharmacyOrder }) {
           {po.shipments.length === 0 ? (
             <p className="mt-1 text-sm text-slate-600">{t("noShipments")}</p>
           ) : (
-            <ul className="mt-1 space-y-1 text-sm">
-              {po.shipments.map((s) => (
-                <li key={s.uid} className="break-words">
-                  #{s.sequenceNumber} {s.carrierName ?? ""} {s.trackingNumber ? <span className="font-mono break-all">{s.trackingNumber}</span> : null}{" "}
-                  {s.trackingUrl ? (
-                    <a href={s.trackingUrl} target="_blank" rel="noreferrer noopener" className="text-brand-700 hover:underline">
-                      {t("track")}
-                    </a>
-                  ) : null}
-                </li>
-              ))}
-            </ul>
+            <ShipmentList shipments={po.shipments} trackLabel={t("track")} className="mt-1" />
           )}
         </div>
         <div>

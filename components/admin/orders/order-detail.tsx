@@ -16,6 +16,7 @@ import type { AdminOrderDetailView } from "@/server/trpc/routers/admin-orders.pr
 import { FulfillmentCard } from "./fulfillment-card";
 import { OrderStatusBadge } from "./order-list";
 import { OrderPrescriptions } from "./order-prescriptions";
+import { PostalAddress } from "@/components/orders/delivery";
 
 export type Order = AdminOrderDetailView;
 /** What an action on the order page reports back (shown above the cards). */
@@ -98,10 +99,10 @@ export function AdminOrderDetail({ uid }: { uid: string }) {
           </dl>
         </Card>
         <Card level={3} title={t("detail.deliveryAddress")}>
-          <Address address={order.deliveryAddress} />
+          <PostalAddress address={order.deliveryAddress} />
         </Card>
         <Card level={3} title={t("detail.invoiceAddress")}>
-          <Address address={order.invoiceAddress} />
+          <PostalAddress address={order.invoiceAddress} />
         </Card>
       </div>
 
@@ -164,25 +165,5 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
       <dt className="text-xs text-slate-500">{label}</dt>
       <dd className="break-words text-slate-900">{children}</dd>
     </div>
-  );
-}
-
-function Address({ address }: { address: Order["deliveryAddress"] }) {
-  return (
-    <address className="text-sm break-words not-italic leading-6 text-slate-800">
-      {address.firstName} {address.lastName}
-      <br />
-      {address.street} {address.houseNumber}
-      {address.additionalAddress ? (
-        <>
-          <br />
-          {address.additionalAddress}
-        </>
-      ) : null}
-      <br />
-      {address.zipCode} {address.city}
-      <br />
-      {address.country}
-    </address>
   );
 }

@@ -12,6 +12,7 @@ import { useHistoryText, useStatusLabel } from "@/components/ui/status";
 import { EmptyState } from "@/components/ui/states";
 import { useDeliveryTypeLabel } from "./delivery-type";
 import type { Order } from "./order-action-kit";
+import { PostalAddress, ShipmentList } from "@/components/orders/delivery";
 
 /** The cards of what the order is (read only): items, customer, delivery, prescription, shipments, payouts, history. */
 
@@ -37,24 +38,9 @@ export function ItemsCard({ order }: { order: Order }) {
 
 export function CustomerCard({ order }: { order: Order }) {
   const t = useTranslations("pharmacy.order.customer");
-  const address = order.deliveryAddress;
   return (
     <Card level={3} title={t("title")}>
-      <address className="text-sm not-italic leading-6 text-slate-800">
-        {address.firstName} {address.lastName}
-        <br />
-        {address.street} {address.houseNumber}
-        {address.additionalAddress ? (
-          <>
-            <br />
-            {address.additionalAddress}
-          </>
-        ) : null}
-        <br />
-        {address.zipCode} {address.city}
-        <br />
-        {address.country}
-      </address>
+      <PostalAddress address={order.deliveryAddress} />
       <p className="mt-2 text-sm text-slate-600">{order.patient.email ?? ""}</p>
       {order.patient.dateOfBirth ? <p className="text-sm text-slate-600">{t("born", { date: order.patient.dateOfBirth })}</p> : null}
     </Card>
@@ -119,18 +105,7 @@ export function ShipmentsCard({ order }: { order: Order }) {
       {order.shipments.length === 0 ? (
         <p className="text-sm text-slate-500">{t("none")}</p>
       ) : (
-        <ul className="space-y-1 text-sm">
-          {order.shipments.map((s) => (
-            <li key={s.uid} className="wrap-anywhere">
-              #{s.sequenceNumber} {s.carrierName ?? ""} {s.trackingNumber ? <span className="font-mono">{s.trackingNumber}</span> : null}{" "}
-              {s.trackingUrl ? (
-                <a href={s.trackingUrl} target="_blank" rel="noreferrer noopener" className="text-brand-700 hover:underline">
-                  {t("track")}
-                </a>
-              ) : null}
-            </li>
-          ))}
-        </ul>
+        <ShipmentList shipments={order.shipments} trackLabel={t("track")} />
       )}
     </Card>
   );
