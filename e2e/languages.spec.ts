@@ -9,7 +9,6 @@ import { hydrated, otcItem, placeOrder, pharmacistBackInEnglish, readDemoFile, s
 
 const EPA = "/v1/external_pharmacy_api";
 const shot = (name: string) => `test-results/screenshots/${name}.png`;
-/** The header's language select, by its English or German label. */
 
 test.describe("a browser that prefers German", () => {
   test.use({ locale: "de-DE" });

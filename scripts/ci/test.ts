@@ -49,12 +49,6 @@ function run(lane: string, command: string[], env: NodeJS.ProcessEnv): Promise<n
   );
 }
 
-/** Runs `stages` one after another (a stage may be computed when its turn comes); false at the first that fails. */
-async function lane(name: string, stages: (string[] | (() => Promise<string[]>))[], env: NodeJS.ProcessEnv): Promise<boolean> {
-  for (const stage of stages) if ((await run(name, typeof stage === "function" ? await stage() : stage, env)) !== 0) return false;
-  return true;
-}
-
 /** The test files that used a database in the PGlite pass (its log), or null when that pass wrote none. */
 function filesUsingDatabase(log: string): string[] | null {
   if (!existsSync(log)) return null;
@@ -87,48 +81,33 @@ async function main(): Promise<number> {
   const useLog = path.join(root, ".data/ci/database-use.tsv");
   mkdirSync(path.dirname(useLog), { recursive: true });
   rmSync(useLog, { force: true });
-  let pgliteVitestDone: () => void = () => {};
-  const pgliteVitest = new Promise<void>((resolve) => (pgliteVitestDone = resolve));
+  const pgliteEnv = {
+    ...env,
+    RX_TEST_DATABASE_USE: useLog,
+    E2E_PORT: String(basePort),
+    E2E_DATA_DIR: ".data/e2e",
+    E2E_OUTPUT_DIR: "test-results/pglite",
+    E2E_SKIP_BUILD: "1",
+  };
+  const postgresEnv = {
+    ...env,
+    DATABASE_URL: postgres.url,
+    E2E_PORT: String(basePort + 1),
+    E2E_DATA_DIR: ".data/e2e-postgres",
+    E2E_OUTPUT_DIR: "test-results/postgres",
+    E2E_SKIP_BUILD: "1",
+  };
   try {
+    // Each lane stops at its first failing stage. The PostgreSQL lane's Vitest waits for the PGlite
+    // Vitest, which notes the files that use a database (all files when it noted none).
+    const pgliteVitest = run("pglite", vitest, pgliteEnv);
     const lanes = await Promise.all([
-      lane(
-        "pglite",
-        [
-          async () => vitest,
-          async () => {
-            pgliteVitestDone();
-            return [...playwright, "--shard=1/2"];
-          },
-        ],
-        {
-          ...env,
-          RX_TEST_DATABASE_USE: useLog,
-          E2E_PORT: String(basePort),
-          E2E_DATA_DIR: ".data/e2e",
-          E2E_OUTPUT_DIR: "test-results/pglite",
-          E2E_SKIP_BUILD: "1",
-        },
-      ).finally(() => pgliteVitestDone()),
-      lane(
-        "postgres",
-        [
-          [...playwright, "--shard=2/2"],
-          async () => {
-            // After the PGlite pass has said which files use a database (it runs first in its lane).
-            await pgliteVitest;
-            const files = filesUsingDatabase(useLog);
-            return files ? [...vitest, ...files] : vitest;
-          },
-        ],
-        {
-          ...env,
-          DATABASE_URL: postgres.url,
-          E2E_PORT: String(basePort + 1),
-          E2E_DATA_DIR: ".data/e2e-postgres",
-          E2E_OUTPUT_DIR: "test-results/postgres",
-          E2E_SKIP_BUILD: "1",
-        },
-      ),
+      pgliteVitest.then(async (status) => status === 0 && (await run("pglite", [...playwright, "--shard=1/2"], pgliteEnv)) === 0),
+      (async () => {
+        if ((await run("postgres", [...playwright, "--shard=2/2"], postgresEnv)) !== 0) return false;
+        await pgliteVitest;
+        return (await run("postgres", [...vitest, ...(filesUsingDatabase(useLog) ?? [])], postgresEnv)) === 0;
+      })(),
     ]);
     return lanes.every(Boolean) ? 0 : 1;
   } finally {
