@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { Field, FormError, SubmitButton, useZodForm } from "@/components/ui/form";
+import { Field, FormError, SubmitButton, useZodForm, submitWith } from "@/components/ui/form";
 import { connectProviderInput, saveProviderSettingsInput } from "@/server/trpc/routers/admin.schemas";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { Button, SecretBox } from "@/components/ui/controls";
@@ -12,7 +12,6 @@ import { QueryView } from "@/components/ui/query-view";
 import { useFormat } from "@/components/ui/format";
 import { errorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
-import { submitWith } from "@/components/admin/form-submit";
 
 type Provider = {
   uid: string;

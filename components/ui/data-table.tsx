@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { Fragment, type ReactNode } from "react";
 
 /** One column of a DataTable: its header, how a row's cell renders, and which column names the row. */
 export type Column<Row> = {
@@ -26,6 +26,7 @@ export function DataTable<Row>({
   empty,
   pager,
   rowClassName,
+  detail,
 }: {
   /** The table's accessible name (aria-label). */
   label: string;
@@ -38,6 +39,8 @@ export function DataTable<Row>({
   /** Under the table, inside its card (a Pager). */
   pager?: ReactNode;
   rowClassName?: (row: Row) => string;
+  /** What a row has opened (its attempts, say): a full-width row under it, or nothing. */
+  detail?: (row: Row) => ReactNode;
 }) {
   if (rows.length === 0 && empty) return <>{empty}</>;
   return (
@@ -60,32 +63,44 @@ export function DataTable<Row>({
             </tr>
           </thead>
           <tbody role="rowgroup" className="divide-y divide-slate-100 max-md:block">
-            {rows.map((row, index) => (
-              <tr key={rowKey(row, index)} role="row" className={`max-md:flex max-md:flex-col max-md:gap-1.5 max-md:p-4 ${rowClassName?.(row) ?? ""}`}>
-                {columns.map((column) =>
-                  column.key ? (
-                    // A cell, not a rowheader: e2e contracts find every value with getByRole("cell").
-                    <td
-                      key={column.header}
-                      role="cell"
-                      className={`max-md:order-first max-md:text-base max-md:font-medium max-md:wrap-anywhere md:sticky md:left-0 md:bg-white md:px-3 md:py-2 ${column.className ?? ""}`}
-                    >
-                      {column.cell(row)}
-                    </td>
-                  ) : (
-                    <td key={column.header} role="cell" className={`max-md:flex max-md:items-baseline max-md:gap-2 md:px-3 md:py-2 ${column.className ?? ""}`}>
-                      {!column.headerHidden ? (
-                        <span aria-hidden className="w-32 shrink-0 text-xs font-medium uppercase tracking-wide text-slate-500 md:hidden">
-                          {column.header}
-                        </span>
-                      ) : null}
-                      {/* A long unbroken value (a permission, a uid) wraps in the card rather than widen the page. */}
-                      <div className="min-w-0 max-md:wrap-anywhere">{column.cell(row)}</div>
-                    </td>
-                  ),
-                )}
-              </tr>
-            ))}
+            {rows.map((row, index) => {
+              const opened = detail?.(row);
+              return (
+                <Fragment key={rowKey(row, index)}>
+                  <tr role="row" className={`max-md:flex max-md:flex-col max-md:gap-1.5 max-md:p-4 ${rowClassName?.(row) ?? ""}`}>
+                    {columns.map((column) =>
+                      column.key ? (
+                        // A cell, not a rowheader: e2e contracts find every value with getByRole("cell").
+                        <td
+                          key={column.header}
+                          role="cell"
+                          className={`max-md:order-first max-md:text-base max-md:font-medium max-md:wrap-anywhere md:sticky md:left-0 md:bg-white md:px-3 md:py-2 ${column.className ?? ""}`}
+                        >
+                          {column.cell(row)}
+                        </td>
+                      ) : (
+                        <td key={column.header} role="cell" className={`max-md:flex max-md:items-baseline max-md:gap-2 md:px-3 md:py-2 ${column.className ?? ""}`}>
+                          {!column.headerHidden ? (
+                            <span aria-hidden className="w-32 shrink-0 text-xs font-medium uppercase tracking-wide text-slate-500 md:hidden">
+                              {column.header}
+                            </span>
+                          ) : null}
+                          {/* A long unbroken value (a permission, a uid) wraps in the card rather than widen the page. */}
+                          <div className="min-w-0 max-md:wrap-anywhere">{column.cell(row)}</div>
+                        </td>
+                      ),
+                    )}
+                  </tr>
+                  {opened ? (
+                    <tr role="row" className="max-md:block">
+                      <td role="cell" colSpan={columns.length} className="bg-slate-50 px-4 py-4 max-md:block">
+                        {opened}
+                      </td>
+                    </tr>
+                  ) : null}
+                </Fragment>
+              );
+            })}
           </tbody>
         </table>
       </div>

@@ -3,6 +3,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useId, type ComponentProps, type InputHTMLAttributes, type ReactNode } from "react";
 import { get, useForm, type DefaultValues, type FieldError, type FieldPath, type FieldValues, type Resolver, type UseFormReturn } from "react-hook-form";
+import { useTranslations } from "next-intl";
 import type { z } from "zod";
 import { errorMessage, serverFieldErrors } from "@/components/trpc/errors";
 // The server's wording of zod's messages ("This field may not be blank."), for the browser's check too.
@@ -28,7 +29,7 @@ export function useZodForm<Schema extends z.ZodType<unknown, FieldValues>>(schem
 const SERVER = "root.server" as const;
 
 /** A form of any values, as the parts below take it (the submit output type does not matter to them). */
-type AnyForm<Values extends FieldValues = FieldValues> = UseFormReturn<Values, unknown, any>;
+export type AnyForm<Values extends FieldValues = FieldValues> = UseFormReturn<Values, unknown, any>;
 
 /**
  * A refused mutation onto its form: each field error (the server reports them under the input's own
@@ -44,6 +45,27 @@ export function showServerErrors<Values extends FieldValues>(form: AnyForm<Value
     shown = true;
   }
   if (!shown) form.setError(SERVER, { type: "server", message: errorMessage(error) });
+}
+
+/**
+ * A kit form's submit handler that sends the parsed values through `action` (a mutation's
+ * mutateAsync): a refusal goes onto the form (showServerErrors), success to `then`.
+ */
+export function submitWith<In extends FieldValues, Out, Result>(
+  form: UseFormReturn<In, unknown, Out>,
+  action: (values: Out) => Promise<Result>,
+  then?: (result: Result, values: Out) => unknown,
+) {
+  return form.handleSubmit(async (values) => {
+    let result: Result;
+    try {
+      result = await action(values);
+    } catch (error) {
+      showServerErrors(form, error);
+      return;
+    }
+    await then?.(result, values);
+  });
 }
 
 /** The attributes that tie a control to its label, hint and error. */
@@ -109,5 +131,25 @@ export function SubmitButton<Values extends FieldValues>({
     <Button type="submit" disabled={submitting} aria-busy={submitting || undefined} {...props}>
       {children}
     </Button>
+  );
+}
+
+/** A form's submit button beside its Cancel (which closes the form, nothing sent). */
+export function SubmitOrCancel<Values extends FieldValues>({
+  form,
+  children,
+  onCancel,
+  ...props
+}: { form: AnyForm<Values>; onCancel: () => void } & Omit<ComponentProps<typeof Button>, "form" | "type">) {
+  const t = useTranslations("common");
+  return (
+    <div className="flex flex-wrap gap-2">
+      <SubmitButton form={form} {...props}>
+        {children}
+      </SubmitButton>
+      <Button tone="secondary" onClick={onCancel}>
+        {t("cancel")}
+      </Button>
+    </div>
   );
 }

@@ -3,9 +3,11 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
-import { Fragment, useState } from "react";
+import { useState } from "react";
 import { Button, SelectField, TextField } from "@/components/ui/controls";
 import { Pager } from "@/components/ui/pager";
+import { DataTable, type Column } from "@/components/ui/data-table";
+import { QueryView } from "@/components/ui/query-view";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import { dateInputToUnix, unixToDateInput, useFormat } from "@/components/ui/format";
 import { pageOfQuery, queryOfPage, useUrlQuery, type UrlUpdates } from "@/components/ui/use-url-state";
@@ -92,6 +94,76 @@ export function DeliveryLogs({ portal }: { portal: WebhookPortal }) {
     refetchInterval: (query) => (query.state.data?.items.some((d) => d.state === "pending" || d.state === "retrying") ? 5_000 : false),
   });
 
+  const filtered = Boolean(state || eventType || subscriptionUid || from || to);
+  const columns: Column<NonNullable<typeof deliveries.data>["items"][number]>[] = [
+    {
+      header: t("event"),
+      key: true,
+      cell: (d) => (
+        <>
+          <p className="font-mono text-slate-900">{d.eventType}</p>
+          <p className="font-mono text-xs font-normal text-slate-500">{t(`subject.${subjectOf(d.eventType)}`, { uid: d.subjectUid })}</p>
+          <p className="text-xs font-normal text-slate-500">{format.dateTime(d.createdAt)}</p>
+        </>
+      ),
+    },
+    {
+      header: t("target"),
+      className: "md:min-w-48 md:max-w-xs break-all text-slate-700",
+      cell: (d) => (
+        <>
+          {d.subscription.target}
+          {d.subscription.deleted ? <span className="ml-1 text-xs text-slate-500">{t("subscriptionDeleted")}</span> : null}
+        </>
+      ),
+    },
+    {
+      header: t("state"),
+      cell: (d) => (
+        <>
+          <StatusBadge kind="delivery" status={d.state} />
+          {d.state === "failed" ? <p className="mt-1 text-xs text-slate-500">{t("permanentFailure")}</p> : null}
+        </>
+      ),
+    },
+    {
+      header: t("attempts"),
+      className: "text-slate-700",
+      cell: (d) => (
+        <>
+          <p>
+            {t("attemptCount", { count: d.attemptCount, max: d.maxAttempts })}
+            {d.lastAttempt ? ` · ${t("lastAttempt", { result: attemptResult(d.lastAttempt) })}` : ""}
+          </p>
+          {d.nextAttemptAt !== null ? <p className="text-xs text-slate-500">{t("nextAttempt", { at: format.dateTime(d.nextAttemptAt) })}</p> : null}
+        </>
+      ),
+    },
+    {
+      header: t("actions"),
+      headerHidden: true,
+      cell: (d) => (
+        <div className="flex flex-col gap-2 whitespace-nowrap md:items-end">
+          <Button tone="secondary" aria-expanded={open === d.uid} onClick={() => setOpen(open === d.uid ? null : d.uid)}>
+            {open === d.uid ? t("hideAttempts") : t("showAttempts")}
+          </Button>
+          {d.state === "failed" && !d.subscription.deleted ? (
+            <ResendButton
+              portal={portal}
+              deliveryUid={d.uid}
+              onResent={() => {
+                // Re-sent, it is no longer failed: under the "failed" filter it would vanish from sight.
+                if (state === "failed") filter({ state: undefined });
+                setOpen(d.uid);
+                setResent(t("resent", { event: d.eventType, target: d.subscription.target }));
+              }}
+            />
+          ) : null}
+        </div>
+      ),
+    },
+  ];
+
 
   return (
     <div className="space-y-4">
@@ -136,97 +208,37 @@ export function DeliveryLogs({ portal }: { portal: WebhookPortal }) {
       </form>
 
       {resent ? <Notice>{resent}</Notice> : null}
-      {deliveries.isPending ? (
-        <LoadingState label={t("loading")} />
-      ) : deliveries.isError ? (
-        <ErrorState message={errorMessage(deliveries.error)} onRetry={() => deliveries.refetch()} />
-      ) : deliveries.data.items.length === 0 ? (
-        <EmptyState title={state || eventType || subscriptionUid || from || to ? t("emptyFiltered") : t("empty")}>
-          {state || eventType || subscriptionUid || from || to
-            ? t("emptyFilteredHint")
-            : t.rich("emptyHint", {
-                portal,
-                link: (chunks) => (
-                  <Link href={webhooks} className="font-medium text-brand-700 hover:underline">
-                    {chunks}
-                  </Link>
-                ),
-              })}
-        </EmptyState>
-      ) : (
-        <>
-          <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
-            <table className="min-w-full divide-y divide-slate-200 text-sm">
-              <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
-                <tr>
-                  <th scope="col" className="px-4 py-3">{t("event")}</th>
-                  <th scope="col" className="px-4 py-3">{t("target")}</th>
-                  <th scope="col" className="px-4 py-3">{t("state")}</th>
-                  <th scope="col" className="px-4 py-3">{t("attempts")}</th>
-                  <th scope="col" className="px-4 py-3"><span className="sr-only">{t("actions")}</span></th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {deliveries.data.items.map((d) => (
-                  <Fragment key={d.uid}>
-                    <tr className="align-top" data-delivery={d.uid}>
-                      <td className="px-4 py-3">
-                        <p className="font-mono text-slate-900">{d.eventType}</p>
-                        <p className="font-mono text-xs text-slate-500">
-                          {t(`subject.${subjectOf(d.eventType)}`, { uid: d.subjectUid })}
-                        </p>
-                        <p className="text-xs text-slate-500">{format.dateTime(d.createdAt)}</p>
-                      </td>
-                      <td className="min-w-48 max-w-xs break-all px-4 py-3 text-slate-700">
-                        {d.subscription.target}
-                        {d.subscription.deleted ? <span className="ml-1 text-xs text-slate-500">{t("subscriptionDeleted")}</span> : null}
-                      </td>
-                      <td className="px-4 py-3">
-                        <StatusBadge kind="delivery" status={d.state} />
-                        {d.state === "failed" ? <p className="mt-1 text-xs text-slate-500">{t("permanentFailure")}</p> : null}
-                      </td>
-                      <td className="px-4 py-3 text-slate-700">
-                        <p>
-                          {t("attemptCount", { count: d.attemptCount, max: d.maxAttempts })}
-                          {d.lastAttempt ? ` · ${t("lastAttempt", { result: attemptResult(d.lastAttempt) })}` : ""}
-                        </p>
-                        {d.nextAttemptAt !== null ? <p className="text-xs text-slate-500">{t("nextAttempt", { at: format.dateTime(d.nextAttemptAt) })}</p> : null}
-                      </td>
-                      <td className="px-4 py-3">
-                        <div className="flex flex-col items-end gap-2 whitespace-nowrap">
-                          <Button tone="secondary" aria-expanded={open === d.uid} onClick={() => setOpen(open === d.uid ? null : d.uid)}>
-                            {open === d.uid ? t("hideAttempts") : t("showAttempts")}
-                          </Button>
-                          {d.state === "failed" && !d.subscription.deleted ? (
-                            <ResendButton
-                              portal={portal}
-                              deliveryUid={d.uid}
-                              onResent={() => {
-                                // Re-sent, it is no longer failed: under the "failed" filter it would vanish from sight.
-                                if (state === "failed") filter({ state: undefined });
-                                setOpen(d.uid);
-                                setResent(t("resent", { event: d.eventType, target: d.subscription.target }));
-                              }}
-                            />
-                          ) : null}
-                        </div>
-                      </td>
-                    </tr>
-                    {open === d.uid ? (
-                      <tr>
-                        <td colSpan={5} className="bg-slate-50 px-4 py-4">
-                          <DeliveryDetail portal={portal} deliveryUid={d.uid} />
-                        </td>
-                      </tr>
-                    ) : null}
-                  </Fragment>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager page={page} totalPages={deliveries.data.totalPages} total={deliveries.data.total} noun={[t("deliveryNoun"), t("deliveriesNoun")]} onPage={setPage} />
-        </>
-      )}
+      <QueryView
+        query={deliveries}
+        loadingLabel={t("loading")}
+        isEmpty={(data) => data.items.length === 0}
+        empty={
+          <EmptyState title={filtered ? t("emptyFiltered") : t("empty")}>
+            {filtered
+              ? t("emptyFilteredHint")
+              : t.rich("emptyHint", {
+                  portal,
+                  link: (chunks) => (
+                    <Link href={webhooks} className="font-medium text-brand-700 hover:underline">
+                      {chunks}
+                    </Link>
+                  ),
+                })}
+          </EmptyState>
+        }
+      >
+        {(data) => (
+          <DataTable
+            label={t("tableLabel")}
+            columns={columns}
+            rows={data.items}
+            rowKey={(d) => d.uid}
+            rowClassName={() => "align-top"}
+            detail={(d) => (open === d.uid ? <DeliveryDetail portal={portal} deliveryUid={d.uid} /> : null)}
+            pager={<Pager page={page} totalPages={data.totalPages} total={data.total} noun={[t("deliveryNoun"), t("deliveriesNoun")]} onPage={setPage} />}
+          />
+        )}
+      </QueryView>
     </div>
   );
 }
@@ -269,31 +281,26 @@ function DeliveryDetail({ portal, deliveryUid }: { portal: WebhookPortal; delive
       {d.attempts.length === 0 ? (
         <p className="text-sm text-slate-600">{d.nextAttemptAt ? t("noAttemptDue", { at: format.dateTime(d.nextAttemptAt) }) : t("noAttempt")}</p>
       ) : (
-        <table className="min-w-full text-sm" aria-label={t("attempts")}>
-          <thead className="text-left text-xs font-medium uppercase tracking-wide text-slate-500">
-            <tr>
-              <th scope="col" className="py-1 pr-4">{t("attempt")}</th>
-              <th scope="col" className="py-1 pr-4">{t("time")}</th>
-              <th scope="col" className="py-1 pr-4">{t("duration")}</th>
-              <th scope="col" className="py-1 pr-4">{t("result")}</th>
-              <th scope="col" className="py-1 pr-4">{t("next")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {d.attempts.map((a) => (
-              <tr key={a.attemptNumber} className="border-t border-slate-200">
-                <td className="py-1.5 pr-4">#{a.attemptNumber}</td>
-                <td className="py-1.5 pr-4">{format.dateTime(a.startedAt)}</td>
-                <td className="py-1.5 pr-4">{t("ms", { ms: a.durationMs })}</td>
-                <td className="py-1.5 pr-4">
+        <DataTable
+          label={t("attempts")}
+          rows={d.attempts}
+          rowKey={(a) => String(a.attemptNumber)}
+          columns={[
+            { header: t("attempt"), key: true, cell: (a) => `#${a.attemptNumber}` },
+            { header: t("time"), cell: (a) => format.dateTime(a.startedAt) },
+            { header: t("duration"), cell: (a) => t("ms", { ms: a.durationMs }) },
+            {
+              header: t("result"),
+              cell: (a) => (
+                <>
                   <span className={a.responseStatus !== null && a.responseStatus < 300 ? "text-emerald-800" : "text-red-800"}>{attemptResult(a)}</span>
                   {a.errorMessage && a.responseStatus === null ? <span className="ml-2 text-xs text-slate-500">{a.errorMessage}</span> : null}
-                </td>
-                <td className="py-1.5 pr-4">{format.dateTime(a.nextAttemptAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            { header: t("next"), cell: (a) => format.dateTime(a.nextAttemptAt) },
+          ]}
+        />
       )}
       {d.resends.length > 0 ? (
         <ul className="space-y-1">

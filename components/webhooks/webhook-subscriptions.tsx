@@ -7,7 +7,7 @@ import { useState } from "react";
 import { z } from "zod";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { Button, SecretBox } from "@/components/ui/controls";
-import { Field, FormError, SubmitButton, inputClass, showServerErrors, useZodForm } from "@/components/ui/form";
+import { Field, FormError, SubmitButton, inputClass, useZodForm, submitWith } from "@/components/ui/form";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import { useFormat } from "@/components/ui/format";
 import { errorMessage } from "@/components/trpc/errors";
@@ -87,15 +87,11 @@ function RegisterForm({ portal, api, pharmacies }: { portal: WebhookPortal; api:
   const register = api.register;
   const choosePharmacy = pharmacies.length > 1;
   const form = useZodForm(registerForm, { pharmacyUid: "", notificationType: "pharmacy_order_updated", target: "", headerKey: "", headerValue: "" });
-  const submit = form.handleSubmit(async (input) => {
-    try {
-      await register.mutateAsync({ ...input, pharmacyUid: choosePharmacy ? (input.pharmacyUid ?? pharmacies[0]?.uid) : undefined });
-    } catch (error) {
-      showServerErrors(form, error);
-      return;
-    }
-    form.reset({ ...form.getValues(), target: "", headerKey: "", headerValue: "" });
-  });
+  const submit = submitWith(
+    form,
+    (input) => register.mutateAsync({ ...input, pharmacyUid: choosePharmacy ? (input.pharmacyUid ?? pharmacies[0]?.uid) : undefined }),
+    () => form.reset({ ...form.getValues(), target: "", headerKey: "", headerValue: "" }),
+  );
 
   return (
     <section aria-labelledby="register-heading" className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">

@@ -10,7 +10,7 @@ import { errorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { DataTable } from "@/components/ui/data-table";
-import { Field, FormError, SubmitButton, showServerErrors, useZodForm } from "@/components/ui/form";
+import { Field, FormError, SubmitButton, useZodForm, submitWith } from "@/components/ui/form";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { addShopProductInput, updateProductInput } from "@/server/trpc/routers/admin-catalogue.schemas";
 import type { AppRouter } from "@/server/trpc/router";
@@ -82,16 +82,17 @@ function ProductForm({ product }: { product: Product }) {
   const duplicates = useDuplicates({ handle: form.watch("handle"), exceptProductUid: product.uid });
   const update = useMutation(trpc.admin.catalogue.products.update.mutationOptions());
   const remove = useMutation(trpc.admin.catalogue.products.delete.mutationOptions());
-  const submit = form.handleSubmit(async (values) => {
-    setSaved(false);
-    try {
-      await update.mutateAsync({ ...values, uid: product.uid });
+  const submit = submitWith(
+    form,
+    (values) => {
+      setSaved(false);
+      return update.mutateAsync({ ...values, uid: product.uid });
+    },
+    async () => {
       setSaved(true);
       await refresh();
-    } catch (error) {
-      showServerErrors(form, error);
-    }
-  });
+    },
+  );
   return (
     <Section
       title={product.displayName}
@@ -138,15 +139,14 @@ function ShopListings({ product, shops }: { product: Product; shops: Shop[] }) {
   const form = useZodForm(addShopProductInput, { productUid: product.uid, shopUid: shops[0]?.uid ?? "", externalId: "" });
   const add = useMutation(trpc.admin.catalogue.products.addShopProduct.mutationOptions());
   const shopName = (uid: string) => shops.find((s) => s.uid === uid)?.displayName ?? uid.slice(0, 8);
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      await add.mutateAsync({ ...values, productUid: product.uid });
+  const submit = submitWith(
+    form,
+    (values) => add.mutateAsync({ ...values, productUid: product.uid }),
+    async (_, values) => {
       form.reset({ productUid: product.uid, shopUid: values.shopUid, externalId: "" });
       await refresh();
-    } catch (error) {
-      showServerErrors(form, error);
-    }
-  });
+    },
+  );
   return (
     <Section title={t("listings.title")}>
       <p className="mb-3 text-sm text-slate-600">{t("listings.intro")}</p>

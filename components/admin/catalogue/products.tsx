@@ -9,7 +9,7 @@ import { useFormat } from "@/components/ui/format";
 import { useTRPC } from "@/components/trpc/react";
 import { TextField } from "@/components/ui/controls";
 import { DataTable, type Column } from "@/components/ui/data-table";
-import { Field, FormError, SubmitButton, showServerErrors, useZodForm } from "@/components/ui/form";
+import { Field, FormError, SubmitButton, useZodForm, submitWith } from "@/components/ui/form";
 import { Pager } from "@/components/ui/pager";
 import { QueryView } from "@/components/ui/query-view";
 import { EmptyState } from "@/components/ui/states";
@@ -82,14 +82,9 @@ function NewProduct() {
   const form = useZodForm(createProductInput, { displayName: "", handle: "", prescriptionRequired: true });
   const create = useMutation(trpc.admin.catalogue.products.create.mutationOptions());
   const duplicates = useDuplicates({ handle: form.watch("handle") });
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      const product = await create.mutateAsync(values);
-      await refresh();
-      router.push(`/admin/catalogue/products/${product.uid}`);
-    } catch (error) {
-      showServerErrors(form, error);
-    }
+  const submit = submitWith(form, create.mutateAsync, async (product) => {
+    await refresh();
+    router.push(`/admin/catalogue/products/${product.uid}`);
   });
   return (
     <Section title={t("newProduct.title")}>

@@ -1,10 +1,10 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
-import { useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useState, type ReactNode, type SelectHTMLAttributes } from "react";
-import type { FieldPath, FieldValues, UseFormReturn } from "react-hook-form";
+import type { FieldPath, FieldValues } from "react-hook-form";
 import { useTRPC } from "@/components/trpc/react";
+import type { AnyForm } from "@/components/ui/form";
 
 /** A card of a catalogue page, named by its heading. */
 export function Section({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
@@ -23,7 +23,7 @@ export function Section({ title, actions, children }: { title: string; actions?:
 }
 
 /** A labelled checkbox of a kit form (react-hook-form). */
-export function CheckboxField<Values extends FieldValues>({ form, name, label }: { form: UseFormReturn<Values, unknown, any>; name: FieldPath<Values>; label: string }) {
+export function CheckboxField<Values extends FieldValues>({ form, name, label }: { form: AnyForm<Values>; name: FieldPath<Values>; label: string }) {
   const id = useId();
   return (
     <div className="flex items-center gap-2 sm:pt-6">

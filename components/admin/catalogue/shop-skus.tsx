@@ -8,7 +8,7 @@ import { useTRPC } from "@/components/trpc/react";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { Button } from "@/components/ui/controls";
 import { DataTable, type Column } from "@/components/ui/data-table";
-import { Field, FormError, SubmitButton, showServerErrors, useZodForm } from "@/components/ui/form";
+import { Field, FormError, SubmitButton, useZodForm, submitWith } from "@/components/ui/form";
 import { parseAmount, useFormat } from "@/components/ui/format";
 import { Notice } from "@/components/ui/states";
 import type { Product, Shop } from "./product-detail";
@@ -49,15 +49,14 @@ export function ShopSkuTable({ sku, shops }: { sku: Sku; shops: Shop[] }) {
     setEditing(row.uid);
   };
   const save = (row: ShopSku) =>
-    form.handleSubmit(async (values) => {
-      try {
-        await update.mutateAsync({ uid: row.uid, ...values });
+    submitWith(
+      form,
+      (values) => update.mutateAsync({ uid: row.uid, ...values }),
+      async () => {
         setEditing(null);
         await refresh();
-      } catch (error) {
-        showServerErrors(form, error);
-      }
-    })();
+      },
+    )();
   const editable = (name: "shopVariationId" | "shopSku" | "price", labelKey: "shopSkus.variationOf" | "shopSkus.shopSkuOf" | "shopSkus.priceOf", shown: (row: ShopSku) => string) =>
     (row: ShopSku) =>
       editing === row.uid ? <Field form={form} name={name} label={t(labelKey, { label: labelOf(row) })} inputMode={name === "price" ? "decimal" : undefined} /> : shown(row);
@@ -121,18 +120,19 @@ export function NewShopSku({ product, sku, shops }: { product: Product; sku: Sku
   const create = useMutation(trpc.admin.catalogue.shopSkus.create.mutationOptions());
   const shopName = (uid: string) => shops.find((s) => s.uid === uid)?.displayName ?? uid.slice(0, 8);
   if (product.shopProducts.length === 0) return <p className="mt-3 text-sm text-slate-500">{t("shopSkus.listFirst")}</p>;
-  const submit = form.handleSubmit(async (values) => {
-    setAdded(false);
-    const listing = product.shopProducts.find((sp) => sp.uid === values.listingUid) ?? product.shopProducts[0]!;
-    try {
-      await create.mutateAsync({ shopUid: listing.shopUid, shopProductUid: listing.uid, skuUid: sku.uid, shopVariationId: values.shopVariationId, shopSku: values.shopSku, price: values.price });
+  const submit = submitWith(
+    form,
+    (values) => {
+      setAdded(false);
+      const listing = product.shopProducts.find((sp) => sp.uid === values.listingUid) ?? product.shopProducts[0]!;
+      return create.mutateAsync({ shopUid: listing.shopUid, shopProductUid: listing.uid, skuUid: sku.uid, shopVariationId: values.shopVariationId, shopSku: values.shopSku, price: values.price });
+    },
+    async (_, values) => {
       form.reset({ listingUid: values.listingUid, shopVariationId: "", shopSku: "", price: "" });
       setAdded(true);
       await refresh();
-    } catch (error) {
-      showServerErrors(form, error);
-    }
-  });
+    },
+  );
   return (
     <form
       onSubmit={submit}

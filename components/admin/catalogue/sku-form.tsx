@@ -6,7 +6,7 @@ import { useTranslations } from "next-intl";
 import { useMemo, useState } from "react";
 import { z } from "zod";
 import { useTRPC } from "@/components/trpc/react";
-import { Field, FormError, SubmitButton, showServerErrors, useZodForm } from "@/components/ui/form";
+import { Field, FormError, SubmitButton, useZodForm, submitWith } from "@/components/ui/form";
 import { Notice } from "@/components/ui/states";
 import { text } from "@/server/wire/schemas";
 import type { Product } from "./product-detail";
@@ -109,17 +109,18 @@ export function NewSku({ product }: { product: Product }) {
   const form = useSkuForm();
   const [created, setCreated] = useState<string | null>(null);
   const create = useMutation(trpc.admin.catalogue.skus.create.mutationOptions());
-  const submit = form.handleSubmit(async (values) => {
-    setCreated(null);
-    try {
-      const sku = await create.mutateAsync({ productUid: product.uid, ...values });
+  const submit = submitWith(
+    form,
+    (values) => {
+      setCreated(null);
+      return create.mutateAsync({ productUid: product.uid, ...values });
+    },
+    async (sku) => {
       form.reset(valuesOf());
       setCreated(sku.displayName);
       await refresh();
-    } catch (error) {
-      showServerErrors(form, error);
-    }
-  });
+    },
+  );
   return (
     <Section title={t("sku.newTitle")}>
       <form onSubmit={submit} noValidate aria-label={t("sku.newTitle")} className="space-y-4">
@@ -139,15 +140,14 @@ export function EditSku({ sku, onDone }: { sku: Sku; onDone: () => void }) {
   const refresh = useRefresh();
   const form = useSkuForm(sku);
   const update = useMutation(trpc.admin.catalogue.skus.update.mutationOptions());
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      await update.mutateAsync({ uid: sku.uid, ...values });
+  const submit = submitWith(
+    form,
+    (values) => update.mutateAsync({ uid: sku.uid, ...values }),
+    async () => {
       onDone();
       await refresh();
-    } catch (error) {
-      showServerErrors(form, error);
-    }
-  });
+    },
+  );
   return (
     <form onSubmit={submit} noValidate aria-label={t("sku.editLabel", { name: sku.displayName })} className="mt-4 space-y-4 rounded-lg bg-slate-50 p-4">
       <SkuFields form={form} exceptSkuUid={sku.uid} />

@@ -6,9 +6,8 @@ import { useState } from "react";
 import { useFormat } from "@/components/ui/format";
 import { Button } from "@/components/ui/controls";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import type { FieldValues, Path, UseFormReturn } from "react-hook-form";
-import { Field, FormError, SubmitButton, useZodForm } from "@/components/ui/form";
-import { submitWith } from "@/components/admin/form-submit";
+import type { FieldValues, Path } from "react-hook-form";
+import { Field, FormError, SubmitOrCancel, useZodForm, submitWith, type AnyForm } from "@/components/ui/form";
 import { Notice } from "@/components/ui/states";
 import { useTRPC } from "@/components/trpc/react";
 import { declineInput, holdInput } from "@/server/trpc/routers/doctor.schemas";
@@ -148,14 +147,13 @@ function TextDecisionForm<V extends FieldValues>({
   tone,
   texts,
 }: {
-  form: UseFormReturn<V, unknown, any>;
+  form: AnyForm<V>;
   name: Path<V>;
   onSubmit: () => void;
   onCancel: () => void;
   tone?: "danger";
   texts: { heading: string; label: string; hint: string; confirm: string };
 }) {
-  const t = useTranslations("doctor.decision");
   return (
     <form className="space-y-3" onSubmit={onSubmit} noValidate>
       <h2 className="text-sm font-semibold text-slate-900">{texts.heading}</h2>
@@ -163,14 +161,9 @@ function TextDecisionForm<V extends FieldValues>({
         {(control) => <TextAreaControl {...control} required {...form.register(name)} />}
       </Field>
       <FormError form={form} />
-      <div className="flex flex-wrap gap-3">
-        <SubmitButton form={form} tone={tone}>
-          {texts.confirm}
-        </SubmitButton>
-        <Button tone="secondary" onClick={onCancel}>
-          {t("cancel")}
-        </Button>
-      </div>
+      <SubmitOrCancel form={form} tone={tone} onCancel={onCancel}>
+        {texts.confirm}
+      </SubmitOrCancel>
     </form>
   );
 }

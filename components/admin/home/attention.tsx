@@ -1,10 +1,9 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { QueryView } from "@/components/ui/query-view";
-import { useFormat } from "@/components/ui/format";
+import { AttentionCards } from "@/components/ui/attention-cards";
 import { useTRPC } from "@/components/trpc/react";
 
 const ordersWhere = (filter: Record<string, string>) => `/admin/orders?${new URLSearchParams(filter)}`;
@@ -12,16 +11,14 @@ const ordersWhere = (filter: Record<string, string>) => `/admin/orders?${new URL
 /** What needs the organisation's attention, each a count with a link to the list that shows it. */
 export function AdminAttention() {
   const t = useTranslations("admin.home");
-  const format = useFormat();
   const trpc = useTRPC();
   const summary = useQuery({ ...trpc.admin.home.summary.queryOptions(), refetchInterval: 30_000 });
   return (
     <QueryView query={summary} loadingLabel={t("loading")}>
       {(s) => {
         const cards = [
-          { id: "threads", count: s.openThreads, detail: t("threads.detail"), href: "/admin/issues", label: t("threads.label"), link: t("threads.link") },
+          { count: s.openThreads, detail: t("threads.detail"), href: "/admin/issues", label: t("threads.label"), link: t("threads.link") },
           {
-            id: "doctor",
             count: s.waitingForDoctor,
             detail: t("doctor.detail"),
             href: ordersWhere({ status: "waiting for doctor" }),
@@ -29,7 +26,6 @@ export function AdminAttention() {
             link: t("showOrders"),
           },
           {
-            id: "pharmacy",
             count: s.withoutPharmacy,
             detail: t("pharmacy.detail"),
             href: ordersWhere({ withoutPharmacy: "1" }),
@@ -37,7 +33,6 @@ export function AdminAttention() {
             link: t("showOrders"),
           },
           {
-            id: "webhooks",
             count: s.failedDeliveries.count,
             detail: t("webhooks.detail", { days: s.failedDeliveries.days }),
             href: `/admin/webhooks/logs?${new URLSearchParams({ state: "failed", from: String(s.failedDeliveries.since) })}`,
@@ -45,7 +40,6 @@ export function AdminAttention() {
             link: t("webhooks.link"),
           },
           {
-            id: "stock",
             count: s.pharmaciesRunningOut.count,
             detail: t("stock.detail", { threshold: s.pharmaciesRunningOut.threshold }),
             href: "/admin/pharmacy-stock?runningOut=1",
@@ -60,18 +54,7 @@ export function AdminAttention() {
               {t("heading")}
             </h2>
             {nothing ? <p className="mt-1 text-sm text-slate-600">{t("nothing")}</p> : null}
-            <ul className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-              {cards.map((card) => (
-                <li key={card.id} className={`rounded-xl border bg-white p-5 shadow-sm ${card.count > 0 ? "border-amber-300" : "border-slate-200"}`}>
-                  <p className="text-sm font-medium text-slate-700">{card.label}</p>
-                  <p className={`mt-2 text-3xl font-semibold tabular-nums ${card.count > 0 ? "text-amber-800" : "text-slate-500"}`}>{format.number(card.count)}</p>
-                  <p className="mt-1 text-xs text-slate-500">{card.detail}</p>
-                  <Link href={card.href} className="mt-3 inline-block text-sm font-medium text-brand-700 hover:underline">
-                    {card.link} →
-                  </Link>
-                </li>
-              ))}
-            </ul>
+            <AttentionCards cards={cards} className="sm:grid-cols-2 lg:grid-cols-3" />
           </section>
         );
       }}

@@ -6,7 +6,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
 import { useTranslations } from "next-intl";
 import { ThreadConversation, textareaClass } from "@/components/issue-threads/thread-conversation";
-import { Field, FormError, SubmitButton, showServerErrors, useZodForm } from "@/components/ui/form";
+import { Field, FormError, SubmitButton, useZodForm, submitWith } from "@/components/ui/form";
 import { ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import { errorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
@@ -114,14 +114,11 @@ function ResolveForm({ thread, onDone }: { thread: IssueThreadView; onDone: (not
   const trpc = useTRPC();
   const form = useZodForm(resolveForm, { note: "", releaseOrder: true });
   const resolve = useMutation(trpc.admin.issues.resolve.mutationOptions());
-  const submit = form.handleSubmit(async ({ note, releaseOrder }) => {
-    try {
-      const outcome = await resolve.mutateAsync({ uid: thread.uid, note: note?.trim() || null, releaseOrder });
-      await onDone(resolutionText(outcome, thread.pharmacyOrder.name));
-    } catch (error) {
-      showServerErrors(form, error);
-    }
-  });
+  const submit = submitWith(
+    form,
+    ({ note, releaseOrder }) => resolve.mutateAsync({ uid: thread.uid, note: note?.trim() || null, releaseOrder }),
+    (outcome) => onDone(resolutionText(outcome, thread.pharmacyOrder.name)),
+  );
   return (
     <section className="h-fit rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="resolve-heading">
       <h3 id="resolve-heading" className="mb-3 text-sm font-semibold text-slate-900">

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { Field, FormError, SubmitButton, inputClass, showServerErrors, useZodForm } from "@/components/ui/form";
+import { Field, FormError, SubmitButton, inputClass, useZodForm, submitWith } from "@/components/ui/form";
 import { QueryView } from "@/components/ui/query-view";
 import { Notice } from "@/components/ui/states";
 import { useTRPC } from "@/components/trpc/react";
@@ -55,27 +55,28 @@ function AddUser({ choices, onLink }: { choices: Choices; onLink: LinkShown }) {
   const doctorUid = form.watch("doctorUid");
   const place = form.watch("pharmacyUid") ? `pharmacy:${form.watch("pharmacyUid")}` : form.watch("pharmacyGroupUid") ? `group:${form.watch("pharmacyGroupUid")}` : "";
 
-  const submit = form.handleSubmit(async (values) => {
-    setAdded(null);
-    // Only what the chosen role and mode use goes to the server.
-    const input: AddUserInput = { email: values.email, name: values.name, role: values.role };
-    if (values.role === "PHARMACIST") Object.assign(input, { pharmacyUid: values.pharmacyUid, pharmacyGroupUid: values.pharmacyGroupUid });
-    if (values.role === "DOCTOR") {
-      if (values.doctorUid) input.doctorUid = values.doctorUid;
-      else Object.assign(input, { doctorName: values.doctorName, doctorEmail: values.doctorEmail, doctorCanSignQes: values.doctorCanSignQes ?? false });
-    }
-    if (mode === "password") input.password = values.password;
-    try {
-      const result = await add.mutateAsync(input);
+  const submit = submitWith(
+    form,
+    (values) => {
+      setAdded(null);
+      // Only what the chosen role and mode use goes to the server.
+      const input: AddUserInput = { email: values.email, name: values.name, role: values.role };
+      if (values.role === "PHARMACIST") Object.assign(input, { pharmacyUid: values.pharmacyUid, pharmacyGroupUid: values.pharmacyGroupUid });
+      if (values.role === "DOCTOR") {
+        if (values.doctorUid) input.doctorUid = values.doctorUid;
+        else Object.assign(input, { doctorName: values.doctorName, doctorEmail: values.doctorEmail, doctorCanSignQes: values.doctorCanSignQes ?? false });
+      }
+      if (mode === "password") input.password = values.password;
+      return add.mutateAsync(input);
+    },
+    async (result) => {
       setAdded(result.invitationLink ? t("invited", { email: result.email }) : t("created", { email: result.email }));
       onLink(result.invitationLink ? { kind: "invitation", link: result.invitationLink, who: result.email } : null);
       form.reset(DEFAULTS);
       setMode("invite");
       await queryClient.invalidateQueries({ queryKey: trpc.admin.users.pathKey() });
-    } catch (error) {
-      showServerErrors(form, error);
-    }
-  });
+    },
+  );
 
   const choosePlace = (value: string) => {
     const [kind, uid] = value.split(":");

@@ -4,7 +4,7 @@ import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 import { z } from "zod";
 import { Button } from "@/components/ui/controls";
-import { Field, FormError, SubmitButton, showServerErrors, useZodForm } from "@/components/ui/form";
+import { Field, FormError, SubmitButton, useZodForm, submitWith } from "@/components/ui/form";
 import { text } from "@/server/wire/schemas";
 
 /** The one field the group, shop and shipping method renames send (their schemas' displayName). */
@@ -36,14 +36,11 @@ export function NameForm({
 }) {
   const t = useTranslations("admin.pharmacies");
   const form = useZodForm(nameForm, { displayName: initial });
-  const submit = form.handleSubmit(async ({ displayName }) => {
-    try {
-      await onSubmit(displayName);
-      form.reset({ displayName: onCancel ? displayName : "" });
-    } catch (error) {
-      showServerErrors(form, error);
-    }
-  });
+  const submit = submitWith(
+    form,
+    ({ displayName }) => onSubmit(displayName),
+    (_, { displayName }) => form.reset({ displayName: onCancel ? displayName : "" }),
+  );
   return (
     <form noValidate onSubmit={submit} className={className}>
       <div className="w-full max-w-72">

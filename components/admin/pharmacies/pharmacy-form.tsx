@@ -3,7 +3,7 @@
 import { useTranslations } from "next-intl";
 import { useMemo } from "react";
 import { z } from "zod";
-import { Field, FormError, SubmitButton, showServerErrors, useZodForm } from "@/components/ui/form";
+import { Field, FormError, SubmitButton, useZodForm, submitWith } from "@/components/ui/form";
 import type { PharmacyFieldsInput } from "@/server/trpc/routers/admin-pharmacies.schemas";
 import { SelectControl } from "@/components/admin/catalogue/shared";
 import { textareaClass } from "@/components/issue-threads/thread-conversation";
@@ -104,13 +104,7 @@ export function PharmacyForm({
   const schema = useMemo(() => formSchema(t("headersFormat")), [t]);
   const form = useZodForm(schema, valuesOf(initial));
   const storedHeaders = initial?.connector?.headerNames ?? [];
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      await onSubmit(toInput(values));
-    } catch (error) {
-      showServerErrors(form, error);
-    }
-  });
+  const submit = submitWith(form, (values) => onSubmit(toInput(values)));
 
   return (
     <form onSubmit={submit} className="space-y-6" noValidate>

@@ -5,7 +5,7 @@ import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { Button } from "@/components/ui/controls";
 import { DataTable } from "@/components/ui/data-table";
-import { Field, FormError, SubmitButton, showServerErrors, useZodForm } from "@/components/ui/form";
+import { Field, FormError, SubmitButton, useZodForm, submitWith } from "@/components/ui/form";
 import { QueryView } from "@/components/ui/query-view";
 import { EmptyState } from "@/components/ui/states";
 import { useTRPC } from "@/components/trpc/react";
@@ -54,14 +54,9 @@ function AddShop() {
   const refresh = useRefresh();
   const create = useMutation(trpc.admin.shops.create.mutationOptions());
   const form = useZodForm(createShopInput, { identifier: "", displayName: "" });
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      await create.mutateAsync(values);
-      form.reset();
-      await refresh();
-    } catch (error) {
-      showServerErrors(form, error);
-    }
+  const submit = submitWith(form, create.mutateAsync, async () => {
+    form.reset();
+    await refresh();
   });
   return (
     <section aria-labelledby="add-shop-heading" className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
@@ -142,15 +137,14 @@ function AddMethod({ shopUid }: { shopUid: string }) {
   const refresh = useRefresh();
   const add = useMutation(trpc.admin.shops.createShippingMethod.mutationOptions());
   const form = useZodForm(createShippingMethodInput, { shopUid, displayName: "", externalId: "" });
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      await add.mutateAsync({ ...values, shopUid });
+  const submit = submitWith(
+    form,
+    (values) => add.mutateAsync({ ...values, shopUid }),
+    async () => {
       form.reset({ shopUid, displayName: "", externalId: "" });
       await refresh();
-    } catch (error) {
-      showServerErrors(form, error);
-    }
-  });
+    },
+  );
   return (
     <form noValidate className="mt-4 space-y-3" onSubmit={submit}>
       <div className="grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-start">

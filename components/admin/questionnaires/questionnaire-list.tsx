@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { DataTable, type Column } from "@/components/ui/data-table";
-import { Field, FormError, SubmitButton, showServerErrors, useZodForm } from "@/components/ui/form";
+import { Field, FormError, SubmitButton, useZodForm, submitWith } from "@/components/ui/form";
 import { QueryView } from "@/components/ui/query-view";
 import { EmptyState } from "@/components/ui/states";
 import { useFormat } from "@/components/ui/format";
@@ -30,14 +30,7 @@ function CreateForm() {
   const router = useRouter();
   const form = useZodForm(createQuestionnaireInput, { displayName: "" });
   const create = useMutation(trpc.admin.questionnaires.create.mutationOptions());
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      const { uid } = await create.mutateAsync(values);
-      router.push(`/admin/questionnaires/${uid}`);
-    } catch (error) {
-      showServerErrors(form, error);
-    }
-  });
+  const submit = submitWith(form, create.mutateAsync, ({ uid }) => router.push(`/admin/questionnaires/${uid}`));
   return (
     <section aria-labelledby="create-questionnaire-heading" className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
       <h2 id="create-questionnaire-heading" className="text-lg font-semibold text-slate-900">

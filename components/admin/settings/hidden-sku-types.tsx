@@ -4,11 +4,10 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { DataTable, type Column } from "@/components/ui/data-table";
-import { Field, FormError, SubmitButton, inputClass, useZodForm } from "@/components/ui/form";
+import { Field, FormError, SubmitButton, inputClass, useZodForm, submitWith } from "@/components/ui/form";
 import { QueryView } from "@/components/ui/query-view";
 import { EmptyState, Notice } from "@/components/ui/states";
 import { useTRPC } from "@/components/trpc/react";
-import { submitWith } from "@/components/admin/form-submit";
 import { HIDDEN_SKU_TYPE_LABELS, changeHiddenSkuTypeInput } from "@/server/trpc/routers/admin-settings.schemas";
 import { SettingsSection } from "./section";
 

@@ -7,12 +7,11 @@ import { z } from "zod";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { SecretBox } from "@/components/ui/controls";
 import { DataTable, type Column } from "@/components/ui/data-table";
-import { Field, FormError, SubmitButton, useZodForm } from "@/components/ui/form";
+import { Field, FormError, SubmitButton, useZodForm, submitWith } from "@/components/ui/form";
 import { QueryView } from "@/components/ui/query-view";
 import { EmptyState, Notice } from "@/components/ui/states";
 import { useFormat } from "@/components/ui/format";
 import { useTRPC } from "@/components/trpc/react";
-import { submitWith } from "@/components/admin/form-submit";
 import { createTokenSecretInput } from "@/server/trpc/routers/admin-settings.schemas";
 import { cardClass, SettingsSection } from "./section";
 

@@ -3,17 +3,15 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import type { FieldValues, Path, UseFormReturn } from "react-hook-form";
-import { Button } from "@/components/ui/controls";
+import type { FieldValues, Path } from "react-hook-form";
 import { DataTable, type Column } from "@/components/ui/data-table";
-import { Field, FormError, SubmitButton, inputClass, useZodForm } from "@/components/ui/form";
+import { Field, FormError, SubmitButton, inputClass, useZodForm, submitWith, type AnyForm } from "@/components/ui/form";
 import { QueryView } from "@/components/ui/query-view";
 import { EmptyState, Notice } from "@/components/ui/states";
 import { useFormat } from "@/components/ui/format";
 import { useTRPC } from "@/components/trpc/react";
-import { submitWith } from "@/components/admin/form-submit";
 import { addProfileFieldInput, changeProfileFieldInput } from "@/server/trpc/routers/admin-settings.schemas";
-import { cardClass, EditAndRemove, SettingsSection } from "./section";
+import { cardClass, EditAndRemove, EditCard, SettingsSection } from "./section";
 
 type ProfileField = { uid: string; key: string; displayName: string; type: string; source: string; valueCount: number };
 type Options = { types: string[]; sources: string[] };
@@ -81,7 +79,7 @@ export function ProfileFields() {
 }
 
 /** The label, type and source of a field (adding one, changing one); a field's current value stays a choice. */
-function FieldInputs<V extends FieldValues>({ form, options, current }: { form: UseFormReturn<V, unknown, any>; options: Options; current?: { type: string; source: string } }) {
+function FieldInputs<V extends FieldValues>({ form, options, current }: { form: AnyForm<V>; options: Options; current?: { type: string; source: string } }) {
   const t = useTranslations("admin.settings.profileFields");
   const choices = (values: string[], extra?: string) => [...new Set([...values, ...(extra ? [extra] : [])])];
   return (
@@ -162,18 +160,8 @@ function EditForm({ field, options, onDone }: { field: ProfileField; options: Op
     await queryClient.invalidateQueries({ queryKey: trpc.admin.settings.profileFields.list.pathKey() });
   });
   return (
-    <form onSubmit={submit} noValidate aria-label={t("editLabel", { key: field.key })} className={`${cardClass} bg-slate-50`}>
-      <h3 className="text-sm font-semibold text-slate-900">{t("editHeading", { key: field.key })}</h3>
-      <div className="mt-4 grid gap-3 sm:grid-cols-3">
-        <FieldInputs form={form} options={options} current={field} />
-      </div>
-      <div className="mt-4 flex flex-wrap gap-2">
-        <SubmitButton form={form}>{t("save")}</SubmitButton>
-        <Button tone="secondary" onClick={onDone}>
-          {t("cancel")}
-        </Button>
-      </div>
-      <FormError form={form} />
-    </form>
+    <EditCard form={form} onSubmit={submit} label={t("editLabel", { key: field.key })} heading={t("editHeading", { key: field.key })} saveText={t("save")} onCancel={onDone}>
+      <FieldInputs form={form} options={options} current={field} />
+    </EditCard>
   );
 }

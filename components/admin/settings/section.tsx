@@ -1,8 +1,10 @@
 "use client";
 
-import type { ComponentProps, ReactNode } from "react";
+import type { ComponentProps, FormEventHandler, ReactNode } from "react";
+import type { FieldValues } from "react-hook-form";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { Button } from "@/components/ui/controls";
+import { FormError, SubmitOrCancel, type AnyForm } from "@/components/ui/form";
 
 /** One settings area: a heading people and screen readers navigate by, what it does, its controls. */
 export function SettingsSection({ id, title, description, children }: { id: string; title: string; description: ReactNode; children: ReactNode }) {
@@ -37,5 +39,37 @@ export function EditAndRemove({
       </Button>
       <ConfirmButton {...confirm}>{text}</ConfirmButton>
     </div>
+  );
+}
+
+/** The card a settings row is changed in (above the list): its inputs, Save and Cancel, the form's error. */
+export function EditCard<V extends FieldValues>({
+  form,
+  onSubmit,
+  label,
+  heading,
+  saveText,
+  onCancel,
+  children,
+}: {
+  form: AnyForm<V>;
+  onSubmit: FormEventHandler<HTMLFormElement>;
+  label: string;
+  heading: string;
+  saveText: string;
+  onCancel: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label={label} className={`${cardClass} bg-slate-50`}>
+      <h3 className="text-sm font-semibold text-slate-900">{heading}</h3>
+      <div className="mt-4 grid items-start gap-4 sm:grid-cols-3">{children}</div>
+      <div className="mt-4">
+        <SubmitOrCancel form={form} onCancel={onCancel}>
+          {saveText}
+        </SubmitOrCancel>
+      </div>
+      <FormError form={form} />
+    </form>
   );
 }

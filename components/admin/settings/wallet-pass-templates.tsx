@@ -3,17 +3,15 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import type { FieldValues, Path, UseFormReturn } from "react-hook-form";
-import { Button } from "@/components/ui/controls";
+import type { FieldValues, Path } from "react-hook-form";
 import { DataTable, type Column } from "@/components/ui/data-table";
-import { Field, FormError, SubmitButton, inputClass, useZodForm } from "@/components/ui/form";
+import { Field, FormError, SubmitButton, inputClass, useZodForm, submitWith, type AnyForm } from "@/components/ui/form";
 import { QueryView } from "@/components/ui/query-view";
 import { EmptyState } from "@/components/ui/states";
 import { useFormat } from "@/components/ui/format";
 import { useTRPC } from "@/components/trpc/react";
-import { submitWith } from "@/components/admin/form-submit";
 import { changeWalletPassTemplateInput, createWalletPassTemplateInput } from "@/server/trpc/routers/admin-settings.schemas";
-import { cardClass, EditAndRemove, SettingsSection } from "./section";
+import { cardClass, EditAndRemove, EditCard, SettingsSection } from "./section";
 
 type Shop = { uid: string; identifier: string; displayName: string };
 type Template = { uid: string; displayName: string; passType: string; requiresSignedPrescription: boolean; shop: Shop; livePasses: number };
@@ -95,7 +93,7 @@ export function WalletPassTemplates() {
 }
 
 /** A template's name and whether it needs a signed prescription (creating one, changing one). */
-function TemplateInputs<V extends FieldValues>({ form }: { form: UseFormReturn<V, unknown, any> }) {
+function TemplateInputs<V extends FieldValues>({ form }: { form: AnyForm<V> }) {
   const t = useTranslations("admin.settings.walletTemplates");
   return (
     <>
@@ -157,18 +155,8 @@ function EditForm({ template, onDone }: { template: Template; onDone: () => void
     await queryClient.invalidateQueries({ queryKey: trpc.admin.settings.walletPassTemplates.list.pathKey() });
   });
   return (
-    <form onSubmit={submit} noValidate aria-label={t("editLabel", { name: template.displayName })} className={`${cardClass} bg-slate-50`}>
-      <h3 className="text-sm font-semibold text-slate-900">{t("editHeading", { name: template.displayName })}</h3>
-      <div className="mt-4 grid items-start gap-4 sm:grid-cols-2">
-        <TemplateInputs form={form} />
-      </div>
-      <div className="mt-4 flex flex-wrap gap-2">
-        <SubmitButton form={form}>{t("save")}</SubmitButton>
-        <Button tone="secondary" onClick={onDone}>
-          {t("cancel")}
-        </Button>
-      </div>
-      <FormError form={form} />
-    </form>
+    <EditCard form={form} onSubmit={submit} label={t("editLabel", { name: template.displayName })} heading={t("editHeading", { name: template.displayName })} saveText={t("save")} onCancel={onDone}>
+      <TemplateInputs form={form} />
+    </EditCard>
   );
 }

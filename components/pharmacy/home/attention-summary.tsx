@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
+import { AttentionCards } from "@/components/ui/attention-cards";
 import { QueryView } from "@/components/ui/query-view";
 import { useTRPC } from "@/components/trpc/react";
 import { useStatusLabel } from "@/components/ui/status";
@@ -77,18 +78,7 @@ function Attention({ summary }: { summary: Summary }) {
           </ul>
         </div>
       ) : null}
-      <ul className="mt-3 grid gap-4 sm:grid-cols-3">
-        {cards.map((card) => (
-          <li key={card.href} className={`rounded-xl border bg-white p-5 shadow-sm ${card.count > 0 ? "border-amber-300" : "border-slate-200"}`}>
-            <p className="text-sm font-medium text-slate-700">{card.label}</p>
-            <p className={`mt-2 text-3xl font-semibold ${card.count > 0 ? "text-amber-800" : "text-slate-500"}`}>{card.count}</p>
-            <p className="mt-1 text-xs text-slate-500">{card.detail}</p>
-            <Link href={card.href} className="mt-3 inline-block text-sm font-medium text-brand-700 hover:underline">
-              {card.link} →
-            </Link>
-          </li>
-        ))}
-      </ul>
+      <AttentionCards cards={cards} className="sm:grid-cols-3" />
     </>
   );
 }

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { useTRPC } from "@/components/trpc/react";
 import { Card } from "@/components/ui/card";
 import { Button } from "@/components/ui/controls";
-import { Field, FormError, SubmitButton, inputClass, useZodForm } from "@/components/ui/form";
+import { Field, FormError, SubmitOrCancel, inputClass, useZodForm } from "@/components/ui/form";
 import { CARRIERS, PHARMACY_ORDER_STATUS, type PharmacyOrderStatus } from "@/server/domain/pharmacy-orders/statuses";
 import { addShipmentInput, completeOrderInput } from "@/server/trpc/routers/pharmacy-orders.schemas";
 import { runAction, type Order, type Settle } from "./order-action-kit";
@@ -59,12 +59,9 @@ export function CompleteAction({ order, settle }: { order: Order; settle: Settle
               <option key={c} value={c} />
             ))}
           </datalist>
-          <div className="flex gap-2">
-            <SubmitButton form={form}>{form.formState.isSubmitting ? t("completing") : t("submit")}</SubmitButton>
-            <Button tone="secondary" onClick={() => setOpen(false)}>
-              {t("cancel")}
-            </Button>
-          </div>
+          <SubmitOrCancel form={form} onCancel={() => setOpen(false)}>
+            {form.formState.isSubmitting ? t("completing") : t("submit")}
+          </SubmitOrCancel>
           <FormError form={form} />
         </form>
       )}
@@ -108,12 +105,9 @@ export function ShipmentAction({ order, settle }: { order: Order; settle: Settle
               </select>
             )}
           </Field>
-          <div className="flex gap-2">
-            <SubmitButton form={form}>{t("save")}</SubmitButton>
-            <Button tone="secondary" onClick={() => setOpen(false)}>
-              {t("cancel")}
-            </Button>
-          </div>
+          <SubmitOrCancel form={form} onCancel={() => setOpen(false)}>
+            {t("save")}
+          </SubmitOrCancel>
           <FormError form={form} />
         </form>
       )}

@@ -2,9 +2,9 @@
 
 import { TRPCClientError } from "@trpc/client";
 import type { ReactNode } from "react";
-import type { FieldPath, FieldValues, UseFormReturn } from "react-hook-form";
+import type { FieldPath, FieldValues } from "react-hook-form";
 import { errorReason } from "@/components/trpc/errors";
-import { inputClass, showServerErrors, type FieldControl } from "@/components/ui/form";
+import { inputClass, showServerErrors, type FieldControl, type AnyForm } from "@/components/ui/form";
 import type { PortalOrderDetail } from "@/server/trpc/routers/pharmacy-orders.presenters";
 
 export type Order = PortalOrderDetail;
@@ -23,8 +23,7 @@ export const isConflict = (error: unknown) => codeOf(error) === "CONFLICT" || er
  * True when it was done.
  */
 export async function runAction<Values extends FieldValues, Result>(
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  form: UseFormReturn<Values, unknown, any>,
+  form: AnyForm<Values>,
   action: Promise<Result>,
   settle: Settle,
   text: (result: Result) => string,
@@ -41,6 +40,6 @@ export async function runAction<Values extends FieldValues, Result>(
 }
 
 /** A multi-line control of a Field (comments, questions), registered under `name`. */
-export function TextArea<Values extends FieldValues>({ form, name, control }: { form: UseFormReturn<Values, unknown, any>; name: FieldPath<Values>; control: FieldControl }): ReactNode {
+export function TextArea<Values extends FieldValues>({ form, name, control }: { form: AnyForm<Values>; name: FieldPath<Values>; control: FieldControl }): ReactNode {
   return <textarea rows={3} maxLength={5000} {...form.register(name)} {...control} className={inputClass} />;
 }

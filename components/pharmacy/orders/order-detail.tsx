@@ -29,15 +29,19 @@ export function OrderDetail({ uid }: { uid: string }) {
   const detail = useQuery(trpc.pharmacy.orders.get.queryOptions({ uid }, { refetchInterval: DETAIL_REFRESH_MS, retry: (n, e) => n < 1 && !isNotFound(e) }));
   const [notice, setNotice] = useState<{ tone: "success" | "warning"; text: string } | null>(null);
 
-  /** After an action: refetch; a lost race (CONFLICT) says so, and the page shows the order as it is now. */
+  /**
+   * After an action: refetch, then say what happened (a lost race, CONFLICT, too). The notice comes
+   * only once the page shows the order as it is now: an action card keyed by the status starts afresh
+   * when the new status arrives, and a form opened before that would be closed under the user's hands.
+   */
   const settle: Settle = async (outcome) => {
-    if (outcome.ok) setNotice({ tone: "success", text: outcome.text });
-    else if (isConflict(outcome.error)) setNotice({ tone: "warning", text: t("conflict", { reason: errorMessage(outcome.error) }) });
     // The issue threads too: an on-hold comment or a clarification request opens one.
     await Promise.all([
       queryClient.invalidateQueries({ queryKey: trpc.pharmacy.orders.pathKey() }),
       queryClient.invalidateQueries({ queryKey: trpc.pharmacy.issueThreads.pathKey() }),
     ]);
+    if (outcome.ok) setNotice({ tone: "success", text: outcome.text });
+    else if (isConflict(outcome.error)) setNotice({ tone: "warning", text: t("conflict", { reason: errorMessage(outcome.error) }) });
   };
 
   if (detail.isPending) return <LoadingState label={t("loading")} />;

@@ -6,7 +6,7 @@ import { useState } from "react";
 import type { inferRouterOutputs } from "@trpc/server";
 import { PharmacyChoice } from "@/components/pharmacy/pharmacy-choice";
 import { useTRPC } from "@/components/trpc/react";
-import { Field, FormError, SubmitButton, showServerErrors, useZodForm } from "@/components/ui/form";
+import { Field, FormError, SubmitButton, useZodForm, submitWith } from "@/components/ui/form";
 import { QueryView } from "@/components/ui/query-view";
 import { EmptyState, Notice } from "@/components/ui/states";
 import type { AppRouter } from "@/server/trpc/router";
@@ -49,19 +49,18 @@ function MappingsForm({ pharmacyUid, methods }: { pharmacyUid: string; methods: 
   const form = useZodForm(saveShippingMethodMappingsInput, { pharmacyUid, mappings: mappingsOf(methods) });
   const save = useMutation(trpc.pharmacy.shippingMethods.save.mutationOptions());
   const [saved, setSaved] = useState(false);
-  const submit = form.handleSubmit(async (values) => {
-    setSaved(false);
-    let list: Method[];
-    try {
-      list = await save.mutateAsync(values);
-    } catch (error) {
-      showServerErrors(form, error);
-      return;
-    }
-    form.reset({ pharmacyUid, mappings: mappingsOf(list) });
-    setSaved(true);
-    queryClient.setQueryData(trpc.pharmacy.shippingMethods.list.queryKey({ pharmacyUid }), list);
-  });
+  const submit = submitWith(
+    form,
+    (values) => {
+      setSaved(false);
+      return save.mutateAsync(values);
+    },
+    (list) => {
+      form.reset({ pharmacyUid, mappings: mappingsOf(list) });
+      setSaved(true);
+      queryClient.setQueryData(trpc.pharmacy.shippingMethods.list.queryKey({ pharmacyUid }), list);
+    },
+  );
 
   return (
     <form onSubmit={submit} className="max-w-2xl space-y-6" noValidate>

@@ -2,8 +2,11 @@
 
 import type { UseMutationResult, UseQueryResult } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
-import { useState, type ReactNode } from "react";
+import { useState, type FormEventHandler, type ReactNode } from "react";
+import type { FieldValues, Path } from "react-hook-form";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
+import { SecretBox } from "@/components/ui/controls";
+import { FormError, SubmitButton, type AnyForm } from "@/components/ui/form";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { QueryView } from "@/components/ui/query-view";
 import { EmptyState, Notice } from "@/components/ui/states";
@@ -120,5 +123,99 @@ export function ApiKeyList<K extends ListedApiKey>({
         <p className="text-xs text-slate-500">{t("footnote")}</p>
       </div>
     </section>
+  );
+}
+
+/**
+ * A portal's "Create an API key" card: the caller's inputs (name, family or scope, permissions), the
+ * button, and the new key, shown this once.
+ */
+export function CreateKeyCard<V extends FieldValues>({
+  form,
+  onSubmit,
+  intro,
+  created,
+  createdNote,
+  busy,
+  children,
+}: {
+  form: AnyForm<V>;
+  onSubmit: FormEventHandler<HTMLFormElement>;
+  intro: string;
+  created: { apiKey: string } | undefined;
+  createdNote: string;
+  /** Also not ready while what the form offers is loading. */
+  busy?: boolean;
+  children: ReactNode;
+}) {
+  const t = useTranslations("apiKeys");
+  const submitting = form.formState.isSubmitting;
+  return (
+    <section aria-labelledby="create-key-heading" className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
+      <h2 id="create-key-heading" className="text-lg font-semibold text-slate-900">
+        {t("createHeading")}
+      </h2>
+      <p className="mt-1 text-sm text-slate-600">{intro}</p>
+      <form onSubmit={onSubmit} noValidate className="mt-5 space-y-5">
+        {children}
+        <FormError form={form} />
+        <SubmitButton form={form} disabled={submitting || busy}>
+          {submitting ? t("creating") : t("create")}
+        </SubmitButton>
+      </form>
+      {created ? (
+        <div className="mt-6">
+          <SecretBox label={t("newKey")} value={created.apiKey} note={createdNote} />
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+/** The permissions a new key may have, one checkbox each (registered as the form's `permissions`), each with its hint when given. */
+export function PermissionPicker<V extends FieldValues>({
+  form,
+  permissions,
+  hint,
+}: {
+  form: AnyForm<V>;
+  permissions: readonly string[];
+  hint?: (permission: string) => string;
+}) {
+  const t = useTranslations("apiKeys");
+  const error = form.formState.errors.permissions?.message;
+  return (
+    <fieldset aria-describedby={error ? "permission-errors" : undefined}>
+      <legend className="text-sm font-medium text-slate-700">{t("permissions")}</legend>
+      <div className="mt-2 grid gap-2 sm:grid-cols-2 lg:grid-cols-3">
+        {permissions.map((permission) => (
+          <div key={permission} className="flex items-start gap-3 rounded-md border border-slate-200 px-3 py-2">
+            <input
+              id={`permission-${permission}`}
+              type="checkbox"
+              value={permission}
+              {...form.register("permissions" as Path<V>)}
+              aria-describedby={hint ? `permission-${permission}-hint` : undefined}
+              className="mt-0.5 size-4 rounded border-slate-300 text-brand-700 focus:ring-brand-100"
+            />
+            <div className="min-w-0">
+              <label htmlFor={`permission-${permission}`} className="break-all font-mono text-sm text-slate-900">
+                {permission}
+              </label>
+              {hint ? (
+                <p id={`permission-${permission}-hint`} className="text-xs text-slate-500">
+                  {hint(permission)}
+                </p>
+              ) : null}
+            </div>
+          </div>
+        ))}
+      </div>
+      {error ? (
+        <p id="permission-errors" className="mt-1 text-xs text-red-700">
+          {String(error)}
+        </p>
+      ) : null}
+    </fieldset>
   );
 }
