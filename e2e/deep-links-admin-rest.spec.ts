@@ -2,20 +2,16 @@
  * The admin tool's home, people and settings pages and the doctors' workspace (issue 22, second
  * pass): the lists' filters live in the URL — the audit log's (kind, who, dates, text, entity uid)
  * and the doctor's statistics range — so a deep link opens them, and a reload and the back button
- * keep them; and the same pages speak German (screenshots at 390 and 1440 px in both languages go
- * to test-results/admin-rest).
+ * keep them; and the same pages speak German (screenshots at 390 and 1440 px in both languages, with
+ * `npm run screenshots`, go to test-results/admin-rest).
  */
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { hydrated, readDemoFile, signInAs } from "./demo";
+import { settled } from "./page-checks";
+import { screenshot, SCREENSHOTS } from "./screenshots";
 
 const demo = () => readDemoFile();
 const shot = (name: string) => `test-results/admin-rest/${name}.png`;
-
-async function settledPage(page: Page) {
-  await hydrated(page);
-  await page.waitForLoadState("networkidle");
-  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
-}
 
 test("the audit log's filters are in the URL: a deep link, a reload and back keep them", async ({ page }) => {
   await signInAs(page, demo().users.admin, "/admin/audit-log");
@@ -37,23 +33,23 @@ test("the audit log's filters are in the URL: a deep link, a reload and back kee
     const kinds = page.getByRole("table", { name: "Audit log" }).getByRole("row").filter({ hasNot: page.getByRole("columnheader") });
     for (const row of await kinds.all()) await expect(row).toContainText("API keys");
   };
-  await settledPage(page);
+  await settled(page);
   await kept();
 
   await page.reload();
-  await settledPage(page);
+  await settled(page);
   await kept();
 
   await page.getByRole("navigation", { name: "Admin tool" }).getByRole("link", { name: "Users" }).click();
   await expect(page).toHaveURL(/\/admin\/users$/);
   await page.goBack();
   await expect(page).toHaveURL(/\/admin\/audit-log\?kind=api_key&text=created&from=2020-01-01$/);
-  await settledPage(page);
+  await settled(page);
   await kept();
 
   // A deep link opens with its filters; clearing one takes it out of the URL.
   await page.goto("/admin/audit-log?actor=SYSTEM&entity=no-such-entity");
-  await settledPage(page);
+  await settled(page);
   await expect(filters.getByLabel("Who")).toHaveValue("SYSTEM");
   await expect(filters.getByLabel("Entity uid")).toHaveValue("no-such-entity");
   await expect(page.getByText("No entries match these filters")).toBeVisible();
@@ -72,7 +68,7 @@ test("the doctor's statistics range is in the URL: a reload and back keep it", a
   await page.getByLabel("To", { exact: true }).fill("2024-12-31");
   await expect(page).toHaveURL(/\/admin\/doctor\/statistics\?from=2024-01-01&to=2024-12-31$/);
   await page.reload();
-  await settledPage(page);
+  await settled(page);
   await expect(page.getByLabel("From", { exact: true })).toHaveValue("2024-01-01");
   await expect(page.getByLabel("To", { exact: true })).toHaveValue("2024-12-31");
   await page.getByRole("navigation", { name: "Doctors' workspace" }).getByRole("link", { name: "Requests" }).click();
@@ -104,20 +100,26 @@ for (const [role, pages, landing, portal] of [
   ["doctor", DOCTOR_PAGES, "/admin/doctor", "Arztbereich"],
 ] as const) {
   test(`the ${role}'s pages speak German and English`, async ({ page, context, baseURL }) => {
+    // Two dozen page loads: a wider hang guard than one page's.
     test.setTimeout(120_000);
     await signInAs(page, demo().users[role], landing);
     for (const locale of ["en", "de"] as const) {
       await context.addCookies([{ name: "NEXT_LOCALE", value: locale, url: baseURL! }]);
       for (const [path, english, german] of pages) {
-        for (const width of [1440, 390]) {
-          await page.setViewportSize({ width, height: 900 });
-          await page.goto(path);
-          await settledPage(page);
-          await expect(page.locator("html")).toHaveAttribute("lang", locale);
-          if (english) await expect(page.getByRole("heading", { level: 1 })).toHaveText(locale === "de" ? german : english);
-          if (locale === "de") await expect(page.getByRole("link", { name: "Zum Hauptinhalt springen" })).toHaveCount(1);
-          if (locale === "de" && width === 1440) await expect(page.getByRole("navigation", { name: portal })).toBeVisible();
-          await page.screenshot({ path: shot(`${role}${path.replaceAll("/", "-")}-${locale}-${width}`), fullPage: true });
+        // Every page's fit at 390, 768 and 1440 px is e2e/every-page.spec.ts; here only the words.
+        await page.setViewportSize({ width: 1440, height: 900 });
+        await page.goto(path);
+        await settled(page);
+        await expect(page.locator("html")).toHaveAttribute("lang", locale);
+        if (english) await expect(page.getByRole("heading", { level: 1 })).toHaveText(locale === "de" ? german : english);
+        if (locale === "de") {
+          await expect(page.getByRole("link", { name: "Zum Hauptinhalt springen" })).toHaveCount(1);
+          await expect(page.getByRole("navigation", { name: portal })).toBeVisible();
+        }
+        if (SCREENSHOTS) {
+          await screenshot(page, shot(`${role}${path.replaceAll("/", "-")}-${locale}-1440`));
+          await page.setViewportSize({ width: 390, height: 900 });
+          await screenshot(page, shot(`${role}${path.replaceAll("/", "-")}-${locale}-390`));
         }
       }
     }

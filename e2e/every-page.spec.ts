@@ -2,12 +2,13 @@ import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { screenshot, SCREENSHOTS } from "./screenshots";
 import { orderWithAnamnesis, otcItem, placeOrder, readDemoFile, signInAs, type DemoFile } from "./demo";
-import { layoutProblems, seriousAccessibilityViolations, settled, WIDTHS } from "./page-checks";
+import { layoutProblems, recordViolations, seriousAccessibilityViolations, settled, WIDTHS } from "./page-checks";
 
 /**
  * Every page of both portals (and the pages around them), opened as the role it is for: at 390,
  * 768 and 1440 px (opened once, resized) nothing scrolls the page sideways and no action lies off-screen; axe finds
- * nothing serious or critical. With SCREENSHOTS=1 (`npm run screenshots`) the main tasks' pages
+ * nothing serious or critical; nothing breaks the page's content security policy (a violation,
+ * as the browser reports it, fails the test — the policies themselves: e2e/security-headers.spec.ts). With SCREENSHOTS=1 (`npm run screenshots`) the main tasks' pages
  * are also saved at 390 and 1440 px under docs/screenshots/pages/.
  */
 
@@ -94,7 +95,8 @@ const screenshotDir = path.resolve(import.meta.dirname, "..", "docs", "screensho
 test.describe.configure({ timeout: 600_000 });
 
 for (const role of ["pharmacist", "doctor", "admin", null] as const) {
-  test(`every page ${role ? `of the ${role}` : "outside the portals"} fits 390, 768 and 1440 px and passes axe`, async ({ page }) => {
+  test(`every page ${role ? `of the ${role}` : "outside the portals"} fits 390, 768 and 1440 px, passes axe and keeps to its CSP`, async ({ page, context }) => {
+    const violations = await recordViolations(context);
     const d = readDemoFile();
     const seeded = await seed(page, d);
     if (role) await signInAs(page, d.users[role], LANDING[role]);
@@ -117,5 +119,6 @@ for (const role of ["pharmacist", "doctor", "admin", null] as const) {
       }
     }
     expect(problems).toEqual([]);
+    expect(violations).toEqual([]);
   });
 }

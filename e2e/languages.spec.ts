@@ -2,9 +2,10 @@
  * German and English (issue 22, item 13): the browser's language picks the sign-in page's, a choice
  * there switches it (and is kept by the cookie), a signed-in pharmacist's choice is remembered per
  * user (after sign-out, in a browser without the cookie), money and dates follow de-DE, and a
- * browser without a German preference gets English. Screenshots go to test-results/screenshots.
+ * browser without a German preference gets English. Screenshots (`npm run screenshots`) go to test-results/screenshots.
  */
 import { expect, test } from "@playwright/test";
+import { screenshot } from "./screenshots";
 import { hydrated, otcItem, placeOrder, pharmacistBackInEnglish, readDemoFile, signInAs } from "./demo";
 
 const EPA = "/v1/external_pharmacy_api";
@@ -21,7 +22,7 @@ test.describe("a browser that prefers German", () => {
     await expect(page.getByLabel("E-Mail")).toBeVisible();
     await expect(page.getByLabel("Passwort")).toBeVisible();
     await expect(page.getByRole("button", { name: "Anmelden" })).toBeVisible();
-    await page.screenshot({ path: shot("languages-signin-de"), fullPage: true });
+    await screenshot(page, shot("languages-signin-de"));
 
     await page.getByRole("combobox", { name: "Sprache" }).selectOption({ label: "English" });
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Sign in");
@@ -75,7 +76,7 @@ test.describe("a pharmacist who picks Deutsch", () => {
     await expect(page.getByRole("cell", { name: /^3,99\s€$/ }).first()).toBeVisible();
     await expect(page.getByText(/Angelegt \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}/)).toBeVisible();
     await expect(page.locator("main [data-status='waiting for pharmacy']").first()).toHaveText("Wartet auf Apotheke");
-    await page.screenshot({ path: shot("languages-pharmacy-order-de"), fullPage: true });
+    await screenshot(page, shot("languages-pharmacy-order-de"));
 
     // Remembered for the user, not only in this browser: sign out, forget the cookie, sign in again.
     await page.getByRole("button", { name: "Abmelden" }).click();

@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page } from "@playwright/test";
+import { expect, type BrowserContext, type Page } from "@playwright/test";
 
 /** The widths every portal page must work at: a phone, a tablet at the counter, a desktop. */
 export const WIDTHS = [390, 768, 1440] as const;
@@ -48,4 +48,21 @@ export async function settled(page: Page): Promise<void> {
   await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
   await page.waitForLoadState("networkidle");
   await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+}
+
+/** Records every CSP violation of the context's pages (the event, and Chromium's console message). */
+export async function recordViolations(context: BrowserContext): Promise<string[]> {
+  const violations: string[] = [];
+  await context.exposeBinding("__cspViolation", ({ page }, text: string) => violations.push(`${page.url()}: ${text}`));
+  await context.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (e) =>
+      (window as unknown as { __cspViolation(text: string): void }).__cspViolation(`${e.effectiveDirective} blocked ${e.blockedURI} (${e.sourceFile}:${e.lineNumber})`),
+    );
+  });
+  context.on("console", (message) => {
+    if (/Content Security Policy|Refused to (load|execute|evaluate|apply|connect|create|frame)/i.test(message.text())) {
+      violations.push(`${message.page()?.url()}: console: ${message.text()}`);
+    }
+  });
+  return violations;
 }

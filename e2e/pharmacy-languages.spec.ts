@@ -5,6 +5,7 @@
  * page at 390 and 1440 px per language go to test-results/screenshots.
  */
 import { expect, test } from "@playwright/test";
+import { screenshot } from "./screenshots";
 import { otcItem, placeOrder, languageSelect, pharmacistBackInEnglish, readDemoFile, signInAs } from "./demo";
 
 const EPA = "/v1/external_pharmacy_api";
@@ -86,7 +87,7 @@ for (const language of ["de", "en"] as const) {
       await page.setViewportSize({ width, height: 900 });
       const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
       expect(scrollWidth, `the page scrolls sideways at ${width}px`).toBeLessThanOrEqual(width);
-      await page.screenshot({ path: shot(`pharmacy-order-completed-${language}-${width}`), fullPage: true });
+      await screenshot(page, shot(`pharmacy-order-completed-${language}-${width}`));
     }
 
     const after = await page.request.get(`${EPA}/pharmacy_orders/${po!.uid}`, { headers: { "X-API-Key": d.keys.pharmacy } });

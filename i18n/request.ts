@@ -1,7 +1,7 @@
 import { getRequestConfig } from "next-intl/server";
 import { cookies, headers } from "next/headers";
-import { savedUserLocale } from "@/server/domain/users/saved-locale";
-import { LOCALE_COOKIE, resolveLocale, type Locale } from "./locales";
+import { LOCALE_COOKIE, type Locale } from "./locales";
+import { localeOfRequest } from "./request-locale";
 import { sessionOfCurrentRequest } from "./signed-in";
 
 const MESSAGES = {
@@ -11,9 +11,7 @@ const MESSAGES = {
 
 /** next-intl's per-request configuration (no locale in the URL): the language by i18n/locales.ts, its messages. */
 export default getRequestConfig(async () => {
-  const session = await sessionOfCurrentRequest();
-  const locale = resolveLocale({
-    saved: session ? await savedUserLocale(session.id, session.sessionVersion) : null,
+  const locale = await localeOfRequest(await sessionOfCurrentRequest(), {
     cookie: (await cookies()).get(LOCALE_COOKIE)?.value,
     acceptLanguage: (await headers()).get("accept-language"),
   });

@@ -16,5 +16,5 @@ export async function adminCallers(t: Tenant): Promise<AdminCallers> {
   };
 }
 
-export const as = (user: PortalSessionUser | null) => createCaller({ user });
+export const as = (user: PortalSessionUser | null) => createCaller({ user, locale: "en" });
 export type Caller = ReturnType<typeof as>;

@@ -10,7 +10,7 @@ import { Button, SecretBox } from "@/components/ui/controls";
 import { EmptyState, ErrorState, Notice } from "@/components/ui/states";
 import { QueryView } from "@/components/ui/query-view";
 import { useFormat } from "@/components/ui/format";
-import { errorMessage } from "@/components/trpc/errors";
+import { useErrorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 
 type Provider = {
@@ -124,6 +124,7 @@ function ProviderCard({ provider }: { provider: Provider }) {
 }
 
 function ProviderKey({ provider }: { provider: Provider }) {
+  const errorMessage = useErrorMessage();
   const t = useTranslations("admin.telemedicine");
   const format = useFormat();
   const trpc = useTRPC();

@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { useState, type ReactNode } from "react";
 import { useTRPC } from "@/components/trpc/react";
-import { errorMessage } from "@/components/trpc/errors";
+import { useErrorMessage } from "@/components/trpc/errors";
 import { SelectField } from "@/components/ui/controls";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 
@@ -14,6 +14,7 @@ import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
  * Renders the picker, or the loading/empty/error state, and hands the chosen pharmacy to `children`.
  */
 export function PharmacyChoice({ children }: { children: (pharmacyUid: string) => ReactNode }) {
+  const errorMessage = useErrorMessage();
   const t = useTranslations("pharmacy.choice");
   const trpc = useTRPC();
   const pharmacies = useQuery(trpc.pharmacy.pharmacies.list.queryOptions());

@@ -4,7 +4,8 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { useId, useState, type KeyboardEvent } from "react";
 import type { z } from "zod";
-import { errorMessage, fieldErrors } from "@/components/trpc/errors";
+import { useErrorMessage, fieldErrors } from "@/components/trpc/errors";
+import { useZodErrorMap } from "@/components/ui/form";
 import { formatAmountInput, parseAmount, useFormat } from "@/components/ui/format";
 import { pharmacySkuFields } from "@/server/trpc/routers/pharmacy-skus.schemas";
 import { useStockProcedures, type Sku, type StockEditor } from "./stock-procedures";
@@ -24,7 +25,9 @@ const INPUT_MODE: Record<Field, "numeric" | "decimal" | "text"> = { externalId: 
  * the text unless the pharmacist has changed it.
  */
 export function SkuFieldEditor({ sku, field, pharmacyUid, editor }: { sku: Sku; field: Field; pharmacyUid: string; editor: StockEditor }) {
+  const errorMessage = useErrorMessage();
   const t = useTranslations("pharmacy.stock");
+  const zodErrors = useZodErrorMap();
   const format = useFormat();
   const stock = useStockProcedures(editor);
   const queryClient = useQueryClient();
@@ -53,7 +56,7 @@ export function SkuFieldEditor({ sku, field, pharmacyUid, editor }: { sku: Sku; 
   const save = () => {
     const raw = field === "price" ? parseAmount(draft) : field === "stock" ? (/^\s*-?\d+\s*$/.test(draft) ? Number(draft) : Number.NaN) : draft;
     if (raw === null || Number.isNaN(raw)) return setLocalError(field === "price" ? t("amountInvalid") : t("integerInvalid"));
-    const parsed = (pharmacySkuFields[field] as z.ZodType).safeParse(raw);
+    const parsed = (pharmacySkuFields[field] as z.ZodType).safeParse(raw, { error: zodErrors });
     if (!parsed.success) return setLocalError(parsed.error.issues[0]?.message ?? t("invalid"));
     setLocalError(null);
     setSaved(false);

@@ -1,4 +1,5 @@
 import { TRPCClientError } from "@trpc/client";
+import { useTranslations } from "next-intl";
 import type { FieldErrors } from "@/server/domain/errors";
 
 /** What the server's error formatter (server/trpc/init.ts) adds to a tRPC error. */
@@ -29,16 +30,31 @@ export function serverFieldErrors(error: unknown): Record<string, string[]> {
   return flat;
 }
 
-/** A message for people: the server's own for refusals, a plain one for anything unexpected. */
-export function errorMessage(error: unknown): string {
-  if (!(error instanceof TRPCClientError)) return "Something went wrong. Please try again.";
+/** The client's own messages (errors.client.* in messages/*.json), for failures whose server message is not for people. */
+export type Fallback = "unexpected" | "unreachable" | "sessionEnded" | "notFound" | "internal";
+
+/**
+ * What to tell people about a failure: the server's own message for a refusal (already in their
+ * language: server/trpc/init.ts), else which of the client's fallbacks applies.
+ */
+export function failureOf(error: unknown): { message: string } | { fallback: Fallback } {
+  if (!(error instanceof TRPCClientError)) return { fallback: "unexpected" };
   // No error data: the server was not reached, or answered something other than tRPC (a proxy's page).
-  if (!dataOf(error)) return "Could not reach the server. Check your connection and try again.";
+  if (!dataOf(error)) return { fallback: "unreachable" };
   const code = dataOf(error)?.code;
-  if (code === "UNAUTHORIZED") return "Your session has ended: sign in again.";
-  if (code === "NOT_FOUND") return "Not found: it does not exist, or it is not one of your pharmacy's.";
-  if (code === "INTERNAL_SERVER_ERROR") return "Something went wrong on our side. Please try again.";
-  return error.message;
+  if (code === "UNAUTHORIZED") return { fallback: "sessionEnded" };
+  if (code === "NOT_FOUND") return { fallback: "notFound" };
+  if (code === "INTERNAL_SERVER_ERROR") return { fallback: "internal" };
+  return { message: error.message };
+}
+
+/** `errorMessage(error)`, a message for people in the page's language: the server's own for refusals, a plain one for anything else. */
+export function useErrorMessage(): (error: unknown) => string {
+  const t = useTranslations("errors.client");
+  return (error) => {
+    const failure = failureOf(error);
+    return "message" in failure ? failure.message : t(failure.fallback);
+  };
 }
 
 /** The domain's meaning of a failure (e.g. "order_cancelled"), for a page that reacts to it. */

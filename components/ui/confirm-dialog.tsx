@@ -2,7 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
-import { errorMessage } from "@/components/trpc/errors";
+import { useErrorMessage } from "@/components/trpc/errors";
 import { Button } from "./controls";
 
 type Tone = "primary" | "danger";
@@ -34,6 +34,7 @@ export type ConfirmDialogProps = {
  * the button that opened it. Asks once: the confirm button runs the action.
  */
 export function ConfirmDialog({ open, title, confirmLabel, pendingLabel, tone = "danger", onConfirm, onClose, children }: ConfirmDialogProps) {
+  const errorMessage = useErrorMessage();
   const t = useTranslations("common");
   const dialog = useRef<HTMLDialogElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);

@@ -1,13 +1,12 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useId, type ComponentProps, type InputHTMLAttributes, type ReactNode } from "react";
+import { useId, useMemo, type ComponentProps, type InputHTMLAttributes, type ReactNode } from "react";
 import { get, useForm, type DefaultValues, type FieldError, type FieldPath, type FieldValues, type Resolver, type UseFormReturn } from "react-hook-form";
 import { useTranslations } from "next-intl";
 import type { z } from "zod";
-import { errorMessage, serverFieldErrors } from "@/components/trpc/errors";
-// The server's wording of zod's messages ("This field may not be blank."), for the browser's check too.
-import "@/server/wire/field-errors";
+import { failureOf, serverFieldErrors, type Fallback } from "@/components/trpc/errors";
+import { zodErrorMap } from "@/server/wire/zod-messages";
 import { Button } from "./controls";
 import { ErrorState } from "./states";
 
@@ -16,12 +15,22 @@ export const inputClass =
   "mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-100 aria-[invalid=true]:border-red-400 disabled:bg-slate-100";
 
 /**
+ * Zod's messages in the page's language, with the server's wording (server/wire/zod-messages.ts):
+ * for every check in the browser (`schema.safeParse(value, { error })`; the form kit's resolver).
+ */
+export function useZodErrorMap(): z.core.$ZodErrorMap {
+  const t = useTranslations("errors");
+  return useMemo(() => zodErrorMap((key, values) => t(key, values)), [t]);
+}
+
+/**
  * A form over a tRPC input schema (the `*.schemas.ts` beside the router): the same zod schema checks
  * the fields in the browser before anything is sent, and the server's answer goes through
  * `showServerErrors`. Submit handlers get the schema's parsed output.
  */
 export function useZodForm<Schema extends z.ZodType<unknown, FieldValues>>(schema: Schema, defaultValues: DefaultValues<z.input<Schema>>) {
-  const resolver = zodResolver(schema as z.ZodType<FieldValues, FieldValues>) as unknown as Resolver<z.input<Schema>, unknown, z.output<Schema>>;
+  const error = useZodErrorMap();
+  const resolver = zodResolver(schema as z.ZodType<FieldValues, FieldValues>, { error }) as unknown as Resolver<z.input<Schema>, unknown, z.output<Schema>>;
   return useForm<z.input<Schema>, unknown, z.output<Schema>>({ resolver, defaultValues });
 }
 
@@ -34,7 +43,8 @@ export type AnyForm<Values extends FieldValues = FieldValues> = UseFormReturn<Va
 /**
  * A refused mutation onto its form: each field error (the server reports them under the input's own
  * camelCase path, server/trpc/init.ts) under its field, and the message of a refusal that names no
- * field of this form as the form's error (FormError).
+ * field of this form as the form's error (FormError): the server's message, or the client's fallback
+ * by name as the error's type, which FormError words in the page's language.
  */
 export function showServerErrors<Values extends FieldValues>(form: AnyForm<Values>, error: unknown) {
   const values = form.getValues();
@@ -44,7 +54,9 @@ export function showServerErrors<Values extends FieldValues>(form: AnyForm<Value
     form.setError(path as FieldPath<Values>, { type: "server", message: messages.join(" ") }, { shouldFocus: !shown });
     shown = true;
   }
-  if (!shown) form.setError(SERVER, { type: "server", message: errorMessage(error) });
+  if (shown) return;
+  const failure = failureOf(error);
+  form.setError(SERVER, "message" in failure ? { type: "server", message: failure.message } : { type: failure.fallback });
 }
 
 /**
@@ -116,8 +128,10 @@ export function Field<Values extends FieldValues>({
 
 /** The form-level message of a refusal that names no field (showServerErrors). */
 export function FormError<Values extends FieldValues>({ form }: { form: AnyForm<Values> }) {
-  const message = form.formState.errors.root?.server?.message;
-  return message ? <ErrorState message={message} /> : null;
+  const t = useTranslations("errors.client");
+  const error = form.formState.errors.root?.server;
+  if (!error) return null;
+  return <ErrorState message={error.message || t(error.type as Fallback)} />;
 }
 
 /** The form's submit button: disabled while the form submits, its accessible name unchanged. */

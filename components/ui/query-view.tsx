@@ -3,7 +3,7 @@
 import { useTranslations } from "next-intl";
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-import { errorMessage } from "@/components/trpc/errors";
+import { useErrorMessage } from "@/components/trpc/errors";
 import { EmptyState, ErrorState, LoadingState } from "./states";
 
 /**
@@ -25,6 +25,7 @@ export function QueryView<T>({
   empty?: ReactNode;
   children: (data: T) => ReactNode;
 }) {
+  const errorMessage = useErrorMessage();
   const t = useTranslations("common.queryView");
   if (query.isPending) return <LoadingState label={loadingLabel} />;
   const retry = () => void query.refetch();

@@ -11,7 +11,7 @@ import { QueryView } from "@/components/ui/query-view";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import { dateInputToUnix, unixToDateInput, useFormat } from "@/components/ui/format";
 import { pageOfQuery, queryOfPage, useUrlQuery, type UrlUpdates } from "@/components/ui/use-url-state";
-import { errorMessage } from "@/components/trpc/errors";
+import { useErrorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { DELIVERY_LOG_STATES } from "@/server/domain/webhooks/delivery-log-states";
 import { EVENT_TYPES, PHARMACY_EVENT_TYPES } from "@/server/domain/webhooks/event-types";
@@ -244,6 +244,7 @@ export function DeliveryLogs({ portal }: { portal: WebhookPortal }) {
 }
 
 function ResendButton({ portal, deliveryUid, onResent }: { portal: WebhookPortal; deliveryUid: string; onResent: () => void }) {
+  const errorMessage = useErrorMessage();
   const api = useLogsApi(portal);
   const t = useTranslations("webhooks.logs");
   const queryClient = useQueryClient();
@@ -266,6 +267,7 @@ function ResendButton({ portal, deliveryUid, onResent }: { portal: WebhookPortal
 }
 
 function DeliveryDetail({ portal, deliveryUid }: { portal: WebhookPortal; deliveryUid: string }) {
+  const errorMessage = useErrorMessage();
   const t = useTranslations("webhooks.logs");
   const format = useFormat();
   const api = useLogsApi(portal);

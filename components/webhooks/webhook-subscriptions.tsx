@@ -10,7 +10,7 @@ import { Button, SecretBox } from "@/components/ui/controls";
 import { Field, FormError, SubmitButton, inputClass, useZodForm, submitWith } from "@/components/ui/form";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import { useFormat } from "@/components/ui/format";
-import { errorMessage } from "@/components/trpc/errors";
+import { useErrorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { EVENT_TYPES, PHARMACY_EVENT_TYPES } from "@/server/domain/webhooks/event-types";
 import { registerSubscriptionInput } from "@/server/trpc/routers/webhook-subscriptions.schemas";
@@ -44,6 +44,7 @@ type TestOutcome = { delivered: boolean; statusCode: number | null; signed: bool
  * organisation's (the admin tool's; tests signed with the subscription's secret).
  */
 function useSubscriptionsApi(portal: WebhookPortal) {
+  const errorMessage = useErrorMessage();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const webhooks = trpc[portal].webhooks;
@@ -142,6 +143,7 @@ function RegisterForm({ portal, api, pharmacies }: { portal: WebhookPortal; api:
 }
 
 function SubscriptionList({ portal, api, pharmacyNames }: { portal: WebhookPortal; api: Api; pharmacyNames: Map<string, string> | null }) {
+  const errorMessage = useErrorMessage();
   const t = useTranslations("webhooks");
   const format = useFormat();
   const { logs } = PORTAL[portal];

@@ -185,7 +185,7 @@ describe("External Pharmacy PATCH status", () => {
 });
 
 describe("pharmacy portal", () => {
-  const portal = () => createCaller({ user: pharmacist });
+  const portal = () => createCaller({ user: pharmacist, locale: "en" });
 
   it("a single status change undoes the completion, and the order page and payouts page say so", async () => {
     const po = await completedOrder();
@@ -278,7 +278,7 @@ describe("concurrency", () => {
     const stock = await stockOf();
     const results = await Promise.all([
       ...Array.from({ length: 8 }, () => setStatus(po.id, { status: "cancelled" })),
-      createCaller({ user: pharmacist })
+      createCaller({ user: pharmacist, locale: "en" })
         .pharmacy.orders.bulkChangeStatus({ uids: [po.id], status: "cancelled" })
         .then(([r]) => ({ status: r.ok ? 200 : 400 })),
     ]);

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { errorText } from "@/i18n/error-text";
 import { database, databaseDriver, type Tx } from "@/server/db/client";
 import type { ApiKeyFamily } from "@/server/db/generated/enums";
 import type { ScopedPharmacy } from "@/server/domain/pharmacies/pharmacy-scope";
@@ -37,10 +38,10 @@ export type NewApiKey = {
  */
 export async function createApiKey(input: NewApiKey, tx?: Tx): Promise<{ id: string; plaintext: string }> {
   const displayName = input.displayName.trim();
-  if (!displayName) throw ValidationError.field("display_name", "This field may not be blank.");
+  if (!displayName) throw ValidationError.field("display_name", errorText("fields.notBlank"));
   const unknown = input.permissions.filter((p) => !isPermissionOf(input.family, p));
   if (unknown.length > 0) {
-    throw ValidationError.field("permissions", `Unknown permission for this key type: ${unknown.join(", ")}`);
+    throw ValidationError.field("permissions", errorText("apiKeys.unknownPermission", { permissions: unknown.join(", ") }));
   }
   if (input.family === "PHARMACY" && Boolean(input.pharmacyId) === Boolean(input.pharmacyGroupId)) {
     throw ValidationError.field("scope", "A pharmacy key is scoped to exactly one pharmacy or one pharmacy group.");

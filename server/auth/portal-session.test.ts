@@ -178,7 +178,7 @@ describe("a session ends", () => {
     expect(await trpcStatus(before)).toBe(200);
     const admin = await createPortalUser(t.db, { role: "ADMIN", organisationId: t.organisation.id });
     const { link } = await issuePasswordReset(t.organisation.id, admin.id, user.id);
-    await setPasswordWithToken(link.split("/").at(-1)!, "PASSWORD_RESET", `${PASSWORD} 2`);
+    await setPasswordWithToken(link!.split("/").at(-1)!, "PASSWORD_RESET", `${PASSWORD} 2`);
     expect(await trpcStatus(before)).toBe(401);
     expect(await sessionUserId(before)).toBeNull();
     expect(await trpcStatus(await signIn(user.email, `${PASSWORD} 2`))).toBe(200);

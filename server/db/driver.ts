@@ -5,6 +5,7 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import pg from "pg";
 import { config } from "@/server/config";
 import { log } from "@/server/log";
+import { lockEmbeddedDirectory } from "./embedded-lock";
 
 /**
  * The raw database connection under Prisma: embedded PGlite (a directory under DATA_DIR, or in
@@ -89,11 +90,13 @@ export function openDriver(databaseUrl = config().DATABASE_URL): Driver {
   // pg_trgm backs the substring search of pharmacy orders (a trigram index), as on PostgreSQL.
   const extensions = { pg_trgm };
   let pglite: PGlite;
+  let release = () => {};
   if (databaseUrl === "memory:") {
     pglite = new ClosablePGlite({ extensions, loadDataDir: memoryTemplate });
   } else {
     const dir = path.resolve(config().DATA_DIR, "pglite");
     mkdirSync(path.dirname(dir), { recursive: true });
+    release = lockEmbeddedDirectory(dir);
     pglite = new ClosablePGlite(dir, { extensions });
   }
   return {
@@ -101,6 +104,6 @@ export function openDriver(databaseUrl = config().DATABASE_URL): Driver {
     pglite,
     exec: async (sql) => void (await pglite.exec(sql)),
     query: async <T>(text: string, values: unknown[]) => (await pglite.query<T>(text, values)).rows,
-    close: () => pglite.close(),
+    close: () => pglite.close().finally(release),
   };
 }

@@ -1,18 +1,37 @@
+import type { ErrorText, Message } from "@/i18n/error-text";
+
 /**
  * The few kinds of failure the domain reports. Each carries its meaning (a message for people, an
  * optional machine-readable `code` and `details`), never a response body: each door's error mapper
  * builds its own wire body from them (server/rest/kit.ts for the REST families, server/trpc/init.ts
  * for the portals). The domain never knows HTTP.
+ *
+ * A message is named by its key (`errorText("pharmacyOrders.cancelledNoCompletion")`, i18n/error-text.ts):
+ * `message` and `fields` are its English wording, what the REST API sends; `text` and
+ * `fieldMessages` keep the keys, which the portals word in the caller's language. This module imports
+ * no catalogue: the browser loads it (field errors, json-input).
  */
 export type FieldErrors = { [field: string]: string[] | FieldErrors };
+/** Field messages as thrown: keyed, or plain strings (zod's, already worded). */
+export type FieldMessages = { [field: string]: Message[] | FieldMessages };
 
 export type ErrorMeaning = { code?: string; details?: Record<string, unknown> };
+
+const englishOf = (message: Message): string => (typeof message === "string" ? message : message.english);
+
+/** Field messages in one wording (English for the REST bodies; the portals' language in server/trpc/init.ts). */
+export function wordFields(fields: FieldMessages, word: (message: Message) => string): FieldErrors {
+  return Object.fromEntries(Object.entries(fields).map(([name, value]) => [name, Array.isArray(value) ? value.map(word) : wordFields(value, word)]));
+}
 
 export class DomainError extends Error {
   readonly code: string | undefined;
   readonly details: Record<string, unknown>;
-  constructor(message: string, meaning: ErrorMeaning = {}) {
-    super(message);
+  /** The message by key, for a door that words it in its reader's language; undefined for a plain string. */
+  readonly text: ErrorText | undefined;
+  constructor(message: Message, meaning: ErrorMeaning = {}) {
+    super(englishOf(message));
+    this.text = typeof message === "string" ? undefined : message;
     this.code = meaning.code;
     this.details = meaning.details ?? {};
   }
@@ -26,16 +45,19 @@ export class NotFoundError extends DomainError {
 
 /** A refused request (e.g. changing a cancelled order). */
 export class BadRequestError extends DomainError {
-  constructor(message = "Bad request", meaning?: ErrorMeaning) {
+  constructor(message: Message = "Bad request", meaning?: ErrorMeaning) {
     super(message, meaning);
   }
 }
 
 export class ValidationError extends DomainError {
-  constructor(readonly fields: FieldErrors) {
+  /** In English, as the REST bodies carry them. */
+  readonly fields: FieldErrors;
+  constructor(readonly fieldMessages: FieldMessages) {
     super("Validation failed");
+    this.fields = wordFields(fieldMessages, englishOf);
   }
-  static field(name: string, message: string): ValidationError {
+  static field(name: string, message: Message): ValidationError {
     return new ValidationError({ [name]: [message] });
   }
 }
@@ -45,39 +67,51 @@ export class ValidationError extends DomainError {
  * duplicate may name its fields, for forms to show the message beside them; REST bodies ignore them.
  */
 export class ConflictError extends DomainError {
+  readonly fields: FieldErrors | undefined;
   constructor(
-    message: string,
+    message: Message,
     meaning?: ErrorMeaning,
-    readonly fields?: FieldErrors,
+    readonly fieldMessages?: FieldMessages,
   ) {
     super(message, meaning);
+    this.fields = fieldMessages && wordFields(fieldMessages, englishOf);
   }
 }
 
 /** Well-formed but unprocessable data (422), e.g. a corrupt PDF. */
 export class UnprocessableError extends DomainError {
-  constructor(message: string, readonly fields?: FieldErrors) {
+  readonly fields: FieldErrors | undefined;
+  constructor(
+    message: Message,
+    readonly fieldMessages?: FieldMessages,
+  ) {
     super(message);
+    this.fields = fieldMessages && wordFields(fieldMessages, englishOf);
   }
 }
 
-/** Collects field errors at nested paths (["fulfillments", 0, "items", 1, "quantity"]) into one ValidationError. */
-export class FieldErrorCollector {
-  readonly fields: FieldErrors = {};
+type Tree<M> = { [field: string]: M[] | Tree<M> };
+
+/**
+ * Collects field messages at nested paths (["fulfillments", 0, "items", 1, "quantity"]) into one
+ * ValidationError. `M` is string for collectors of already-worded messages (zod's issues, json-input).
+ */
+export class FieldErrorCollector<M extends Message = Message> {
+  readonly fields: Tree<M> = {};
   private count = 0;
 
-  add(path: readonly (string | number)[], message: string): void {
+  add(path: readonly (string | number)[], message: M): void {
     const keys = path.length > 0 ? path.map(String) : [NON_FIELD_ERRORS];
-    let node: FieldErrors = this.fields;
+    let node: Tree<M> = this.fields;
     for (const key of keys.slice(0, -1)) {
       const next = node[key];
       if (!next || Array.isArray(next)) node[key] = {};
-      node = node[key] as FieldErrors;
+      node = node[key] as Tree<M>;
     }
     const leaf = keys[keys.length - 1];
     const existing = node[leaf];
     if (Array.isArray(existing)) {
-      if (!existing.includes(message)) existing.push(message);
+      if (!existing.some((m) => englishOf(m) === englishOf(message))) existing.push(message);
     } else if (existing) {
       const nested = existing[NON_FIELD_ERRORS];
       existing[NON_FIELD_ERRORS] = Array.isArray(nested) ? [...nested, message] : [message];

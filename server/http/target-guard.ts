@@ -1,5 +1,6 @@
 import { lookup } from "node:dns/promises";
 import ipaddr from "ipaddr.js";
+import { errorText, type ErrorText } from "@/i18n/error-text";
 import { config } from "@/server/config";
 
 /**
@@ -10,23 +11,27 @@ import { config } from "@/server/config";
  * (guarded-client.ts) at every connection, on the address it connects to, so a DNS answer that
  * changes after the save cannot reach an internal address. docs/security.md#outgoing-requests.
  */
-export class BlockedTargetError extends Error {}
+export class BlockedTargetError extends Error {
+  constructor(readonly text: ErrorText) {
+    super(text.english);
+  }
+}
 
 const MAX_TARGET_LENGTH = 2048;
 /** C0 controls (CR, LF, tab, NUL…), space, DEL and C1 controls. */
 const UNSAFE_URL_CHARACTERS = /[\u0000-\u0020\u007f-\u009f]/;
 
 /** The URL if its shape is acceptable, else a message saying why not. */
-export function parseOutgoingTarget(target: string): URL | string {
-  if (target.length > MAX_TARGET_LENGTH) return `Ensure this field has no more than ${MAX_TARGET_LENGTH} characters.`;
+export function parseOutgoingTarget(target: string): URL | ErrorText {
+  if (target.length > MAX_TARGET_LENGTH) return errorText("fields.maxLength", { maximum: MAX_TARGET_LENGTH });
   // The URL parser silently drops tabs and line breaks and trims controls and spaces: the URL called
   // would not be the target shown and stored. docs/spec-gaps.md#bad-input.
-  if (UNSAFE_URL_CHARACTERS.test(target)) return "The URL must not contain spaces, line breaks or other control characters.";
-  if (!URL.canParse(target)) return "Enter a valid absolute http(s) URL.";
+  if (UNSAFE_URL_CHARACTERS.test(target)) return errorText("targets.unsafeCharacters");
+  if (!URL.canParse(target)) return errorText("targets.invalidUrl");
   const url = new URL(target);
-  if (url.protocol !== "https:" && url.protocol !== "http:") return "Enter a valid absolute http(s) URL.";
-  if (url.username || url.password) return "The URL must not contain credentials.";
-  if (!url.hostname) return "Enter a valid absolute http(s) URL.";
+  if (url.protocol !== "https:" && url.protocol !== "http:") return errorText("targets.invalidUrl");
+  if (url.username || url.password) return errorText("targets.credentials");
+  if (!url.hostname) return errorText("targets.invalidUrl");
   return url;
 }
 
@@ -63,25 +68,25 @@ export async function resolvePublicAddresses(hostname: string): Promise<{ addres
   const addresses = ipaddr.isValid(host)
     ? [{ address: host, family: ipaddr.parse(host).kind() === "ipv6" ? 6 : 4 }]
     : await lookup(host, { all: true, verbatim: true }).catch(() => {
-        throw new BlockedTargetError(`The host ${host} does not resolve.`);
+        throw new BlockedTargetError(errorText("targets.unresolvable", { host }));
       });
-  if (addresses.length === 0) throw new BlockedTargetError(`The host ${host} does not resolve.`);
+  if (addresses.length === 0) throw new BlockedTargetError(errorText("targets.unresolvable", { host }));
   if (!privateTargetsAllowed()) {
     const blocked = addresses.find((a) => !isPublicAddress(a.address));
-    if (blocked) throw new BlockedTargetError("The target resolves to a loopback, private, link-local or reserved address.");
+    if (blocked) throw new BlockedTargetError(errorText("targets.notPublic"));
   }
   return addresses;
 }
 
 /** The check when a target is saved: the shape and the addresses. Returns an error message, or null when the target is fine. */
-export async function checkOutgoingTarget(target: string): Promise<string | null> {
+export async function checkOutgoingTarget(target: string): Promise<ErrorText | null> {
   const url = parseOutgoingTarget(target);
-  if (typeof url === "string") return url;
+  if (!(url instanceof URL)) return url;
   try {
     await resolvePublicAddresses(url.hostname);
     return null;
   } catch (error) {
-    if (error instanceof BlockedTargetError) return error.message;
+    if (error instanceof BlockedTargetError) return error.text;
     throw error;
   }
 }

@@ -56,7 +56,7 @@ export function knownUnreachable(target: string): boolean {
  */
 export async function unreachableOutcome(target: string, timeoutMs: number): Promise<SendOutcome | null> {
   const url = parseOutgoingTarget(target);
-  if (typeof url === "string" || !unreachableOrigins.has(originOf(url))) return null;
+  if (!(url instanceof URL) || !unreachableOrigins.has(originOf(url))) return null;
   const started = performance.now();
   const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
   try {
@@ -87,7 +87,8 @@ export async function postWebhook(input: {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const url = parseOutgoingTarget(input.target);
-  if (typeof url === "string") return { ok: false, durationMs: 0, status: null, errorClass: "blocked_target", errorMessage: url };
+  // The attempt's record is in English, as the delivery logs' other messages.
+  if (!(url instanceof URL)) return { ok: false, durationMs: 0, status: null, errorClass: "blocked_target", errorMessage: url.english };
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {

@@ -14,7 +14,7 @@ let doctor: PortalSessionUser;
 let otherAdmin: PortalSessionUser;
 let order: { orderId: string; pharmacyOrders: { id: string; name: string }[] };
 let keyUid: string;
-const as = (user: PortalSessionUser | null) => createCaller({ user });
+const as = (user: PortalSessionUser | null) => createCaller({ user, locale: "en" });
 
 // Fixed times far in the past, so the rows written by the commands (now) come first.
 const T = new Date("2025-01-01T10:00:00.000Z");

@@ -17,7 +17,7 @@ let other: Tenant;
 let admin: PortalSessionUser;
 let pharmacist: PortalSessionUser;
 let doctor: PortalSessionUser;
-const as = (user: PortalSessionUser | null) => createCaller({ user });
+const as = (user: PortalSessionUser | null) => createCaller({ user, locale: "en" });
 
 beforeAll(async () => {
   t = await createTenant();

@@ -18,7 +18,7 @@ let other: Tenant;
 let refs: Awaited<ReturnType<typeof withShopSkus>>;
 let admin: PortalSessionUser;
 let otherAdmin: PortalSessionUser;
-const as = (user: PortalSessionUser | null) => createCaller({ user });
+const as = (user: PortalSessionUser | null) => createCaller({ user, locale: "en" });
 
 beforeAll(async () => {
   t = await createTenant();

@@ -24,7 +24,7 @@ let pharmacist: PortalSessionUser; // pharmacy A
 let loosePharmacist: PortalSessionUser; // pharmacy C
 let doctor: PortalSessionUser;
 let otherAdmin: PortalSessionUser;
-const as = (user: PortalSessionUser | null) => createCaller({ user });
+const as = (user: PortalSessionUser | null) => createCaller({ user, locale: "en" });
 const EPA = "/v1/external_pharmacy_api/pharmacy_orders";
 
 beforeAll(async () => {

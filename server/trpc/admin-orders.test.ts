@@ -24,7 +24,7 @@ let admin: PortalSessionUser;
 let pharmacist: PortalSessionUser;
 let doctor: PortalSessionUser;
 let otherAdmin: PortalSessionUser;
-const as = (user: PortalSessionUser | null) => createCaller({ user });
+const as = (user: PortalSessionUser | null) => createCaller({ user, locale: "en" });
 const EPA = "/v1/external_pharmacy_api/pharmacy_orders";
 const unix = (d: Date) => Math.floor(d.getTime() / 1000);
 

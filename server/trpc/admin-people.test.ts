@@ -21,7 +21,7 @@ let pharmacist: PortalSessionUser;
 let doctorUser: PortalSessionUser;
 let otherAdmin: PortalSessionUser;
 let otherUser: PortalSessionUser;
-const as = (user: PortalSessionUser | null) => createCaller({ user });
+const as = (user: PortalSessionUser | null) => createCaller({ user, locale: "en" });
 const tag = () => randomBytes(4).toString("hex");
 const PASSWORD = "correct horse battery";
 
@@ -40,7 +40,7 @@ async function fieldErrors(promise: Promise<unknown>) {
   throw new Error("expected the call to fail");
 }
 
-const tokenOf = (link: string) => link.split("/").at(-1)!;
+const tokenOf = (link: string | null) => link!.split("/").at(-1)!;
 const auditOf = (entityId: string) => t.db.auditEvent.findMany({ where: { entityId }, orderBy: { createdAt: "asc" } });
 
 beforeAll(async () => {

@@ -19,7 +19,7 @@ let other: Tenant;
 let admin: PortalSessionUser;
 let pharmacist: PortalSessionUser;
 let doctorUser: PortalSessionUser;
-const as = (user: PortalSessionUser | null) => createCaller({ user });
+const as = (user: PortalSessionUser | null) => createCaller({ user, locale: "en" });
 const tag = () => randomBytes(4).toString("hex");
 const ADDRESS = { line1: "Hauptstr. 1", postal_code: "10115", city: "Berlin", country: "de" };
 

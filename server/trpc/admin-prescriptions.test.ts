@@ -28,7 +28,7 @@ let admin: PortalSessionUser;
 let pharmacist: PortalSessionUser;
 let doctor: PortalSessionUser;
 let signedPdf: Buffer;
-const as = (user: PortalSessionUser | null) => createCaller({ user });
+const as = (user: PortalSessionUser | null) => createCaller({ user, locale: "en" });
 
 beforeAll(async () => {
   t = await createTenant();

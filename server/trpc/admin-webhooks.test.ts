@@ -20,7 +20,7 @@ let pharmacist: PortalSessionUser;
 let doctor: PortalSessionUser;
 let otherAdmin: PortalSessionUser;
 let receiver: Receiver;
-const as = (user: PortalSessionUser | null) => createCaller({ user });
+const as = (user: PortalSessionUser | null) => createCaller({ user, locale: "en" });
 const sign = (secret: string, raw: Buffer) => createHmac("sha256", Buffer.from(secret, "utf8")).update(raw).digest("hex");
 
 beforeAll(async () => {

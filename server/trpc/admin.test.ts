@@ -14,7 +14,7 @@ let pharmacist: PortalSessionUser;
 let otherAdmin: PortalSessionUser;
 let providerId: string;
 let otherProviderId: string;
-const as = (user: PortalSessionUser | null) => createCaller({ user });
+const as = (user: PortalSessionUser | null) => createCaller({ user, locale: "en" });
 
 beforeAll(async () => {
   t = await createTenant();

@@ -14,7 +14,7 @@ let pharmacist: PortalSessionUser; // of pharmacy A (in the group)
 let groupPharmacist: PortalSessionUser;
 let loosePharmacist: PortalSessionUser; // of pharmacy C (no group)
 let otherOrgGroupPharmacist: PortalSessionUser;
-const as = (user: PortalSessionUser | null) => createCaller({ user });
+const as = (user: PortalSessionUser | null) => createCaller({ user, locale: "en" });
 
 beforeAll(async () => {
   t = await createTenant();

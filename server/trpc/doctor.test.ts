@@ -32,7 +32,7 @@ let colleagueUser: PortalSessionUser;
 let admin: PortalSessionUser;
 let pharmacist: PortalSessionUser;
 let otherDoctorUser: PortalSessionUser;
-const as = (user: PortalSessionUser | null) => createCaller({ user });
+const as = (user: PortalSessionUser | null) => createCaller({ user, locale: "en" });
 
 beforeAll(async () => {
   t = await createTenant();

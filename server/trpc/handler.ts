@@ -1,10 +1,12 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { errorTranslator, type ErrorKey } from "@/i18n/error-text";
+import { resolveLocale } from "@/i18n/locales";
 import { config } from "@/server/config";
 import { TRPC_BODY_MAX_BYTES, TRPC_MODEL_BODY_MAX_BYTES } from "@/server/http/body-limits";
 import { withApiSecurityHeaders } from "@/server/http/security-headers";
 import { BodyAbortedError, BodyTooLargeError, readBodyText } from "@/server/rest/body";
 import { log } from "@/server/log";
-import { createContext, type PortalUserResolver } from "./context";
+import { createContext, requestLanguages, type PortalUserResolver } from "./context";
 import { appRouter } from "./router";
 
 const TRPC_ENDPOINT = "/api/trpc";
@@ -18,10 +20,14 @@ function bodyCapOf(request: Request): number {
   return names.every((name) => MODEL_PROCEDURES.has(name)) ? TRPC_MODEL_BODY_MAX_BYTES : TRPC_BODY_MAX_BYTES;
 }
 
-/** A refusal before tRPC runs, in tRPC's error envelope so the client reads it like any other. */
+/**
+ * A refusal before tRPC runs, in tRPC's error envelope so the client reads it like any other, in the
+ * language the request names itself (cookie, Accept-Language: no database statement for a refusal).
+ */
 const REFUSALS = { BAD_REQUEST: [-32600, 400], FORBIDDEN: [-32003, 403], PAYLOAD_TOO_LARGE: [-32013, 413] } as const;
-const refusal = (code: keyof typeof REFUSALS, message: string, headers?: Record<string, string>) => {
+const refusal = (request: Request, code: keyof typeof REFUSALS, key: ErrorKey, headers?: Record<string, string>) => {
   const [rpcCode, httpStatus] = REFUSALS[code];
+  const message = errorTranslator(resolveLocale({ saved: null, ...requestLanguages(request) }))(key);
   return Response.json({ error: { message, code: rpcCode, data: { code, httpStatus, fieldErrors: null } } }, { status: httpStatus, headers });
 };
 
@@ -45,7 +51,7 @@ export async function handleTrpcRequest(request: Request, resolveUser?: PortalUs
 }
 
 async function answer(request: Request, resolveUser?: PortalUserResolver): Promise<Response> {
-  if (crossSite(request)) return refusal("FORBIDDEN", "Cross-site request refused.");
+  if (crossSite(request)) return refusal(request, "FORBIDDEN", "portal.crossSite");
   let req = request;
   if (request.method !== "GET" && request.method !== "HEAD") {
     try {
@@ -54,11 +60,11 @@ async function answer(request: Request, resolveUser?: PortalUserResolver): Promi
     } catch (error) {
       // Connection: close, as the REST kit's 413 (server/rest/kit.ts): the rest of the body is never
       // read, so the connection cannot carry another request.
-      if (error instanceof BodyTooLargeError) return refusal("PAYLOAD_TOO_LARGE", "Request body too large.", { connection: "close" });
+      if (error instanceof BodyTooLargeError) return refusal(request, "PAYLOAD_TOO_LARGE", "portal.bodyTooLarge", { connection: "close" });
       if (error instanceof BodyAbortedError) {
         // The client went away mid-upload: not a fault, and nobody reads this answer.
         log.info("request body aborted by the client", { path: new URL(request.url).pathname });
-        return refusal("BAD_REQUEST", "Request body aborted.");
+        return refusal(request, "BAD_REQUEST", "portal.bodyAborted");
       }
       throw error;
     }

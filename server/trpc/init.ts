@@ -4,6 +4,8 @@
  */
 import { initTRPC, TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
+import { errorTranslator, wordIn, type ErrorKey, type Message } from "@/i18n/error-text";
+import { DEFAULT_LOCALE, type Locale } from "@/i18n/locales";
 import { currentStateOfPortalUser, type PortalSessionUser } from "@/server/auth/portal-session";
 import { pharmaciesInReach, type PharmacyReach, type ScopedPharmacy } from "@/server/domain/pharmacies/pharmacy-scope";
 import {
@@ -13,13 +15,14 @@ import {
   NotFoundError,
   UnprocessableError,
   ValidationError,
+  wordFields,
   type FieldErrors,
 } from "@/server/domain/errors";
-import { toFieldErrors } from "@/server/wire/field-errors";
+import { inCallLanguage, toFieldErrors } from "@/server/wire/field-errors";
 import { inputTextErrors } from "@/server/wire/json-input";
 
-/** What a procedure gets besides its input: the caller, nothing else. */
-export type TrpcContext = { user: PortalSessionUser | null };
+/** What a procedure gets besides its input: the caller and their language (context.ts), nothing else. */
+export type TrpcContext = { user: PortalSessionUser | null; locale: Locale };
 
 /** A domain error as the tRPC error a caller sees; the domain error stays its cause. */
 function toTrpcError(error: DomainError): TRPCError {
@@ -43,10 +46,12 @@ function toTrpcError(error: DomainError): TRPCError {
  * `displayName`), except where the input itself has the snake_case key (the address's
  * `postal_code`) and `non_field_errors`: a form finds every message under its own field's path, one casing.
  */
-function fieldErrorsOf(cause: unknown, input: unknown): FieldErrors | null {
+function fieldErrorsOf(cause: unknown, input: unknown, word: (message: Message) => string): FieldErrors | null {
+  // Zod's messages are worded already, in the caller's language (inCallLanguage below).
   if (cause instanceof ZodError) return toFieldErrors(cause.issues);
-  const fields = cause instanceof ValidationError ? cause.fields : cause instanceof UnprocessableError || cause instanceof ConflictError ? (cause.fields ?? null) : null;
-  return fields && toInputPaths(fields, input);
+  const fields =
+    cause instanceof ValidationError ? cause.fieldMessages : cause instanceof UnprocessableError || cause instanceof ConflictError ? (cause.fieldMessages ?? null) : null;
+  return fields && toInputPaths(wordFields(fields, word), input);
 }
 
 /** Messages about the input as a whole, under the key the REST bodies use: no field to rename. */
@@ -64,19 +69,33 @@ function toInputPaths(fields: FieldErrors, input: unknown): FieldErrors {
   );
 }
 
+/** A refusal of the portal doors themselves, in the caller's language. */
+export const portalRefusal = (code: TRPCError["code"], key: ErrorKey, locale: Locale) => new TRPCError({ code, message: errorTranslator(locale)(key) });
+
 const t = initTRPC.context<TrpcContext>().create({
-  errorFormatter({ shape, error, input }) {
+  errorFormatter({ shape, error, input, ctx }) {
+    // No context when creating it failed: its own refusal (the rate limit) is worded already.
+    const locale = ctx?.locale ?? DEFAULT_LOCALE;
+    const word = wordIn(locale);
+    const cause = error.cause;
     const internal = error.code === "INTERNAL_SERVER_ERROR";
-    const fieldErrors = ["BAD_REQUEST", "UNPROCESSABLE_CONTENT", "CONFLICT"].includes(error.code) ? fieldErrorsOf(error.cause, input) : null;
+    const fieldErrors = ["BAD_REQUEST", "UNPROCESSABLE_CONTENT", "CONFLICT"].includes(error.code) ? fieldErrorsOf(cause, input, word) : null;
     return {
       ...shape,
-      // Unexpected failures do not reveal their internals (SQL, paths) to the browser.
-      message: internal ? "Internal server error" : error.cause instanceof ZodError ? "Invalid input" : shape.message,
+      // Unexpected failures do not reveal their internals (SQL, paths) to the browser. A domain
+      // error's message by key is worded in the caller's language; the doors' own are already.
+      message: internal
+        ? errorTranslator(locale)("portal.internal")
+        : cause instanceof ZodError
+          ? errorTranslator(locale)("portal.invalidInput")
+          : cause instanceof DomainError && cause.text
+            ? word(cause.text)
+            : shape.message,
       data: {
         ...shape.data,
         fieldErrors,
         // What the domain says the failure means, for the page to act on (e.g. order_cancelled).
-        ...(error.cause instanceof DomainError && error.cause.code ? { reason: error.cause.code, details: error.cause.details } : {}),
+        ...(cause instanceof DomainError && cause.code ? { reason: cause.code, details: cause.details } : {}),
       },
     };
   },
@@ -103,14 +122,17 @@ const storableInput = t.middleware(async ({ getRawInput, next }) => {
   return next();
 });
 
+/** The call, its input parsing included, with zod's messages in the caller's language. */
+const callerLanguage = t.middleware(({ ctx, next }) => inCallLanguage(ctx.locale, next));
+
 /** Anyone, signed in or not. */
-export const publicProcedure = t.procedure.use(domainErrors).use(storableInput);
+export const publicProcedure = t.procedure.use(domainErrors).use(callerLanguage).use(storableInput);
 
 /** A signed-in portal user who still exists, as they are now (currentStateOfPortalUser). */
 export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
-  if (!ctx.user) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in to continue." });
+  if (!ctx.user) throw portalRefusal("UNAUTHORIZED", "portal.signIn", ctx.locale);
   const user = await currentStateOfPortalUser(ctx.user.id, ctx.user.sessionVersion);
-  if (!user) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in to continue." });
+  if (!user) throw portalRefusal("UNAUTHORIZED", "portal.signIn", ctx.locale);
   return next({ ctx: { user } });
 });
 
@@ -164,18 +186,18 @@ async function pharmaciesScope(user: PortalSessionUser): Promise<PharmaciesScope
 const doctorScope = (user: PortalSessionUser) => (user.doctorId ? { organisationId: user.organisationId, doctorId: user.doctorId } : null);
 
 /** One portal door: the role it admits (checked once) and the scope it resolves (once) into ctx.scope. */
-type Door<S> = { role: PortalSessionUser["role"]; refusal: string; scopeOf: (user: PortalSessionUser) => S | null | Promise<S | null> };
+type Door<S> = { role: PortalSessionUser["role"]; refusal: ErrorKey; scopeOf: (user: PortalSessionUser) => S | null | Promise<S | null> };
 
 function door<S>({ role, refusal, scopeOf }: Door<S>) {
   return authedProcedure.use(async ({ ctx, next }) => {
     const scope = ctx.user.role === role ? await scopeOf(ctx.user) : null;
-    if (!scope) throw new TRPCError({ code: "FORBIDDEN", message: refusal });
+    if (!scope) throw portalRefusal("FORBIDDEN", refusal, ctx.locale);
     return next({ ctx: { scope } });
   });
 }
 
-const ADMIN_DOOR: Door<OrganisationScope> = { role: "ADMIN", refusal: "This is for administrators.", scopeOf: organisationScope };
-const PHARMACY_DOOR: Door<PharmaciesScope> = { role: "PHARMACIST", refusal: "This is for pharmacy users.", scopeOf: pharmaciesScope };
+const ADMIN_DOOR: Door<OrganisationScope> = { role: "ADMIN", refusal: "portal.adminsOnly", scopeOf: organisationScope };
+const PHARMACY_DOOR: Door<PharmaciesScope> = { role: "PHARMACIST", refusal: "portal.pharmacistsOnly", scopeOf: pharmaciesScope };
 
 /** An organisation administrator (admin tool); ctx.scope is the organisation. */
 export const adminProcedure = door(ADMIN_DOOR);
@@ -184,7 +206,7 @@ export const adminProcedure = door(ADMIN_DOOR);
 export const pharmacyProcedure = door(PHARMACY_DOOR);
 
 /** A doctor bound to a Doctor of their organisation (the doctors' workspace); ctx.scope.doctorId is theirs. */
-export const doctorProcedure = door({ role: "DOCTOR", refusal: "This is for doctors.", scopeOf: doctorScope });
+export const doctorProcedure = door({ role: "DOCTOR", refusal: "portal.doctorsOnly", scopeOf: doctorScope });
 
 /**
  * The door of a router mounted under both portals (a twin): adminProcedure's or pharmacyProcedure's

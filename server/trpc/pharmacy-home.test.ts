@@ -11,7 +11,7 @@ let t: Tenant;
 let pharmacist: PortalSessionUser;
 let groupPharmacist: PortalSessionUser;
 let loosePharmacist: PortalSessionUser;
-const as = (user: PortalSessionUser | null) => createCaller({ user });
+const as = (user: PortalSessionUser | null) => createCaller({ user, locale: "en" });
 const DAY = 24 * 60 * 60 * 1000;
 
 beforeAll(async () => {

@@ -27,7 +27,7 @@ let pharmacist: PortalSessionUser;
 let groupPharmacist: PortalSessionUser;
 let otherPharmacist: PortalSessionUser; // of pharmacy C (outside the group)
 
-const as = (user: PortalSessionUser) => createCaller({ user });
+const as = (user: PortalSessionUser) => createCaller({ user, locale: "en" });
 const EPA = "/v1/external_pharmacy_api/pharmacy_orders";
 
 beforeAll(async () => {

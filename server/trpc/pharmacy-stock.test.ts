@@ -24,7 +24,7 @@ let groupPharmacist: PortalSessionUser;
 let hidingPharmacist: PortalSessionUser;
 let otherPharmacist: PortalSessionUser;
 
-const as = (user: PortalSessionUser) => createCaller({ user });
+const as = (user: PortalSessionUser) => createCaller({ user, locale: "en" });
 
 beforeAll(async () => {
   t = await createTenant();

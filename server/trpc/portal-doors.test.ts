@@ -17,7 +17,7 @@ let t: Tenant;
 let other: Tenant;
 let receiver: Receiver;
 const users: Record<"admin" | "pharmacist" | "groupPharmacist" | "doctor" | "otherAdmin", PortalSessionUser> = {} as never;
-const as = (user: PortalSessionUser | null) => createCaller({ user });
+const as = (user: PortalSessionUser | null) => createCaller({ user, locale: "en" });
 
 beforeAll(async () => {
   process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";

@@ -20,7 +20,7 @@ let subB: Awaited<ReturnType<typeof createSubscription>>;
 let subLoose: Awaited<ReturnType<typeof createSubscription>>;
 const d: Record<string, string> = {};
 
-const as = (user: PortalSessionUser | null) => createCaller({ user });
+const as = (user: PortalSessionUser | null) => createCaller({ user, locale: "en" });
 
 beforeAll(async () => {
   tenant = await createTenant();

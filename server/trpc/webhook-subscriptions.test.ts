@@ -15,7 +15,7 @@ let t: Tenant;
 let pharmacist: PortalSessionUser;
 let groupPharmacist: PortalSessionUser;
 let receiver: Receiver;
-const as = (user: PortalSessionUser) => createCaller({ user });
+const as = (user: PortalSessionUser) => createCaller({ user, locale: "en" });
 
 beforeAll(async () => {
   process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";

@@ -15,7 +15,7 @@ let groupPharmacist: PortalSessionUser;
 const subs: Record<string, string> = {};
 const lastSuccess = ago(30 * HOUR);
 
-const as = (user: PortalSessionUser | null) => createCaller({ user });
+const as = (user: PortalSessionUser | null) => createCaller({ user, locale: "en" });
 
 beforeAll(async () => {
   tenant = await createTenant();

@@ -27,7 +27,7 @@ type Path = (string | number)[];
  * Iterative (an explicit stack), so no input can overflow it; stops after the first few findings.
  */
 export function inputTextErrors(value: unknown, maxFindings = 20): FieldErrors | null {
-  const errors = new FieldErrorCollector();
+  const errors = new FieldErrorCollector<string>();
   let findings = 0;
   const stack: { value: unknown; path: Path }[] = [{ value, path: [] }];
   while (stack.length > 0 && findings < maxFindings) {

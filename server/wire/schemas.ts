@@ -1,8 +1,11 @@
 import { z } from "zod";
 import { isCountryCode } from "@/server/domain/countries";
-import "./field-errors"; // the messages every schema below reports
+import { ownMessage } from "./zod-messages";
 
-/** Input building blocks shared by the REST route tables and the tRPC procedures. */
+/**
+ * Input building blocks shared by the REST route tables and the tRPC procedures (and the browser's
+ * forms). Their messages are worded by the error map of each side (server/wire/zod-messages.ts).
+ */
 export const uid = () => z.string().trim().min(1).max(100);
 export const text = (max = 255) => z.string().trim().min(1).max(max);
 /** The range of an `Int` column (PostgreSQL int4): every integer input is bounded by it. */
@@ -19,7 +22,7 @@ export const httpUrl = () =>
     .string()
     .trim()
     .max(2048)
-    .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), "Enter a valid http(s) URL.");
+    .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), ownMessage("fields.httpUrl"));
 /** Search terms: at most 100 characters. */
 export const searchTerm = () => z.string().max(100).optional().describe("Search term (at most 100 characters).");
 
@@ -27,11 +30,11 @@ const currencies = new Set(Intl.supportedValuesOf("currency"));
 
 /** A 2-letter ISO 3166-1 country code ("DE"). */
 export const countryCode = () =>
-  z.string().refine(isCountryCode, "Enter a 2-letter ISO country code, e.g. DE.");
+  z.string().refine(isCountryCode, ownMessage("fields.countryCode"));
 
 /** A 3-letter ISO 4217 currency code ("EUR"). */
 const currencyCode = () =>
-  z.string().refine((code) => /^[A-Z]{3}$/.test(code) && currencies.has(code), "Enter a 3-letter ISO currency code, e.g. EUR.");
+  z.string().refine((code) => /^[A-Z]{3}$/.test(code) && currencies.has(code), ownMessage("fields.currencyCode"));
 
 /** Money: an integer amount in minor units with its currency. */
 export const money = () => z.object({ amount: amount(), currency: currencyCode() });
@@ -102,9 +105,9 @@ function jsonDepth(value: unknown, limit: number): number {
 export const freeFormObject = () =>
   z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
     if (jsonDepth(value, FREE_FORM_MAX_DEPTH) > FREE_FORM_MAX_DEPTH) {
-      ctx.addIssue({ code: "custom", message: `Nested too deeply: at most ${FREE_FORM_MAX_DEPTH} levels.` });
+      ctx.addIssue({ code: "custom", ...ownMessage("fields.nestedTooDeeply", { levels: String(FREE_FORM_MAX_DEPTH) }) });
     } else if (Buffer.byteLength(JSON.stringify(value)) > FREE_FORM_MAX_BYTES) {
-      ctx.addIssue({ code: "custom", message: `Too large: at most ${FREE_FORM_MAX_BYTES / 1024} KiB of JSON.` });
+      ctx.addIssue({ code: "custom", ...ownMessage("fields.jsonTooLarge", { kib: String(FREE_FORM_MAX_BYTES / 1024) }) });
     }
   });
 

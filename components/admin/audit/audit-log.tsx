@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/controls";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { dateInputToUnix, useFormat } from "@/components/ui/format";
-import { errorMessage } from "@/components/trpc/errors";
+import { useErrorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { AUDIT_LOG_KINDS, type AuditLogKind } from "@/server/domain/audit/kinds";
 import type { ListAuditLogInput } from "@/server/trpc/routers/admin-audit.schemas";
@@ -79,6 +79,7 @@ function inputOf(filters: AuditFilters) {
 
 /** Settings → Audit log: every state change of the organisation, newest first, filterable (the filters in the URL). */
 export function AuditLog() {
+  const errorMessage = useErrorMessage();
   const t = useTranslations("admin.audit");
   const format = useFormat();
   const trpc = useTRPC();

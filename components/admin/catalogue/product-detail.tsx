@@ -6,7 +6,7 @@ import type { inferRouterOutputs } from "@trpc/server";
 import { useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { errorMessage } from "@/components/trpc/errors";
+import { useErrorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { DataTable } from "@/components/ui/data-table";
@@ -25,6 +25,7 @@ export type Shop = Outputs["shops"][number];
 
 /** A product: its fields, its shop listings, and its SKUs each with their shop SKUs and pharmacy SKUs. */
 export function ProductDetail({ uid }: { uid: string }) {
+  const errorMessage = useErrorMessage();
   const t = useTranslations("admin.catalogue");
   const trpc = useTRPC();
   const product = useQuery(trpc.admin.catalogue.products.get.queryOptions({ uid }));

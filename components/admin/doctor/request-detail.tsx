@@ -10,7 +10,7 @@ import { useFormat } from "@/components/ui/format";
 import { PdfView } from "@/components/orders/pdf-view";
 import { Card } from "@/components/ui/card";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
-import { errorMessage } from "@/components/trpc/errors";
+import { useErrorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { useStatusLabel } from "@/components/ui/status";
 import { StatusBadge } from "@/components/ui/status-badge";
@@ -29,6 +29,7 @@ function AnswersLoading() {
 
 /** A refusal as this page says it: a request another doctor took is "not found" to this one. */
 function useRequestError() {
+  const errorMessage = useErrorMessage();
   const t = useTranslations("doctor.request");
   return (error: unknown): string =>
     error instanceof TRPCClientError && (error.data as { code?: string } | undefined)?.code === "NOT_FOUND" ? t("notFound") : errorMessage(error);

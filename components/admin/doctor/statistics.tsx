@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { TextField } from "@/components/ui/controls";
+import { useZodErrorMap } from "@/components/ui/form";
 import { dateInputToUnix, unixToDateInput, useFormat } from "@/components/ui/format";
 import { QueryView } from "@/components/ui/query-view";
 import { useUrlQuery } from "@/components/ui/use-url-state";
@@ -13,13 +14,14 @@ import { statisticsInput } from "@/server/trpc/routers/doctor.schemas";
 /** The doctor's own statistics over a range of days (default: the last 30 days, today included), the range in the URL. */
 export function DoctorStatistics() {
   const t = useTranslations("doctor.statistics");
+  const zodErrors = useZodErrorMap();
   const format = useFormat();
   const trpc = useTRPC();
   const query = useUrlQuery();
   const nowSeconds = Math.floor(Date.now() / 1000);
   const from = query.get("from") ?? unixToDateInput(nowSeconds - 29 * 24 * 3600);
   const to = query.get("to") ?? unixToDateInput(nowSeconds);
-  const range = statisticsInput.safeParse({ from: dateInputToUnix(from, "start") ?? null, to: dateInputToUnix(to, "end") ?? null });
+  const range = statisticsInput.safeParse({ from: dateInputToUnix(from, "start") ?? null, to: dateInputToUnix(to, "end") ?? null }, { error: zodErrors });
   const issues = (field: string) => (range.success ? undefined : range.error.issues.filter((i) => i.path[0] === field).map((i) => i.message));
   const stats = useQuery(trpc.doctor.statistics.get.queryOptions(range.success ? range.data : { from: 0, to: 0 }, { enabled: range.success }));
   const minutes = (value: number | null) => (value === null ? "—" : value < 1 ? t("underMinute") : t("minutes", { minutes: format.number(value) }));

@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/controls";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { QueryView } from "@/components/ui/query-view";
 import { EmptyState, ErrorState, Notice } from "@/components/ui/states";
-import { errorMessage } from "@/components/trpc/errors";
+import { useErrorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { useDay, useWaitedFor } from "./format";
 
@@ -26,6 +26,7 @@ type Waiting = {
 
 /** The waiting room: the patient the doctor holds now, taking the next one, and who waits in line. */
 export function DoctorWaitingRoom() {
+  const errorMessage = useErrorMessage();
   const t = useTranslations("doctor.waitingRoom");
   const format = useFormat();
   const day = useDay();

@@ -10,7 +10,7 @@ import { DataTable, type Column } from "@/components/ui/data-table";
 import { Pager } from "@/components/ui/pager";
 import { QueryView } from "@/components/ui/query-view";
 import { EmptyState, Notice } from "@/components/ui/states";
-import { errorMessage } from "@/components/trpc/errors";
+import { useErrorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { useFormat } from "@/components/ui/format";
 import { StatusBadge } from "@/components/ui/status-badge";
@@ -26,6 +26,7 @@ type Thread = inferRouterOutputs<AppRouter>["admin"]["issues"]["list"]["items"][
  * message, and "Resolve". The tab (`status=resolved`) and the page (`page`) live in the URL.
  */
 export function IssueList() {
+  const errorMessage = useErrorMessage();
   const t = useTranslations("admin.issues");
   const format = useFormat();
   const resolutionText = useResolutionText();

@@ -8,7 +8,7 @@ import { useTranslations } from "next-intl";
 import { ThreadConversation, textareaClass } from "@/components/issue-threads/thread-conversation";
 import { Field, FormError, SubmitButton, useZodForm, submitWith } from "@/components/ui/form";
 import { ErrorState, LoadingState, Notice } from "@/components/ui/states";
-import { errorMessage } from "@/components/trpc/errors";
+import { useErrorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { useFormat } from "@/components/ui/format";
 import { StatusBadge } from "@/components/ui/status-badge";
@@ -21,6 +21,7 @@ type Notice = { tone: "success" | "warning"; text: string };
 
 /** One issue thread: the order, the pharmacy's message, the replies of both sides, the admin's reply and resolving. */
 export function IssueThread({ uid }: { uid: string }) {
+  const errorMessage = useErrorMessage();
   const t = useTranslations("admin.issues.thread");
   const format = useFormat();
   const trpc = useTRPC();

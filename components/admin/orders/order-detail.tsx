@@ -8,7 +8,7 @@ import { useState, type ReactNode } from "react";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { Card } from "@/components/ui/card";
 import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
-import { errorMessage } from "@/components/trpc/errors";
+import { useErrorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { useFormat } from "@/components/ui/format";
 import { useStatusLabel } from "@/components/ui/status";
@@ -25,6 +25,7 @@ export type Done = (notice: { tone: "success" | "warning"; text: string }) => Pr
 const isNotFound = (error: unknown) => error instanceof TRPCClientError && (error.data as { code?: string } | undefined)?.code === "NOT_FOUND";
 
 export function AdminOrderDetail({ uid }: { uid: string }) {
+  const errorMessage = useErrorMessage();
   const t = useTranslations("admin.orders");
   const format = useFormat();
   const statusLabel = useStatusLabel();

@@ -6,12 +6,13 @@ import { useState, type FormEvent } from "react";
 import { SignInForm } from "@/components/sign-in-form";
 import { TextField, Button } from "@/components/ui/controls";
 import { ErrorState, Notice } from "@/components/ui/states";
-import { errorMessage, fieldErrors } from "@/components/trpc/errors";
+import { useErrorMessage, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { PASSWORD_MIN_LENGTH } from "@/server/auth/password-policy";
 
 /** Choosing a password through a one-time link (invitation or reset); then signing in right here. */
 export function SetPasswordForm({ token, purpose, email }: { token: string; purpose: "INVITATION" | "PASSWORD_RESET"; email: string }) {
+  const errorMessage = useErrorMessage();
   const t = useTranslations("passwordLink");
   const trpc = useTRPC();
   const [mismatch, setMismatch] = useState(false);

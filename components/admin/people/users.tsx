@@ -10,7 +10,7 @@ import { DataTable, type Column } from "@/components/ui/data-table";
 import { QueryView } from "@/components/ui/query-view";
 import { EmptyState, ErrorState, Notice } from "@/components/ui/states";
 import { useFormat } from "@/components/ui/format";
-import { errorMessage } from "@/components/trpc/errors";
+import { useErrorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { StatusBadge } from "@/components/ui/status-badge";
 import type { AppRouter } from "@/server/trpc/router";
@@ -38,6 +38,7 @@ export function Users() {
 }
 
 function UserList({ onLink }: { onLink: LinkShown }) {
+  const errorMessage = useErrorMessage();
   const t = useTranslations("admin.people");
   const format = useFormat();
   const trpc = useTRPC();

@@ -9,7 +9,7 @@ import { Button } from "@/components/ui/controls";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { QueryView } from "@/components/ui/query-view";
 import { EmptyState, ErrorState, Notice } from "@/components/ui/states";
-import { errorMessage } from "@/components/trpc/errors";
+import { useErrorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { useFormat } from "@/components/ui/format";
 import type { AppRouter } from "@/server/trpc/router";
@@ -94,6 +94,7 @@ function PharmacyList() {
 }
 
 function AddPharmacy() {
+  const errorMessage = useErrorMessage();
   const t = useTranslations("admin.pharmacies.add");
   const trpc = useTRPC();
   const refresh = useRefresh();

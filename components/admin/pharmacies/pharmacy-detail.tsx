@@ -7,12 +7,13 @@ import { useState } from "react";
 import { Button } from "@/components/ui/controls";
 import { ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import { useFormat } from "@/components/ui/format";
-import { errorMessage } from "@/components/trpc/errors";
+import { useErrorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { PharmacyForm } from "./pharmacy-form";
 
 /** One pharmacy: its fields to edit, and "Test connection" of its pharmacy-system connector. */
 export function PharmacyDetail({ pharmacyUid }: { pharmacyUid: string }) {
+  const errorMessage = useErrorMessage();
   const t = useTranslations("admin.pharmacies.detail");
   const format = useFormat();
   const trpc = useTRPC();

@@ -6,7 +6,7 @@ import { useMemo, useState } from "react";
 import { z } from "zod";
 import { PdfView } from "@/components/orders/pdf-view";
 import { useFormat } from "@/components/ui/format";
-import { errorMessage } from "@/components/trpc/errors";
+import { useErrorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Button } from "@/components/ui/controls";
@@ -43,6 +43,7 @@ function readAsBase64(file: File): Promise<string> {
 
 /** Render the PDF, or record a signature made outside the service (asked once: it sends the prescription on). */
 export function PrescriptionActions({ prescription, onRenderRequested, awaitingRender }: { prescription: Prescription; onRenderRequested: () => void; awaitingRender: boolean }) {
+  const errorMessage = useErrorMessage();
   const t = useTranslations("admin.prescriptions.actions");
   const format = useFormat();
   const trpc = useTRPC();

@@ -6,7 +6,7 @@ import type { inferRouterOutputs } from "@trpc/server";
 import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 import { useFormat } from "@/components/ui/format";
-import { errorMessage } from "@/components/trpc/errors";
+import { useErrorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { Card, DetailRow } from "@/components/ui/card";
 import { DataTable } from "@/components/ui/data-table";
@@ -24,6 +24,7 @@ const RENDER_POLL_MS = 2_000;
 
 /** One prescription: who and what, its history, its PDF, and render / external sign. */
 export function PrescriptionDetail({ uid }: { uid: string }) {
+  const errorMessage = useErrorMessage();
   const t = useTranslations("admin.prescriptions.detail");
   const format = useFormat();
   const sourceLabel = useSourceLabel();

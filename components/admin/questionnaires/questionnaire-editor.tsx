@@ -8,7 +8,7 @@ import { useEffect, useId, useMemo, useRef, useState, type ChangeEvent } from "r
 import { Button } from "@/components/ui/controls";
 import { ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import { useFormat } from "@/components/ui/format";
-import { errorMessage, fieldErrors } from "@/components/trpc/errors";
+import { useErrorMessage, fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 
 const SurveyPreview = dynamic(() => import("./survey-preview"), { ssr: false, loading: () => <PreviewLoading /> });
@@ -39,6 +39,7 @@ function parseObject(text: string): { value: Record<string, unknown> } | { error
  * Management API's PATCH …/model, and shows its refusals under the model.
  */
 export function QuestionnaireEditor({ questionnaireUid }: { questionnaireUid: string }) {
+  const errorMessage = useErrorMessage();
   const t = useTranslations("admin.questionnaires.editor");
   const trpc = useTRPC();
   const questionnaire = useQuery(trpc.admin.questionnaires.get.queryOptions({ questionnaireUid }, { refetchOnWindowFocus: false }));
@@ -58,6 +59,7 @@ type Loaded = {
 };
 
 function Editor({ questionnaire }: { questionnaire: Loaded }) {
+  const errorMessage = useErrorMessage();
   const t = useTranslations("admin.questionnaires.editor");
   const format = useFormat();
   const trpc = useTRPC();

@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/controls";
 import { useFormat } from "@/components/ui/format";
 import { ThreadConversation } from "@/components/issue-threads/thread-conversation";
 import { ErrorState, LoadingState } from "@/components/ui/states";
-import { errorMessage } from "@/components/trpc/errors";
+import { useErrorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 
 /**
@@ -16,6 +16,7 @@ import { useTRPC } from "@/components/trpc/react";
  * (which the history already shows) opens on request.
  */
 export function IssueThreads({ pharmacyOrderUid }: { pharmacyOrderUid: string }) {
+  const errorMessage = useErrorMessage();
   const t = useTranslations("pharmacy.order.threadList");
   const format = useFormat();
   const trpc = useTRPC();

@@ -7,7 +7,7 @@ import { useEffect, useState } from "react";
 import { IssueThreads } from "./issue-threads";
 import { Card } from "@/components/ui/card";
 import { ErrorState, LoadingState, Notice } from "@/components/ui/states";
-import { errorMessage } from "@/components/trpc/errors";
+import { useErrorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { useFormat } from "@/components/ui/format";
 import { StatusBadge } from "@/components/ui/status-badge";
@@ -22,6 +22,7 @@ const DETAIL_REFRESH_MS = 15_000;
 
 /** A pharmacy order: what it is (order-cards.tsx) on the left, what the pharmacist does with it (the action cards) on the right. */
 export function OrderDetail({ uid }: { uid: string }) {
+  const errorMessage = useErrorMessage();
   const t = useTranslations("pharmacy.order");
   const format = useFormat();
   const trpc = useTRPC();

@@ -68,7 +68,9 @@ describe("POST /waiting-room/register", () => {
   it("estimates from the mean of recent consultations, shared by the doctors consulting", async () => {
     const { t } = await setup();
     const [a, b, c] = [await addDoctor(t, "A"), await addDoctor(t, "B"), await addDoctor(t, "C")];
-    const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
+    // One clock for every time: two Date.now() calls a millisecond apart would make a duration round up.
+    const now = Date.now();
+    const minutesAgo = (m: number) => new Date(now - m * 60_000);
     // Consultations of 20 and 40 minutes ended in the last hour by A and B, one of 30 minutes two hours
     // ago by C: the mean is 30 minutes, and two doctors are consulting (C is not counted).
     for (const [doctor, from, to] of [[c, 150, 120], [a, 50, 30], [b, 45, 5]] as const) {

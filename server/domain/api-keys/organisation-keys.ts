@@ -4,6 +4,7 @@
  * server/auth/api-keys.ts; another organisation's key (or a pharmacy key) is not found here.
  * Creating and revoking are recorded in the audit log, in the same transaction.
  */
+import { errorText } from "@/i18n/error-text";
 import { createApiKey, revokeApiKey } from "@/server/auth/api-keys";
 import { database, type Prisma, type Tx } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
@@ -50,7 +51,7 @@ export async function createOrganisationApiKey(
   input: NewOrganisationApiKey,
 ): Promise<{ key: OrganisationApiKey; plaintext: string }> {
   // A key that may do nothing would authenticate and then be refused everywhere.
-  if (input.permissions.length === 0) throw ValidationError.field("permissions", "Choose at least one permission.");
+  if (input.permissions.length === 0) throw ValidationError.field("permissions", errorText("apiKeys.choosePermission"));
   const db = await database();
   return db.$transaction(async (tx) => {
     const { id, plaintext } = await createApiKey({ ...input, organisationId }, tx);

@@ -7,6 +7,7 @@
  * is not found, like a pharmacy out of reach. Creating and revoking are recorded in the
  * organisation's audit log, in the same transaction.
  */
+import { errorText } from "@/i18n/error-text";
 import { createApiKey, revokeApiKey } from "@/server/auth/api-keys";
 import { database, type Prisma, type Tx } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
@@ -123,12 +124,12 @@ export async function createPharmacyApiKey(
   input: NewPharmacyApiKey,
 ): Promise<{ key: PharmacyApiKey; plaintext: string }> {
   // A key that may do nothing would authenticate and then be refused everywhere.
-  if (input.permissions.length === 0) throw ValidationError.field("permissions", "Choose at least one permission.");
+  if (input.permissions.length === 0) throw ValidationError.field("permissions", errorText("apiKeys.choosePermission"));
   let scope: { pharmacyId: string } | { pharmacyGroupId: string };
   if (input.groupWide) {
-    if (input.pharmacyId) throw ValidationError.field("scope", "A group key is not bound to one pharmacy: choose the group or a pharmacy.");
+    if (input.pharmacyId) throw ValidationError.field("scope", errorText("apiKeys.groupKeyWithPharmacy"));
     const group = await pharmacyGroupInReach(reach);
-    if (!group) throw ValidationError.field("scope", "Only a pharmacist of a pharmacy group can create a group key.");
+    if (!group) throw ValidationError.field("scope", errorText("apiKeys.groupKeyWithoutGroup"));
     scope = { pharmacyGroupId: group.id };
   } else {
     const pharmacy = await pharmacyToActFor(reach, input.pharmacyId ?? null);

@@ -10,6 +10,7 @@
  * page; the outer query merges them. The cursor is the last entry's (time, id): inserts above it do
  * not move the next page.
  */
+import { errorText } from "@/i18n/error-text";
 import { database, Prisma } from "@/server/db/client";
 import type { ActorType } from "@/server/db/generated/enums";
 import { ValidationError } from "@/server/domain/errors";
@@ -76,7 +77,7 @@ function encodeCursor(entry: { at: Date; id: string }): string {
 function decodeCursor(cursor: string): { at: Date; id: string } {
   const [at, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
   const date = new Date(at ?? "");
-  if (!id || Number.isNaN(date.getTime())) throw ValidationError.field("cursor", "Not a cursor of this list.");
+  if (!id || Number.isNaN(date.getTime())) throw ValidationError.field("cursor", errorText("audit.badCursor"));
   return { at: date, id };
 }
 

@@ -1,3 +1,4 @@
+import { errorText } from "@/i18n/error-text";
 import { database, type Prisma } from "@/server/db/client";
 import { isUniqueViolation } from "@/server/db/errors";
 import type { Actor } from "@/server/domain/actor";
@@ -96,7 +97,7 @@ export async function deleteProduct(organisationId: string, productId: string, a
     const product = await tx.product.findFirst({ where: { id: productId, organisationId, ...live }, select: { id: true, displayName: true } });
     if (!product) throw new NotFoundError();
     const skus = await tx.sku.count({ where: { productId, deletedAt: null } });
-    if (skus > 0) throw new ConflictError(`The product still has ${skus} SKU${skus === 1 ? "" : "s"}: delete them first.`);
+    if (skus > 0) throw new ConflictError(errorText("catalogue.productHasSkus", { count: skus }));
     await tx.product.update({ where: { id: productId }, data: { deletedAt: new Date() } });
     await recordAuditEvent(tx, organisationId, actor, {
       entity: "product",
@@ -107,7 +108,7 @@ export async function deleteProduct(organisationId: string, productId: string, a
   });
 }
 
-const DUPLICATE_SHOP_PRODUCT = "This shop already lists a product under this external id.";
+const DUPLICATE_SHOP_PRODUCT = errorText("catalogue.duplicateShopProduct");
 
 /**
  * Lists a product in a shop under the shop's own id of it (what shop SKUs hang from). The external
@@ -125,7 +126,7 @@ export async function createShopProduct(
       const product = await tx.product.findFirst({ where: { id: productId, organisationId, ...live }, select: { id: true, displayName: true } });
       if (!product) throw new NotFoundError();
       const shop = await tx.shop.findFirst({ where: { id: input.shopId, organisationId }, select: { id: true, displayName: true } });
-      if (!shop) throw ValidationError.field("shop_uid", "Shop not found.");
+      if (!shop) throw ValidationError.field("shop_uid", errorText("catalogue.shopNotFound"));
       const clash = await tx.shopProduct.findFirst({ where: { shopId: shop.id, externalId: input.externalId }, select: { id: true } });
       if (clash) throw duplicateShopProduct();
       const shopProduct = await tx.shopProduct.create({ data: { shopId: shop.id, productId, externalId: input.externalId } });

@@ -1,3 +1,4 @@
+import { errorText } from "@/i18n/error-text";
 import { database, type Db, type Prisma, type Tx } from "@/server/db/client";
 import { isUniqueViolation } from "@/server/db/errors";
 import type { Actor } from "@/server/domain/actor";
@@ -15,18 +16,14 @@ export type ShopSkuFields = {
   lastSyncedStock: number | null;
 };
 
-const DUPLICATE = "Shop SKU already exists";
 
 /**
  * A duplicate, with the field it clashes on for forms (the REST body is the message alone). A race
  * caught by the unique indexes does not say which: both fields are named.
  */
 function duplicate(on: ("sku_uid" | "shop_variation_id")[]) {
-  const messages = {
-    sku_uid: "This shop already has a shop SKU for this SKU.",
-    shop_variation_id: "This shop already has a shop SKU with this variation id.",
-  };
-  return new ConflictError(DUPLICATE, {}, Object.fromEntries(on.map((field) => [field, [messages[field]]])));
+  const messages = { sku_uid: errorText("catalogue.duplicateShopSkuForSku"), shop_variation_id: errorText("catalogue.duplicateShopSkuVariation") };
+  return new ConflictError(errorText("catalogue.duplicateShopSku"), {}, Object.fromEntries(on.map((field) => [field, [messages[field]]])));
 }
 
 /** The organisation's shops, by name (the admin tool's shop pickers). */
@@ -94,14 +91,14 @@ async function checkReferences(
   refs: { shopId: string; shopProductId: string; skuId: string | null },
 ) {
   const shop = await tx.shop.findFirst({ where: { id: refs.shopId, organisationId } });
-  if (!shop) throw ValidationError.field("shop_uid", "Shop not found.");
+  if (!shop) throw ValidationError.field("shop_uid", errorText("catalogue.shopNotFound"));
   const shopProduct = await tx.shopProduct.findFirst({ where: { id: refs.shopProductId, shopId: refs.shopId } });
-  if (!shopProduct) throw ValidationError.field("shop_product_uid", "Shop product not found in this shop.");
+  if (!shopProduct) throw ValidationError.field("shop_product_uid", errorText("catalogue.shopProductNotFound"));
   if (refs.skuId) {
     const sku = await tx.sku.findFirst({ where: { id: refs.skuId, organisationId, deletedAt: null } });
-    if (!sku) throw ValidationError.field("sku_uid", "SKU not found.");
+    if (!sku) throw ValidationError.field("sku_uid", errorText("catalogue.skuNotFound"));
     if (sku.productId !== shopProduct.productId) {
-      throw ValidationError.field("sku_uid", "The SKU belongs to another product than the shop product.");
+      throw ValidationError.field("sku_uid", errorText("catalogue.skuOfAnotherProduct"));
     }
   }
 }

@@ -1,3 +1,4 @@
+import { errorText } from "@/i18n/error-text";
 import { database, type Db, type Tx } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
 import { recordAuditEvent } from "@/server/domain/audit/record";
@@ -47,7 +48,7 @@ export async function getSku(organisationId: string, skuId: string) {
 
 async function requireProduct(db: Db | Tx, organisationId: string, productId: string) {
   const product = await db.product.findFirst({ where: { id: productId, organisationId, deletedAt: null } });
-  if (!product) throw ValidationError.field("product_uid", "Product not found.");
+  if (!product) throw ValidationError.field("product_uid", errorText("catalogue.productNotFound"));
   return product;
 }
 

@@ -1,3 +1,4 @@
+import { errorText } from "@/i18n/error-text";
 import { database } from "@/server/db/client";
 import { ConflictError, NotFoundError } from "@/server/domain/errors";
 import { createOrder } from "@/server/domain/orders/create-order";
@@ -7,6 +8,8 @@ import { draftIdOfToken } from "./queries";
 import { CHECKOUT_CURRENCY, isCheckoutExpired, type CheckoutAddress, type CheckoutRequest } from "./checkout-request";
 
 export type CompletedCheckout = { orderId: string; alreadyCompleted: boolean };
+
+const checkoutClosed = () => new ConflictError(errorText("checkouts.closed"), { code: "checkout_closed" });
 
 /** The order's external_id: the caller's external_order_id, else one derived from the draft. */
 export const checkoutOrderExternalId = (draft: { legacyId: bigint }, request: CheckoutRequest) =>
@@ -33,8 +36,8 @@ export async function completeCheckout(draftOrderId: string): Promise<CompletedC
   if (!draft || draft.kind === "RESERVATION") throw new NotFoundError();
   if (draft.status === "completed" && draft.orderId) return { orderId: draft.orderId, alreadyCompleted: true };
   const request = draft.request as CheckoutRequest;
-  if (draft.status !== "open") throw new ConflictError("This checkout can no longer be completed.", { code: "checkout_closed" });
-  if (isCheckoutExpired(request)) throw new ConflictError("This checkout has expired.", { code: "checkout_expired" });
+  if (draft.status !== "open") throw checkoutClosed();
+  if (isCheckoutExpired(request)) throw new ConflictError(errorText("checkouts.expired"), { code: "checkout_expired" });
 
   const shopSkus = await db.shopSku.findMany({
     where: { id: { in: draft.lines.flatMap((l) => (l.shopSkuId ? [l.shopSkuId] : [])) } },
@@ -94,7 +97,7 @@ export async function completeCheckout(draftOrderId: string): Promise<CompletedC
       const changed = await tx.$executeRaw`
         UPDATE "DraftOrder" SET "status" = 'completed', "orderId" = ${orderId}, "completedAt" = now(), "updatedAt" = now()
          WHERE "id" = ${draft.id} AND "status" = 'open'`;
-      if (changed !== 1) throw new ConflictError("This checkout can no longer be completed.", { code: "checkout_closed" });
+      if (changed !== 1) throw checkoutClosed();
     });
     return { orderId, alreadyCompleted: false };
   } catch (error) {

@@ -1,3 +1,4 @@
+import { errorText } from "@/i18n/error-text";
 import { database } from "@/server/db/client";
 import { ConflictError } from "@/server/domain/errors";
 import { recordPatientDoctorMeetingUpdated } from "@/server/domain/events/organisation-events";
@@ -24,9 +25,9 @@ export async function completeConsultation(
       const own = entry.doctorId === doctorId;
       if (entry.status === WAITING_ROOM_STATUS.completed && own) return { queueUid: entry.id, changed: false };
       if (entry.status !== WAITING_ROOM_STATUS.allocated) {
-        throw new ConflictError(`A waiting-room entry in status "${entry.status}" cannot be completed: only an allocated one can.`);
+        throw new ConflictError(errorText("meetings.cannotComplete", { status: entry.status }));
       }
-      if (!own) throw new ConflictError("Another doctor holds this consultation.", { code: "not_your_consultation" });
+      if (!own) throw new ConflictError(errorText("meetings.notYourConsultation"), { code: "not_your_consultation" });
       await tx.waitingRoomEntry.update({ where: { id: entry.id }, data: { status: WAITING_ROOM_STATUS.completed, completedAt: now } });
       const meeting = await tx.meeting.update({ where: { waitingRoomEntryId: entry.id }, data: { endsAt: now }, select: { id: true } });
       await recordPatientDoctorMeetingUpdated(tx, organisationId, { meeting_uid: meeting.id, change: "completed", status: null });

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { errorText } from "@/i18n/error-text";
 import { database } from "@/server/db/client";
 import { isUniqueViolation } from "@/server/db/errors";
 import { ConflictError, ValidationError } from "@/server/domain/errors";
@@ -21,7 +22,7 @@ export type Allocation = {
 };
 
 const doctorBusy = (queueUid: string | null) =>
-  new ConflictError("The doctor is already consulting a patient: complete that consultation first.", {
+  new ConflictError(errorText("meetings.doctorBusy"), {
     code: "doctor_busy",
     details: queueUid ? { queue_uid: queueUid } : {},
   });
@@ -49,7 +50,7 @@ export async function takeNextPatient(organisationId: string, doctorId: string, 
       async (tx) => {
         const doctors = await tx.$queryRaw<{ id: string }[]>`
           SELECT "id" FROM "Doctor" WHERE "id" = ${doctorId} AND "organisationId" = ${organisationId} FOR UPDATE`;
-        if (doctors.length === 0) throw ValidationError.field("doctor_uid", "No doctor with this uid in the organisation.");
+        if (doctors.length === 0) throw ValidationError.field("doctor_uid", errorText("fields.unknownDoctor"));
         const current = await tx.waitingRoomEntry.findFirst({
           where: { doctorId, status: WAITING_ROOM_STATUS.allocated },
           select: { id: true },

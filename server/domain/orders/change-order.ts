@@ -1,3 +1,5 @@
+import { errorText } from "@/i18n/error-text";
+import { pharmacyOrderStatusText } from "@/server/domain/pharmacy-orders/status-text";
 import { database, type Tx } from "@/server/db/client";
 import { isUniqueViolation } from "@/server/db/errors";
 import { actorColumns, type Actor } from "@/server/domain/actor";
@@ -194,7 +196,7 @@ export async function cancelFulfillment(
     if (fulfillment.pharmacyOrder) {
       const po = await lockPharmacyOrder(tx, fulfillment.pharmacyOrder.pharmacyId, fulfillment.pharmacyOrder.id);
       if (!CANCELLABLE_PHARMACY_STATUSES.includes(po.status)) {
-        throw new ConflictError(`The fulfillment is no longer cancellable: its pharmacy order is ${po.status}.`);
+        throw new ConflictError(errorText("orders.fulfillmentNotCancellable", { status: pharmacyOrderStatusText(po.status) }));
       }
       // An order completed once and reopened (on-hold) gets its stock back and its payouts flagged.
       await cancelLockedPharmacyOrder(tx, po, actor);

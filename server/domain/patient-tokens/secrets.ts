@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { errorText } from "@/i18n/error-text";
 import { forgetPatientTokenSecret } from "@/server/auth/patient-tokens";
 import { database } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
@@ -32,8 +33,8 @@ export type NewPatientTokenSecret = { organisationId: string; displayName: strin
 
 function checkedText(field: string, value: string, max: number): string {
   const text = value.trim();
-  if (!text) throw ValidationError.field(field, "This field may not be blank.");
-  if (text.length > max) throw ValidationError.field(field, `Ensure this field has no more than ${max} characters.`);
+  if (!text) throw ValidationError.field(field, errorText("fields.notBlank"));
+  if (text.length > max) throw ValidationError.field(field, errorText("fields.maxLength", { maximum: max }));
   return text;
 }
 

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { errorText } from "@/i18n/error-text";
 import { database, type Tx } from "@/server/db/client";
 import { isUniqueViolation } from "@/server/db/errors";
 import { recordAuditEvent } from "@/server/domain/audit/record";
@@ -185,16 +186,15 @@ export async function listProfileFieldDefinitions(organisationId: string): Promi
 
 // The key is what the APIs name (`fields[].field`, `?field=`): short, lowercase, stable.
 const FIELD_KEY = /^[a-z][a-z0-9_]*$/;
-const KEY_TAKEN = "The organisation already has a profile field with this key.";
 
 export type ProfileFieldInput = { displayName: string; type: string; source: string };
 
 function checkedDefinition(input: ProfileFieldInput, errors: FieldErrorCollector): ProfileFieldInput {
   const displayName = input.displayName.trim();
-  if (!displayName) errors.add(["displayName"], "This field may not be blank.");
-  else if (displayName.length > 200) errors.add(["displayName"], "Ensure this field has no more than 200 characters.");
-  if (!isCheckable(input.type)) errors.add(["type"], `Choose one of: ${PATIENT_FIELD_TYPES.join(", ")}.`);
-  if (!(PATIENT_FIELD_SOURCES as readonly string[]).includes(input.source)) errors.add(["source"], `Choose one of: ${PATIENT_FIELD_SOURCES.join(", ")}.`);
+  if (!displayName) errors.add(["displayName"], errorText("fields.notBlank"));
+  else if (displayName.length > 200) errors.add(["displayName"], errorText("fields.maxLength", { maximum: 200 }));
+  if (!isCheckable(input.type)) errors.add(["type"], errorText("fields.chooseOneOf", { values: PATIENT_FIELD_TYPES.join(", ") }));
+  if (!(PATIENT_FIELD_SOURCES as readonly string[]).includes(input.source)) errors.add(["source"], errorText("fields.chooseOneOf", { values: PATIENT_FIELD_SOURCES.join(", ") }));
   return { ...input, displayName };
 }
 
@@ -202,8 +202,8 @@ function checkedDefinition(input: ProfileFieldInput, errors: FieldErrorCollector
 export async function addProfileFieldDefinition(organisationId: string, userId: string, input: ProfileFieldInput & { key: string }): Promise<{ id: string }> {
   const errors = new FieldErrorCollector();
   const key = input.key.trim();
-  if (!key) errors.add(["key"], "This field may not be blank.");
-  else if (key.length > 64 || !FIELD_KEY.test(key)) errors.add(["key"], "Use at most 64 lowercase letters, digits and underscores, starting with a letter.");
+  if (!key) errors.add(["key"], errorText("fields.notBlank"));
+  else if (key.length > 64 || !FIELD_KEY.test(key)) errors.add(["key"], errorText("profileFields.keyFormat"));
   const definition = checkedDefinition(input, errors);
   errors.throwIfAny();
   const db = await database();
@@ -219,7 +219,7 @@ export async function addProfileFieldDefinition(organisationId: string, userId: 
       return created;
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw ValidationError.field("key", KEY_TAKEN);
+    if (isUniqueViolation(error)) throw ValidationError.field("key", errorText("profileFields.keyTaken"));
     throw error;
   }
 }
@@ -238,7 +238,7 @@ export async function changeProfileFieldDefinition(organisationId: string, userI
       SELECT "key", "displayName", "type", "source" FROM "PatientFieldDefinition" WHERE "id" = ${fieldId} AND "organisationId" = ${organisationId} FOR UPDATE`;
     if (!current) throw new NotFoundError();
     if (definition.type !== current.type && (await tx.patientProperty.count({ where: { fieldId } })) > 0) {
-      throw ValidationError.field("type", "Patients already have values for this field, so its type cannot change.");
+      throw ValidationError.field("type", errorText("profileFields.typeInUse"));
     }
     const changes = (["displayName", "type", "source"] as const).filter((k) => definition[k] !== current[k]);
     if (changes.length === 0) return;

@@ -1,3 +1,4 @@
+import { errorText } from "@/i18n/error-text";
 import { checkOutgoingTarget } from "@/server/http/target-guard";
 import { database, Prisma, type Tx } from "@/server/db/client";
 import { isUniqueViolation } from "@/server/db/errors";
@@ -26,7 +27,7 @@ export type PharmacyFields = {
   systemConnector: ConnectorInput;
 };
 
-const LOCATION_TAKEN = "Another pharmacy of the organisation has this location id.";
+const locationTaken = () => ValidationError.field("locationId", errorText("pharmacies.locationTaken"));
 
 const pharmacySelect = {
   id: true,
@@ -112,7 +113,7 @@ async function uniqueLocation<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (isUniqueViolation(error)) throw ValidationError.field("locationId", LOCATION_TAKEN);
+    if (isUniqueViolation(error)) throw locationTaken();
     throw error;
   }
 }
@@ -120,7 +121,7 @@ async function uniqueLocation<T>(work: () => Promise<T>): Promise<T> {
 async function checkLocationFree(tx: Tx, organisationId: string, locationId: string | null, exceptId?: string): Promise<void> {
   if (!locationId) return;
   const taken = await tx.pharmacy.findFirst({ where: { organisationId, locationId, ...(exceptId ? { id: { not: exceptId } } : {}) }, select: { id: true } });
-  if (taken) throw ValidationError.field("locationId", LOCATION_TAKEN);
+  if (taken) throw locationTaken();
 }
 
 export async function createPharmacy(organisationId: string, adminUserId: string, fields: PharmacyFields): Promise<AdminPharmacy> {

@@ -1,6 +1,7 @@
+import { errorText, type Message } from "@/i18n/error-text";
 import { database } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
-import { BadRequestError, NotFoundError, ValidationError, type FieldErrors } from "@/server/domain/errors";
+import { BadRequestError, NotFoundError, ValidationError, type DomainError, type FieldMessages } from "@/server/domain/errors";
 import { applyStatusChange, assertSettableStatus, onHoldComment, type StatusChange } from "./change-status";
 import { lockPharmacyOrderInScope } from "./lock";
 import { PHARMACY_ORDER_STATUS } from "./statuses";
@@ -9,10 +10,13 @@ const BULK_STATUS_CHANGE_LIMIT = 200;
 
 export type BulkStatusChangeError = "not_found" | "bad_request" | "invalid";
 
-/** One selected order's outcome; `changed` false means it already had the status (nothing recorded). */
+/**
+ * One selected order's outcome; `changed` false means it already had the status (nothing recorded).
+ * A refusal's message and fields as thrown (keyed), for the portal to word in its caller's language.
+ */
 export type BulkStatusChangeResult =
   | { uid: string; ok: true; changed: boolean }
-  | { uid: string; ok: false; error: BulkStatusChangeError; message: string; fields?: FieldErrors };
+  | { uid: string; ok: false; error: BulkStatusChangeError; message: Message; fields?: FieldMessages };
 
 /**
  * The portal's bulk status update: the rule of a single change (applyStatusChange) for each of
@@ -36,9 +40,9 @@ export async function bulkChangePharmacyOrderStatus(
 ): Promise<BulkStatusChangeResult[]> {
   const db = await database();
   const uids = [...new Set(pharmacyOrderIds)];
-  if (uids.length === 0) throw ValidationError.field("pharmacy_order_uids", "Select at least one order.");
+  if (uids.length === 0) throw ValidationError.field("pharmacy_order_uids", errorText("pharmacyOrders.selectAtLeastOne"));
   if (uids.length > BULK_STATUS_CHANGE_LIMIT) {
-    throw ValidationError.field("pharmacy_order_uids", `Ensure this field has no more than ${BULK_STATUS_CHANGE_LIMIT} elements.`);
+    throw ValidationError.field("pharmacy_order_uids", errorText("fields.maxItems", { maximum: BULK_STATUS_CHANGE_LIMIT }));
   }
   assertSettableStatus(change.status);
   const checked: StatusChange =
@@ -60,8 +64,9 @@ export async function bulkChangePharmacyOrderStatus(
 }
 
 function failure(uid: string, error: unknown): BulkStatusChangeResult {
-  if (error instanceof NotFoundError) return { uid, ok: false, error: "not_found", message: error.message };
-  if (error instanceof BadRequestError) return { uid, ok: false, error: "bad_request", message: error.message };
-  if (error instanceof ValidationError) return { uid, ok: false, error: "invalid", message: error.message, fields: error.fields };
+  const messageOf = (refusal: DomainError) => refusal.text ?? refusal.message;
+  if (error instanceof NotFoundError) return { uid, ok: false, error: "not_found", message: messageOf(error) };
+  if (error instanceof BadRequestError) return { uid, ok: false, error: "bad_request", message: messageOf(error) };
+  if (error instanceof ValidationError) return { uid, ok: false, error: "invalid", message: messageOf(error), fields: error.fieldMessages };
   throw error;
 }

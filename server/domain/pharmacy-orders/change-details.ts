@@ -1,3 +1,4 @@
+import { errorText } from "@/i18n/error-text";
 import { database } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
 import { BadRequestError, NotFoundError, ValidationError } from "@/server/domain/errors";
@@ -13,7 +14,7 @@ import {
 import { assertOrderAsExpected, type ExpectedOrderState } from "./expected-state";
 import { DELIVERY_TYPES, isLivePharmacyOrderStatus, type DeliveryType } from "./statuses";
 
-const notInQueue = (status: string) => new BadRequestError(`The order is ${status}; it is no longer in the pharmacy's queue.`);
+const notInQueue = (status: string) => new BadRequestError(errorText("pharmacyOrders.notInQueue", { status }));
 
 /**
  * The priority shown on a pharmacy order, changed in a portal. Priority belongs to the order
@@ -37,7 +38,7 @@ export async function changePharmacyOrderPriority(
 ): Promise<boolean> {
   const db = await database();
   if (!Number.isInteger(priority) || priority < ORDER_PRIORITY_MIN || priority > ORDER_PRIORITY_MAX) {
-    throw ValidationError.field("priority", `Enter an integer from ${ORDER_PRIORITY_MIN} to ${ORDER_PRIORITY_MAX}.`);
+    throw ValidationError.field("priority", errorText("fields.integerBetween", { min: ORDER_PRIORITY_MIN, max: ORDER_PRIORITY_MAX }));
   }
   return db.$transaction(async (tx) => {
     // Read, not locked: the order is locked first, as every order-level command does (no lock-order inversion).
@@ -74,7 +75,7 @@ export async function changePharmacyOrderDeliveryType(
 ): Promise<boolean> {
   const db = await database();
   if (!(DELIVERY_TYPES as readonly string[]).includes(deliveryType)) {
-    throw ValidationError.field("delivery_type", `Must be one of: ${DELIVERY_TYPES.join(", ")}.`);
+    throw ValidationError.field("delivery_type", errorText("fields.oneOf", { values: DELIVERY_TYPES.join(", ") }));
   }
   return db.$transaction(async (tx) => {
     const order = await lockPharmacyOrderInScope(tx, scope, pharmacyOrderId);

@@ -1,3 +1,4 @@
+import { errorText } from "@/i18n/error-text";
 import { database, type Tx } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
 import { BadRequestError, ValidationError } from "@/server/domain/errors";
@@ -5,23 +6,23 @@ import { cancelLockedPharmacyOrder } from "./cancel";
 import { assertOrderAsExpected, type ExpectedOrderState } from "./expected-state";
 import { issueDescription, openIssueThread } from "./issue-threads";
 import { announcePharmacyOrderUpdate, lockPharmacyOrder, recordStatusChange, type LockedPharmacyOrder } from "./lock";
-import { ON_HOLD_COMMENT_REQUIRED, PHARMACY_ORDER_STATUS, SETTABLE_PHARMACY_ORDER_STATUSES, type SettablePharmacyOrderStatus } from "./statuses";
+import { PHARMACY_ORDER_STATUS, SETTABLE_PHARMACY_ORDER_STATUSES, type SettablePharmacyOrderStatus } from "./statuses";
 
 /** A cancelled order is final. */
-const cancelledIsFinal = () => new BadRequestError("A cancelled order cannot be changed.", { code: "order_cancelled" });
+const cancelledIsFinal = () => new BadRequestError(errorText("pharmacyOrders.cancelledIsFinal"), { code: "order_cancelled" });
 
 export type StatusChange = { status: SettablePharmacyOrderStatus; comment?: string | null };
 
 /** A status the caller may set (every status but completed); otherwise a ValidationError on `status`. */
 export function assertSettableStatus(status: string): asserts status is SettablePharmacyOrderStatus {
   if (!(SETTABLE_PHARMACY_ORDER_STATUSES as readonly string[]).includes(status)) {
-    throw ValidationError.field("status", `Must be one of: ${SETTABLE_PHARMACY_ORDER_STATUSES.join(", ")}.`);
+    throw ValidationError.field("status", errorText("fields.oneOf", { values: SETTABLE_PHARMACY_ORDER_STATUSES.join(", ") }));
   }
 }
 
 /** The on-hold comment: required (trimmed, not blank, ≤ 5000 characters) to put an order on hold. */
 export function onHoldComment(comment: string | null | undefined): string {
-  return issueDescription(comment, "comment", ON_HOLD_COMMENT_REQUIRED);
+  return issueDescription(comment, "comment", errorText("pharmacyOrders.onHoldCommentRequired"));
 }
 
 /**

@@ -1,3 +1,4 @@
+import { errorText } from "@/i18n/error-text";
 import { database } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
 import { BadRequestError } from "@/server/domain/errors";
@@ -39,7 +40,7 @@ export async function openClarificationRequest(
     const order = await lockPharmacyOrderInScope(tx, scope, pharmacyOrderId);
     assertOrderAsExpected(order, expected);
     if (order.status === PHARMACY_ORDER_STATUS.cancelled) {
-      throw new BadRequestError("A cancelled order cannot get a clarification request.");
+      throw new BadRequestError(errorText("pharmacyOrders.cancelledNoClarification"));
     }
     if (order.status === PHARMACY_ORDER_STATUS.onHold) {
       const thread = await openIssueThread(tx, order.id, description, actor);

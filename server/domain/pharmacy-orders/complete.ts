@@ -1,3 +1,4 @@
+import { errorText } from "@/i18n/error-text";
 import { database, type Tx } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
 import { BadRequestError } from "@/server/domain/errors";
@@ -11,7 +12,6 @@ import { PHARMACY_ORDER_STATUS } from "./statuses";
 export { CARRIERS } from "./shipments";
 export type TrackingLink = { trackingLink: string; carrier: Carrier };
 
-const ALREADY_COMPLETED_WITH_TRACKING = "The order is already completed; tracking data cannot be added to it.";
 
 /**
  * complete_order, in one transaction under the order's row lock: status completed; the stock of
@@ -44,11 +44,11 @@ export async function completeLockedPharmacyOrder(
   actor: Actor,
 ): Promise<void> {
   if (order.status === PHARMACY_ORDER_STATUS.completed) {
-    if (trackingLinks.length > 0) throw new BadRequestError(ALREADY_COMPLETED_WITH_TRACKING, { code: "order_completed" });
+    if (trackingLinks.length > 0) throw new BadRequestError(errorText("pharmacyOrders.completedNoTracking"), { code: "order_completed" });
     return;
   }
   if (order.status === PHARMACY_ORDER_STATUS.cancelled) {
-    throw new BadRequestError("A cancelled order cannot be completed.", { code: "order_cancelled" });
+    throw new BadRequestError(errorText("pharmacyOrders.cancelledNoCompletion"), { code: "order_cancelled" });
   }
   const now = new Date();
   // Stock and money move at the first completion only (an order may leave completed and come back).

@@ -1,4 +1,6 @@
+import { errorText } from "@/i18n/error-text";
 import { ConflictError } from "@/server/domain/errors";
+import { pharmacyOrderStatusText } from "./status-text";
 
 /**
  * What the caller's page showed of a pharmacy order when the pharmacist chose an action. A command
@@ -21,8 +23,12 @@ export function assertOrderAsExpected(
     (field) => expected[field] !== undefined && current[field] !== undefined && expected[field] !== current[field],
   );
   if (changed.length === 0) return;
-  const what = changed.map((field) => `${field === "deliveryType" ? "delivery type" : field} is now ${String(current[field])}`).join(", ");
-  throw new ConflictError(`The order was changed meanwhile (${what}). Check the order as it is now and try again.`, {
+  const changes = changed.map((field) =>
+    field === "status"
+      ? errorText("pharmacyOrders.changed.status", { status: pharmacyOrderStatusText(String(current.status)) })
+      : errorText(`pharmacyOrders.changed.${field}`, { value: String(current[field]) }),
+  );
+  throw new ConflictError(errorText("pharmacyOrders.changedMeanwhile", { changes }), {
     code: "order_changed",
     details: Object.fromEntries(changed.map((field) => [field, current[field]])),
   });

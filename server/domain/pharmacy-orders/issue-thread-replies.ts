@@ -1,3 +1,4 @@
+import { errorText } from "@/i18n/error-text";
 import { database } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
 import { recordAuditEvent } from "@/server/domain/audit/record";
@@ -30,7 +31,7 @@ export async function replyToIssueThread(
       select: { id: true, status: true, pharmacyOrderId: true, pharmacyOrder: { select: { name: true, organisationId: true } } },
     });
     if (!thread) throw new NotFoundError();
-    if (thread.status !== "OPEN") throw new BadRequestError("This thread is resolved and takes no more replies.", { code: "thread_resolved" });
+    if (thread.status !== "OPEN") throw new BadRequestError(errorText("issueThreads.resolvedNoReplies"), { code: "thread_resolved" });
     const message = await tx.adminIssueMessage.create({
       data: { threadId: thread.id, body, side: reply.side, authorType: "USER", authorUserId: actor.userId },
       select: { id: true },

@@ -1,3 +1,4 @@
+import { errorText, type Message } from "@/i18n/error-text";
 import type { Tx } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
 import { ValidationError } from "@/server/domain/errors";
@@ -8,11 +9,11 @@ const ISSUE_DESCRIPTION_MAX_LENGTH = 5000;
  * The text of an admin issue thread (an on-hold comment, a clarification request's description):
  * trimmed, not blank, at most 5000 characters; otherwise a ValidationError on `field`.
  */
-export function issueDescription(raw: string | null | undefined, field: string, requiredMessage = "This field is required."): string {
+export function issueDescription(raw: string | null | undefined, field: string, requiredMessage: Message = errorText("fields.required")): string {
   const text = typeof raw === "string" ? raw.trim() : "";
   if (!text) throw ValidationError.field(field, requiredMessage);
   if (text.length > ISSUE_DESCRIPTION_MAX_LENGTH) {
-    throw ValidationError.field(field, `Ensure this field has no more than ${ISSUE_DESCRIPTION_MAX_LENGTH} characters.`);
+    throw ValidationError.field(field, errorText("fields.maxLength", { maximum: ISSUE_DESCRIPTION_MAX_LENGTH }));
   }
   return text;
 }

@@ -96,7 +96,8 @@ describe("bulkChangePharmacyOrderStatus", () => {
       { uid: b.id, ok: true, changed: true },
       { uid: a.id, ok: true, changed: true },
       { uid: same.id, ok: true, changed: false },
-      { uid: cancelled.id, ok: false, error: "bad_request", message: "A cancelled order cannot be changed." },
+      // Keyed, for the portal to word in its caller's language (server/trpc/routers/pharmacy-orders.ts).
+      { uid: cancelled.id, ok: false, error: "bad_request", message: expect.objectContaining({ key: "pharmacyOrders.cancelledIsFinal", english: "A cancelled order cannot be changed." }) },
       { uid: foreign.id, ok: false, error: "not_found", message: "Resource not found" },
       { uid: unknown, ok: false, error: "not_found", message: "Resource not found" },
     ]);

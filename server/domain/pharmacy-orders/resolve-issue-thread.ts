@@ -1,3 +1,4 @@
+import { errorText } from "@/i18n/error-text";
 import { database, type Tx } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
 import { recordAuditEvent } from "@/server/domain/audit/record";
@@ -22,7 +23,7 @@ export type ResolveOutcome = {
 function resolutionNote(raw: string | null | undefined): string | null {
   const text = typeof raw === "string" ? raw.trim() : "";
   if (text.length > RESOLUTION_NOTE_MAX_LENGTH) {
-    throw ValidationError.field("note", `Ensure this field has no more than ${RESOLUTION_NOTE_MAX_LENGTH} characters.`);
+    throw ValidationError.field("note", errorText("fields.maxLength", { maximum: RESOLUTION_NOTE_MAX_LENGTH }));
   }
   return text || null;
 }

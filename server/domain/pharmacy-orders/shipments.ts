@@ -1,3 +1,4 @@
+import { errorText } from "@/i18n/error-text";
 import { database, type Tx } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
 import { BadRequestError, FieldErrorCollector } from "@/server/domain/errors";
@@ -47,13 +48,13 @@ function checkShipment(input: ShipmentInput): NewShipment {
   const carrier = input.carrier?.trim() || null;
   if (trackingUrl !== null) {
     if (trackingUrl.length > TRACKING_URL_MAX_LENGTH) {
-      errors.add(["tracking_url"], `Ensure this field has no more than ${TRACKING_URL_MAX_LENGTH} characters.`);
-    } else if (!isHttpUrl(trackingUrl)) errors.add(["tracking_url"], "Enter a valid http(s) URL.");
+      errors.add(["tracking_url"], errorText("fields.maxLength", { maximum: TRACKING_URL_MAX_LENGTH }));
+    } else if (!isHttpUrl(trackingUrl)) errors.add(["tracking_url"], errorText("fields.httpUrl"));
   }
   if (trackingNumber !== null && trackingNumber.length > TRACKING_NUMBER_MAX_LENGTH) {
-    errors.add(["tracking_number"], `Ensure this field has no more than ${TRACKING_NUMBER_MAX_LENGTH} characters.`);
+    errors.add(["tracking_number"], errorText("fields.maxLength", { maximum: TRACKING_NUMBER_MAX_LENGTH }));
   }
-  if (carrier !== null && !(CARRIERS as readonly string[]).includes(carrier)) errors.add(["carrier"], `Must be one of: ${CARRIERS.join(", ")}.`);
+  if (carrier !== null && !(CARRIERS as readonly string[]).includes(carrier)) errors.add(["carrier"], errorText("fields.oneOf", { values: CARRIERS.join(", ") }));
   errors.throwIfAny();
   return { trackingUrl, trackingNumber, carrierName: carrier as Carrier | null };
 }
@@ -76,7 +77,7 @@ export async function addShipment(
   return db.$transaction(async (tx) => {
     const order = await lockPharmacyOrderInScope(tx, { pharmacyIds }, pharmacyOrderId);
     assertOrderAsExpected(order, expected);
-    if (order.status === PHARMACY_ORDER_STATUS.cancelled) throw new BadRequestError("A cancelled order cannot get a shipment.");
+    if (order.status === PHARMACY_ORDER_STATUS.cancelled) throw new BadRequestError(errorText("pharmacyOrders.cancelledNoShipment"));
     const [created] = await appendShipments(tx, order.id, [shipment]);
     await recordPharmacyOrderChange(tx, [order], PHARMACY_ORDER_CHANGE.shipmentAdded, actor, `#${created.sequenceNumber}`);
     return { id: created.id, sequenceNumber: created.sequenceNumber };

@@ -39,8 +39,6 @@ export function statusChangesFrom(status: string): SettablePharmacyOrderStatus[]
 /** Whether complete_order completes an order now in `status` (completed again is a no-op; cancelled is refused). */
 export const canCompleteFrom = (status: string): boolean => isLivePharmacyOrderStatus(status);
 
-export const ON_HOLD_COMMENT_REQUIRED = "A comment is required when setting an order on hold";
-
 /** Carriers a shipment may name (complete_order's tracking links and portal shipments alike). */
 export const CARRIERS = ["DHL", "DPD", "UPS", "Hermes", "FedEx", "Other"] as const;
 export type Carrier = (typeof CARRIERS)[number];

@@ -1,3 +1,4 @@
+import { errorText } from "@/i18n/error-text";
 import { database, type Tx } from "@/server/db/client";
 import { actorColumns, type Actor } from "@/server/domain/actor";
 import { createHash } from "node:crypto";
@@ -10,6 +11,7 @@ import { prescriptionDocumentProps, renderPrescriptionDocument } from "./render-
 import { copyRenderedToSigned, renderedPdfOf, storeSignedPdf, type SignedCopy } from "./signed-copy";
 import { qesSignerFor } from "./signer";
 import { normalisePrescriptionStatus, PRESCRIPTION_STATUS, type PrescriptionStatus } from "./statuses";
+import { prescriptionStatusText } from "./status-text";
 
 /**
  * A doctor's decisions on a prescription request (gaps-reference G7):
@@ -41,23 +43,22 @@ export type DecisionResult = { id: string; status: PrescriptionStatus; changed: 
 
 type Doctor = { id: string; displayName: string; canSignQes: boolean };
 
-export const ORDER_ON_HOLD = "The order is on hold: no doctor decides on it until the organisation releases the hold.";
-
 const statusOf = (p: LockedPrescription): PrescriptionStatus | string => normalisePrescriptionStatus(p.status) ?? p.status;
 
-function refuse(action: string, status: string, allowed: string): ConflictError {
-  return new ConflictError(`A prescription in status "${status}" cannot be ${action}: only one ${allowed} can.`);
+/** A decision the prescription's status does not allow, by the messages' name of the decision. */
+function refuse(decision: "approve" | "signApproved" | "sign" | "decline" | "hold", status: string): ConflictError {
+  return new ConflictError(errorText(`prescriptions.cannot.${decision}`, { status: prescriptionStatusText(status) }));
 }
 
 /** The deciding doctor: the one named (a doctor of the organisation), else the one assigned; none is a conflict. */
 async function decidingDoctor(tx: Tx, p: LockedPrescription, doctorId: string | null | undefined): Promise<Doctor> {
   const id = doctorId ?? p.doctorId;
-  if (!id) throw new ConflictError("No doctor is assigned to the prescription: name the deciding doctor.");
+  if (!id) throw new ConflictError(errorText("prescriptions.noDoctorAssigned"));
   const doctor = await tx.doctor.findFirst({
     where: { id, organisationId: p.organisationId },
     select: { id: true, displayName: true, canSignQes: true },
   });
-  if (!doctor) throw ValidationError.field("doctor_uid", "No doctor with this uid in the organisation.");
+  if (!doctor) throw ValidationError.field("doctor_uid", errorText("fields.unknownDoctor"));
   return doctor;
 }
 
@@ -71,7 +72,7 @@ async function decide(
   return db.$transaction(async (tx) => {
     const p = await lockPrescription(tx, organisationId, prescriptionId);
     if (decision.ownRequestsOnly) await checkOwnRequest(tx, p, decision.doctorId);
-    if (p.orderOnHold) throw new ConflictError(ORDER_ON_HOLD, { code: "order_on_hold" });
+    if (p.orderOnHold) throw new ConflictError(errorText("prescriptions.orderOnHold"), { code: "order_on_hold" });
     return work(tx, p, statusOf(p));
   }, { timeout: 30_000, maxWait: 30_000 });
 }
@@ -99,10 +100,10 @@ export function approvePrescription(organisationId: string, prescriptionId: stri
   return decide(organisationId, prescriptionId, decision, async (tx, p, status) => {
     if (status === PRESCRIPTION_STATUS.approved) {
       if (!decision.doctorId || decision.doctorId === p.doctorId) return unchanged(p, PRESCRIPTION_STATUS.approved);
-      throw new ConflictError("The prescription is already approved by another doctor.");
+      throw new ConflictError(errorText("prescriptions.approvedByAnother"));
     }
     if (status !== PRESCRIPTION_STATUS.waitingForDoctor && status !== PRESCRIPTION_STATUS.onHold) {
-      throw refuse("approved", status, "waiting for a doctor or on hold");
+      throw refuse("approve", status);
     }
     const doctor = await decidingDoctor(tx, p, decision.doctorId);
     await tx.prescription.update({ where: { id: p.id }, data: { status: PRESCRIPTION_STATUS.approved, doctorId: doctor.id } });
@@ -124,7 +125,7 @@ export function approvePrescription(organisationId: string, prescriptionId: stri
 export function signPrescription(organisationId: string, prescriptionId: string, decision: Decision): Promise<DecisionResult> {
   return decide(organisationId, prescriptionId, decision, async (tx, p, status) => {
     if (status === PRESCRIPTION_STATUS.signed || status === PRESCRIPTION_STATUS.nonQesSigned) return unchanged(p, status);
-    if (status !== PRESCRIPTION_STATUS.approved) throw refuse("signed", status, "approved");
+    if (status !== PRESCRIPTION_STATUS.approved) throw refuse("signApproved", status);
     return signLocked(tx, p, decision);
   });
 }
@@ -173,14 +174,14 @@ export function approveAndSignPrescription(organisationId: string, prescriptionI
   return decide(organisationId, prescriptionId, decision, async (tx, p, status) => {
     if (status === PRESCRIPTION_STATUS.signed || status === PRESCRIPTION_STATUS.nonQesSigned) return unchanged(p, status);
     if (status === PRESCRIPTION_STATUS.approved) {
-      if (decision.doctorId && p.doctorId && decision.doctorId !== p.doctorId) throw new ConflictError("The prescription is already approved by another doctor.");
+      if (decision.doctorId && p.doctorId && decision.doctorId !== p.doctorId) throw new ConflictError(errorText("prescriptions.approvedByAnother"));
     } else if (status === PRESCRIPTION_STATUS.waitingForDoctor || status === PRESCRIPTION_STATUS.onHold) {
       const doctor = await decidingDoctor(tx, p, decision.doctorId);
       await tx.prescription.update({ where: { id: p.id }, data: { status: PRESCRIPTION_STATUS.approved, doctorId: doctor.id } });
       await recordHistory(tx, p, PRESCRIPTION_STATUS.approved, { ...decision, note: null });
       p = { ...p, status: PRESCRIPTION_STATUS.approved, doctorId: doctor.id };
     } else {
-      throw refuse("signed", status, "waiting for a doctor, on hold or approved");
+      throw refuse("sign", status);
     }
     p = { ...p, renderedFileKey: await renderLocked(tx, p.id) };
     return signLocked(tx, p, decision);
@@ -213,9 +214,7 @@ async function nonQesSignature(tx: Tx, organisationId: string, doctor: Doctor): 
     select: { id: true },
   });
   if (!provider) {
-    throw new ConflictError(
-      `Doctor "${doctor.displayName}" cannot sign with a qualified electronic signature, and no telemedicine provider of the organisation allows prescriptions without one.`,
-    );
+    throw new ConflictError(errorText("prescriptions.noQesAllowed", { doctor: doctor.displayName }));
   }
   return PRESCRIPTION_STATUS.nonQesSigned;
 }
@@ -229,7 +228,7 @@ export function declinePrescription(organisationId: string, prescriptionId: stri
   return decide(organisationId, prescriptionId, decision, async (tx, p, status) => {
     if (status === PRESCRIPTION_STATUS.declined) return unchanged(p, PRESCRIPTION_STATUS.declined);
     if (status !== PRESCRIPTION_STATUS.waitingForDoctor && status !== PRESCRIPTION_STATUS.onHold && status !== PRESCRIPTION_STATUS.approved) {
-      throw refuse("declined", status, "waiting for a doctor, on hold or approved");
+      throw refuse("decline", status);
     }
     const doctor = await decidingDoctor(tx, p, decision.doctorId);
     await tx.prescription.update({ where: { id: p.id }, data: { status: PRESCRIPTION_STATUS.declined, doctorId: doctor.id } });
@@ -255,11 +254,11 @@ export function declinePrescription(organisationId: string, prescriptionId: stri
  * a request; a named doctor is assigned.
  */
 export function holdPrescription(organisationId: string, prescriptionId: string, decision: Decision): Promise<DecisionResult> {
-  if (!decision.note?.trim()) return Promise.reject(ValidationError.field("note", "A note is required to put a prescription on hold."));
+  if (!decision.note?.trim()) return Promise.reject(ValidationError.field("note", errorText("prescriptions.holdNoteRequired")));
   return decide(organisationId, prescriptionId, decision, async (tx, p, status) => {
     if (status === PRESCRIPTION_STATUS.onHold) return unchanged(p, PRESCRIPTION_STATUS.onHold);
     if (status !== PRESCRIPTION_STATUS.waitingForDoctor && status !== PRESCRIPTION_STATUS.approved) {
-      throw refuse("put on hold", status, "waiting for a doctor or approved");
+      throw refuse("hold", status);
     }
     const doctorId = decision.doctorId ? (await decidingDoctor(tx, p, decision.doctorId)).id : p.doctorId;
     await tx.prescription.update({ where: { id: p.id }, data: { status: PRESCRIPTION_STATUS.onHold, doctorId } });

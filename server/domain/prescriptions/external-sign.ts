@@ -1,3 +1,4 @@
+import { errorText, type Message } from "@/i18n/error-text";
 import { database } from "@/server/db/client";
 import { actorColumns, type Actor } from "@/server/domain/actor";
 import { ConflictError, UnprocessableError } from "@/server/domain/errors";
@@ -6,6 +7,7 @@ import { validateQesPdf } from "@/server/pki/validate-qes-pdf";
 import { lockPrescription } from "./lock";
 import { copyRenderedToSigned, renderedPdfOf, storeSignedPdf } from "./signed-copy";
 import { normalisePrescriptionStatus, PRESCRIPTION_STATUS } from "./statuses";
+import { prescriptionStatusText } from "./status-text";
 import { trustAnchorsFor } from "./trust-anchors";
 
 /** The largest signed PDF the admin tool takes: a prescription is a page or two, and portal calls are at most 1 MiB. */
@@ -17,10 +19,10 @@ export const SIGNED_PDF_MAX_BYTES = 700 * 1024;
  * for PDFs signed outside the service). A failure is a 422 on the `signed_pdf` field.
  */
 async function validateUploadedPdf(organisationId: string, pdf: Buffer): Promise<void> {
-  const refuse = (message: string) => new UnprocessableError(message, { signed_pdf: [message] });
-  if (pdf.length === 0) throw refuse("The file is empty.");
-  if (pdf.length > SIGNED_PDF_MAX_BYTES) throw refuse("The file is larger than 700 KB.");
-  if (!pdf.subarray(0, 1024).includes("%PDF-")) throw refuse("The file is not a PDF.");
+  const refuse = (message: Message) => new UnprocessableError(message, { signed_pdf: [message] });
+  if (pdf.length === 0) throw refuse(errorText("prescriptions.upload.empty"));
+  if (pdf.length > SIGNED_PDF_MAX_BYTES) throw refuse(errorText("prescriptions.upload.tooLarge"));
+  if (!pdf.subarray(0, 1024).includes("%PDF-")) throw refuse(errorText("prescriptions.upload.notPdf"));
   const db = await database();
   const organisation = await db.organisation.findUniqueOrThrow({ where: { id: organisationId }, select: { sandbox: true } });
   const validation = await validateQesPdf(pdf, { trustAnchors: await trustAnchorsFor(organisation) });
@@ -49,13 +51,13 @@ export async function externallySignPrescription(
     async (tx) => {
       const p = await lockPrescription(tx, organisationId, prescriptionId);
       if (normalisePrescriptionStatus(p.status) !== PRESCRIPTION_STATUS.waitingForDoctor) {
-        throw new ConflictError(`Only a prescription waiting for a doctor can be signed externally; this one is "${normalisePrescriptionStatus(p.status) ?? p.status}".`);
+        throw new ConflictError(errorText("prescriptions.externalSign.notWaiting", { status: prescriptionStatusText(p.status) }));
       }
       const withAnamnesis =
         (await tx.prescriptionLine.count({ where: { prescriptionId: p.id, anamnesisId: { not: null } } })) +
         (await tx.orderItem.count({ where: { prescriptionId: p.id, anamnesisId: { not: null } } }));
       if (withAnamnesis > 0) {
-        throw new ConflictError("A prescription with an anamnesis must be reviewed by a doctor of the service; it cannot be signed externally.");
+        throw new ConflictError(errorText("prescriptions.externalSign.hasAnamnesis"));
       }
       // The spec's third condition holds for an upload too: what is signed outside is the rendered PDF.
       const copy = signedPdf ? (await renderedPdfOf(p), await storeSignedPdf(p.id, signedPdf)) : await copyRenderedToSigned(p);

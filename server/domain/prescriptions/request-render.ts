@@ -1,3 +1,4 @@
+import { errorText } from "@/i18n/error-text";
 import { database } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
 import { recordAuditEvent } from "@/server/domain/audit/record";
@@ -21,7 +22,7 @@ export async function requestPrescriptionRender(prescriptionId: string, organisa
     });
     if (!prescription) throw new NotFoundError();
     if (isSignedStatus(prescription.status)) {
-      throw new ConflictError("A signed prescription cannot be rendered again.");
+      throw new ConflictError(errorText("prescriptions.signedNoRender"));
     }
     await enqueueTask(tx, "prescription.render", { prescriptionId: prescription.id });
     if (actor) {

@@ -1,12 +1,10 @@
+import { errorText } from "@/i18n/error-text";
 import { ConflictError } from "@/server/domain/errors";
 import { prescriptionStorage, signedKey, StoredFileConflictError } from "@/server/storage/prescription-files";
 
 export type SignedCopy = { key: string; sha256: string };
 
-const noRenderedPdf = () =>
-  new ConflictError(
-    "The prescription has no rendered PDF: request POST /v1/management/prescriptions/{uid}/render and sign once rendered is true.",
-  );
+const noRenderedPdf = () => new ConflictError(errorText("prescriptions.noRenderedPdf"));
 
 /**
  * Copies the rendered PDF of a prescription to signed storage (write-once) and returns its key and

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { errorText, type Message } from "@/i18n/error-text";
 import { config } from "@/server/config";
 import { UnprocessableError } from "@/server/domain/errors";
 import { ensureSandboxPersonalSigner } from "@/server/pki/sandbox-ca";
@@ -23,7 +24,7 @@ export type QesSigner = {
 };
 
 export class NoQesSignerError extends UnprocessableError {
-  constructor(message: string) {
+  constructor(message: Message) {
     super(message);
   }
 }
@@ -45,7 +46,7 @@ export async function qesSignerFor(organisation: { sandbox: boolean }, doctor: {
       } catch (error) {
         // A PKCS#12 the password does not open, or one without a key: the setting is wrong, not the request.
         if (/pkcs ?#?12|mac|password|private key/i.test(error instanceof Error ? error.message : "")) {
-          throw new NoQesSignerError("The configured QES signer (QES_SIGNER_P12) cannot be opened with QES_SIGNER_P12_PASSWORD.");
+          throw new NoQesSignerError(errorText("prescriptions.signer.cannotOpen"));
         }
         throw error;
       }
@@ -59,16 +60,14 @@ let cache: { file: string; p12: Buffer; password: string } | undefined;
 function configuredSigner(): { p12: Buffer; password: string } {
   const { QES_SIGNER_P12: file, QES_SIGNER_P12_PASSWORD: password } = config();
   if (!file || password === undefined) {
-    throw new NoQesSignerError(
-      "No qualified electronic signature signer is configured for this organisation (QES_SIGNER_P12 and QES_SIGNER_P12_PASSWORD): the prescription cannot be signed with a QES.",
-    );
+    throw new NoQesSignerError(errorText("prescriptions.signer.none"));
   }
   if (cache?.file !== file) {
     try {
       cache = { file, p12: readFileSync(path.resolve(file)), password };
     } catch (error) {
-      const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : "unreadable";
-      throw new NoQesSignerError(`The configured QES signer QES_SIGNER_P12 cannot be read (${reason}): the prescription cannot be signed with a QES.`);
+      const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "missing" : "unreadable";
+      throw new NoQesSignerError(errorText("prescriptions.signer.unreadable", { reason }));
     }
   }
   return { p12: cache.p12, password };

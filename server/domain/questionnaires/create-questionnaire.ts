@@ -1,3 +1,4 @@
+import { errorText } from "@/i18n/error-text";
 import { database, type Prisma } from "@/server/db/client";
 import { recordAuditEvent } from "@/server/domain/audit/record";
 import { ValidationError } from "@/server/domain/errors";
@@ -17,8 +18,8 @@ export const STARTER_MODEL = {
  */
 export async function createQuestionnaire(organisationId: string, userId: string, input: { displayName: string }): Promise<{ id: string }> {
   const displayName = input.displayName.trim();
-  if (!displayName) throw ValidationError.field("displayName", "This field may not be blank.");
-  if (displayName.length > 200) throw ValidationError.field("displayName", "Ensure this field has no more than 200 characters.");
+  if (!displayName) throw ValidationError.field("displayName", errorText("fields.notBlank"));
+  if (displayName.length > 200) throw ValidationError.field("displayName", errorText("fields.maxLength", { maximum: 200 }));
   const db = await database();
   return db.$transaction(async (tx) => {
     const created = await tx.questionnaire.create({

@@ -1,3 +1,4 @@
+import { errorText } from "@/i18n/error-text";
 import { database, Prisma } from "@/server/db/client";
 import { NotFoundError, ValidationError } from "@/server/domain/errors";
 import { SURVEY_MODEL_MAX_BYTES } from "./survey-model";
@@ -14,7 +15,7 @@ export async function saveQuestionnaireDraft(
   draftModel: Record<string, unknown> | null,
 ): Promise<{ draftSavedAt: Date | null }> {
   if (draftModel !== null && Buffer.byteLength(JSON.stringify(draftModel)) > SURVEY_MODEL_MAX_BYTES) {
-    throw new ValidationError({ model: [`Too large: at most ${SURVEY_MODEL_MAX_BYTES / 1024} KiB of JSON.`] });
+    throw new ValidationError({ model: [errorText("fields.jsonTooLarge", { kib: SURVEY_MODEL_MAX_BYTES / 1024 })] });
   }
   const draftSavedAt = draftModel === null ? null : new Date();
   const db = await database();

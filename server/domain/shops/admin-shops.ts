@@ -1,3 +1,4 @@
+import { errorText, type Message } from "@/i18n/error-text";
 import { database, type Tx } from "@/server/db/client";
 import { isUniqueViolation } from "@/server/db/errors";
 import { recordAuditEvent } from "@/server/domain/audit/record";
@@ -11,10 +12,10 @@ import { NotFoundError, ValidationError } from "@/server/domain/errors";
  * it meets): unique per shop and fixed; its name changes. Pharmacies map methods to their own
  * identifiers in the pharmacy portal.
  */
-const IDENTIFIER_TAKEN = "A shop with this identifier already exists.";
-const EXTERNAL_ID_TAKEN = "This shop already has a shipping method with this external id.";
+const IDENTIFIER_TAKEN = errorText("shops.identifierTaken");
+const EXTERNAL_ID_TAKEN = errorText("shops.externalIdTaken");
 
-async function orFieldError<T>(field: string, message: string, work: () => Promise<T>): Promise<T> {
+async function orFieldError<T>(field: string, message: Message, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {

@@ -1,3 +1,4 @@
+import { errorText, type ErrorText } from "@/i18n/error-text";
 import { database, type Tx } from "@/server/db/client";
 import { isUniqueViolation } from "@/server/db/errors";
 import type { Actor } from "@/server/domain/actor";
@@ -105,17 +106,16 @@ const IDENTIFIER = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 function checkedIdentity(input: ProviderIdentity): ProviderIdentity {
   const displayName = input.displayName.trim();
   const identifier = input.identifier.trim();
-  const errors: Record<string, string[]> = {};
-  if (!displayName) errors.displayName = ["This field may not be blank."];
-  else if (displayName.length > 200) errors.displayName = ["Ensure this field has no more than 200 characters."];
-  if (!identifier) errors.identifier = ["This field may not be blank."];
-  else if (identifier.length > 100) errors.identifier = ["Ensure this field has no more than 100 characters."];
-  else if (!IDENTIFIER.test(identifier)) errors.identifier = ["Use letters, digits, dots, hyphens and underscores, starting with a letter or digit."];
+  const errors: Record<string, ErrorText[]> = {};
+  if (!displayName) errors.displayName = [errorText("fields.notBlank")];
+  else if (displayName.length > 200) errors.displayName = [errorText("fields.maxLength", { maximum: 200 })];
+  if (!identifier) errors.identifier = [errorText("fields.notBlank")];
+  else if (identifier.length > 100) errors.identifier = [errorText("fields.maxLength", { maximum: 100 })];
+  else if (!IDENTIFIER.test(identifier)) errors.identifier = [errorText("telemedicine.identifierFormat")];
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
   return { displayName, identifier };
 }
 
-const IDENTIFIER_TAKEN = "A telemedicine provider with this identifier is already connected.";
 
 const keyName = (provider: { displayName: string }) => `Telemedicine provider: ${provider.displayName}`;
 
@@ -154,7 +154,7 @@ export async function connectTelemedicineProvider(
       return { provider: { id: provider.id, displayName: provider.displayName, identifier: provider.identifier }, issued };
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw ValidationError.field("identifier", IDENTIFIER_TAKEN);
+    if (isUniqueViolation(error)) throw ValidationError.field("identifier", errorText("telemedicine.identifierTaken"));
     throw error;
   }
 }

@@ -1,3 +1,4 @@
+import { errorText } from "@/i18n/error-text";
 import { database } from "@/server/db/client";
 import { recordAuditEvent } from "@/server/domain/audit/record";
 import { BadRequestError, NotFoundError } from "@/server/domain/errors";
@@ -16,10 +17,10 @@ export async function deactivateUser(organisationId: string, adminUserId: string
     const user = await tx.user.findFirst({ where: { id: userId, organisationId }, select: { id: true, email: true, role: true, deactivatedAt: true } });
     if (!user) throw new NotFoundError("User not found");
     if (user.deactivatedAt) return;
-    if (user.id === adminUserId) throw new BadRequestError("You cannot deactivate yourself.", { code: "self_deactivation" });
+    if (user.id === adminUserId) throw new BadRequestError(errorText("users.selfDeactivation"), { code: "self_deactivation" });
     if (user.role === "ADMIN") {
       const otherAdmins = await tx.user.count({ where: { organisationId, role: "ADMIN", deactivatedAt: null, id: { not: user.id } } });
-      if (otherAdmins === 0) throw new BadRequestError("The organisation's last active admin cannot be deactivated.", { code: "last_admin" });
+      if (otherAdmins === 0) throw new BadRequestError(errorText("users.lastAdmin"), { code: "last_admin" });
     }
     // The version too: reactivating the user later does not bring their old sessions back.
     await tx.user.update({ where: { id: user.id }, data: { deactivatedAt: now, sessionVersion: { increment: 1 } } });

@@ -1,3 +1,4 @@
+import { errorText } from "@/i18n/error-text";
 import { hashPassword } from "@/server/auth/password";
 import { database, type Tx } from "@/server/db/client";
 import { isUniqueViolation } from "@/server/db/errors";
@@ -28,7 +29,8 @@ export type NewUser = {
 export type AddedUser = { id: string; email: string; invitationLink: string | null; invitationExpiresAt: Date | null };
 
 const ROLE_WORDS: Record<UserRole, string> = { ADMIN: "admin", PHARMACIST: "pharmacist", DOCTOR: "doctor" };
-const EMAIL_TAKEN = "A user with this e-mail address already exists.";
+const emailTaken = () => ValidationError.field("email", errorText("users.emailTaken"));
+const doctorHasUser = () => ValidationError.field("doctorUid", errorText("users.doctorHasUser"));
 
 /** The binding's columns, each referenced row checked to be the organisation's (else not found). */
 async function bindingColumns(tx: Tx, organisationId: string, binding: UserBinding) {
@@ -50,7 +52,7 @@ async function bindingColumns(tx: Tx, organisationId: string, binding: UserBindi
       }
       const doctor = await tx.doctor.findFirst({ where: { id: binding.doctorId, organisationId }, select: { id: true, user: { select: { id: true } } } });
       if (!doctor) throw new NotFoundError("Doctor not found");
-      if (doctor.user) throw ValidationError.field("doctorUid", "This doctor already has a user.");
+      if (doctor.user) throw doctorHasUser();
       return { ...none, doctorId: doctor.id };
     }
   }
@@ -69,7 +71,7 @@ export async function addUser(organisationId: string, adminUserId: string, input
   try {
     return await db.$transaction(async (tx) => {
       if (await tx.user.findFirst({ where: { email: { equals: email, mode: "insensitive" } }, select: { id: true } })) {
-        throw ValidationError.field("email", EMAIL_TAKEN);
+        throw emailTaken();
       }
       const columns = await bindingColumns(tx, organisationId, input.binding);
       const user = await tx.user.create({
@@ -90,8 +92,8 @@ export async function addUser(organisationId: string, adminUserId: string, input
   } catch (error) {
     if (isUniqueViolation(error)) {
       // A user added at the same moment took the e-mail, or (when not) the Doctor.
-      const emailTaken = await db.user.findFirst({ where: { email: { equals: email, mode: "insensitive" } }, select: { id: true } });
-      throw emailTaken ? ValidationError.field("email", EMAIL_TAKEN) : ValidationError.field("doctorUid", "This doctor already has a user.");
+      const emailClash = await db.user.findFirst({ where: { email: { equals: email, mode: "insensitive" } }, select: { id: true } });
+      throw emailClash ? emailTaken() : doctorHasUser();
     }
     throw error;
   }

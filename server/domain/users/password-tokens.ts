@@ -1,3 +1,4 @@
+import { errorText } from "@/i18n/error-text";
 import { createHash, randomBytes } from "node:crypto";
 import { hashPassword } from "@/server/auth/password";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@/server/auth/password-policy";
@@ -23,7 +24,7 @@ export const tokenHashOf = (token: string) => createHash("sha256").update(token,
  * Creates a token of `purpose` for the user inside the caller's transaction; earlier unused tokens of
  * that purpose stop working. Returns the link (the only place the token appears).
  */
-export async function issuePasswordToken(tx: Tx, userId: string, purpose: UserTokenPurpose, createdById: string, now = new Date()): Promise<{ link: string; expiresAt: Date }> {
+export async function issuePasswordToken(tx: Tx, userId: string, purpose: UserTokenPurpose, createdById: string | null, now = new Date()): Promise<{ link: string; expiresAt: Date }> {
   await tx.userToken.updateMany({ where: { userId, purpose, usedAt: null }, data: { usedAt: now } });
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(now.getTime() + TOKEN_LIFETIME_MS);
@@ -37,7 +38,7 @@ export async function issuePasswordReset(organisationId: string, adminUserId: st
   return db.$transaction(async (tx) => {
     const user = await tx.user.findFirst({ where: { id: userId, organisationId }, select: { id: true, email: true, deactivatedAt: true } });
     if (!user) throw new NotFoundError("User not found");
-    if (user.deactivatedAt) throw ValidationError.field("user", "Reactivate the user before resetting their password.");
+    if (user.deactivatedAt) throw ValidationError.field("user", errorText("users.reactivateFirst"));
     const issued = await issuePasswordToken(tx, user.id, "PASSWORD_RESET", adminUserId);
     await recordAuditEvent(tx, organisationId, { type: "USER", userId: adminUserId }, {
       entity: "user",
@@ -68,19 +69,11 @@ export async function describePasswordToken(token: string, purpose: UserTokenPur
 }
 
 /** The refusal of a link that does not (or no longer) work, as a field error on the form. */
-const linkRefused = (state: "expired" | "used" | "invalid") =>
-  ValidationError.field(
-    "token",
-    state === "expired"
-      ? "This link has expired. Ask your administrator for a new one."
-      : state === "used"
-        ? "This link has already been used. Sign in, or ask your administrator for a new one."
-        : "This link is not valid. Ask your administrator for a new one.",
-  );
+const linkRefused = (state: "expired" | "used" | "invalid") => ValidationError.field("token", errorText(`users.link.${state}`));
 
 export function checkNewPassword(password: string): void {
-  if (password.length < PASSWORD_MIN_LENGTH) throw ValidationError.field("password", `Use at least ${PASSWORD_MIN_LENGTH} characters.`);
-  if (password.length > PASSWORD_MAX_LENGTH) throw ValidationError.field("password", `Use at most ${PASSWORD_MAX_LENGTH} characters.`);
+  if (password.length < PASSWORD_MIN_LENGTH) throw ValidationError.field("password", errorText("users.passwordMin", { min: PASSWORD_MIN_LENGTH }));
+  if (password.length > PASSWORD_MAX_LENGTH) throw ValidationError.field("password", errorText("users.passwordMax", { max: PASSWORD_MAX_LENGTH }));
 }
 
 /**

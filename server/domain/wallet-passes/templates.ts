@@ -1,3 +1,4 @@
+import { errorText } from "@/i18n/error-text";
 import { database } from "@/server/db/client";
 import { recordAuditEvent } from "@/server/domain/audit/record";
 import { ConflictError, NotFoundError, ValidationError } from "@/server/domain/errors";
@@ -14,8 +15,8 @@ export type WalletPassTemplateInput = { displayName: string; requiresSignedPresc
 
 function checkedName(value: string): string {
   const displayName = value.trim();
-  if (!displayName) throw ValidationError.field("displayName", "This field may not be blank.");
-  if (displayName.length > 200) throw ValidationError.field("displayName", "Ensure this field has no more than 200 characters.");
+  if (!displayName) throw ValidationError.field("displayName", errorText("fields.notBlank"));
+  if (displayName.length > 200) throw ValidationError.field("displayName", errorText("fields.maxLength", { maximum: 200 }));
   return displayName;
 }
 
@@ -48,7 +49,7 @@ export async function createWalletPassTemplate(
   const db = await database();
   return db.$transaction(async (tx) => {
     const shop = await tx.shop.findFirst({ where: { id: input.shopId, organisationId }, select: { id: true, identifier: true } });
-    if (!shop) throw ValidationError.field("shopUid", "Choose one of your shops.");
+    if (!shop) throw ValidationError.field("shopUid", errorText("walletPasses.chooseShop"));
     const created = await tx.walletPassTemplate.create({
       data: { organisationId, shopId: shop.id, displayName, passType: "generic", requiresSignedPrescription: input.requiresSignedPrescription },
       select: { id: true },
@@ -92,8 +93,6 @@ export async function changeWalletPassTemplate(organisationId: string, userId: s
   });
 }
 
-export const TEMPLATE_HAS_PASSES = "Passes were issued from this template, so it cannot be deleted: they keep naming it.";
-
 /**
  * Deletes a template from which no pass was ever issued. A template with passes (revoked ones too:
  * their rows name it, and verify answers them) is refused, nothing changes.
@@ -104,7 +103,7 @@ export async function deleteWalletPassTemplate(organisationId: string, userId: s
     const [template] = await tx.$queryRaw<{ displayName: string }[]>`
       SELECT "displayName" FROM "WalletPassTemplate" WHERE "id" = ${templateId} AND "organisationId" = ${organisationId} FOR UPDATE`;
     if (!template) throw new NotFoundError();
-    if ((await tx.walletPass.count({ where: { templateId } })) > 0) throw new ConflictError(TEMPLATE_HAS_PASSES, { code: "template_has_passes" });
+    if ((await tx.walletPass.count({ where: { templateId } })) > 0) throw new ConflictError(errorText("walletPasses.templateHasPasses"), { code: "template_has_passes" });
     await tx.walletPassTemplate.delete({ where: { id: templateId } });
     await recordAuditEvent(tx, organisationId, { type: "USER", userId }, {
       entity: "wallet_pass_template",

@@ -5,6 +5,7 @@
  * continue) and, like every attempt, sends the subject's state at send time, not the state when
  * the event happened.
  */
+import { errorText } from "@/i18n/error-text";
 import { database, Prisma } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
 import { recordAuditEvent } from "@/server/domain/audit/record";
@@ -67,14 +68,12 @@ export async function resendWebhookDelivery(
     if (!delivery) throw new NotFoundError();
     if (delivery.state !== "FAILED") {
       throw new ConflictError(
-        delivery.state === "PENDING"
-          ? "This delivery is still being attempted; only a permanently failed delivery can be re-sent."
-          : "This delivery succeeded; only a permanently failed delivery can be re-sent.",
+        errorText(delivery.state === "PENDING" ? "webhooks.resendPending" : "webhooks.resendSucceeded"),
         { code: "delivery_not_failed", details: { state: delivery.state.toLowerCase() } },
       );
     }
     if (delivery.subscriptionDeleted) {
-      throw new ConflictError("The subscription of this delivery was deleted; it cannot be re-sent.");
+      throw new ConflictError(errorText("webhooks.resendDeleted"));
     }
     const maxAttempts = delivery.attemptCount + RESEND_ROUND_ATTEMPTS;
     // Due at the database's now(), the clock the delivery engine claims by.

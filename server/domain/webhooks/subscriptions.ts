@@ -1,3 +1,4 @@
+import { errorText } from "@/i18n/error-text";
 import { database, Prisma, type Tx } from "@/server/db/client";
 import { isUniqueViolation } from "@/server/db/errors";
 import type { Actor } from "@/server/domain/actor";
@@ -49,29 +50,29 @@ const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
 const present = (value: string | null | undefined): value is string => value !== undefined && value !== null;
 
 function checkNotificationType(errors: FieldErrorCollector, type: string, allowed: readonly string[]) {
-  if (!allowed.includes(type)) errors.add(["notification_type"], `Must be one of: ${allowed.join(", ")}.`);
+  if (!allowed.includes(type)) errors.add(["notification_type"], errorText("fields.oneOf", { values: allowed.join(", ") }));
 }
 
 function checkCustomHeader(errors: FieldErrorCollector, { headerKey, headerValue }: CustomHeader) {
-  if (present(headerKey) && !present(headerValue)) errors.add(["header_value"], "Required when header_key is set.");
-  if (present(headerValue) && !present(headerKey)) errors.add(["header_key"], "Required when header_value is set.");
+  if (present(headerKey) && !present(headerValue)) errors.add(["header_value"], errorText("webhooks.headerValueRequired"));
+  if (present(headerValue) && !present(headerKey)) errors.add(["header_key"], errorText("webhooks.headerKeyRequired"));
   if (present(headerKey)) {
     if (headerKey.length > MAX_HEADER_KEY_LENGTH) {
-      errors.add(["header_key"], `Ensure this field has no more than ${MAX_HEADER_KEY_LENGTH} characters.`);
+      errors.add(["header_key"], errorText("fields.maxLength", { maximum: MAX_HEADER_KEY_LENGTH }));
     } else if (!HTTP_TOKEN.test(headerKey)) {
-      errors.add(["header_key"], "Enter a valid HTTP header name (letters, digits and !#$%&'*+-.^_`|~).");
+      errors.add(["header_key"], errorText("webhooks.headerKeyFormat"));
     } else if (RESERVED_HEADER_NAMES.includes(headerKey.toLowerCase())) {
-      errors.add(["header_key"], `The header ${headerKey} is set by the service and cannot be replaced.`);
+      errors.add(["header_key"], errorText("webhooks.headerKeyReserved", { header: headerKey }));
     }
   }
   if (present(headerValue)) {
     if (headerValue.length > MAX_HEADER_VALUE_LENGTH) {
-      errors.add(["header_value"], `Ensure this field has no more than ${MAX_HEADER_VALUE_LENGTH} characters.`);
+      errors.add(["header_value"], errorText("fields.maxLength", { maximum: MAX_HEADER_VALUE_LENGTH }));
     } else if (headerValue.length === 0 || !HEADER_VALUE.test(headerValue)) {
-      errors.add(["header_value"], "Enter a non-empty value of printable ASCII characters (no line breaks or control characters).");
+      errors.add(["header_value"], errorText("webhooks.headerValueFormat"));
     } else if (headerValue.trim() !== headerValue) {
       // HTTP strips surrounding whitespace, so the receiver would see another value.
-      errors.add(["header_value"], "Remove the leading or trailing whitespace.");
+      errors.add(["header_value"], errorText("webhooks.headerValueWhitespace"));
     }
   }
 }
@@ -168,10 +169,10 @@ export async function registerOrganisationSubscription(
   const errors = new FieldErrorCollector();
   checkNotificationType(errors, input.notificationType, EVENT_TYPES);
   const payloadVersion = input.payloadVersion ?? PAYLOAD_VERSION;
-  if (payloadVersion !== PAYLOAD_VERSION) errors.add(["payload_version"], `Must be one of: ${PAYLOAD_VERSION}.`);
+  if (payloadVersion !== PAYLOAD_VERSION) errors.add(["payload_version"], errorText("fields.oneOf", { values: PAYLOAD_VERSION }));
   const metaData = input.metaData ?? null;
   if (metaData !== null && Buffer.byteLength(JSON.stringify(metaData)) > MAX_META_DATA_BYTES) {
-    errors.add(["meta_data"], `Ensure this object has no more than ${MAX_META_DATA_BYTES} bytes as JSON.`);
+    errors.add(["meta_data"], errorText("webhooks.metaDataTooLarge", { maximum: MAX_META_DATA_BYTES }));
   }
   checkCustomHeader(errors, input);
   await checkTarget(errors, input.target);

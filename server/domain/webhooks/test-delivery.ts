@@ -1,3 +1,4 @@
+import { errorText } from "@/i18n/error-text";
 import { config } from "@/server/config";
 import { database } from "@/server/db/client";
 import { FieldErrorCollector } from "@/server/domain/errors";
@@ -40,7 +41,7 @@ export async function sendTestDelivery(
   const db = await database();
   const allowed: readonly string[] = input.pharmacyId ? PHARMACY_EVENT_TYPES : EVENT_TYPES;
   const errors = new FieldErrorCollector();
-  if (!allowed.includes(input.notificationType)) errors.add(["notification_type"], `Must be one of: ${allowed.join(", ")}.`);
+  if (!allowed.includes(input.notificationType)) errors.add(["notification_type"], errorText("fields.oneOf", { values: allowed.join(", ") }));
   const targetProblem = await checkOutgoingTarget(input.target);
   if (targetProblem) errors.add(["target"], targetProblem);
   errors.throwIfAny();

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { AUDIT_LOG_KINDS, AUDIT_LOG_MAX_LIMIT } from "@/server/domain/audit/kinds";
 import { uid, unixSeconds } from "@/server/wire/schemas";
+import { ownMessage } from "@/server/wire/zod-messages";
 
 export const auditActorInput = z.discriminatedUnion("type", [
   z.object({ type: z.literal("USER"), uid: uid() }),
@@ -24,6 +25,6 @@ export const listAuditLogInput = z
   })
   .refine((input) => input.from === undefined || input.to === undefined || input.from <= input.to, {
     path: ["to"],
-    message: "Must not be before from.",
+    ...ownMessage("fields.notBeforeFrom"),
   });
 export type ListAuditLogInput = z.input<typeof listAuditLogInput>;

@@ -13,11 +13,11 @@ export const listIssueThreadsInput = z.object({
 export const issueThreadInput = z.object({ uid: uid() });
 
 /** A reply: the domain trims it and refuses blank or longer than 5000 characters (field `body`). */
-export const replyInput = z.object({ uid: uid(), body: z.string().max(5000, "Ensure this field has no more than 5000 characters.") });
+export const replyInput = z.object({ uid: uid(), body: z.string().max(5000) });
 
 export const resolveInput = z.object({
   uid: uid(),
-  note: z.string().max(5000, "Ensure this field has no more than 5000 characters.").nullish(),
+  note: z.string().max(5000).nullish(),
   /** Move the pharmacy order back out of on-hold, to the status it had before (the default). */
   releaseOrder: z.boolean().default(true),
 });

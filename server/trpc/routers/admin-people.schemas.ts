@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@/server/auth/password-policy";
 import { text, uid } from "@/server/wire/schemas";
+import { ownMessage } from "@/server/wire/zod-messages";
 
 export const USER_ROLES = ["ADMIN", "DOCTOR", "PHARMACIST"] as const;
 
@@ -33,10 +34,10 @@ export const addUserInput = z
   })
   .superRefine((input, ctx) => {
     if (input.role === "PHARMACIST" && !!input.pharmacyUid === !!input.pharmacyGroupUid) {
-      ctx.addIssue({ code: "custom", path: ["pharmacyUid"], message: "Choose one pharmacy or one pharmacy group." });
+      ctx.addIssue({ code: "custom", path: ["pharmacyUid"], ...ownMessage("users.choosePharmacyOrGroup") });
     }
     if (input.role === "DOCTOR" && !input.doctorUid && !input.doctorName) {
-      ctx.addIssue({ code: "custom", path: ["doctorUid"], message: "Choose a doctor, or enter the new doctor's name." });
+      ctx.addIssue({ code: "custom", path: ["doctorUid"], ...ownMessage("users.chooseDoctor") });
     }
   });
 export type AddUserInput = z.input<typeof addUserInput>;
@@ -47,4 +48,4 @@ export const passwordLinkInput = z.object({ token: z.string().min(1).max(200), p
 
 export const setPasswordInput = passwordLinkInput
   .extend({ password: newPassword(), confirmPassword: z.string() })
-  .refine((input) => input.password === input.confirmPassword, { path: ["confirmPassword"], message: "The passwords do not match." });
+  .refine((input) => input.password === input.confirmPassword, { path: ["confirmPassword"], ...ownMessage("users.passwordsDiffer") });

@@ -24,7 +24,7 @@ const email = z
 /** The connector as the form sends it; headers omitted keeps the stored ones, {} removes them. */
 const connector = z
   .object({
-    url: z.string().trim().min(1, "This field may not be blank.").max(2048),
+    url: z.string().trim().min(1).max(2048),
     headers: z.record(z.string(), z.string()).optional(),
     timeoutMs: z.number().int().min(100).max(60_000).optional(),
   })

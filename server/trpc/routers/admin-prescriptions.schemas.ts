@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { PRESCRIPTION_STATUSES } from "@/server/domain/prescriptions/statuses";
 import { searchTerm, uid } from "@/server/wire/schemas";
+import { ownMessage } from "@/server/wire/zod-messages";
 
 export const PRESCRIPTION_PAGE_LIMIT = 100;
 
@@ -22,7 +23,7 @@ export const externalSignInput = z.object({
   uid: uid(),
   signedPdfBase64: z
     .string()
-    .min(1, "Choose the signed PDF.")
-    .max(SIGNED_PDF_MAX_BASE64, "The file is larger than 700 KB.")
-    .regex(/^[A-Za-z0-9+/]*={0,2}$/, "The file could not be read."),
+    .refine((text) => text.length > 0, ownMessage("prescriptions.upload.choose"))
+    .refine((text) => text.length <= SIGNED_PDF_MAX_BASE64, ownMessage("prescriptions.upload.tooLarge"))
+    .refine((text) => /^[A-Za-z0-9+/]*={0,2}$/.test(text), ownMessage("prescriptions.upload.unreadable")),
 });

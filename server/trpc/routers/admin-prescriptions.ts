@@ -50,7 +50,9 @@ export const adminPrescriptionsRouter = router({
       return { uid: signed.id, status: signed.status };
     } catch (error) {
       // The domain names the file `signed_pdf` (the REST field); this input carries it as signedPdfBase64.
-      if (error instanceof UnprocessableError && error.fields?.signed_pdf) throw new UnprocessableError(error.message, { signedPdfBase64: error.fields.signed_pdf });
+      if (error instanceof UnprocessableError && error.fieldMessages?.signed_pdf) {
+        throw new UnprocessableError(error.text ?? error.message, { signedPdfBase64: error.fieldMessages.signed_pdf });
+      }
       throw error;
     }
   }),

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { TRPC_MODEL_TEXT_MAX_CHARS } from "@/server/http/body-limits";
 import { inputTextErrors, MAX_JSON_DEPTH } from "@/server/wire/json-input";
 import { FREE_FORM_MAX_BYTES, text, uid } from "@/server/wire/schemas";
+import { ownMessage } from "@/server/wire/zod-messages";
 
 /**
  * Room for the domain's 1 MiB model bound plus indentation; the domain's own bound decides, and the
@@ -18,23 +19,23 @@ const MAX_JSON_TEXT = TRPC_MODEL_TEXT_MAX_CHARS;
 const jsonObjectText = (maxBytes: number) =>
   z
     .string()
-    .max(maxBytes, `Too large: at most ${maxBytes / 1024} KiB of JSON.`)
+    .refine((value) => value.length <= maxBytes, ownMessage("fields.jsonTooLarge", { kib: String(maxBytes / 1024) }))
     .transform((value, ctx) => {
       let parsed: unknown;
       try {
         parsed = JSON.parse(value);
       } catch (error) {
-        ctx.addIssue({ code: "custom", message: `Not valid JSON: ${(error as Error).message}` });
+        ctx.addIssue({ code: "custom", ...ownMessage("questionnaires.notJson", { reason: (error as Error).message }) });
         return z.NEVER;
       }
       if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-        ctx.addIssue({ code: "custom", message: "Expected a JSON object ({ … })." });
+        ctx.addIssue({ code: "custom", ...ownMessage("questionnaires.notObject") });
         return z.NEVER;
       }
       // The checks the raw input of every procedure gets (server/trpc/init.ts), for the text's contents.
       const problems = inputTextErrors(parsed);
       if (problems) {
-        ctx.addIssue({ code: "custom", message: `Text may not contain NUL characters or unpaired surrogates, nor nest deeper than ${MAX_JSON_DEPTH} levels.` });
+        ctx.addIssue({ code: "custom", ...ownMessage("questionnaires.unstorableText", { levels: String(MAX_JSON_DEPTH) }) });
         return z.NEVER;
       }
       return parsed as Record<string, unknown>;

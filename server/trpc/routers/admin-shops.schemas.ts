@@ -1,15 +1,16 @@
 /** Inputs of the admin tool's shop procedures (zod and server/wire only). */
 import { z } from "zod";
 import { text, uid } from "@/server/wire/schemas";
+import { ownMessage } from "@/server/wire/zod-messages";
 
 /** Shop identifiers appear in URL paths (the Public API): letters, digits, dot, dash, underscore. */
 const identifier = () =>
   z
     .string()
     .trim()
-    .min(1, "This field may not be blank.")
+    .min(1)
     .max(100)
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "Use letters, digits, dots, dashes and underscores, starting with a letter or digit.");
+    .refine((value) => /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(value), ownMessage("shops.identifierFormat"));
 
 export const createShopInput = z.object({ identifier: identifier(), displayName: text(200) });
 export const renameShopInput = z.object({ shopUid: uid(), displayName: text(200) });

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { PERMISSIONS } from "@/server/auth/permissions";
 import { text, uid } from "@/server/wire/schemas";
+import { ownMessage } from "@/server/wire/zod-messages";
 
 /** The permission names an admin may pick, per family (the spec's, plus patient:write and patient_data). */
 export const ADMIN_KEY_PERMISSIONS = { MANAGEMENT: PERMISSIONS.MANAGEMENT, PUBLIC: PERMISSIONS.PUBLIC } as const;
@@ -10,12 +11,12 @@ export const createAdminApiKeyInput = z.discriminatedUnion("family", [
   z.object({
     family: z.literal("MANAGEMENT"),
     displayName: text(200),
-    permissions: z.array(z.enum(PERMISSIONS.MANAGEMENT)).min(1, "Choose at least one permission."),
+    permissions: z.array(z.enum(PERMISSIONS.MANAGEMENT)).refine((permissions) => permissions.length > 0, ownMessage("apiKeys.choosePermission")),
   }),
   z.object({
     family: z.literal("PUBLIC"),
     displayName: text(200),
-    permissions: z.array(z.enum(PERMISSIONS.PUBLIC)).min(1, "Choose at least one permission."),
+    permissions: z.array(z.enum(PERMISSIONS.PUBLIC)).refine((permissions) => permissions.length > 0, ownMessage("apiKeys.choosePermission")),
   }),
 ]);
 export type CreateAdminApiKeyInput = z.input<typeof createAdminApiKeyInput>;

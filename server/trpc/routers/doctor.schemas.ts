@@ -1,18 +1,28 @@
 /** Inputs of the doctors' workspace procedures, shared by the router and the forms (zod and server/wire only). */
 import { z } from "zod";
+import type { ErrorKey } from "@/i18n/error-text";
 import { uid, unixSeconds } from "@/server/wire/schemas";
+import { ownMessage } from "@/server/wire/zod-messages";
 
 export const requestInput = z.object({ prescriptionUid: uid() });
 
+/** A doctor's text: required (the message says what it is for), at most 2000 characters. */
+const doctorText = (required: ErrorKey) =>
+  z
+    .string()
+    .trim()
+    .refine((text) => text.length > 0, ownMessage(required))
+    .refine((text) => text.length <= 2000, ownMessage("fields.atMostCharacters", { max: "2000" }));
+
 export const declineInput = z.object({
   prescriptionUid: uid(),
-  reason: z.string().trim().min(1, "Give the reason for declining.").max(2000, "At most 2000 characters."),
+  reason: doctorText("doctor.declineReasonRequired"),
 });
 export type DeclineInput = z.input<typeof declineInput>;
 
 export const holdInput = z.object({
   prescriptionUid: uid(),
-  note: z.string().trim().min(1, "Say what is needed before you can decide.").max(2000, "At most 2000 characters."),
+  note: doctorText("doctor.holdNoteRequired"),
 });
 export type HoldInput = z.input<typeof holdInput>;
 
@@ -21,6 +31,6 @@ export const completeConsultationInput = z.object({ queueUid: uid() });
 /** The statistics' range, Unix seconds, both inclusive; at most ten years. */
 export const statisticsInput = z
   .object({ from: unixSeconds(), to: unixSeconds() })
-  .refine((r) => r.from <= r.to, { path: ["to"], message: "The end must not be before the start." })
-  .refine((r) => r.to - r.from <= 3660 * 24 * 3600, { path: ["from"], message: "Choose a range of at most ten years." });
+  .refine((r) => r.from <= r.to, { path: ["to"], ...ownMessage("doctor.endBeforeStart") })
+  .refine((r) => r.to - r.from <= 3660 * 24 * 3600, { path: ["from"], ...ownMessage("doctor.rangeTooLong") });
 export type StatisticsInput = z.input<typeof statisticsInput>;

@@ -1,6 +1,7 @@
 /** Inputs of the payouts procedures (the payouts page builds its filters from the same schema). */
 import { z } from "zod";
 import { searchTerm, uid, unixSeconds } from "@/server/wire/schemas";
+import { ownMessage } from "@/server/wire/zod-messages";
 
 export const PAYOUT_PAGE_LIMIT = 200;
 
@@ -19,5 +20,5 @@ export const listPayoutsInput = z
   })
   .refine((input) => input.from === undefined || input.to === undefined || input.from <= input.to, {
     path: ["to"],
-    message: "Must not be before from.",
+    ...ownMessage("fields.notBeforeFrom"),
   });

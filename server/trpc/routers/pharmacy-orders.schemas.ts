@@ -8,12 +8,12 @@ import { ORDER_PRIORITY_MAX, ORDER_PRIORITY_MIN } from "@/server/domain/orders/i
 import {
   CARRIERS,
   DELIVERY_TYPES,
-  ON_HOLD_COMMENT_REQUIRED,
   PHARMACY_ORDER_STATUS,
   PHARMACY_ORDER_STATUSES,
   SETTABLE_PHARMACY_ORDER_STATUSES,
 } from "@/server/domain/pharmacy-orders/statuses";
 import { httpUrl, int4, searchTerm, uid, unixSeconds } from "@/server/wire/schemas";
+import { ownMessage } from "@/server/wire/zod-messages";
 
 export const ORDER_QUEUE_MAX_LIMIT = 200;
 
@@ -34,7 +34,7 @@ export const listPharmacyOrdersInput = z
   })
   .refine((input) => input.from === undefined || input.to === undefined || input.from <= input.to, {
     path: ["to"],
-    message: "Must not be before from.",
+    ...ownMessage("fields.notBeforeFrom"),
   });
 
 export const pharmacyOrderInput = z.object({ uid: uid() });
@@ -50,7 +50,7 @@ const comment = z.string().max(5000).nullish();
 /** On hold needs a comment (the domain's rule, checked here too so the form says so at once). */
 const onHoldNeedsComment = (input: { status: string; comment?: string | null }, ctx: z.RefinementCtx) => {
   if (input.status === PHARMACY_ORDER_STATUS.onHold && !input.comment?.trim()) {
-    ctx.addIssue({ code: "custom", path: ["comment"], message: ON_HOLD_COMMENT_REQUIRED });
+    ctx.addIssue({ code: "custom", path: ["comment"], ...ownMessage("pharmacyOrders.onHoldCommentRequired") });
   }
 };
 
@@ -61,7 +61,10 @@ export const changeStatusInput = z
 export const bulkChangeStatusInput = z
   .object({
     pharmacyUid: uid().optional(),
-    uids: z.array(uid()).min(1, "Select at least one order.").max(200),
+    uids: z
+      .array(uid())
+      .refine((uids) => uids.length > 0, ownMessage("pharmacyOrders.selectAtLeastOne"))
+      .max(200),
     status: z.enum(SETTABLE_PHARMACY_ORDER_STATUSES),
     comment,
   })
@@ -85,7 +88,15 @@ export const addShipmentInput = z.object({
   expectedStatus,
 });
 
-export const clarificationInput = z.object({ uid: uid(), description: z.string().trim().min(1, "This field is required.").max(5000), expectedStatus });
+export const clarificationInput = z.object({
+  uid: uid(),
+  description: z
+    .string()
+    .trim()
+    .refine((text) => text.length > 0, ownMessage("fields.required"))
+    .max(5000),
+  expectedStatus,
+});
 
 export const changePriorityInput = z.object({
   uid: uid(),

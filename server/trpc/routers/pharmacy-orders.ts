@@ -5,6 +5,8 @@
  * API. Every command carries what the page showed (expected status, priority, delivery type) and is
  * refused with CONFLICT when the order changed meanwhile (docs/spec-gaps.md#pharmacy-portal).
  */
+import { wordIn } from "@/i18n/error-text";
+import { wordFields } from "@/server/domain/errors";
 import { bulkChangePharmacyOrderStatus } from "@/server/domain/pharmacy-orders/bulk-change-status";
 import { changePharmacyOrderDeliveryType, changePharmacyOrderPriority } from "@/server/domain/pharmacy-orders/change-details";
 import { changePharmacyOrderStatus } from "@/server/domain/pharmacy-orders/change-status";
@@ -96,10 +98,14 @@ export const pharmacyOrdersRouter = router({
     return { ok: true };
   }),
 
-  /** The selected orders one by one (bulkChangePharmacyOrderStatus): a result per order. */
+  /** The selected orders one by one (bulkChangePharmacyOrderStatus): a result per order, refusals in the caller's language. */
   bulkChangeStatus: pharmacyProcedure.input(bulkChangeStatusInput).mutation(async ({ ctx, input }) => {
     const pharmacyIds = ctx.scope.pharmacyIds(input.pharmacyUid);
-    return bulkChangePharmacyOrderStatus(pharmacyIds, input.uids, { status: input.status, comment: input.comment }, userActor(ctx.user));
+    const results = await bulkChangePharmacyOrderStatus(pharmacyIds, input.uids, { status: input.status, comment: input.comment }, userActor(ctx.user));
+    const word = wordIn(ctx.locale);
+    return results.map((result) =>
+      result.ok ? result : { ...result, message: word(result.message), ...(result.fields ? { fields: wordFields(result.fields, word) } : {}) },
+    );
   }),
 
   /** complete_order: stock reduced, shipments from the tracking links, payouts routed. */

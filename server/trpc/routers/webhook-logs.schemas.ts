@@ -3,6 +3,7 @@ import { z } from "zod";
 import { DELIVERY_LOG_MAX_LIMIT, DELIVERY_LOG_STATES } from "@/server/domain/webhooks/delivery-log-states";
 import { EVENT_TYPES } from "@/server/domain/webhooks/event-types";
 import { uid, unixSeconds } from "@/server/wire/schemas";
+import { ownMessage } from "@/server/wire/zod-messages";
 
 const pharmacyUid = uid().optional();
 
@@ -21,7 +22,7 @@ export const listWebhookDeliveriesInput = z
   })
   .refine((input) => input.from === undefined || input.to === undefined || input.from <= input.to, {
     path: ["to"],
-    message: "Must not be before from.",
+    ...ownMessage("fields.notBeforeFrom"),
   });
 export type ListWebhookDeliveriesInput = z.input<typeof listWebhookDeliveriesInput>;
 
