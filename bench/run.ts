@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --db pglite|postgres|both] [--scenario admin|catalogue|orders|patients|webhooks|prescriptions|portal|scale|all] [--concurrency N] [--seconds 10] [--only <regex>] [--build]
+ * npm run bench [-- --db pglite|postgres|both] [--scenario admin|assortments|catalogue|orders|patients|webhooks|prescriptions|portal|scale|all] [--concurrency N] [--seconds 10] [--only <regex>] [--build]
  *
  * For each database: a fresh database, seeded by the scenario itself; then the production server
  * (`next start`) on it, and a closed-loop load from this process over loopback. PostgreSQL comes
@@ -19,6 +19,9 @@
  * 20/s each, with the healthy receiver's deliveries by the burst's end, its p50/p95/max latency
  * (PATCH sent → arrival) and the server's CPU during the burst and in the 30 s after (the dead
  * targets' first retries fall in that window). Goal: p95 beside dead targets within 2× of alone.
+ * The assortments scenario imports and exports an assortment CSV of BENCH_ASSORTMENT_ROWS rows (default
+ * 10,000) in this process, through the tRPC handler, on the fresh database, before anything else is seeded
+ * (bench/scenarios/assortments.ts): time and peak memory per step; it needs no server.
  * The portal scenario times Chromium loading the order detail page until its prescription PDF shows
  * (see bench/scenarios/portal.ts): BENCH_PORTAL_LOADS navigations (default 10), the first apart.
  * --only keeps the closed-loop endpoints whose name matches the regular expression (e.g. "trpc|limit 50").
@@ -41,6 +44,7 @@ import { closeDatabase, database } from "../server/db/client";
 import { cpuBetween, cpuSampler, type CpuUse } from "./cpu";
 import { runLoad, type LoadResult } from "./load";
 import { adminEndpoints, seedAdmin } from "./scenarios/admin";
+import { benchAssortments, printAssortmentTable, type AssortmentRow } from "./scenarios/assortments";
 import { catalogueEndpoints, seedCatalogue } from "./scenarios/catalogue";
 import { ORDERS_CONCURRENCY, ordersEndpoints, seedOrders, type StatusTally } from "./scenarios/orders";
 import { patientsEndpoints, seedPatients } from "./scenarios/patients";
@@ -70,15 +74,15 @@ const { values } = parseArgs({
   },
 });
 // ── Scenarios ──
-type Scenario = "admin" | "catalogue" | "orders" | "patients" | "webhooks" | "prescriptions" | "portal" | "scale";
-const SCENARIOS: Scenario[] = ["admin", "catalogue", "orders", "patients", "webhooks", "prescriptions", "portal", "scale"];
+type Scenario = "admin" | "assortments" | "catalogue" | "orders" | "patients" | "webhooks" | "prescriptions" | "portal" | "scale";
+const SCENARIOS: Scenario[] = ["admin", "assortments", "catalogue", "orders", "patients", "webhooks", "prescriptions", "portal", "scale"];
 const requested = values.scenario.split(",");
 if (values.scenario !== "all" && !requested.every((s) => SCENARIOS.includes(s as Scenario))) {
-  throw new Error(`--scenario must be admin, catalogue, orders, patients, webhooks, prescriptions, portal, scale (comma-separated) or all (got ${values.scenario})`);
+  throw new Error(`--scenario must be admin, assortments, catalogue, orders, patients, webhooks, prescriptions, portal, scale (comma-separated) or all (got ${values.scenario})`);
 }
 const scenarios = values.scenario === "all" ? SCENARIOS.filter((s) => s !== "scale") : (requested as Scenario[]);
-/** The closed-loop scenarios (webhooks drives its own open-loop load; prescriptions runs in this process; portal drives a browser). */
-type LoadScenario = Exclude<Scenario, "webhooks" | "prescriptions" | "portal" | "scale">;
+/** The closed-loop scenarios (webhooks drives its own open-loop load; prescriptions and assortments run in this process; portal drives a browser). */
+type LoadScenario = Exclude<Scenario, "webhooks" | "prescriptions" | "assortments" | "portal" | "scale">;
 const DEFAULT_CONCURRENCY: Record<LoadScenario, number> = { admin: 10, catalogue: 10, orders: ORDERS_CONCURRENCY, patients: 10 };
 const concurrencyOf = (scenario: LoadScenario) => (values.concurrency ? Number(values.concurrency) : DEFAULT_CONCURRENCY[scenario]);
 type Endpoint = {
@@ -119,7 +123,7 @@ type DeadRow = DeadTargetRow & { database: string };
 
 async function benchDatabase(
   kind: "pglite" | "postgres",
-): Promise<{ rows: Row[]; webhookRows: WebhookRow[]; deadRows: DeadRow[]; portalRows: PortalRow[]; scale: ScaleResult | null }> {
+): Promise<{ rows: Row[]; webhookRows: WebhookRow[]; deadRows: DeadRow[]; portalRows: PortalRow[]; assortmentRows: AssortmentRow[]; scale: ScaleResult | null }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "rx-bench-"));
   const pgServer = kind === "postgres" ? await freshPostgres() : null;
   const env: Record<string, string> = {
@@ -134,6 +138,8 @@ async function benchDatabase(
   Object.assign(process.env, env);
   reloadConfig();
   try {
+    // In this process on the still empty database, before the other scenarios seed theirs.
+    const assortmentRows = scenarios.includes("assortments") ? await benchAssortments(await database(), kind, (line) => console.log(`[${kind}] assortments: ${line}`)) : [];
     console.log(`[${kind}] seeding…`);
     const t0 = performance.now();
     const endpointsOf: ((url: string) => Endpoint[])[] = [];
@@ -183,7 +189,7 @@ async function benchDatabase(
         log: (line) => console.log(`[${kind}] scale: ${line}`),
       });
     }
-    if (endpointsOf.length === 0 && !webhooks && !portal) return { rows, webhookRows: [], deadRows: [], portalRows, scale: scaleResult };
+    if (endpointsOf.length === 0 && !webhooks && !portal) return { rows, webhookRows: [], deadRows: [], portalRows, assortmentRows, scale: scaleResult };
     const server = await startServer(env, PORT);
     // Who used the cores during each endpoint's run (server, this cluster, this process), for CPU per request.
     const sampleCpu = cpuSampler(server.pid, pgDataDir);
@@ -220,7 +226,7 @@ async function benchDatabase(
       }
     }
     const deadRows = (webhooksRun?.deadTargets ?? []).map((r) => ({ ...r, database: kind }));
-    return { rows, webhookRows, deadRows, portalRows, scale: scaleResult };
+    return { rows, webhookRows, deadRows, portalRows, assortmentRows, scale: scaleResult };
   } finally {
     pgServer?.cleanup();
     rmSync(dataDir, { recursive: true, force: true });
@@ -229,14 +235,15 @@ async function benchDatabase(
 
 // Prescriptions needs neither a server nor a database: measured first, on a quiet machine.
 const prescriptionRows = scenarios.includes("prescriptions") ? await benchPrescriptions() : [];
-const serverScenarios = scenarios.filter((s) => s !== "prescriptions");
-if (serverScenarios.length > 0) ensureBuild(values.build);
+const databaseScenarios = scenarios.filter((s) => s !== "prescriptions");
+if (databaseScenarios.some((s) => s !== "assortments")) ensureBuild(values.build);
 const kinds =
-  serverScenarios.length === 0 ? [] : values.db === "both" ? (["pglite", "postgres"] as const) : [values.db as "pglite" | "postgres"];
+  databaseScenarios.length === 0 ? [] : values.db === "both" ? (["pglite", "postgres"] as const) : [values.db as "pglite" | "postgres"];
 const rows: Row[] = [];
 const webhookRows: WebhookRow[] = [];
 const deadRows: DeadRow[] = [];
 const portalRows: PortalRow[] = [];
+const assortmentRows: AssortmentRow[] = [];
 let scaleResult: ScaleResult | null = null;
 for (const kind of kinds) {
   const result = await benchDatabase(kind);
@@ -245,9 +252,10 @@ for (const kind of kinds) {
   webhookRows.push(...result.webhookRows);
   deadRows.push(...result.deadRows);
   portalRows.push(...result.portalRows);
+  assortmentRows.push(...result.assortmentRows);
 }
 
-const loadScenarios = scenarios.filter((s): s is LoadScenario => s !== "webhooks" && s !== "prescriptions" && s !== "portal" && s !== "scale");
+const loadScenarios = scenarios.filter((s): s is LoadScenario => !["webhooks", "prescriptions", "assortments", "portal", "scale"].includes(s));
 if (loadScenarios.length > 0) {
   const clients = loadScenarios.map((s) => `${s} ${concurrencyOf(s)}`).join(", ");
   console.log(`\nConcurrent clients: ${clients}; ${durationMs / 1000} s per endpoint, ${os.cpus().length} cores\n`);
@@ -272,4 +280,5 @@ printWebhookTables(webhookRows, durationMs / 1000);
 printDeadTargetTable(deadRows);
 printPrescriptionTable(prescriptionRows);
 printPortalTable(portalRows);
+printAssortmentTable(assortmentRows);
 printScaleTables(scaleResult, durationMs / 1000);

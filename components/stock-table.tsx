@@ -2,7 +2,7 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { Button, TextField } from "@/components/ui/controls";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { useFormat } from "@/components/ui/format";
@@ -23,7 +23,18 @@ const PAGE_SIZE = 25;
  * and one SKU's stock movements below the list. Search and page live in the query string.
  * `maxStock`: only SKUs with this stock or less (the admin tool's "running out").
  */
-export function StockTable({ pharmacyUid, editor, maxStock }: { pharmacyUid: string; editor: StockEditor; maxStock?: number }) {
+export function StockTable({
+  pharmacyUid,
+  editor,
+  maxStock,
+  rowAction,
+}: {
+  pharmacyUid: string;
+  editor: StockEditor;
+  maxStock?: number;
+  /** A further action on a row beside its movements (the admin tool's Remove). */
+  rowAction?: (sku: Sku) => ReactNode;
+}) {
   const t = useTranslations("pharmacy.stock");
   const stock = useStockProcedures(editor);
   const { text: searchText, setText: setSearchText, search, page, setPage } = useListSearch();
@@ -44,7 +55,7 @@ export function StockTable({ pharmacyUid, editor, maxStock }: { pharmacyUid: str
         {(data) => (
           <DataTable
             label={t("table")}
-            columns={columns(t, editor, pharmacyUid, movementsOf, setMovementsOf)}
+            columns={columns(t, editor, pharmacyUid, movementsOf, setMovementsOf, rowAction)}
             rows={data.items}
             rowKey={(sku) => sku.uid}
             rowClassName={() => "align-top"}
@@ -63,6 +74,7 @@ function columns(
   pharmacyUid: string,
   movementsOf: Sku | null,
   setMovementsOf: (sku: Sku | null) => void,
+  rowAction?: (sku: Sku) => ReactNode,
 ): Column<Sku>[] {
   const edit = (field: "externalId" | "price" | "stock") => (sku: Sku) => <SkuFieldEditor sku={sku} field={field} pharmacyUid={pharmacyUid} editor={editor} />;
   return [
@@ -77,9 +89,12 @@ function columns(
       cell: (sku) => {
         const open = movementsOf?.uid === sku.uid;
         return (
-          <Button tone="secondary" aria-expanded={open} aria-label={t("movementsOf", { name: sku.sku.displayName })} onClick={() => setMovementsOf(open ? null : sku)}>
-            {open ? t("hide") : t("movements")}
-          </Button>
+          <div className="flex flex-wrap gap-2 md:justify-end">
+            <Button tone="secondary" aria-expanded={open} aria-label={t("movementsOf", { name: sku.sku.displayName })} onClick={() => setMovementsOf(open ? null : sku)}>
+              {open ? t("hide") : t("movements")}
+            </Button>
+            {rowAction?.(sku)}
+          </div>
         );
       },
     },

@@ -83,6 +83,7 @@ async function pagesOf(page: Page, role: Role, seeded: Awaited<ReturnType<typeof
       { path: "/admin/api-keys" },
       { path: "/admin/webhooks" },
       { path: "/admin/webhooks/logs" },
+      { path: "/admin/email" },
       { path: "/admin/audit-log" },
       { path: "/admin/settings" },
     ];

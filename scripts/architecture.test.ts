@@ -7,7 +7,7 @@
  *   modules import each other without cycles;
  * - the order areas of the domain are layered (orders over prescriptions over pharmacy-orders over
  *   payouts): a lower area imports of a higher one only its vocabulary (statuses.ts, intake.ts) or types;
- * - infrastructure (server/pki, server/http, server/storage) knows nothing of the domain or the doors.
+ * - infrastructure (server/pki, server/http, server/storage, server/mail) knows nothing of the domain or the doors.
  * Each violation reads `file:line imports X (rule)`.
  */
 import path from "node:path";
@@ -110,7 +110,7 @@ const orderAreaLayersRule: Rule = (files) =>
     return [report(ref, `${ORDER_AREAS[from]} is below ${ORDER_AREAS[to]}: move the shared step down, or import only its vocabulary`)];
   });
 
-const INFRASTRUCTURE = ["server/pki", "server/http", "server/storage"];
+const INFRASTRUCTURE = ["server/pki", "server/http", "server/storage", "server/mail"];
 const infrastructureRule: Rule = (files) =>
   importsOf(files, (f) => INFRASTRUCTURE.some((p) => f.startsWith(`${p}/`))).flatMap((ref) => {
     const folder = ["server/domain", ...DOMAIN_FORBIDDEN_FOLDERS].find((p) => within(ref.target, p));
@@ -138,7 +138,7 @@ describe("import direction", () => {
     expect(orderAreaLayersRule(sources)).toEqual([]);
   });
 
-  it("infrastructure (PKI, webhook HTTP, file storage) imports no domain rule and no door", () => {
+  it("infrastructure (PKI, webhook HTTP, file storage, SMTP) imports no domain rule and no door", () => {
     expect(infrastructureRule(sources)).toEqual([]);
   });
 });

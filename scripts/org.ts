@@ -13,6 +13,7 @@ import { parseArgs } from "node:util";
 import { closeDatabase } from "../server/db/client";
 import { DomainError, ValidationError, type FieldErrors } from "../server/domain/errors";
 import { createOrganisation, issueAdminLink, listOrganisations } from "../server/domain/organisations/create-organisation";
+import { sendQueuedMail } from "../server/domain/mail/send-mail";
 
 const USAGE = `Usage:
   npm run org -- create --name <organisation name> --admin-email <e-mail> [--admin-name <name>]
@@ -24,6 +25,17 @@ const FLAGS: Record<string, string> = { name: "--name", adminEmail: "--admin-ema
 /** Field errors as the command's own flags name them: `--admin-email: Enter a valid e-mail address.` */
 function flagMessages(fields: FieldErrors): string[] {
   return Object.entries(fields).flatMap(([field, messages]) => (Array.isArray(messages) ? messages.map((m) => `${FLAGS[field] ?? field}: ${m}`) : flagMessages(messages)));
+}
+
+/** Sends a link's e-mail now (the server may not run: an embedded database is closed to it) and says how it went. */
+async function mailNow(mailId: string | null, to: string): Promise<void> {
+  if (!mailId) return;
+  try {
+    const outcome = await sendQueuedMail(mailId);
+    console.log(outcome === "failed" ? `The e-mail to ${to} was refused by the mail server (its reason is on the admin tool's E-mail page): pass the link on yourself.` : `It is e-mailed to ${to}.`);
+  } catch {
+    console.log(`The e-mail to ${to} could not be sent yet: the server sends it when it runs (retried with its background tasks).`);
+  }
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -48,12 +60,14 @@ async function main(argv: string[]): Promise<number> {
       const issued = await issueAdminLink(values["admin-email"] ?? "");
       console.log(`${issued.purpose === "INVITATION" ? "A new invitation" : "A password reset link"} for ${values["admin-email"]?.trim()} (valid until ${issued.expiresAt.toISOString()}):`);
       console.log(issued.link);
+      await mailNow(issued.mailId, values["admin-email"]?.trim() ?? "");
       return 0;
     }
     const created = await createOrganisation({ name: values.name ?? "", adminEmail: values["admin-email"] ?? "", adminName: values["admin-name"] });
     console.log(`Organisation "${created.displayName}" created: ${created.organisationId}`);
     console.log(`Its admin ${created.adminEmail} is invited. Send them this link to choose a password (valid until ${created.invitationExpiresAt.toISOString()}):`);
     console.log(created.invitationLink);
+    await mailNow(created.invitationMailId, created.adminEmail);
     return 0;
   } catch (error) {
     if (error instanceof ValidationError) {

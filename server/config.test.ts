@@ -28,6 +28,28 @@ describe("configuration", () => {
     expect(() => parseConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "maybe" })).toThrow(/WEBHOOK_ALLOW_PRIVATE_TARGETS/);
   });
 
+  it("takes an smtp:// or smtps:// SMTP_URL with a MAIL_FROM, and never repeats the URL's credentials in a refusal", () => {
+    expect(parseConfig({}).SMTP_URL).toBeUndefined();
+    const mail = { SMTP_URL: "smtps://mailer:s3cret-pw@smtp.example.com:465", MAIL_FROM: "Rx <no-reply@example.com>" };
+    expect(parseConfig(mail)).toMatchObject(mail);
+    expect(parseConfig({ ...mail, MAIL_FROM: "no-reply@example.com" }).MAIL_FROM).toBe("no-reply@example.com");
+    const refusal = (env: Record<string, string>) => {
+      try {
+        parseConfig(env);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      throw new Error("expected a refusal");
+    };
+    for (const url of ["https://mailer:s3cret-pw@smtp.example.com", "smtp://mailer:s3cret-pw@", "mailer:s3cret-pw@smtp.example.com"]) {
+      const message = refusal({ SMTP_URL: url, MAIL_FROM: mail.MAIL_FROM });
+      expect(message).toMatch(/SMTP_URL/);
+      expect(message).not.toContain("s3cret");
+    }
+    expect(refusal({ SMTP_URL: mail.SMTP_URL })).toMatch(/MAIL_FROM.*SMTP_URL/);
+    expect(refusal({ ...mail, MAIL_FROM: "not an address" })).toMatch(/MAIL_FROM/);
+  });
+
   it("takes the wallet pass signer's three PEMs together or not at all (then the sandbox chain)", () => {
     expect(parseConfig({})).toMatchObject({ WALLET_PASS_TYPE_IDENTIFIER: "pass.example.rx-sandbox", WALLET_TEAM_IDENTIFIER: "RXSANDBOX1" });
     expect(parseConfig({}).WALLET_APNS_HOST).toBeUndefined();

@@ -125,6 +125,23 @@ const schema = z.object({
   WALLET_APNS_HOST: optionalText,
   /** Extra CA (PEM text or path) trusted for the APNs host's TLS certificate: a relay or a test server. */
   WALLET_APNS_CA: optionalText,
+  /**
+   * The SMTP relay e-mail goes out through (docs/spec-gaps.md#issue-24-e-mail): smtp://user:pass@host:587
+   * (STARTTLS when the server offers it) or smtps://…:465 (TLS from the start); credentials
+   * URL-encoded. Unset: no mailer, and invitation and reset links are shown to the admin as before.
+   * A secret: never logged, and a refusal names the variable, not its value.
+   */
+  SMTP_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .refine((v) => v === undefined || /^smtps?:\/\/[^/?#\s]+/i.test(v), { message: "must be an smtp:// or smtps:// URL" })
+    .refine((v) => v === undefined || URL.canParse(v), { message: "is not a valid URL" }),
+  /** The sender of every e-mail: an address, or a name and address ("Rx Platform <no-reply@example.com>"). */
+  MAIL_FROM: optionalText.refine((v) => v === undefined || /^(?:[^<>]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/.test(v), {
+    message: "must be an address (no-reply@example.com) or a name and address (Rx Platform <no-reply@example.com>)",
+  }),
   /** Inngest Cloud or a self-hosted Inngest server drives background work when configured. */
   INNGEST_EVENT_KEY: z.string().optional(),
   INNGEST_SIGNING_KEY: z.string().optional(),
@@ -146,6 +163,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       message: "set WALLET_SIGNER_CERT, WALLET_SIGNER_KEY and WALLET_WWDR_CERT together (or none: the sandbox chain)",
       path: ["WALLET_SIGNER_CERT"],
     })
+    .refine((c) => !c.SMTP_URL || c.MAIL_FROM, { message: "set MAIL_FROM (the sender address) with SMTP_URL", path: ["MAIL_FROM"] })
     .safeParse(env);
   if (!result.success) {
     const problems = result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");

@@ -3,7 +3,7 @@
 import { useTranslations } from "next-intl";
 import { PortalNav, type NavSection } from "@/components/portal-nav";
 
-type Link = "home" | "orders" | "issues" | "prescriptions" | "catalogue" | "pharmacyStock" | "pharmacies" | "shops" | "users" | "telemedicine" | "questionnaires" | "settings" | "apiKeys" | "webhooks" | "auditLog";
+type Link = "home" | "orders" | "issues" | "prescriptions" | "catalogue" | "pharmacyStock" | "pharmacies" | "shops" | "users" | "telemedicine" | "questionnaires" | "settings" | "apiKeys" | "webhooks" | "email" | "auditLog";
 
 /** The admin tool's sections: each a message key and its links (href, message key). */
 const SECTIONS: { title: "operations" | "catalogue" | "organisation" | "settings"; links: [string, Link][] }[] = [
@@ -39,6 +39,7 @@ const SECTIONS: { title: "operations" | "catalogue" | "organisation" | "settings
       ["/admin/settings", "settings"],
       ["/admin/api-keys", "apiKeys"],
       ["/admin/webhooks", "webhooks"],
+      ["/admin/email", "email"],
       ["/admin/audit-log", "auditLog"],
     ],
   },

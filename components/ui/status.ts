@@ -112,10 +112,25 @@ const THREAD: Record<string, Look> = {
   resolved: { key: "resolved", tone: "done" },
 };
 
+/** An e-mail of the outbox (server/domain/mail/kinds.ts). */
+const MAIL: Record<string, Look> = {
+  pending: { key: "pending", tone: "info" },
+  sent: { key: "sent", tone: "done" },
+  failed: { key: "failed", tone: "danger" },
+};
+
 const USER: Record<string, Look> = {
   active: { key: "active", tone: "done" },
   invited: { key: "invited", tone: "attention" },
   deactivated: { key: "deactivated", tone: "neutral" },
+};
+
+/** What a row of an assortment CSV import does (server/domain/catalogue/import-assortment.ts). */
+const IMPORT_OUTCOME: Record<string, Look> = {
+  create: { key: "create", tone: "info" },
+  update: { key: "update", tone: "working" },
+  unchanged: { key: "unchanged", tone: "neutral" },
+  error: { key: "error", tone: "danger" },
 };
 
 const KINDS = {
@@ -131,6 +146,8 @@ const KINDS = {
   questionnaireResponse: QUESTIONNAIRE_RESPONSE,
   thread: THREAD,
   user: USER,
+  mail: MAIL,
+  importOutcome: IMPORT_OUTCOME,
 };
 
 export type StatusKind = keyof typeof KINDS;

@@ -1,18 +1,18 @@
 /**
  * `npm run test:ci`: everything `npm test` runs, on PGlite and on PostgreSQL, in one go, with the
- * work that does not touch a database done once. Three streams start together, each with what it
- * needs and nothing more (this machine has two cores; the browser suite mostly waits on the pages):
- *   checks:  the type check (tsc, the whole project), then Vitest on PGlite (all files), then Vitest
- *            on PostgreSQL for the files that used a database (the PGlite pass notes which:
- *            tests/setup.ts, RX_TEST_DATABASE_USE);
- *   browser: the production build (scripts/serve.ts --build, without Next.js's second type check),
- *            then the browser suite in two halves at once, each against its own server, database,
- *            e2e port, DATA_DIR and Playwright output: --shard 1/2 on PGlite, --shard 2/2 on PostgreSQL.
- * The browser suite drives the same server code on either database, so each spec runs once, half on
- * each; every database-level rule (queries, locks, concurrency) is a Vitest test and runs on both.
- * The PostgreSQL passes use DATABASE_URL when it names a postgres:// server, else a throwaway
- * cluster of their own (scripts/ci/postgres.sh). Prints each stage's wall time at the end; fails when
- * any stage fails (a stream stops at its first failure, the others run on).
+ * work that does not touch a database done once:
+ *  1. the type check (tsc, the whole project), then the production build (scripts/serve.ts --build,
+ *     without Next.js's own second type check); both browser passes reuse that build;
+ *  2. two lanes at once, each with its own database, e2e port, DATA_DIR and Playwright output:
+ *       pglite:   Vitest (all files), then the browser suite's first half (Playwright --shard 1/2)
+ *       postgres: the browser suite's second half (--shard 2/2), then Vitest on the files that use a
+ *                 database (the PGlite pass notes which: tests/setup.ts, RX_TEST_DATABASE_USE)
+ *     The browser suite drives the same server code on either database, so each spec runs once, half
+ *     on each; every database-level rule (queries, locks, concurrency) is a Vitest test and runs on
+ *     both. The lanes run Vitest at different times, so the two CPU-bound passes do not overlap.
+ * The PostgreSQL lane uses DATABASE_URL when it names a postgres:// server, else a throwaway
+ * cluster of its own (scripts/ci/postgres.sh). Prints each stage's wall time at the end; fails when
+ * any stage fails (each lane stops at its first failure, the other lane runs on).
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -73,32 +73,46 @@ async function main(): Promise<number> {
   const vitest = ["npx", "vitest", "run"];
   const playwright = ["npx", "playwright", "test"];
 
+  if ((await run("all", ["npx", "tsc", "--noEmit"], env)) !== 0) return 1;
+  // Type checked just above, whole project: the build's own check of the app would repeat it.
+  if ((await run("all", [process.execPath, "--import", "tsx", "scripts/serve.ts", "--build"], { ...env, BUILD_SKIP_TYPECHECK: "1" })) !== 0) return 1;
+
   const postgres = postgresUrl();
   const useLog = path.join(root, ".data/ci/database-use.tsv");
   mkdirSync(path.dirname(useLog), { recursive: true });
   rmSync(useLog, { force: true });
-  const e2e = { E2E_SKIP_BUILD: "1" };
-  const pgliteEnv = { ...env, RX_TEST_DATABASE_USE: useLog, E2E_PORT: String(basePort), E2E_DATA_DIR: ".data/e2e", E2E_OUTPUT_DIR: "test-results/pglite", ...e2e };
-  const postgresEnv = { ...env, DATABASE_URL: postgres.url, E2E_PORT: String(basePort + 1), E2E_DATA_DIR: ".data/e2e-postgres", E2E_OUTPUT_DIR: "test-results/postgres", ...e2e };
+  const pgliteEnv = {
+    ...env,
+    RX_TEST_DATABASE_USE: useLog,
+    E2E_PORT: String(basePort),
+    E2E_DATA_DIR: ".data/e2e",
+    E2E_OUTPUT_DIR: "test-results/pglite",
+    E2E_SKIP_BUILD: "1",
+  };
+  const postgresEnv = {
+    ...env,
+    DATABASE_URL: postgres.url,
+    E2E_PORT: String(basePort + 1),
+    E2E_DATA_DIR: ".data/e2e-postgres",
+    E2E_OUTPUT_DIR: "test-results/postgres",
+    E2E_SKIP_BUILD: "1",
+  };
   try {
-    const streams = await Promise.all([
+    // Each lane stops at its first failing stage. The PostgreSQL lane's Vitest waits for the PGlite
+    // Vitest, which notes the files that use a database (all files when it noted none).
+    const pgliteVitest = run("pglite", vitest, pgliteEnv);
+    const lanes = await Promise.all([
+      pgliteVitest.then(async (status) => status === 0 && (await run("pglite", [...playwright, "--shard=1/2"], pgliteEnv)) === 0),
       (async () => {
-        if ((await run("checks", ["npx", "tsc", "--noEmit"], env)) !== 0) return false;
-        if ((await run("pglite", vitest, pgliteEnv)) !== 0) return false;
-        // The files that used a database on PGlite (all files when the pass noted none).
+        if ((await run("postgres", [...playwright, "--shard=2/2"], postgresEnv)) !== 0) return false;
+        await pgliteVitest;
         return (await run("postgres", [...vitest, ...(filesUsingDatabase(useLog) ?? [])], postgresEnv)) === 0;
       })(),
-      (async () => {
-        // The whole project is type checked in the other stream: the build's own check would repeat it.
-        if ((await run("browser", [process.execPath, "--import", "tsx", "scripts/serve.ts", "--build"], { ...env, BUILD_SKIP_TYPECHECK: "1" })) !== 0) return false;
-        const halves = await Promise.all([run("pglite", [...playwright, "--shard=1/2"], pgliteEnv), run("postgres", [...playwright, "--shard=2/2"], postgresEnv)]);
-        return halves.every((status) => status === 0);
-      })(),
     ]);
-    return streams.every(Boolean) ? 0 : 1;
+    return lanes.every(Boolean) ? 0 : 1;
   } finally {
     postgres.stop?.();
-    console.log(`\n--- stage times (wall clock; the streams overlap)\n${times.join("\n")}\nall      ${"".padEnd(34)} ${seconds(started).padStart(6)}`);
+    console.log(`\n--- stage times (wall clock; the two lanes overlap)\n${times.join("\n")}\nall      ${"".padEnd(34)} ${seconds(started).padStart(6)}`);
   }
 }
 

@@ -18,6 +18,13 @@ export const TRPC_BODY_MAX_BYTES = 1 * MiB;
  */
 export const TRPC_MODEL_TEXT_MAX_CHARS = 4 * MiB;
 export const TRPC_MODEL_BODY_MAX_BYTES = 2 * TRPC_MODEL_TEXT_MAX_CHARS + 64 * KiB;
+/**
+ * The portals' assortment imports, which carry a CSV file as text (pharmacy-skus.schemas.ts): 4 Mi
+ * characters (20,000 rows of 200), each at most three bytes in the JSON body (UTF-8 of the Basic
+ * Multilingual Plane), plus the rest of the input.
+ */
+export const TRPC_CSV_TEXT_MAX_CHARS = 4 * MiB;
+export const TRPC_CSV_BODY_MAX_BYTES = 3 * TRPC_CSV_TEXT_MAX_CHARS + 64 * KiB;
 /** next-auth's forms: an e-mail address, a password, a CSRF token and a callback URL. */
 export const AUTH_BODY_MAX_BYTES = 64 * KiB;
 /** Apple's PassKit web service: a push token, or at most 100 log lines of a device. */

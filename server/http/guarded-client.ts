@@ -12,8 +12,9 @@ import { resolvePublicAddresses } from "./target-guard";
  * saved while it pointed at a public address and later pointed at 127.0.0.1 reaches nothing.
  * Redirects are never followed (undici's request does not follow them).
  *
- * Destinations the operator configures (APNs in apns.ts; later an SMTP relay or a vendor's API
- * base URL) are allowed by that configuration and use their own clients, not this one.
+ * Destinations the operator configures (APNs in apns.ts, the SMTP relay of SMTP_URL in
+ * server/mail/smtp.ts; later a vendor's API base URL) are allowed by that configuration and use
+ * their own clients, not this one.
  * docs/security.md#outgoing-requests.
  */
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;

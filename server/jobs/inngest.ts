@@ -88,6 +88,7 @@ export const renderPrescriptionTask = backgroundTaskFunction("prescription.rende
 const sendPrescriptionTask = backgroundTaskFunction("pharmacy_manager.send_prescription");
 const walletPassPushTask = backgroundTaskFunction("wallet_pass.push_notification");
 const walletPassUpdatedTask = backgroundTaskFunction("wallet_pass.updated");
+const sendMailTask = backgroundTaskFunction("mail.send");
 export const backgroundTaskSweep = cronFunction(
   { id: "background-task-sweep", cron: "* * * * *" },
   "Announce due background tasks",
@@ -106,5 +107,6 @@ export const inngestFunctions = [
   sendPrescriptionTask,
   walletPassPushTask,
   walletPassUpdatedTask,
+  sendMailTask,
   backgroundTaskSweep,
 ];

@@ -1,3 +1,4 @@
+import { sendQueuedMail } from "@/server/domain/mail/send-mail";
 import { sendPrescriptionToPharmacy } from "@/server/domain/prescriptions/send-to-pharmacy";
 import { pushPassUpdate } from "@/server/domain/wallet-passes/push-pass-update";
 import { sendPushNotification } from "@/server/domain/wallet-passes/send-notification";
@@ -34,5 +35,10 @@ export const TASK_HANDLERS: TaskHandlers = {
     const id = payload.walletPassId;
     if (typeof id !== "string" || id === "") throw new Error("The task's payload has no walletPassId.");
     await pushPassUpdate(id);
+  },
+  "mail.send": async (payload, attempt) => {
+    const id = payload.mailId;
+    if (typeof id !== "string" || id === "") throw new Error("The task's payload has no mailId.");
+    await sendQueuedMail(id, attempt);
   },
 };

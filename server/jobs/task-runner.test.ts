@@ -32,6 +32,7 @@ const handlersOf = (handler: TaskHandler): TaskHandlers => ({
   "pharmacy_manager.send_prescription": handler,
   "wallet_pass.push_notification": handler,
   "wallet_pass.updated": handler,
+  "mail.send": handler,
 });
 
 async function startRunner(handler: TaskHandler, pollMs?: number) {

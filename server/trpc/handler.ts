@@ -2,7 +2,7 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { errorTranslator, type ErrorKey } from "@/i18n/error-text";
 import { resolveLocale } from "@/i18n/locales";
 import { config } from "@/server/config";
-import { TRPC_BODY_MAX_BYTES, TRPC_MODEL_BODY_MAX_BYTES } from "@/server/http/body-limits";
+import { TRPC_BODY_MAX_BYTES, TRPC_CSV_BODY_MAX_BYTES, TRPC_MODEL_BODY_MAX_BYTES } from "@/server/http/body-limits";
 import { withApiSecurityHeaders } from "@/server/http/security-headers";
 import { BodyAbortedError, BodyTooLargeError, readBodyText } from "@/server/rest/body";
 import { log } from "@/server/log";
@@ -11,13 +11,21 @@ import { appRouter } from "./router";
 
 const TRPC_ENDPOINT = "/api/trpc";
 const MAX_BATCH_SIZE = 20;
-/** The procedures that carry a questionnaire model as the editor's text: their cap leaves the model's size to the domain. */
-const MODEL_PROCEDURES = new Set(["admin.questionnaires.publish", "admin.questionnaires.saveDraft"]);
+/**
+ * The procedures that carry a large text, with their caps: a questionnaire model as the editor's
+ * text (the cap leaves the model's size to the domain), an assortment CSV file.
+ */
+const LARGE_BODY_PROCEDURES = new Map([
+  ["admin.questionnaires.publish", TRPC_MODEL_BODY_MAX_BYTES],
+  ["admin.questionnaires.saveDraft", TRPC_MODEL_BODY_MAX_BYTES],
+  ...["admin.pharmacyStock", "pharmacy.stock"].flatMap((stock) => ["importPreview", "importApply"].map((p) => [`${stock}.${p}`, TRPC_CSV_BODY_MAX_BYTES] as const)),
+]);
 
-/** A body over the cap is refused before tRPC reads it: 1 MiB, more when every procedure of the call (a batch names several) carries a model. */
+/** A body over the cap is refused before tRPC reads it: 1 MiB, more when every procedure of the call (a batch names several) carries a large text. */
 function bodyCapOf(request: Request): number {
   const names = new URL(request.url).pathname.slice(TRPC_ENDPOINT.length + 1).replace(/%2C/gi, ",").split(",");
-  return names.every((name) => MODEL_PROCEDURES.has(name)) ? TRPC_MODEL_BODY_MAX_BYTES : TRPC_BODY_MAX_BYTES;
+  const caps = names.map((name) => LARGE_BODY_PROCEDURES.get(name));
+  return caps.includes(undefined) ? TRPC_BODY_MAX_BYTES : Math.max(...(caps as number[]));
 }
 
 /**

@@ -1,9 +1,11 @@
 import { createCallerFactory, portalProcedure, router } from "./init";
 import { adminApiKeysRouter, adminTelemedicineProvidersRouter } from "./routers/admin";
+import { adminAssortmentsRouter } from "./routers/admin-assortments";
 import { adminAuditRouter } from "./routers/admin-audit";
 import { adminCatalogueRouter } from "./routers/admin-catalogue";
 import { adminHomeRouter } from "./routers/admin-home";
 import { adminIssuesRouter } from "./routers/admin-issues";
+import { adminMailRouter } from "./routers/admin-mail";
 import { adminOrdersRouter } from "./routers/admin-orders";
 import { adminUsersRouter, passwordLinksRouter } from "./routers/admin-people";
 import { adminPharmaciesRouter, adminPharmacyGroupsRouter } from "./routers/admin-pharmacies";
@@ -47,11 +49,13 @@ const adminRouter = router({
   issues: adminIssuesRouter,
   catalogue: adminCatalogueRouter,
   pharmacyStock: stockRouter(portalProcedure("admin")),
+  assortments: adminAssortmentsRouter,
   prescriptions: adminPrescriptionsRouter,
   telemedicineProviders: adminTelemedicineProvidersRouter,
   questionnaires: adminQuestionnairesRouter,
   settings: adminSettingsRouter,
   audit: adminAuditRouter,
+  mail: adminMailRouter,
   webhooks: webhooksRouter(portalProcedure("admin")),
   deliveryLogs: deliveryLogsRouter(portalProcedure("admin")),
   users: adminUsersRouter,

@@ -51,6 +51,8 @@ function linkOf(entry: Entry): string | null {
       return "/admin/shops";
     case "issue_thread":
       return "/admin/issues";
+    case "mail_message":
+      return "/admin/email";
     default:
       return null;
   }

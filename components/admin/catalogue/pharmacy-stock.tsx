@@ -3,16 +3,20 @@
 import { useQuery } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { StockTable } from "@/components/stock-table";
+import { AssortmentTools } from "@/components/stock/assortment-tools";
 import { useTRPC } from "@/components/trpc/react";
 import { SelectField } from "@/components/ui/controls";
 import { QueryView } from "@/components/ui/query-view";
 import { EmptyState } from "@/components/ui/states";
 import { useUrlQuery } from "@/components/ui/use-url-state";
 import { LOW_STOCK_THRESHOLD } from "@/server/domain/catalogue/stock-threshold";
+import { AddToAssortment } from "./add-to-assortment";
+import { RemoveFromAssortment } from "./remove-from-assortment";
 
 /**
  * Pharmacy stock and prices: pick one of the organisation's pharmacies (each says how many of its SKUs
- * are running out), then its SKUs as the pharmacy portal shows them, all or only those running out.
+ * are running out), then its SKUs as the pharmacy portal shows them, all or only those running out,
+ * and its assortment: add SKUs, remove one, import and export CSV.
  * Both choices live in the URL (`pharmacy`, `runningOut=1`): with `runningOut=1` and no pharmacy
  * (the home page's link) the page starts on the first pharmacy running out.
  */
@@ -60,9 +64,18 @@ export function AdminPharmacyStock() {
               </label>
               <p className="pb-2 text-sm text-slate-600">{t("recorded")}</p>
             </div>
+            {/* Keyed by pharmacy: a picked SKU or a previewed file of one pharmacy never carries over to another. */}
+            <div key={current.uid}>
+              <AssortmentTools pharmacyUid={current.uid} editor="admin" addSkus={<AddToAssortment pharmacyUid={current.uid} />} />
+            </div>
             {/* Keyed by pharmacy and filter: drafts and pages of one list never carry over to another. */}
             <div key={`${current.uid}-${onlyRunningOut}`}>
-              <StockTable pharmacyUid={current.uid} editor="admin" maxStock={onlyRunningOut ? LOW_STOCK_THRESHOLD : undefined} />
+              <StockTable
+                pharmacyUid={current.uid}
+                editor="admin"
+                maxStock={onlyRunningOut ? LOW_STOCK_THRESHOLD : undefined}
+                rowAction={(sku) => <RemoveFromAssortment pharmacyUid={current.uid} pharmacyName={current.displayName} sku={sku} />}
+              />
             </div>
           </div>
         );

@@ -50,7 +50,7 @@ export function useRefresh() {
 }
 
 /** A value once it has stopped changing for a moment (what is typed, before it is looked up). */
-function useSettled<T>(value: T, delayMs = 300): T {
+export function useSettled<T>(value: T, delayMs = 300): T {
   const [settled, setSettled] = useState(value);
   const key = JSON.stringify(value);
   useEffect(() => {

@@ -70,11 +70,19 @@ function AddUser({ choices, onLink }: { choices: Choices; onLink: LinkShown }) {
       return add.mutateAsync(input);
     },
     async (result) => {
-      setAdded(result.invitationLink ? t("invited", { email: result.email }) : t("created", { email: result.email }));
+      setAdded(
+        result.invitationMailed
+          ? t("invitedMailed", { email: result.email })
+          : result.invitationLink
+            ? t("invited", { email: result.email })
+            : t("created", { email: result.email }),
+      );
       onLink(result.invitationLink ? { kind: "invitation", link: result.invitationLink, who: result.email } : null);
       form.reset(DEFAULTS);
       setMode("invite");
       await queryClient.invalidateQueries({ queryKey: trpc.admin.users.pathKey() });
+      // An e-mailed invitation is a new message of the outbox.
+      if (result.invitationMailed) await queryClient.invalidateQueries({ queryKey: trpc.admin.mail.pathKey() });
     },
   );
 

@@ -97,7 +97,19 @@ function UserList({ onLink }: { onLink: LinkShown }) {
                 tone="secondary"
                 aria-label={t("resetLabel", { email: user.email })}
                 disabled={reset.isPending}
-                onClick={() => reset.mutate({ userUid: user.uid }, { onSuccess: (r) => onLink({ kind: "reset", link: r.resetLink, who: user.email }) })}
+                onClick={() =>
+                  reset.mutate(
+                    { userUid: user.uid },
+                    {
+                      // E-mailed (a mailer is configured): the admin never sees the link.
+                      onSuccess: (r) => {
+                        onLink(r.resetLink ? { kind: "reset", link: r.resetLink, who: user.email } : null);
+                        setNotice(r.resetLink ? null : t("resetMailed", { email: user.email }));
+                        if (r.mailedTo) void queryClient.invalidateQueries({ queryKey: trpc.admin.mail.pathKey() });
+                      },
+                    },
+                  )
+                }
               >
                 {t("reset")}
               </Button>

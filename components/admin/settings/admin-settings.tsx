@@ -2,6 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { HiddenSkuTypes } from "./hidden-sku-types";
+import { MeetingEmails } from "./meeting-emails";
 import { PatientTokenSecrets } from "./patient-token-secrets";
 import { ProfileFields } from "./profile-fields";
 import { WalletPassTemplates } from "./wallet-pass-templates";
@@ -11,6 +12,7 @@ const AREAS = [
   { id: "hidden-sku-types", label: "hiddenSku" },
   { id: "patient-token-secrets", label: "tokenSecrets" },
   { id: "wallet-pass-templates", label: "walletTemplates" },
+  { id: "meeting-emails", label: "meetingEmails" },
 ] as const;
 
 /** The organisation's settings, one section each. */
@@ -29,6 +31,7 @@ export function AdminSettings() {
       <HiddenSkuTypes />
       <PatientTokenSecrets />
       <WalletPassTemplates />
+      <MeetingEmails />
     </div>
   );
 }

@@ -27,6 +27,7 @@ export const AUDIT_LOG_KINDS = [
   "patient_token_secret",
   "wallet_pass_template",
   "pharmacy_sku",
+  "mail_message",
 ] as const;
 
 export type AuditLogKind = (typeof AUDIT_LOG_KINDS)[number];
@@ -57,6 +58,7 @@ export const AUDIT_KIND_LABELS: Record<AuditLogKind, string> = {
   patient_token_secret: "Patient token secrets",
   wallet_pass_template: "Wallet pass templates",
   pharmacy_sku: "Pharmacy stock and prices (admin)",
+  mail_message: "E-mails",
 };
 
 export const AUDIT_LOG_MAX_LIMIT = 200;

@@ -23,7 +23,8 @@ export type AuditEntity =
   | "pharmacy_group"
   | "shop"
   | "webhook_subscription"
-  | "webhook_delivery";
+  | "webhook_delivery"
+  | "mail_message";
 
 export type AuditEntry = {
   entity: AuditEntity;

@@ -15,7 +15,7 @@ export type PharmacyScope = { id: string; organisationId: string; hiddenSkuType:
  * without the SKU type the account hides (digital or physical), which is left out of lists,
  * totals and updates alike. Only that setting needs a join with the SKU.
  */
-function visibleTo(pharmacy: PharmacyScope) {
+export function visibleTo(pharmacy: PharmacyScope) {
   const hidden =
     pharmacy.hiddenSkuType === "DIGITAL"
       ? { sku: { digital: false } }
@@ -24,6 +24,10 @@ function visibleTo(pharmacy: PharmacyScope) {
         : {};
   return { pharmacyId: pharmacy.id, deletedAt: null, ...hidden };
 }
+
+/** The same setting for one SKU: whether the pharmacy hides it (its type is the hidden one). */
+export const hidesSku = (pharmacy: PharmacyScope, sku: { digital: boolean }) =>
+  pharmacy.hiddenSkuType === (sku.digital ? "DIGITAL" : "PHYSICAL");
 
 const withSku = { sku: { include: { product: true } } } as const;
 
@@ -126,7 +130,8 @@ export async function listOrganisationPharmacies(organisationId: string) {
   return rows.map((p) => ({ id: p.id, displayName: p.displayName, runningOut: p._count.pharmacySkus }));
 }
 
-const euros = (cents: number) => (cents / 100).toFixed(2);
+/** Cents as euros with two decimals, for the audit log's summaries. */
+export const euros = (cents: number) => (cents / 100).toFixed(2);
 
 /**
  * updatePharmacySku as an administrator: the same rules, stock movement and event, plus an audit

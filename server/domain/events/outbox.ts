@@ -23,6 +23,20 @@ export async function recordEvent(tx: Tx, event: OutboxEventInput): Promise<void
 }
 
 /**
+ * recordEvent for many events in one statement (an assortment import records one per changed SKU),
+ * each stamped with the statement's clock as recordEvent's are.
+ */
+export async function recordEvents(tx: Tx, events: readonly Omit<OutboxEventInput, "data">[]): Promise<void> {
+  if (events.length === 0) return;
+  await tx.$executeRaw`
+    INSERT INTO "OutboxEvent" ("id", "eventType", "organisationId", "pharmacyId", "subjectId", "createdAt")
+    SELECT v."id", v."eventType", v."organisationId", v."pharmacyId", v."subjectId", clock_timestamp()
+      FROM unnest(${events.map(() => randomUUID())}::text[], ${events.map((e) => e.type)}::text[], ${events.map((e) => e.organisationId)}::text[],
+                  ${events.map((e) => e.pharmacyId ?? null)}::text[], ${events.map((e) => e.subjectId)}::text[])
+           AS v("id", "eventType", "organisationId", "pharmacyId", "subjectId")`;
+}
+
+/**
  * The INSERT of recordEvent, for a statement that writes a change and its event together. Stamped
  * with the statement's clock, not the transaction's start: a change that waited for a row lock is
  * recorded after the change it waited for.

@@ -1,6 +1,7 @@
 import { database, type Tx } from "@/server/db/client";
 import { ConflictError, ValidationError } from "@/server/domain/errors";
 import { recordPatientDoctorMeetingUpdated } from "@/server/domain/events/organisation-events";
+import { queueMeetingMails } from "@/server/domain/mail/meeting-mails";
 import { lockMeeting, type LockedMeeting } from "./lock";
 import { APPOINTMENT_STATUS } from "./statuses";
 
@@ -30,8 +31,9 @@ export async function cancelLockedAppointment(tx: Tx, meeting: LockedMeeting, re
 }
 
 /**
- * Cancels an appointment of the organisation (reason required). Cancelling a cancelled one again
- * changes nothing (`changed: false`, no second event); any status other than confirmed is a 409.
+ * Cancels an appointment of the organisation (reason required), with the meeting e-mails the
+ * organisation chose. Cancelling a cancelled one again changes nothing (`changed: false`, no second
+ * event or e-mail); any status other than confirmed is a 409.
  */
 export async function cancelAppointment(organisationId: string, meetingId: string, reason: string): Promise<{ meetingId: string; changed: boolean }> {
   const why = cancelReason(reason);
@@ -44,6 +46,7 @@ export async function cancelAppointment(organisationId: string, meetingId: strin
         throw new ConflictError(`An appointment in status "${meeting.status}" cannot be cancelled: only a confirmed one can.`);
       }
       await cancelLockedAppointment(tx, meeting, why);
+      await queueMeetingMails(tx, organisationId, meeting.id, { kind: "meeting_cancelled" });
       return { meetingId: meeting.id, changed: true };
     },
     { timeout: 30_000, maxWait: 30_000 },

@@ -1,6 +1,7 @@
 import { database } from "@/server/db/client";
 import { ConflictError, FieldErrorCollector } from "@/server/domain/errors";
 import { recordPatientDoctorMeetingUpdated } from "@/server/domain/events/organisation-events";
+import { queueMeetingMails } from "@/server/domain/mail/meeting-mails";
 import { cancelLockedAppointment, cancelReason } from "./cancel-appointment";
 import { lockMeeting } from "./lock";
 import {
@@ -68,6 +69,8 @@ export async function rescheduleAppointment(
         change: "rebooked",
         status: APPOINTMENT_STATUS.confirmed,
       });
+      // One e-mail per recipient for the move (the spec: at most one), not a cancellation and a confirmation.
+      await queueMeetingMails(tx, organisationId, rebooked.meetingId, { kind: "meeting_rescheduled", previousStartsAt: old.startsAt });
       return rebooked;
     },
     { timeout: 30_000, maxWait: 30_000 },

@@ -1,6 +1,7 @@
 import { database, type Tx } from "@/server/db/client";
 import { FieldErrorCollector } from "@/server/domain/errors";
 import { RECIPIENT_ROLES, recordPatientDoctorMeetingUpdated } from "@/server/domain/events/organisation-events";
+import { queueMeetingMails } from "@/server/domain/mail/meeting-mails";
 import { APPOINTMENT_STATUS } from "./statuses";
 
 /**
@@ -110,7 +111,8 @@ export async function insertAppointment(
 /**
  * Books an appointment of the organisation's doctor with its patient (status confirmed) and its
  * reminders ({recipient_role, minutes_before}); records patient_doctor_meeting_updated (change
- * confirmed, status confirmed). Invalid input → ValidationError by field, nothing written.
+ * confirmed, status confirmed) and queues the meeting e-mails the organisation chose. Invalid
+ * input → ValidationError by field, nothing written.
  */
 export async function scheduleAppointment(organisationId: string, input: AppointmentInput, now = new Date()): Promise<Appointment> {
   const errors = new FieldErrorCollector();
@@ -126,6 +128,7 @@ export async function scheduleAppointment(organisationId: string, input: Appoint
         change: "confirmed",
         status: APPOINTMENT_STATUS.confirmed,
       });
+      await queueMeetingMails(tx, organisationId, appointment.meetingId, { kind: "meeting_confirmed" });
       return appointment;
     },
     { timeout: 30_000, maxWait: 30_000 },

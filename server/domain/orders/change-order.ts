@@ -1,11 +1,11 @@
 import { errorText } from "@/i18n/error-text";
-import { pharmacyOrderStatusText } from "@/server/domain/pharmacy-orders/status-text";
 import { database, type Tx } from "@/server/db/client";
 import { isUniqueViolation } from "@/server/db/errors";
 import { actorColumns, type Actor } from "@/server/domain/actor";
 import { recordAuditEvent } from "@/server/domain/audit/record";
 import { ConflictError, FieldErrorCollector, NotFoundError } from "@/server/domain/errors";
 import { cancelLockedPharmacyOrder } from "@/server/domain/pharmacy-orders/cancel";
+import { pharmacyOrderStatusText } from "@/server/domain/pharmacy-orders/status-text";
 import { lockPharmacyOrder, recordOrderChangeOnPharmacyOrders } from "@/server/domain/pharmacy-orders/lock";
 import { FINAL_PHARMACY_ORDER_STATUSES, PHARMACY_ORDER_STATUS } from "@/server/domain/pharmacy-orders/statuses";
 import { refreshProjectedPayouts } from "@/server/domain/payouts/route-payouts";
@@ -17,12 +17,21 @@ import { type Address, type FulfillmentIntake, type Money } from "./intake";
 import { ORDER_STATUS } from "./statuses";
 import { refreshOrderStatus } from "@/server/domain/pharmacy-orders/order-status";
 
-type LockedOrder = { id: string; name: string; status: string; onHold: boolean; doctorId: string | null; pharmacyId: string; patientId: string };
+type LockedOrder = {
+  id: string;
+  name: string;
+  status: string;
+  onHold: boolean;
+  doctorId: string | null;
+  pharmacyId: string | null;
+  pharmacyEmail: string | null;
+  patientId: string;
+};
 
 /** Locks an order of the organisation by the caller's external_id, so changes to one order serialise. */
 async function lockOrder(tx: Tx, organisationId: string, externalId: string): Promise<LockedOrder> {
   const [order] = await tx.$queryRaw<LockedOrder[]>`
-    SELECT "id", "name", "status", "onHold", "doctorId", "pharmacyId", "patientId" FROM "Order"
+    SELECT "id", "name", "status", "onHold", "doctorId", "pharmacyId", "pharmacyEmail", "patientId" FROM "Order"
     WHERE "organisationId" = ${organisationId} AND "externalId" = ${externalId}
     FOR UPDATE`;
   if (!order) throw new NotFoundError();
@@ -83,6 +92,7 @@ export async function addFulfillmentToOrder(
         patientId: existing.patient.id,
         route: !order.onHold,
         shippingCost: null,
+        notice: { pharmacyEmail: order.pharmacyEmail, pharmacyId: order.pharmacyId },
         actor,
       });
       if (resolved.items[0].some((i) => i.needsDoctor) && !order.onHold) {

@@ -4,7 +4,7 @@ import { isUniqueViolation } from "@/server/db/errors";
 import { actorColumns, type Actor } from "@/server/domain/actor";
 import type { AuditEntity } from "@/server/domain/audit/record";
 import { ConflictError, FieldErrorCollector, NON_FIELD_ERRORS, UnprocessableError } from "@/server/domain/errors";
-import { createPharmacyOrder } from "@/server/domain/pharmacy-orders/create-pharmacy-order";
+import { createPharmacyOrder, pharmacyEmailNoticeTo } from "@/server/domain/pharmacy-orders/create-pharmacy-order";
 import { findOrCreateShopCustomer } from "@/server/domain/patients/shop-customers";
 import { resolveSkipValidation } from "@/server/domain/prescriptions/skip-validation";
 import { PRESCRIPTION_STATUS, SIGNED_PRESCRIPTION_STATUSES, storedSpellings } from "@/server/domain/prescriptions/statuses";
@@ -329,6 +329,7 @@ async function writeOrder(
       patientId: patient.id,
       route: !onHold,
       shippingCost: shippingAssigned ? null : (intake.shippingCost ?? null),
+      notice: { pharmacyEmail: intake.pharmacyEmail ?? null, pharmacyId: resolved.orderPharmacyId },
       actor,
     });
     if (routed) {
@@ -355,6 +356,8 @@ export type NewFulfillment = {
   /** False while the order is on hold: nothing goes to a doctor or pharmacy. */
   route: boolean;
   shippingCost: { amount: number; currency: string } | null;
+  /** The order's pharmacy_email and pharmacy_uid: who hears of its pharmacy orders (pharmacyEmailNoticeTo). */
+  notice: { pharmacyEmail: string | null; pharmacyId: string | null };
   actor: Actor;
 };
 
@@ -466,6 +469,7 @@ export async function addFulfillment(tx: Tx, input: NewFulfillment): Promise<boo
         totalPaidAmount: i.totalPaidAmount,
         fulfillmentMethod: i.fulfillmentMethod,
       })),
+      noticeTo: pharmacyEmailNoticeTo(input.notice, routed.pharmacyId),
     },
     input.actor,
   );

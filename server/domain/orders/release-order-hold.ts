@@ -2,7 +2,7 @@ import { database, type Tx } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
 import { recordAuditEvent } from "@/server/domain/audit/record";
 import { NotFoundError } from "@/server/domain/errors";
-import { createPharmacyOrder } from "@/server/domain/pharmacy-orders/create-pharmacy-order";
+import { createPharmacyOrder, pharmacyEmailNoticeTo } from "@/server/domain/pharmacy-orders/create-pharmacy-order";
 import { routeFulfillmentToPharmacy } from "@/server/domain/pharmacy-orders/route-fulfillment";
 import { PHARMACY_ORDER_STATUS } from "@/server/domain/pharmacy-orders/statuses";
 import { progressOrderAfterPrescription } from "@/server/domain/prescriptions/order-progress";
@@ -15,6 +15,7 @@ type HeldOrder = {
   status: string;
   onHold: boolean;
   pharmacyId: string | null;
+  pharmacyEmail: string | null;
   shippingCostAmount: number | null;
   shippingCostCurrency: string | null;
 };
@@ -45,7 +46,7 @@ export async function releaseOrderHold(organisationId: string, orderId: string, 
   return db.$transaction(
     async (tx) => {
       const [order] = await tx.$queryRaw<HeldOrder[]>`
-        SELECT o."id", o."name", o."status", o."onHold", o."pharmacyId", o."shippingCostAmount", o."shippingCostCurrency"
+        SELECT o."id", o."name", o."status", o."onHold", o."pharmacyId", o."pharmacyEmail", o."shippingCostAmount", o."shippingCostCurrency"
           FROM "Order" o
          WHERE o."id" = ${orderId} AND o."organisationId" = ${organisationId}
            FOR UPDATE OF o`;
@@ -163,6 +164,7 @@ async function openHeldFulfillment(
         totalPaidAmount: i.totalPaidAmount,
         fulfillmentMethod: i.fulfillmentMethod,
       })),
+      noticeTo: pharmacyEmailNoticeTo(order, routed.pharmacyId),
     },
     actor,
   );

@@ -22,6 +22,8 @@ export type CreatedOrganisation = {
   /** The admin's invitation to choose a password (7 days): shown to the operator, and e-mailed when a mailer is configured. */
   invitationLink: string;
   invitationExpiresAt: Date;
+  /** The invitation's e-mail in the outbox, or null without a mailer. */
+  invitationMailId: string | null;
 };
 
 const EMAIL_TAKEN = "A user with this e-mail address already exists.";
@@ -65,6 +67,7 @@ export async function createOrganisation(input: NewOrganisation): Promise<Create
         adminEmail: admin.email,
         invitationLink: invitation.link,
         invitationExpiresAt: invitation.expiresAt,
+        invitationMailId: invitation.mailId,
       };
     });
   } catch (error) {
@@ -89,7 +92,7 @@ export async function listOrganisations() {
  * they have never set a password, else a password reset; audited as the system's doing. Shown to
  * the operator, and e-mailed as well when a mailer is configured.
  */
-export async function issueAdminLink(adminEmail: string): Promise<{ purpose: "INVITATION" | "PASSWORD_RESET"; link: string; expiresAt: Date }> {
+export async function issueAdminLink(adminEmail: string): Promise<{ purpose: "INVITATION" | "PASSWORD_RESET"; link: string; expiresAt: Date; mailId: string | null }> {
   const db = await database();
   return db.$transaction(async (tx) => {
     const admin = await tx.user.findFirst({

@@ -2,6 +2,7 @@ import { randomInt, randomUUID } from "node:crypto";
 import type { Tx } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
 import { outboxInsertSql } from "@/server/domain/events/outbox";
+import { queuePharmacyOrderNotice } from "@/server/domain/mail/pharmacy-order-notice";
 import { refreshProjectedPayouts } from "@/server/domain/payouts/route-payouts";
 import { historyInsertSql } from "./lock";
 import { newPharmacyOrderSearchText } from "./search-text";
@@ -26,12 +27,25 @@ export type NewPharmacyOrder = {
   shippingCostsCurrency: string | null;
   /** fulfillmentMethod: the order item's hint, which selects the delivery type (deliveryTypeOfHints). */
   items: { orderItemId: string; pharmacySkuId: string | null; amount: number; totalPaidAmount: number; fulfillmentMethod: string | null }[];
+  /** The address told of this pharmacy order (pharmacyEmailNoticeTo), or null. */
+  noticeTo: string | null;
 };
+
+/**
+ * Whom a new pharmacy order of an order is announced to by e-mail: the intake's pharmacy_email
+ * ("Address to notify alongside pharmacy_uid") when the pharmacy order is at the order's
+ * pharmacy_uid, or at any pharmacy when the order names none. docs/spec-gaps.md#issue-24-e-mail.
+ */
+export function pharmacyEmailNoticeTo(order: { pharmacyEmail: string | null; pharmacyId: string | null }, pharmacyId: string): string | null {
+  if (!order.pharmacyEmail) return null;
+  return order.pharmacyId === null || order.pharmacyId === pharmacyId ? order.pharmacyEmail : null;
+}
 
 /**
  * Creates a pharmacy order in "waiting for pharmacy" with the delivery type its items' hints select,
  * its search text (search-text.ts), its first history entry, its projected
- * payouts (paid prescription orders) and pharmacy_order_created. The order, its items, its
+ * payouts (paid prescription orders), pharmacy_order_created, and the e-mail notice to `noticeTo`
+ * when there is one and a mailer is configured. The order, its items, its
  * history and the event go in one statement: order intake creates a pharmacy order per
  * fulfillment, and as Prisma model calls these were six statements (the intake row of the orders
  * benchmark).
@@ -60,5 +74,15 @@ export async function createPharmacyOrder(tx: Tx, input: NewPharmacyOrder, actor
   // Only a paid order with a prescription shows projected payouts (refreshProjectedPayouts' rule):
   // skipped otherwise, as it would read the new order only to find that out.
   if (input.prescriptionId && input.prepaid > 0) await refreshProjectedPayouts(tx, id);
+  if (input.noticeTo) {
+    await queuePharmacyOrderNotice(tx, {
+      organisationId: input.organisationId,
+      to: input.noticeTo,
+      pharmacyOrderId: id,
+      pharmacyOrderName: name,
+      pharmacyId: input.pharmacyId,
+      itemCount: input.items.length,
+    });
+  }
   return id;
 }

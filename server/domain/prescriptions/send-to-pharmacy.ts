@@ -3,7 +3,7 @@ import type { Actor } from "@/server/domain/actor";
 import { ORDER_STATUS } from "@/server/domain/orders/statuses";
 import { routeFulfillmentToPharmacy } from "@/server/domain/pharmacy-orders/route-fulfillment";
 import { refreshProjectedPayouts } from "@/server/domain/payouts/route-payouts";
-import { createPharmacyOrder } from "@/server/domain/pharmacy-orders/create-pharmacy-order";
+import { createPharmacyOrder, pharmacyEmailNoticeTo } from "@/server/domain/pharmacy-orders/create-pharmacy-order";
 import { PHARMACY_ORDER_CHANGE, recordPharmacyOrderChange } from "@/server/domain/pharmacy-orders/lock";
 import { isLivePharmacyOrderStatus, PHARMACY_ORDER_STATUS } from "@/server/domain/pharmacy-orders/statuses";
 import { log } from "@/server/log";
@@ -137,6 +137,7 @@ async function loadFulfillments(tx: Tx, prescriptionId: string, orderIds: string
       status: true,
       onHold: true,
       pharmacyId: true,
+      pharmacyEmail: true,
       shippingCostAmount: true,
       shippingCostCurrency: true,
     },
@@ -214,6 +215,7 @@ async function openPharmacyOrder(tx: Tx, fulfillment: Fulfillment, prescriptionI
         totalPaidAmount: i.totalPaidAmount,
         fulfillmentMethod: i.fulfillmentMethod,
       })),
+      noticeTo: pharmacyEmailNoticeTo(order, routed.pharmacyId),
     },
     SYSTEM,
   );

@@ -1,7 +1,13 @@
 import type { Tx } from "@/server/db/client";
 
 /** The spec's internal events, run as durable background tasks (server/jobs/task-handlers.ts). */
-export type TaskName = "prescription.render" | "pharmacy_manager.send_prescription" | "wallet_pass.push_notification" | "wallet_pass.updated";
+export type TaskName =
+  | "prescription.render"
+  | "pharmacy_manager.send_prescription"
+  | "wallet_pass.push_notification"
+  | "wallet_pass.updated"
+  // One e-mail of the outbox (server/domain/mail/send-mail.ts).
+  | "mail.send";
 
 export type TaskPayload = Record<string, string | number | boolean | null>;
 

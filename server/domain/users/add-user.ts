@@ -26,7 +26,8 @@ export type NewUser = {
   password?: string;
 };
 
-export type AddedUser = { id: string; email: string; invitationLink: string | null; invitationExpiresAt: Date | null };
+/** An invited user's link: e-mailed to them (`invitationMailed`, the link null) when a mailer is configured, else shown to the admin once. */
+export type AddedUser = { id: string; email: string; invitationLink: string | null; invitationExpiresAt: Date | null; invitationMailed: boolean };
 
 const ROLE_WORDS: Record<UserRole, string> = { ADMIN: "admin", PHARMACIST: "pharmacist", DOCTOR: "doctor" };
 const emailTaken = () => ValidationError.field("email", errorText("users.emailTaken"));
@@ -60,7 +61,8 @@ async function bindingColumns(tx: Tx, organisationId: string, binding: UserBindi
 
 /**
  * Adds a portal user to the organisation: with the admin's initial password, or invited (no
- * password; an INVITATION link, valid 7 days, returned once). One transaction with its audit event;
+ * password; an INVITATION link, valid 7 days, e-mailed or else returned once). One transaction with
+ * its audit event and the invitation's e-mail;
  * a taken e-mail (unique across the platform) is a field error, also when two adds race.
  */
 export async function addUser(organisationId: string, adminUserId: string, input: NewUser): Promise<AddedUser> {
@@ -84,10 +86,19 @@ export async function addUser(organisationId: string, adminUserId: string, input
         entity: "user",
         entityId: user.id,
         action: invitation ? "invited" : "created",
-        summary: invitation ? `${user.email} invited as ${role}` : `${user.email} created as ${role} with an initial password`,
+        summary: invitation
+          ? `${user.email} invited as ${role}${invitation.mailId ? " (invitation e-mailed)" : ""}`
+          : `${user.email} created as ${role} with an initial password`,
         details: { role: input.binding.role, ...columns },
       });
-      return { id: user.id, email: user.email, invitationLink: invitation?.link ?? null, invitationExpiresAt: invitation?.expiresAt ?? null };
+      const mailed = Boolean(invitation?.mailId);
+      return {
+        id: user.id,
+        email: user.email,
+        invitationLink: invitation && !mailed ? invitation.link : null,
+        invitationExpiresAt: invitation?.expiresAt ?? null,
+        invitationMailed: mailed,
+      };
     });
   } catch (error) {
     if (isUniqueViolation(error)) {

@@ -1,5 +1,5 @@
-import { errorText } from "@/i18n/error-text";
 import { createHash, randomBytes } from "node:crypto";
+import { errorText } from "@/i18n/error-text";
 import { hashPassword } from "@/server/auth/password";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@/server/auth/password-policy";
 import { config } from "@/server/config";
@@ -7,12 +7,14 @@ import { database, type Tx } from "@/server/db/client";
 import type { UserTokenPurpose } from "@/server/db/generated/enums";
 import { recordAuditEvent } from "@/server/domain/audit/record";
 import { NotFoundError, ValidationError } from "@/server/domain/errors";
+import { queuePasswordLinkMail } from "@/server/domain/mail/password-link-mails";
 
 /**
  * One-time links to choose a password: an invitation (a user created without a password) and a
  * password reset. The token is 32 random bytes (base64url) shown once, in the link; only its SHA-256
  * is stored (a high-entropy token needs no slow hash). A link is valid for TOKEN_LIFETIME_MS and once.
- * There is no mailer: the admin passes the link on.
+ * With a mailer (SMTP_URL) the link is e-mailed to its user; without one the admin passes it on
+ * (docs/spec-gaps.md#issue-24-e-mail).
  */
 export const TOKEN_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -20,20 +22,37 @@ const PATHS: Record<UserTokenPurpose, string> = { INVITATION: "/invitation", PAS
 
 export const tokenHashOf = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
 
+export type IssuedLink = {
+  link: string;
+  expiresAt: Date;
+  /** The e-mail that carries the link to its user (the outbox's message), or null: no mailer, the link is passed on by hand. */
+  mailId: string | null;
+};
+
 /**
- * Creates a token of `purpose` for the user inside the caller's transaction; earlier unused tokens of
- * that purpose stop working. Returns the link (the only place the token appears).
+ * Creates a token of `purpose` for the user inside the caller's transaction, and queues the e-mail
+ * of its link when a mailer is configured; earlier unused tokens of that purpose stop working.
+ * Returns the link (with the e-mail, the only places the token appears).
  */
-export async function issuePasswordToken(tx: Tx, userId: string, purpose: UserTokenPurpose, createdById: string | null, now = new Date()): Promise<{ link: string; expiresAt: Date }> {
+export async function issuePasswordToken(tx: Tx, userId: string, purpose: UserTokenPurpose, createdById: string | null, now = new Date()): Promise<IssuedLink> {
   await tx.userToken.updateMany({ where: { userId, purpose, usedAt: null }, data: { usedAt: now } });
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(now.getTime() + TOKEN_LIFETIME_MS);
   await tx.userToken.create({ data: { userId, purpose, tokenHash: tokenHashOf(token), expiresAt, createdById } });
-  return { link: `${config().baseUrl}${PATHS[purpose]}/${token}`, expiresAt };
+  const link = `${config().baseUrl}${PATHS[purpose]}/${token}`;
+  const mailId = await queuePasswordLinkMail(tx, { userId, purpose, link, expiresAt, issuedById: createdById });
+  return { link, expiresAt, mailId };
 }
 
-/** A reset link for an active user of the organisation who may sign in; shown once to the admin. */
-export async function issuePasswordReset(organisationId: string, adminUserId: string, userId: string): Promise<{ link: string; expiresAt: Date }> {
+/**
+ * A reset link for an active user of the organisation who may sign in: e-mailed to them when a
+ * mailer is configured (the admin never sees it then: `link` null), else shown once to the admin.
+ */
+export async function issuePasswordReset(
+  organisationId: string,
+  adminUserId: string,
+  userId: string,
+): Promise<{ link: string | null; expiresAt: Date; mailedTo: string | null }> {
   const db = await database();
   return db.$transaction(async (tx) => {
     const user = await tx.user.findFirst({ where: { id: userId, organisationId }, select: { id: true, email: true, deactivatedAt: true } });
@@ -44,9 +63,9 @@ export async function issuePasswordReset(organisationId: string, adminUserId: st
       entity: "user",
       entityId: user.id,
       action: "password_reset_issued",
-      summary: `Password reset link issued for ${user.email}`,
+      summary: `Password reset link ${issued.mailId ? "e-mailed to" : "issued for"} ${user.email}`,
     });
-    return issued;
+    return { link: issued.mailId ? null : issued.link, expiresAt: issued.expiresAt, mailedTo: issued.mailId ? user.email : null };
   });
 }
 

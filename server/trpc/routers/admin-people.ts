@@ -54,7 +54,10 @@ export const adminUsersRouter = router({
     };
   }),
 
-  /** Without a password: the invitation link is in this response only. With one: a ready account. */
+  /**
+   * Without a password: invited, the link e-mailed to them when a mailer is configured
+   * (`invitationMailed`), else in this response only. With one: a ready account.
+   */
   add: adminProcedure.input(addUserInput).mutation(async ({ ctx, input }) => {
     const added = await addUser(ctx.scope.organisationId, ctx.user.id, {
       email: input.email,
@@ -62,7 +65,13 @@ export const adminUsersRouter = router({
       binding: bindingOf(input),
       password: input.password,
     });
-    return { uid: added.id, email: added.email, invitationLink: added.invitationLink, invitationExpiresAt: unixOrNull(added.invitationExpiresAt) };
+    return {
+      uid: added.id,
+      email: added.email,
+      invitationLink: added.invitationLink,
+      invitationMailed: added.invitationMailed,
+      invitationExpiresAt: unixOrNull(added.invitationExpiresAt),
+    };
   }),
 
   deactivate: adminProcedure.input(userUidInput).mutation(async ({ ctx, input }) => {
@@ -75,10 +84,10 @@ export const adminUsersRouter = router({
     return { reactivated: true };
   }),
 
-  /** The reset link is in this response only; earlier unused reset links stop working. */
+  /** The reset link is e-mailed to the user (`mailedTo`) or else in this response only; earlier unused reset links stop working. */
   issuePasswordReset: adminProcedure.input(userUidInput).mutation(async ({ ctx, input }) => {
     const issued = await issuePasswordReset(ctx.scope.organisationId, ctx.user.id, input.userUid);
-    return { resetLink: issued.link, expiresAt: unix(issued.expiresAt) };
+    return { resetLink: issued.link, mailedTo: issued.mailedTo, expiresAt: unix(issued.expiresAt) };
   }),
 });
 

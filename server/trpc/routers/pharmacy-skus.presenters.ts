@@ -1,4 +1,6 @@
-/** The portal's shapes of pharmacy SKUs and stock movements: camelCase, uids, dates as Unix seconds. */
+/** The portal's shapes of pharmacy SKUs, stock movements and assortment imports: camelCase, uids, dates as Unix seconds. */
+import type { Message } from "@/i18n/error-text";
+import type { ImportedSku, ImportPreview } from "@/server/domain/catalogue/import-assortment";
 import type { StockMovementEntry } from "@/server/domain/catalogue/pharmacy-skus";
 import type { PharmacySkuWithSku } from "@/server/api/external-pharmacy/pharmacy-sku.presenters";
 import { unix } from "@/server/wire/format";
@@ -25,3 +27,26 @@ export const presentStockMovement = (m: StockMovementEntry) => ({
   by: { type: m.actor.type, uid: m.actor.id, name: m.actor.name },
   createdAt: unix(m.createdAt),
 });
+
+const presentImportedSku = (sku: ImportedSku) => ({ uid: sku.id, displayName: sku.displayName, pzn: sku.pzn });
+
+/**
+ * An import preview row by row, each error in the caller's words: what the row named, its outcome,
+ * and for a change the values before and after (cents for the price).
+ */
+export function presentImportPreview(preview: ImportPreview, word: (message: Message) => string) {
+  if (!preview.ok) return { ok: false as const, error: word(preview.error) };
+  return {
+    ok: true as const,
+    counts: preview.counts,
+    rows: preview.rows.map((row) => ({
+      line: row.line,
+      outcome: row.outcome,
+      sku: row.sku ? presentImportedSku(row.sku) : null,
+      reference: row.outcome === "error" ? row.reference : row.sku.id,
+      before: row.outcome === "update" ? row.before : null,
+      after: row.outcome === "update" || row.outcome === "create" ? row.after : null,
+      errors: row.outcome === "error" ? row.errors.map(word) : [],
+    })),
+  };
+}

@@ -1,5 +1,6 @@
-/** Inputs of the pharmacySkus procedures; the stock page validates its fields with the same schemas. */
+/** Inputs of the stock procedures (both portals); the stock page validates its fields with the same schemas. */
 import { z } from "zod";
+import { TRPC_CSV_TEXT_MAX_CHARS } from "@/server/http/body-limits";
 import { amount, count, searchTerm, text, uid } from "@/server/wire/schemas";
 
 export const PHARMACY_SKU_PAGE_LIMIT = 100;
@@ -31,4 +32,15 @@ export const stockMovementsInput = z.object({
   pharmacyUid,
   pharmacySkuUid: uid(),
   limit: z.number().int().min(1).max(STOCK_MOVEMENTS_LIMIT).default(10),
+});
+
+/** An assortment CSV file as its text (the browser reads the file: UTF-8), bounded by its own body cap (server/trpc/handler.ts). */
+export const importAssortmentInput = z.object({
+  pharmacyUid,
+  csv: z.string().max(TRPC_CSV_TEXT_MAX_CHARS),
+});
+
+export const exportAssortmentInput = z.object({
+  pharmacyUid,
+  separator: z.enum([",", ";"]).default(","),
 });
