@@ -210,7 +210,7 @@ describe("the e-mail outbox", () => {
 });
 
 describe("npm run org with a mailer", () => {
-  /** The operator's command in a process of its own (as in create-organisation.test.ts): on PGlite with a database of its own. */
+  /** The operator's command in a process of its own (as in server/trpc/organisations.test.ts): on PGlite with a database of its own. */
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "rx-org-mail-"));
   const run = (args: string[]) => {
     const { DATABASE_URL, ...rest } = process.env;

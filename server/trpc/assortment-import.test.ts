@@ -17,10 +17,10 @@ import { createTenant, type Tenant } from "@/tests/fixtures";
 import { onPostgres, untilWaitingForLock } from "@/tests/locks";
 import { trpcCode } from "@/tests/trpc";
 import { createPortalUser } from "@/tests/webhook-logs";
-import { ASSORTMENT_CSV_MAX_ROWS, parseAssortmentCsv } from "./assortment-csv";
-import { exportAssortment } from "./export-assortment";
-import { applyAssortmentImport, previewAssortmentImport, type ImportRow } from "./import-assortment";
-import { organisationPharmacy } from "./pharmacy-skus";
+import { ASSORTMENT_CSV_MAX_ROWS, parseAssortmentCsv } from "@/server/domain/catalogue/assortment-csv";
+import { exportAssortment } from "@/server/domain/catalogue/export-assortment";
+import { applyAssortmentImport, previewAssortmentImport, type ImportRow } from "@/server/domain/catalogue/import-assortment";
+import { organisationPharmacy } from "@/server/domain/catalogue/pharmacy-skus";
 
 const SYSTEM = { type: "SYSTEM" } as const;
 const refusal = async (work: Promise<unknown>) => work.then(() => expect.fail("expected a refusal"), (error: unknown) => error);

@@ -11,7 +11,7 @@ import { createCaller } from "@/server/trpc/router";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { call } from "@/tests/http";
 import { createTestOrder, routedOrderBody, withShopSkus, item } from "@/tests/orders";
-import { createOrganisation, issueAdminLink, listOrganisations } from "./create-organisation";
+import { createOrganisation, issueAdminLink, listOrganisations } from "@/server/domain/organisations/create-organisation";
 
 const PASSWORD = "a long enough password";
 const tokenOf = (link: string) => link.split("/").at(-1)!;
