@@ -68,6 +68,7 @@ async function pagesOf(page: Page, role: Role, seeded: Awaited<ReturnType<typeof
       { path: `/admin/orders/${seeded.orderUid}`, main: true },
       { path: "/admin/prescriptions" },
       { path: `/admin/prescriptions/${seeded.prescriptionUid}` },
+      { path: "/admin/payouts" },
       { path: "/admin/issues", main: true },
       { path: await firstLink(page, "/admin/issues", "/admin/issues/"), main: true },
       { path: "/admin/catalogue" },

@@ -323,6 +323,7 @@ test("the corpus: no payload runs on any page that shows it, for any role", asyn
       ["/admin/webhooks", []],
       ["/admin/webhooks/logs", []],
       ["/admin/telemedicine-providers", []],
+      ["/admin/payouts", []],
     ])),
     ...(await visitAll(browser, d.users.pharmacist, "/pharmacy", [
       ["/pharmacy", []],

@@ -3,8 +3,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { Field, FormError, SubmitButton, useZodForm, submitWith } from "@/components/ui/form";
-import { connectProviderInput, saveProviderSettingsInput } from "@/server/trpc/routers/admin.schemas";
+import { Field, FormError, SubmitButton, SubmitOrCancel, useZodForm, submitWith } from "@/components/ui/form";
+import { changeProviderInput, connectProviderInput, saveProviderSettingsInput } from "@/server/trpc/routers/admin.schemas";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { Button, SecretBox } from "@/components/ui/controls";
 import { EmptyState, ErrorState, Notice } from "@/components/ui/states";
@@ -23,8 +23,8 @@ type Provider = {
 
 /**
  * The organisation's telemedicine providers: connecting one (its Management key shown once), each
- * provider's key (prefix, last use, rotate, disconnect) and its non-QES setting (what the
- * doctor-signing rule reads).
+ * provider's name and identifier (editable), its key (prefix, last use, rotate, disconnect) and its
+ * non-QES setting (what the doctor-signing rule reads).
  */
 export function TelemedicineProviders() {
   const t = useTranslations("admin.telemedicine");
@@ -100,6 +100,9 @@ function ConnectForm() {
 
 function ProviderCard({ provider }: { provider: Provider }) {
   const t = useTranslations("admin.telemedicine");
+  const edit = useTranslations("adminDoors.providerIdentity");
+  const [editing, setEditing] = useState(false);
+  const [saved, setSaved] = useState<string | null>(null);
   return (
     <section aria-labelledby={`provider-${provider.uid}`} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -109,17 +112,75 @@ function ProviderCard({ provider }: { provider: Provider }) {
           </h3>
           <p className="font-mono text-xs text-slate-500 wrap-anywhere">{provider.identifier}</p>
         </div>
-        {provider.key ? (
-          <span className="rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-medium text-emerald-800">{t("connected")}</span>
-        ) : (
-          <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">{t("noKey")}</span>
-        )}
+        <div className="flex flex-wrap items-center gap-2">
+          {provider.key ? (
+            <span className="rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-medium text-emerald-800">{t("connected")}</span>
+          ) : (
+            <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">{t("noKey")}</span>
+          )}
+          {editing ? null : (
+            <Button
+              tone="secondary"
+              aria-label={edit("editLabel", { name: provider.displayName })}
+              onClick={() => {
+                setSaved(null);
+                setEditing(true);
+              }}
+            >
+              {edit("edit")}
+            </Button>
+          )}
+        </div>
       </div>
+      {saved ? (
+        <div className="mt-3">
+          <Notice>{saved}</Notice>
+        </div>
+      ) : null}
+      {editing ? (
+        <ProviderIdentityForm
+          provider={provider}
+          onDone={(text) => {
+            setSaved(text);
+            setEditing(false);
+          }}
+          onCancel={() => setEditing(false)}
+        />
+      ) : null}
       <div className="mt-4 grid gap-6 lg:grid-cols-2">
         <ProviderKey provider={provider} />
         <ProviderSettings provider={provider} />
       </div>
     </section>
+  );
+}
+
+/**
+ * A provider's name and identifier (admin.telemedicineProviders.change): the identifier is unique in
+ * the organisation (a taken one is the field's error); the hint says what a new identifier means to
+ * integrators that read it from the Management API.
+ */
+function ProviderIdentityForm({ provider, onDone, onCancel }: { provider: Provider; onDone: (text: string) => void; onCancel: () => void }) {
+  const t = useTranslations("adminDoors.providerIdentity");
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const form = useZodForm(changeProviderInput, { providerUid: provider.uid, displayName: provider.displayName, identifier: provider.identifier });
+  const change = useMutation(trpc.admin.telemedicineProviders.change.mutationOptions());
+  const submit = submitWith(form, change.mutateAsync, async (result) => {
+    await queryClient.invalidateQueries({ queryKey: trpc.admin.telemedicineProviders.list.pathKey() });
+    onDone(result.changed ? t("saved", { name: result.displayName }) : t("unchanged"));
+  });
+  return (
+    <form onSubmit={submit} noValidate aria-label={t("formLabel", { name: provider.displayName })} className="mt-4 space-y-4 rounded-lg border border-slate-200 bg-slate-50 p-4">
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field form={form} name="displayName" label={t("name")} maxLength={200} />
+        <Field form={form} name="identifier" label={t("identifier")} maxLength={100} hint={t("identifierHint")} />
+      </div>
+      <FormError form={form} />
+      <SubmitOrCancel form={form} onCancel={onCancel}>
+        {t("save")}
+      </SubmitOrCancel>
+    </form>
   );
 }
 

@@ -43,8 +43,10 @@ export function ThreadConversation({
   return (
     <div className="space-y-3">
       <ol className="space-y-3" aria-label={t("messages")}>
-        <li className={`max-w-2xl rounded-lg border p-3 ${bubble("pharmacy")}`}>
-          <p className="text-xs break-words text-slate-600">{t("opened", { author: thread.openedBy, date: format.dateTime(thread.createdAt) })}</p>
+        <li className={`max-w-2xl rounded-lg border p-3 ${bubble(thread.openedBySide)}`}>
+          <p className="text-xs break-words text-slate-600">
+            {t(thread.openedBySide === "admin" ? "openedByAdmin" : "opened", { author: thread.openedBy, date: format.dateTime(thread.createdAt) })}
+          </p>
           <p className="mt-1 text-sm break-words whitespace-pre-wrap text-slate-900">{thread.description}</p>
         </li>
         {thread.messages.map((m) => (

@@ -2,6 +2,7 @@ import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { database } from "@/server/db/client";
+import { changeTelemedicineProviderIdentity } from "@/server/domain/telemedicine/providers";
 import { get } from "@/tests/http";
 import { demoFilePath, seedSandbox, seedSandboxIfEmpty, type DemoFile } from "./seed";
 
@@ -92,6 +93,20 @@ describe("sandbox seed", () => {
     expect(again).toEqual(before);
     expect((await db.organisation.findUniqueOrThrow({ where: { id: before.organisation_uid } })).sandbox).toBe(true);
     expect(await counts()).toEqual(countsBefore);
+  });
+
+  it("keeps the sandbox's telemedicine provider after an admin changed its identifier: demo.json names it", async () => {
+    const db = await database();
+    const before = readDemo();
+    const admin = await db.user.findUniqueOrThrow({ where: { email: before.users.admin.email } });
+    await changeTelemedicineProviderIdentity(before.organisation_uid, admin.id, before.telemedicine_provider_uid, {
+      displayName: "Renamed Telemedicine",
+      identifier: "renamed-telemedicine",
+    });
+    const providers = await db.telemedicineProvider.count();
+    const after = await seedSandbox(db);
+    expect(after.telemedicine_provider_uid).toBe(before.telemedicine_provider_uid);
+    expect(await db.telemedicineProvider.count()).toBe(providers);
   });
 
   it("replaces a sandbox key that no longer works and revokes the old one", async () => {

@@ -243,8 +243,12 @@ export async function seedSandbox(db: Db): Promise<DemoFile> {
     () => db.doctor.findFirst({ where: { organisationId, email: "dr.weber@demo.example" } }),
     () => db.doctor.create({ data: { organisationId, displayName: "Dr. Anna Weber", email: "dr.weber@demo.example" } }),
   );
+  // The provider demo.json names first: an admin may have changed its identifier since (docs/spec-gaps.md#issue-24-the-admin-teams-doors).
+  const previousProviderId = previous.telemedicine_provider_uid;
   const telemedicineProvider = await findOrCreate(
-    () => db.telemedicineProvider.findFirst({ where: { organisationId, identifier: "demo-telemedicine" } }),
+    async () =>
+      (previousProviderId ? await db.telemedicineProvider.findFirst({ where: { organisationId, id: previousProviderId } }) : null) ??
+      (await db.telemedicineProvider.findFirst({ where: { organisationId, identifier: "demo-telemedicine" } })),
     () =>
       db.telemedicineProvider.create({
         data: { organisationId, identifier: "demo-telemedicine", displayName: "Demo Telemedicine Provider" },

@@ -225,7 +225,8 @@ describe("resolve", () => {
     expect(await statusOf(po.id)).toBe("completed");
     expect(await updates()).toBe(updatesBefore + 2);
     expect(await counts()).toEqual(before);
-    expect((await auditOf(thread.id))[0].summary).toContain("went back to completed");
+    expect((await auditOf(thread.id)).map((e) => e.action)).toEqual(["opened", "resolved"]);
+    expect((await auditOf(thread.id))[1].summary).toContain("went back to completed");
   });
 
   it("refuses a note longer than 5000 characters with a field error, writing nothing", async () => {

@@ -127,6 +127,91 @@ describe("rotating and disconnecting", () => {
   });
 });
 
+describe("changing a provider's name and identifier", () => {
+  const change = (providerUid: string, displayName: string, identifier: string, user = users.admin) =>
+    as(user).admin.telemedicineProviders.change({ providerUid, displayName, identifier });
+
+  it("changes both, audited with before and after; the Management API lists the new identifier under the same uid, and the provider's key keeps working under the new name", async () => {
+    const identifier = `old-${tag()}`;
+    const connected = await as(users.admin).admin.telemedicineProviders.connect({ displayName: "Old Name", identifier });
+    const renamed = `new-${tag()}`;
+    expect(await change(connected.uid, "  New Name ", renamed)).toEqual({ changed: true, uid: connected.uid, displayName: "New Name", identifier: renamed });
+
+    const listed = await get(PROVIDERS, { key: connected.apiKey });
+    expect(listed.status).toBe(200);
+    const entry = (listed.json.data as { uid: string }[]).find((p) => p.uid === connected.uid);
+    expect(entry).toEqual({ uid: connected.uid, display_name: "New Name", identifier: renamed });
+    expect((await t.db.apiKey.findUniqueOrThrow({ where: { id: connected.keyUid } })).displayName).toBe("Telemedicine provider: New Name");
+
+    const [event] = (await auditOf(connected.uid)).filter((e) => e.action === "changed");
+    expect(event).toMatchObject({
+      entityType: "telemedicine_provider",
+      actorUserId: users.admin.id,
+      summary: `Telemedicine provider "New Name" changed: name "Old Name" → "New Name", identifier ${identifier} → ${renamed}`,
+      details: { before: { display_name: "Old Name", identifier }, after: { display_name: "New Name", identifier: renamed } },
+    });
+    // The old identifier is free again.
+    await expect(as(users.admin).admin.telemedicineProviders.connect({ displayName: "Reuse", identifier })).resolves.toMatchObject({ identifier });
+  });
+
+  it("saving the values it has changes and records nothing; a revoked key keeps the name it had", async () => {
+    const connected = await as(users.admin).admin.telemedicineProviders.connect({ displayName: "Same", identifier: `same-${tag()}` });
+    const before = await counts();
+    expect(await change(connected.uid, "Same", connected.identifier)).toMatchObject({ changed: false });
+    expect(await counts()).toEqual(before);
+
+    const rotated = await as(users.admin).admin.telemedicineProviders.rotateKey({ providerUid: connected.uid });
+    await change(connected.uid, "Renamed", connected.identifier);
+    const keys = await t.db.apiKey.findMany({ where: { telemedicineProviderId: connected.uid }, orderBy: { createdAt: "asc" } });
+    expect(keys.map((k) => [k.id, k.displayName])).toEqual([
+      [connected.keyUid, "Telemedicine provider: Same"],
+      [rotated.keyUid, "Telemedicine provider: Renamed"],
+    ]);
+    const [event] = (await auditOf(connected.uid)).filter((e) => e.action === "changed");
+    expect(event.summary).toBe('Telemedicine provider "Renamed" changed: name "Same" → "Renamed"');
+  });
+
+  it("refuses an identifier another provider of the organisation has as the field's error, nothing written; another organisation's is free", async () => {
+    const taken = await as(users.admin).admin.telemedicineProviders.connect({ displayName: "Holder", identifier: `taken-${tag()}` });
+    const mover = await as(users.admin).admin.telemedicineProviders.connect({ displayName: "Mover", identifier: `mover-${tag()}` });
+    const before = await counts();
+    const refused = await fieldErrorsOf(change(mover.uid, "Mover", taken.identifier));
+    expect(refused.code).toBe("BAD_REQUEST");
+    expect(refused.cause.fields).toEqual({ identifier: ["A telemedicine provider with this identifier is already connected."] });
+    expect(await counts()).toEqual(before);
+    expect(await t.db.telemedicineProvider.findUniqueOrThrow({ where: { id: mover.uid } })).toMatchObject({ displayName: "Mover", identifier: mover.identifier });
+
+    const otherProvider = await other.db.telemedicineProvider.findUniqueOrThrow({ where: { id: otherProviderId } });
+    await expect(change(mover.uid, "Mover", otherProvider.identifier)).resolves.toMatchObject({ changed: true, identifier: otherProvider.identifier });
+  });
+
+  it("of concurrent changes of two providers to one identifier, one wins and the other gets the field error", async () => {
+    const a = await as(users.admin).admin.telemedicineProviders.connect({ displayName: "A", identifier: `a-${tag()}` });
+    const b = await as(users.admin).admin.telemedicineProviders.connect({ displayName: "B", identifier: `b-${tag()}` });
+    const wanted = `wanted-${tag()}`;
+    const results = await Promise.allSettled([change(a.uid, "A", wanted), change(b.uid, "B", wanted)]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const refused = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
+    expect((refused.reason as TRPCError).code).toBe("BAD_REQUEST");
+    expect(((refused.reason as TRPCError).cause as { fields?: Record<string, string[]> }).fields).toEqual({
+      identifier: ["A telemedicine provider with this identifier is already connected."],
+    });
+    const holders = await t.db.telemedicineProvider.findMany({ where: { organisationId: t.organisation.id, identifier: wanted } });
+    expect(holders).toHaveLength(1);
+    expect((await auditOf(holders[0].id)).filter((e) => e.action === "changed")).toHaveLength(1);
+    const loser = holders[0].id === a.uid ? b : a;
+    expect((await auditOf(loser.uid)).filter((e) => e.action === "changed")).toHaveLength(0);
+  });
+
+  it("refuses a blank name and an identifier with spaces as field errors", async () => {
+    const connected = await as(users.admin).admin.telemedicineProviders.connect({ displayName: "Checked", identifier: `chk-${tag()}` });
+    expect(await trpcCode(change(connected.uid, "  ", connected.identifier))).toBe("BAD_REQUEST");
+    const refused = await fieldErrorsOf(change(connected.uid, "Checked", "has space"));
+    expect(refused.cause.fields?.identifier).toHaveLength(1);
+    expect(await t.db.telemedicineProvider.findUniqueOrThrow({ where: { id: connected.uid } })).toMatchObject({ identifier: connected.identifier });
+  });
+});
+
 describe("authorisation", () => {
   const calls = (c: Caller, providerUid: string) => [
     () => c.admin.telemedicineProviders.list(),
@@ -135,6 +220,7 @@ describe("authorisation", () => {
     () => c.admin.telemedicineProviders.rotateKey({ providerUid }),
     () => c.admin.telemedicineProviders.disconnect({ providerUid }),
     () => c.admin.telemedicineProviders.saveSettings({ providerUid, allowNonQesSignedPrescriptions: true }),
+    () => c.admin.telemedicineProviders.change({ providerUid, displayName: "No", identifier: `no-${tag()}` }),
   ];
 
   it("refuses the signed-out, pharmacists and doctors, writing nothing", async () => {
@@ -152,6 +238,10 @@ describe("authorisation", () => {
     expect(await trpcCode(as(users.admin).admin.telemedicineProviders.saveSettings({ providerUid: otherProviderId, allowNonQesSignedPrescriptions: true }))).toBe(
       "NOT_FOUND",
     );
+    expect(await trpcCode(as(users.admin).admin.telemedicineProviders.change({ providerUid: otherProviderId, displayName: "Mine", identifier: `mine-${tag()}` }))).toBe(
+      "NOT_FOUND",
+    );
+    expect(await other.db.telemedicineProvider.findUniqueOrThrow({ where: { id: otherProviderId } })).toMatchObject({ displayName: "Theirs" });
     expect(await other.db.apiKey.findMany({ where: { telemedicineProviderId: otherProviderId } })).toEqual(keysBefore);
     expect(await other.db.auditEvent.count({ where: { entityId: otherProviderId } })).toBe(auditBefore);
     expect((await other.db.telemedicineProvider.findUniqueOrThrow({ where: { id: otherProviderId } })).allowNonQesSignedPrescriptions).toBe(false);

@@ -27,14 +27,14 @@ import { webhooksRouter } from "./routers/webhooks";
 
 /**
  * The pharmacy portal (/pharmacy): pharmacists, within the pharmacies in their reach. The twins
- * (webhooks, deliveryLogs, stock) are the admin tool's routers under the pharmacy portal's scope.
+ * (webhooks, deliveryLogs, stock, payouts) are the admin tool's routers under the pharmacy portal's scope.
  */
 const pharmacyRouter = router({
   home: pharmacyHomeRouter,
   orders: pharmacyOrdersRouter,
   issueThreads: pharmacyIssueThreadsRouter,
   stock: stockRouter(portalProcedure("pharmacy")),
-  payouts: payoutsRouter,
+  payouts: payoutsRouter(portalProcedure("pharmacy")),
   shippingMethods: shippingMethodsRouter,
   apiKeys: apiKeysRouter,
   webhooks: webhooksRouter(portalProcedure("pharmacy")),
@@ -51,6 +51,7 @@ const adminRouter = router({
   pharmacyStock: stockRouter(portalProcedure("admin")),
   assortments: adminAssortmentsRouter,
   prescriptions: adminPrescriptionsRouter,
+  payouts: payoutsRouter(portalProcedure("admin")),
   telemedicineProviders: adminTelemedicineProvidersRouter,
   questionnaires: adminQuestionnairesRouter,
   settings: adminSettingsRouter,

@@ -10,10 +10,12 @@ import { ErrorState, LoadingState } from "@/components/ui/states";
 import { useErrorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 
+const opensByItself = (thread: { messageCount: number; openedBySide: "admin" | "pharmacy" }) => thread.messageCount > 0 || thread.openedBySide === "admin";
+
 /**
  * The order's issue threads with the admin team (on-hold comments, clarification requests): read
- * them and reply. A thread with replies opens by itself; one holding only the pharmacy's own comment
- * (which the history already shows) opens on request.
+ * them and reply. A thread with replies, or opened by the admin team's question, opens by itself;
+ * one holding only the pharmacy's own comment (which the history already shows) opens on request.
  */
 export function IssueThreads({ pharmacyOrderUid }: { pharmacyOrderUid: string }) {
   const errorMessage = useErrorMessage();
@@ -35,7 +37,7 @@ export function IssueThreads({ pharmacyOrderUid }: { pharmacyOrderUid: string })
             <p className="text-xs font-semibold uppercase tracking-wide text-slate-500">
               {t("summary", { status: thread.status, opened: format.dateTime(thread.createdAt), by: thread.openedBy, replies: thread.messageCount })}
             </p>
-            {thread.messageCount === 0 ? (
+            {!opensByItself(thread) ? (
               <Button
                 tone="secondary"
                 aria-expanded={expanded.has(thread.uid)}
@@ -45,7 +47,7 @@ export function IssueThreads({ pharmacyOrderUid }: { pharmacyOrderUid: string })
               </Button>
             ) : null}
           </div>
-          {thread.messageCount > 0 || expanded.has(thread.uid) ? <ThreadConversation
+          {opensByItself(thread) || expanded.has(thread.uid) ? <ThreadConversation
             thread={thread}
             viewerSide="pharmacy"
             replying={reply.isPending && reply.variables?.uid === thread.uid}

@@ -33,7 +33,7 @@ export const payoutRoutes = [
     query: payoutsQuery,
     async handle({ pharmacy, page, query }) {
       const { items, total } = await listPayouts(
-        pharmacy.id,
+        { pharmacyId: pharmacy.id },
         {
           status: query.status,
           search: query.search,

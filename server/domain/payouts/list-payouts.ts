@@ -6,6 +6,12 @@ import { containsInsensitive } from "@/server/domain/search";
 export const PAYOUT_SORT_FIELDS = ["pharmacy_order_created_at", "routing_created_at", "amount"] as const;
 export type PayoutSortField = (typeof PAYOUT_SORT_FIELDS)[number];
 
+/**
+ * Whose payout rows: one receiving pharmacy's (the pharmacy portal, the payouts API's keys), or
+ * every pharmacy's of an organisation (the admin tool's organisation-wide page).
+ */
+export type PayoutReceivers = { pharmacyId: string } | { organisationId: string };
+
 export type PayoutFilters = {
   status?: "projected" | "routed";
   /** Case-insensitive substring of pharmacy order uid or name, provider route id or routing description. */
@@ -31,12 +37,16 @@ const payoutRowSelect = {
   reviewFlaggedAt: true,
   reviewReason: true,
   pharmacyOrder: { select: { id: true, name: true, createdAt: true } },
+  // The receiver, for the admin tool's pharmacy column (the REST row names none: it is the caller's).
+  receiverPharmacy: { select: { id: true, displayName: true } },
 } as const satisfies Prisma.PayoutSelect;
 
 export type ListedPayout = Prisma.PayoutGetPayload<{ select: typeof payoutRowSelect }>;
 
-function where(receiverPharmacyId: string, filters: PayoutFilters): Prisma.PayoutWhereInput {
-  const and: Prisma.PayoutWhereInput[] = [{ receiverPharmacyId }];
+function where(receivers: PayoutReceivers, filters: PayoutFilters): Prisma.PayoutWhereInput {
+  const and: Prisma.PayoutWhereInput[] = [
+    "pharmacyId" in receivers ? { receiverPharmacyId: receivers.pharmacyId } : { receiverPharmacy: { organisationId: receivers.organisationId } },
+  ];
   if (filters.status) and.push({ status: filters.status === "routed" ? "ROUTED" : "PROJECTED" });
   const term = filters.search?.trim();
   if (term) {
@@ -85,14 +95,14 @@ function orderBy(filters: PayoutFilters): Prisma.PayoutOrderByWithRelationInput[
   }
 }
 
-/** The payout rows of which `receiverPharmacyId` is the receiver, filtered, sorted and paged. */
+/** The payout rows of which `receivers` are the receiver, filtered, sorted and paged. */
 export async function listPayouts(
-  receiverPharmacyId: string,
+  receivers: PayoutReceivers,
   filters: PayoutFilters,
   page: Page,
 ): Promise<{ items: ListedPayout[]; total: number }> {
   const db = await database();
-  const filter = where(receiverPharmacyId, filters);
+  const filter = where(receivers, filters);
   const [items, total] = await Promise.all([
     db.payout.findMany({ where: filter, orderBy: orderBy(filters), select: payoutRowSelect, ...pageArgs(page) }),
     db.payout.count({ where: filter }),
@@ -106,11 +116,11 @@ export type PayoutTotal = { status: "projected" | "routed"; currency: string; am
  * The sums of the rows `listPayouts` finds with the same filters (all pages), per status and
  * currency: projected first, then routed, currencies alphabetically.
  */
-export async function payoutTotals(receiverPharmacyId: string, filters: PayoutFilters): Promise<PayoutTotal[]> {
+export async function payoutTotals(receivers: PayoutReceivers, filters: PayoutFilters): Promise<PayoutTotal[]> {
   const db = await database();
   const groups = await db.payout.groupBy({
     by: ["status", "currency"],
-    where: where(receiverPharmacyId, filters),
+    where: where(receivers, filters),
     _sum: { amount: true },
     _count: { _all: true },
     orderBy: [{ status: "asc" }, { currency: "asc" }],

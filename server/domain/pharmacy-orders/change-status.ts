@@ -4,14 +4,19 @@ import type { Actor } from "@/server/domain/actor";
 import { BadRequestError, ValidationError } from "@/server/domain/errors";
 import { cancelLockedPharmacyOrder } from "./cancel";
 import { assertOrderAsExpected, type ExpectedOrderState } from "./expected-state";
-import { issueDescription, openIssueThread } from "./issue-threads";
+import { issueDescription, openIssueThread, type IssueMessageSide } from "./issue-threads";
 import { announcePharmacyOrderUpdate, lockPharmacyOrder, recordStatusChange, type LockedPharmacyOrder } from "./lock";
 import { PHARMACY_ORDER_STATUS, SETTABLE_PHARMACY_ORDER_STATUSES, type SettablePharmacyOrderStatus } from "./statuses";
 
 /** A cancelled order is final. */
 const cancelledIsFinal = () => new BadRequestError(errorText("pharmacyOrders.cancelledIsFinal"), { code: "order_cancelled" });
 
-export type StatusChange = { status: SettablePharmacyOrderStatus; comment?: string | null };
+export type StatusChange = {
+  status: SettablePharmacyOrderStatus;
+  comment?: string | null;
+  /** Who asks in the issue thread that on-hold opens: the pharmacy, unless the admin team's clarification request (clarification.ts). */
+  threadSide?: IssueMessageSide;
+};
 
 /** A status the caller may set (every status but completed); otherwise a ValidationError on `status`. */
 export function assertSettableStatus(status: string): asserts status is SettablePharmacyOrderStatus {
@@ -52,7 +57,7 @@ export async function applyStatusChange(
   let issueThreadId: string | null = null;
   if (change.status === PHARMACY_ORDER_STATUS.onHold) {
     comment = onHoldComment(change.comment);
-    issueThreadId = (await openIssueThread(tx, order.id, comment, actor)).id;
+    issueThreadId = (await openIssueThread(tx, order.id, comment, actor, change.threadSide)).id;
   }
   if (change.status === PHARMACY_ORDER_STATUS.cancelled) await cancelLockedPharmacyOrder(tx, order, actor);
   else await recordStatusChange(tx, order, change.status, actor, comment);

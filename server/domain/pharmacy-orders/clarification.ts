@@ -1,10 +1,12 @@
 import { errorText } from "@/i18n/error-text";
 import { database } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
+import { recordAuditEvent } from "@/server/domain/audit/record";
 import { BadRequestError } from "@/server/domain/errors";
 import { applyStatusChange } from "./change-status";
 import { assertOrderAsExpected, type ExpectedOrderState } from "./expected-state";
-import { issueDescription, openIssueThread } from "./issue-threads";
+import { markAnswerUnread } from "./issue-thread-answers";
+import { issueDescription, openIssueThread, type IssueMessageSide } from "./issue-threads";
 import { announcePharmacyOrderUpdate, lockPharmacyOrderInScope, type PharmacyOrderScope } from "./lock";
 import { PHARMACY_ORDER_STATUS } from "./statuses";
 
@@ -26,6 +28,12 @@ import { PHARMACY_ORDER_STATUS } from "./statuses";
  *
  * The description is required: trimmed, not blank, at most 5000 characters (ValidationError on
  * `description`). An order outside the scope is not found.
+ *
+ * The thread records who asked: the admin team when the scope is the organisation, else the
+ * pharmacy. The admin team's question waits to be read like its answers (the pharmacy queue's
+ * "New answer", issue-thread-answers.ts): on an order already on hold nothing else would show it.
+ * Audited (issue_thread opened) in the same transaction: an order already on hold gets no history
+ * entry, so the thread's opening would otherwise be missing from the audit log.
  */
 export async function openClarificationRequest(
   scope: PharmacyOrderScope,
@@ -36,18 +44,31 @@ export async function openClarificationRequest(
 ): Promise<{ threadId: string; statusChanged: boolean }> {
   const db = await database();
   const description = issueDescription(request.description, "description");
+  const side: IssueMessageSide = "organisationId" in scope ? "ADMIN" : "PHARMACY";
   return db.$transaction(async (tx) => {
     const order = await lockPharmacyOrderInScope(tx, scope, pharmacyOrderId);
     assertOrderAsExpected(order, expected);
     if (order.status === PHARMACY_ORDER_STATUS.cancelled) {
       throw new BadRequestError(errorText("pharmacyOrders.cancelledNoClarification"));
     }
+    let opened: { threadId: string; statusChanged: boolean };
     if (order.status === PHARMACY_ORDER_STATUS.onHold) {
-      const thread = await openIssueThread(tx, order.id, description, actor);
+      const thread = await openIssueThread(tx, order.id, description, actor, side);
       await announcePharmacyOrderUpdate(tx, order);
-      return { threadId: thread.id, statusChanged: false };
+      opened = { threadId: thread.id, statusChanged: false };
+    } else {
+      const applied = await applyStatusChange(tx, order, { status: PHARMACY_ORDER_STATUS.onHold, comment: description, threadSide: side }, actor);
+      opened = { threadId: applied.issueThreadId!, statusChanged: true };
     }
-    const applied = await applyStatusChange(tx, order, { status: PHARMACY_ORDER_STATUS.onHold, comment: description }, actor);
-    return { threadId: applied.issueThreadId!, statusChanged: true };
+    if (side === "ADMIN") await markAnswerUnread(tx, order.id);
+    const { name } = await tx.pharmacyOrder.findUniqueOrThrow({ where: { id: order.id }, select: { name: true } });
+    await recordAuditEvent(tx, order.organisationId, actor, {
+      entity: "issue_thread",
+      entityId: opened.threadId,
+      action: "opened",
+      summary: `${side === "ADMIN" ? "Admin team" : "Pharmacy"} asked for clarification on ${name}`,
+      details: { side, pharmacyOrderId: order.id, putOnHold: opened.statusChanged },
+    });
+    return opened;
   });
 }

@@ -16,6 +16,7 @@ const threadSummary = {
   resolvedAt: true,
   resolutionNote: true,
   openedByType: true,
+  openedBySide: true,
   openedByUserId: true,
   openedByApiKeyId: true,
   resolvedByUserId: true,

@@ -4,10 +4,8 @@ import type { Actor } from "@/server/domain/actor";
 import { recordAuditEvent } from "@/server/domain/audit/record";
 import { BadRequestError, NotFoundError } from "@/server/domain/errors";
 import { markAnswerUnread } from "./issue-thread-answers";
-import { issueDescription } from "./issue-threads";
+import { issueDescription, type IssueMessageSide } from "./issue-threads";
 import { pharmacyOrderScopeWhere, type PharmacyOrderScope } from "./lock";
-
-export type IssueMessageSide = "PHARMACY" | "ADMIN";
 
 /**
  * A reply in an issue thread: by the organisation's admins (scope: the organisation, side ADMIN) or

@@ -159,10 +159,62 @@ export async function connectTelemedicineProvider(
   }
 }
 
-/** The provider, locked until the transaction ends (so two rotations of one provider run one after the other). */
+/**
+ * Changes a provider's name and identifier (the spec: "changing its name, identifier or key is done
+ * in the admin tool"), under the provider's row lock, audited with the values before and after.
+ * The identifier stays unique in the organisation: the unique index decides, so of two concurrent
+ * changes to one identifier one wins and the other is the field error, nothing written. The uid is
+ * the provider's stable handle; the Management API lists the identifier as it is now
+ * (docs/spec-gaps.md#issue-24-the-admin-teams-doors). Its active key is renamed with it, so that
+ * the API keys list names the provider as it is now; revoked keys keep the name they had.
+ * Saving the values it has changes and records nothing.
+ */
+export async function changeTelemedicineProviderIdentity(
+  organisationId: string,
+  userId: string,
+  providerId: string,
+  input: ProviderIdentity,
+): Promise<{ changed: boolean; provider: { id: string; displayName: string; identifier: string } }> {
+  const identity = checkedIdentity(input);
+  const db = await database();
+  try {
+    return await db.$transaction(async (tx) => {
+      const before = await lockedProvider(tx, organisationId, providerId);
+      if (before.displayName === identity.displayName && before.identifier === identity.identifier) return { changed: false, provider: before };
+      const provider = await tx.telemedicineProvider.update({
+        where: { id: before.id },
+        data: identity,
+        select: { id: true, displayName: true, identifier: true },
+      });
+      if (before.displayName !== provider.displayName) {
+        await tx.apiKey.updateMany({ where: { telemedicineProviderId: provider.id, revokedAt: null }, data: { displayName: keyName(provider) } });
+      }
+      const changes = [
+        before.displayName !== provider.displayName ? `name "${before.displayName}" → "${provider.displayName}"` : null,
+        before.identifier !== provider.identifier ? `identifier ${before.identifier} → ${provider.identifier}` : null,
+      ].filter(Boolean);
+      await recordAuditEvent(tx, organisationId, { type: "USER", userId }, {
+        entity: "telemedicine_provider",
+        entityId: provider.id,
+        action: "changed",
+        summary: `Telemedicine provider "${provider.displayName}" changed: ${changes.join(", ")}`,
+        details: {
+          before: { display_name: before.displayName, identifier: before.identifier },
+          after: { display_name: provider.displayName, identifier: provider.identifier },
+        },
+      });
+      return { changed: true, provider };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw ValidationError.field("identifier", errorText("telemedicine.identifierTaken"));
+    throw error;
+  }
+}
+
+/** The provider, locked until the transaction ends (so two rotations or renames of one provider run one after the other). */
 async function lockedProvider(tx: Tx, organisationId: string, providerId: string) {
-  const [provider] = await tx.$queryRaw<{ id: string; displayName: string }[]>`
-    SELECT "id", "displayName" FROM "TelemedicineProvider" WHERE "id" = ${providerId} AND "organisationId" = ${organisationId} FOR UPDATE`;
+  const [provider] = await tx.$queryRaw<{ id: string; displayName: string; identifier: string }[]>`
+    SELECT "id", "displayName", "identifier" FROM "TelemedicineProvider" WHERE "id" = ${providerId} AND "organisationId" = ${organisationId} FOR UPDATE`;
   if (!provider) throw new NotFoundError();
   return provider;
 }

@@ -12,6 +12,8 @@ export function presentThreadRow(row: ThreadRow) {
     pharmacyOrder: { uid: row.pharmacyOrder.id, name: row.pharmacyOrder.name, status: row.pharmacyOrder.status, orderUid: row.pharmacyOrder.orderId },
     pharmacy: { uid: row.pharmacyOrder.pharmacy.id, displayName: row.pharmacyOrder.pharmacy.displayName },
     openedBy: row.openedBy.displayName,
+    /** Who asked: the pharmacy (an on-hold comment, its clarification request) or the admin team (theirs). */
+    openedBySide: row.openedBySide === "ADMIN" ? ("admin" as const) : ("pharmacy" as const),
     messageCount: row._count.messages,
     createdAt: unix(row.createdAt),
     resolvedAt: unixOrNull(row.resolvedAt),

@@ -1,16 +1,19 @@
 /**
  * The admin tool, Orders: the Management order list (its filters and paging, the admin search),
  * one order in full, its prescriptions' PDFs, and the commands: cancel a fulfillment (the Management
- * API's cancelFulfillment) and release an order created on hold. Always the admin's organisation:
- * another organisation's order is NOT_FOUND.
+ * API's cancelFulfillment), release an order created on hold, and the admin team's clarification
+ * request on a pharmacy order (the pharmacist's rule). Always the admin's organisation: another
+ * organisation's order is NOT_FOUND.
  */
 import { cancelFulfillmentByUid } from "@/server/domain/orders/change-order";
 import { getOrderDetailForAdmin, getOrderPrescriptionFile } from "@/server/domain/orders/order-detail";
 import { listOrders } from "@/server/domain/orders/queries";
 import { releaseOrderHold } from "@/server/domain/orders/release-order-hold";
+import { openClarificationRequest } from "@/server/domain/pharmacy-orders/clarification";
 import { adminProcedure, router } from "@/server/trpc/init";
 import { presentOrderDetail, presentOrderRow } from "./admin-orders.presenters";
 import { adminOrderInput, adminPrescriptionFileInput, cancelFulfillmentInput, listAdminOrdersInput } from "./admin-orders.schemas";
+import { clarificationInput } from "./pharmacy-orders.schemas";
 
 export const adminOrdersRouter = router({
   list: adminProcedure.input(listAdminOrdersInput).query(async ({ ctx, input }) => {
@@ -35,6 +38,22 @@ export const adminOrdersRouter = router({
   cancelFulfillment: adminProcedure.input(cancelFulfillmentInput).mutation(async ({ ctx, input }) => {
     await cancelFulfillmentByUid(ctx.scope.organisationId, input.orderUid, input.fulfillmentUid, { type: "USER", userId: ctx.user.id });
     return { ok: true };
+  }),
+
+  /**
+   * The admin team asks the pharmacy (openClarificationRequest, the rule a pharmacist's request
+   * follows): the pharmacy order goes on hold and the pharmacy sees the thread. `uid` is the
+   * pharmacy order's; refused with CONFLICT when its status is no longer the one the page showed.
+   */
+  requestClarification: adminProcedure.input(clarificationInput).mutation(async ({ ctx, input }) => {
+    const result = await openClarificationRequest(
+      { organisationId: ctx.scope.organisationId },
+      input.uid,
+      { description: input.description },
+      { type: "USER", userId: ctx.user.id },
+      { status: input.expectedStatus },
+    );
+    return { threadUid: result.threadId, statusChanged: result.statusChanged };
   }),
 
   releaseHold: adminProcedure.input(adminOrderInput).mutation(async ({ ctx, input }) => {

@@ -26,4 +26,6 @@ export const revokeAdminApiKeyInput = z.object({ keyUid: uid() });
 export const saveProviderSettingsInput = z.object({ providerUid: uid(), allowNonQesSignedPrescriptions: z.boolean() });
 
 export const connectProviderInput = z.object({ displayName: text(200), identifier: text(100) });
+/** A provider's new name and identifier (both as on connecting). */
+export const changeProviderInput = connectProviderInput.extend({ providerUid: uid() });
 export const providerUidInput = z.object({ providerUid: uid() });

@@ -1,6 +1,7 @@
 /**
- * The admin tool: the organisation's Management and Public API keys and its telemedicine providers'
- * settings, over the same domain functions as the Management API. Always the admin's organisation.
+ * The admin tool: the organisation's Management and Public API keys and its telemedicine providers
+ * (connect, name and identifier, key, settings), over the same domain functions as the Management
+ * API. Always the admin's organisation.
  */
 import {
   createOrganisationApiKey,
@@ -9,6 +10,7 @@ import {
   type OrganisationApiKey,
 } from "@/server/domain/api-keys/organisation-keys";
 import {
+  changeTelemedicineProviderIdentity,
   changeTelemedicineProviderSettings,
   connectTelemedicineProvider,
   disconnectTelemedicineProvider,
@@ -19,7 +21,14 @@ import {
 } from "@/server/domain/telemedicine/providers";
 import { adminProcedure, router } from "@/server/trpc/init";
 import { unix, unixOrNull } from "@/server/wire/format";
-import { connectProviderInput, createAdminApiKeyInput, providerUidInput, revokeAdminApiKeyInput, saveProviderSettingsInput } from "./admin.schemas";
+import {
+  changeProviderInput,
+  connectProviderInput,
+  createAdminApiKeyInput,
+  providerUidInput,
+  revokeAdminApiKeyInput,
+  saveProviderSettingsInput,
+} from "./admin.schemas";
 
 const presentKey = (key: OrganisationApiKey) => ({
   uid: key.id,
@@ -69,6 +78,15 @@ export const adminTelemedicineProvidersRouter = router({
   connect: adminProcedure.input(connectProviderInput).mutation(async ({ ctx, input }) => {
     const { provider, issued } = await connectTelemedicineProvider(ctx.scope.organisationId, ctx.user.id, input);
     return { uid: provider.id, displayName: provider.displayName, identifier: provider.identifier, ...presentIssuedKey(issued) };
+  }),
+
+  /** Name and identifier; `changed` false when both were as saved already. */
+  change: adminProcedure.input(changeProviderInput).mutation(async ({ ctx, input }) => {
+    const { changed, provider } = await changeTelemedicineProviderIdentity(ctx.scope.organisationId, ctx.user.id, input.providerUid, {
+      displayName: input.displayName,
+      identifier: input.identifier,
+    });
+    return { changed, uid: provider.id, displayName: provider.displayName, identifier: provider.identifier };
   }),
 
   rotateKey: adminProcedure

@@ -7,6 +7,7 @@ export const PAYOUT_PAGE_LIMIT = 200;
 
 export const listPayoutsInput = z
   .object({
+    /** The receiving pharmacy: a group pharmacist's pick; the admin tool's pharmacy filter (absent: all of the organisation's). */
     pharmacyUid: uid().optional(),
     status: z.enum(["projected", "routed"]).optional(),
     search: searchTerm(),

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/page-header";
 import { AdminOrderDetail } from "@/components/admin/orders/order-detail";
+import { AdminClarificationRequests } from "@/components/admin/orders/clarification-requests";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("admin.orders"))("detail.meta") };
@@ -14,6 +15,7 @@ export default async function AdminOrderPage({ params }: { params: Promise<{ uid
     <>
       <PageHeader title={t("detail.pageTitle")} />
       <AdminOrderDetail uid={uid} />
+      <AdminClarificationRequests uid={uid} />
     </>
   );
 }

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "AdminIssueThread" ADD COLUMN     "openedBySide" "IssueMessageSide" NOT NULL DEFAULT 'PHARMACY';
+
