@@ -32,6 +32,8 @@ export type DemoFile = {
   /** The anamnesis questionnaire of the organisation. */
   questionnaire_uid: string;
   doctor_uid: string;
+  /** The demo shop's wallet pass templates: one plain, one that needs a signed prescription. */
+  wallet_pass_templates: { uid: string; requires_prescription: boolean }[];
 };
 
 export function readDemoFile(): DemoFile {

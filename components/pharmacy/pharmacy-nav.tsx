@@ -12,6 +12,7 @@ export function PharmacyNav() {
       links: [
         { href: "/pharmacy", label: t("home") },
         { href: "/pharmacy/orders", label: t("orders") },
+        { href: "/pharmacy/wallet-pass", label: t("walletPass") },
         { href: "/pharmacy/stock", label: t("stock") },
         { href: "/pharmacy/payouts", label: t("payouts") },
       ],

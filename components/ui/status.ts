@@ -133,6 +133,19 @@ const IMPORT_OUTCOME: Record<string, Look> = {
   error: { key: "error", tone: "danger" },
 };
 
+/** A wallet pass (server/domain/wallet-passes/revoke-pass.ts: a deleted pass is revoked). */
+const WALLET_PASS: Record<string, Look> = {
+  active: { key: "active", tone: "done" },
+  revoked: { key: "revoked", tone: "danger" },
+};
+
+/** A patient's return code for an intent (server/domain/patients/submissions.ts). */
+const INTENT: Record<string, Look> = {
+  VALID: { key: "valid", tone: "done" },
+  EXPIRED: { key: "expired", tone: "attention" },
+  NOT_FOUND: { key: "notFound", tone: "neutral" },
+};
+
 const KINDS = {
   pharmacyOrder: PHARMACY_ORDER,
   order: ORDER,
@@ -148,6 +161,8 @@ const KINDS = {
   user: USER,
   mail: MAIL,
   importOutcome: IMPORT_OUTCOME,
+  walletPass: WALLET_PASS,
+  intent: INTENT,
 };
 
 export type StatusKind = keyof typeof KINDS;

@@ -146,7 +146,7 @@ describe("sending a push notification (the wallet_pass.push_notification task)",
     useApns(null);
     const { pass } = await issuePass();
     const { notification, task } = await queue(pass.id, "Too late");
-    await revokeWalletPass(t.organisation.id, pass.id);
+    await revokeWalletPass(t.organisation.id, pass.id, { type: "SYSTEM" });
     expect(await attempt(task.id)).toMatchObject({ state: "DONE" });
     expect(await notificationRow(notification.id)).toMatchObject({ status: "failed", lastError: "The wallet pass was revoked before the notification was sent." });
     expect((await t.db.walletPass.findUniqueOrThrow({ where: { id: pass.id } })).lastMessage).toBeNull();
@@ -175,7 +175,7 @@ describe("telling a pass's devices that it changed (the wallet_pass.updated task
 
     await t.db.walletPassDevice.create({ data: { walletPassId: pass.id, deviceLibraryIdentifier: "phone-9", pushToken: "feed09" } });
     expect((await issueAgain()).created).toBe(false);
-    await revokeWalletPass(t.organisation.id, pass.id);
+    await revokeWalletPass(t.organisation.id, pass.id, { type: "SYSTEM" });
     const tasks = await updateTasks(pass.id);
     expect(tasks).toHaveLength(2);
     const seen = apns.pushes.length;

@@ -7,6 +7,7 @@ import { adminHomeRouter } from "./routers/admin-home";
 import { adminIssuesRouter } from "./routers/admin-issues";
 import { adminMailRouter } from "./routers/admin-mail";
 import { adminOrdersRouter } from "./routers/admin-orders";
+import { adminPatientsRouter } from "./routers/admin-patients";
 import { adminUsersRouter, passwordLinksRouter } from "./routers/admin-people";
 import { adminPharmaciesRouter, adminPharmacyGroupsRouter } from "./routers/admin-pharmacies";
 import { adminPrescriptionsRouter } from "./routers/admin-prescriptions";
@@ -21,6 +22,7 @@ import { pharmaciesRouter } from "./routers/pharmacies";
 import { pharmacyHomeRouter } from "./routers/pharmacy-home";
 import { pharmacyIssueThreadsRouter } from "./routers/pharmacy-issue-threads";
 import { pharmacyOrdersRouter } from "./routers/pharmacy-orders";
+import { pharmacyWalletPassesRouter } from "./routers/pharmacy-wallet-passes";
 import { shippingMethodsRouter } from "./routers/shipping-methods";
 import { stockRouter } from "./routers/stock";
 import { webhooksRouter } from "./routers/webhooks";
@@ -40,12 +42,14 @@ const pharmacyRouter = router({
   webhooks: webhooksRouter(portalProcedure("pharmacy")),
   deliveryLogs: deliveryLogsRouter(portalProcedure("pharmacy")),
   pharmacies: pharmaciesRouter,
+  walletPasses: pharmacyWalletPassesRouter,
 });
 
 /** The admin tool (/admin): administrators, within their organisation. */
 const adminRouter = router({
   home: adminHomeRouter,
   orders: adminOrdersRouter,
+  patients: adminPatientsRouter,
   issues: adminIssuesRouter,
   catalogue: adminCatalogueRouter,
   pharmacyStock: stockRouter(portalProcedure("admin")),

@@ -23,6 +23,10 @@ export const httpUrl = () =>
     .trim()
     .max(2048)
     .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), ownMessage("fields.httpUrl"));
+/** An e-mail address: RFC 5321 allows at most 254 characters in a path. */
+export const emailAddress = () => z.email().max(254);
+/** A scanned wallet pass barcode value (verify: the Management API's body and the pharmacy portal's check). */
+export const barcodeValue = () => text(200);
 /** Search terms: at most 100 characters. */
 export const searchTerm = () => z.string().max(100).optional().describe("Search term (at most 100 characters).");
 

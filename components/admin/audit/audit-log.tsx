@@ -53,6 +53,8 @@ function linkOf(entry: Entry): string | null {
       return "/admin/issues";
     case "mail_message":
       return "/admin/email";
+    case "wallet_pass":
+      return "/admin/patients";
     default:
       return null;
   }

@@ -92,7 +92,11 @@ export function AdminOrderDetail({ uid }: { uid: string }) {
       <div className="grid gap-6 md:grid-cols-3">
         <Card level={3} title={t("detail.customerAndPatient")}>
           <dl className="space-y-2 text-sm">
-            <Row label={t("detail.patient")}>{order.patient.displayName}</Row>
+            <Row label={t("detail.patient")}>
+              <Link href={`/admin/patients/${order.patient.uid}`} className="font-medium text-brand-700 hover:underline">
+                {order.patient.displayName || t("detail.patientPage")}
+              </Link>
+            </Row>
             <Row label={t("detail.customerEmail")}>{order.customerEmail ?? "—"}</Row>
             <Row label={t("detail.patientEmail")}>{order.patient.email ?? "—"}</Row>
             <Row label={t("detail.dateOfBirth")}>{order.patient.dateOfBirth ?? "—"}</Row>

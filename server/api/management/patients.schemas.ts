@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PATIENT_FIELD_SOURCES } from "@/server/domain/patients/profile-fields";
-import { text, uid } from "@/server/wire/schemas";
+import { emailAddress, text, uid } from "@/server/wire/schemas";
 
 /** At most this many profile fields in one request. */
 export const MAX_FIELDS_PER_REQUEST = 100;
@@ -15,8 +15,8 @@ const fieldSchema = z.object({
 export const createPatientSchema = z.object({
   shop_uid: uid(),
   shop_customer_id: text(),
-  email: z.email().max(254).nullable().optional(),
+  email: emailAddress().nullable().optional(),
   fields: z.array(fieldSchema).max(MAX_FIELDS_PER_REQUEST).optional(),
 });
 
-export const patientByEmailQuery = z.object({ email: z.email().max(254) });
+export const patientByEmailQuery = z.object({ email: emailAddress() });

@@ -7,7 +7,7 @@ import { verifyWalletPass } from "@/server/domain/wallet-passes/verify-pass";
 import { route } from "@/server/rest/kit";
 import { managementExamples as examples } from "./examples";
 import { reply } from "@/server/rest/responses";
-import { text, uid } from "@/server/wire/schemas";
+import { barcodeValue, text, uid } from "@/server/wire/schemas";
 import { conflictErrorSchema, unprocessableErrorSchema } from "@/server/rest/error-schemas";
 import { countedListSchema } from "@/server/wire/format";
 import {
@@ -91,7 +91,7 @@ export const walletPassRoutes = [
     summary: "Verify a scanned barcode value: valid, status (revoked for a deleted pass) and the customer's shop_customer_id",
     permission: "wallet_pass:verify",
     successStatus: 200,
-    body: z.object({ barcode_value: text(200) }),
+    body: z.object({ barcode_value: barcodeValue() }),
     async handle({ principal, body }) {
       return reply(200, presentPassVerification(await verifyWalletPass(principal.organisationId, body.barcode_value)));
     },
@@ -129,8 +129,8 @@ export const walletPassRoutes = [
     responses: { 204: null },
     summary: "Revoke a wallet pass (soft delete; verify then answers revoked)",
     permission: "wallet_pass:write",
-    async handle({ principal, params }) {
-      await revokeWalletPass(principal.organisationId, params.wallet_pass_uid);
+    async handle({ principal, params, actor }) {
+      await revokeWalletPass(principal.organisationId, params.wallet_pass_uid, actor);
       return reply(204);
     },
   }),

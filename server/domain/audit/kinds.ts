@@ -26,6 +26,7 @@ export const AUDIT_LOG_KINDS = [
   "questionnaire",
   "patient_token_secret",
   "wallet_pass_template",
+  "wallet_pass",
   "pharmacy_sku",
   "mail_message",
 ] as const;
@@ -57,6 +58,7 @@ export const AUDIT_KIND_LABELS: Record<AuditLogKind, string> = {
   questionnaire: "Questionnaires",
   patient_token_secret: "Patient token secrets",
   wallet_pass_template: "Wallet pass templates",
+  wallet_pass: "Wallet passes",
   pharmacy_sku: "Pharmacy stock and prices (admin)",
   mail_message: "E-mails",
 };

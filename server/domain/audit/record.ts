@@ -14,6 +14,7 @@ export type AuditEntity =
   | "questionnaire"
   | "patient_token_secret"
   | "wallet_pass_template"
+  | "wallet_pass"
   | "product"
   | "sku"
   | "shop_sku"

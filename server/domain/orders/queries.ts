@@ -25,6 +25,8 @@ export type OrderFilter = {
   updatedTo?: Date;
   shopIdentifier?: string;
   shopOrderExternalId?: string;
+  /** One patient's orders (the admin tool's patient page). */
+  patientId?: string;
   search?: string;
   /** `search` also matches the order's external id (exactly) and the customer's e-mail (substring): the admin tool's search. */
   searchCustomer?: boolean;
@@ -98,6 +100,7 @@ async function orderWhere(organisationId: string, filter: OrderFilter): Promise<
   if (filter.updatedFrom || filter.updatedTo) and.push({ updatedAt: { gte: filter.updatedFrom, lte: filter.updatedTo } });
   if (filter.shopIdentifier) and.push({ shopOrder: { shop: { identifier: filter.shopIdentifier, organisationId } } });
   if (filter.shopOrderExternalId) and.push({ shopOrder: { externalId: filter.shopOrderExternalId } });
+  if (filter.patientId) and.push({ patientId: filter.patientId });
   if (filter.status) and.push({ status: filter.status });
   if (filter.onHold !== undefined) and.push({ onHold: filter.onHold });
   if (filter.withoutPharmacy) and.push(withoutPharmacyWhere());

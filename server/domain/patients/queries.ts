@@ -1,4 +1,4 @@
-import { database, type Prisma } from "@/server/db/client";
+import { database, type Db, type Prisma, type Tx } from "@/server/db/client";
 import { NotFoundError } from "@/server/domain/errors";
 
 const profileGraph = {
@@ -16,13 +16,19 @@ export async function getPatientProfile(organisationId: string, patientId: strin
   return profile;
 }
 
+/** Throws NotFoundError unless the patient is one of the organisation's (another organisation's is nothing to the caller). */
+export async function requirePatientOfOrganisation(db: Db | Tx, organisationId: string, patientId: string): Promise<void> {
+  const patient = await db.patientProfile.findFirst({ where: { id: patientId, organisationId }, select: { id: true } });
+  if (!patient) throw new NotFoundError();
+}
+
 /**
- * The most recently created patient of the organisation known by this e-mail address, compared
- * without case (G20): the profile's own address, a shop customer's, or an order's customer e-mail.
+ * The organisation's patients known by this e-mail address, compared without case (G20): the
+ * profile's own address, a shop customer's, or an order's customer e-mail; newest first.
  */
-export async function findPatientByEmail(organisationId: string, email: string): Promise<PatientProfileDetail> {
+async function patientIdsByEmail(organisationId: string, email: string, limit: number): Promise<string[]> {
   const db = await database();
-  const [match] = await db.$queryRaw<{ id: string }[]>`
+  const rows = await db.$queryRaw<{ id: string }[]>`
     SELECT p."id" FROM "PatientProfile" p
      WHERE p."organisationId" = ${organisationId}
        AND p."id" IN (
@@ -32,7 +38,42 @@ export async function findPatientByEmail(organisationId: string, email: string):
          UNION ALL
          SELECT "patientId" FROM "Order" WHERE "organisationId" = ${organisationId} AND lower("customerEmail") = lower(${email}))
      ORDER BY p."createdAt" DESC, p."id" DESC
-     LIMIT 1`;
-  if (!match) throw new NotFoundError();
-  return getPatientProfile(organisationId, match.id);
+     LIMIT ${limit}`;
+  return rows.map((r) => r.id);
+}
+
+/** The most recently created patient of the organisation known by this e-mail address (GET /patients?email=). */
+export async function findPatientByEmail(organisationId: string, email: string): Promise<PatientProfileDetail> {
+  const [id] = await patientIdsByEmail(organisationId, email, 1);
+  if (!id) throw new NotFoundError();
+  return getPatientProfile(organisationId, id);
+}
+
+/** At most this many patients answer one e-mail search of the admin tool (one address is rarely more than a family's). */
+export const PATIENT_SEARCH_LIMIT = 50;
+
+export type PatientSummary = Prisma.PatientProfileGetPayload<{
+  select: { id: true; displayName: true; email: true; dateOfBirth: true; createdAt: true; shopCustomers: { select: { shopCustomerId: true; shop: { select: { identifier: true } } } } };
+}>;
+
+/**
+ * Every patient of the organisation the e-mail search of the Management API could answer (the same
+ * match), newest first, so that an admin sees all profiles one address reaches, not only the newest.
+ */
+export async function findPatientsByEmail(organisationId: string, email: string): Promise<PatientSummary[]> {
+  const ids = await patientIdsByEmail(organisationId, email, PATIENT_SEARCH_LIMIT);
+  if (ids.length === 0) return [];
+  const db = await database();
+  return db.patientProfile.findMany({
+    where: { id: { in: ids }, organisationId },
+    select: {
+      id: true,
+      displayName: true,
+      email: true,
+      dateOfBirth: true,
+      createdAt: true,
+      shopCustomers: { select: { shopCustomerId: true, shop: { select: { identifier: true } } }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] },
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+  });
 }

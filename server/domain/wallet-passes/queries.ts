@@ -1,6 +1,7 @@
 import { config } from "@/server/config";
 import { database, type Db, type Tx } from "@/server/db/client";
 import { NotFoundError } from "@/server/domain/errors";
+import { passStatus } from "./revoke-pass";
 import { downloadToken, openBarcode } from "./secrets";
 
 /** What a wallet pass shows (the API's wallet pass object, the .pkpass, the verify answer). */
@@ -120,4 +121,48 @@ export async function listWalletPasses(
     select: walletPassSelect,
   });
   return rows.map(toWalletPassView);
+}
+
+/** A pass as the admin tool's patient page lists it: no barcode value and no download link (identity handles stay with the shop). */
+export type PatientWalletPass = {
+  id: string;
+  templateDisplayName: string;
+  shopIdentifier: string;
+  shopCustomerId: string;
+  status: string;
+  lastMessage: string | null;
+  createdAt: Date;
+  deletedAt: Date | null;
+};
+
+/**
+ * Every pass of the patient's shop customers, revoked ones included (verify still answers them, so
+ * an admin can tell why a counter refused one), newest first; only passes of the organisation's
+ * templates (another organisation's patient has none here).
+ */
+export async function listPatientWalletPasses(organisationId: string, patientId: string): Promise<PatientWalletPass[]> {
+  const db = await database();
+  const rows = await db.walletPass.findMany({
+    where: { shopCustomer: { patientId }, template: { organisationId } },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    select: {
+      id: true,
+      status: true,
+      lastMessage: true,
+      createdAt: true,
+      deletedAt: true,
+      shopCustomer: { select: { shopCustomerId: true } },
+      template: { select: { displayName: true, shop: { select: { identifier: true } } } },
+    },
+  });
+  return rows.map((row) => ({
+    id: row.id,
+    templateDisplayName: row.template.displayName,
+    shopIdentifier: row.template.shop.identifier,
+    shopCustomerId: row.shopCustomer.shopCustomerId,
+    status: passStatus(row),
+    lastMessage: row.lastMessage,
+    createdAt: row.createdAt,
+    deletedAt: row.deletedAt,
+  }));
 }

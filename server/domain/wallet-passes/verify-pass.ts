@@ -1,6 +1,6 @@
 import { database } from "@/server/db/client";
 import { NotFoundError } from "@/server/domain/errors";
-import { REVOKED } from "./revoke-pass";
+import { passStatus } from "./revoke-pass";
 import { barcodeHash } from "./secrets";
 
 export type PassVerification = { valid: boolean; status: string; walletPassId: string; shopCustomerId: string };
@@ -8,6 +8,7 @@ export type PassVerification = { valid: boolean; status: string; walletPassId: s
 /**
  * Checks a scanned barcode value: a live pass is valid; a deleted one answers valid false with status
  * revoked (spec: not 404). A value of no pass of the organisation is not found. Identity handles only.
+ * The one rule for the Management API's verify and the pharmacy portal's counter check.
  */
 export async function verifyWalletPass(organisationId: string, barcodeValue: string): Promise<PassVerification> {
   const db = await database();
@@ -18,7 +19,7 @@ export async function verifyWalletPass(organisationId: string, barcodeValue: str
   if (!pass) throw new NotFoundError();
   return {
     valid: pass.deletedAt === null,
-    status: pass.deletedAt === null ? pass.status : REVOKED,
+    status: passStatus(pass),
     walletPassId: pass.id,
     shopCustomerId: pass.shopCustomer.shopCustomerId,
   };
