@@ -59,6 +59,7 @@ async function pagesOf(page: Page, role: Role, seeded: Awaited<ReturnType<typeof
       { path: "/admin/doctor", main: true },
       { path: `/admin/doctor/requests/${seeded.prescriptionUid}`, main: true },
       { path: "/admin/doctor/waiting-room" },
+      { path: "/admin/doctor/appointments", main: true },
       { path: "/admin/doctor/statistics" },
     ];
   if (role === "admin")
@@ -67,6 +68,7 @@ async function pagesOf(page: Page, role: Role, seeded: Awaited<ReturnType<typeof
       { path: "/admin/orders", main: true },
       { path: `/admin/orders/${seeded.orderUid}`, main: true },
       { path: "/admin/prescriptions" },
+      { path: "/admin/appointments", main: true },
       { path: `/admin/prescriptions/${seeded.prescriptionUid}` },
       { path: "/admin/issues", main: true },
       { path: await firstLink(page, "/admin/issues", "/admin/issues/"), main: true },

@@ -5,6 +5,7 @@
  * `status.<kind>.<key>` of the page's language (messages/*.json).
  */
 import { useTranslations } from "next-intl";
+import { APPOINTMENT_STATUS } from "@/server/domain/meetings/statuses";
 import { ORDER_STATUS } from "@/server/domain/orders/statuses";
 import { PHARMACY_ORDER_STATUS } from "@/server/domain/pharmacy-orders/statuses";
 import { PRESCRIPTION_STATUS } from "@/server/domain/prescriptions/statuses";
@@ -133,6 +134,16 @@ const IMPORT_OUTCOME: Record<string, Look> = {
   error: { key: "error", tone: "danger" },
 };
 
+/** A scheduled appointment (server/domain/meetings/statuses.ts). */
+const APPOINTMENT: Record<string, Look> = {
+  [APPOINTMENT_STATUS.held]: { key: "held", tone: "attention" },
+  [APPOINTMENT_STATUS.confirmed]: { key: "confirmed", tone: "ready" },
+  [APPOINTMENT_STATUS.cancelled]: { key: "cancelled", tone: "neutral" },
+  [APPOINTMENT_STATUS.expired]: { key: "expired", tone: "neutral" },
+  [APPOINTMENT_STATUS.completed]: { key: "completed", tone: "done" },
+  [APPOINTMENT_STATUS.noShow]: { key: "noShow", tone: "danger" },
+};
+
 const KINDS = {
   pharmacyOrder: PHARMACY_ORDER,
   order: ORDER,
@@ -148,6 +159,7 @@ const KINDS = {
   user: USER,
   mail: MAIL,
   importOutcome: IMPORT_OUTCOME,
+  appointment: APPOINTMENT,
 };
 
 export type StatusKind = keyof typeof KINDS;

@@ -53,6 +53,8 @@ function linkOf(entry: Entry): string | null {
       return "/admin/issues";
     case "mail_message":
       return "/admin/email";
+    case "appointment":
+      return "/admin/appointments";
     default:
       return null;
   }

@@ -28,6 +28,7 @@ export const AUDIT_LOG_KINDS = [
   "wallet_pass_template",
   "pharmacy_sku",
   "mail_message",
+  "appointment",
 ] as const;
 
 export type AuditLogKind = (typeof AUDIT_LOG_KINDS)[number];
@@ -59,6 +60,7 @@ export const AUDIT_KIND_LABELS: Record<AuditLogKind, string> = {
   wallet_pass_template: "Wallet pass templates",
   pharmacy_sku: "Pharmacy stock and prices (admin)",
   mail_message: "E-mails",
+  appointment: "Appointments",
 };
 
 export const AUDIT_LOG_MAX_LIMIT = 200;
