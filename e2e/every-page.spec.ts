@@ -60,6 +60,7 @@ async function pagesOf(page: Page, role: Role, seeded: Awaited<ReturnType<typeof
       { path: "/admin/doctor", main: true },
       { path: `/admin/doctor/requests/${seeded.prescriptionUid}`, main: true },
       { path: "/admin/doctor/waiting-room" },
+      { path: "/admin/doctor/appointments", main: true },
       { path: "/admin/doctor/statistics" },
     ];
   if (role === "admin")
@@ -70,6 +71,7 @@ async function pagesOf(page: Page, role: Role, seeded: Awaited<ReturnType<typeof
       { path: "/admin/patients", main: true },
       { path: await firstLink(page, `/admin/orders/${seeded.orderUid}`, "/admin/patients/"), main: true },
       { path: "/admin/prescriptions" },
+      { path: "/admin/appointments", main: true },
       { path: `/admin/prescriptions/${seeded.prescriptionUid}` },
       { path: "/admin/payouts" },
       { path: "/admin/issues", main: true },

@@ -90,6 +90,14 @@ const schema = z.object({
   /** First retry delay of a failed background task (prescription.render, …); ×4 per further attempt, 5 attempts. */
   TASK_RETRY_BASE_MS: positiveInt(5_000),
   /**
+   * How often the embedded runner looks for due appointment reminders (appointment_reminder_due).
+   * A reminder goes out at most this long after it is due; a minute is what the product promises
+   * (Inngest's cron runs every minute whatever this says). Lower for tests that watch a reminder
+   * arrive (e2e/appointments.spec.ts) instead of waiting up to a minute for the next tick; each tick
+   * is one indexed query when nothing is due.
+   */
+  APPOINTMENT_REMINDER_TICK_MS: positiveInt(60_000),
+  /**
    * The qualified signer doctors sign prescriptions with in the doctors' workspace, for organisations
    * that are not the sandbox: the path of a PKCS#12 file (key, certificate and chain) and its
    * password. Unset: QES signing is refused (422) outside the sandbox, never faked.

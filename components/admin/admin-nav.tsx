@@ -3,7 +3,7 @@
 import { useTranslations } from "next-intl";
 import { PortalNav, type NavSection } from "@/components/portal-nav";
 
-type Link = "home" | "orders" | "patients" | "issues" | "prescriptions" | "payouts" | "catalogue" | "pharmacyStock" | "pharmacies" | "shops" | "users" | "telemedicine" | "questionnaires" | "settings" | "apiKeys" | "webhooks" | "email" | "auditLog";
+type Link = "home" | "orders" | "patients" | "issues" | "prescriptions" | "payouts" | "appointments" | "catalogue" | "pharmacyStock" | "pharmacies" | "shops" | "users" | "telemedicine" | "questionnaires" | "settings" | "apiKeys" | "webhooks" | "email" | "auditLog";
 
 /** The admin tool's sections: each a message key and its links (href, message key). */
 const SECTIONS: { title: "operations" | "catalogue" | "organisation" | "settings"; links: [string, Link][] }[] = [
@@ -16,6 +16,7 @@ const SECTIONS: { title: "operations" | "catalogue" | "organisation" | "settings
       ["/admin/issues", "issues"],
       ["/admin/prescriptions", "prescriptions"],
       ["/admin/payouts", "payouts"],
+      ["/admin/appointments", "appointments"],
     ],
   },
   {

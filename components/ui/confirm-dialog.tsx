@@ -18,7 +18,9 @@ export type ConfirmDialogProps = {
   tone?: Tone;
   /**
    * The action. A promise keeps the dialog open while it runs and shows its failure in the dialog
-   * (mutateAsync); anything else closes the dialog at once (the caller shows progress and errors).
+   * (mutateAsync); one that resolves to `false` keeps it open without a message (a form inside the
+   * dialog shows why: a reason missing). Anything else closes the dialog at once (the caller shows
+   * progress and errors).
    */
   onConfirm: () => unknown;
   /** The dialog closes: cancelled (button, Escape) or the action done. */
@@ -59,8 +61,7 @@ export function ConfirmDialog({ open, title, confirmLabel, pendingLabel, tone = 
     setPending(true);
     setError(null);
     try {
-      await outcome;
-      onClose();
+      if ((await outcome) !== false) onClose();
     } catch (failure) {
       setError(errorMessage(failure));
     } finally {

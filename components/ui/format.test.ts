@@ -1,5 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { dateInputToUnix, formatAmountInput, formatDate, formatDateTime, formatMoney, formatNumber, parseAmount, unixToDateInput } from "./format";
+import {
+  addDays,
+  dateInputToUnix,
+  dayInZone,
+  formatAmountInput,
+  formatDate,
+  formatDateTime,
+  formatDay,
+  formatMoney,
+  formatNumber,
+  formatTime,
+  mondayOf,
+  parseAmount,
+  unixToDateInput,
+  unixToZoned,
+  zonedToUnix,
+} from "./format";
 
 // Intl puts a no-break space between amount and symbol (de-DE) and in some date parts.
 const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, " ");
@@ -50,5 +66,41 @@ describe("one format per language", () => {
     expect(dateInputToUnix("2026-11-25", "end")! - start).toBe(86_399);
     expect(unixToDateInput(start)).toBe("2026-11-25");
     expect(dateInputToUnix("25.11.2026", "start")).toBeUndefined();
+  });
+});
+
+describe("calendars in a time zone (the appointments)", () => {
+  it("a wall-clock time in Berlin is the same moment in UTC, in winter and in summer, and back", () => {
+    expect(zonedToUnix("2026-11-25T14:05", "Europe/Berlin")).toBe(MOMENT);
+    expect(unixToZoned(MOMENT, "Europe/Berlin")).toBe("2026-11-25T14:05");
+    const summer = Date.UTC(2026, 6, 1, 8, 0, 20) / 1000;
+    expect(zonedToUnix("2026-07-01T10:00:20", "Europe/Berlin")).toBe(summer);
+    expect(unixToZoned(summer, "Europe/Berlin")).toBe("2026-07-01T10:00:20");
+    expect(zonedToUnix("2026-07-01T10:00", "UTC")).toBe(Date.UTC(2026, 6, 1, 10) / 1000);
+    expect(zonedToUnix("2026-11-25", "Europe/Berlin")).toBe(Date.UTC(2026, 10, 24, 23) / 1000);
+    expect(zonedToUnix("25.11.2026 14:05", "Europe/Berlin")).toBeUndefined();
+    expect(zonedToUnix("2026-13-01T10:00", "Europe/Berlin")).toBeUndefined();
+  });
+
+  it("days on which the clocks change are 23 and 25 hours long; a skipped time reads as the moment after the change", () => {
+    const length = (day: string) => (zonedToUnix(addDays(day, 1)!, "Europe/Berlin")! - zonedToUnix(day, "Europe/Berlin")!) / 3600;
+    expect(length("2026-03-29")).toBe(23);
+    expect(length("2026-10-25")).toBe(25);
+    expect(zonedToUnix("2026-03-29T02:30", "Europe/Berlin")).toBe(Date.UTC(2026, 2, 29, 1, 30) / 1000);
+  });
+
+  it("days: the day of a moment in a zone, day arithmetic across months, Monday-weeks, the day as words", () => {
+    expect(dayInZone(Date.UTC(2026, 10, 24, 23, 30) / 1000, "Europe/Berlin")).toBe("2026-11-25");
+    expect(dayInZone(Date.UTC(2026, 10, 24, 23, 30) / 1000, "UTC")).toBe("2026-11-24");
+    expect(addDays("2026-02-28", 1)).toBe("2026-03-01");
+    expect(addDays("2026-01-01", -1)).toBe("2025-12-31");
+    expect(mondayOf("2026-11-25")).toBe("2026-11-23");
+    expect(mondayOf("2026-11-29")).toBe("2026-11-23");
+    expect(mondayOf("2026-11-23")).toBe("2026-11-23");
+    expect(formatDay("en", "2026-11-25")).toBe("Wednesday, 25 November 2026");
+    expect(formatDay("de", "2026-11-25")).toBe("Mittwoch, 25. November 2026");
+    expect(formatDay("de", "2026-11-25", "short")).toBe("Mi., 25. Nov.");
+    expect(formatTime("de", MOMENT, "Europe/Berlin")).toBe("14:05");
+    expect(formatTime("en", MOMENT, "UTC")).toBe("13:05");
   });
 });

@@ -68,6 +68,96 @@ export function unixToDateInput(seconds: number): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }
 
+/**
+ * The time zone of the portals' calendars (the appointments) when the browser's own is not known: the
+ * server's render, before hydration. The platform's practices are German.
+ */
+export const DEFAULT_TIME_ZONE = "Europe/Berlin";
+
+const wallClockFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The wall clock of `zone` at a moment (ms), to the second. */
+function wallClockAt(ms: number, zone: string) {
+  let formatter = wallClockFormatters.get(zone);
+  if (!formatter) {
+    const parts = { year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" } as const;
+    formatter = new Intl.DateTimeFormat("en-US", { timeZone: zone, hourCycle: "h23", ...parts });
+    wallClockFormatters.set(zone, formatter);
+  }
+  const part = Object.fromEntries(formatter.formatToParts(new Date(ms)).map((p) => [p.type, Number(p.value)]));
+  return { year: part.year!, month: part.month!, day: part.day!, hour: part.hour!, minute: part.minute!, second: part.second! };
+}
+
+/** How far `zone`'s clock is ahead of UTC at a moment (ms). */
+function zoneOffsetMs(ms: number, zone: string): number {
+  const w = wallClockAt(ms, zone);
+  return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - Math.floor(ms / 1000) * 1000;
+}
+
+const pad2 = (n: number) => String(n).padStart(2, "0");
+
+/**
+ * A wall-clock time in `zone` as Unix seconds: a datetime-local input's value ("2026-03-03T10:00",
+ * seconds optional) or a day ("2026-03-03": its midnight); undefined when it is neither. A time the
+ * clocks skip (spring forward) reads as the moment after the change.
+ */
+export function zonedToUnix(value: string, zone: string): number | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?$/.exec(value);
+  if (!m) return undefined;
+  const [year, month, day, hour = 0, minute = 0, second = 0] = m.slice(1).map((v) => (v === undefined ? undefined : Number(v)));
+  if (month! < 1 || month! > 12 || day! < 1 || day! > 31 || hour > 23 || minute > 59 || second > 59) return undefined;
+  const asUtc = Date.UTC(year!, month! - 1, day!, hour, minute, second);
+  // The offset at the guess, then at the result: the second look settles a day on which the clocks change.
+  const guess = asUtc - zoneOffsetMs(asUtc, zone);
+  return Math.floor((asUtc - zoneOffsetMs(guess, zone)) / 1000);
+}
+
+/** Unix seconds as a datetime-local value in `zone` ("2026-03-03T10:00", with ":SS" when not on the minute). */
+export function unixToZoned(seconds: number, zone: string): string {
+  const w = wallClockAt(seconds * 1000, zone);
+  const time = `${pad2(w.hour)}:${pad2(w.minute)}${w.second ? `:${pad2(w.second)}` : ""}`;
+  return `${w.year}-${pad2(w.month)}-${pad2(w.day)}T${time}`;
+}
+
+/** The calendar day ("YYYY-MM-DD") of a moment in `zone`. */
+export const dayInZone = (seconds: number, zone: string): string => unixToZoned(seconds, zone).slice(0, 10);
+
+/** A calendar day `days` later (earlier when negative); undefined when `day` is not a day. */
+export function addDays(day: string, days: number): string | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!m) return undefined;
+  const date = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]) + days));
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString().slice(0, 10);
+}
+
+/** The Monday of a day's week (weeks start on Monday, as in Germany and ISO 8601). */
+export function mondayOf(day: string): string | undefined {
+  const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
+  return Number.isNaN(weekday) ? undefined : addDays(day, -((weekday + 6) % 7));
+}
+
+/** A calendar day ("YYYY-MM-DD") as words: "Tuesday, 3 March 2026" (long) or "Tue, 3 Mar" (short). */
+export function formatDay(locale: string, day: string, style: "long" | "short" = "long"): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  if (Number.isNaN(date.getTime())) return day;
+  const options: Intl.DateTimeFormatOptions =
+    style === "long" ? { weekday: "long", day: "numeric", month: "long", year: "numeric" } : { weekday: "short", day: "numeric", month: "short" };
+  return new Intl.DateTimeFormat(formatTag(locale), { ...options, timeZone: "UTC" }).format(date);
+}
+
+/** A moment's time of day in `zone` ("14:05"). */
+export function formatTime(locale: string, unixSeconds: number, zone: string): string {
+  return new Intl.DateTimeFormat(formatTag(locale), { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: zone }).format(new Date(unixSeconds * 1000));
+}
+
+/** A moment to the minute in `zone` ("3 Mar 2026, 14:05"). */
+export function formatDateTimeIn(locale: string, unixSeconds: number, zone: string): string {
+  return new Intl.DateTimeFormat(formatTag(locale), { dateStyle: "medium", timeStyle: "short", timeZone: zone }).format(new Date(unixSeconds * 1000));
+}
+
+/** The runtime's time zone (the browser's: the user's), DEFAULT_TIME_ZONE when it names none. */
+export const runtimeTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || DEFAULT_TIME_ZONE;
+
 /** The formatters above bound to the page's language (client components). */
 export function useFormat() {
   const locale = useLocale();
@@ -79,6 +169,9 @@ export function useFormat() {
       number: (value: number, options?: Intl.NumberFormatOptions) => formatNumber(locale, value, options),
       date: (unixSeconds: Maybe<number>, options?: { timeZone?: string; none?: string }) => formatDate(locale, unixSeconds, options),
       dateTime: (unixSeconds: Maybe<number>, none?: string) => formatDateTime(locale, unixSeconds, none),
+      dateTimeIn: (unixSeconds: number, zone: string) => formatDateTimeIn(locale, unixSeconds, zone),
+      time: (unixSeconds: number, zone: string) => formatTime(locale, unixSeconds, zone),
+      day: (day: string, style?: "long" | "short") => formatDay(locale, day, style),
     }),
     [locale],
   );

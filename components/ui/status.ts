@@ -5,6 +5,7 @@
  * `status.<kind>.<key>` of the page's language (messages/*.json).
  */
 import { useTranslations } from "next-intl";
+import { APPOINTMENT_STATUS } from "@/server/domain/meetings/statuses";
 import { ORDER_STATUS } from "@/server/domain/orders/statuses";
 import { PHARMACY_ORDER_STATUS } from "@/server/domain/pharmacy-orders/statuses";
 import { PRESCRIPTION_STATUS } from "@/server/domain/prescriptions/statuses";
@@ -146,6 +147,16 @@ const INTENT: Record<string, Look> = {
   NOT_FOUND: { key: "notFound", tone: "neutral" },
 };
 
+/** A scheduled appointment (server/domain/meetings/statuses.ts). */
+const APPOINTMENT: Record<string, Look> = {
+  [APPOINTMENT_STATUS.held]: { key: "held", tone: "attention" },
+  [APPOINTMENT_STATUS.confirmed]: { key: "confirmed", tone: "ready" },
+  [APPOINTMENT_STATUS.cancelled]: { key: "cancelled", tone: "neutral" },
+  [APPOINTMENT_STATUS.expired]: { key: "expired", tone: "neutral" },
+  [APPOINTMENT_STATUS.completed]: { key: "completed", tone: "done" },
+  [APPOINTMENT_STATUS.noShow]: { key: "noShow", tone: "danger" },
+};
+
 const KINDS = {
   pharmacyOrder: PHARMACY_ORDER,
   order: ORDER,
@@ -163,6 +174,7 @@ const KINDS = {
   importOutcome: IMPORT_OUTCOME,
   walletPass: WALLET_PASS,
   intent: INTENT,
+  appointment: APPOINTMENT,
 };
 
 export type StatusKind = keyof typeof KINDS;

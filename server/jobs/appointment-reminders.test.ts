@@ -1,6 +1,7 @@
 /** The appointment reminder job on both drivers: the embedded runner's schedule and Inngest's cron function. */
 import { InngestTestEngine } from "@inngest/test";
 import { describe, expect, it } from "vitest";
+import { parseConfig, reloadConfig } from "@/server/config";
 import { scheduleAppointment } from "@/server/domain/meetings/schedule-appointment";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { addDoctor, addPatient } from "@/tests/meetings";
@@ -14,6 +15,7 @@ async function dueReminder(t: Tenant) {
   const { meetingId } = await scheduleAppointment(
     t.organisation.id,
     { doctorId: (await addDoctor(t)).id, patientId: (await addPatient(t)).id, startsAt, durationMinutes: 30, reminders: [{ recipient_role: "patient", minutes_before: 60 }] },
+    undefined,
     new Date(Date.now() - 60 * 60_000),
   );
   return meetingId;
@@ -28,6 +30,19 @@ describe("appointment reminder job", () => {
   it("is scheduled every minute in-process and as an Inngest cron", () => {
     expect(EMBEDDED_JOBS.find((j) => j.id === APPOINTMENT_REMINDER_JOB.id)?.everyMs).toBe(60_000);
     expect(appointmentReminders.opts).toMatchObject({ id: "appointment-reminders", triggers: [{ cron: "* * * * *" }], singleton: { mode: "skip" } });
+  });
+
+  it("ticks in-process as often as APPOINTMENT_REMINDER_TICK_MS says, read when the schedule starts", () => {
+    expect(() => parseConfig({ APPOINTMENT_REMINDER_TICK_MS: "0" })).toThrow(/APPOINTMENT_REMINDER_TICK_MS/);
+    process.env.APPOINTMENT_REMINDER_TICK_MS = "1500";
+    reloadConfig();
+    try {
+      expect(EMBEDDED_JOBS.find((j) => j.id === APPOINTMENT_REMINDER_JOB.id)?.everyMs).toBe(1500);
+    } finally {
+      delete process.env.APPOINTMENT_REMINDER_TICK_MS;
+      reloadConfig();
+    }
+    expect(EMBEDDED_JOBS.find((j) => j.id === APPOINTMENT_REMINDER_JOB.id)?.everyMs).toBe(60_000);
   });
 
   it("sends due reminders on the embedded runner's tick, once", async () => {

@@ -1,3 +1,4 @@
+import { config } from "@/server/config";
 import { log } from "@/server/log";
 import { APPOINTMENT_REMINDER_JOB, runAppointmentReminders } from "./appointment-reminders";
 import { runTallyCompaction, TALLY_COMPACTION_JOB } from "./pharmacy-order-tally";
@@ -46,7 +47,14 @@ export const EMBEDDED_JOBS: Job[] = [
   { id: PHARMACY_STATUS_CHECK_JOB.id, everyMs: PHARMACY_STATUS_CHECK_JOB.everyMs, run: () => runPharmacyStatusCheck() },
   { id: TALLY_COMPACTION_JOB.id, everyMs: TALLY_COMPACTION_JOB.everyMs, run: runTallyCompaction },
   { id: WEBHOOK_LOG_RETENTION_JOB.id, everyMs: WEBHOOK_LOG_RETENTION_JOB.everyMs, run: () => runWebhookLogRetention() },
-  { id: APPOINTMENT_REMINDER_JOB.id, everyMs: APPOINTMENT_REMINDER_JOB.everyMs, run: () => runAppointmentReminders() },
+  {
+    id: APPOINTMENT_REMINDER_JOB.id,
+    // Read when the schedule starts, not at import: the tick is a setting (APPOINTMENT_REMINDER_TICK_MS).
+    get everyMs() {
+      return config().APPOINTMENT_REMINDER_TICK_MS;
+    },
+    run: () => runAppointmentReminders(),
+  },
   { id: RESERVATION_EXPIRY_JOB.id, everyMs: RESERVATION_EXPIRY_JOB.everyMs, run: () => runReservationExpiry() },
 ];
 

@@ -185,6 +185,12 @@ async function pharmaciesScope(user: PortalSessionUser): Promise<PharmaciesScope
 /** A doctor acts for the Doctor they are bound to; a doctor's user without one is refused like another role. */
 const doctorScope = (user: PortalSessionUser) => (user.doctorId ? { organisationId: user.organisationId, doctorId: user.doctorId } : null);
 
+/**
+ * Whose appointments a caller of the appointment twins (admin.appointments, doctor.appointments)
+ * acts on: an administrator any doctor's of the organisation (doctorId null), a doctor only their own.
+ */
+export type DoctorsScope = { organisationId: string; doctorId: string | null };
+
 /** One portal door: the role it admits (checked once) and the scope it resolves (once) into ctx.scope. */
 type Door<S> = { role: PortalSessionUser["role"]; refusal: ErrorKey; scopeOf: (user: PortalSessionUser) => S | null | Promise<S | null> };
 
@@ -198,6 +204,7 @@ function door<S>({ role, refusal, scopeOf }: Door<S>) {
 
 const ADMIN_DOOR: Door<OrganisationScope> = { role: "ADMIN", refusal: "portal.adminsOnly", scopeOf: organisationScope };
 const PHARMACY_DOOR: Door<PharmaciesScope> = { role: "PHARMACIST", refusal: "portal.pharmacistsOnly", scopeOf: pharmaciesScope };
+const DOCTOR_DOOR = { role: "DOCTOR", refusal: "portal.doctorsOnly", scopeOf: doctorScope } satisfies Door<{ organisationId: string; doctorId: string }>;
 
 /** An organisation administrator (admin tool); ctx.scope is the organisation. */
 export const adminProcedure = door(ADMIN_DOOR);
@@ -206,7 +213,7 @@ export const adminProcedure = door(ADMIN_DOOR);
 export const pharmacyProcedure = door(PHARMACY_DOOR);
 
 /** A doctor bound to a Doctor of their organisation (the doctors' workspace); ctx.scope.doctorId is theirs. */
-export const doctorProcedure = door({ role: "DOCTOR", refusal: "portal.doctorsOnly", scopeOf: doctorScope });
+export const doctorProcedure = door(DOCTOR_DOOR);
 
 /**
  * The door of a router mounted under both portals (a twin): adminProcedure's or pharmacyProcedure's
@@ -215,3 +222,11 @@ export const doctorProcedure = door({ role: "DOCTOR", refusal: "portal.doctorsOn
  */
 export const portalProcedure = (portal: "admin" | "pharmacy") => door<PortalScope>(portal === "admin" ? ADMIN_DOOR : PHARMACY_DOOR);
 export type PortalProcedure = ReturnType<typeof portalProcedure>;
+
+/**
+ * The door of a router mounted under the admin tool and the doctors' workspace (the appointments):
+ * adminProcedure's or doctorProcedure's role check, with ctx.scope the doctors the caller acts for.
+ */
+export const doctorsProcedure = (portal: "admin" | "doctor") =>
+  door<DoctorsScope>(portal === "admin" ? { ...ADMIN_DOOR, scopeOf: (user) => ({ organisationId: user.organisationId, doctorId: null }) } : DOCTOR_DOOR);
+export type DoctorsProcedure = ReturnType<typeof doctorsProcedure>;

@@ -1,4 +1,4 @@
-import { createCallerFactory, portalProcedure, router } from "./init";
+import { createCallerFactory, doctorsProcedure, portalProcedure, router } from "./init";
 import { adminApiKeysRouter, adminTelemedicineProvidersRouter } from "./routers/admin";
 import { adminAssortmentsRouter } from "./routers/admin-assortments";
 import { adminAuditRouter } from "./routers/admin-audit";
@@ -15,6 +15,7 @@ import { adminQuestionnairesRouter } from "./routers/admin-questionnaires";
 import { adminSettingsRouter } from "./routers/admin-settings";
 import { adminShopsRouter } from "./routers/admin-shops";
 import { apiKeysRouter } from "./routers/api-keys";
+import { appointmentsRouter } from "./routers/appointments";
 import { deliveryLogsRouter } from "./routers/delivery-logs";
 import { doctorRequestsRouter, doctorStatisticsRouter, doctorWaitingRoomRouter } from "./routers/doctor";
 import { payoutsRouter } from "./routers/payouts";
@@ -56,6 +57,7 @@ const adminRouter = router({
   assortments: adminAssortmentsRouter,
   prescriptions: adminPrescriptionsRouter,
   payouts: payoutsRouter(portalProcedure("admin")),
+  appointments: appointmentsRouter(doctorsProcedure("admin")),
   telemedicineProviders: adminTelemedicineProvidersRouter,
   questionnaires: adminQuestionnairesRouter,
   settings: adminSettingsRouter,
@@ -70,11 +72,12 @@ const adminRouter = router({
   apiKeys: adminApiKeysRouter,
 });
 
-/** The doctors' workspace (/admin/doctor): doctors, as the Doctor they are bound to. */
+/** The doctors' workspace (/admin/doctor): doctors, as the Doctor they are bound to (appointments: the admin tool's twin). */
 const doctorRouter = router({
   requests: doctorRequestsRouter,
   statistics: doctorStatisticsRouter,
   waitingRoom: doctorWaitingRoomRouter,
+  appointments: appointmentsRouter(doctorsProcedure("doctor")),
 });
 
 /** Every portal procedure, served at /api/trpc (app/api/trpc/[trpc]/route.ts), nested by portal door. */

@@ -55,6 +55,8 @@ function linkOf(entry: Entry): string | null {
       return "/admin/email";
     case "wallet_pass":
       return "/admin/patients";
+    case "appointment":
+      return "/admin/appointments";
     default:
       return null;
   }

@@ -13,6 +13,7 @@ export function DoctorNav() {
       links: [
         { href: "/admin/doctor", label: t("requests"), also: ["/admin/doctor/requests"] },
         { href: "/admin/doctor/waiting-room", label: t("waitingRoom") },
+        { href: "/admin/doctor/appointments", label: t("appointments") },
         { href: "/admin/doctor/statistics", label: t("statistics") },
       ],
     },

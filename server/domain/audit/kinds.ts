@@ -29,6 +29,7 @@ export const AUDIT_LOG_KINDS = [
   "wallet_pass",
   "pharmacy_sku",
   "mail_message",
+  "appointment",
 ] as const;
 
 export type AuditLogKind = (typeof AUDIT_LOG_KINDS)[number];
@@ -61,6 +62,7 @@ export const AUDIT_KIND_LABELS: Record<AuditLogKind, string> = {
   wallet_pass: "Wallet passes",
   pharmacy_sku: "Pharmacy stock and prices (admin)",
   mail_message: "E-mails",
+  appointment: "Appointments",
 };
 
 export const AUDIT_LOG_MAX_LIMIT = 200;

@@ -25,7 +25,8 @@ export type AuditEntity =
   | "shop"
   | "webhook_subscription"
   | "webhook_delivery"
-  | "mail_message";
+  | "mail_message"
+  | "appointment";
 
 export type AuditEntry = {
   entity: AuditEntity;

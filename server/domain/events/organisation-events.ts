@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Tx } from "@/server/db/client";
+import { REMINDER_RECIPIENT_ROLES } from "@/server/domain/meetings/statuses";
 import { recordEvent } from "./outbox";
 
 /**
@@ -8,13 +9,12 @@ import { recordEvent } from "./outbox";
  * (appointment reminders, patient–doctor meetings) call these functions inside their own
  * transaction; a payload that breaks the rules is a programming error and throws.
  */
-export const RECIPIENT_ROLES = ["patient", "doctor", "admin"] as const;
 
 /** rebook_allowed and cancel_allowed can be true only when the reminder goes to the patient. */
 export const appointmentReminderDueData = z
   .object({
     appointment_uid: z.string().min(1),
-    recipient_role: z.enum(RECIPIENT_ROLES),
+    recipient_role: z.enum(REMINDER_RECIPIENT_ROLES),
     rebook_allowed: z.boolean(),
     cancel_allowed: z.boolean(),
     starts_at: z.number().int().nonnegative(),

@@ -1,17 +1,18 @@
+import { errorText } from "@/i18n/error-text";
 import { database, type Tx } from "@/server/db/client";
+import { recordAuditEvent } from "@/server/domain/audit/record";
 import { ConflictError, ValidationError } from "@/server/domain/errors";
 import { recordPatientDoctorMeetingUpdated } from "@/server/domain/events/organisation-events";
 import { queueMeetingMails } from "@/server/domain/mail/meeting-mails";
 import { lockMeeting, type LockedMeeting } from "./lock";
-import { APPOINTMENT_STATUS } from "./statuses";
-
-export const CANCEL_REASON_MAX = 1000;
+import { auditTime, type AppointmentCaller } from "./schedule-appointment";
+import { APPOINTMENT_REASON_MAX, APPOINTMENT_STATUS } from "./statuses";
 
 /** A reason is required to cancel or reschedule (the product's admin cancellation needs one). */
 export function cancelReason(reason: string | null | undefined): string {
   const text = reason?.trim() ?? "";
-  if (!text) throw ValidationError.field("reason", "A reason is required to cancel an appointment.");
-  if (text.length > CANCEL_REASON_MAX) throw ValidationError.field("reason", `At most ${CANCEL_REASON_MAX} characters.`);
+  if (!text) throw ValidationError.field("reason", errorText("appointments.reasonRequired"));
+  if (text.length > APPOINTMENT_REASON_MAX) throw ValidationError.field("reason", errorText("fields.atMostCharacters", { max: APPOINTMENT_REASON_MAX }));
   return text;
 }
 
@@ -32,21 +33,36 @@ export async function cancelLockedAppointment(tx: Tx, meeting: LockedMeeting, re
 
 /**
  * Cancels an appointment of the organisation (reason required), with the meeting e-mails the
- * organisation chose. Cancelling a cancelled one again changes nothing (`changed: false`, no second
- * event or e-mail); any status other than confirmed is a 409.
+ * organisation chose, audited when a portal user cancels. Cancelling a cancelled one again changes
+ * nothing (`changed: false`, no second event, e-mail or audit entry); any status other than
+ * confirmed is a 409. A doctor reaches only their own appointments (another's: not found).
  */
-export async function cancelAppointment(organisationId: string, meetingId: string, reason: string): Promise<{ meetingId: string; changed: boolean }> {
+export async function cancelAppointment(
+  organisationId: string,
+  meetingId: string,
+  reason: string,
+  caller?: AppointmentCaller,
+): Promise<{ meetingId: string; changed: boolean }> {
   const why = cancelReason(reason);
   const db = await database();
   return db.$transaction(
     async (tx) => {
-      const meeting = await lockMeeting(tx, organisationId, meetingId, "SCHEDULED");
+      const meeting = await lockMeeting(tx, organisationId, meetingId, "SCHEDULED", caller?.doctorId);
       if (meeting.status === APPOINTMENT_STATUS.cancelled) return { meetingId: meeting.id, changed: false };
       if (meeting.status !== APPOINTMENT_STATUS.confirmed) {
-        throw new ConflictError(`An appointment in status "${meeting.status}" cannot be cancelled: only a confirmed one can.`);
+        throw new ConflictError(errorText("appointments.cannotCancel", { status: meeting.status ?? "" }));
       }
       await cancelLockedAppointment(tx, meeting, why);
       await queueMeetingMails(tx, organisationId, meeting.id, { kind: "meeting_cancelled" });
+      if (caller) {
+        await recordAuditEvent(tx, organisationId, caller.actor, {
+          entity: "appointment",
+          entityId: meeting.id,
+          action: "cancelled",
+          summary: `Appointment on ${auditTime(meeting.startsAt)} cancelled`,
+          details: { reason: why },
+        });
+      }
       return { meetingId: meeting.id, changed: true };
     },
     { timeout: 30_000, maxWait: 30_000 },

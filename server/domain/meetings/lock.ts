@@ -30,11 +30,21 @@ export type LockedMeeting = {
   endsAt: Date | null;
 };
 
-/** Locks a meeting of the organisation (of the given kind) for the rest of the transaction; any other is not found. */
-export async function lockMeeting(tx: Tx, organisationId: string, meetingId: string, kind: LockedMeeting["kind"]): Promise<LockedMeeting> {
+/**
+ * Locks a meeting of the organisation (of the given kind, and of `doctorId` when given: a doctor's
+ * reach) for the rest of the transaction; any other is not found.
+ */
+export async function lockMeeting(
+  tx: Tx,
+  organisationId: string,
+  meetingId: string,
+  kind: LockedMeeting["kind"],
+  doctorId?: string,
+): Promise<LockedMeeting> {
   const [row] = await tx.$queryRaw<LockedMeeting[]>`
     SELECT "id", "organisationId", "kind"::text AS "kind", "status", "doctorId", "patientId", "startsAt", "endsAt" FROM "Meeting"
      WHERE "id" = ${meetingId} AND "organisationId" = ${organisationId} AND "kind" = ${kind}::"MeetingKind"
+       AND (${doctorId ?? null}::text IS NULL OR "doctorId" = ${doctorId ?? null})
        FOR UPDATE`;
   if (!row) throw new NotFoundError();
   // Timestamps of a raw row arrive as Date or text depending on the driver.

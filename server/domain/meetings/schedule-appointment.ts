@@ -1,8 +1,11 @@
+import { errorText } from "@/i18n/error-text";
 import { database, type Tx } from "@/server/db/client";
-import { FieldErrorCollector } from "@/server/domain/errors";
-import { RECIPIENT_ROLES, recordPatientDoctorMeetingUpdated } from "@/server/domain/events/organisation-events";
+import type { Actor } from "@/server/domain/actor";
+import { recordAuditEvent } from "@/server/domain/audit/record";
+import { FieldErrorCollector, NotFoundError } from "@/server/domain/errors";
+import { recordPatientDoctorMeetingUpdated } from "@/server/domain/events/organisation-events";
 import { queueMeetingMails } from "@/server/domain/mail/meeting-mails";
-import { APPOINTMENT_STATUS } from "./statuses";
+import { APPOINTMENT_MINUTES, APPOINTMENT_STATUS, REMINDER_LIMITS, REMINDER_RECIPIENT_ROLES, type ReminderRecipientRole } from "./statuses";
 
 /**
  * Scheduled appointments: a minimal model of the product's scheduling (gaps reference, "APIs not in
@@ -10,9 +13,6 @@ import { APPOINTMENT_STATUS } from "./statuses";
  * Meeting of kind SCHEDULED with the appointment statuses; its reminders are AppointmentReminder rows
  * that the reminder job sends as appointment_reminder_due when due.
  */
-/** Who an appointment reminder goes to (appointment_reminder_due's recipient_role). */
-export type ReminderRecipientRole = (typeof RECIPIENT_ROLES)[number];
-
 export type ReminderRule = { recipient_role: ReminderRecipientRole; minutes_before: number };
 
 export type AppointmentInput = {
@@ -23,9 +23,16 @@ export type AppointmentInput = {
   reminders?: ReminderRule[];
 };
 
-export const APPOINTMENT_MINUTES = { min: 5, max: 8 * 60 };
-/** Reminders per appointment, and how long before the start the earliest may be (30 days). */
-export const REMINDER_LIMITS = { count: 10, maxMinutesBefore: 30 * 24 * 60 };
+/**
+ * A person changing appointments in a portal (docs/spec-gaps.md#issue-24-appointments-in-the-portals):
+ * the actor the audit log names, and for a doctor their own Doctor, whose appointments alone they
+ * may book and change (another doctor's is not found). Without one (the domain's own callers)
+ * nothing is audited and any doctor's appointment is in reach.
+ */
+export type AppointmentCaller = { actor: Actor; doctorId?: string };
+
+/** An appointment's time as the audit log writes it (UTC, to the minute). */
+export const auditTime = (at: Date) => `${at.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 
 export type Appointment = { meetingId: string; startsAt: Date; endsAt: Date; reminders: { recipientRole: string; dueAt: Date }[] };
 
@@ -36,21 +43,21 @@ export function checkAppointmentTimes(
   now: Date,
 ): void {
   if (!(input.startsAt instanceof Date) || Number.isNaN(input.startsAt.getTime()) || input.startsAt <= now) {
-    errors.add(["starts_at"], "The appointment must start in the future.");
+    errors.add(["starts_at"], errorText("appointments.startInFuture"));
   }
   const d = input.durationMinutes;
   if (!Number.isInteger(d) || d < APPOINTMENT_MINUTES.min || d > APPOINTMENT_MINUTES.max) {
-    errors.add(["duration_minutes"], `Enter whole minutes from ${APPOINTMENT_MINUTES.min} to ${APPOINTMENT_MINUTES.max}.`);
+    errors.add(["duration_minutes"], errorText("appointments.wholeMinutes", APPOINTMENT_MINUTES));
   }
   const reminders = input.reminders ?? [];
-  if (reminders.length > REMINDER_LIMITS.count) errors.add(["reminders"], `At most ${REMINDER_LIMITS.count} reminders.`);
+  if (reminders.length > REMINDER_LIMITS.count) errors.add(["reminders"], errorText("appointments.tooManyReminders", { max: REMINDER_LIMITS.count }));
   reminders.forEach((r, i) => {
-    if (!RECIPIENT_ROLES.includes(r.recipient_role)) {
-      errors.add(["reminders", i, "recipient_role"], `Must be one of: ${RECIPIENT_ROLES.join(", ")}.`);
+    if (!REMINDER_RECIPIENT_ROLES.includes(r.recipient_role)) {
+      errors.add(["reminders", i, "recipient_role"], errorText("fields.oneOf", { values: REMINDER_RECIPIENT_ROLES.join(", ") }));
     }
     const m = r.minutes_before;
     if (!Number.isInteger(m) || m < 0 || m > REMINDER_LIMITS.maxMinutesBefore) {
-      errors.add(["reminders", i, "minutes_before"], `Enter whole minutes from 0 to ${REMINDER_LIMITS.maxMinutesBefore}.`);
+      errors.add(["reminders", i, "minutes_before"], errorText("appointments.wholeMinutes", { min: 0, max: REMINDER_LIMITS.maxMinutesBefore }));
     }
   });
 }
@@ -63,10 +70,10 @@ export async function checkParticipants(
   input: { doctorId: string; patientId?: string },
 ): Promise<void> {
   const doctor = await tx.doctor.findFirst({ where: { id: input.doctorId, organisationId }, select: { id: true } });
-  if (!doctor) errors.add(["doctor_uid"], "No doctor with this uid in the organisation.");
+  if (!doctor) errors.add(["doctor_uid"], errorText("fields.unknownDoctor"));
   if (input.patientId === undefined) return;
   const patient = await tx.patientProfile.findFirst({ where: { id: input.patientId, organisationId }, select: { id: true } });
-  if (!patient) errors.add(["patient_profile_uid"], "No patient profile with this uid in the organisation.");
+  if (!patient) errors.add(["patient_profile_uid"], errorText("appointments.unknownPatient"));
 }
 
 /**
@@ -111,10 +118,12 @@ export async function insertAppointment(
 /**
  * Books an appointment of the organisation's doctor with its patient (status confirmed) and its
  * reminders ({recipient_role, minutes_before}); records patient_doctor_meeting_updated (change
- * confirmed, status confirmed) and queues the meeting e-mails the organisation chose. Invalid
- * input → ValidationError by field, nothing written.
+ * confirmed, status confirmed), queues the meeting e-mails the organisation chose, and audits a
+ * portal user's booking. Invalid input → ValidationError by field, nothing written; a doctor booking
+ * for another doctor → not found.
  */
-export async function scheduleAppointment(organisationId: string, input: AppointmentInput, now = new Date()): Promise<Appointment> {
+export async function scheduleAppointment(organisationId: string, input: AppointmentInput, caller?: AppointmentCaller, now = new Date()): Promise<Appointment> {
+  if (caller?.doctorId !== undefined && caller.doctorId !== input.doctorId) throw new NotFoundError();
   const errors = new FieldErrorCollector();
   checkAppointmentTimes(errors, input, now);
   const db = await database();
@@ -129,6 +138,15 @@ export async function scheduleAppointment(organisationId: string, input: Appoint
         status: APPOINTMENT_STATUS.confirmed,
       });
       await queueMeetingMails(tx, organisationId, appointment.meetingId, { kind: "meeting_confirmed" });
+      if (caller) {
+        await recordAuditEvent(tx, organisationId, caller.actor, {
+          entity: "appointment",
+          entityId: appointment.meetingId,
+          action: "scheduled",
+          summary: `Appointment on ${auditTime(input.startsAt)} (${input.durationMinutes} min) scheduled`,
+          details: { doctor_uid: input.doctorId, patient_profile_uid: input.patientId, reminders: appointment.reminders.length },
+        });
+      }
       return appointment;
     },
     { timeout: 30_000, maxWait: 30_000 },

@@ -1,6 +1,6 @@
 import { database } from "@/server/db/client";
 import { recordAppointmentReminderDue } from "@/server/domain/events/organisation-events";
-import type { ReminderRecipientRole } from "./schedule-appointment";
+import type { ReminderRecipientRole } from "./statuses";
 import { APPOINTMENT_STATUS } from "./statuses";
 
 /**

@@ -20,3 +20,21 @@ export const APPOINTMENT_STATUS = {
   completed: "completed",
   noShow: "no_show",
 } as const;
+
+/** Who an appointment reminder goes to (appointment_reminder_due's recipient_role). */
+export const REMINDER_RECIPIENT_ROLES = ["patient", "doctor", "admin"] as const;
+export type ReminderRecipientRole = (typeof REMINDER_RECIPIENT_ROLES)[number];
+
+/** How long an appointment may be, in whole minutes. */
+export const APPOINTMENT_MINUTES = { min: 5, max: 8 * 60 };
+/** Reminders per appointment, and how long before the start the earliest may be (30 days). */
+export const REMINDER_LIMITS = { count: 10, maxMinutesBefore: 30 * 24 * 60 };
+/** A reason for cancelling or moving an appointment: at most this many characters. */
+export const APPOINTMENT_REASON_MAX = 1000;
+
+/**
+ * The portals' appointment lists: a range of at most 31 days (a day or a week, with room for a
+ * month), and at most 500 appointments in it (more: the list says so, and a doctor filter or a
+ * shorter range shows them).
+ */
+export const APPOINTMENT_LIST_LIMITS = { maxDays: 31, maxRows: 500 };

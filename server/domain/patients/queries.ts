@@ -1,5 +1,6 @@
 import { database, type Db, type Prisma, type Tx } from "@/server/db/client";
 import { NotFoundError } from "@/server/domain/errors";
+import { containsInsensitive } from "@/server/domain/search";
 
 const profileGraph = {
   shopCustomers: { include: { shop: { select: { identifier: true } } }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] },
@@ -75,5 +76,36 @@ export async function findPatientsByEmail(organisationId: string, email: string)
       shopCustomers: { select: { shopCustomerId: true, shop: { select: { identifier: true } } }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] },
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+  });
+}
+
+/** How many patients a search offers at most: a picker, not a list to page through. */
+export const PATIENT_CHOICES_MAX = 20;
+
+/**
+ * The organisation's patients matching `search` (without case: a part of the name, of the profile's
+ * e-mail or of a shop customer's e-mail, or the exact uid), by name; without a search the first by
+ * name. The appointment form's patient picker.
+ */
+export async function searchPatients(organisationId: string, search?: string) {
+  const term = search?.trim();
+  const db = await database();
+  return db.patientProfile.findMany({
+    where: {
+      organisationId,
+      ...(term
+        ? {
+            OR: [
+              { displayName: containsInsensitive(term) },
+              { email: containsInsensitive(term) },
+              { shopCustomers: { some: { email: containsInsensitive(term) } } },
+              { id: term },
+            ],
+          }
+        : {}),
+    },
+    orderBy: [{ displayName: "asc" }, { id: "asc" }],
+    take: PATIENT_CHOICES_MAX,
+    select: { id: true, displayName: true, firstName: true, lastName: true, email: true, dateOfBirth: true },
   });
 }

@@ -5,13 +5,13 @@ import type { DoctorQueue, DoctorRequest } from "@/server/domain/prescriptions/d
 import { AWAITING_DOCTOR_STATUSES, normalisePrescriptionStatus, presentedStatus } from "@/server/domain/prescriptions/statuses";
 import { unix, unixOrNull } from "@/server/wire/format";
 
-type PatientRow = { displayName: string; firstName: string | null; lastName: string | null; dateOfBirth: Date | null; email?: string | null };
+export type PatientRow = { displayName: string; firstName: string | null; lastName: string | null; dateOfBirth: Date | null; email?: string | null };
 
 /** First and last name, else the display name, else the e-mail (a patient registered by a shop may have only that). */
-const patientName = (p: PatientRow) =>
+export const patientName = (p: PatientRow) =>
   [p.firstName, p.lastName].filter((s) => s?.trim()).join(" ") || p.displayName.trim() || p.email?.trim() || "Patient without a name";
 // A @db.Date column arrives as midnight UTC.
-const dateOfBirth = (p: PatientRow) => (p.dateOfBirth ? p.dateOfBirth.toISOString().slice(0, 10) : null);
+export const dateOfBirth = (p: PatientRow) => (p.dateOfBirth ? p.dateOfBirth.toISOString().slice(0, 10) : null);
 
 export function presentQueue(queue: DoctorQueue, doctorId: string) {
   return {
