@@ -302,6 +302,7 @@ export async function seedOrders(db: Db, { orders: ORDERS = DEFAULT_ORDERS, labe
         organisationId,
         orderId: o.orderId,
         fulfillmentId: o.fulfillmentId,
+        activeFulfillmentId: o.fulfillmentId,
         pharmacyId: o.atB ? pharmacyB.id : pharmacyA.id,
         status: o.status,
         prepaid: 0,

@@ -62,6 +62,8 @@ describe("authorisation", () => {
       () => as(user).admin.orders.prescriptionFile({ orderUid: orderId, prescriptionUid: orderId }),
       () => as(user).admin.orders.cancelFulfillment({ orderUid: orderId, fulfillmentUid: fulfillmentId }),
       () => as(user).admin.orders.releaseHold({ uid: orderId }),
+      () => as(user).admin.orders.pharmacyChoices({ orderUid: orderId, fulfillmentUid: fulfillmentId }),
+      () => as(user).admin.orders.routeFulfillment({ orderUid: orderId, fulfillmentUid: fulfillmentId, pharmacyUid: t.pharmacy.id }),
     ];
     for (const call of calls(null)) expect(await trpcCode(call())).toBe("UNAUTHORIZED");
     for (const call of calls(pharmacist)) expect(await trpcCode(call())).toBe("FORBIDDEN");

@@ -11,14 +11,19 @@ import { useHistoryText, useStatusLabel } from "@/components/ui/status";
 import { useTRPC } from "@/components/trpc/react";
 import type { Done, Order } from "./order-detail";
 import { ShipmentList } from "@/components/orders/delivery";
+import { RouteToPharmacy } from "./route-to-pharmacy";
 
 type Fulfillment = Order["fulfillments"][number];
 type PharmacyOrder = NonNullable<Fulfillment["pharmacyOrder"]>;
+type EarlierPharmacyOrder = Fulfillment["earlierPharmacyOrders"][number];
 
 /** Pharmacy order statuses in which a fulfillment can still be cancelled (the Management API's rule, change-order.ts). */
 const CANCELLABLE = ["waiting for pharmacy", "pending review", "on-hold"];
 
-/** A fulfillment: its items, Cancel (asked first), and its pharmacy order with history, shipments and payouts. */
+/**
+ * A fulfillment: its items, Cancel (asked first), its pharmacy order with history, shipments and
+ * payouts, the pharmacy orders a pharmacy gave back, and "Route to pharmacy" while no pharmacy has it.
+ */
 export function FulfillmentCard({ order, fulfillment: f, onDone }: { order: Order; fulfillment: Fulfillment; onDone: Done }) {
   const t = useTranslations("admin.orders.fulfillment");
   const format = useFormat();
@@ -79,26 +84,29 @@ export function FulfillmentCard({ order, fulfillment: f, onDone }: { order: Orde
         />
       </div>
 
-      {!po ? (
+      {f.earlierPharmacyOrders.length > 0 ? <EarlierPharmacyOrders orders={f.earlierPharmacyOrders} /> : null}
+      {po ? <PharmacyOrderPanel po={po} /> : null}
+      {f.routable ? (
+        <RouteToPharmacy order={order} fulfillment={f} onDone={onDone} />
+      ) : !po ? (
         <p className="mt-4 text-sm text-slate-600">{f.status === "CANCELLED" ? t("noPharmacyOrder") : t("notAtPharmacy")}</p>
-      ) : (
-        <PharmacyOrderPanel po={po} />
-      )}
+      ) : null}
     </article>
   );
 }
 
 function PharmacyOrderPanel({ po }: { po: PharmacyOrder }) {
   const t = useTranslations("admin.orders.fulfillment");
+  const routing = useTranslations("admin.routing");
   const format = useFormat();
   const statusLabel = useStatusLabel();
-  const historyText = useHistoryText();
   return (
     <div className="mt-4 space-y-4 rounded-lg border border-slate-200 bg-slate-50 p-4">
       <div className="flex flex-wrap items-center gap-3">
         <h4 className="text-sm font-semibold text-slate-900">{t("pharmacyOrder", { name: po.name })}</h4>
         <StatusBadge kind="pharmacyOrder" status={po.status} />
         <span className="text-sm text-slate-600">{t("atPharmacy", { pharmacy: po.pharmacy.displayName })}</span>
+        <span className="text-xs text-slate-500">{routing(`routedBy.${po.routing}`)}</span>
         {po.openThreadUids.map((threadUid) => (
           <Link key={threadUid} href={`/admin/issues/${threadUid}`} className="text-sm font-medium text-amber-800 hover:underline">
             {t("openThread")} →
@@ -107,18 +115,7 @@ function PharmacyOrderPanel({ po }: { po: PharmacyOrder }) {
       </div>
       <div>
         <h5 className="text-xs font-semibold uppercase tracking-wide text-slate-600">{t("history")}</h5>
-        <ol className="mt-1 space-y-1 text-sm">
-          {po.history.map((h) => (
-            <li key={h.uid} className="flex flex-wrap gap-x-3 border-l-2 border-slate-300 pl-3">
-              <span className="shrink-0 text-slate-600 sm:w-40">{format.dateTime(h.createdAt)}</span>
-              <span className="min-w-0 break-words text-slate-900">
-                {historyText(h)}
-                {h.comment ? <span className="text-slate-600"> — {h.comment}</span> : null}
-              </span>
-              <span className="text-slate-600">{t("by", { actor: h.actor })}</span>
-            </li>
-          ))}
-        </ol>
+        <History entries={po.history} />
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
         <div>
@@ -149,6 +146,52 @@ function PharmacyOrderPanel({ po }: { po: PharmacyOrder }) {
           )}
         </div>
       </div>
+    </div>
+  );
+}
+
+/** A pharmacy order's history entries, oldest first. */
+function History({ entries }: { entries: PharmacyOrder["history"] }) {
+  const t = useTranslations("admin.orders.fulfillment");
+  const format = useFormat();
+  const historyText = useHistoryText();
+  return (
+    <ol className="mt-1 space-y-1 text-sm">
+      {entries.map((h) => (
+        <li key={h.uid} className="flex flex-wrap gap-x-3 border-l-2 border-slate-300 pl-3">
+          <span className="shrink-0 text-slate-600 sm:w-40">{format.dateTime(h.createdAt)}</span>
+          <span className="min-w-0 break-words text-slate-900">
+            {historyText(h)}
+            {h.comment ? <span className="text-slate-600"> — {h.comment}</span> : null}
+          </span>
+          <span className="text-slate-600">{t("by", { actor: h.actor })}</span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** The pharmacy orders a pharmacy gave back (cancelled), each with its history behind a disclosure. */
+function EarlierPharmacyOrders({ orders }: { orders: EarlierPharmacyOrder[] }) {
+  const t = useTranslations("admin.routing");
+  return (
+    <div className="mt-4 rounded-lg border border-slate-200 p-4">
+      <h4 className="text-sm font-semibold text-slate-900">{t("earlier")}</h4>
+      <ul className="mt-2 space-y-2">
+        {orders.map((po) => (
+          <li key={po.uid}>
+            <details>
+              {/* Inline content: a flex summary would lose its disclosure marker. */}
+              <summary className="cursor-pointer text-sm break-words text-slate-900">
+                {t("earlierEntry", { name: po.name, pharmacy: po.pharmacy.displayName })}{" "}
+                <StatusBadge kind="pharmacyOrder" status={po.status} />{" "}
+                <span className="text-xs text-slate-500">{t(`routedBy.${po.routing}`)}</span>
+              </summary>
+              <History entries={po.history} />
+            </details>
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }

@@ -13,7 +13,7 @@ const { completed, cancelled } = PHARMACY_ORDER_STATUS;
 // The consequences as the domain carries them out (messages pharmacy.confirm.*): cancel.ts (stock
 // back, routed payouts flagged, projected ones removed; cancelled is final) and complete.ts (stock
 // and money move at the first completion only, so an order that leaves completed and comes back is
-// not counted twice).
+// not counted twice); a cancelled order never completed is given back for re-routing (reroute.ts).
 
 /** The confirmations of status changes in the page's language. */
 export function useStatusConfirmations() {
@@ -34,6 +34,7 @@ export function useStatusConfirmations() {
             <>
               <p>{t("cancelledIsFinal")}</p>
               <p>{from === completed ? t("cancellingCompleted", { order: orderName }) : t("cancellingMaybeCompleted")}</p>
+              {from === completed ? null : <p>{t("cancellingGivesBack")}</p>}
             </>
           ),
         };
@@ -65,6 +66,7 @@ export function useStatusConfirmations() {
           <>
             <p>{t("bulkMeans", { status })}</p>
             {to === cancelled ? <p>{t("cancelledIsFinal")}</p> : null}
+            {to === cancelled ? <p>{t("cancellingGivesBack")}</p> : null}
             {completedCount === 0 ? null : <p>{to === cancelled ? t("bulkCancellingCompleted", { count: completedCount }) : t("bulkReopening", { count: completedCount })}</p>}
           </>
         ),

@@ -458,6 +458,7 @@ export async function addFulfillment(tx: Tx, input: NewFulfillment): Promise<boo
       orderId: input.orderId,
       fulfillmentId: created.id,
       pharmacyId: routed.pharmacyId,
+      routing: input.explicitPharmacyId ? "INTEGRATOR" : "AUTOMATIC",
       prescriptionId: prescribed[0]?.prescriptionId ?? null,
       prepaid: prescribed.reduce((sum, i) => sum + i.totalPaidAmount, 0),
       shippingCostsAmount: input.shippingCost?.amount ?? null,

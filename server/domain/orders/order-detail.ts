@@ -2,11 +2,13 @@ import { database } from "@/server/db/client";
 import { NotFoundError } from "@/server/domain/errors";
 import { listPharmacyOrderHistory, type PharmacyOrderHistoryEntry } from "@/server/domain/pharmacy-orders/queries";
 import { isSignedStatus } from "@/server/domain/prescriptions/statuses";
+import { handRoutingRefusal } from "./route-by-hand";
 import { prescriptionStorage, readVerified } from "@/server/storage/prescription-files";
 
 /**
  * One order of the organisation as the admin tool shows it: the customer and patient, addresses,
- * items, fulfillments with their pharmacy orders (status history, shipments, payouts), and the
+ * items, fulfillments with their active pharmacy orders (status history, shipments, payouts), the
+ * ones their pharmacies gave back, and whether an admin may route each by hand, and the
  * prescriptions. Another organisation's order is not found.
  */
 export async function getOrderDetailForAdmin(organisationId: string, orderId: string) {
@@ -27,7 +29,8 @@ export async function getOrderDetailForAdmin(organisationId: string, orderId: st
           totalPaidCurrency: true,
           status: true,
           prescriptionId: true,
-          sku: { select: { displayName: true, pzn: true } },
+          sku: { select: { displayName: true, pzn: true, skipForPharmacyOrders: true } },
+          prescription: { select: { status: true, deletedAt: true } },
         },
       },
       fulfillments: {
@@ -43,6 +46,7 @@ export async function getOrderDetailForAdmin(organisationId: string, orderId: st
               id: true,
               name: true,
               status: true,
+              routing: true,
               createdAt: true,
               updatedAt: true,
               pharmacy: { select: { id: true, displayName: true } },
@@ -56,6 +60,12 @@ export async function getOrderDetailForAdmin(organisationId: string, orderId: st
               },
               issueThreads: { where: { status: "OPEN" }, select: { id: true } },
             },
+          },
+          // Those a pharmacy gave back (docs/spec-gaps.md#issue-24-re-routing), oldest first.
+          pharmacyOrders: {
+            where: { activeFulfillmentId: null },
+            orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+            select: { id: true, name: true, status: true, routing: true, createdAt: true, pharmacy: { select: { id: true, displayName: true } } },
           },
         },
       },
@@ -78,9 +88,20 @@ export async function getOrderDetailForAdmin(organisationId: string, orderId: st
   if (!order) throw new NotFoundError();
   const histories = new Map<string, PharmacyOrderHistoryEntry[]>();
   for (const f of order.fulfillments) {
-    if (f.pharmacyOrder) histories.set(f.pharmacyOrder.id, await listPharmacyOrderHistory(f.pharmacyOrder.id));
+    for (const po of [...f.pharmacyOrders, ...(f.pharmacyOrder ? [f.pharmacyOrder] : [])]) histories.set(po.id, await listPharmacyOrderHistory(po.id));
   }
-  return { ...order, histories };
+  // Which fulfillments an admin may route by hand now (the command's own rule).
+  const routable = new Set(
+    order.fulfillments
+      .filter((f) => {
+        const items = order.items
+          .filter((i) => i.fulfillmentId === f.id && i.status !== "CANCELLED")
+          .map((i) => ({ skipForPharmacyOrders: i.sku.skipForPharmacyOrders, prescription: i.prescription }));
+        return handRoutingRefusal({ order, fulfillment: f, items }) === null;
+      })
+      .map((f) => f.id),
+  );
+  return { ...order, histories, routable };
 }
 
 export type AdminOrderDetail = Awaited<ReturnType<typeof getOrderDetailForAdmin>>;

@@ -167,7 +167,7 @@ export async function getOrder(organisationId: string, orderId: string): Promise
                       'items', (SELECT coalesce(json_agg(json_build_object('id', fi."id", 'status', fi."status", 'quantity', fi."quantity")
                                                 ORDER BY fi."createdAt", fi."id"), '[]'::json)
                                   FROM "OrderItem" fi WHERE fi."fulfillmentId" = f."id"),
-                      'pharmacyOrder', (SELECT json_build_object('status', po."status") FROM "PharmacyOrder" po WHERE po."fulfillmentId" = f."id"))
+                      'pharmacyOrder', (SELECT json_build_object('status', po."status") FROM "PharmacyOrder" po WHERE po."activeFulfillmentId" = f."id"))
                     ORDER BY f."createdAt", f."id"), '[]'::json)
               FROM "Fulfillment" f
              WHERE f."orderId" = o."id") AS "fulfillments",

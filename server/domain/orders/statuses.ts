@@ -8,6 +8,6 @@ export const ORDER_STATUS = {
   cancelled: "cancelled",
   /** Every fulfillment is cancelled and a prescription of the order was declined. */
   prescriptionDeclined: "prescription declined",
-  /** The doctor is done, but a signed fulfillment found no pharmacy that carries every item with enough stock. */
+  /** An open fulfillment has no pharmacy: none carries every item with enough stock, or its pharmacy gave it back and no other could take it. */
   pharmacyNotFound: "pharmacy not found",
 } as const;

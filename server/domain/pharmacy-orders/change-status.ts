@@ -2,10 +2,10 @@ import { errorText } from "@/i18n/error-text";
 import { database, type Tx } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
 import { BadRequestError, ValidationError } from "@/server/domain/errors";
-import { cancelLockedPharmacyOrder } from "./cancel";
 import { assertOrderAsExpected, type ExpectedOrderState } from "./expected-state";
 import { issueDescription, openIssueThread, type IssueMessageSide } from "./issue-threads";
 import { announcePharmacyOrderUpdate, lockPharmacyOrder, recordStatusChange, type LockedPharmacyOrder } from "./lock";
+import { cancelAsPharmacy } from "./reroute";
 import { PHARMACY_ORDER_STATUS, SETTABLE_PHARMACY_ORDER_STATUSES, type SettablePharmacyOrderStatus } from "./statuses";
 
 /** A cancelled order is final. */
@@ -36,8 +36,10 @@ export function onHoldComment(comment: string | null | undefined): string {
  * thread; re-sending the current status (on-hold included, no comment needed, no second thread)
  * changes nothing but still sends pharmacy_order_updated, as the table's first row says of every
  * PATCH …/status (the payload carries the full current state; no history entry, since nothing
- * changed: docs/spec-gaps.md, issue 23); cancelled undoes a completion
- * (cancelLockedPharmacyOrder). Completed is never set here.
+ * changed: docs/spec-gaps.md, issue 23); cancelled undoes a completion and, for an order never
+ * completed, gives its fulfillment back for re-routing (cancelAsPharmacy: only the pharmacy's doors
+ * reach a cancellation here, since an admin's clarification and its resolution never cancel).
+ * Completed is never set here.
  * Returns whether the order changed, and the issue thread it opened. The one place for this rule: PATCH …/status, bulk updates,
  * clarification requests.
  */
@@ -59,7 +61,7 @@ export async function applyStatusChange(
     comment = onHoldComment(change.comment);
     issueThreadId = (await openIssueThread(tx, order.id, comment, actor, change.threadSide)).id;
   }
-  if (change.status === PHARMACY_ORDER_STATUS.cancelled) await cancelLockedPharmacyOrder(tx, order, actor);
+  if (change.status === PHARMACY_ORDER_STATUS.cancelled) await cancelAsPharmacy(tx, order, actor);
   else await recordStatusChange(tx, order, change.status, actor, comment);
   return { changed: true, issueThreadId };
 }

@@ -1,5 +1,6 @@
 import { randomInt, randomUUID } from "node:crypto";
 import type { Tx } from "@/server/db/client";
+import type { PharmacyOrderRouting } from "@/server/db/generated/enums";
 import type { Actor } from "@/server/domain/actor";
 import { outboxInsertSql } from "@/server/domain/events/outbox";
 import { queuePharmacyOrderNotice } from "@/server/domain/mail/pharmacy-order-notice";
@@ -21,6 +22,8 @@ export type NewPharmacyOrder = {
   orderId: string;
   fulfillmentId: string;
   pharmacyId: string;
+  /** How the pharmacy was chosen: only an automatic choice is re-routed when the pharmacy gives it back (reroute.ts). */
+  routing: PharmacyOrderRouting;
   prescriptionId: string | null;
   prepaid: number;
   shippingCostsAmount: number | null;
@@ -29,6 +32,8 @@ export type NewPharmacyOrder = {
   items: { orderItemId: string; pharmacySkuId: string | null; amount: number; totalPaidAmount: number; fulfillmentMethod: string | null }[];
   /** The address told of this pharmacy order (pharmacyEmailNoticeTo), or null. */
   noticeTo: string | null;
+  /** A note on its first history entry (why it was opened, when not at intake). */
+  comment?: string;
 };
 
 /**
@@ -42,7 +47,9 @@ export function pharmacyEmailNoticeTo(order: { pharmacyEmail: string | null; pha
 }
 
 /**
- * Creates a pharmacy order in "waiting for pharmacy" with the delivery type its items' hints select,
+ * Creates a pharmacy order in "waiting for pharmacy", as its fulfillment's active pharmacy order
+ * (the caller makes sure the fulfillment has none: the unique activeFulfillmentId refuses a second),
+ * with the delivery type its items' hints select,
  * its search text (search-text.ts), its first history entry, its projected
  * payouts (paid prescription orders), pharmacy_order_created, and the e-mail notice to `noticeTo`
  * when there is one and a mailer is configured. The order, its items, its
@@ -59,9 +66,11 @@ export async function createPharmacyOrder(tx: Tx, input: NewPharmacyOrder, actor
   const event = outboxInsertSql({ type: "pharmacy_order_created", organisationId: input.organisationId, pharmacyId: input.pharmacyId, subjectId: id });
   await tx.$executeRaw`
     WITH "pharmacyOrder" AS (
-      INSERT INTO "PharmacyOrder" ("id", "name", "organisationId", "orderId", "fulfillmentId", "pharmacyId", "prescriptionId", "status",
-                                   "deliveryType", "prepaid", "shippingCostsAmount", "shippingCostsCurrency", "searchText", "updatedAt")
-      VALUES (${id}, ${name}, ${input.organisationId}, ${input.orderId}, ${input.fulfillmentId}, ${input.pharmacyId}, ${input.prescriptionId},
+      INSERT INTO "PharmacyOrder" ("id", "name", "organisationId", "orderId", "fulfillmentId", "activeFulfillmentId", "routing", "pharmacyId",
+                                   "prescriptionId", "status", "deliveryType", "prepaid", "shippingCostsAmount", "shippingCostsCurrency",
+                                   "searchText", "updatedAt")
+      VALUES (${id}, ${name}, ${input.organisationId}, ${input.orderId}, ${input.fulfillmentId}, ${input.fulfillmentId},
+              ${input.routing}::"PharmacyOrderRouting", ${input.pharmacyId}, ${input.prescriptionId},
               ${PHARMACY_ORDER_STATUS.waitingForPharmacy}, ${deliveryType}, ${input.prepaid}::int, ${input.shippingCostsAmount}::int,
               ${input.shippingCostsCurrency}, ${searchText}, now())
       RETURNING "id"),
@@ -70,7 +79,7 @@ export async function createPharmacyOrder(tx: Tx, input: NewPharmacyOrder, actor
       SELECT i."id", i."pharmacyOrderId", i."orderItemId", i."pharmacySkuId", i."amount", i."totalPaidAmount"
         FROM jsonb_populate_recordset(NULL::"PharmacyOrderItem", ${JSON.stringify(items)}::jsonb) i),
     "event" AS (${event})
-    ${historyInsertSql(id, null, PHARMACY_ORDER_STATUS.waitingForPharmacy, actor)}`;
+    ${historyInsertSql(id, null, PHARMACY_ORDER_STATUS.waitingForPharmacy, actor, input.comment ?? null)}`;
   // Only a paid order with a prescription shows projected payouts (refreshProjectedPayouts' rule):
   // skipped otherwise, as it would read the new order only to find that out.
   if (input.prescriptionId && input.prepaid > 0) await refreshProjectedPayouts(tx, id);

@@ -6,14 +6,19 @@ import { ORDER_STATUS } from "@/server/domain/orders/statuses";
 /**
  * Keeps the order's status in step with its fulfilments once they are with pharmacies: completed
  * when every live fulfilment's pharmacy order is completed, cancelled when every fulfilment is
- * cancelled. An order that waits for a doctor or is paused keeps that status.
+ * cancelled, "pharmacy not found" while an open fulfilment with items for a pharmacy has no active
+ * pharmacy order (no pharmacy could take it, or its pharmacy gave it back and none other could:
+ * docs/spec-gaps.md#issue-24-re-routing). An order that waits for a doctor or is paused keeps that status.
  */
 export async function refreshOrderStatus(tx: Tx, orderId: string): Promise<void> {
   // One statement rather than a nested Prisma read of three (it follows every status change).
-  const [order] = await tx.$queryRaw<{ status: string; fulfillments: { status: string; pharmacyOrderStatus: string | null }[] }[]>`
+  const [order] = await tx.$queryRaw<{ status: string; fulfillments: { status: string; pharmacyOrderStatus: string | null; forPharmacy: boolean }[] }[]>`
     SELECT o."status",
-           (SELECT coalesce(json_agg(json_build_object('status', f."status", 'pharmacyOrderStatus', po."status")), '[]'::json)
-              FROM "Fulfillment" f LEFT JOIN "PharmacyOrder" po ON po."fulfillmentId" = f."id"
+           (SELECT coalesce(json_agg(json_build_object(
+                     'status', f."status", 'pharmacyOrderStatus', po."status",
+                     'forPharmacy', EXISTS (SELECT 1 FROM "OrderItem" i JOIN "Sku" s ON s."id" = i."skuId"
+                                             WHERE i."fulfillmentId" = f."id" AND i."status" <> 'CANCELLED' AND NOT s."skipForPharmacyOrders"))), '[]'::json)
+              FROM "Fulfillment" f LEFT JOIN "PharmacyOrder" po ON po."activeFulfillmentId" = f."id"
              WHERE f."orderId" = o."id") AS "fulfillments"
       FROM "Order" o WHERE o."id" = ${orderId}`;
   if (!order) throw new NotFoundError();
@@ -21,6 +26,7 @@ export async function refreshOrderStatus(tx: Tx, orderId: string): Promise<void>
   const live = order.fulfillments.filter((f) => f.status !== "CANCELLED" && f.pharmacyOrderStatus !== PHARMACY_ORDER_STATUS.cancelled);
   let status: string = ORDER_STATUS.waitingForPharmacy;
   if (live.length === 0) status = ORDER_STATUS.cancelled;
+  else if (live.some((f) => f.pharmacyOrderStatus === null && f.forPharmacy)) status = ORDER_STATUS.pharmacyNotFound;
   else if (live.every((f) => f.pharmacyOrderStatus === PHARMACY_ORDER_STATUS.completed)) status = ORDER_STATUS.completed;
   else if (live.every((f) => f.pharmacyOrderStatus === null)) status = ORDER_STATUS.started;
   if (status !== order.status) {

@@ -1,4 +1,4 @@
-import type { Tx } from "@/server/db/client";
+import type { Db, Tx } from "@/server/db/client";
 
 export type RoutedPharmacy = { pharmacyId: string; pharmacySkuBySku: Map<string, string> };
 
@@ -22,11 +22,68 @@ async function pharmacySkusAt(tx: Tx, pharmacyId: string, skuIds: string[]): Pro
 /** A live pharmacy SKU of the organisation for one of the needed SKUs, with what routing weighs. */
 type Offer = { id: string; skuId: string; pharmacyId: string; price: number; stock: number; digital: boolean; hiddenSkuType: string };
 
+/** What one pharmacy offers for a fulfillment's items, as routing weighs it. */
+export type PharmacyOffer = {
+  pharmacyId: string;
+  /** Its live pharmacy SKUs for the needed SKUs, leaving out a type it hides (by SKU). */
+  pharmacySkuBySku: Map<string, string>;
+  /** It carries every needed SKU. */
+  carriesAll: boolean;
+  /** It carries every needed SKU with enough stock for the summed quantities: routing may choose it. */
+  canServe: boolean;
+  /** Its price of the items (pharmacy price × quantity) and its stock of those SKUs, for the preference. */
+  price: number;
+  stock: number;
+};
+
+/**
+ * What each of the organisation's pharmacies that carries any of the items offers for them (one
+ * statement). Pharmacies that carry none are not listed. The one reading of stock and assortment
+ * that automatic routing chooses by and the admin tool's pharmacy chooser shows.
+ */
+export async function pharmacyOffers(tx: Tx | Db, organisationId: string, items: Need[]): Promise<PharmacyOffer[]> {
+  const needs = totalNeeds(items);
+  const skuIds = [...needs.keys()];
+  const offers = await tx.$queryRaw<Offer[]>`
+    SELECT ps."id", ps."skuId", ps."pharmacyId", ps."price", ps."stock", s."digital", ph."hiddenSkuType"::text AS "hiddenSkuType"
+      FROM "PharmacySku" ps
+      JOIN "Pharmacy" ph ON ph."id" = ps."pharmacyId"
+      JOIN "Sku" s ON s."id" = ps."skuId"
+     WHERE ps."skuId" = ANY(${skuIds}::text[]) AND ps."deletedAt" IS NULL AND ph."organisationId" = ${organisationId}`;
+  const byPharmacy = new Map<string, { skus: Map<string, string>; enough: number; price: number; stock: number }>();
+  for (const offer of offers) {
+    const hidden =
+      (offer.hiddenSkuType === "DIGITAL" && offer.digital) || (offer.hiddenSkuType === "PHYSICAL" && !offer.digital);
+    if (hidden) continue;
+    const needed = needs.get(offer.skuId)!;
+    const entry = byPharmacy.get(offer.pharmacyId) ?? { skus: new Map<string, string>(), enough: 0, price: 0, stock: 0 };
+    entry.skus.set(offer.skuId, offer.id);
+    if (offer.stock >= needed) entry.enough += 1;
+    entry.price += offer.price * needed;
+    entry.stock += offer.stock;
+    byPharmacy.set(offer.pharmacyId, entry);
+  }
+  return [...byPharmacy.entries()].map(([pharmacyId, e]) => ({
+    pharmacyId,
+    pharmacySkuBySku: e.skus,
+    carriesAll: e.skus.size === skuIds.length,
+    canServe: e.enough === skuIds.length,
+    price: e.price,
+    stock: e.stock,
+  }));
+}
+
+/** Routing's preference among pharmacies that can serve: the lowest total price, then the most stock, then the lowest pharmacy uid. */
+export function byRoutingPreference(a: PharmacyOffer, b: PharmacyOffer): number {
+  return a.price - b.price || b.stock - a.stock || (a.pharmacyId < b.pharmacyId ? -1 : 1);
+}
+
 /**
  * Chooses the pharmacy of a fulfillment. An explicit pharmacy (destination_pharmacy_uid,
- * location_id or the order's pharmacy_uid, resolved by the caller) is taken as it is. Otherwise
- * automatic selection among the organisation's pharmacies that carry every SKU of the fulfillment
- * with enough stock (and do not hide its type): the lowest total price, then the most stock of
+ * location_id or the order's pharmacy_uid, resolved by the caller, or an admin's choice) is taken
+ * as it is. Otherwise automatic selection among the organisation's pharmacies that carry every SKU
+ * of the fulfillment with enough stock (and do not hide its type), leaving out `excludedPharmacyIds`
+ * (those that cancelled the fulfillment before): the lowest total price, then the most stock of
  * those SKUs, then the lowest pharmacy uid, so the choice is deterministic. Null when none can.
  */
 export async function routeFulfillmentToPharmacy(
@@ -34,32 +91,12 @@ export async function routeFulfillmentToPharmacy(
   organisationId: string,
   items: Need[],
   explicitPharmacyId: string | null,
+  excludedPharmacyIds: readonly string[] = [],
 ): Promise<RoutedPharmacy | null> {
-  const needs = totalNeeds(items);
-  const skuIds = [...needs.keys()];
   if (explicitPharmacyId) {
-    return { pharmacyId: explicitPharmacyId, pharmacySkuBySku: await pharmacySkusAt(tx, explicitPharmacyId, skuIds) };
+    return { pharmacyId: explicitPharmacyId, pharmacySkuBySku: await pharmacySkusAt(tx, explicitPharmacyId, [...totalNeeds(items).keys()]) };
   }
-  const offers = await tx.$queryRaw<Offer[]>`
-    SELECT ps."id", ps."skuId", ps."pharmacyId", ps."price", ps."stock", s."digital", ph."hiddenSkuType"::text AS "hiddenSkuType"
-      FROM "PharmacySku" ps
-      JOIN "Pharmacy" ph ON ph."id" = ps."pharmacyId"
-      JOIN "Sku" s ON s."id" = ps."skuId"
-     WHERE ps."skuId" = ANY(${skuIds}::text[]) AND ps."deletedAt" IS NULL AND ph."organisationId" = ${organisationId}`;
-  const byPharmacy = new Map<string, { price: number; stock: number; skus: Map<string, string> }>();
-  for (const offer of offers) {
-    const hidden =
-      (offer.hiddenSkuType === "DIGITAL" && offer.digital) || (offer.hiddenSkuType === "PHYSICAL" && !offer.digital);
-    const needed = needs.get(offer.skuId)!;
-    if (hidden || offer.stock < needed) continue;
-    const entry = byPharmacy.get(offer.pharmacyId) ?? { price: 0, stock: 0, skus: new Map<string, string>() };
-    entry.price += offer.price * needed;
-    entry.stock += offer.stock;
-    entry.skus.set(offer.skuId, offer.id);
-    byPharmacy.set(offer.pharmacyId, entry);
-  }
-  const candidates = [...byPharmacy.entries()].filter(([, e]) => e.skus.size === skuIds.length);
-  candidates.sort(([idA, a], [idB, b]) => a.price - b.price || b.stock - a.stock || (idA < idB ? -1 : 1));
-  const best = candidates[0];
-  return best ? { pharmacyId: best[0], pharmacySkuBySku: best[1].skus } : null;
+  const candidates = (await pharmacyOffers(tx, organisationId, items)).filter((o) => o.canServe && !excludedPharmacyIds.includes(o.pharmacyId));
+  const best = candidates.sort(byRoutingPreference)[0];
+  return best ? { pharmacyId: best.pharmacyId, pharmacySkuBySku: best.pharmacySkuBySku } : null;
 }

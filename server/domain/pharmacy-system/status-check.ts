@@ -2,7 +2,7 @@ import { database, type Db } from "@/server/db/client";
 import { Prisma } from "@/server/db/generated/client";
 import type { Actor } from "@/server/domain/actor";
 import { completeLockedPharmacyOrder, type TrackingLink } from "@/server/domain/pharmacy-orders/complete";
-import { cancelLockedPharmacyOrder } from "@/server/domain/pharmacy-orders/cancel";
+import { cancelAsPharmacy } from "@/server/domain/pharmacy-orders/reroute";
 import { lockPharmacyOrder } from "@/server/domain/pharmacy-orders/lock";
 import { PHARMACY_ORDER_STATUS } from "@/server/domain/pharmacy-orders/statuses";
 import { log } from "@/server/log";
@@ -145,7 +145,8 @@ async function apply(db: Db, candidate: Candidate, report: PharmacySystemReport)
       // Someone else completed or cancelled it since we read it: their change stands.
       if (FINAL_STATUSES.includes(order.status)) return "skipped";
       if (report.status === "cancelled") {
-        await cancelLockedPharmacyOrder(tx, order, SYSTEM, "Cancelled in the pharmacy system (automatic status check).");
+        // The pharmacy cancelled it in its own system: its own cancellation, so the fulfillment may be re-routed.
+        await cancelAsPharmacy(tx, order, SYSTEM, "Cancelled in the pharmacy system (automatic status check).");
         return "cancelled";
       }
       const trackingLinks: TrackingLink[] = report.trackingUrl

@@ -1,11 +1,10 @@
 import { database, Prisma, type Tx } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
 import { ORDER_STATUS } from "@/server/domain/orders/statuses";
-import { routeFulfillmentToPharmacy } from "@/server/domain/pharmacy-orders/route-fulfillment";
 import { refreshProjectedPayouts } from "@/server/domain/payouts/route-payouts";
-import { createPharmacyOrder, pharmacyEmailNoticeTo } from "@/server/domain/pharmacy-orders/create-pharmacy-order";
+import { openFulfillmentPharmacyOrder } from "@/server/domain/pharmacy-orders/open-fulfillment";
 import { PHARMACY_ORDER_CHANGE, recordPharmacyOrderChange } from "@/server/domain/pharmacy-orders/lock";
-import { isLivePharmacyOrderStatus, PHARMACY_ORDER_STATUS } from "@/server/domain/pharmacy-orders/statuses";
+import { isLivePharmacyOrderStatus } from "@/server/domain/pharmacy-orders/statuses";
 import { log } from "@/server/log";
 import { ORDER_STATUS_AFTER_DOCTOR, progressOrderAfterPrescription } from "./order-progress";
 import { isSignedStatus } from "./statuses";
@@ -64,18 +63,18 @@ export async function sendPrescriptionToPharmacy(prescriptionId: string): Promis
           if (await attachPrescription(tx, fulfillment, prescriptionId)) outcome.attached.push(fulfillment.pharmacyOrder.id);
           continue;
         }
-        if (!fulfillment.items.every((i) => !i.prescription || (!i.prescription.deletedAt && isSignedStatus(i.prescription.status)))) continue;
+        const opened = await openFulfillmentPharmacyOrder(tx, fulfillment.id, { by: "intake" }, SYSTEM, { prescriptionId });
+        if (!opened.opened && opened.reason === "waits-for-doctor") continue;
         progressed.add(order.id);
-        const created = await openPharmacyOrder(tx, fulfillment, prescriptionId);
-        if (created === "unroutable") {
+        if (opened.opened) {
+          outcome.created.push(opened.pharmacyOrderId);
+        } else if (opened.reason === "unroutable") {
           outcome.unroutable.push(fulfillment.id);
           log.warn("no pharmacy can serve a fulfillment with a signed prescription; it stays waiting", {
             prescriptionId,
             orderId: order.id,
             fulfillmentId: fulfillment.id,
           });
-        } else if (created) {
-          outcome.created.push(created);
         }
       }
       for (const orderId of orderIds) {
@@ -91,11 +90,7 @@ export async function sendPrescriptionToPharmacy(prescriptionId: string): Promis
   return outcome;
 }
 
-/**
- * The open fulfillments of these orders whose items reference the prescription, with their items,
- * the items' prescriptions and the orders. One relation per query, one query after the other:
- * Prisma runs sibling relation reads in parallel, which a transaction's single connection would queue.
- */
+/** The open fulfillments of these orders whose items reference the prescription, with their active pharmacy orders and orders. */
 async function loadFulfillments(tx: Tx, prescriptionId: string, orderIds: string[]) {
   const fulfillments = await tx.fulfillment.findMany({
     where: { orderId: { in: orderIds }, status: { not: "CANCELLED" }, items: { some: { prescriptionId } } },
@@ -103,53 +98,13 @@ async function loadFulfillments(tx: Tx, prescriptionId: string, orderIds: string
     select: {
       id: true,
       orderId: true,
-      externalId: true,
-      destinationPharmacyId: true,
-      locationId: true,
       pharmacyOrder: { select: { id: true, organisationId: true, pharmacyId: true, prescriptionId: true, status: true } },
     },
   });
-  const items = await tx.orderItem.findMany({
-    where: { fulfillmentId: { in: fulfillments.map((f) => f.id) } },
-    orderBy: { id: "asc" },
-    select: {
-      id: true,
-      fulfillmentId: true,
-      skuId: true,
-      quantity: true,
-      totalPaidAmount: true,
-      status: true,
-      prescriptionId: true,
-      fulfillmentMethod: true,
-      sku: { select: { skipForPharmacyOrders: true } },
-    },
-  });
-  const prescriptionIds = [...new Set(items.flatMap((i) => (i.prescriptionId ? [i.prescriptionId] : [])))];
-  const prescriptions = new Map(
-    (await tx.prescription.findMany({ where: { id: { in: prescriptionIds } }, select: { id: true, status: true, deletedAt: true } })).map((p) => [p.id, p]),
-  );
-  const orders = await tx.order.findMany({
-    where: { id: { in: orderIds } },
-    select: {
-      id: true,
-      organisationId: true,
-      name: true,
-      status: true,
-      onHold: true,
-      pharmacyId: true,
-      pharmacyEmail: true,
-      shippingCostAmount: true,
-      shippingCostCurrency: true,
-    },
-  });
+  // One relation per query: a transaction has one connection, which sibling relation reads would queue on.
+  const orders = await tx.order.findMany({ where: { id: { in: orderIds } }, select: { id: true, status: true, onHold: true } });
   const orderById = new Map(orders.map((o) => [o.id, o]));
-  return fulfillments.map((f) => ({
-    ...f,
-    order: orderById.get(f.orderId)!,
-    items: items
-      .filter((i) => i.fulfillmentId === f.id)
-      .map((i) => ({ ...i, prescription: i.prescriptionId ? (prescriptions.get(i.prescriptionId) ?? null) : null })),
-  }));
+  return fulfillments.map((f) => ({ ...f, order: orderById.get(f.orderId)! }));
 }
 
 /** The prescription items' amount paid: what the patient prepaid for the pharmacy order's prescription items. */
@@ -169,54 +124,4 @@ async function attachPrescription(tx: Tx, fulfillment: Fulfillment, prescription
   await refreshProjectedPayouts(tx, po.id);
   await recordPharmacyOrderChange(tx, [po], PHARMACY_ORDER_CHANGE.prescriptionAttached, SYSTEM);
   return true;
-}
-
-/**
- * Routes a fulfillment as intake does (destination pharmacy, else location, else the order's
- * pharmacy, else automatic selection) and creates its pharmacy order; it carries the order's
- * shipping cost when no live pharmacy order of the order does yet. Returns the new pharmacy order,
- * null when nothing of it goes to a pharmacy, "unroutable" when no pharmacy can serve it.
- */
-async function openPharmacyOrder(tx: Tx, fulfillment: Fulfillment, prescriptionId: string): Promise<string | null | "unroutable"> {
-  const order = fulfillment.order;
-  const toPharmacy = fulfillment.items.filter((i) => i.status !== "CANCELLED" && !i.sku.skipForPharmacyOrders);
-  if (toPharmacy.length === 0) return null;
-  const located = fulfillment.locationId
-    ? await tx.pharmacy.findFirst({ where: { organisationId: order.organisationId, locationId: fulfillment.locationId }, select: { id: true } })
-    : null;
-  const explicitPharmacyId = fulfillment.destinationPharmacyId ?? located?.id ?? order.pharmacyId;
-  const routed = await routeFulfillmentToPharmacy(
-    tx,
-    order.organisationId,
-    toPharmacy.map((i) => ({ skuId: i.skuId, quantity: i.quantity })),
-    explicitPharmacyId,
-  );
-  if (!routed) return "unroutable";
-  const shippingCarrier = await tx.pharmacyOrder.findFirst({
-    where: { orderId: order.id, status: { not: PHARMACY_ORDER_STATUS.cancelled }, shippingCostsAmount: { not: null } },
-    select: { id: true },
-  });
-  const carriesShipping = !shippingCarrier && order.shippingCostAmount !== null;
-  return createPharmacyOrder(
-    tx,
-    {
-      organisationId: order.organisationId,
-      orderId: order.id,
-      fulfillmentId: fulfillment.id,
-      pharmacyId: routed.pharmacyId,
-      prescriptionId,
-      prepaid: prepaidOf(toPharmacy),
-      shippingCostsAmount: carriesShipping ? order.shippingCostAmount : null,
-      shippingCostsCurrency: carriesShipping ? order.shippingCostCurrency : null,
-      items: toPharmacy.map((i) => ({
-        orderItemId: i.id,
-        pharmacySkuId: routed.pharmacySkuBySku.get(i.skuId) ?? null,
-        amount: i.quantity,
-        totalPaidAmount: i.totalPaidAmount,
-        fulfillmentMethod: i.fulfillmentMethod,
-      })),
-      noticeTo: pharmacyEmailNoticeTo(order, routed.pharmacyId),
-    },
-    SYSTEM,
-  );
 }

@@ -82,16 +82,9 @@ export function presentOrderDetail(order: AdminOrderDetail) {
             status: f.pharmacyOrder.status,
             pharmacy: { uid: f.pharmacyOrder.pharmacy.id, displayName: f.pharmacyOrder.pharmacy.displayName },
             openThreadUids: f.pharmacyOrder.issueThreads.map((t) => t.id),
+            routing: f.pharmacyOrder.routing,
             createdAt: unix(f.pharmacyOrder.createdAt),
-            history: (order.histories.get(f.pharmacyOrder.id) ?? []).map((h) => ({
-              uid: h.id,
-              fromStatus: h.fromStatus,
-              toStatus: h.toStatus,
-              isStatusChange: (PHARMACY_ORDER_STATUSES as readonly string[]).includes(h.toStatus),
-              comment: h.comment,
-              actor: h.actor.type === "SYSTEM" ? "System" : `${h.actor.displayName} (${h.actor.type === "API_KEY" ? "API key" : "portal"})`,
-              createdAt: unix(h.createdAt),
-            })),
+            history: presentHistory(order, f.pharmacyOrder.id),
             shipments: f.pharmacyOrder.shipments.map((s) => ({
               uid: s.id,
               sequenceNumber: s.sequenceNumber,
@@ -111,6 +104,18 @@ export function presentOrderDetail(order: AdminOrderDetail) {
             })),
           }
         : null,
+      /** Pharmacy orders a pharmacy gave back (cancelled, no longer the fulfillment's active one). */
+      earlierPharmacyOrders: f.pharmacyOrders.map((po) => ({
+        uid: po.id,
+        name: po.name,
+        status: po.status,
+        routing: po.routing,
+        pharmacy: { uid: po.pharmacy.id, displayName: po.pharmacy.displayName },
+        createdAt: unix(po.createdAt),
+        history: presentHistory(order, po.id),
+      })),
+      /** An admin may route it to a pharmacy by hand now (handRoutingRefusal). */
+      routable: order.routable.has(f.id),
     })),
     prescriptions: order.prescriptions.map((p) => ({
       uid: p.id,
@@ -122,6 +127,19 @@ export function presentOrderDetail(order: AdminOrderDetail) {
       hasFile: Boolean(p.signedFileKey || p.renderedFileKey),
     })),
   };
+}
+
+/** A pharmacy order's history entries as the order page lists them. */
+function presentHistory(order: AdminOrderDetail, pharmacyOrderId: string) {
+  return (order.histories.get(pharmacyOrderId) ?? []).map((h) => ({
+    uid: h.id,
+    fromStatus: h.fromStatus,
+    toStatus: h.toStatus,
+    isStatusChange: (PHARMACY_ORDER_STATUSES as readonly string[]).includes(h.toStatus),
+    comment: h.comment,
+    actor: h.actor.type === "SYSTEM" ? "System" : `${h.actor.displayName} (${h.actor.type === "API_KEY" ? "API key" : "portal"})`,
+    createdAt: unix(h.createdAt),
+  }));
 }
 
 export type AdminOrderDetailView = ReturnType<typeof presentOrderDetail>;

@@ -23,3 +23,7 @@ export const adminOrderInput = z.object({ uid: uid() });
 export const adminPrescriptionFileInput = z.object({ orderUid: uid(), prescriptionUid: uid() });
 
 export const cancelFulfillmentInput = z.object({ orderUid: uid(), fulfillmentUid: uid() });
+
+export const fulfillmentRoutingInput = z.object({ orderUid: uid(), fulfillmentUid: uid() });
+
+export const routeFulfillmentInput = z.object({ orderUid: uid(), fulfillmentUid: uid(), pharmacyUid: uid() });

@@ -1,18 +1,27 @@
 /**
  * The admin tool, Orders: the Management order list (its filters and paging, the admin search),
  * one order in full, its prescriptions' PDFs, and the commands: cancel a fulfillment (the Management
- * API's cancelFulfillment), release an order created on hold, and the admin team's clarification
- * request on a pharmacy order (the pharmacist's rule). Always the admin's organisation: another
- * organisation's order is NOT_FOUND.
+ * API's cancelFulfillment), release an order created on hold, route a fulfillment to a pharmacy
+ * by hand (with the pharmacy chooser's read), and the admin team's clarification request on a
+ * pharmacy order (the pharmacist's rule). Always the admin's organisation: another organisation's
+ * order is NOT_FOUND.
  */
 import { cancelFulfillmentByUid } from "@/server/domain/orders/change-order";
 import { getOrderDetailForAdmin, getOrderPrescriptionFile } from "@/server/domain/orders/order-detail";
 import { listOrders } from "@/server/domain/orders/queries";
 import { releaseOrderHold } from "@/server/domain/orders/release-order-hold";
+import { pharmacyChoicesForFulfillment, routeFulfillmentByHand } from "@/server/domain/orders/route-by-hand";
 import { openClarificationRequest } from "@/server/domain/pharmacy-orders/clarification";
 import { adminProcedure, router } from "@/server/trpc/init";
 import { presentOrderDetail, presentOrderRow } from "./admin-orders.presenters";
-import { adminOrderInput, adminPrescriptionFileInput, cancelFulfillmentInput, listAdminOrdersInput } from "./admin-orders.schemas";
+import {
+  adminOrderInput,
+  adminPrescriptionFileInput,
+  cancelFulfillmentInput,
+  fulfillmentRoutingInput,
+  listAdminOrdersInput,
+  routeFulfillmentInput,
+} from "./admin-orders.schemas";
 import { clarificationInput } from "./pharmacy-orders.schemas";
 
 export const adminOrdersRouter = router({
@@ -63,5 +72,19 @@ export const adminOrdersRouter = router({
       pharmacyOrderUids: outcome.pharmacyOrderIds,
       unroutableFulfillmentUids: outcome.unroutableFulfillmentIds,
     };
+  }),
+
+  /** The pharmacies a fulfillment may be routed to by hand, routing's choice first (pharmacyChoicesForFulfillment). */
+  pharmacyChoices: adminProcedure.input(fulfillmentRoutingInput).query(async ({ ctx, input }) => {
+    const choices = await pharmacyChoicesForFulfillment(ctx.scope.organisationId, input.orderUid, input.fulfillmentUid);
+    return choices.map(({ pharmacyId, ...choice }) => ({ pharmacyUid: pharmacyId, ...choice }));
+  }),
+
+  routeFulfillment: adminProcedure.input(routeFulfillmentInput).mutation(async ({ ctx, input }) => {
+    const routed = await routeFulfillmentByHand(ctx.scope.organisationId, input.orderUid, input.fulfillmentUid, input.pharmacyUid, {
+      type: "USER",
+      userId: ctx.user.id,
+    });
+    return { pharmacyOrderUid: routed.pharmacyOrderId };
   }),
 });
