@@ -4,30 +4,34 @@
  *  1. the type check (tsc, the whole project), then the production build (scripts/serve.ts --build,
  *     without Next.js's own second type check); both browser passes reuse that build;
  *  2. two lanes at once, each with its own database, e2e port, DATA_DIR and Playwright output:
- *       pglite:   Vitest (all files), then the browser suite's first half (Playwright --shard 1/2)
- *       postgres: the browser suite's second half (--shard 2/2), then Vitest on the files that use a
- *                 database (the PGlite pass notes which: tests/setup.ts, RX_TEST_DATABASE_USE)
- *     The browser suite drives the same server code on either database, so each spec runs once, half
- *     on each; every database-level rule (queries, locks, concurrency) is a Vitest test and runs on
- *     both. The lanes run Vitest at different times, so the two CPU-bound passes do not overlap.
+ *       pglite:   Vitest (all files), then its share of the browser specs
+ *       postgres: the other browser specs, then Vitest on the files that use a database (the PGlite
+ *                 pass notes which: tests/setup.ts, RX_TEST_DATABASE_USE)
+ *     The browser suite drives the same server code on either database, so each spec runs once, on
+ *     one lane, shared out so that both lanes end together (scripts/ci/e2e-split.ts); every
+ *     database-level rule (queries, locks, concurrency) is a Vitest test and runs on both. The lanes
+ *     run Vitest at different times, so the two CPU-bound passes do not overlap.
  * The PostgreSQL lane uses DATABASE_URL when it names a postgres:// server, else a throwaway
  * cluster of its own (scripts/ci/postgres.sh). Prints each stage's wall time at the end; fails when
  * any stage fails (each lane stops at its first failure, the other lane runs on).
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { specSecondsFromListOutput, splitSpecs, type Durations } from "./e2e-split";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const basePort = Number(process.env.E2E_PORT ?? 3100);
 const times: string[] = [];
+/** Every output line of the browser passes, for the measured spec durations. */
+const browserLines: string[] = [];
 
 function seconds(since: number): string {
   return `${((performance.now() - since) / 1000).toFixed(0)} s`;
 }
 
 /** Runs a command, its output lines prefixed by the lane's name; resolves to its exit status. */
-function run(lane: string, command: string[], env: NodeJS.ProcessEnv): Promise<number> {
+function run(lane: string, command: string[], env: NodeJS.ProcessEnv, onLine: (line: string) => void = () => {}): Promise<number> {
   const started = performance.now();
   const child = spawn(command[0], command.slice(1), { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   for (const stream of [child.stdout, child.stderr]) {
@@ -36,7 +40,7 @@ function run(lane: string, command: string[], env: NodeJS.ProcessEnv): Promise<n
     stream.on("data", (chunk: string) => {
       const lines = (rest + chunk).split("\n");
       rest = lines.pop()!;
-      for (const line of lines) process.stdout.write(`[${lane}] ${line}\n`);
+      for (const line of lines) (process.stdout.write(`[${lane}] ${line}\n`), onLine(line));
     });
     stream.on("end", () => rest && process.stdout.write(`[${lane}] ${rest}\n`));
   }
@@ -44,6 +48,7 @@ function run(lane: string, command: string[], env: NodeJS.ProcessEnv): Promise<n
     child.on("close", (code, signal) => {
       const status = code ?? (signal ? 1 : 0);
       times.push(`${lane.padEnd(8)} ${command.slice(0, 3).join(" ").padEnd(34)} ${seconds(started).padStart(6)}${status ? "  FAILED" : ""}`);
+      if (command.includes("vitest")) vitestSeconds[lane as "pglite" | "postgres"] = Math.round((performance.now() - started) / 1000);
       resolve(status);
     }),
   );
@@ -64,6 +69,18 @@ function postgresUrl(): { url: string; stop?: () => void } {
   const url = /^DATABASE_URL=(.+)$/m.exec(started.stdout ?? "")?.[1];
   if (started.status !== 0 || !url) throw new Error("PostgreSQL did not start (scripts/ci/postgres.sh start)");
   return { url, stop: () => spawnSync(script, ["stop"], { cwd: root, stdio: "inherit" }) };
+}
+
+const durationsFile = path.join(root, "scripts/ci/e2e-durations.json");
+const measuredFile = path.join(root, ".data/ci/e2e-durations.json");
+const vitestSeconds: Partial<Durations["vitest"]> = {};
+
+/** This run's durations (the recorded ones where this run measured none), for the next split. */
+function writeMeasuredDurations(recorded: Durations): void {
+  const specs = { ...recorded.specs, ...specSecondsFromListOutput(browserLines) };
+  const measured: Durations = { vitest: { ...recorded.vitest, ...vitestSeconds }, specs: Object.fromEntries(Object.entries(specs).sort()) };
+  writeFileSync(measuredFile, `${JSON.stringify(measured, null, 2)}\n`);
+  console.log(`\n--- measured durations in ${path.relative(root, measuredFile)} (copy to ${path.relative(root, durationsFile)} to split by them)`);
 }
 
 async function main(): Promise<number> {
@@ -97,14 +114,19 @@ async function main(): Promise<number> {
     E2E_OUTPUT_DIR: "test-results/postgres",
     E2E_SKIP_BUILD: "1",
   };
+  const recorded = JSON.parse(readFileSync(durationsFile, "utf8")) as Durations;
+  const specs = readdirSync(path.join(root, "e2e")).filter((f) => f.endsWith(".spec.ts")).map((f) => `e2e/${f}`);
+  const split = splitSpecs(specs, recorded);
+  const browser = (lane: "pglite" | "postgres", env: NodeJS.ProcessEnv) =>
+    split[lane].length ? run(lane, [...playwright, ...split[lane]], env, (line) => browserLines.push(line)) : Promise.resolve(0);
   try {
     // Each lane stops at its first failing stage. The PostgreSQL lane's Vitest waits for the PGlite
     // Vitest, which notes the files that use a database (all files when it noted none).
     const pgliteVitest = run("pglite", vitest, pgliteEnv);
     const lanes = await Promise.all([
-      pgliteVitest.then(async (status) => status === 0 && (await run("pglite", [...playwright, "--shard=1/2"], pgliteEnv)) === 0),
+      pgliteVitest.then(async (status) => status === 0 && (await browser("pglite", pgliteEnv)) === 0),
       (async () => {
-        if ((await run("postgres", [...playwright, "--shard=2/2"], postgresEnv)) !== 0) return false;
+        if ((await browser("postgres", postgresEnv)) !== 0) return false;
         await pgliteVitest;
         return (await run("postgres", [...vitest, ...(filesUsingDatabase(useLog) ?? [])], postgresEnv)) === 0;
       })(),
@@ -112,6 +134,7 @@ async function main(): Promise<number> {
     return lanes.every(Boolean) ? 0 : 1;
   } finally {
     postgres.stop?.();
+    writeMeasuredDurations(recorded);
     console.log(`\n--- stage times (wall clock; the two lanes overlap)\n${times.join("\n")}\nall      ${"".padEnd(34)} ${seconds(started).padStart(6)}`);
   }
 }
