@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { runOrgCommand } from "@/scripts/org/command";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -118,7 +119,7 @@ describe("npm run org", () => {
       (e: { code: number; stdout: string; stderr: string }) => e,
     );
 
-  it("creates an organisation and prints its admin's invitation link; a taken e-mail and a bad flag are refused (exit 2)", async () => {
+  it("creates an organisation in a process of its own, on a fresh database, and prints its admin's invitation link", async () => {
     const email = uniqueEmail("cli");
     const created = await run(["create", "--name", "CLI Apotheke", "--admin-email", email]);
     expect(created.code, created.stderr).toBe(0);
@@ -127,14 +128,31 @@ describe("npm run org", () => {
     if (process.env.DATABASE_URL?.startsWith("postgres")) {
       expect(await describePasswordToken(tokenOf(link!), "INVITATION")).toMatchObject({ state: "valid" });
     }
-    const again = await run(["create", "--name", "CLI Apotheke", "--admin-email", email]);
+    // One process migrating a fresh embedded database: a hang guard, not a speed bound.
+  }, 180_000);
+
+  /** The same commands in this process, on this file's database (no process start per case). */
+  const command = async (args: string[]) => {
+    const output = { stdout: "", stderr: "" };
+    const code = await runOrgCommand(args, { log: (line) => void (output.stdout += `${line}\n`), error: (line) => void (output.stderr += `${line}\n`) });
+    return { code, ...output };
+  };
+
+  it("refuses a taken e-mail and a bad flag (exit 2), lists organisations and gives an admin a new link", async () => {
+    const email = uniqueEmail("cli-in");
+    const created = await command(["create", "--name", "CLI Apotheke Zwei", "--admin-email", email]);
+    expect(created.code, created.stderr).toBe(0);
+    const link = /https?:\/\/\S+\/invitation\/\S+/.exec(created.stdout)?.[0];
+    expect(await describePasswordToken(tokenOf(link!), "INVITATION")).toMatchObject({ state: "valid" });
+    const again = await command(["create", "--name", "CLI Apotheke Zwei", "--admin-email", email]);
     expect(again).toMatchObject({ code: 2, stderr: expect.stringContaining("--admin-email: A user with this e-mail address already exists.") });
-    expect(await run(["create", "--colour", "blue"])).toMatchObject({ code: 2, stderr: expect.stringContaining("Usage:") });
-    expect((await run(["list"])).stdout).toMatch(/CLI Apotheke {2}created .* admins: 1/);
-    const reissued = await run(["admin-link", "--admin-email", email]);
+    expect(await command(["create", "--colour", "blue"])).toMatchObject({ code: 2, stderr: expect.stringContaining("Usage:") });
+    expect(await command(["create", "extra", "--name", "x"])).toMatchObject({ code: 2, stdout: expect.stringContaining("Usage:") });
+    expect((await command(["list"])).stdout).toMatch(/CLI Apotheke Zwei {2}created .* admins: 1/);
+    const reissued = await command(["admin-link", "--admin-email", email]);
     expect(reissued.code, reissued.stderr).toBe(0);
     expect(reissued.stdout).toMatch(/A new invitation for .*\n.*\/invitation\/\S+/);
-    expect(await run(["admin-link", "--admin-email", uniqueEmail("nobody")])).toMatchObject({ code: 2, stderr: expect.stringContaining("No active admin") });
-    // Six processes, the first migrating a fresh embedded database: a hang guard, not a speed bound.
-  }, 180_000);
+    expect(await describePasswordToken(tokenOf(link!), "INVITATION")).toMatchObject({ state: "used" });
+    expect(await command(["admin-link", "--admin-email", uniqueEmail("nobody")])).toMatchObject({ code: 2, stderr: expect.stringContaining("No active admin") });
+  });
 });
