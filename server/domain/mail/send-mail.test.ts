@@ -4,12 +4,8 @@
  * that is down are retried with the task runner's backoff until it answers; a 5xx fails it with its
  * reason; two senders never send one message twice; a new runner (a restart) sends what was pending.
  */
-import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { runOrgCommand } from "@/scripts/org/command";
 import { reloadConfig } from "@/server/config";
 import { database } from "@/server/db/client";
 import { claimDueTasks } from "@/server/domain/tasks/attempt";
@@ -210,27 +206,18 @@ describe("the e-mail outbox", () => {
 });
 
 describe("npm run org with a mailer", () => {
-  /** The operator's command in a process of its own (as in server/trpc/organisations.test.ts): on PGlite with a database of its own. */
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "rx-org-mail-"));
-  const run = (args: string[]) => {
-    const { DATABASE_URL, ...rest } = process.env;
-    const env = DATABASE_URL?.startsWith("postgres") ? process.env : { ...rest, DATA_DIR: dataDir };
-    return promisify(execFile)(process.execPath, ["--import", "tsx", path.resolve("scripts/org.ts"), ...args], { env, cwd: path.resolve(".") });
-  };
-
   it("prints the invitation and e-mails it at once: the same link arrives", async () => {
-    try {
-      const email = `cli-${crypto.randomUUID().slice(0, 8)}@example.com`;
-      const { stdout } = await run(["create", "--name", "Mail Apotheke", "--admin-email", email]);
-      const printed = /https?:\/\/\S+\/invitation\/\S+/.exec(stdout)?.[0];
-      expect(printed, stdout).toBeTruthy();
-      expect(stdout).toContain(`It is e-mailed to ${email}.`);
-      const mail = await relay.mailTo(email);
-      expect(mail.subject).toBe("Ihre Einladung zu Mail Apotheke");
-      expect(mail.text).toContain(printed);
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-    // A process of its own migrating a fresh embedded database: a hang guard, not a speed bound.
-  }, 180_000);
+    // The command in this process, on this file's database (its process start is tested in
+    // server/trpc/organisations.test.ts).
+    const email = `cli-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    let stdout = "";
+    const code = await runOrgCommand(["create", "--name", "Mail Apotheke", "--admin-email", email], { log: (line) => void (stdout += `${line}\n`), error: () => {} });
+    expect(code).toBe(0);
+    const printed = /https?:\/\/\S+\/invitation\/\S+/.exec(stdout)?.[0];
+    expect(printed, stdout).toBeTruthy();
+    expect(stdout).toContain(`It is e-mailed to ${email}.`);
+    const mail = await relay.mailTo(email);
+    expect(mail.subject).toBe("Ihre Einladung zu Mail Apotheke");
+    expect(mail.text).toContain(printed);
+  });
 });
