@@ -13,6 +13,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync 
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { e2eDatabaseUrl } from "../scripts/e2e/database-url";
 import { e2eDataDir } from "./demo";
 
 type Block = { line: number; code: string; skipped: string | null };
@@ -53,7 +54,9 @@ test("the README's shell examples run as written, in order", async ({ baseURL })
       if (b.skipped) continue;
       script += `echo "::block README.md:${b.line}"\n${b.code.replaceAll("localhost:3000", host)}\necho\n`;
     }
-    const run = spawnSync("bash", ["-c", script], { cwd, env: { ...process.env, DATA_DIR: dataDir }, encoding: "utf8", timeout: 150_000 });
+    // The server's own database (scripts/e2e/serve.ts runs it on `<name>_e2e`), where `npm run org` must write.
+    const databaseUrl = process.env.DATABASE_URL?.startsWith("postgres") ? { DATABASE_URL: e2eDatabaseUrl(process.env.DATABASE_URL) } : {};
+    const run = spawnSync("bash", ["-c", script], { cwd, env: { ...process.env, ...databaseUrl, DATA_DIR: dataDir }, encoding: "utf8", timeout: 150_000 });
     const lastBlock = [...(run.stdout ?? "").matchAll(/::block (README\.md:\d+)/g)].at(-1)?.[1];
     expect(run.status, `failed in the block at ${lastBlock}:\n${(run.stdout ?? "").slice(-1500)}\n${(run.stderr ?? "").slice(-1500)}`).toBe(0);
   } finally {

@@ -15,6 +15,7 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { buildIsCurrent } from "../serve/plan";
+import { e2eDatabaseUrl } from "./database-url";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const dataDir = path.resolve(root, process.env.DATA_DIR ?? ".data/e2e");
@@ -27,9 +28,13 @@ function fail(message: string): never {
 }
 
 async function freshPostgresDatabase(url: string): Promise<string> {
-  const parsed = new URL(url);
-  const name = `${decodeURIComponent(parsed.pathname.slice(1)) || "postgres"}_e2e`;
-  if (!/^[A-Za-z0-9_]+$/.test(name)) fail(`cannot derive an e2e database name from ${parsed.pathname}`);
+  let e2eUrl: string;
+  try {
+    e2eUrl = e2eDatabaseUrl(url);
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const name = new URL(e2eUrl).pathname.slice(1);
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -38,8 +43,7 @@ async function freshPostgresDatabase(url: string): Promise<string> {
   } finally {
     await client.end();
   }
-  parsed.pathname = `/${name}`;
-  return parsed.toString();
+  return e2eUrl;
 }
 
 async function main() {
