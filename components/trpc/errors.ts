@@ -7,6 +7,9 @@ type ErrorData = { code?: string; fieldErrors?: FieldErrors | null; reason?: str
 
 const dataOf = (error: unknown): ErrorData | null => (error instanceof TRPCClientError ? ((error.data as ErrorData | undefined) ?? null) : null);
 
+/** The server answered that the record is not there (or not in the caller's reach: the same answer). */
+export const isNotFound = (error: unknown): boolean => dataOf(error)?.code === "NOT_FOUND";
+
 /** The messages for one input field, to show beside it (flat fields; nested ones under "a.b"). */
 export function fieldErrors(error: unknown, field: string): string[] | undefined {
   let node: FieldErrors | string[] | undefined = dataOf(error)?.fieldErrors ?? undefined;

@@ -3,12 +3,12 @@
 import Link from "next/link";
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { TRPCClientError } from "@trpc/client";
 import { useTranslations } from "next-intl";
 import { ThreadConversation, textareaClass } from "@/components/issue-threads/thread-conversation";
 import { Field, FormError, SubmitButton, useZodForm, submitWith } from "@/components/ui/form";
-import { ErrorState, LoadingState, Notice } from "@/components/ui/states";
-import { useErrorMessage } from "@/components/trpc/errors";
+import { RecordLoadError } from "@/components/ui/record-load-error";
+import { LoadingState, Notice } from "@/components/ui/states";
+import { isNotFound } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { useFormat } from "@/components/ui/format";
 import { StatusBadge } from "@/components/ui/status-badge";
@@ -16,12 +16,10 @@ import type { IssueThreadView } from "@/server/trpc/routers/admin-issues.present
 import { resolveInput } from "@/server/trpc/routers/admin-issues.schemas";
 import { useResolutionText } from "./resolution";
 
-const isNotFound = (error: unknown) => error instanceof TRPCClientError && (error.data as { code?: string } | undefined)?.code === "NOT_FOUND";
 type Notice = { tone: "success" | "warning"; text: string };
 
 /** One issue thread: the order, the pharmacy's message, the replies of both sides, the admin's reply and resolving. */
 export function IssueThread({ uid }: { uid: string }) {
-  const errorMessage = useErrorMessage();
   const t = useTranslations("admin.issues.thread");
   const format = useFormat();
   const trpc = useTRPC();
@@ -33,17 +31,7 @@ export function IssueThread({ uid }: { uid: string }) {
 
   if (thread.isPending) return <LoadingState label={t("loading")} />;
   if (thread.isError) {
-    if (isNotFound(thread.error)) {
-      return (
-        <div className="space-y-4">
-          <ErrorState message={t("notFound")} />
-          <Link href="/admin/issues" className="text-sm font-medium text-brand-700 hover:underline">
-            {t("back")}
-          </Link>
-        </div>
-      );
-    }
-    return <ErrorState message={errorMessage(thread.error)} onRetry={() => void thread.refetch()} />;
+    return <RecordLoadError error={thread.error} notFound={t("notFound")} back={{ href: "/admin/issues", label: t("back") }} onRetry={() => void thread.refetch()} />;
   }
   const th = thread.data;
   return (

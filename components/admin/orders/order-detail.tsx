@@ -2,13 +2,13 @@
 
 import Link from "next/link";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { TRPCClientError } from "@trpc/client";
 import { useTranslations } from "next-intl";
 import { useState, type ReactNode } from "react";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { Card } from "@/components/ui/card";
-import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
-import { useErrorMessage } from "@/components/trpc/errors";
+import { RecordLoadError } from "@/components/ui/record-load-error";
+import { EmptyState, LoadingState, Notice } from "@/components/ui/states";
+import { isNotFound } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { useFormat } from "@/components/ui/format";
 import { useStatusLabel } from "@/components/ui/status";
@@ -22,10 +22,8 @@ export type Order = AdminOrderDetailView;
 /** What an action on the order page reports back (shown above the cards). */
 export type Done = (notice: { tone: "success" | "warning"; text: string }) => Promise<void>;
 
-const isNotFound = (error: unknown) => error instanceof TRPCClientError && (error.data as { code?: string } | undefined)?.code === "NOT_FOUND";
 
 export function AdminOrderDetail({ uid }: { uid: string }) {
-  const errorMessage = useErrorMessage();
   const t = useTranslations("admin.orders");
   const format = useFormat();
   const statusLabel = useStatusLabel();
@@ -41,17 +39,7 @@ export function AdminOrderDetail({ uid }: { uid: string }) {
 
   if (detail.isPending) return <LoadingState label={t("detail.loading")} />;
   if (detail.isError) {
-    if (isNotFound(detail.error)) {
-      return (
-        <div className="space-y-4">
-          <ErrorState message={t("detail.notFound")} />
-          <Link href="/admin/orders" className="text-sm font-medium text-brand-700 hover:underline">
-            {t("detail.backToOrders")}
-          </Link>
-        </div>
-      );
-    }
-    return <ErrorState message={errorMessage(detail.error)} onRetry={() => void detail.refetch()} />;
+    return <RecordLoadError error={detail.error} notFound={t("detail.notFound")} back={{ href: "/admin/orders", label: t("detail.backToOrders") }} onRetry={() => void detail.refetch()} />;
   }
   const order = detail.data;
 

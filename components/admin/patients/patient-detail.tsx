@@ -2,7 +2,6 @@
 
 import Link from "next/link";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { TRPCClientError } from "@trpc/client";
 import type { inferRouterOutputs } from "@trpc/server";
 import { useTranslations } from "next-intl";
 import { useState, type ReactNode } from "react";
@@ -13,10 +12,11 @@ import { DataTable, type Column } from "@/components/ui/data-table";
 import { useFormat } from "@/components/ui/format";
 import { Pager } from "@/components/ui/pager";
 import { QueryView } from "@/components/ui/query-view";
-import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
+import { RecordLoadError } from "@/components/ui/record-load-error";
+import { EmptyState, LoadingState, Notice } from "@/components/ui/states";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { pageOfQuery, queryOfPage, useUrlQuery } from "@/components/ui/use-url-state";
-import { useErrorMessage } from "@/components/trpc/errors";
+import { isNotFound } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import type { AppRouter } from "@/server/trpc/router";
 import type { AdminPatientDetailView } from "@/server/trpc/routers/admin-patients.presenters";
@@ -30,11 +30,9 @@ type Source = "shop" | "survey" | "user";
 
 const ORDERS_PAGE_SIZE = 10;
 
-const isNotFound = (error: unknown) => error instanceof TRPCClientError && (error.data as { code?: string } | undefined)?.code === "NOT_FOUND";
 
 /** One patient: what the Management API shows an admin of them, their orders, and "Revoke pass" for a live wallet pass. */
 export function PatientDetail({ uid }: { uid: string }) {
-  const errorMessage = useErrorMessage();
   const t = useTranslations("admin.patients");
   const format = useFormat();
   const trpc = useTRPC();
@@ -43,17 +41,7 @@ export function PatientDetail({ uid }: { uid: string }) {
 
   if (detail.isPending) return <LoadingState label={t("detail.loading")} />;
   if (detail.isError) {
-    if (isNotFound(detail.error)) {
-      return (
-        <div className="space-y-4">
-          <ErrorState message={t("detail.notFound")} />
-          <Link href="/admin/patients" className="text-sm font-medium text-brand-700 hover:underline">
-            {t("detail.backToSearch")}
-          </Link>
-        </div>
-      );
-    }
-    return <ErrorState message={errorMessage(detail.error)} onRetry={() => void detail.refetch()} />;
+    return <RecordLoadError error={detail.error} notFound={t("detail.notFound")} back={{ href: "/admin/patients", label: t("detail.backToSearch") }} onRetry={() => void detail.refetch()} />;
   }
   const patient = detail.data;
 

@@ -13,7 +13,7 @@ export type Order = PortalOrderDetail;
 export type Settle = (outcome: { ok: true; text: string } | { ok: false; error: unknown }) => Promise<void>;
 
 const codeOf = (error: unknown) => (error instanceof TRPCClientError ? (error.data as { code?: string } | undefined)?.code : undefined);
-export const isNotFound = (error: unknown) => codeOf(error) === "NOT_FOUND";
+export { isNotFound } from "@/components/trpc/errors";
 /** Someone else changed the order meanwhile: nothing was changed, the page shows the order as it is now. */
 export const isConflict = (error: unknown) => codeOf(error) === "CONFLICT" || errorReason(error) === "order_changed";
 

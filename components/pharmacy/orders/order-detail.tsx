@@ -6,7 +6,8 @@ import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 import { IssueThreads } from "./issue-threads";
 import { Card } from "@/components/ui/card";
-import { ErrorState, LoadingState, Notice } from "@/components/ui/states";
+import { RecordLoadError } from "@/components/ui/record-load-error";
+import { LoadingState, Notice } from "@/components/ui/states";
 import { useErrorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { useFormat } from "@/components/ui/format";
@@ -47,17 +48,7 @@ export function OrderDetail({ uid }: { uid: string }) {
 
   if (detail.isPending) return <LoadingState label={t("loading")} />;
   if (detail.isError) {
-    if (isNotFound(detail.error)) {
-      return (
-        <div className="space-y-4">
-          <ErrorState message={t("notFound")} />
-          <Link href="/pharmacy/orders" className="text-sm font-medium text-brand-700 hover:underline">
-            {t("backToOrders")}
-          </Link>
-        </div>
-      );
-    }
-    return <ErrorState message={errorMessage(detail.error)} onRetry={() => void detail.refetch()} />;
+    return <RecordLoadError error={detail.error} notFound={t("notFound")} back={{ href: "/pharmacy/orders", label: t("backToOrders") }} onRetry={() => void detail.refetch()} />;
   }
   const order = detail.data;
   const customer = `${order.deliveryAddress.firstName} ${order.deliveryAddress.lastName}`;

@@ -1,19 +1,18 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { TRPCClientError } from "@trpc/client";
 import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 import { Field, FormError, SubmitButton, submitWith, useZodForm } from "@/components/ui/form";
 import { useFormat } from "@/components/ui/format";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { isNotFound } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { verifyWalletPassInput } from "@/server/trpc/routers/pharmacy-wallet-passes.schemas";
 
 /** What the last check answered: the pass's validity and status, or that no pass has the value (the API's 404). */
 type Outcome = { valid: boolean; status: string | null; at: number };
 
-const isNotFound = (error: unknown) => error instanceof TRPCClientError && (error.data as { code?: string } | undefined)?.code === "NOT_FOUND";
 
 /**
  * The counter check of a wallet pass: a hand-held scanner types the barcode value into the field and
