@@ -1,12 +1,13 @@
 "use client";
 
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import type { inferRouterOutputs } from "@trpc/server";
 import { dateInputToUnix, useFormat } from "@/components/ui/format";
 import { fieldErrors } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { Button, SelectField, TextField } from "@/components/ui/controls";
+import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { Pager } from "@/components/ui/pager";
 import { StatusBadge } from "@/components/ui/status-badge";
@@ -174,8 +175,50 @@ function payoutColumns(
     { header: t("amount"), className: "whitespace-nowrap tabular-nums md:text-right", cell: (row) => format.money(row.amount, row.currency) },
     { header: t("orderCreated"), className: "whitespace-nowrap text-slate-600", cell: (row) => format.dateTime(row.pharmacy_order_created_at) },
     { header: t("routed"), className: "whitespace-nowrap text-slate-600", cell: (row) => format.dateTime(row.routing_created_at) },
-    { header: t("providerRoute"), className: "font-mono text-xs text-slate-600", cell: (row) => row.provider_route_id ?? "—" },
+    { header: t("providerRoute"), className: "min-w-40 text-xs text-slate-600", cell: (row) => <ProviderRoute row={row} /> },
   ];
+}
+
+/**
+ * The row's route id; in the admin tool also its state at the payment provider (pending, failed or
+ * not sent, with the reason) and, for a failed route, a Retry.
+ */
+function ProviderRoute({ row }: { row: PayoutRow }) {
+  const t = useTranslations("payouts");
+  const statusLabel = useStatusLabel();
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const retry = useMutation(trpc.admin.paymentProvider.retryRoute.mutationOptions());
+  const routing = row.providerRouting;
+  return (
+    <>
+      <div className="font-mono break-all">{row.provider_route_id ?? "—"}</div>
+      {routing && routing.state !== "routed" ? (
+        <div className={`mt-1 ${routing.state === "failed" ? "text-red-800" : "text-slate-600"}`}>
+          {t(`providerRouting.${routing.state}`, { error: routing.error ?? "" })}
+        </div>
+      ) : null}
+      {routing?.state === "failed" && row.uid ? (
+        <div className="mt-2">
+          <ConfirmButton
+            buttonTone="secondary"
+            buttonLabel={t("providerRouting.retryLabel", { component: statusLabel("payoutComponent", row.component_type), order: row.pharmacy_order_name ?? row.pharmacy_order_uid })}
+            title={t("providerRouting.retryTitle")}
+            confirmLabel={t("providerRouting.retryConfirm")}
+            pendingLabel={t("providerRouting.retrying")}
+            tone="primary"
+            consequence={t("providerRouting.retryConsequence")}
+            onConfirm={async () => {
+              await retry.mutateAsync({ payoutUid: row.uid! });
+              await queryClient.invalidateQueries({ queryKey: trpc.admin.payouts.pathKey() });
+            }}
+          >
+            {t("providerRouting.retry")}
+          </ConfirmButton>
+        </div>
+      ) : null}
+    </>
+  );
 }
 
 function PayoutsResult({

@@ -6,7 +6,7 @@ import { resolvePublicAddresses } from "./target-guard";
 
 /**
  * The one HTTP client for destinations a user or a key supplies (webhook targets, pharmacy-system
- * connectors, any later URL of that kind). Its agent connects only to an address that passed the
+ * connectors, the payment provider's API endpoint an admin enters, any later URL of that kind). Its agent connects only to an address that passed the
  * SSRF guard at that very connection: a host name is resolved by the guard itself (the address
  * checked is the address connected to), an IP literal is checked before connecting. So a name
  * saved while it pointed at a public address and later pointed at 127.0.0.1 reaches nothing.
@@ -73,4 +73,26 @@ export type GuardedRequestOptions = Omit<NonNullable<Parameters<typeof request>[
 /** undici's request through the guarded agent. Fails with a BlockedTargetError (in its cause chain) when the guard refuses. */
 export function guardedRequest(url: URL, { timeoutMs, ...options }: GuardedRequestOptions) {
   return request(url, { ...options, dispatcher: guardedAgent(timeoutMs) });
+}
+
+type Body = Awaited<ReturnType<typeof guardedRequest>>["body"];
+
+/** The body as text, or null when it is larger than `max` bytes (then the rest is not read). */
+export async function readCapped(body: Body, contentLength: number, max: number): Promise<string | null> {
+  // dump drops the rest (closing the connection when there is much of it) without an error event.
+  if (contentLength > max) {
+    await body.dump({ limit: 0 }).catch(() => undefined);
+    return null;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.byteLength;
+    if (size > max) {
+      await body.dump({ limit: 0 }).catch(() => undefined);
+      return null;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }

@@ -89,6 +89,7 @@ const sendPrescriptionTask = backgroundTaskFunction("pharmacy_manager.send_presc
 const walletPassPushTask = backgroundTaskFunction("wallet_pass.push_notification");
 const walletPassUpdatedTask = backgroundTaskFunction("wallet_pass.updated");
 const sendMailTask = backgroundTaskFunction("mail.send");
+const createPayoutRouteTask = backgroundTaskFunction("payout.create_route");
 export const backgroundTaskSweep = cronFunction(
   { id: "background-task-sweep", cron: "* * * * *" },
   "Announce due background tasks",
@@ -108,5 +109,6 @@ export const inngestFunctions = [
   walletPassPushTask,
   walletPassUpdatedTask,
   sendMailTask,
+  createPayoutRouteTask,
   backgroundTaskSweep,
 ];

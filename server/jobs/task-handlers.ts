@@ -1,4 +1,5 @@
 import { sendQueuedMail } from "@/server/domain/mail/send-mail";
+import { createPayoutRoute } from "@/server/domain/payouts/create-route";
 import { sendPrescriptionToPharmacy } from "@/server/domain/prescriptions/send-to-pharmacy";
 import { pushPassUpdate } from "@/server/domain/wallet-passes/push-pass-update";
 import { sendPushNotification } from "@/server/domain/wallet-passes/send-notification";
@@ -40,5 +41,10 @@ export const TASK_HANDLERS: TaskHandlers = {
     const id = payload.mailId;
     if (typeof id !== "string" || id === "") throw new Error("The task's payload has no mailId.");
     await sendQueuedMail(id, attempt);
+  },
+  "payout.create_route": async (payload, attempt) => {
+    const id = payload.payoutId;
+    if (typeof id !== "string" || id === "") throw new Error("The task's payload has no payoutId.");
+    await createPayoutRoute(id, attempt);
   },
 };

@@ -34,6 +34,8 @@ const sums = (rows: List["items"]) => {
   }
   return [...by.values()].sort((a, b) => a.status.localeCompare(b.status) || a.currency.localeCompare(b.currency));
 };
+/** The rows without what only the admin tool gets (the row's uid and its route at the payment provider). */
+const shared = (rows: List["items"]) => rows.map(({ uid: _uid, providerRouting: _routing, ...row }) => row);
 
 beforeAll(async () => {
   t = await createTenant();
@@ -92,14 +94,14 @@ describe("admin.payouts.list", () => {
     const admin = await as(users.admin).admin.payouts.list({ search: flagged.id, limit: 200 });
     const pharmacy = await as(groupPharmacist).pharmacy.payouts.list({ pharmacyUid: t.pharmacy.id, search: flagged.id, limit: 200 });
     expect(admin.items.length).toBeGreaterThan(0);
-    expect(admin.items).toEqual(pharmacy.items);
+    expect(shared(admin.items)).toEqual(shared(pharmacy.items));
     expect(admin.items.every((row) => row.status === "routed" && row.review?.reason === "Pharmacy order cancelled after completion")).toBe(true);
   });
 
   it("narrows to one pharmacy (the pharmacist's page of it, exactly), and takes the same status and date filters", async () => {
     const narrowed = await as(users.admin).admin.payouts.list({ pharmacyUid: t.groupPharmacy.id, limit: 200 });
     const pharmacy = await as(groupPharmacist).pharmacy.payouts.list({ pharmacyUid: t.groupPharmacy.id, limit: 200 });
-    expect(narrowed.items).toEqual(pharmacy.items);
+    expect(shared(narrowed.items)).toEqual(shared(pharmacy.items));
     expect(narrowed.totals).toEqual(pharmacy.totals);
 
     const routed = await as(users.admin).admin.payouts.list({ status: "routed", limit: 200 });

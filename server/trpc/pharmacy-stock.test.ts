@@ -303,8 +303,9 @@ describe("pharmacy.payouts.list", () => {
     expect(rest.status, rest.text).toBe(200);
     const restRows = rest.json.data as RestRow[];
     const portal = await as(pharmacist).pharmacy.payouts.list({ limit: 200 });
-    // The REST rows, plus the portal's review flag (none of these orders was cancelled after completion) and the receiving pharmacy.
-    expect(portal.items).toEqual(restRows.map((row) => ({ ...row, review: null, pharmacy: { uid: t.pharmacy.id, displayName: "Apotheke A" } })));
+    // The REST rows, plus the portal's review flag (none of these orders was cancelled after completion) and the receiving pharmacy;
+    // the row's uid and provider route state are the admin tool's only.
+    expect(portal.items).toEqual(restRows.map((row) => ({ ...row, review: null, pharmacy: { uid: t.pharmacy.id, displayName: "Apotheke A" }, uid: null, providerRouting: null })));
     expect(portal.total).toBe(restRows.length);
     expect(portal.totals).toEqual(sums(restRows));
     expect(portal.totals).toEqual([

@@ -7,6 +7,7 @@ import { adminHomeRouter } from "./routers/admin-home";
 import { adminIssuesRouter } from "./routers/admin-issues";
 import { adminMailRouter } from "./routers/admin-mail";
 import { adminOrdersRouter } from "./routers/admin-orders";
+import { adminPaymentProviderRouter } from "./routers/admin-payment-provider";
 import { adminPatientsRouter } from "./routers/admin-patients";
 import { adminUsersRouter, passwordLinksRouter } from "./routers/admin-people";
 import { adminPharmaciesRouter, adminPharmacyGroupsRouter } from "./routers/admin-pharmacies";
@@ -57,6 +58,7 @@ const adminRouter = router({
   assortments: adminAssortmentsRouter,
   prescriptions: adminPrescriptionsRouter,
   payouts: payoutsRouter(portalProcedure("admin")),
+  paymentProvider: adminPaymentProviderRouter,
   appointments: appointmentsRouter(doctorsProcedure("admin")),
   telemedicineProviders: adminTelemedicineProvidersRouter,
   questionnaires: adminQuestionnairesRouter,

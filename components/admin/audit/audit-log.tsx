@@ -57,6 +57,8 @@ function linkOf(entry: Entry): string | null {
       return "/admin/patients";
     case "appointment":
       return "/admin/appointments";
+    case "payout":
+      return "/admin/payouts";
     default:
       return null;
   }

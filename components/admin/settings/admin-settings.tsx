@@ -4,6 +4,7 @@ import { useTranslations } from "next-intl";
 import { HiddenSkuTypes } from "./hidden-sku-types";
 import { MeetingEmails } from "./meeting-emails";
 import { PatientTokenSecrets } from "./patient-token-secrets";
+import { PaymentProvider } from "./payment-provider";
 import { ProfileFields } from "./profile-fields";
 import { WalletPassTemplates } from "./wallet-pass-templates";
 
@@ -13,6 +14,7 @@ const AREAS = [
   { id: "patient-token-secrets", label: "tokenSecrets" },
   { id: "wallet-pass-templates", label: "walletTemplates" },
   { id: "meeting-emails", label: "meetingEmails" },
+  { id: "payment-provider", label: "paymentProvider" },
 ] as const;
 
 /** The organisation's settings, one section each. */
@@ -32,6 +34,7 @@ export function AdminSettings() {
       <PatientTokenSecrets />
       <WalletPassTemplates />
       <MeetingEmails />
+      <PaymentProvider />
     </div>
   );
 }

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import * as payoutsRoute from "@/app/v1/external-pharmacy-api-v1/[[...path]]/route";
 import { unix } from "@/server/wire/format";
 import type { Payout } from "@/server/db/generated/client";
-import { noPaymentProvider, usePaymentProvider } from "@/server/domain/payouts/payment-provider";
 import { completePharmacyOrder } from "@/server/domain/pharmacy-orders/complete";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { createTestOrder, eur, item, offerSku, routedOrderBody } from "@/tests/orders";
@@ -61,6 +60,8 @@ async function complete(tenant: Tenant, pharmacyId: string, order: PO, createdAt
   await completePharmacyOrder(pharmacyId, order.id, [], { type: "SYSTEM" });
   await tenant.db.pharmacyOrder.update({ where: { id: order.id }, data: { createdAt } });
   await tenant.db.payout.updateMany({ where: { pharmacyOrderId: order.id }, data: { routingCreatedAt: routedAt } });
+  // A route id per component, as a provider's answer would set it (server/domain/payouts/create-route.ts), so provider_route_id has values to show and search.
+  await tenant.db.$executeRaw`UPDATE "Payout" SET "providerRouteId" = 'tr_' || "componentType" || '_' || "amount" WHERE "pharmacyOrderId" = ${order.id}`;
 }
 
 beforeAll(async () => {
@@ -69,20 +70,14 @@ beforeAll(async () => {
   await offerSku(t, { shopVariationId: "var-aspirin", price: 600 });
   await offerSku(other, { shopVariationId: "var-aspirin", price: 600 });
 
-  // A provider that returns a route id per component, so provider_route_id has values to show and search.
-  usePaymentProvider({ createRoute: async (r) => `tr_${r.componentType}_${r.amount}` });
-  try {
-    po1 = await orderAt(t, "o-1", t.pharmacy.id, 600, 495);
-    await complete(t, t.pharmacy.id, po1, T1, R1);
-    po2 = await orderAt(t, "o-2", t.pharmacy.id, 1000);
-    await complete(t, t.pharmacy.id, po2, T2, R2);
-    po4 = await orderAt(t, "o-4", t.groupPharmacy.id, 700);
-    await complete(t, t.groupPharmacy.id, po4, T4, R2);
-    foreign = await orderAt(other, "o-x", other.pharmacy.id, 600);
-    await complete(other, other.pharmacy.id, foreign, T2, R2);
-  } finally {
-    usePaymentProvider(noPaymentProvider);
-  }
+  po1 = await orderAt(t, "o-1", t.pharmacy.id, 600, 495);
+  await complete(t, t.pharmacy.id, po1, T1, R1);
+  po2 = await orderAt(t, "o-2", t.pharmacy.id, 1000);
+  await complete(t, t.pharmacy.id, po2, T2, R2);
+  po4 = await orderAt(t, "o-4", t.groupPharmacy.id, 700);
+  await complete(t, t.groupPharmacy.id, po4, T4, R2);
+  foreign = await orderAt(other, "o-x", other.pharmacy.id, 600);
+  await complete(other, other.pharmacy.id, foreign, T2, R2);
 
   po3 = await orderAt(t, "o-3", t.pharmacy.id, 800, 300);
   await t.db.pharmacyOrder.update({ where: { id: po3.id }, data: { createdAt: T3 } });
@@ -96,7 +91,6 @@ beforeAll(async () => {
   });
 });
 
-afterAll(() => usePaymentProvider(noPaymentProvider));
 
 describe("rows", () => {
   it("lists the rows the pharmacy receives, in the spec's shape, newest pharmacy order first", async () => {

@@ -30,6 +30,7 @@ export const AUDIT_LOG_KINDS = [
   "pharmacy_sku",
   "mail_message",
   "appointment",
+  "payout",
 ] as const;
 
 export type AuditLogKind = (typeof AUDIT_LOG_KINDS)[number];
@@ -63,6 +64,7 @@ export const AUDIT_KIND_LABELS: Record<AuditLogKind, string> = {
   pharmacy_sku: "Pharmacy stock and prices (admin)",
   mail_message: "E-mails",
   appointment: "Appointments",
+  payout: "Payouts",
 };
 
 export const AUDIT_LOG_MAX_LIMIT = 200;

@@ -26,7 +26,8 @@ export type AuditEntity =
   | "webhook_subscription"
   | "webhook_delivery"
   | "mail_message"
-  | "appointment";
+  | "appointment"
+  | "payout";
 
 export type AuditEntry = {
   entity: AuditEntity;

@@ -36,6 +36,9 @@ const payoutRowSelect = {
   // Shown by the portal only: the spec's Payout row has no field for it (docs/spec-gaps.md#cancellation-after-completion).
   reviewFlaggedAt: true,
   reviewReason: true,
+  // The route at the payment provider: its state and last error (the admin tool's payouts page).
+  providerRouting: true,
+  providerError: true,
   pharmacyOrder: { select: { id: true, name: true, createdAt: true } },
   // The receiver, for the admin tool's pharmacy column (the REST row names none: it is the caller's).
   receiverPharmacy: { select: { id: true, displayName: true } },

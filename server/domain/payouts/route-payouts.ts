@@ -1,5 +1,5 @@
 import type { Tx } from "@/server/db/client";
-import { paymentProvider } from "./payment-provider";
+import { enqueueTask } from "@/server/domain/tasks/enqueue";
 
 /**
  * Projects a pharmacy order's payouts, replacing its earlier projection: item_rest (the pharmacy's
@@ -52,20 +52,20 @@ export async function refreshProjectedPayouts(tx: Tx, pharmacyOrderId: string): 
 
 /**
  * At completion a pharmacy order's payouts become routed: its projected rows, brought up to date
- * (projected now when it had none). Each routed row gets the provider's route id, if the provider
- * returns one.
+ * (projected now when it had none). When the organisation has a payment provider connected, each
+ * routed row is pending at the provider and a payout.create_route task records the intent in this
+ * transaction; the provider is never called inside it (create-route.ts makes the route and sets
+ * provider_route_id). Without one, rows are routed with no provider route, as before.
  */
 export async function routePayouts(tx: Tx, pharmacyOrderId: string, now: Date): Promise<void> {
   await projectPayouts(tx, pharmacyOrderId);
-  const pending = await tx.payout.findMany({ where: { pharmacyOrderId, status: "PROJECTED" }, orderBy: { id: "asc" } });
-  for (const payout of pending) {
-    const providerRouteId = await paymentProvider().createRoute({
-      payoutId: payout.id,
-      receiverPharmacyId: payout.receiverPharmacyId,
-      amount: payout.amount,
-      currency: payout.currency,
-      componentType: payout.componentType,
-    });
-    await tx.payout.update({ where: { id: payout.id }, data: { status: "ROUTED", providerRouteId, routingCreatedAt: now } });
-  }
+  const { pharmacy } = await tx.pharmacyOrder.findUniqueOrThrow({ where: { id: pharmacyOrderId }, select: { pharmacy: { select: { organisationId: true } } } });
+  const connected = (await tx.paymentProviderConnection.count({ where: { organisationId: pharmacy.organisationId } })) > 0;
+  const pending = await tx.payout.findMany({ where: { pharmacyOrderId, status: "PROJECTED" }, select: { id: true }, orderBy: { id: "asc" } });
+  if (pending.length === 0) return;
+  await tx.payout.updateMany({
+    where: { id: { in: pending.map((p) => p.id) } },
+    data: { status: "ROUTED", providerRouteId: null, routingCreatedAt: now, providerRouting: connected ? "PENDING" : null },
+  });
+  if (connected) for (const payout of pending) await enqueueTask(tx, "payout.create_route", { payoutId: payout.id });
 }

@@ -1,5 +1,5 @@
 import { CARRIERS } from "@/server/domain/pharmacy-orders/complete";
-import { guardedRequest } from "@/server/http/guarded-client";
+import { guardedRequest, readCapped } from "@/server/http/guarded-client";
 import { BlockedTargetError } from "@/server/http/target-guard";
 import { log } from "@/server/log";
 import { BLOCKED, UNKNOWN, type CheckedPharmacyOrder, type PharmacySystemConnector, type PharmacySystemReport } from "./connector";
@@ -63,28 +63,6 @@ export function parseStatusBody(text: string): PharmacySystemReport | null {
 
 function isHttpUrl(value: string): boolean {
   return value.length <= 2048 && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
-}
-
-type Body = Awaited<ReturnType<typeof guardedRequest>>["body"];
-
-/** The body as text, or null when it is larger than `max` bytes (then the rest is not read). */
-async function readCapped(body: Body, contentLength: number, max: number): Promise<string | null> {
-  // dump drops the rest (closing the connection when there is much of it) without an error event.
-  if (contentLength > max) {
-    await body.dump({ limit: 0 }).catch(() => undefined);
-    return null;
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    size += chunk.byteLength;
-    if (size > max) {
-      await body.dump({ limit: 0 }).catch(() => undefined);
-      return null;
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 /** The guard's refusal, when that is why a request failed. */

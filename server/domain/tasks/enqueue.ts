@@ -7,7 +7,9 @@ export type TaskName =
   | "wallet_pass.push_notification"
   | "wallet_pass.updated"
   // One e-mail of the outbox (server/domain/mail/send-mail.ts).
-  | "mail.send";
+  | "mail.send"
+  // One routed payout's route at the payment provider (server/domain/payouts/create-route.ts).
+  | "payout.create_route";
 
 export type TaskPayload = Record<string, string | number | boolean | null>;
 

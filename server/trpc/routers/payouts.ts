@@ -41,7 +41,7 @@ export const payoutsRouter = (procedure: PortalProcedure) =>
         payoutTotals(receivers, filters),
       ]);
       return {
-        items: items.map(presentPortalPayoutRow),
+        items: items.map((row) => presentPortalPayoutRow(row, ctx.scope.door)),
         totals,
         total,
         page: input.page,
