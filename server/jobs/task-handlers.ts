@@ -1,4 +1,5 @@
 import { sendQueuedMail } from "@/server/domain/mail/send-mail";
+import { pushTrackingToShopify } from "@/server/domain/shopify/push-tracking";
 import { sendPrescriptionToPharmacy } from "@/server/domain/prescriptions/send-to-pharmacy";
 import { pushPassUpdate } from "@/server/domain/wallet-passes/push-pass-update";
 import { sendPushNotification } from "@/server/domain/wallet-passes/send-notification";
@@ -40,5 +41,8 @@ export const TASK_HANDLERS: TaskHandlers = {
     const id = payload.mailId;
     if (typeof id !== "string" || id === "") throw new Error("The task's payload has no mailId.");
     await sendQueuedMail(id, attempt);
+  },
+  "shopify.push_tracking": async (payload) => {
+    await pushTrackingToShopify(payload);
   },
 };

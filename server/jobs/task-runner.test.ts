@@ -33,6 +33,7 @@ const handlersOf = (handler: TaskHandler): TaskHandlers => ({
   "wallet_pass.push_notification": handler,
   "wallet_pass.updated": handler,
   "mail.send": handler,
+  "shopify.push_tracking": handler,
 });
 
 async function startRunner(handler: TaskHandler, pollMs?: number) {

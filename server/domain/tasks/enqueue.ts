@@ -7,7 +7,9 @@ export type TaskName =
   | "wallet_pass.push_notification"
   | "wallet_pass.updated"
   // One e-mail of the outbox (server/domain/mail/send-mail.ts).
-  | "mail.send";
+  | "mail.send"
+  // A completed pharmacy order's first tracking link sent back to its Shopify order (server/domain/shopify/push-tracking.ts).
+  | "shopify.push_tracking";
 
 export type TaskPayload = Record<string, string | number | boolean | null>;
 
