@@ -1,5 +1,6 @@
 import { sendQueuedMail } from "@/server/domain/mail/send-mail";
 import { createPayoutRoute } from "@/server/domain/payouts/create-route";
+import { pushTrackingToShopify } from "@/server/domain/shopify/push-tracking";
 import { sendPrescriptionToPharmacy } from "@/server/domain/prescriptions/send-to-pharmacy";
 import { pushPassUpdate } from "@/server/domain/wallet-passes/push-pass-update";
 import { sendPushNotification } from "@/server/domain/wallet-passes/send-notification";
@@ -46,5 +47,8 @@ export const TASK_HANDLERS: TaskHandlers = {
     const id = payload.payoutId;
     if (typeof id !== "string" || id === "") throw new Error("The task's payload has no payoutId.");
     await createPayoutRoute(id, attempt);
+  },
+  "shopify.push_tracking": async (payload) => {
+    await pushTrackingToShopify(payload);
   },
 };

@@ -34,6 +34,7 @@ const handlersOf = (handler: TaskHandler): TaskHandlers => ({
   "wallet_pass.updated": handler,
   "mail.send": handler,
   "payout.create_route": handler,
+  "shopify.push_tracking": handler,
 });
 
 async function startRunner(handler: TaskHandler, pollMs?: number) {

@@ -11,9 +11,16 @@ import { EmptyState } from "@/components/ui/states";
 import { useTRPC } from "@/components/trpc/react";
 import { createShippingMethodInput, createShopInput } from "@/server/trpc/routers/admin-shops.schemas";
 import { NameForm } from "./name-form";
+import { ShopifyConnection } from "./shopify-connection";
 
 type Method = { uid: string; externalId: string; displayName: string };
-type Shop = { uid: string; identifier: string; displayName: string; shippingMethods: Method[] };
+type Shop = {
+  uid: string;
+  identifier: string;
+  displayName: string;
+  shippingMethods: Method[];
+  shopify: { storeUrl: string; accessTokenHint: string; clientSecretHint: string; updatedAt: number } | null;
+};
 
 function useRefresh() {
   const trpc = useTRPC();
@@ -127,6 +134,7 @@ function ShopCard({ shop }: { shop: Shop }) {
         </div>
       )}
       <AddMethod shopUid={shop.uid} />
+      <ShopifyConnection shop={shop} />
     </section>
   );
 }

@@ -3,6 +3,7 @@ import { database, type Tx } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
 import { BadRequestError } from "@/server/domain/errors";
 import { routePayouts } from "@/server/domain/payouts/route-payouts";
+import { enqueueShopifyTrackingPush } from "@/server/domain/shopify/push-tracking";
 import { assertOrderAsExpected, type ExpectedOrderState } from "./expected-state";
 import { lockPharmacyOrder, recordStatusChange, type LockedPharmacyOrder } from "./lock";
 import { moveOrderStock } from "./order-stock";
@@ -16,10 +17,11 @@ export type TrackingLink = { trackingLink: string; carrier: Carrier };
 /**
  * complete_order, in one transaction under the order's row lock: status completed; the stock of
  * the order's pharmacy SKUs reduced, each under its own row lock with a stock movement and a
- * pharmacy_sku_stock_updated; a shipment per tracking link; payouts routed; pharmacy_order_updated.
- * Completing a completed order again without tracking data changes nothing, so concurrent or
- * repeated completions reduce stock once; with tracking data it is refused. With `expected` (the
- * portal), refused when the order changed meanwhile.
+ * pharmacy_sku_stock_updated; a shipment per tracking link (the first one also sent on to the
+ * order's Shopify order, by a task); payouts routed; pharmacy_order_updated. Completing a completed
+ * order again without tracking data changes nothing, so concurrent or repeated completions reduce
+ * stock once; with tracking data it is refused. With `expected` (the portal), refused when the
+ * order changed meanwhile.
  */
 export async function completePharmacyOrder(
   pharmacyId: string,
@@ -63,6 +65,8 @@ export async function completeLockedPharmacyOrder(
     order.id,
     trackingLinks.map((link) => ({ trackingUrl: link.trackingLink, trackingNumber: null, carrierName: link.carrier })),
   );
+  // The first tracking link goes back to a Shopify shop's order by a background task, after commit.
+  if (trackingLinks.length > 0) await enqueueShopifyTrackingPush(tx, order, { trackingUrl: trackingLinks[0].trackingLink, carrier: trackingLinks[0].carrier });
   if (firstCompletion) await routePayouts(tx, order.id, now);
   await recordStatusChange(tx, order, PHARMACY_ORDER_STATUS.completed, actor);
 }

@@ -9,7 +9,9 @@ export type TaskName =
   // One e-mail of the outbox (server/domain/mail/send-mail.ts).
   | "mail.send"
   // One routed payout's route at the payment provider (server/domain/payouts/create-route.ts).
-  | "payout.create_route";
+  | "payout.create_route"
+  // A completed pharmacy order's first tracking link sent back to its Shopify order (server/domain/shopify/push-tracking.ts).
+  | "shopify.push_tracking";
 
 export type TaskPayload = Record<string, string | number | boolean | null>;
 

@@ -6,19 +6,58 @@ import {
   renameShippingMethod,
   renameShop,
 } from "@/server/domain/shops/admin-shops";
+import { saveShopifyConnection, shopifyConnectionsOf, testShopifyConnection } from "@/server/domain/shopify/connection";
+import { listTrackingPushProblems } from "@/server/domain/shopify/push-tracking";
 import { adminProcedure, router } from "@/server/trpc/init";
 import { unix } from "@/server/wire/format";
-import { createShippingMethodInput, createShopInput, renameShippingMethodInput, renameShopInput } from "./admin-shops.schemas";
+import {
+  createShippingMethodInput,
+  createShopInput,
+  renameShippingMethodInput,
+  renameShopInput,
+  saveShopifyConnectionInput,
+  testShopifyConnectionInput,
+} from "./admin-shops.schemas";
 
 const presentMethod = (m: { id: string; externalId: string; displayName: string }) => ({ uid: m.id, externalId: m.externalId, displayName: m.displayName });
 const presentShop = (s: { id: string; identifier: string; displayName: string }) => ({ uid: s.id, identifier: s.identifier, displayName: s.displayName });
 
 export const adminShopsRouter = router({
-  list: adminProcedure.query(async ({ ctx }) =>
-    (await listAdminShops(ctx.scope.organisationId)).map((s) => ({
-      ...presentShop(s),
-      createdAt: unix(s.createdAt),
-      shippingMethods: s.shippingMethods.map(presentMethod),
+  list: adminProcedure.query(async ({ ctx }) => {
+    const [shops, connections] = await Promise.all([listAdminShops(ctx.scope.organisationId), shopifyConnectionsOf(ctx.scope.organisationId)]);
+    const connectionOf = new Map(connections.map((c) => [c.shopId, c]));
+    return shops.map((s) => {
+      const shopify = connectionOf.get(s.id);
+      return {
+        ...presentShop(s),
+        createdAt: unix(s.createdAt),
+        shippingMethods: s.shippingMethods.map(presentMethod),
+        // Secrets only as their last four characters.
+        shopify: shopify
+          ? { storeUrl: shopify.storeUrl, accessTokenHint: shopify.accessTokenHint, clientSecretHint: shopify.clientSecretHint, updatedAt: unix(shopify.updatedAt) }
+          : null,
+      };
+    });
+  }),
+  saveShopify: adminProcedure
+    .input(saveShopifyConnectionInput)
+    .mutation(async ({ ctx, input }) => {
+      await saveShopifyConnection(ctx.scope.organisationId, ctx.user.id, input.shopUid, {
+        storeUrl: input.storeUrl,
+        accessToken: input.accessToken || undefined,
+        clientSecret: input.clientSecret || undefined,
+      });
+    }),
+  testShopify: adminProcedure.input(testShopifyConnectionInput).mutation(({ ctx, input }) => testShopifyConnection(ctx.scope.organisationId, input.shopUid)),
+  trackingPushProblems: adminProcedure.query(async ({ ctx }) =>
+    (await listTrackingPushProblems(ctx.scope.organisationId)).map((p) => ({
+      taskUid: p.taskId,
+      shopUid: p.shopId,
+      pharmacyOrderName: p.pharmacyOrderName,
+      state: p.state,
+      attempts: p.attempts,
+      lastError: p.lastError,
+      nextAttemptAt: p.nextAttemptAt ? unix(p.nextAttemptAt) : null,
     })),
   ),
   create: adminProcedure.input(createShopInput).mutation(async ({ ctx, input }) => presentShop(await createShop(ctx.scope.organisationId, ctx.user.id, input))),

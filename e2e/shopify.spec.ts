@@ -1,0 +1,103 @@
+/**
+ * The Shopify connector end to end (issue 25): an admin connects the demo shop to a Shopify
+ * stand-in (tests/shopify-stand-in.ts, on 127.0.0.1) in the Shops page and tests the connection; the
+ * stand-in sends a signed orders/paid webhook; the pharmacist completes the order in the pharmacy
+ * portal with a tracking link; the fulfillment with that link arrives at the stand-in. Runs on a
+ * server of its own (e2e/own-server.ts): private targets must be allowed for the stand-in, which the
+ * shared e2e server does not allow.
+ */
+import { readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { paidOrderPayload, sendOrderWebhook, startShopifyStandIn } from "../tests/shopify-stand-in";
+import type { DemoFile } from "./demo";
+import { signInAs } from "./demo";
+import { ownServerEnv, signalOwnServer, startOwnServer, type OwnServer } from "./own-server";
+import { screenshot } from "./screenshots";
+
+const root = path.resolve(import.meta.dirname, "..");
+const port = Number(process.env.E2E_PORT ?? 3100) + 90;
+const base = `http://127.0.0.1:${port}`;
+const dataDir = path.join(root, ".data", `e2e-shopify-${port}`);
+const shots = path.join(process.env.E2E_OUTPUT_DIR ?? "test-results", "screenshots", "shopify");
+
+const TOKEN = "shpat_e2e_standin_7777";
+const CLIENT_SECRET = "e2e-app-client-secret-8888";
+
+test("an admin connects a shop to Shopify; a paid Shopify order arrives by webhook; its tracking link goes back as a fulfillment", async ({ browser }) => {
+  test.setTimeout(240_000);
+  rmSync(dataDir, { recursive: true, force: true });
+  const standIn = await startShopifyStandIn({ accessToken: TOKEN, shopName: "E2E Stand-in Store" });
+  let server: OwnServer | null = null;
+  try {
+    server = await startOwnServer(await ownServerEnv({ port, dataDir, databaseSuffix: "shopify" }));
+    const demo = JSON.parse(readFileSync(path.join(dataDir, "demo.json"), "utf8")) as DemoFile;
+
+    // The admin connects the demo shop and tests the connection.
+    const admin = await browser.newContext({ baseURL: base });
+    const page = await admin.newPage();
+    await signInAs(page, demo.users.admin, "/admin/shops", { fresh: true });
+    const shopify = page.locator(`section[aria-labelledby="shopify-${demo.shop.uid}"]`);
+    await expect(shopify.getByText(/Not connected/)).toBeVisible();
+    await screenshot(page, path.join(shots, "admin-shops-shopify-not-connected.png"));
+    await shopify.getByLabel("Store address").fill(standIn.url);
+    await shopify.getByLabel("Admin API access token").fill(TOKEN);
+    await shopify.getByLabel("App client secret").fill(CLIENT_SECRET);
+    await shopify.getByRole("button", { name: "Connect to Shopify" }).click();
+    await expect(shopify.getByText("•••• 7777")).toBeVisible();
+    await expect(shopify.getByText("•••• 8888")).toBeVisible();
+    await expect(page.getByText(TOKEN)).toHaveCount(0);
+    const webhookUrl = `${base}/api/shopify/webhooks/${demo.shop.uid}`;
+    await expect(shopify.getByText(webhookUrl)).toBeVisible();
+    await shopify.getByRole("button", { name: "Test connection" }).click();
+    await expect(shopify.getByText('Connected to the Shopify store "E2E Stand-in Store".')).toBeVisible();
+    expect(standIn.requests.at(-1)!.headers["x-shopify-access-token"]).toBe(TOKEN);
+    for (const width of [390, 1440]) {
+      await page.setViewportSize({ width, height: 900 });
+      await screenshot(page, path.join(shots, `admin-shops-shopify-${width}.png`));
+    }
+
+    // Shopify sends the paid order: a forged signature is refused, the signed one is taken once.
+    const shopifyOrderId = 820_000_000 + Math.floor(Math.random() * 1_000_000);
+    standIn.addOrder(String(shopifyOrderId));
+    const otc = demo.catalogue.otc[0]!;
+    const lastName = `Shopify${shopifyOrderId}`;
+    // Variant 1 is mapped to nothing: the line's SKU (the demo shop SKU's reference) names the shop SKU.
+    const payload = paidOrderPayload({ id: shopifyOrderId, name: `#S${shopifyOrderId}`, variantId: 1, sku: otc.sku_reference, quantity: 1, lastName });
+    expect((await sendOrderWebhook(webhookUrl, payload, "forged-secret")).status).toBe(401);
+    const delivered = await sendOrderWebhook(webhookUrl, payload, CLIENT_SECRET);
+    expect(delivered.status).toBe(200);
+    expect(await delivered.json()).toEqual({ result: "created" });
+    expect(await (await sendOrderWebhook(webhookUrl, payload, CLIENT_SECRET)).json()).toEqual({ result: "duplicate" });
+    await admin.close();
+
+    // The pharmacist completes it with a tracking link.
+    const pharmacist = await browser.newContext({ baseURL: base });
+    const portal = await pharmacist.newPage();
+    await signInAs(portal, demo.users.pharmacist, "/pharmacy/orders", { fresh: true });
+    await portal.getByLabel("Search").fill(lastName);
+    const row = portal.getByRole("row").filter({ hasText: lastName }).first();
+    await row.getByRole("link").first().click();
+    await portal.getByRole("button", { name: "Complete order" }).click();
+    const link = `https://www.dhl.de/de/privatkunden.html?piececode=${shopifyOrderId}`;
+    await portal.getByLabel("Tracking link").fill(link);
+    await portal.getByLabel("Carrier").fill("DHL");
+    await portal.getByRole("button", { name: "Complete" }).click();
+    await expect(portal.getByText("Order completed: stock reduced, payouts routed.")).toBeVisible();
+    await pharmacist.close();
+
+    // The background task sends the fulfillment with the tracking link to the stand-in.
+    const order = standIn.orders.get(String(shopifyOrderId))!;
+    await standIn.waitUntil(() => order.fulfillments.length > 0, 60_000);
+    expect(order.fulfillments[0]).toMatchObject({ trackingInfo: [{ url: link, company: "DHL Express" }], notifyCustomer: true });
+    const create = standIn.requests.find((r) => r.operation === "FulfillmentCreate")!;
+    expect(create.headers["x-shopify-access-token"]).toBe(TOKEN);
+    expect(create.variables.fulfillment.lineItemsByFulfillmentOrder).toEqual([{ fulfillmentOrderId: order.fulfillmentOrders[0].id }]);
+  } finally {
+    signalOwnServer(server, "SIGTERM");
+    const running = server?.process;
+    if (running && running.exitCode === null && running.signalCode === null) await new Promise((r) => running.once("exit", r));
+    await standIn.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});

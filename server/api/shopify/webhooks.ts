@@ -1,0 +1,31 @@
+import { receiveShopifyOrderWebhook } from "@/server/domain/shopify/order-webhook";
+import { PAGE_BODY_MAX_BYTES } from "@/server/http/body-limits";
+
+/**
+ * POST /api/shopify/webhooks/{shop uid}: the address a shop's Shopify app sends its order webhooks
+ * to (docs/spec-gaps.md#issue-25-shopify). Outside the spec's REST families: Shopify signs with the
+ * app's client secret, not one of our API keys. Answers 200 once the order is taken (or known, or
+ * not one to take), 401 for a wrong signature, 404 for an unknown or unconnected shop, 413 for a
+ * body over the page cap.
+ */
+const text = (status: number, body: string) => new Response(body, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
+
+export async function handleShopifyWebhook(request: Request, shopUid: string): Promise<Response> {
+  if (Number(request.headers.get("content-length") ?? 0) > PAGE_BODY_MAX_BYTES) return text(413, "Payload too large");
+  const rawBody = Buffer.from(await request.arrayBuffer());
+  if (rawBody.byteLength > PAGE_BODY_MAX_BYTES) return text(413, "Payload too large");
+  const outcome = await receiveShopifyOrderWebhook(shopUid, {
+    rawBody,
+    hmac: request.headers.get("x-shopify-hmac-sha256"),
+    topic: request.headers.get("x-shopify-topic"),
+    webhookId: request.headers.get("x-shopify-webhook-id"),
+  });
+  switch (outcome.kind) {
+    case "not_found":
+      return text(404, "Not found");
+    case "unauthorized":
+      return text(401, "Invalid HMAC signature");
+    case "accepted":
+      return Response.json({ result: outcome.result });
+  }
+}

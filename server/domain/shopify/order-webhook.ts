@@ -1,0 +1,182 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { z } from "zod";
+import { database } from "@/server/db/client";
+import { intakeAddress } from "@/server/domain/checkouts/complete-checkout";
+import { ConflictError, DomainError } from "@/server/domain/errors";
+import { createOrder } from "@/server/domain/orders/create-order";
+import type { OrderIntake } from "@/server/domain/orders/intake";
+import { log } from "@/server/log";
+import { openShopifyConnection } from "./connection";
+import { variantIdForms } from "./variants";
+
+/**
+ * A shop's paid orders from Shopify's order webhook (topic orders/paid; shopify.dev/docs/apps/build/webhooks):
+ * the body is the order as the REST Admin API shows it, signed with X-Shopify-Hmac-Sha256 (base64 of
+ * the HMAC-SHA256 of the raw body with the app's client secret). A verified order is mapped onto order
+ * intake (createOrder: all or nothing, strictly once per external id) with Shopify's order id as the
+ * external id, and a ShopifyOrder row written in the order's transaction: its unique key (shop,
+ * Shopify order id) and the external id make repeated and concurrent deliveries one order.
+ * docs/spec-gaps.md#issue-25-shopify.
+ */
+export type ShopifyWebhookOutcome =
+  /** Unknown shop or a shop without a Shopify connection. */
+  | { kind: "not_found" }
+  /** The signature does not match the body under the shop's client secret. */
+  | { kind: "unauthorized" }
+  /** Acknowledged: the order was taken, was taken before, or is not one intake takes (logged). */
+  | { kind: "accepted"; result: "created" | "duplicate" | "ignored" | "rejected"; orderId?: string };
+
+/** True when `hmacHeader` is the body's signature under `secret` (compared in constant time). */
+export function verifyShopifyHmac(rawBody: Buffer, hmacHeader: string | null, secret: string): boolean {
+  if (!hmacHeader) return false;
+  const expected = createHmac("sha256", secret).update(rawBody).digest();
+  const given = Buffer.from(hmacHeader, "base64");
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+const money = z.union([z.string(), z.number()]).transform((v) => Math.round(Number(v) * 100));
+const address = z.object({
+  first_name: z.string().nullish(),
+  last_name: z.string().nullish(),
+  address1: z.string().nullish(),
+  address2: z.string().nullish(),
+  city: z.string().nullish(),
+  zip: z.string().nullish(),
+  province: z.string().nullish(),
+  country_code: z.string().nullish(),
+});
+/** The fields of Shopify's order payload that intake needs (the rest is ignored). */
+const shopifyOrder = z.object({
+  id: z.union([z.number(), z.string()]).transform(String),
+  name: z.string().nullish(),
+  email: z.string().nullish(),
+  currency: z.string().default("EUR"),
+  customer: z.object({ id: z.union([z.number(), z.string()]).transform(String), email: z.string().nullish() }).nullish(),
+  shipping_address: address.nullish(),
+  billing_address: address.nullish(),
+  shipping_lines: z.array(z.object({ code: z.string().nullish(), title: z.string().nullish() })).default([]),
+  total_shipping_price_set: z.object({ shop_money: z.object({ amount: money, currency_code: z.string() }) }).nullish(),
+  line_items: z
+    .array(
+      z.object({
+        id: z.union([z.number(), z.string()]).transform(String),
+        variant_id: z.union([z.number(), z.string()]).nullish().transform((v) => (v === null || v === undefined ? null : String(v))),
+        sku: z.string().nullish(),
+        quantity: z.number().int().positive(),
+        price: money,
+        total_discount: money.optional(),
+      }),
+    )
+    .min(1),
+});
+type ShopifyOrderPayload = z.infer<typeof shopifyOrder>;
+
+/**
+ * Each line item's reference as intake matches shop SKUs (shopVariationId or shopSku): the mapped
+ * variant id in the form the catalogue holds it, else the line's SKU.
+ */
+async function skuReferences(shopId: string, order: ShopifyOrderPayload): Promise<string[]> {
+  const db = await database();
+  const variantIds = order.line_items.flatMap((l) => (l.variant_id ? variantIdForms(l.variant_id) : []));
+  const mapped = await db.shopSku.findMany({
+    where: { shopId, deletedAt: null, shopVariationId: { in: variantIds } },
+    select: { shopVariationId: true },
+  });
+  return order.line_items.map((line) => {
+    const forms = line.variant_id ? variantIdForms(line.variant_id) : [];
+    return mapped.find((m) => forms.includes(m.shopVariationId!))?.shopVariationId ?? line.sku ?? line.variant_id ?? "";
+  });
+}
+
+/** Shopify's address as intake's: address1 split into street and house number as a checkout's is; address2 the addition. */
+function toIntakeAddress(a: z.infer<typeof address>) {
+  const split = intakeAddress({
+    firstName: a.first_name ?? "",
+    lastName: a.last_name ?? "",
+    address1: a.address1 ?? "",
+    city: a.city ?? "",
+    zip: a.zip ?? "",
+    countryCode: a.country_code ?? "",
+    province: a.province ?? null,
+  });
+  return a.address2 ? { ...split, additional_address: a.address2 } : split;
+}
+
+async function toIntake(shop: { id: string; identifier: string }, order: ShopifyOrderPayload): Promise<OrderIntake> {
+  const references = await skuReferences(shop.id, order);
+  const delivery = (order.shipping_address ?? order.billing_address)!;
+  const shipping = order.total_shipping_price_set?.shop_money;
+  const methods = order.shipping_lines.flatMap((l) => (l.code ? [l.code] : []));
+  return {
+    shopIdentifier: shop.identifier,
+    externalId: order.id,
+    ...(order.name ? { name: order.name } : {}),
+    // A guest checkout has no customer: the order stands for its buyer.
+    customer: { id: order.customer?.id ?? `order-${order.id}`, ...((order.customer?.email ?? order.email) ? { email: (order.customer?.email ?? order.email)! } : {}) },
+    deliveryAddress: toIntakeAddress(delivery),
+    ...(order.billing_address ? { invoiceAddress: toIntakeAddress(order.billing_address) } : {}),
+    ...(shipping ? { shippingCost: { amount: shipping.amount, currency: shipping.currency_code } } : {}),
+    ...(methods.length ? { shippingMethods: methods } : {}),
+    additionalDetails: { shopify: { order_id: order.id, order_name: order.name ?? null } },
+    fulfillments: [
+      {
+        externalId: "shopify",
+        items: order.line_items.map((line, i) => ({
+          externalId: line.id,
+          skuReference: references[i],
+          quantity: line.quantity,
+          totalPaid: { amount: line.price * line.quantity - (line.total_discount ?? 0), currency: order.currency },
+        })),
+      },
+    ],
+  };
+}
+
+/** Handles one webhook delivery to a shop: verify, then (for orders/paid) intake once. */
+export async function receiveShopifyOrderWebhook(
+  shopId: string,
+  request: { rawBody: Buffer; hmac: string | null; topic: string | null; webhookId: string | null },
+): Promise<ShopifyWebhookOutcome> {
+  const db = await database();
+  const shop = await db.shop.findUnique({ where: { id: shopId }, select: { id: true, identifier: true, organisationId: true } });
+  const connection = shop && (await openShopifyConnection(shop.id));
+  if (!shop || !connection) return { kind: "not_found" };
+  if (!verifyShopifyHmac(request.rawBody, request.hmac, connection.clientSecret)) return { kind: "unauthorized" };
+
+  const fields = { shopId, topic: request.topic, webhookId: request.webhookId };
+  if (request.topic !== "orders/paid") {
+    log.info("Shopify webhook of a topic intake does not take, acknowledged", fields);
+    return { kind: "accepted", result: "ignored" };
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(request.rawBody.toString("utf8"));
+  } catch {
+    body = null;
+  }
+  const parsed = shopifyOrder.safeParse(body);
+  if (!parsed.success || !(parsed.data.shipping_address ?? parsed.data.billing_address)) {
+    log.warn("Shopify order webhook without a usable order, acknowledged and not taken", fields);
+    return { kind: "accepted", result: "rejected" };
+  }
+  const order = parsed.data;
+  const existing = await db.shopifyOrder.findUnique({ where: { shopId_shopifyOrderId: { shopId, shopifyOrderId: order.id } }, select: { orderId: true } });
+  if (existing) return { kind: "accepted", result: "duplicate", orderId: existing.orderId };
+
+  try {
+    const orderId = await createOrder(shop.organisationId, await toIntake(shop, order), { type: "SYSTEM" }, async (tx, orderId) => {
+      await tx.shopifyOrder.create({ data: { shopId, shopifyOrderId: order.id, orderId } });
+    });
+    return { kind: "accepted", result: "created", orderId };
+  } catch (error) {
+    // A concurrent or earlier delivery made the order (the external id is taken).
+    if (error instanceof ConflictError && error.code === "order_already_exists") return { kind: "accepted", result: "duplicate" };
+    // Intake refused the order (an unmapped variant, an address it cannot use): Shopify would only
+    // send it again, so it is acknowledged and logged for the operator.
+    if (error instanceof DomainError) {
+      log.warn("Shopify order refused by order intake, acknowledged and not taken", { ...fields, shopifyOrderId: order.id, reason: error.message, ...("fields" in error && error.fields ? { fields: JSON.stringify(error.fields) } : {}) });
+      return { kind: "accepted", result: "rejected" };
+    }
+    throw error;
+  }
+}
