@@ -7,7 +7,7 @@ const run = (role: string) =>
   JSON.parse(execFileSync(process.execPath, ["--import", "tsx", fixture], { env: { ...process.env, FIXTURE_ROLE: role, LOG_LEVEL: "silent" }, encoding: "utf8", timeout: 30_000 }).trim().split("\n").at(-1)!) as { allowed: number };
 
 describe("the rate limit across the production entry's HTTP workers", () => {
-  it("is counted once for all workers: 10 requests of one client in a second, 5 allowed", () => {
+  it("is counted once for all workers: 10 requests of one client in one window, 5 allowed", () => {
     expect(run("http").allowed).toBe(5);
   });
 
