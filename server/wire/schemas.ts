@@ -8,6 +8,15 @@ import { ownMessage } from "./zod-messages";
  */
 export const uid = () => z.string().trim().min(1).max(100);
 export const text = (max = 255) => z.string().trim().min(1).max(max);
+/** A form's optional text field: empty or absent is no value (null). */
+export const clearableText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .transform((v) => v || null)
+    .nullable()
+    .default(null);
 /** The range of an `Int` column (PostgreSQL int4): every integer input is bounded by it. */
 export const INT4_MIN = -2_147_483_648;
 export const INT4_MAX = 2_147_483_647;

@@ -1,16 +1,7 @@
 /** Inputs of the admin tool's pharmacy and group procedures (zod, server/wire and the address schema). */
 import { z } from "zod";
 import { pharmacyAddressSchema } from "@/server/domain/pharmacies/address";
-import { text, uid } from "@/server/wire/schemas";
-
-const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max)
-    .transform((v) => v || null)
-    .nullable()
-    .default(null);
+import { clearableText, text, uid } from "@/server/wire/schemas";
 
 const email = z
   .string()
@@ -36,7 +27,7 @@ export const pharmacyFieldsInput = z.object({
   email,
   address: pharmacyAddressSchema.nullable().default(null),
   groupUid: uid().nullable().default(null),
-  locationId: optionalText(100),
+  locationId: clearableText(100),
   systemConnector: connector,
 });
 export type PharmacyFieldsInput = z.input<typeof pharmacyFieldsInput>;
