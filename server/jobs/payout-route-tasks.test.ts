@@ -9,8 +9,8 @@ import { createTenant, type Tenant } from "@/tests/fixtures";
 import { startMollieStandIn, type MollieStandIn } from "@/tests/mollie-stand-in";
 import { createTestOrder, eur, item, offerSku, routedOrderBody } from "@/tests/orders";
 import { useEnv } from "@/tests/wait";
-import { createPayoutRoute, molliePaymentIdOf, retryPayoutRoute } from "./create-route";
-import { getPaymentConnectionSettings, removePaymentConnection, savePaymentConnection, setPharmacyMollieOrganization, testPaymentConnection } from "./payment-connection";
+import { createPayoutRoute, molliePaymentIdOf, retryPayoutRoute } from "@/server/domain/payouts/create-route";
+import { getPaymentConnectionSettings, removePaymentConnection, savePaymentConnection, setPharmacyMollieOrganization, testPaymentConnection } from "@/server/domain/payouts/payment-connection";
 
 // The stand-in listens on 127.0.0.1, which the guarded client reaches only with private targets allowed.
 useEnv({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" });

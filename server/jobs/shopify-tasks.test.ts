@@ -8,11 +8,11 @@ import { createTestOrder, item, offerSku, routedOrderBody } from "@/tests/orders
 import { paidOrderPayload, shopifyHmac, startShopifyStandIn, type ShopifyStandIn } from "@/tests/shopify-stand-in";
 import { useEnv } from "@/tests/wait";
 import { createPortalUser } from "@/tests/webhook-logs";
-import { SHOPIFY_API_VERSION, shopifyAdminApi, ShopifyApiError } from "./admin-api";
-import { saveShopifyConnection } from "./connection";
+import { SHOPIFY_API_VERSION, shopifyAdminApi, ShopifyApiError } from "@/server/domain/shopify/admin-api";
+import { saveShopifyConnection } from "@/server/domain/shopify/connection";
 import { checkLiveStock } from "@/server/domain/storefront/live-stock";
 import { availableQuantities } from "@/server/domain/storefront/stock";
-import { listTrackingPushProblems, PUSH_TRACKING_TASK, pushTrackingToShopify } from "./push-tracking";
+import { listTrackingPushProblems, PUSH_TRACKING_TASK, pushTrackingToShopify } from "@/server/domain/shopify/push-tracking";
 
 // The stand-in listens on loopback: the existing allowance of the outgoing-request guard.
 useEnv({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" });
