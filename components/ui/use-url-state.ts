@@ -17,27 +17,49 @@ export function useUrlQuery() {
   const params = useSearchParams();
   const router = useRouter();
   const pathname = usePathname();
-  // The router applies a replace later (a transition): two changes before the next render (a tab,
-  // then a date) must build on each other, not both on the rendered query, or the first is lost.
-  // A setter kept by an older render (a debounced search) reads the query as rendered last, too.
-  const pending = useRef<{ base: string; query: string } | null>(null);
+  const chain = useRef<ReplaceChain | null>(null);
   const lastRendered = useRef("");
   lastRendered.current = params.toString();
   const set = useCallback(
     (updates: UrlUpdates | ((latest: URLSearchParams) => UrlUpdates)) => {
-      const rendered = lastRendered.current;
-      const next = new URLSearchParams(pending.current?.base === rendered ? pending.current.query : rendered);
-      for (const [key, value] of Object.entries(typeof updates === "function" ? updates(new URLSearchParams(next)) : updates)) {
-        if (value === undefined || value === "") next.delete(key);
-        else next.set(key, value);
-      }
-      const query = next.toString();
-      pending.current = { base: rendered, query };
-      router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
+      const next = nextQuery(chain.current, lastRendered.current, updates);
+      chain.current = next.chain;
+      router.replace(next.query ? `${pathname}?${next.query}` : pathname, { scroll: false });
     },
     [router, pathname],
   );
   return { get: (key: string) => params.get(key) ?? undefined, set };
+}
+
+/** The query strings asked for and not rendered yet (oldest first), and the query rendered when the first was asked. */
+export type ReplaceChain = { base: string; queries: string[] };
+
+/**
+ * The query a change makes. The router applies a replace later (a transition) and may render the
+ * replaces in between: a change builds on the latest query asked for while the rendered one is the
+ * query before it or one of those asked for since (a tab, a date and a debounced search in quick
+ * succession keep all three); a rendered query that is none of them came from elsewhere (back, a
+ * link), and the change builds on it. A setter kept by an older render (a debounced search) reads
+ * the query as rendered last, too.
+ */
+export function nextQuery(
+  chain: ReplaceChain | null,
+  rendered: string,
+  updates: UrlUpdates | ((latest: URLSearchParams) => UrlUpdates),
+): { query: string; chain: ReplaceChain } {
+  let pending = chain;
+  if (pending) {
+    const done = pending.queries.indexOf(rendered);
+    if (done >= 0) pending = { base: rendered, queries: pending.queries.slice(done + 1) };
+    else if (rendered !== pending.base) pending = null;
+  }
+  const next = new URLSearchParams(pending?.queries.at(-1) ?? rendered);
+  for (const [key, value] of Object.entries(typeof updates === "function" ? updates(new URLSearchParams(next)) : updates)) {
+    if (value === undefined || value === "") next.delete(key);
+    else next.set(key, value);
+  }
+  const query = next.toString();
+  return { query, chain: { base: pending?.base ?? rendered, queries: [...(pending?.queries ?? []), query] } };
 }
 
 /** One query-string value and its setter (a tab, a filter): `useUrlState("status")`. */

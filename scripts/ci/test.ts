@@ -2,8 +2,9 @@
  * `npm run test:ci`: everything `npm test` runs, on PGlite and on PostgreSQL, in one go, with the
  * work that does not touch a database done once:
  *  1. the type check (tsc, the whole project), then the production build (scripts/serve.ts --build,
- *     without Next.js's own second type check); both browser passes reuse that build;
- *  2. two lanes at once, each with its own database, e2e port, DATA_DIR and Playwright output:
+ *     without Next.js's own second type check); both browser passes reuse that build; the PGlite
+ *     Vitest pass, which needs no build, runs beside them from the start;
+ *  2. two lanes, each with its own database, e2e port, DATA_DIR and Playwright output:
  *       pglite:   Vitest (all files), then its share of the browser specs
  *       postgres: the other browser specs, then Vitest on the files that use a database (the PGlite
  *                 pass notes which: tests/setup.ts, RX_TEST_DATABASE_USE)
@@ -90,10 +91,6 @@ async function main(): Promise<number> {
   const vitest = ["npx", "vitest", "run"];
   const playwright = ["npx", "playwright", "test"];
 
-  if ((await run("all", ["npx", "tsc", "--noEmit"], env)) !== 0) return 1;
-  // Type checked just above, whole project: the build's own check of the app would repeat it.
-  if ((await run("all", [process.execPath, "--import", "tsx", "scripts/serve.ts", "--build"], { ...env, BUILD_SKIP_TYPECHECK: "1" })) !== 0) return 1;
-
   const postgres = postgresUrl();
   const useLog = path.join(root, ".data/ci/database-use.tsv");
   mkdirSync(path.dirname(useLog), { recursive: true });
@@ -120,13 +117,19 @@ async function main(): Promise<number> {
   const browser = (lane: "pglite" | "postgres", env: NodeJS.ProcessEnv) =>
     split[lane].length ? run(lane, [...playwright, ...split[lane]], env, (line) => browserLines.push(line)) : Promise.resolve(0);
   try {
-    // Each lane stops at its first failing stage. The PostgreSQL lane's Vitest waits for the PGlite
-    // Vitest, which notes the files that use a database (all files when it noted none).
+    // Vitest needs no build: the PGlite pass starts at once, beside the type check and the build.
+    // Each lane stops at its first failing stage; no browser pass starts without a type-checked
+    // build. The PostgreSQL lane's Vitest waits for the PGlite Vitest, which notes the files that
+    // use a database (all files when it noted none).
     const pgliteVitest = run("pglite", vitest, pgliteEnv);
+    const built = (async () =>
+      (await run("all", ["npx", "tsc", "--noEmit"], env)) === 0 &&
+      // Type checked just above, whole project: the build's own check of the app would repeat it.
+      (await run("all", [process.execPath, "--import", "tsx", "scripts/serve.ts", "--build"], { ...env, BUILD_SKIP_TYPECHECK: "1" })) === 0)();
     const lanes = await Promise.all([
-      pgliteVitest.then(async (status) => status === 0 && (await browser("pglite", pgliteEnv)) === 0),
+      pgliteVitest.then(async (status) => status === 0 && (await built) && (await browser("pglite", pgliteEnv)) === 0),
       (async () => {
-        if ((await browser("postgres", postgresEnv)) !== 0) return false;
+        if (!(await built) || (await browser("postgres", postgresEnv)) !== 0) return false;
         await pgliteVitest;
         return (await run("postgres", [...vitest, ...(filesUsingDatabase(useLog) ?? [])], postgresEnv)) === 0;
       })(),
