@@ -25,7 +25,7 @@ export type DemoFile = {
   shop: { uid: string; identifier: string };
   keys: { management: string; pharmacy: string; public: string };
   catalogue: {
-    otc: { sku_reference: string; pharmacy_sku_uid: string }[];
+    otc: { sku_reference: string; sku_uid: string; pharmacy_sku_uid: string }[];
     rx: { sku_reference: string; sku_uid: string; pharmacy_sku_uid: string; shop_product_uid: string; product_reference: string }[];
   };
   organisation_uid: string;

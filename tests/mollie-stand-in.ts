@@ -5,7 +5,7 @@
  * (GET /v2/profiles/me; https://docs.mollie.com/reference/get-current-profile), errors as
  * application/hal+json {status, title, detail, field?, _links.documentation}
  * (https://docs.mollie.com/reference/handling-errors), 401 for a wrong key, 429 when rate limited,
- * and idempotency (https://docs.mollie.com/reference/api-idempotency): a request repeated with the
+ * (with Retry-After in seconds), and idempotency (https://docs.mollie.com/reference/api-idempotency): a request repeated with the
  * same Idempotency-Key gets the first answer again and changes nothing. It records every request.
  * Used by the Vitest files and by the Playwright spec (importable without the app: node only).
  */
@@ -14,8 +14,11 @@ import type { AddressInfo } from "node:net";
 
 export type RecordedMollieRequest = { method: string; path: string; headers: http.IncomingHttpHeaders; body: string };
 export type StandInRoute = { id: string; paymentId: string; amount: { value: string; currency: string }; description: string; destination: { type: string; organizationId: string } };
-/** What the next POST of a route gets instead of a route: an error status, or "drop" (the route is made, the answer is lost). */
-export type MollieMisbehaviour = 429 | 500 | 503 | "drop";
+/**
+ * What the next POST of a route gets instead of a route: an error status (429 with Retry-After 1,
+ * or the given Retry-After), or "drop" (the route is made, the answer is lost).
+ */
+export type MollieMisbehaviour = 429 | { status: 429; retryAfter: string } | 500 | 503 | "drop";
 
 const HAL = "application/hal+json";
 
@@ -55,7 +58,10 @@ export async function startMollieStandIn(options: { apiKey: string; payments?: s
       const previous = typeof key === "string" ? replies.get(key) : undefined;
       if (previous) return reply(previous.status, previous.body);
       const misbehaviour = misbehaviours.shift();
-      if (misbehaviour === 429) return reply(429, errorBody(429, "Too Many Requests", "You have exceeded the rate limit. Please try again later."), { "retry-after": "1" });
+      if (misbehaviour === 429 || (typeof misbehaviour === "object" && misbehaviour.status === 429)) {
+        const retryAfter = typeof misbehaviour === "object" ? misbehaviour.retryAfter : "1";
+        return reply(429, errorBody(429, "Too Many Requests", "You have exceeded the rate limit. Please try again later."), { "retry-after": retryAfter });
+      }
       if (misbehaviour === 500 || misbehaviour === 503) return reply(misbehaviour, errorBody(misbehaviour, "Internal Server Error", "Something went wrong on our side."));
 
       const paymentId = decodeURIComponent(match[1]);

@@ -90,6 +90,20 @@ export class UnprocessableError extends DomainError {
   }
 }
 
+/**
+ * A service the command depends on (the shop's Shopify store) failed it: it refused the call
+ * (`retryable` false: 502 on REST) or could not be asked (`retryable` true: 503, retry later).
+ * Nothing of the command is left behind.
+ */
+export class UpstreamError extends DomainError {
+  constructor(
+    message: Message,
+    readonly retryable: boolean,
+  ) {
+    super(message, { code: retryable ? "shop_platform_unavailable" : "shop_platform_refused" });
+  }
+}
+
 type Tree<M> = { [field: string]: M[] | Tree<M> };
 
 /**

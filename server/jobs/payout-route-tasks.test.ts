@@ -101,13 +101,38 @@ describe("completion records the intent; the task creates the route", () => {
 });
 
 describe("failures", () => {
-  it("a 429 is retried: the row stays pending with the reason, and the next attempt creates the route", async () => {
+  /** Records the client's waits instead of waiting, so no test depends on the clock. */
+  function recordingWait() {
+    const waits: number[] = [];
+    return { waits, wait: async (ms: number) => void waits.push(ms) };
+  }
+
+  it("a 429 is sent again after its Retry-After, with the same idempotency key, within the attempt", async () => {
     const { rest } = await completedOrder();
-    mollie.misbehave(429);
-    await expect(createPayoutRoute(rest.id)).rejects.toThrow(/HTTP 429: You have exceeded the rate limit/);
+    const { waits, wait } = recordingWait();
+    mollie.misbehave({ status: 429, retryAfter: "2" });
+    expect(await createPayoutRoute(rest.id, { last: false }, wait)).toBe("routed");
+    expect(waits).toEqual([2000]);
+    const posts = mollie.routePosts();
+    expect(posts).toHaveLength(2);
+    expect(posts.map((p) => p.headers["idempotency-key"])).toEqual([rest.id, rest.id]);
+    expect(mollie.routes).toHaveLength(1);
+    expect(await payout(rest.id)).toMatchObject({ providerRouting: "ROUTED", providerError: null, providerAttempts: 1 });
+  });
+
+  it("a 429 that persists past the retries, or asks for a longer wait, is the task's: the row stays pending and the next attempt routes", async () => {
+    const { rest } = await completedOrder();
+    const { waits, wait } = recordingWait();
+    mollie.misbehave(429, 429, 429);
+    await expect(createPayoutRoute(rest.id, { last: false }, wait)).rejects.toThrow(/HTTP 429: You have exceeded the rate limit/);
+    expect(waits).toEqual([1000, 1000]);
     expect(await payout(rest.id)).toMatchObject({ providerRouting: "PENDING", providerError: expect.stringContaining("429"), providerLeaseUntil: null });
-    expect(await createPayoutRoute(rest.id)).toBe("routed");
-    expect(await payout(rest.id)).toMatchObject({ providerRouting: "ROUTED", providerError: null, providerAttempts: 2 });
+
+    mollie.misbehave({ status: 429, retryAfter: "60" });
+    await expect(createPayoutRoute(rest.id, { last: false }, wait)).rejects.toThrow(/HTTP 429/);
+    expect(waits).toEqual([1000, 1000]);
+    expect(await createPayoutRoute(rest.id, { last: false }, wait)).toBe("routed");
+    expect(await payout(rest.id)).toMatchObject({ providerRouting: "ROUTED", providerError: null, providerAttempts: 3 });
   });
 
   it("a 5xx on the task's last attempt fails the row; an admin's Retry queues it again and it is routed", async () => {

@@ -12,7 +12,8 @@ import { SHOPIFY_API_VERSION, shopifyAdminApi, ShopifyApiError } from "@/server/
 import { saveShopifyConnection } from "@/server/domain/shopify/connection";
 import { checkLiveStock } from "@/server/domain/storefront/live-stock";
 import { availableQuantities } from "@/server/domain/storefront/stock";
-import { listTrackingPushProblems, PUSH_TRACKING_TASK, pushTrackingToShopify } from "@/server/domain/shopify/push-tracking";
+import { PUSH_TRACKING_TASK, pushTrackingToShopify } from "@/server/domain/shopify/push-tracking";
+import { listShopifyTaskProblems } from "@/server/domain/shopify/task-problems";
 
 // The stand-in listens on loopback: the existing allowance of the outgoing-request guard.
 useEnv({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" });
@@ -79,7 +80,7 @@ describe("the Admin GraphQL client", () => {
     const { waits, wait } = recordingWait();
     standIn.throttleNext(...Array.from({ length: 4 }, () => ({ kind: "429" as const, retryAfter: "1" })));
     const failure = shopifyAdminApi({ storeUrl: standIn.url, accessToken: TOKEN }, wait).request("query ConnectionTest { shop { name } }");
-    await expect(failure).rejects.toThrow(new ShopifyApiError("Shopify's rate limit was still exceeded after retrying."));
+    await expect(failure).rejects.toThrow(new ShopifyApiError("Shopify's rate limit was still exceeded after retrying.", true));
     expect(waits).toEqual([1000, 1000, 1000]);
   });
 
@@ -188,15 +189,15 @@ describe("the tracking link sent back as a fulfillment", () => {
 
     standIn.throttleNext({ kind: "500" });
     expect(await attemptTask({ id: task.id, attempts: 0 }, TASK_HANDLERS)).toMatchObject({ state: "PENDING", attempted: true });
-    const problems = await listTrackingPushProblems(t.organisation.id);
-    expect(problems).toEqual([expect.objectContaining({ taskId: task.id, shopId: t.shop.id, pharmacyOrderName: pharmacyOrder.name, state: "PENDING", attempts: 1 })]);
+    const problems = await listShopifyTaskProblems(t.organisation.id);
+    expect(problems).toEqual([expect.objectContaining({ taskId: task.id, shopId: t.shop.id, kind: "tracking", subject: pharmacyOrder.name, state: "PENDING", attempts: 1 })]);
     expect(problems[0].lastError).toContain("HTTP 500");
     // Another organisation sees none of it.
-    expect(await listTrackingPushProblems((await createTenant()).organisation.id)).toEqual([]);
+    expect(await listShopifyTaskProblems((await createTenant()).organisation.id)).toEqual([]);
 
     expect(await attemptTask({ id: task.id, attempts: 1 }, TASK_HANDLERS)).toMatchObject({ state: "DONE" });
     expect(standIn.orders.get("6002")!.fulfillments[0].trackingInfo).toEqual([{ url: "https://dpd.de/t/1", company: "DPD" }]);
-    expect(await listTrackingPushProblems(t.organisation.id)).toEqual([]);
+    expect(await listShopifyTaskProblems(t.organisation.id)).toEqual([]);
   });
 
   it("is not written for an order that did not come from Shopify, nor without tracking links", async () => {

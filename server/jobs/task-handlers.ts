@@ -1,5 +1,6 @@
 import { sendQueuedMail } from "@/server/domain/mail/send-mail";
 import { createPayoutRoute } from "@/server/domain/payouts/create-route";
+import { deleteShopifyDraftOrder } from "@/server/domain/shopify/draft-orders";
 import { pushTrackingToShopify } from "@/server/domain/shopify/push-tracking";
 import { sendPrescriptionToPharmacy } from "@/server/domain/prescriptions/send-to-pharmacy";
 import { pushPassUpdate } from "@/server/domain/wallet-passes/push-pass-update";
@@ -50,5 +51,8 @@ export const TASK_HANDLERS: TaskHandlers = {
   },
   "shopify.push_tracking": async (payload) => {
     await pushTrackingToShopify(payload);
+  },
+  "shopify.delete_draft_order": async (payload) => {
+    await deleteShopifyDraftOrder(payload);
   },
 };

@@ -35,6 +35,7 @@ const handlersOf = (handler: TaskHandler): TaskHandlers => ({
   "mail.send": handler,
   "payout.create_route": handler,
   "shopify.push_tracking": handler,
+  "shopify.delete_draft_order": handler,
 });
 
 async function startRunner(handler: TaskHandler, pollMs?: number) {

@@ -37,3 +37,11 @@ export const conflictErrorSchema = z
 export const unprocessableErrorSchema = z
   .union([standardErrorSchema, z.object({ error: fieldErrorsSchema, message: z.string() })])
   .meta({ title: "Unprocessable" });
+
+/**
+ * 502 / 503 of a command that depends on the shop's platform (a Shopify store): refused by it, or it
+ * could not be asked (retry later). A 503 may also be the kit's busy answer ({error} alone).
+ */
+export const upstreamErrorSchema = z
+  .object({ code: z.enum(["shop_platform_refused", "shop_platform_unavailable"]), error: z.string() })
+  .meta({ title: "ShopPlatformError", examples: [{ code: "shop_platform_unavailable", error: "Shopify could not be reached; retry in a moment." }] });

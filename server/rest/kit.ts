@@ -7,6 +7,7 @@ import {
   ConflictError,
   NotFoundError,
   UnprocessableError,
+  UpstreamError,
   ValidationError,
   type FieldErrors,
 } from "@/server/domain/errors";
@@ -153,6 +154,7 @@ function errorReply(error: unknown, family: Family, route: Route | null, request
   if (error instanceof UnprocessableError) {
     return reply(422, error.fields ? { error: error.fields, message: error.message } : { error: error.message });
   }
+  if (error instanceof UpstreamError) return reply(error.retryable ? 503 : 502, { code: error.code, error: error.message });
   if (error instanceof BodyTooLargeError) {
     // Connection: close, so the server closes the connection after the answer instead of reading
     // (and discarding) the rest of the body to keep it alive.

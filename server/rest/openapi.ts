@@ -62,7 +62,8 @@ const STATUS_TEXT: Record<number, string> = {
   422: "Well-formed request with invalid data",
   429: "Rate limit exceeded (HTML page, no Retry-After): wait at least one second and retry",
   500: "Internal server error (a fault of the service, logged)",
-  503: "The service is busy (or, on health, the database is unavailable); retry in a moment",
+  502: "The shop's platform (its Shopify store) refused the call; nothing was kept",
+  503: "The service is busy (or, on health, the database is unavailable; on a reservation or checkout of a Shopify shop, the store could not be reached); retry in a moment",
 };
 
 /**

@@ -2,6 +2,7 @@ import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ValidationError } from "@/server/domain/errors";
 import { openShopifyConnection } from "@/server/domain/shopify/connection";
+import { DELETE_DRAFT_TASK } from "@/server/domain/shopify/draft-orders";
 import { PUSH_TRACKING_TASK } from "@/server/domain/shopify/push-tracking";
 import { adminCallers, as, type AdminCallers } from "@/tests/admin-callers";
 import { createTenant, type Tenant } from "@/tests/fixtures";
@@ -86,11 +87,11 @@ describe("a shop's Shopify connection in the admin tool", () => {
       const code = user ? "FORBIDDEN" : "UNAUTHORIZED";
       expect(await trpcCode(as(user).admin.shops.saveShopify({ shopUid: t.shop.id, storeUrl: standIn.url, accessToken: "a", clientSecret: "b" }))).toBe(code);
       expect(await trpcCode(as(user).admin.shops.testShopify({ shopUid: t.shop.id }))).toBe(code);
-      expect(await trpcCode(as(user).admin.shops.trackingPushProblems())).toBe(code);
+      expect(await trpcCode(as(user).admin.shops.shopifyTaskProblems())).toBe(code);
     }
   });
 
-  it("lists tracking pushes that keep failing, of the organisation's shops only", async () => {
+  it("lists Shopify tasks that keep failing (tracking pushes, draft deletions), of the organisation's shops only", async () => {
     await offerSku(t, { shopVariationId: "variant-1", price: 100 });
     const created = await createTestOrder(t, routedOrderBody(t, `o-${crypto.randomUUID()}`, t.pharmacy.id, [item("variant-1")]));
     const pharmacyOrder = created.pharmacyOrders[0];
@@ -104,10 +105,22 @@ describe("a shop's Shopify connection in the admin tool", () => {
         nextAttemptAt: null,
       },
     });
-    expect(await as(c.admin).admin.shops.trackingPushProblems()).toEqual([
-      { taskUid: expect.any(String), shopUid: t.shop.id, pharmacyOrderName: pharmacyOrder.name, state: "FAILED", attempts: 5, lastError: "Shopify answered HTTP 500.", nextAttemptAt: null },
+    const retryAt = new Date("2030-01-01T00:00:00Z");
+    await t.db.backgroundTask.create({
+      data: {
+        name: DELETE_DRAFT_TASK,
+        payload: { draftOrderId: crypto.randomUUID(), shopId: t.shop.id, shopifyDraftOrderGid: "gid://shopify/DraftOrder/1069920475" },
+        createdAt: new Date(Date.now() + 60_000),
+        attempts: 2,
+        lastError: "Shopify answered HTTP 502.",
+        nextAttemptAt: retryAt,
+      },
+    });
+    expect(await as(c.admin).admin.shops.shopifyTaskProblems()).toEqual([
+      { taskUid: expect.any(String), shopUid: t.shop.id, kind: "draft_deletion", subject: "1069920475", state: "PENDING", attempts: 2, lastError: "Shopify answered HTTP 502.", nextAttemptAt: retryAt.getTime() / 1000 },
+      { taskUid: expect.any(String), shopUid: t.shop.id, kind: "tracking", subject: pharmacyOrder.name, state: "FAILED", attempts: 5, lastError: "Shopify answered HTTP 500.", nextAttemptAt: null },
     ]);
     const otherAdmin = (await adminCallers(other)).admin;
-    expect(await as(otherAdmin).admin.shops.trackingPushProblems()).toEqual([]);
+    expect(await as(otherAdmin).admin.shops.shopifyTaskProblems()).toEqual([]);
   });
 });

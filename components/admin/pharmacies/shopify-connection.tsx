@@ -17,8 +17,8 @@ type Connection = { storeUrl: string; accessTokenHint: string; clientSecretHint:
 /**
  * A shop's Shopify connection (docs/spec-gaps.md#issue-25-shopify): the store, the custom app's
  * secrets (shown only as their last four characters; a blank field keeps the stored one), the
- * webhook address to enter in Shopify, "Test connection", and tracking links that keep failing to
- * reach the shop's orders.
+ * webhook address to enter in Shopify, "Test connection", and the Shopify tasks that keep failing
+ * (tracking links not yet on the shop's orders, abandoned draft orders not yet deleted).
  */
 export function ShopifyConnection({ shop }: { shop: { uid: string; displayName: string; shopify: Connection | null } }) {
   const t = useTranslations("admin.shopify");
@@ -74,7 +74,7 @@ export function ShopifyConnection({ shop }: { shop: { uid: string; displayName: 
           />
         </>
       )}
-      <PushProblems shopUid={shop.uid} />
+      <TaskProblems shopUid={shop.uid} />
     </section>
   );
 }
@@ -115,12 +115,12 @@ function ConnectionForm({ shopUid, connection, onDone }: { shopUid: string; conn
   );
 }
 
-/** Tracking links of this shop's orders that failed to reach Shopify (retrying, or given up). */
-function PushProblems({ shopUid }: { shopUid: string }) {
+/** This shop's Shopify tasks that failed (retrying, or given up): tracking links, draft order deletions. */
+function TaskProblems({ shopUid }: { shopUid: string }) {
   const t = useTranslations("admin.shopify");
   const format = useFormat();
   const trpc = useTRPC();
-  const problems = useQuery(trpc.admin.shops.trackingPushProblems.queryOptions());
+  const problems = useQuery(trpc.admin.shops.shopifyTaskProblems.queryOptions());
   const mine = (problems.data ?? []).filter((p) => p.shopUid === shopUid);
   if (problems.error) return <ErrorState message={t("problemsFailed")} />;
   if (mine.length === 0) return null;
@@ -135,7 +135,11 @@ function PushProblems({ shopUid }: { shopUid: string }) {
           rowKey={(p) => p.taskUid}
           rowClassName={() => "align-top"}
           columns={[
-            { header: t("pharmacyOrder"), key: true, cell: (p) => <span className="font-mono text-xs">{p.pharmacyOrderName}</span> },
+            {
+              header: t("task"),
+              key: true,
+              cell: (p) => (p.kind === "tracking" ? t("trackingTask", { name: p.subject }) : t("draftDeletionTask", { id: p.subject })),
+            },
             {
               header: t("state"),
               cell: (p) => (p.state === "FAILED" ? t("gaveUp", { attempts: p.attempts }) : t("retrying", { attempts: p.attempts, at: format.dateTime(p.nextAttemptAt) })),

@@ -1,10 +1,14 @@
+import { z } from "zod";
 import { createPrescriptionCheckout } from "@/server/domain/checkouts/create-prescription-checkout";
 import { createTreatmentCheckout } from "@/server/domain/checkouts/create-treatment-checkout";
 import { route } from "@/server/rest/kit";
 import { reply } from "@/server/rest/responses";
-import { conflictErrorSchema, unprocessableErrorSchema } from "@/server/rest/error-schemas";
+import { conflictErrorSchema, standardErrorSchema, unprocessableErrorSchema, upstreamErrorSchema } from "@/server/rest/error-schemas";
 import { checkoutSchema, presentCheckout } from "./checkout.presenters";
 import { prescriptionCheckoutSchema, toPrescriptionCheckoutInput, toTreatmentCheckoutInput, treatmentCheckoutSchema } from "./checkouts.schemas";
+
+/** A Shopify shop's checkout is a Shopify draft order: refused by Shopify (502) or Shopify unreachable (503). */
+const SHOP_PLATFORM_ERRORS = { 502: upstreamErrorSchema, 503: z.union([upstreamErrorSchema, standardErrorSchema]) };
 
 const COMMON_EXAMPLE = {
   shop_customer_id: "customer-42",
@@ -28,7 +32,7 @@ export const checkoutRoutes = [
         lines: [{ sku_uid: "3c1e5a2b-7d4f-4e8a-9b6c-1d2e3f4a5b6c", quantity: 1, prescription_id: "rx-1" }],
       },
     },
-    responses: { 201: checkoutSchema, 409: conflictErrorSchema, 422: unprocessableErrorSchema },
+    responses: { 201: checkoutSchema, 409: conflictErrorSchema, 422: unprocessableErrorSchema, ...SHOP_PLATFORM_ERRORS },
     async handle({ principal, params, body }) {
       const checkout = await createPrescriptionCheckout(principal.organisationId, toPrescriptionCheckoutInput(params.shop_identifier, body));
       return reply(201, presentCheckout(checkout));
@@ -49,7 +53,7 @@ export const checkoutRoutes = [
         lines: [{ sku_uid: "3c1e5a2b-7d4f-4e8a-9b6c-1d2e3f4a5b6c", quantity: 1 }],
       },
     },
-    responses: { 201: checkoutSchema, 409: conflictErrorSchema },
+    responses: { 201: checkoutSchema, 409: conflictErrorSchema, ...SHOP_PLATFORM_ERRORS },
     async handle({ principal, params, body }) {
       const checkout = await createTreatmentCheckout(principal.organisationId, toTreatmentCheckoutInput(params.shop_identifier, body));
       return reply(201, presentCheckout(checkout));

@@ -37,7 +37,7 @@ export const liveStockSchema = z.object({
 });
 
 export const reservationSchema = z.object({
-  draft_order_id: z.string().describe("Pass it to the prescription checkout as reserved_draft_order_id"),
+  draft_order_id: z.string().describe("Pass it to the prescription checkout as reserved_draft_order_id; for a shop connected to Shopify, the Shopify draft order's legacy id"),
   status: statusField(["reserved"]),
   expires_at: unixField(),
   line_items: z.array(z.object({ sku_uid: z.string(), quantity: z.number().int(), price: minorUnitsField().nullable(), currency: z.literal("EUR") })),
@@ -100,7 +100,7 @@ export function presentLiveStock(entry: LiveStockEntry): z.infer<typeof liveStoc
 /** draft_order_id is the legacy (numeric) id, as a string: integrators pass it back as reserved_draft_order_id (G26). */
 export function presentReservation(reservation: Reservation): z.infer<typeof reservationSchema> {
   return {
-    draft_order_id: reservation.legacyId.toString(),
+    draft_order_id: reservation.draftOrderId,
     status: reservation.status,
     expires_at: unix(reservation.holdExpiresAt),
     line_items: reservation.lines.map((line) => ({

@@ -3,6 +3,7 @@ import { checkLiveStock } from "@/server/domain/storefront/live-stock";
 import { prescriptionOrderStatuses } from "@/server/domain/storefront/order-status";
 import { listStorefrontProducts } from "@/server/domain/storefront/products";
 import { reserveStock } from "@/server/domain/storefront/reserve";
+import { standardErrorSchema, upstreamErrorSchema } from "@/server/rest/error-schemas";
 import { route } from "@/server/rest/kit";
 import { reply } from "@/server/rest/responses";
 import { paginated, paginatedSchema } from "@/server/wire/format";
@@ -57,11 +58,12 @@ export const storefrontRoutes = [
   route({
     method: "POST",
     path: "/products/:shop_identifier/reservation",
-    summary: "Reserve quantities in a draft order for 15 minutes (all or nothing; 409 when the stock cannot cover a line)",
+    summary:
+      "Reserve quantities in a draft order for 15 minutes (all or nothing; 409 when the stock cannot cover a line); a Shopify shop's reservation is also a Shopify draft order (502/503 when Shopify refuses or cannot be reached)",
     permission: "create_prescription_checkout",
     body: stockItemsBody,
     examples: { body: STOCK_ITEMS_EXAMPLE },
-    responses: { 201: reservationSchema, 409: insufficientStockSchema },
+    responses: { 201: reservationSchema, 409: insufficientStockSchema, 502: upstreamErrorSchema, 503: z.union([upstreamErrorSchema, standardErrorSchema]) },
     async handle({ principal, params, body }) {
       return reply(201, presentReservation(await reserveStock(principal.organisationId, params.shop_identifier, toStockRequests(body))));
     },

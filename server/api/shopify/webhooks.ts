@@ -6,7 +6,8 @@ import { PAGE_BODY_MAX_BYTES } from "@/server/http/body-limits";
  * to (docs/spec-gaps.md#issue-25-shopify). Outside the spec's REST families: Shopify signs with the
  * app's client secret, not one of our API keys. Answers 200 once the order is taken (or known, or
  * not one to take), 401 for a wrong signature, 404 for an unknown or unconnected shop, 413 for a
- * body over the page cap.
+ * body over the page cap, 503 when an order of our own checkout could not be confirmed with Shopify
+ * (Shopify retries a delivery that did not answer 2xx).
  */
 const text = (status: number, body: string) => new Response(body, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
 
@@ -27,5 +28,7 @@ export async function handleShopifyWebhook(request: Request, shopUid: string): P
       return text(401, "Invalid HMAC signature");
     case "accepted":
       return Response.json({ result: outcome.result });
+    case "unavailable":
+      return text(503, "Shopify could not be asked; send again later");
   }
 }

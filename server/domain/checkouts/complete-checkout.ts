@@ -1,8 +1,9 @@
 import { errorText } from "@/i18n/error-text";
-import { database } from "@/server/db/client";
+import { database, type Tx } from "@/server/db/client";
 import { ConflictError, NotFoundError } from "@/server/domain/errors";
 import { createOrder } from "@/server/domain/orders/create-order";
 import type { Address, OrderIntake } from "@/server/domain/orders/intake";
+import { publicDraftOrderId } from "@/server/domain/storefront/draft-order-id";
 import { readVerified } from "@/server/storage/prescription-files";
 import { draftIdOfToken } from "./queries";
 import { CHECKOUT_CURRENCY, isCheckoutExpired, type CheckoutAddress, type CheckoutRequest } from "./checkout-request";
@@ -11,19 +12,29 @@ export type CompletedCheckout = { orderId: string; alreadyCompleted: boolean };
 
 const checkoutClosed = () => new ConflictError(errorText("checkouts.closed"), { code: "checkout_closed" });
 
-/** The order's external_id: the caller's external_order_id, else one derived from the draft. */
-export const checkoutOrderExternalId = (draft: { legacyId: bigint }, request: CheckoutRequest) =>
-  request.externalOrderId ?? `checkout-${draft.legacyId}`;
+/** The order's external_id: the caller's external_order_id, else checkout-{draft_order_id} (the id the checkout answered with). */
+export const checkoutOrderExternalId = (draft: { legacyId: bigint; shopifyDraftOrderGid: string | null }, request: CheckoutRequest) =>
+  request.externalOrderId ?? `checkout-${publicDraftOrderId(draft)}`;
+
+export type CompletionOptions = {
+  /**
+   * The patient paid on the shop platform (Shopify made an order of the draft): the checkout's
+   * expires_at, which bounds the hosted page's confirmation, does not refuse a payment taken.
+   */
+  paidOnPlatform?: boolean;
+  /** Runs in the order's transaction (the Shopify order's link to the order). */
+  onOrder?: (tx: Tx, orderId: string) => Promise<void>;
+};
 
 /**
  * Completes an open checkout: the order is made through order intake (createOrder: references,
  * inline prescriptions validated again, routing, webhooks), and the draft is marked completed with
  * its order in the order's own transaction. Exactly once: of two confirmations at once, one makes
  * the order and the other finds it (the order's external_id is unique and the draft changes only
- * from open), so both answer with the same order. The built-in connector's page calls it; a
- * platform connector would call it from the platform's order webhook.
+ * from open), so both answer with the same order. The built-in connector's page calls it; the
+ * Shopify order webhook calls it for an order Shopify made of the checkout's draft.
  */
-export async function completeCheckout(draftOrderId: string): Promise<CompletedCheckout> {
+export async function completeCheckout(draftOrderId: string, options: CompletionOptions = {}): Promise<CompletedCheckout> {
   const db = await database();
   const draft = await db.draftOrder.findUnique({
     where: { id: draftOrderId },
@@ -37,7 +48,7 @@ export async function completeCheckout(draftOrderId: string): Promise<CompletedC
   if (draft.status === "completed" && draft.orderId) return { orderId: draft.orderId, alreadyCompleted: true };
   const request = draft.request as CheckoutRequest;
   if (draft.status !== "open") throw checkoutClosed();
-  if (isCheckoutExpired(request)) throw new ConflictError(errorText("checkouts.expired"), { code: "checkout_expired" });
+  if (!options.paidOnPlatform && isCheckoutExpired(request)) throw new ConflictError(errorText("checkouts.expired"), { code: "checkout_expired" });
 
   const shopSkus = await db.shopSku.findMany({
     where: { id: { in: draft.lines.flatMap((l) => (l.shopSkuId ? [l.shopSkuId] : [])) } },
@@ -57,7 +68,7 @@ export async function completeCheckout(draftOrderId: string): Promise<CompletedC
     additionalDetails: {
       prepaid: String(request.prepaid),
       checkout: {
-        draft_order_id: draft.legacyId.toString(),
+        draft_order_id: publicDraftOrderId(draft),
         checkout_type: request.checkoutType,
         transaction: request.transaction ? { transaction_id: request.transaction.transactionId, transaction_amount: request.transaction.transactionAmount } : null,
         patient_data: {
@@ -98,6 +109,7 @@ export async function completeCheckout(draftOrderId: string): Promise<CompletedC
         UPDATE "DraftOrder" SET "status" = 'completed', "orderId" = ${orderId}, "completedAt" = now(), "updatedAt" = now()
          WHERE "id" = ${draft.id} AND "status" = 'open'`;
       if (changed !== 1) throw checkoutClosed();
+      await options.onOrder?.(tx, orderId);
     });
     return { orderId, alreadyCompleted: false };
   } catch (error) {

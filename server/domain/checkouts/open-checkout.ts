@@ -3,16 +3,19 @@ import { database, type Db, type Tx } from "@/server/db/client";
 import { ConflictError, FieldErrorCollector, NotFoundError } from "@/server/domain/errors";
 import type { ValidatedPdf } from "@/server/domain/orders/inline-prescriptions";
 import { findOrCreateShopCustomer } from "@/server/domain/patients/shop-customers";
+import { draftOrderIdForms, publicDraftOrderId } from "@/server/domain/storefront/draft-order-id";
 import { prescriptionStorage } from "@/server/storage/prescription-files";
 import { CHECKOUT_LIFETIME_SECONDS, type CheckoutInput, type CheckoutRequest } from "./checkout-request";
+import type { OpenedCheckout, PublishedCheckout } from "./connector";
 import { checkoutConnectorFor } from "./registry";
 
 /** A checkout line resolved to the shop's catalogue. */
-export type ShopLine = { skuId: string; shopSkuId: string; unitPrice: number; prescriptionRequired: boolean };
+export type ShopLine = { skuId: string; shopSkuId: string; unitPrice: number; prescriptionRequired: boolean; shopVariationId: string | null };
 
 export type OpenedCheckoutResult = {
   draftOrderId: string;
-  legacyId: string;
+  /** The id the answer names (storefront/draft-order-id.ts): the Shopify draft's legacy id for a connected shop, else ours. */
+  publicDraftOrderId: string;
   checkoutType: CheckoutRequest["checkoutType"];
   checkoutUrl: string | null;
   expiresAt: number;
@@ -40,21 +43,26 @@ const DRAFT_STATUS = { reserved: "reserved", open: "open" } as const;
  * one transaction the reservation consumed (locked; it must be the shop's, live and unused), the
  * patient found or created for the shop customer, the draft written with its lines and its
  * prescriptions' PDFs (stored last, once nothing can refuse the checkout), and the connector's
- * checkout. Refused: nothing written.
+ * checkout. Refused: nothing written. A connector that publishes over the network (Shopify) does
+ * so after the commit, so no lock waits for it; when it fails, it leaves the checkout failed.
  */
 export async function openCheckout(organisationId: string, input: CheckoutInput, spec: CheckoutKind): Promise<OpenedCheckoutResult> {
   const db = await database();
   const shop = await db.shop.findFirst({ where: { organisationId, identifier: input.shopIdentifier }, select: { id: true } });
   if (!shop) throw new NotFoundError();
+  const connector = await checkoutConnectorFor(shop.id);
 
   const errors = new FieldErrorCollector();
   const lines = await shopLines(db, shop.id, input.lines);
   input.lines.forEach((line, i) => {
     const resolved = lines[i];
-    if (!resolved) errors.add(["lines", i, "sku_uid"], "No SKU with this uid in the shop.");
-    else spec.checkLine?.(line, resolved, i, errors);
+    if (!resolved) return errors.add(["lines", i, "sku_uid"], "No SKU with this uid in the shop.");
+    spec.checkLine?.(line, resolved, i, errors);
+    const problem = connector.lineProblem?.(resolved);
+    if (problem) errors.add(["lines", i, "sku_uid"], problem);
   });
-  if (input.reservedDraftOrderId !== undefined && !/^\d{1,18}$/.test(input.reservedDraftOrderId)) {
+  // Ours are up to 18 digits; Shopify's legacy ids (a connected shop's) up to 20.
+  if (input.reservedDraftOrderId !== undefined && !/^\d{1,20}$/.test(input.reservedDraftOrderId)) {
     errors.add(["reserved_draft_order_id"], "No reservation with this id in the shop.");
   }
   errors.throwIfAny();
@@ -63,7 +71,7 @@ export async function openCheckout(organisationId: string, input: CheckoutInput,
   const prescriptions = await spec.validatePrescriptions?.(db);
 
   const draftId = input.reservedDraftOrderId ? null : randomUUID();
-  return db.$transaction(
+  const opened = await db.$transaction(
     async (tx) => {
       const reservation = input.reservedDraftOrderId ? await consumeReservation(tx, organisationId, shop.id, input.reservedDraftOrderId) : null;
       const id = reservation?.id ?? draftId!;
@@ -103,9 +111,10 @@ export async function openCheckout(organisationId: string, input: CheckoutInput,
         shopCustomerId: request.shopCustomerId,
         request,
       };
+      const select = { id: true, legacyId: true, shopifyDraftOrderGid: true } as const;
       const written = reservation
-        ? await tx.draftOrder.update({ where: { id }, data: { ...draft, lines: { deleteMany: {} } }, select: { id: true, legacyId: true } })
-        : await tx.draftOrder.create({ data: { id, organisationId, shopId: shop.id, ...draft }, select: { id: true, legacyId: true } });
+        ? await tx.draftOrder.update({ where: { id }, data: { ...draft, lines: { deleteMany: {} } }, select })
+        : await tx.draftOrder.create({ data: { id, organisationId, shopId: shop.id, ...draft }, select });
       await tx.draftOrderLine.createMany({
         data: input.lines.map((line, i) => ({
           draftOrderId: id,
@@ -119,23 +128,25 @@ export async function openCheckout(organisationId: string, input: CheckoutInput,
       });
       await storeDraftPrescriptions(tx, id, prescriptions);
 
-      const published = await checkoutConnectorFor(shop).createCheckout(tx, {
+      const checkout: OpenedCheckout = {
         draftOrderId: id,
         legacyId: written.legacyId,
         shopId: shop.id,
         checkoutType: input.checkoutType,
         prepaid: input.prepaid,
-      });
-      return {
-        draftOrderId: id,
-        legacyId: written.legacyId.toString(),
-        checkoutType: input.checkoutType,
-        checkoutUrl: published.checkoutUrl,
-        expiresAt: request.expiresAt,
       };
+      return { checkout, published: await connector.createCheckout(tx, checkout), written, expiresAt: request.expiresAt };
     },
     { timeout: 30_000, maxWait: 30_000 },
   );
+  const published: PublishedCheckout = connector.publishCheckout ? await connector.publishCheckout(opened.checkout) : opened.published;
+  return {
+    draftOrderId: opened.checkout.draftOrderId,
+    publicDraftOrderId: published.draftOrderId ?? publicDraftOrderId(opened.written),
+    checkoutType: input.checkoutType,
+    checkoutUrl: published.checkoutUrl,
+    expiresAt: opened.expiresAt,
+  };
 }
 
 /**
@@ -145,7 +156,7 @@ export async function openCheckout(organisationId: string, input: CheckoutInput,
 async function shopLines(db: Db, shopId: string, lines: CheckoutInput["lines"]): Promise<(ShopLine | null)[]> {
   const skuIds = [...new Set(lines.map((l) => l.skuUid))];
   const rows = await db.$queryRaw<ShopLine[]>`
-    SELECT DISTINCT ON (s."id") s."id" AS "skuId", ss."id" AS "shopSkuId", ss."price" AS "unitPrice", p."prescriptionRequired"
+    SELECT DISTINCT ON (s."id") s."id" AS "skuId", ss."id" AS "shopSkuId", ss."price" AS "unitPrice", p."prescriptionRequired", ss."shopVariationId"
       FROM "ShopSku" ss
       JOIN "Sku" s ON s."id" = ss."skuId"
       JOIN "Product" p ON p."id" = s."productId"
@@ -165,15 +176,15 @@ async function shopLines(db: Db, shopId: string, lines: CheckoutInput["lines"]):
 async function assertExternalOrderIdFree(db: Db, organisationId: string, externalOrderId: string): Promise<void> {
   const order = await db.order.findUnique({ where: { organisationId_externalId: { organisationId, externalId: externalOrderId } }, select: { id: true } });
   if (order) throw new ConflictError("Order already exists", { code: "order_already_exists", details: { order_uid: order.id } });
-  const [draft] = await db.$queryRaw<{ legacyId: bigint }[]>`
-    SELECT "legacyId" FROM "DraftOrder"
+  const [draft] = await db.$queryRaw<{ legacyId: bigint; shopifyDraftOrderGid: string | null }[]>`
+    SELECT "legacyId", "shopifyDraftOrderGid" FROM "DraftOrder"
      WHERE "organisationId" = ${organisationId} AND "kind" <> 'RESERVATION' AND "status" IN ('open', 'completed')
        AND "request"->>'externalOrderId' = ${externalOrderId}
      LIMIT 1`;
   if (draft) {
     throw new ConflictError("A checkout with this external_order_id already exists", {
       code: "checkout_already_exists",
-      details: { draft_order_id: draft.legacyId.toString() },
+      details: { draft_order_id: publicDraftOrderId(draft) },
     });
   }
 }
@@ -181,15 +192,23 @@ async function assertExternalOrderIdFree(db: Db, organisationId: string, externa
 /**
  * The reservation a checkout consumes (G26: "that draft is updated instead of creating a new
  * checkout"), locked for the rest of the transaction so that of concurrent checkouts naming it one
- * wins and the others find it used. Unknown, another organisation's or another shop's: 400 on the
- * field (like any unknown reference in a body); used or expired: 409.
+ * wins and the others find it used. Named by the id the reservation answered with (Shopify's legacy
+ * id when it has a Shopify draft, else ours; draft-order-id.ts), among the shop's drafts. Unknown,
+ * another organisation's or another shop's: 400 on the field (like any unknown reference in a
+ * body); used or expired: 409.
  */
-async function consumeReservation(tx: Tx, organisationId: string, shopId: string, legacyId: string): Promise<{ id: string }> {
-  const [row] = await tx.$queryRaw<{ id: string; organisationId: string; shopId: string; kind: string; status: string; live: boolean }[]>`
-    SELECT "id", "organisationId", "shopId", "kind"::text AS "kind", "status",
+async function consumeReservation(tx: Tx, organisationId: string, shopId: string, publicId: string): Promise<{ id: string }> {
+  const forms = draftOrderIdForms(publicId);
+  const [row] = await tx.$queryRaw<{ id: string; kind: string; status: string; live: boolean }[]>`
+    SELECT "id", "kind"::text AS "kind", "status",
            coalesce("holdExpiresAt" > now()::timestamptz(3), false) AS "live"
-      FROM "DraftOrder" WHERE "legacyId" = ${BigInt(legacyId)} FOR UPDATE`;
-  if (!row || row.organisationId !== organisationId || row.shopId !== shopId) {
+      FROM "DraftOrder"
+     WHERE "organisationId" = ${organisationId} AND "shopId" = ${shopId}
+       AND ("shopifyDraftOrderGid" = ${forms.shopifyDraftOrderGid} OR ("shopifyDraftOrderGid" IS NULL AND "legacyId" = ${forms.legacyId}::bigint))
+     ORDER BY ("shopifyDraftOrderGid" IS NULL)
+     LIMIT 1
+       FOR UPDATE`;
+  if (!row) {
     const errors = new FieldErrorCollector();
     errors.add(["reserved_draft_order_id"], "No reservation with this id in the shop.");
     errors.throwIfAny();

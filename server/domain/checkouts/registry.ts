@@ -1,10 +1,12 @@
+import { isShopifyConnected } from "@/server/domain/shopify/connection";
 import { builtInCheckoutConnector } from "./built-in-connector";
 import type { CheckoutConnector } from "./connector";
+import { shopifyCheckoutConnector } from "./shopify-connector";
 
 /**
- * The connector of a shop's checkouts. Every shop uses the built-in one today: a shop has no
- * platform setting yet (a Shopify connector would be chosen here from such a setting).
+ * The connector of a shop's checkouts: Shopify's when the shop is connected to its Shopify store
+ * (docs/spec-gaps.md#issue-25-shopify), else the built-in one (the sandbox default).
  */
-export function checkoutConnectorFor(_shop: { id: string }): CheckoutConnector {
-  return builtInCheckoutConnector;
+export async function checkoutConnectorFor(shopId: string): Promise<CheckoutConnector> {
+  return (await isShopifyConnected(shopId)) ? shopifyCheckoutConnector : builtInCheckoutConnector;
 }

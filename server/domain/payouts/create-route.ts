@@ -6,11 +6,12 @@ import { ConflictError, NotFoundError } from "@/server/domain/errors";
 import { PHARMACY_ORDER_STATUS } from "@/server/domain/pharmacy-orders/statuses";
 import { enqueueTask } from "@/server/domain/tasks/enqueue";
 import { log } from "@/server/log";
-import { createMollieRoute, MollieCallError, mollieAmount } from "./mollie-api";
+import type { Wait } from "@/server/http/retry-after";
+import { createMollieRoute, MOLLIE_CALL_MAX_MS, MollieCallError, mollieAmount } from "./mollie-api";
 import { paymentConnectionOf } from "./payment-connection";
 
-/** While a task holds a payout its request to Mollie runs (bounded well within this by mollie-api.ts). */
-const LEASE_MS = 60_000;
+/** While a task holds a payout its request to Mollie runs (with its rate-limit retries, bounded by MOLLIE_CALL_MAX_MS). */
+const LEASE_MS = MOLLIE_CALL_MAX_MS + 30_000;
 
 export type RouteOutcome = "routed" | "failed" | "skipped" | "not_pending";
 
@@ -36,7 +37,7 @@ export function molliePaymentIdOf(additionalDetails: unknown): string | null {
  * thrown, so the task runner retries with its backoff, and after the last attempt the row is failed.
  * A failed row shows its reason in the admin tool, which can retry it (retryPayoutRoute).
  */
-export async function createPayoutRoute(payoutId: string, attempt: { last: boolean } = { last: false }): Promise<RouteOutcome> {
+export async function createPayoutRoute(payoutId: string, attempt: { last: boolean } = { last: false }, wait?: Wait): Promise<RouteOutcome> {
   const db = await database();
   const [claimed] = await db.$queryRaw<{ pharmacyOrderId: string; receiverPharmacyId: string; amount: number; currency: string; componentType: string }[]>`
     UPDATE "Payout"
@@ -90,6 +91,7 @@ export async function createPayoutRoute(payoutId: string, attempt: { last: boole
         destination: { type: "organization", organizationId: receiver.mollieOrganizationId! },
       },
       payoutId,
+      wait,
     );
     await finish({ providerRouting: "ROUTED", providerRouteId: routeId, providerError: null });
     return "routed";

@@ -1,5 +1,6 @@
 import { MollieApiError, type Route, type RouteCreateParams } from "@mollie/api-client";
 import { guardedRequest, readCapped } from "@/server/http/guarded-client";
+import { realWait, retryAfterMs, type Wait } from "@/server/http/retry-after";
 import { BlockedTargetError } from "@/server/http/target-guard";
 
 /**
@@ -15,12 +16,19 @@ import { BlockedTargetError } from "@/server/http/target-guard";
  * option), refuses http: endpoints and trusts only the CA bundle it ships, and retries 5xx answers
  * with sleeps inside the call (docs/spec-gaps.md#issue-25-split-payouts). So the requests go
  * through the one guarded client (server/http/guarded-client.ts), and retries are the task
- * runner's, with the same idempotency key every time.
+ * runner's, with the same idempotency key every time. The one retry inside a call is Mollie's own
+ * request to wait: a 429 is sent again after its Retry-After (as Shopify's client does,
+ * server/domain/shopify/admin-api.ts), at most MAX_RATE_LIMIT_RETRIES times and only for a wait of
+ * at most MAX_RETRY_WAIT_MS; a longer one, or a 429 after the retries, is the task runner's.
  */
 export const MOLLIE_API_ENDPOINT = "https://api.mollie.com/v2/";
 const TIMEOUT_MS = 15_000;
 const USER_AGENT = "rx-fulfilment-payouts/1";
 const MAX_RESPONSE_BYTES = 256 * 1024;
+const MAX_RATE_LIMIT_RETRIES = 2;
+const MAX_RETRY_WAIT_MS = 10_000;
+/** The longest a call can take: every request timing out, and the longest waits between them (create-route.ts leases a payout for longer). */
+export const MOLLIE_CALL_MAX_MS = (MAX_RATE_LIMIT_RETRIES + 1) * TIMEOUT_MS + MAX_RATE_LIMIT_RETRIES * MAX_RETRY_WAIT_MS;
 
 export type MollieConnection = { apiEndpoint: string; apiKey: string };
 
@@ -42,7 +50,23 @@ function endpointUrl(connection: MollieConnection, path: string): URL {
   return new URL(path, base);
 }
 
-async function call(connection: MollieConnection, method: "GET" | "POST", path: string, options: { body?: unknown; idempotencyKey?: string } = {}) {
+type CallOptions = { body?: unknown; idempotencyKey?: string; wait?: Wait };
+
+async function call(connection: MollieConnection, method: "GET" | "POST", path: string, options: CallOptions = {}) {
+  for (let retry = 0; ; retry++) {
+    const answer = await send(connection, method, path, options);
+    const waitMs = answer.status === 429 ? retryAfterMs(answer.retryAfter) : null;
+    if (waitMs !== null && retry < MAX_RATE_LIMIT_RETRIES && waitMs <= MAX_RETRY_WAIT_MS) {
+      await (options.wait ?? realWait)(waitMs);
+      continue;
+    }
+    return judge(answer, options.idempotencyKey);
+  }
+}
+
+type Answer = { status: number; retryAfter: string | undefined; text: string };
+
+async function send(connection: MollieConnection, method: "GET" | "POST", path: string, options: CallOptions): Promise<Answer> {
   let response: Awaited<ReturnType<typeof guardedRequest>>;
   try {
     response = await guardedRequest(endpointUrl(connection, path), {
@@ -63,19 +87,25 @@ async function call(connection: MollieConnection, method: "GET" | "POST", path: 
   }
   const text = await readCapped(response.body, Number(response.headers["content-length"] ?? 0), MAX_RESPONSE_BYTES);
   if (text === null) throw new MollieCallError("Mollie's answer was too large.", true, response.statusCode);
+  const retryAfter = response.headers["retry-after"];
+  return { status: response.statusCode, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, text };
+}
+
+/** An answer as its data, or the MollieCallError it says. */
+function judge({ status, text }: Answer, idempotencyKey: string | undefined): unknown {
   let json: unknown = null;
   try {
     json = text ? JSON.parse(text) : null;
   } catch {
     // Not JSON: judged by its status below.
   }
-  if (response.statusCode >= 200 && response.statusCode < 300) return json;
-  const retryable = response.statusCode === 429 || response.statusCode >= 500;
+  if (status >= 200 && status < 300) return json;
+  const retryable = status === 429 || status >= 500;
   if (json && typeof json === "object") {
-    const apiError = MollieApiError.createFromResponse(json, options.idempotencyKey);
-    throw new MollieCallError(`Mollie answered HTTP ${response.statusCode}: ${apiError.message}${apiError.field ? ` (${apiError.field})` : ""}`, retryable, response.statusCode);
+    const apiError = MollieApiError.createFromResponse(json, idempotencyKey);
+    throw new MollieCallError(`Mollie answered HTTP ${status}: ${apiError.message}${apiError.field ? ` (${apiError.field})` : ""}`, retryable, status);
   }
-  throw new MollieCallError(`Mollie answered HTTP ${response.statusCode}.`, retryable, response.statusCode);
+  throw new MollieCallError(`Mollie answered HTTP ${status}.`, retryable, status);
 }
 
 /** A failure without an answer: the guard's refusal (never retried), else a timeout or connection error (retried). */
@@ -99,8 +129,8 @@ export function mollieAmount(minorUnits: number, currency: string): { value: str
  * Creates a delayed route of `paymentId` and returns its id (crt_…). The idempotency key makes a
  * repeat of the same call (after a lost answer) return the first route instead of a second one.
  */
-export async function createMollieRoute(connection: MollieConnection, paymentId: string, body: RouteBody, idempotencyKey: string): Promise<string> {
-  const answer = (await call(connection, "POST", `payments/${encodeURIComponent(paymentId)}/routes`, { body, idempotencyKey })) as Partial<Route> | null;
+export async function createMollieRoute(connection: MollieConnection, paymentId: string, body: RouteBody, idempotencyKey: string, wait?: Wait): Promise<string> {
+  const answer = (await call(connection, "POST", `payments/${encodeURIComponent(paymentId)}/routes`, { body, idempotencyKey, wait })) as Partial<Route> | null;
   const id = answer?.id;
   if (typeof id !== "string" || !id.startsWith("crt_")) throw new MollieCallError("Mollie's answer carried no route id.", true, null);
   return id;

@@ -1,5 +1,6 @@
 import { createAdminApiClient } from "@shopify/admin-api-client";
 import { guardedRequest } from "@/server/http/guarded-client";
+import { realWait, retryAfterMs, type Wait } from "@/server/http/retry-after";
 
 /**
  * Shopify's Admin GraphQL API through Shopify's own client (@shopify/admin-api-client), at one
@@ -23,13 +24,19 @@ const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 
 export type ShopifyCredentials = { storeUrl: string; accessToken: string };
 
-/** How the client waits before a retry (tests pass one that records the wait and returns at once). */
-export type Wait = (ms: number) => Promise<void>;
-const realWait: Wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A failed call: the message is safe to show an admin (never the token or the URL's secrets). */
+/**
+ * A failed call: the message is safe to show an admin (never the token or the URL's secrets).
+ * `retryable`: the same call may succeed later (no answer, the rate limit, a 5xx); otherwise Shopify
+ * refused it (a token, scope or store problem, a GraphQL or user error) and will refuse it again.
+ */
 export class ShopifyApiError extends Error {
   override name = "ShopifyApiError";
+  constructor(
+    message: string,
+    readonly retryable = false,
+  ) {
+    super(message);
+  }
 }
 
 type GraphQLError = { message?: string; extensions?: { code?: string } };
@@ -42,12 +49,6 @@ export function throttledWaitMs(cost: QueryCost | undefined): number {
   const rate = cost?.throttleStatus?.restoreRate ?? 0;
   if (rate <= 0) return 1_000;
   return Math.max(0, Math.ceil(((requested - available) / rate) * 1000));
-}
-
-/** Retry-After in seconds (Shopify sends a decimal number of seconds), as milliseconds; 1 s when absent. */
-export function retryAfterMs(header: string | null): number {
-  const seconds = Number(header);
-  return header !== null && Number.isFinite(seconds) && seconds >= 0 ? Math.ceil(seconds * 1000) : 1_000;
 }
 
 /** The client's fetch on the guarded client, sent to the store's own origin (http is kept for a stand-in). */
@@ -111,7 +112,8 @@ export function shopifyAdminApi(credentials: ShopifyCredentials, wait: Wait = re
           await wait(waitMs);
           continue;
         }
-        throw new ShopifyApiError(describeFailure(status, graphQLErrors, errors.message));
+        const retryable = status === undefined || status === 429 || status >= 500 || Boolean(throttled);
+        throw new ShopifyApiError(describeFailure(status, graphQLErrors, errors.message), retryable);
       }
     },
   };

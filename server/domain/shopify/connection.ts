@@ -3,7 +3,8 @@ import { database } from "@/server/db/client";
 import { recordAuditEvent } from "@/server/domain/audit/record";
 import { FieldErrorCollector, NotFoundError } from "@/server/domain/errors";
 import { openSecret, sealSecret } from "@/server/domain/webhooks/secret-box";
-import { shopifyAdminApi, ShopifyApiError, type ShopifyCredentials, type Wait } from "./admin-api";
+import type { Wait } from "@/server/http/retry-after";
+import { shopifyAdminApi, ShopifyApiError, type ShopifyCredentials } from "./admin-api";
 
 /**
  * A shop's Shopify connection (admin tool, Shops page): the store's address, the custom app's Admin
@@ -67,6 +68,12 @@ export async function shopifyConnectionsOf(organisationId: string) {
     where: { shop: { organisationId } },
     select: { shopId: true, storeUrl: true, accessTokenHint: true, clientSecretHint: true, updatedAt: true },
   });
+}
+
+/** Whether the shop has a Shopify connection (its reservations and checkouts are then Shopify draft orders). */
+export async function isShopifyConnected(shopId: string): Promise<boolean> {
+  const db = await database();
+  return (await db.shopifyConnection.count({ where: { shopId } })) > 0;
 }
 
 /** The connection of a shop with its secrets opened, or null when the shop has none. */

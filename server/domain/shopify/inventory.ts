@@ -1,6 +1,7 @@
 import { database } from "@/server/db/client";
 import { log } from "@/server/log";
-import { shopifyAdminApi, type Wait } from "./admin-api";
+import type { Wait } from "@/server/http/retry-after";
+import { shopifyAdminApi } from "./admin-api";
 import { openShopifyConnection } from "./connection";
 import { variantGid } from "./variants";
 

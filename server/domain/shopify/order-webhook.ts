@@ -1,12 +1,14 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { database } from "@/server/db/client";
-import { intakeAddress } from "@/server/domain/checkouts/complete-checkout";
+import { completeCheckout, intakeAddress } from "@/server/domain/checkouts/complete-checkout";
 import { ConflictError, DomainError } from "@/server/domain/errors";
 import { createOrder } from "@/server/domain/orders/create-order";
 import type { OrderIntake } from "@/server/domain/orders/intake";
 import { log } from "@/server/log";
+import { ShopifyApiError, type ShopifyCredentials } from "./admin-api";
 import { openShopifyConnection } from "./connection";
+import { DRAFT_MARKER, shopifyDraftOrderState } from "./draft-orders";
 import { variantIdForms } from "./variants";
 
 /**
@@ -16,6 +18,11 @@ import { variantIdForms } from "./variants";
  * intake (createOrder: all or nothing, strictly once per external id) with Shopify's order id as the
  * external id, and a ShopifyOrder row written in the order's transaction: its unique key (shop,
  * Shopify order id) and the external id make repeated and concurrent deliveries one order.
+ *
+ * An order Shopify made of our own checkout's draft (shopify-connector.ts) is not taken a second
+ * time: it carries the draft's marker (note attribute rx_draft_order_id), Shopify confirms that the
+ * draft became this order, and the checkout is completed (completeCheckout, the platform-independent
+ * completion) with the ShopifyOrder link written in the order's transaction.
  * docs/spec-gaps.md#issue-25-shopify.
  */
 export type ShopifyWebhookOutcome =
@@ -24,7 +31,9 @@ export type ShopifyWebhookOutcome =
   /** The signature does not match the body under the shop's client secret. */
   | { kind: "unauthorized" }
   /** Acknowledged: the order was taken, was taken before, or is not one intake takes (logged). */
-  | { kind: "accepted"; result: "created" | "duplicate" | "ignored" | "rejected"; orderId?: string };
+  | { kind: "accepted"; result: "created" | "duplicate" | "ignored" | "rejected"; orderId?: string }
+  /** The order names our checkout, and Shopify could not be asked to confirm it: Shopify is to send it again. */
+  | { kind: "unavailable" };
 
 /** True when `hmacHeader` is the body's signature under `secret` (compared in constant time). */
 export function verifyShopifyHmac(rawBody: Buffer, hmacHeader: string | null, secret: string): boolean {
@@ -55,6 +64,7 @@ const shopifyOrder = z.object({
   shipping_address: address.nullish(),
   billing_address: address.nullish(),
   shipping_lines: z.array(z.object({ code: z.string().nullish(), title: z.string().nullish() })).default([]),
+  note_attributes: z.array(z.object({ name: z.string(), value: z.union([z.string(), z.number()]).nullish() })).nullish(),
   total_shipping_price_set: z.object({ shop_money: z.object({ amount: money, currency_code: z.string() }) }).nullish(),
   line_items: z
     .array(
@@ -163,6 +173,24 @@ export async function receiveShopifyOrderWebhook(
   const existing = await db.shopifyOrder.findUnique({ where: { shopId_shopifyOrderId: { shopId, shopifyOrderId: order.id } }, select: { orderId: true } });
   if (existing) return { kind: "accepted", result: "duplicate", orderId: existing.orderId };
 
+  const checkout = await checkoutPaidBy(shopId, order, connection);
+  if (checkout === "unavailable") return { kind: "unavailable" };
+  if (checkout) {
+    try {
+      const completed = await completeCheckout(checkout.id, {
+        paidOnPlatform: true,
+        onOrder: async (tx, orderId) => void (await tx.shopifyOrder.create({ data: { shopId, shopifyOrderId: order.id, orderId } })),
+      });
+      return { kind: "accepted", result: completed.alreadyCompleted ? "duplicate" : "created", orderId: completed.orderId };
+    } catch (error) {
+      if (error instanceof DomainError) {
+        log.warn("Shopify order of a checkout refused by order intake, acknowledged and not taken", { ...fields, shopifyOrderId: order.id, draftOrderId: checkout.id, reason: error.message });
+        return { kind: "accepted", result: "rejected" };
+      }
+      throw error;
+    }
+  }
+
   try {
     const orderId = await createOrder(shop.organisationId, await toIntake(shop, order), { type: "SYSTEM" }, async (tx, orderId) => {
       await tx.shopifyOrder.create({ data: { shopId, shopifyOrderId: order.id, orderId } });
@@ -179,4 +207,35 @@ export async function receiveShopifyOrderWebhook(
     }
     throw error;
   }
+}
+
+/**
+ * The checkout a paid order completes, if any: the order names one of this shop's checkouts by the
+ * marker attribute, and Shopify confirms that the checkout's draft became this very order. A buyer
+ * can put any attribute on a cart, so the marker alone proves nothing: unconfirmed, the order is an
+ * ordinary one (logged). "unavailable" when Shopify could not be asked.
+ */
+async function checkoutPaidBy(shopId: string, order: ShopifyOrderPayload, connection: ShopifyCredentials): Promise<{ id: string } | null | "unavailable"> {
+  const marker = order.note_attributes?.find((a) => a.name === DRAFT_MARKER)?.value;
+  if (marker === undefined || marker === null) return null;
+  const db = await database();
+  const draft = await db.draftOrder.findFirst({ where: { id: String(marker), shopId, kind: { not: "RESERVATION" } }, select: { id: true, shopifyDraftOrderGid: true } });
+  const fields = { shopId, shopifyOrderId: order.id, marker: String(marker).slice(0, 100) };
+  if (!draft?.shopifyDraftOrderGid) {
+    log.warn("Shopify order names no checkout of this shop by its marker; taken as an ordinary order", fields);
+    return null;
+  }
+  let state: Awaited<ReturnType<typeof shopifyDraftOrderState>>;
+  try {
+    state = await shopifyDraftOrderState(connection, draft.shopifyDraftOrderGid);
+  } catch (error) {
+    if (!(error instanceof ShopifyApiError)) throw error;
+    log.warn("Shopify could not confirm the checkout of a paid order; Shopify will send it again", { ...fields, reason: error.message });
+    return "unavailable";
+  }
+  if (state?.orderId !== order.id) {
+    log.warn("Shopify does not confirm that the checkout's draft became this order; taken as an ordinary order", fields);
+    return null;
+  }
+  return { id: draft.id };
 }

@@ -1,7 +1,8 @@
 import { database, type Tx } from "@/server/db/client";
 import { enqueueTask, type TaskPayload } from "@/server/domain/tasks/enqueue";
 import { log } from "@/server/log";
-import { shopifyAdminApi, type Wait } from "./admin-api";
+import type { Wait } from "@/server/http/retry-after";
+import { shopifyAdminApi } from "./admin-api";
 import { openShopifyConnection } from "./connection";
 
 /**
@@ -9,7 +10,7 @@ import { openShopifyConnection } from "./connection";
  * from a Shopify shop: a background task (shopify.push_tracking) written in the completion's
  * transaction, so it exists exactly when the completion commits and never blocks it; the task runner
  * retries it with growing delays, and a task that keeps failing is listed on the admin tool's Shops
- * page (listTrackingPushProblems). The task sends the link as a fulfillment with tracking info on the
+ * page (task-problems.ts). The task sends the link as a fulfillment with tracking info on the
  * order's open fulfillment orders (fulfillmentCreate). At least once: before creating, it looks for a
  * fulfillment that already carries the link, so a repeated attempt creates none.
  * docs/spec-gaps.md#issue-25-shopify.
@@ -122,19 +123,4 @@ export async function pushTrackingToShopify(payload: TaskPayload, wait?: Wait): 
   if (problems.length > 0 || !result.fulfillmentCreate.fulfillment) {
     throw new Error(`Shopify refused the fulfillment: ${problems.map((p) => p.message).join("; ").slice(0, 300) || "no fulfillment returned"}`);
   }
-}
-
-/** Tracking pushes of the organisation's shops that failed at least once and are not done: retrying, or given up. */
-export async function listTrackingPushProblems(organisationId: string) {
-  const db = await database();
-  return db.$queryRaw<{ taskId: string; shopId: string; pharmacyOrderName: string; state: "PENDING" | "FAILED"; attempts: number; lastError: string; nextAttemptAt: Date | null }[]>`
-    SELECT t."id" AS "taskId", s."id" AS "shopId", po."name" AS "pharmacyOrderName", t."state", t."attempts", t."lastError",
-           CASE WHEN t."state" = 'PENDING' THEN t."nextAttemptAt" END AS "nextAttemptAt"
-      FROM "BackgroundTask" t
-      JOIN "Shop" s ON s."id" = t."payload"->>'shopId'
-      JOIN "PharmacyOrder" po ON po."id" = t."payload"->>'pharmacyOrderId'
-     WHERE t."name" = ${PUSH_TRACKING_TASK} AND t."state" IN ('PENDING', 'FAILED') AND t."lastError" IS NOT NULL
-       AND s."organisationId" = ${organisationId}
-     ORDER BY t."createdAt" DESC
-     LIMIT 100`;
 }

@@ -11,3 +11,6 @@ export const variantIdForms = (id: string) => (id.startsWith(VARIANT_GID) ? [id,
 export function variantGid(id: string): string | null {
   return variantIdForms(id).find((form) => /^gid:\/\/shopify\/ProductVariant\/\d+$/.test(form)) ?? null;
 }
+
+/** Why a SKU cannot be put into a Shopify draft order (reservations and checkouts of a connected shop). */
+export const NOT_A_SHOPIFY_VARIANT = "The SKU is not mapped to a Shopify variant: give its shop SKU the variant's id as variation id.";

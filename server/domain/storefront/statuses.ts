@@ -1,5 +1,5 @@
 /**
- * Draft order statuses of the built-in shop connector (DraftOrder.status). A reservation is
+ * Draft order statuses (DraftOrder.status), of both checkout connectors. A reservation is
  * `reserved` while its lines hold stock (until holdExpiresAt), then `expired` (the expiry job), or
  * `open` once a checkout consumes it (the checkout locks the draft FOR UPDATE and sets `open`):
  * either way it no longer holds stock. docs/spec-gaps.md#issue-14-storefront-products-stock-reservations-order-status
@@ -8,6 +8,8 @@ export const DRAFT_ORDER_STATUS = {
   reserved: "reserved",
   expired: "expired",
   open: "open",
+  /** A checkout its Shopify draft could not be made for: refused to the caller, never completable. */
+  failed: "failed",
 } as const;
 
 /** How long a reservation holds its stock. */

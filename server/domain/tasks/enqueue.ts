@@ -11,7 +11,9 @@ export type TaskName =
   // One routed payout's route at the payment provider (server/domain/payouts/create-route.ts).
   | "payout.create_route"
   // A completed pharmacy order's first tracking link sent back to its Shopify order (server/domain/shopify/push-tracking.ts).
-  | "shopify.push_tracking";
+  | "shopify.push_tracking"
+  // A Shopify draft order of ours deleted (an expired reservation, a checkout Shopify failed; server/domain/shopify/draft-orders.ts).
+  | "shopify.delete_draft_order";
 
 export type TaskPayload = Record<string, string | number | boolean | null>;
 

@@ -7,7 +7,7 @@ import {
   renameShop,
 } from "@/server/domain/shops/admin-shops";
 import { saveShopifyConnection, shopifyConnectionsOf, testShopifyConnection } from "@/server/domain/shopify/connection";
-import { listTrackingPushProblems } from "@/server/domain/shopify/push-tracking";
+import { listShopifyTaskProblems } from "@/server/domain/shopify/task-problems";
 import { adminProcedure, router } from "@/server/trpc/init";
 import { unix } from "@/server/wire/format";
 import {
@@ -49,11 +49,13 @@ export const adminShopsRouter = router({
       });
     }),
   testShopify: adminProcedure.input(testShopifyConnectionInput).mutation(({ ctx, input }) => testShopifyConnection(ctx.scope.organisationId, input.shopUid)),
-  trackingPushProblems: adminProcedure.query(async ({ ctx }) =>
-    (await listTrackingPushProblems(ctx.scope.organisationId)).map((p) => ({
+  /** Shopify tasks that keep failing: tracking links not yet on their orders, draft orders not yet deleted. */
+  shopifyTaskProblems: adminProcedure.query(async ({ ctx }) =>
+    (await listShopifyTaskProblems(ctx.scope.organisationId)).map((p) => ({
       taskUid: p.taskId,
       shopUid: p.shopId,
-      pharmacyOrderName: p.pharmacyOrderName,
+      kind: p.kind,
+      subject: p.subject,
       state: p.state,
       attempts: p.attempts,
       lastError: p.lastError,
