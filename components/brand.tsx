@@ -10,7 +10,8 @@ export function Brand({ suffix }: { suffix?: string }) {
       >
         Rx
       </span>
-      <span className="font-semibold tracking-tight">
+      {/* In a portal's header on a phone the mark alone: the name and the portal stay its link's name. */}
+      <span className={suffix ? "sr-only font-semibold tracking-tight sm:not-sr-only sm:whitespace-nowrap" : "font-semibold tracking-tight"}>
         Rx Fulfilment
         {suffix ? (
           <>
