@@ -50,6 +50,7 @@ import { ORDERS_CONCURRENCY, ordersEndpoints, seedOrders, type StatusTally } fro
 import { patientsEndpoints, seedPatients } from "./scenarios/patients";
 import { benchPortalPdf, printPortalTable, seedPortal, type PortalRow } from "./scenarios/portal";
 import { benchPrescriptions, printPrescriptionTable } from "./scenarios/prescriptions";
+import { runMachines } from "./scenarios/machines";
 import { printScaleTables, runScale, type ScaleResult } from "./scenarios/scale";
 import {
   analyseWebhooks,
@@ -73,6 +74,8 @@ const { values } = parseArgs({
     build: { type: "boolean", default: false },
   },
 });
+// Runs alone, with its own PostgreSQL, PgBouncer, HAProxy and two instances (bench/scenarios/machines.ts).
+if (values.scenario === "machines") process.exit(await runMachines());
 // ── Scenarios ──
 type Scenario = "admin" | "assortments" | "catalogue" | "orders" | "patients" | "webhooks" | "prescriptions" | "portal" | "scale";
 const SCENARIOS: Scenario[] = ["admin", "assortments", "catalogue", "orders", "patients", "webhooks", "prescriptions", "portal", "scale"];

@@ -29,6 +29,7 @@ import { apiSecurityHeaders } from "@/server/http/security-headers";
 import { log } from "@/server/log";
 import { countRateLimitsForWorkers } from "@/server/rest/rate-limit";
 import { countSignInFailuresForWorkers } from "@/server/auth/sign-in-throttle";
+import { runBackgroundWork } from "./serve/background-work";
 import { refuseUnboundedBody } from "./serve/body-guard";
 import { clientAddressPolicy, withClientAddress } from "./serve/client-address";
 import { closeGracefully, createHttpServer } from "./serve/http-server";
@@ -141,27 +142,6 @@ async function warmUp(handle: http.RequestListener): Promise<void> {
   }
 }
 
-/** The background work in a process of its own (cluster mode): the start-up, then the runners until SIGTERM. */
-async function runJobs(): Promise<void> {
-  const { startService, stopService } = await import("@/server/startup");
-  // Generated secrets (DATA_DIR/secrets.json, when AUTH_SECRET or ENCRYPTION_KEY is unset) exist
-  // before any HTTP worker starts, so no two workers race to write them.
-  const { encryptionKey, portalAuthSecret } = await import("@/server/auth/secrets");
-  portalAuthSecret();
-  encryptionKey();
-  await startService();
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    await stopService();
-    process.exit(0);
-  };
-  process.on("SIGTERM", () => void stop());
-  process.on("SIGINT", () => void stop());
-  process.send?.({ rx: "jobs-ready" });
-}
-
 type Role = "jobs" | "http";
 
 /**
@@ -233,7 +213,7 @@ async function primary(workers: number): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  if (cluster.isWorker) return process.env.RX_SERVE_ROLE === "jobs" ? runJobs() : serveHttp();
+  if (cluster.isWorker) return process.env.RX_SERVE_ROLE === "jobs" ? runBackgroundWork() : serveHttp();
   if (args.build) return ensureBuild(true);
   if (!args["no-build"]) ensureBuild();
   const c = config();

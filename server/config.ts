@@ -98,6 +98,13 @@ const schema = z.object({
    */
   APPOINTMENT_REMINDER_TICK_MS: positiveInt(60_000),
   /**
+   * The period of every scheduled job of the embedded runner (server/jobs/embedded-runner.ts), instead
+   * of each job's own (status check 5 minutes, log retention an hour, the others a minute): for tests
+   * and the machines benchmark, which must see many periods. Unset: each job's own. Inngest's crons
+   * keep their schedule.
+   */
+  SCHEDULED_JOB_PERIOD_MS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().positive().optional()),
+  /**
    * The qualified signer doctors sign prescriptions with in the doctors' workspace, for organisations
    * that are not the sandbox: the path of a PKCS#12 file (key, certificate and chain) and its
    * password. Unset: QES signing is refused (422) outside the sandbox, never faked.

@@ -37,12 +37,12 @@ export async function startService(): Promise<void> {
  * Next.js bundle's or the entry's).
  */
 export async function stopService(): Promise<void> {
-  (await import("@/server/jobs/embedded-runner")).stopEmbeddedJobs();
-  const [{ stopWebhookRunner }, { stopTaskRunner }] = await Promise.all([
+  const [{ stopEmbeddedJobs }, { stopWebhookRunner }, { stopTaskRunner }] = await Promise.all([
+    import("@/server/jobs/embedded-runner"),
     import("@/server/jobs/webhook-runner"),
     import("@/server/jobs/task-runner"),
   ]);
-  await Promise.allSettled([stopWebhookRunner(), stopTaskRunner()]).then((results) => {
+  await Promise.allSettled([stopEmbeddedJobs(), stopWebhookRunner(), stopTaskRunner()]).then((results) => {
     for (const r of results) if (r.status === "rejected") log.warn("a background runner did not stop cleanly", { error: r.reason });
   });
   await closeDatabase();

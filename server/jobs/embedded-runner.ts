@@ -1,4 +1,6 @@
+import os from "node:os";
 import { config } from "@/server/config";
+import { claimPeriod, msToNextPeriod } from "@/server/domain/scheduled-jobs/claim-period";
 import { log } from "@/server/log";
 import { APPOINTMENT_REMINDER_JOB, runAppointmentReminders } from "./appointment-reminders";
 import { runTallyCompaction, TALLY_COMPACTION_JOB } from "./pharmacy-order-tally";
@@ -10,36 +12,76 @@ import { runWebhookLogRetention, WEBHOOK_LOG_RETENTION_JOB } from "./webhook-del
 export type Job = { id: string; everyMs: number; run: () => Promise<unknown> };
 
 export type ScheduledJob = {
-  /** Runs the job now unless a run is still going; says which. */
-  tick(): Promise<"ran" | "skipped">;
-  stop(): void;
+  /**
+   * Runs the job for the period `at` falls in, unless a run of this process is still going, or the
+   * claim could not be made (both logged: "skipped"), or that period's run was claimed already, by
+   * this process or another on the same database ("taken").
+   */
+  tick(at?: Date): Promise<"ran" | "skipped" | "taken">;
+  /** Stops the schedule and waits for a run in flight. */
+  stop(): Promise<void>;
 };
 
+/** Who claimed a period, as the lease row names it: this process on this machine. */
+const HOLDER = `${os.hostname()}:${process.pid}`;
+
 /**
- * Runs `job` every `everyMs` in this process. Runs never overlap: a tick that comes while the
- * previous run is still going is skipped. A failing run is logged and the schedule goes on. The
- * timer does not keep the process alive.
+ * Runs `job` once per period of `everyMs` (the multiples of it since the epoch), at the start of each
+ * period, in this process and across processes: each run first claims its period in the database
+ * (claimPeriod, the job's lease row), so background-work processes on several machines sharing the
+ * database run the job once per period between them. Runs of this process never overlap: a tick
+ * while the previous run is still going is skipped, leaving the period to another process. A
+ * failing run is logged and the schedule goes on. The timer does not keep the process alive.
  */
 export function scheduleJob(job: Job): ScheduledJob {
-  let running = false;
-  const tick = async (): Promise<"ran" | "skipped"> => {
-    if (running) {
-      log.warn("background job still running; this run is skipped", { job: job.id });
+  const periodMs = job.everyMs;
+  let running: Promise<unknown> | null = null;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const claimAndRun = async (at: Date): Promise<"ran" | "skipped" | "taken"> => {
+    try {
+      if (!(await claimPeriod({ jobId: job.id, periodMs, at, holder: HOLDER }))) return "taken";
+    } catch (error) {
+      log.error("background job could not claim its period; this run is skipped", { job: job.id, error });
       return "skipped";
     }
-    running = true;
     try {
       await job.run();
     } catch (error) {
       log.error("background job failed", { job: job.id, error });
-    } finally {
-      running = false;
     }
     return "ran";
   };
-  const timer = setInterval(() => void tick(), job.everyMs);
-  timer.unref();
-  return { tick, stop: () => clearInterval(timer) };
+  const tick = async (at = new Date()): Promise<"ran" | "skipped" | "taken"> => {
+    if (running) {
+      log.warn("background job still running; this run is skipped", { job: job.id });
+      return "skipped";
+    }
+    const run = claimAndRun(at);
+    running = run;
+    try {
+      return await run;
+    } finally {
+      running = null;
+    }
+  };
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      schedule();
+      void tick();
+    }, msToNextPeriod(new Date(), periodMs));
+    timer.unref();
+  };
+  schedule();
+  return {
+    tick,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
 }
 
 /** The jobs that Inngest runs when it is configured (server/jobs/inngest.ts), in the same rhythm. */
@@ -58,32 +100,37 @@ export const EMBEDDED_JOBS: Job[] = [
   { id: RESERVATION_EXPIRY_JOB.id, everyMs: RESERVATION_EXPIRY_JOB.everyMs, run: () => runReservationExpiry() },
 ];
 
-const holder = globalThis as unknown as { __rxEmbeddedJobs?: { stop(): void } };
+const holder = globalThis as unknown as { __rxEmbeddedJobs?: { stop(): Promise<void> } };
 
 /**
  * Starts the background jobs in-process unless Inngest drives background work (server/jobs/provider.ts);
  * with Inngest, its cron triggers run them and this does nothing. Starting twice (Next.js dev
- * reloads) keeps the first schedule. Returns a handle to stop them, or null.
+ * reloads) keeps the first schedule. SCHEDULED_JOB_PERIOD_MS, when set, is every job's period.
+ * Returns a handle to stop them, or null.
  */
-export function startEmbeddedJobs(jobs: Job[] = EMBEDDED_JOBS): { stop(): void } | null {
+export function startEmbeddedJobs(jobs: Job[] = EMBEDDED_JOBS): { stop(): Promise<void> } | null {
   if (!jobsProvider().scheduledJobsInProcess) {
     log.info("background jobs run on Inngest", { jobs: jobs.map((j) => j.id) });
     return null;
   }
   if (holder.__rxEmbeddedJobs) return holder.__rxEmbeddedJobs;
-  const scheduled = jobs.map(scheduleJob);
+  const period = config().SCHEDULED_JOB_PERIOD_MS;
+  const periodic = jobs.map((job) => (period ? { ...job, everyMs: period } : job));
+  const scheduled = periodic.map(scheduleJob);
   const handle = {
-    stop() {
-      for (const job of scheduled) job.stop();
+    async stop() {
       if (holder.__rxEmbeddedJobs === handle) holder.__rxEmbeddedJobs = undefined;
+      await Promise.all(scheduled.map((job) => job.stop()));
     },
   };
   holder.__rxEmbeddedJobs = handle;
-  log.info("background jobs run in-process", { jobs: jobs.map((j) => `${j.id} every ${j.everyMs / 1000}s`) });
+  log.info("background jobs run in-process, each once per period across processes", {
+    jobs: periodic.map((j) => `${j.id} every ${j.everyMs / 1000}s`),
+  });
   return handle;
 }
 
-/** Stops the in-process schedule, if any (graceful shutdown). */
-export function stopEmbeddedJobs(): void {
-  holder.__rxEmbeddedJobs?.stop();
+/** Stops the in-process schedule, if any, and waits for runs in flight (graceful shutdown). */
+export async function stopEmbeddedJobs(): Promise<void> {
+  await holder.__rxEmbeddedJobs?.stop();
 }

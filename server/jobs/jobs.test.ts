@@ -1,10 +1,12 @@
 import { createServer, type Server } from "node:http";
+import os from "node:os";
 import type { AddressInfo } from "node:net";
 import { InngestTestEngine } from "@inngest/test";
 import type { NextRequest } from "next/server";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { reloadConfig } from "@/server/config";
-import { useEnv } from "@/tests/wait";
+import { database } from "@/server/db/client";
+import { until, useEnv } from "@/tests/wait";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { createTestOrder, eur, fulfillmentAt, item, offerSku, orderBody } from "@/tests/orders";
 import { EMBEDDED_JOBS, scheduleJob, startEmbeddedJobs, type Job } from "./embedded-runner";
@@ -23,66 +25,125 @@ afterEach(() => {
   reloadConfig();
 });
 
+/** Fixed instants: periods of a minute start on the minute. */
+const minute = (m: number, s = 0) => new Date(Date.UTC(2030, 0, 1, 0, m, s));
+
+const leaseOf = async (jobId: string) => (await database()).scheduledJobLease.findUnique({ where: { jobId } });
+
 describe("embedded runner", () => {
   it("never overlaps runs: a tick during a run is skipped", async () => {
     const gate = deferred();
+    const started = deferred();
     let calls = 0;
     const job = scheduleJob({
       id: "slow",
       everyMs: 60_000,
       run: async () => {
         calls += 1;
+        started.resolve();
         await gate.promise;
       },
     });
     try {
-      const firstRun = job.tick();
-      expect(await job.tick()).toBe("skipped");
-      expect(await job.tick()).toBe("skipped");
+      const firstRun = job.tick(minute(1));
+      await started.promise;
+      expect(await job.tick(minute(2))).toBe("skipped");
+      expect(await job.tick(minute(3))).toBe("skipped");
       expect(calls).toBe(1);
       gate.resolve();
       expect(await firstRun).toBe("ran");
-      expect(await job.tick()).toBe("ran");
+      expect(await job.tick(minute(4))).toBe("ran");
       expect(calls).toBe(2);
     } finally {
-      job.stop();
+      gate.resolve();
+      await job.stop();
     }
   });
 
-  it("runs on its interval, skipping ticks while a run is still going, and stops", async () => {
-    // The interval's ticks come from a faked clock: counted exactly, whatever the machine's load.
-    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
-    let gate = deferred();
+  it("runs a job once per period: a second tick in the same period, here or in another process, is taken", async () => {
     let calls = 0;
-    let running = 0;
-    let overlapped = false;
+    const job: Job = { id: "once", everyMs: 60_000, run: async () => void (calls += 1) };
+    // Two schedules of one job on one database: as two machines' background-work processes.
+    const [here, there] = [scheduleJob(job), scheduleJob(job)];
+    try {
+      // Both ask for the same period at once (the start of a minute): one runs it.
+      expect((await Promise.all([here.tick(minute(1)), there.tick(minute(1))])).sort()).toEqual(["ran", "taken"]);
+      expect(await here.tick(minute(1, 59))).toBe("taken");
+      expect(calls).toBe(1);
+      expect(await there.tick(minute(2, 1))).toBe("ran");
+      // A clock behind the others cannot claim a period that has passed: the lease only moves forward.
+      expect(await here.tick(minute(1, 30))).toBe("taken");
+      expect(calls).toBe(2);
+      expect(await leaseOf("once")).toMatchObject({ periodStart: minute(2), periodMs: 60_000, runs: 2, claimedBy: `${os.hostname()}:${process.pid}` });
+    } finally {
+      await Promise.all([here.stop(), there.stop()]);
+    }
+  });
+
+  it("a process that dies during its run blocks nothing after that period", async () => {
+    let calls = 0;
+    const job: Job = { id: "dies", everyMs: 60_000, run: async () => void (calls += 1) };
+    // The run of minute 1 never ends, as in a process killed during it.
+    const dying = scheduleJob({ ...job, run: () => new Promise(() => undefined) });
+    const other = scheduleJob(job);
+    try {
+      void dying.tick(minute(1));
+      await until(async () => (await leaseOf("dies"))?.runs === 1, 60_000);
+      expect(await other.tick(minute(1, 30))).toBe("taken");
+      expect(await other.tick(minute(2))).toBe("ran");
+      expect(calls).toBe(1);
+    } finally {
+      void dying.stop();
+      await other.stop();
+    }
+  });
+
+  it("ticks at the start of each period, and stops", async () => {
+    // The schedule's timers and clock are faked; the claims go to the real database.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"], now: minute(0, 30) });
+    const starts: number[] = [];
+    let ran = deferred();
     const job = scheduleJob({
-      id: "interval",
-      everyMs: 10,
+      id: "periodic",
+      everyMs: 60_000,
       run: async () => {
-        calls += 1;
-        running += 1;
-        overlapped ||= running > 1;
-        await gate.promise;
-        running -= 1;
+        starts.push(Date.now());
+        ran.resolve();
       },
     });
     try {
-      await vi.advanceTimersByTimeAsync(100); // ten ticks while the first run waits
-      expect(calls).toBe(1);
-      gate.resolve();
-      gate = deferred();
-      gate.resolve();
-      await vi.advanceTimersByTimeAsync(30); // three ticks, each runs
-      expect(calls).toBe(4);
-      expect(overlapped).toBe(false);
-      job.stop();
-      await vi.advanceTimersByTimeAsync(100);
-      expect(calls).toBe(4);
+      await vi.advanceTimersByTimeAsync(30_000);
+      await ran.promise;
+      ran = deferred();
+      await vi.advanceTimersByTimeAsync(60_000);
+      await ran.promise;
+      expect(starts).toEqual([minute(1).getTime(), minute(2).getTime()]);
+      await job.stop();
+      await vi.advanceTimersByTimeAsync(180_000);
+      expect(starts).toHaveLength(2);
     } finally {
-      job.stop();
+      await job.stop();
       vi.useRealTimers();
     }
+  });
+
+  it("stops after the run in flight has finished", async () => {
+    const gate = deferred();
+    let finished = false;
+    const job = scheduleJob({
+      id: "finishing",
+      everyMs: 60_000,
+      run: async () => {
+        await gate.promise;
+        finished = true;
+      },
+    });
+    const run = job.tick(minute(1));
+    await until(async () => (await leaseOf("finishing")) !== null, 60_000);
+    const stopped = job.stop().then(() => finished);
+    gate.resolve();
+    expect(await stopped).toBe(true);
+    expect(await run).toBe("ran");
   });
 
   it("keeps the schedule going after a failing run", async () => {
@@ -96,15 +157,28 @@ describe("embedded runner", () => {
       },
     });
     try {
-      expect(await job.tick()).toBe("ran");
-      expect(await job.tick()).toBe("ran");
+      expect(await job.tick(minute(1))).toBe("ran");
+      expect(await job.tick(minute(2))).toBe("ran");
       expect(calls).toBe(2);
     } finally {
-      job.stop();
+      await job.stop();
     }
   });
 
-  it("starts only when Inngest is not configured, once", () => {
+  it("gives every job the period SCHEDULED_JOB_PERIOD_MS when it is set", async () => {
+    process.env.SCHEDULED_JOB_PERIOD_MS = "200";
+    reloadConfig();
+    const handle = startEmbeddedJobs([{ id: "short", everyMs: 3_600_000, run: async () => {} }]);
+    try {
+      expect(await until(async () => leaseOf("short"), 60_000)).toMatchObject({ periodMs: 200 });
+    } finally {
+      await handle?.stop();
+      delete process.env.SCHEDULED_JOB_PERIOD_MS;
+      reloadConfig();
+    }
+  });
+
+  it("starts only when Inngest is not configured, once", async () => {
     const jobs: Job[] = [{ id: "noop", everyMs: 60_000, run: async () => {} }];
     process.env.INNGEST_BASE_URL = "http://127.0.0.1:8288";
     reloadConfig();
@@ -115,10 +189,10 @@ describe("embedded runner", () => {
     const handle = startEmbeddedJobs(jobs);
     expect(handle).not.toBeNull();
     expect(startEmbeddedJobs(jobs)).toBe(handle);
-    handle!.stop();
+    await handle!.stop();
     const again = startEmbeddedJobs(jobs);
     expect(again).not.toBe(handle);
-    again!.stop();
+    await again!.stop();
   });
 
   it("schedules the same jobs as the Inngest crons: status check every five minutes, tally compaction every minute, log retention hourly, appointment reminders and reservation expiry every minute", () => {

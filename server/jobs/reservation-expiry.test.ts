@@ -37,7 +37,7 @@ describe("reservation expiry job", () => {
     try {
       expect(await job.tick()).toBe("ran");
     } finally {
-      job.stop();
+      await job.stop();
     }
     expect([await statusOf(t, ended.id), await statusOf(t, live.id), await statusOf(t, consumed.id)]).toEqual(["expired", "reserved", "open"]);
     expect(await runReservationExpiry(new Date(Date.now() + 120_000))).toEqual({ expired: 1 });
