@@ -164,7 +164,7 @@ export async function receiveShopifyOrderWebhook(
   if (existing) return { kind: "accepted", result: "duplicate", orderId: existing.orderId };
 
   try {
-    const orderId = await createOrder(shop.organisationId, await toIntake(shop, order), { type: "SYSTEM" }, async (tx, orderId) => {
+    const { id: orderId } = await createOrder(shop.organisationId, await toIntake(shop, order), { type: "SYSTEM" }, async (tx, orderId) => {
       await tx.shopifyOrder.create({ data: { shopId, shopifyOrderId: order.id, orderId } });
     });
     return { kind: "accepted", result: "created", orderId };
