@@ -4,14 +4,17 @@
  * (pharmacyOrderListStatement, the text listPharmacyOrdersJson sends, prepared the same way) and
  * writing the body the REST list writes as one buffer with a Content-Length. The detail runs the
  * service's own domain query and presenter through Prisma: the service minus Next.js and the kit.
+ * POST /v1/management/orders is the floor of intake (bench/bare-intake.ts).
  *
- *   node --import tsx bench/bare-server.ts   (env: DATABASE_URL, PORT, BARE_PHARMACY_ID)
+ *   node --import tsx bench/bare-server.ts   (env: DATABASE_URL, PORT, BARE_PHARMACY_ID,
+ *                                             BARE_ORGANISATION_ID, BARE_API_KEY_ID)
  */
 import http from "node:http";
 import pg from "pg";
 import { presentPharmacyOrderDetail } from "@/server/api/external-pharmacy/pharmacy-order.presenters";
 import { getPharmacyOrderDetail, pharmacyOrderListStatement } from "@/server/domain/pharmacy-orders/queries";
 import { paginatedJson } from "@/server/wire/format";
+import { BARE_INTAKE_PATH, bareIntake } from "./bare-intake";
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 const pharmacyId = process.env.BARE_PHARMACY_ID!;
@@ -23,10 +26,19 @@ function send(res: http.ServerResponse, status: number, body: string) {
   res.end(bytes);
 }
 
+async function readBody(req: http.IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
 const server = http.createServer(async (req, res) => {
   try {
     const url = new URL(req.url ?? "/", "http://bare");
     if (url.pathname === "/") return send(res, 200, "{}");
+    if (url.pathname === BARE_INTAKE_PATH && req.method === "POST") {
+      return await bareIntake(pool, process.env.BARE_ORGANISATION_ID!, process.env.BARE_API_KEY_ID!, await readBody(req), res);
+    }
     if (url.pathname === LIST) {
       const page = { page: Number(url.searchParams.get("page") ?? 0), limit: Number(url.searchParams.get("limit") ?? 50) };
       const { text, values } = pharmacyOrderListStatement({ pharmacyIds: [pharmacyId] }, page);

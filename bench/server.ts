@@ -11,8 +11,8 @@ export function ensureBuild(force = false) {
 
 type Started = { url: string; pid: number; stop: () => Promise<void> };
 
-/** Spawns `args` under Node in its own process group and waits until `${url}/` answers 200. */
-export async function spawnServer(args: string[], env: Record<string, string>, port: number): Promise<Started> {
+/** Spawns `args` under Node in its own process group (in `cwd`, default this one) and waits until `${url}/` answers 200. */
+export async function spawnServer(args: string[], env: Record<string, string>, port: number, cwd?: string): Promise<Started> {
   // BENCH_SERVER_NODE_ARGS goes to the server's Node (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"); cluster workers inherit it.
   const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...args], {
@@ -20,6 +20,7 @@ export async function spawnServer(args: string[], env: Record<string, string>, p
     env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? "silent" },
     stdio: ["ignore", "ignore", "inherit"],
     detached: true,
+    cwd,
   });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
@@ -49,8 +50,10 @@ export async function spawnServer(args: string[], env: Record<string, string>, p
 /**
  * The production server as `npm run serve` runs it (scripts/serve.ts: on PostgreSQL a primary with
  * the background work and WEB_CONCURRENCY HTTP workers; on PGlite one process). WEB_CONCURRENCY
- * defaults to 1 here, so every row is one process unless the scenario says otherwise.
+ * defaults to 1 here, so every row is one process unless the scenario says otherwise. `cwd`: another
+ * checkout with its own build, to compare two commits in one run (the scale scenario's
+ * BENCH_SCALE_COMPARE_DIR).
  */
-export function startServer(env: Record<string, string>, port: number): Promise<Started> {
-  return spawnServer(["--import", "tsx", "scripts/serve.ts", "--no-build", "--port", String(port)], { WEB_CONCURRENCY: "1", ...env }, port);
+export function startServer(env: Record<string, string>, port: number, cwd?: string): Promise<Started> {
+  return spawnServer(["--import", "tsx", "scripts/serve.ts", "--no-build", "--port", String(port)], { WEB_CONCURRENCY: "1", ...env }, port, cwd);
 }

@@ -97,7 +97,7 @@ type TestOrder = { orderId: string; pharmacyOrders: { id: string; name: string }
 
 /** The order through the domain command createOrder, by the system; its pharmacy orders by fulfillment external_id. */
 export async function createTestOrder(t: Tenant, body: Record<string, unknown>): Promise<TestOrder> {
-  const orderId = await createOrder(t.organisation.id, orderIntake(body), { type: "SYSTEM" });
+  const { id: orderId } = await createOrder(t.organisation.id, orderIntake(body), { type: "SYSTEM" });
   const pharmacyOrders = await t.db.pharmacyOrder.findMany({
     where: { orderId },
     orderBy: { fulfillment: { externalId: "asc" } },

@@ -410,6 +410,7 @@ export async function seedOrders(db: Db, { orders: ORDERS = DEFAULT_ORDERS, labe
 
   return {
     managementKey: management.plaintext,
+    managementKeyId: management.id,
     pharmacyKey: pharmacyKey.plaintext,
     pharmacist,
     shopIdentifier: shop.identifier,

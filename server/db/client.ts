@@ -1,13 +1,24 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient, Prisma } from "./generated/client";
-import { openDriver, type Driver } from "./driver";
+import { isDriverTx, openDriver, type Driver, type RawTx } from "./driver";
 import { applyMigrations } from "./migrate";
 
 export { Prisma };
 export type Db = PrismaClient;
 /** A Prisma client or the transaction client inside `db.$transaction(async (tx) => …)`. */
 export type Tx = Prisma.TransactionClient;
+export type { RawTx };
+
+/**
+ * The Prisma transaction client of `tx`, for a model call in a function that also runs in the
+ * driver's raw-SQL transactions (Driver.transaction): those are chosen only for writes that make no
+ * model call, so reaching one there is a bug, reported at once.
+ */
+export function prismaTx(tx: Tx | RawTx): Tx {
+  if (isDriverTx(tx)) throw new Error("a Prisma model call inside a raw-SQL transaction on the driver");
+  return tx as Tx;
+}
 
 type Opened = { driver: Driver; prisma: PrismaClient };
 

@@ -18,7 +18,14 @@ export function isUniqueViolation(error: unknown): boolean {
   return /\b23505\b|Unique constraint failed|duplicate key value/.test(text);
 }
 
-/** Prisma P2028: no connection or transaction could be had in time (the pool is exhausted). */
+/** No connection could be had in time for a transaction on the driver (the pool is exhausted). */
+export class DatabaseBusyError extends Error {
+  constructor(waitedMs: number) {
+    super(`no database connection within ${waitedMs} ms`);
+  }
+}
+
+/** Prisma P2028 or the driver's DatabaseBusyError: no connection or transaction could be had in time (the pool is exhausted). */
 export function isDatabaseBusy(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2028";
+  return (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2028") || error instanceof DatabaseBusyError;
 }

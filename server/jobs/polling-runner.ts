@@ -21,9 +21,13 @@ export abstract class PollingRunner {
   private wanted = false;
   /** Woken from outside (a notification, the poll timer) since the last pass began. */
   private external = true;
+  /** Woken since the last pass began by something other than a notification (the poll timer, wake()). */
+  private unnotified = true;
   private passing: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private timerAt = Infinity;
+  /** The earliest wake-up wakeWithin asked for while a pass was under way (that pass's end honours it). */
+  private askedAt = Infinity;
   private unlisten: (() => Promise<void>) | null = null;
   private readonly running = new Set<Promise<void>>();
 
@@ -33,10 +37,12 @@ export abstract class PollingRunner {
   passes = 0;
 
   /**
-   * One pass: claims (or announces) what is due; returns the milliseconds until the next poll.
+   * One pass: claims (or announces) what is due; returns the milliseconds until the next poll, or
+   * null to leave the timer as it is (set by an earlier pass or wakeWithin).
    * `external`: woken by a notification or the poll timer since the last pass, not only by finished work.
+   * `onlyNotified`: woken from outside by notifications alone (new rows committed), not by the timer.
    */
-  protected abstract pass(external: boolean): Promise<number>;
+  protected abstract pass(external: boolean, onlyNotified: boolean): Promise<number | null>;
 
   protected get pollMs(): number {
     return this.lifecycle.pollMs;
@@ -48,7 +54,7 @@ export abstract class PollingRunner {
   }
 
   async start(): Promise<void> {
-    this.unlisten = await listenForNotifications(this.lifecycle.channel, this.wake);
+    this.unlisten = await listenForNotifications(this.lifecycle.channel, this.notified);
     this.wake();
   }
 
@@ -63,6 +69,13 @@ export abstract class PollingRunner {
 
   /** Look for due work now (coalesced: one pass at a time, one more if woken during it). */
   readonly wake = (): void => {
+    this.external = true;
+    this.unnotified = true;
+    this.request();
+  };
+
+  /** A notification on the channel: rows committed that this runner may have to act on. */
+  private readonly notified = (): void => {
     this.external = true;
     this.request();
   };
@@ -79,8 +92,10 @@ export abstract class PollingRunner {
 
   /** Make sure a pass runs within `ms` (the timer is only ever brought forward). */
   protected wakeWithin(ms: number): void {
-    if (this.stopped || this.passing) return; // the pass under way sets the timer when it ends
-    if (Date.now() + ms < this.timerAt) this.schedule(ms);
+    if (this.stopped) return;
+    const at = Date.now() + ms;
+    if (this.passing) this.askedAt = Math.min(this.askedAt, at); // honoured when the pass under way ends
+    else if (at < this.timerAt) this.schedule(ms);
   }
 
   /**
@@ -99,15 +114,22 @@ export abstract class PollingRunner {
     while (this.wanted && !this.stopped) {
       this.wanted = false;
       const external = this.external;
+      const onlyNotified = external && !this.unnotified;
       this.external = false;
+      this.unnotified = false;
       this.passes += 1;
-      let waitMs = this.lifecycle.pollMs;
+      let waitMs: number | null = this.lifecycle.pollMs;
       try {
-        waitMs = await this.pass(external);
+        waitMs = await this.pass(external, onlyNotified);
       } catch (error) {
         log.error(`${this.lifecycle.name} failed; retrying`, { error });
       }
-      this.schedule(waitMs);
+      // What wakeWithin asked for meanwhile (an attempt that ended during the pass) brings the timer forward.
+      const askedMs = Math.max(0, this.askedAt - Date.now());
+      const asked = this.askedAt < Infinity;
+      this.askedAt = Infinity;
+      if (waitMs !== null) this.schedule(asked ? Math.min(waitMs, askedMs) : waitMs);
+      else if (asked && Date.now() + askedMs < this.timerAt) this.schedule(askedMs);
     }
   }
 

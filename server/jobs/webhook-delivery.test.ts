@@ -265,6 +265,26 @@ describe("webhook delivery (embedded runner)", () => {
     expect(receiver.received[1].headers["x-webhook-signature"]).toBe(hmac("new-secret", receiver.received[1].raw));
   });
 
+  it("makes a retry while events nobody subscribed to keep waking the runner", async () => {
+    let calls = 0;
+    receiver.respondWith((_r, res) => void res.writeHead(++calls === 1 ? 500 : 200).end());
+    await subscribe("pharmacy_sku_stock_updated", `${receiver.url}/busy`);
+    await withRetryBase(400, async () => {
+      await startRunner();
+      await patch(`/v1/external_pharmacy_api/pharmacy_skus/${t.pharmacySku.id}/stock`, { key: t.keys.pharmacy, body: { stock: 8 } });
+      await receiver.waitFor(1);
+      // Each of these wakes the runner, which then skips the claim (nothing new is due): the retry
+      // must still come, from the timer that those passes leave as it is.
+      await until(async () => {
+        await t.db.$transaction((tx) =>
+          recordEvent(tx, { type: "pharmacy_order_updated", organisationId: t.organisation.id, pharmacyId: t.pharmacy.id, subjectId: "unsubscribed" }),
+        );
+        return receiver.received.length >= 2;
+      });
+    });
+    expect(receiver.received.map((r) => r.path)).toEqual(["/busy", "/busy"]);
+  });
+
   it("a slow receiver does not hold up others; timeouts, refused connections and private targets are classified", async () => {
     // Fairness, free of timing: the slow receiver keeps every request open until the other pharmacy's
     // event has arrived, under a timeout far longer than any test wait. A runner that let the slow

@@ -42,9 +42,9 @@ export async function announceDeliveries(deliveryIds: string[]): Promise<void> {
 export async function dispatchPendingEvents(): Promise<string[]> {
   const ids: string[] = [];
   for (;;) {
-    const { events, deliveries } = await dispatchOutboxEvents();
+    const { deliveries, drained } = await dispatchOutboxEvents();
     ids.push(...deliveries.map((d) => d.id));
-    if (events === 0) return ids;
+    if (drained) return ids;
   }
 }
 

@@ -76,17 +76,27 @@ export class WebhookRunner extends PollingRunner {
     super({ channel: OUTBOX_CHANNEL, pollMs: POLL_MS, name: "webhook runner" });
   }
 
-  protected async pass(external: boolean): Promise<number> {
+  protected async pass(external: boolean, onlyNotified: boolean): Promise<number | null> {
     // New outbox events come with a notification (or are found by the poll); finished attempts bring none.
+    let dispatched = 0;
     if (external) {
       for (;;) {
-        const { events, deliveries } = await dispatchOutboxEvents();
+        const { deliveries, drained } = await dispatchOutboxEvents();
+        dispatched += deliveries.length;
         if (deliveries.length > 0) await this.options.onDispatched?.(deliveries.map((d) => d.id));
         for (const d of deliveries) if (knownUnreachable(d.target)) this.gathered.add(targetOrigin(d.target));
-        if (events === 0) break;
+        if (drained) break;
       }
     }
     if (!this.options.deliver) return this.pollMs;
+    // Events nobody subscribed to (most of them, at a high intake rate) make nothing due: no claim,
+    // and the timer stands as set (the next retry, a gathered batch, the poll).
+    if (onlyNotified && dispatched === 0) return null;
+    return this.claimAndRun();
+  }
+
+  /** Claims due deliveries as slots allow and starts their attempts; returns how long to sleep. */
+  private async claimAndRun(): Promise<number> {
     const { WEBHOOK_CONCURRENCY: total, WEBHOOK_TARGET_CONCURRENCY: perTarget } = config();
     /** Slots this pass takes per origin, and attempts: a batch for an unreachable origin is many attempts in one slot. */
     const slotsTaking = new Map<string, number>();

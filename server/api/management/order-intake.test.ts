@@ -1,7 +1,8 @@
+import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { get, post } from "@/tests/http";
-import { address, item, orderBody, placeOrder, withShopSkus } from "@/tests/orders";
+import { address, eur, fulfillmentAt, item, orderBody, placeOrder, withShopSkus } from "@/tests/orders";
 
 let t: Tenant;
 let other: Tenant;
@@ -150,6 +151,32 @@ describe("order intake", () => {
     expect(methods.map((m) => m.externalId)).toEqual(["express", "standard"]);
     const po = await t.db.pharmacyOrder.findFirstOrThrow({ where: { orderId: r.json.uid } });
     expect([po.shippingCostsAmount, po.shippingCostsCurrency]).toEqual([495, "EUR"]);
+  });
+
+  // Intake answers from what it wrote instead of reading the order back (docs/spec-gaps.md, Issue 26: intake).
+  it("answers with the order exactly as GET /orders/{uid} shows it afterwards", async () => {
+    const patient = await t.db.patientProfile.findFirstOrThrow({ where: { organisationId: t.organisation.id } });
+    const signed = await t.db.prescription.create({ data: { organisationId: t.organisation.id, patientId: patient.id, status: "signed", source: "DOCTOR" } });
+    const bodies = [
+      orderBody(t, [item(refs.otcReference, { quantity: 2 }), item(refs.otcReference), item(refs.rxReference, { prescription_uid: signed.id })], {
+        shipping_cost: eur(495),
+      }),
+      orderBody(t, [], {
+        customer: { id: `new-${randomUUID()}` },
+        fulfillments: [
+          { external_id: "f-1", items: [item(refs.otcReference)] },
+          { external_id: "f-2", items: [item(refs.otcReference), item(refs.rxReference, { prescription_uid: signed.id })] },
+          fulfillmentAt("f-3", t.groupPharmacy.id, [item(refs.otcReference)]),
+        ],
+      }),
+      orderBody(t, [item(refs.otcReference)], { on_hold: true, hold_comment: "check address" }),
+    ];
+    for (const body of bodies) {
+      const created = await placeOrder(t, body);
+      expect(created.status).toBe(201);
+      const shown = await get(`/v1/management/orders/${created.json.uid}`, { key: t.keys.management });
+      expect(created.json).toEqual(shown.json);
+    }
   });
 });
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { fromUnixSeconds as from, searchTerm, text, toUnixSecondsInclusive as to, unixSecondsQuery as unixSeconds } from "@/server/wire/schemas";
 import { addFulfillmentToOrder, cancelFulfillment, updateOrder } from "@/server/domain/orders/change-order";
 import { createOrder } from "@/server/domain/orders/create-order";
-import { getOrder, listOrders } from "@/server/domain/orders/queries";
+import { getOrder, listOrders, type OrderWithGraph } from "@/server/domain/orders/queries";
 import { route } from "@/server/rest/kit";
 import { managementExamples as examples } from "./examples";
 import type { Context } from "@/server/rest/types";
@@ -13,10 +13,10 @@ import { managementOrderSchema, presentManagementOrder } from "./order.presenter
 import { createOrderSchema, fulfillmentSchema, toFulfillmentIntake, toOrderIntake, updateOrderSchema } from "./order-intake.schemas";
 
 
-/** Every order command answers with the order as GET /orders/{uid} shows it. */
-async function presentOrder(ctx: Context<unknown, unknown>, orderId: string, status: number) {
-  const order = await getOrder(ctx.principal.organisationId, orderId);
-  return reply(status, presentManagementOrder(order, ctx.principal.permissions.has("prescription:read")));
+/** Every order command answers with the order as GET /orders/{uid} shows it: read by its id, unless the command could tell. */
+async function presentOrder(ctx: Context<unknown, unknown>, order: string | OrderWithGraph, status: number) {
+  const shown = typeof order === "string" ? await getOrder(ctx.principal.organisationId, order) : order;
+  return reply(status, presentManagementOrder(shown, ctx.principal.permissions.has("prescription:read")));
 }
 
 
@@ -77,8 +77,8 @@ export const orderRoutes = [
     permission: "order:write",
     body: createOrderSchema,
     async handle(ctx) {
-      const orderId = await createOrder(ctx.principal.organisationId, toOrderIntake(ctx.body), ctx.actor);
-      return presentOrder(ctx, orderId, 201);
+      const created = await createOrder(ctx.principal.organisationId, toOrderIntake(ctx.body), ctx.actor);
+      return presentOrder(ctx, created.shown ?? created.id, 201);
     },
   }),
   route({

@@ -104,7 +104,7 @@ export async function completeCheckout(draftOrderId: string, options: Completion
   };
 
   try {
-    const orderId = await createOrder(draft.organisationId, intake, { type: "SYSTEM" }, async (tx, orderId) => {
+    const { id: orderId } = await createOrder(draft.organisationId, intake, { type: "SYSTEM" }, async (tx, orderId) => {
       const changed = await tx.$executeRaw`
         UPDATE "DraftOrder" SET "status" = 'completed', "orderId" = ${orderId}, "completedAt" = now(), "updatedAt" = now()
          WHERE "id" = ${draft.id} AND "status" = 'open'`;

@@ -1,21 +1,26 @@
 import { randomUUID } from "node:crypto";
-import { database, Prisma, type Tx, type Db } from "@/server/db/client";
+import { database, databaseDriver, Prisma, prismaTx, type Db, type RawTx, type Tx } from "@/server/db/client";
 import { isUniqueViolation } from "@/server/db/errors";
 import { actorColumns, type Actor } from "@/server/domain/actor";
 import type { AuditEntity } from "@/server/domain/audit/record";
 import { ConflictError, FieldErrorCollector, NON_FIELD_ERRORS, UnprocessableError } from "@/server/domain/errors";
 import { createPharmacyOrder, pharmacyEmailNoticeTo } from "@/server/domain/pharmacy-orders/create-pharmacy-order";
+import { pharmacyOffersSql, routeFulfillmentToPharmacy, type Offer, type RoutedPharmacy } from "@/server/domain/pharmacy-orders/route-fulfillment";
+import { lockedPatientNameSql, type OrderSearchParts } from "@/server/domain/pharmacy-orders/search-text";
+import { PHARMACY_ORDER_STATUS } from "@/server/domain/pharmacy-orders/statuses";
 import { findOrCreateShopCustomer } from "@/server/domain/patients/shop-customers";
 import { resolveSkipValidation } from "@/server/domain/prescriptions/skip-validation";
 import { PRESCRIPTION_STATUS, SIGNED_PRESCRIPTION_STATUSES, storedSpellings } from "@/server/domain/prescriptions/statuses";
 import { recordInlinePrescription, validateInlinePrescriptions, type ValidatedPdf } from "./inline-prescriptions";
 import { type FulfillmentIntake, type OrderIntake } from "./intake";
+import type { OrderWithGraph } from "./queries";
 import { ORDER_STATUS } from "./statuses";
-import { routeFulfillmentToPharmacy } from "@/server/domain/pharmacy-orders/route-fulfillment";
 
 /** What an item of the intake resolved to in the organisation's catalogue and records. */
 type ResolvedItem = {
   skuId: string;
+  /** What the order shows of its SKU. */
+  sku: { displayName: string; pzn: string | null };
   shopSkuId: string;
   skipForPharmacyOrders: boolean;
   prescriptionId: string | null;
@@ -37,16 +42,29 @@ function orderAlreadyExists(orderId: string): ConflictError {
   return new ConflictError("Order already exists", { code: "order_already_exists", details: { order_uid: orderId } });
 }
 
+/** A new order: its id, and the order as GET /orders/{uid} shows it when intake could tell that without reading it back. */
+export type CreatedOrder = {
+  id: string;
+  /**
+   * Built from what intake wrote (getOrder's shape, equal to what getOrder reads after the commit);
+   * null when intake recorded prescriptions, whose doctors and order getOrder then reads.
+   */
+  shown: OrderWithGraph | null;
+};
+
 /**
- * Order intake: strictly once per external_id, all or nothing. Every reference is checked before
- * anything is written; the writes then run in one transaction whose first conflicting statement
- * is the order row itself, so concurrent duplicates wait on its unique index and all but one end
- * as 409 order_already_exists. A fulfillment no pharmacy can serve rolls everything back (422).
+ * Order intake: strictly once per external_id, all or nothing. Every reference is checked and
+ * every fulfillment routed before anything is written (routing reads stock and assortments without
+ * locking them, inside a transaction or not); the writes then run in one transaction whose first
+ * conflicting statement is the order row itself, so concurrent duplicates wait on its unique index
+ * and all but one end as 409 order_already_exists. A fulfillment no pharmacy can serve is a 422,
+ * and nothing is written.
  *
  * The common path is written as a few raw statements (several rows each) rather than Prisma model
  * calls: as model calls intake made about 40 statements, each a cost on the server's one thread
- * (the intake row of the orders benchmark); it now makes 13, auth and response included. Rarer
- * paths (prescriptions, shipping methods, explicit pharmacies) keep model calls.
+ * (the intake row of the orders benchmark); it now makes 8 round trips, auth, BEGIN and COMMIT
+ * included, and answers from what it wrote. Rarer paths (prescriptions, shipping methods, explicit
+ * pharmacies) keep model calls.
  */
 export async function createOrder(
   organisationId: string,
@@ -54,12 +72,25 @@ export async function createOrder(
   actor: Actor,
   /** Runs in the order's transaction once the order is written (a checkout marks itself completed); throwing rolls the order back. */
   onWritten?: (tx: Tx, orderId: string) => Promise<void>,
-): Promise<string> {
+): Promise<CreatedOrder> {
   const db = await database();
-  // The shop and an order already under this external_id, in one statement.
-  const [{ shopId, existingOrderId }] = await db.$queryRaw<{ shopId: string | null; existingOrderId: string | null }[]>`
-    SELECT (SELECT "id" FROM "Shop" WHERE "organisationId" = ${organisationId} AND "identifier" = ${intake.shopIdentifier}) AS "shopId",
-           (SELECT "id" FROM "Order" WHERE "organisationId" = ${organisationId} AND "externalId" = ${intake.externalId}) AS "existingOrderId"`;
+  const driver = await databaseDriver();
+  // The shop, an order already under this external_id, the shop SKUs the items name and the
+  // organisation's offers of their SKUs, in one prepared statement on the driver (no transaction yet).
+  const references = [...new Set(intake.fulfillments.flatMap((f) => f.items.map((i) => i.skuReference)))];
+  const lookup = Prisma.sql`
+    WITH "shop" AS (SELECT "id" FROM "Shop" WHERE "organisationId" = ${organisationId} AND "identifier" = ${intake.shopIdentifier}),
+    "matches" AS (${shopSkuMatchesSql(Prisma.sql`(SELECT "id" FROM "shop")`, references)})
+    SELECT (SELECT "id" FROM "shop") AS "shopId",
+           (SELECT "id" FROM "Order" WHERE "organisationId" = ${organisationId} AND "externalId" = ${intake.externalId}) AS "existingOrderId",
+           (SELECT coalesce(json_agg(m), '[]'::json) FROM "matches" m) AS "shopSkus",
+           (SELECT coalesce(json_agg(o), '[]'::json) FROM (${pharmacyOffersSql(organisationId, Prisma.sql`SELECT "skuId" FROM "matches"`)}) o) AS "offers"`;
+  const [{ shopId, existingOrderId, shopSkus, offers }] = await driver.query<{
+    shopId: string | null;
+    existingOrderId: string | null;
+    shopSkus: ShopSkuMatch[];
+    offers: Offer[];
+  }>(lookup.text, lookup.values);
   if (!shopId) {
     const errors = new FieldErrorCollector();
     errors.add(["shop_identifier"], "No shop with this identifier in the organisation.");
@@ -74,15 +105,40 @@ export async function createOrder(
     doctorUid: intake.doctorUid,
     additionalDetails: intake.additionalDetails,
     fieldPrefix: (f) => ["fulfillments", f],
-  });
+  }, shopSkus);
   const inline = await validateInlinePrescriptions(db, organisationId, intake.fulfillments, (f) => ["fulfillments", f]);
+  const routes = await Promise.all(
+    intake.fulfillments.map((fulfillment, f) =>
+      routeNewFulfillment(
+        db,
+        {
+          organisationId,
+          fulfillment,
+          resolvedItems: resolved.items[f],
+          explicitPharmacyId: resolved.fulfillmentPharmacyIds[f] ?? resolved.orderPharmacyId,
+          route: !(intake.onHold ?? false),
+        },
+        offers,
+      ),
+    ),
+  );
 
+  // Without these, every write of the intake is raw SQL (the others go through prismaTx): the
+  // transaction then runs on the driver, at a fraction of the server time of Prisma's.
+  const rawOnly =
+    !onWritten &&
+    !intake.shippingMethods?.length &&
+    !intake.pharmacyEmail &&
+    inline.every((pdfs) => pdfs.size === 0) &&
+    resolved.items.every((items) => items.every((i) => !i.prescriptionId && !i.needsDoctor));
+  const write = (tx: Tx | RawTx) => writeOrder(tx, organisationId, shop, intake, resolved, inline, routes, actor);
   try {
+    if (rawOnly) return await driver.transaction(write, { maxWaitMs: 30_000 });
     return await db.$transaction(
       async (tx) => {
-        const orderId = await writeOrder(tx, organisationId, shop, intake, resolved, inline, actor);
-        await onWritten?.(tx, orderId);
-        return orderId;
+        const created = await write(tx);
+        await onWritten?.(tx, created.id);
+        return created;
       },
       {
         timeout: 30_000,
@@ -118,15 +174,31 @@ type ShopSkuMatch = {
   shopVariationId: string | null;
   shopProductExternalId: string;
   skuId: string;
+  displayName: string;
+  pzn: string | null;
   skuDeleted: boolean;
   skipForPharmacyOrders: boolean;
   prescriptionRequired: boolean;
 };
 
+/** The live shop SKUs of the shop `shopId` selects that the references may name (ShopSkuMatch rows). */
+function shopSkuMatchesSql(shopId: Prisma.Sql, references: string[]): Prisma.Sql {
+  return Prisma.sql`
+    SELECT ss."id", ss."shopSku", ss."shopVariationId", sp."externalId" AS "shopProductExternalId",
+           s."id" AS "skuId", s."displayName", s."pzn", s."deletedAt" IS NOT NULL AS "skuDeleted", s."skipForPharmacyOrders", p."prescriptionRequired"
+      FROM "ShopSku" ss
+      JOIN "ShopProduct" sp ON sp."id" = ss."shopProductId"
+      JOIN "Sku" s ON s."id" = ss."skuId"
+      JOIN "Product" p ON p."id" = s."productId"
+     WHERE ss."shopId" = ${shopId} AND ss."deletedAt" IS NULL
+       AND (ss."shopVariationId" = ANY(${references}::text[]) OR ss."shopSku" = ANY(${references}::text[]))`;
+}
+
 /**
  * Checks every reference of the fulfillments before anything is written; all problems at once, as
  * field errors. Each kind of reference is one statement, and only when the intake has one: the
- * common order (catalogue items, no prescriptions) is checked with a single statement.
+ * common order (catalogue items, no prescriptions) is checked with a single statement, or none when
+ * the caller read the shop SKU matches already (`shopSkus`, shopSkuMatchesSql).
  */
 export async function resolveReferences(
   db: Db,
@@ -134,20 +206,13 @@ export async function resolveReferences(
   shop: { id: string },
   fulfillments: FulfillmentIntake[],
   intake: ReferenceContext,
+  shopSkus?: ShopSkuMatch[],
 ): Promise<Resolved> {
   const errors = new FieldErrorCollector();
   const allItems = fulfillments.flatMap((f) => f.items);
 
   const references = [...new Set(allItems.map((i) => i.skuReference))];
-  const shopSkus = await db.$queryRaw<ShopSkuMatch[]>`
-    SELECT ss."id", ss."shopSku", ss."shopVariationId", sp."externalId" AS "shopProductExternalId",
-           s."id" AS "skuId", s."deletedAt" IS NOT NULL AS "skuDeleted", s."skipForPharmacyOrders", p."prescriptionRequired"
-      FROM "ShopSku" ss
-      JOIN "ShopProduct" sp ON sp."id" = ss."shopProductId"
-      JOIN "Sku" s ON s."id" = ss."skuId"
-      JOIN "Product" p ON p."id" = s."productId"
-     WHERE ss."shopId" = ${shop.id} AND ss."deletedAt" IS NULL
-       AND (ss."shopVariationId" = ANY(${references}::text[]) OR ss."shopSku" = ANY(${references}::text[]))`;
+  shopSkus ??= await db.$queryRaw<ShopSkuMatch[]>(shopSkuMatchesSql(Prisma.sql`${shop.id}`, references));
 
   const prescriptionUids = [...new Set(allItems.flatMap((i) => (i.prescriptionUid ? [i.prescriptionUid] : [])))];
   const signedPrescriptions = new Set(
@@ -219,6 +284,7 @@ export async function resolveReferences(
       }
       return {
         skuId: match?.skuId ?? "",
+        sku: { displayName: match?.displayName ?? "", pzn: match?.pzn ?? null },
         shopSkuId: match?.id ?? "",
         skipForPharmacyOrders: match?.skipForPharmacyOrders ?? false,
         prescriptionId: item.prescriptionUid ?? null,
@@ -258,14 +324,15 @@ export async function resolveReferences(
 }
 
 async function writeOrder(
-  tx: Tx,
+  tx: Tx | RawTx,
   organisationId: string,
   shop: { id: string },
   intake: OrderIntake,
   resolved: Resolved,
   inline: Map<string, ValidatedPdf>[],
+  routes: (RoutedPharmacy | null)[],
   actor: Actor,
-): Promise<string> {
+): Promise<CreatedOrder> {
   const patient = await findOrCreateShopCustomer(tx, organisationId, shop.id, intake.customer, {
     firstName: intake.deliveryAddress.first_name,
     lastName: intake.deliveryAddress.last_name,
@@ -274,20 +341,24 @@ async function writeOrder(
   const onHold = intake.onHold ?? false;
   const orderId = randomUUID();
   const name = intake.name ?? intake.externalId;
-  const status = onHold ? ORDER_STATUS.paused : waitsForDoctor ? ORDER_STATUS.waitingForDoctor : ORDER_STATUS.started;
+  const initialStatus = onHold ? ORDER_STATUS.paused : waitsForDoctor ? ORDER_STATUS.waitingForDoctor : ORDER_STATUS.started;
+  // Every fulfillment is routed already: the order is written in the status its pharmacy orders give it.
+  const status = initialStatus === ORDER_STATUS.started && routes.some(Boolean) ? ORDER_STATUS.waitingForPharmacy : initialStatus;
 
   // The order row first: a concurrent duplicate blocks here on the unique index, before any other
   // work. The order, its shop order and its audit event (one per created order) in one statement:
-  // intake is a hot path.
+  // intake is a hot path. It also reads the patient's name under the lock its pharmacy orders'
+  // search texts need (lockedPatientNameSql), so that they need no read of their own.
   const shopOrder = { id: randomUUID() };
   const by = actorColumns(actor);
   const summary = `Order ${name} created${onHold ? " on hold" : ""} (${intake.fulfillments.length} fulfillment${intake.fulfillments.length === 1 ? "" : "s"})`;
-  await tx.$executeRaw`
-    WITH "audit" AS (
+  const [written] = await tx.$queryRaw<{ createdAt: Date; updatedAt: Date; patientName: string }[]>`
+    WITH "patient" AS (${lockedPatientNameSql(patient.id)}),
+    "audit" AS (
       INSERT INTO "AuditEvent" ("id", "organisationId", "entityType", "entityId", "action", "summary", "details",
                                 "actorType", "actorApiKeyId", "actorUserId", "createdAt")
       VALUES (${randomUUID()}, ${organisationId}, ${"order" satisfies AuditEntity}, ${orderId}, 'created', ${summary},
-              ${JSON.stringify({ externalId: intake.externalId, status, shopId: shop.id })}::jsonb,
+              ${JSON.stringify({ externalId: intake.externalId, status: initialStatus, shopId: shop.id })}::jsonb,
               ${by.actorType}::"ActorType", ${by.actorApiKeyId}, ${by.actorUserId}, now())
     ), "order" AS (
       INSERT INTO "Order" ("id", "organisationId", "externalId", "name", "status", "patientId", "customerEmail",
@@ -300,48 +371,77 @@ async function writeOrder(
               ${onHold}, ${onHold ? (intake.holdComment ?? null) : null}, ${resolved.doctorId}, ${resolved.orderPharmacyId},
               ${intake.pharmacyEmail ?? null}, ${intake.referralScanUid ?? null},
               ${intake.additionalDetails === undefined ? null : JSON.stringify(intake.additionalDetails)}::jsonb, now())
-      RETURNING "id")
+      RETURNING "id", "createdAt", "updatedAt")
     INSERT INTO "ShopOrder" ("id", "orderId", "shopId", "externalId", "name")
-    SELECT ${shopOrder.id}, "order"."id", ${shop.id}, ${intake.externalId}, ${name} FROM "order"`;
+    SELECT ${shopOrder.id}, "order"."id", ${shop.id}, ${intake.externalId}, ${name} FROM "order"
+    RETURNING (SELECT "createdAt" FROM "order"), (SELECT "updatedAt" FROM "order"), (SELECT "displayName" FROM "patient") AS "patientName"`;
   const labels = [...new Set(intake.shippingMethods ?? [])];
   if (labels.length > 0) {
-    await tx.shopShippingMethod.createMany({
+    const prisma = prismaTx(tx);
+    await prisma.shopShippingMethod.createMany({
       data: labels.map((label) => ({ shopId: shop.id, externalId: label, displayName: label })),
       skipDuplicates: true,
     });
-    const methods = await tx.shopShippingMethod.findMany({ where: { shopId: shop.id, externalId: { in: labels } }, select: { id: true } });
-    await tx.shopOrderShippingMethod.createMany({
+    const methods = await prisma.shopShippingMethod.findMany({ where: { shopId: shop.id, externalId: { in: labels } }, select: { id: true } });
+    await prisma.shopOrderShippingMethod.createMany({
       data: methods.map((m) => ({ shopOrderId: shopOrder.id, shopShippingMethodId: m.id })),
     });
   }
 
-  let shippingAssigned = false;
-  let routedAny = false;
+  // The order's shipping cost goes with its first pharmacy order.
+  const shippingWith = routes.findIndex(Boolean);
+  const fulfillments: AddedFulfillment[] = [];
   for (const [f, fulfillment] of intake.fulfillments.entries()) {
-    const routed = await addFulfillment(tx, {
-      organisationId,
-      orderId,
-      fulfillment,
-      resolvedItems: resolved.items[f],
-      inlinePrescriptions: inline[f],
-      explicitPharmacyId: resolved.fulfillmentPharmacyIds[f] ?? resolved.orderPharmacyId,
-      doctorId: resolved.doctorId,
-      patientId: patient.id,
-      route: !onHold,
-      shippingCost: shippingAssigned ? null : (intake.shippingCost ?? null),
-      notice: { pharmacyEmail: intake.pharmacyEmail ?? null, pharmacyId: resolved.orderPharmacyId },
-      actor,
-    });
-    if (routed) {
-      shippingAssigned = true;
-      routedAny = true;
-    }
+    fulfillments.push(
+      await addFulfillment(tx, {
+        organisationId,
+        orderId,
+        fulfillment,
+        resolvedItems: resolved.items[f],
+        inlinePrescriptions: inline[f],
+        explicitPharmacyId: resolved.fulfillmentPharmacyIds[f] ?? resolved.orderPharmacyId,
+        doctorId: resolved.doctorId,
+        patientId: patient.id,
+        route: !onHold,
+        routed: routes[f],
+        searchParts: { shopOrderName: name, patientName: written.patientName },
+        shippingCost: f === shippingWith ? (intake.shippingCost ?? null) : null,
+        notice: { pharmacyEmail: intake.pharmacyEmail ?? null, pharmacyId: resolved.orderPharmacyId },
+        actor,
+      }),
+    );
   }
-  if (routedAny && !onHold && !waitsForDoctor) {
-    await tx.$executeRaw`UPDATE "Order" SET "status" = ${ORDER_STATUS.waitingForPharmacy}, "updatedAt" = now() WHERE "id" = ${orderId}`;
-  }
-  return orderId;
+  if (fulfillments.some((f) => f.recordedPrescriptions)) return { id: orderId, shown: null };
+
+  // As getOrder reads it: rows of one transaction share its clock, so items and fulfillments come in uid order.
+  const byId = <T extends { id: string }>(rows: T[]) => rows.sort((a, b) => (a.id < b.id ? -1 : 1));
+  const items = fulfillments.flatMap((f) => f.items);
+  return {
+    id: orderId,
+    shown: {
+      id: orderId,
+      status,
+      onHold,
+      createdAt: written.createdAt,
+      updatedAt: written.updatedAt,
+      shopOrder: { id: shopOrder.id, externalId: intake.externalId, shop: { id: shop.id, identifier: intake.shopIdentifier } },
+      items: byId(items.map((i) => ({ id: i.id, skuId: i.skuId, quantity: i.quantity, prescriptionId: i.prescriptionId, sku: i.sku }))),
+      fulfillments: byId(
+        fulfillments.map((f) => ({
+          id: f.id,
+          status: FULFILLMENT_OPEN,
+          externalId: f.externalId,
+          items: byId(f.items.map((i) => ({ id: i.id, status: FULFILLMENT_OPEN, quantity: i.quantity }))),
+          pharmacyOrder: f.routed ? { status: PHARMACY_ORDER_STATUS.waitingForPharmacy } : null,
+        })),
+      ),
+      prescriptions: [],
+    },
+  };
 }
+
+/** The status a new fulfillment and its items start in (the columns' default). */
+const FULFILLMENT_OPEN = "OPEN";
 
 export type NewFulfillment = {
   organisationId: string;
@@ -355,10 +455,58 @@ export type NewFulfillment = {
   patientId: string;
   /** False while the order is on hold: nothing goes to a doctor or pharmacy. */
   route: boolean;
+  /** Where routeNewFulfillment sent it, when the caller routed it already (order intake, before its transaction). */
+  routed?: RoutedPharmacy | null;
+  /** The order's search parts, read in this transaction under the patient's lock (createPharmacyOrder). */
+  searchParts?: OrderSearchParts;
   shippingCost: { amount: number; currency: string } | null;
   /** The order's pharmacy_email and pharmacy_uid: who hears of its pharmacy orders (pharmacyEmailNoticeTo). */
   notice: { pharmacyEmail: string | null; pharmacyId: string | null };
   actor: Actor;
+};
+
+/** The items of a new fulfillment that go to a pharmacy order now (none while a doctor reviews it first or the order is on hold). */
+function itemsForPharmacy<T>(items: T[], input: Pick<NewFulfillment, "resolvedItems" | "route">): T[] {
+  if (!input.route || input.resolvedItems.some((r) => r.needsDoctor)) return [];
+  return items.filter((_, i) => !input.resolvedItems[i].skipForPharmacyOrders);
+}
+
+/**
+ * The pharmacy a new fulfillment goes to: null when none of its items goes to a pharmacy now
+ * (itemsForPharmacy), else routing's choice (routeFulfillmentToPharmacy); a 422 when no pharmacy can
+ * serve it. A read: order intake routes before its transaction, adding a fulfillment inside it.
+ */
+export async function routeNewFulfillment(
+  db: RawTx,
+  input: Pick<NewFulfillment, "organisationId" | "fulfillment" | "resolvedItems" | "explicitPharmacyId" | "route">,
+  /** The organisation's offers of the items' SKUs, read already (pharmacyOffersSql). */
+  knownOffers?: readonly Offer[],
+): Promise<RoutedPharmacy | null> {
+  const toPharmacy = itemsForPharmacy(input.fulfillment.items, input);
+  if (toPharmacy.length === 0) return null;
+  const routed = await routeFulfillmentToPharmacy(
+    db,
+    input.organisationId,
+    toPharmacy.map((item) => ({ skuId: input.resolvedItems[input.fulfillment.items.indexOf(item)].skuId, quantity: item.quantity })),
+    input.explicitPharmacyId,
+    [],
+    knownOffers,
+  );
+  if (!routed) {
+    throw new UnprocessableError(
+      `No pharmacy can fulfil fulfillment "${input.fulfillment.externalId}": none carries every item with enough stock.`,
+    );
+  }
+  return routed;
+}
+
+/** A fulfillment addFulfillment wrote: its items as written, whether it got a pharmacy order, whether prescriptions were recorded for it. */
+export type AddedFulfillment = {
+  id: string;
+  externalId: string;
+  items: { id: string; skuId: string; quantity: number; prescriptionId: string | null; sku: ResolvedItem["sku"] }[];
+  routed: boolean;
+  recordedPrescriptions: boolean;
 };
 
 /**
@@ -367,10 +515,13 @@ export type NewFulfillment = {
  * get a prescription request that waits for a doctor, and the fulfillment waits with it: its
  * pharmacy order is created once the prescription is signed (prescriptions/send-to-pharmacy.ts).
  * Otherwise, unless the order is on hold, the items that go to pharmacies (SKUs without
- * skip_for_pharmacy_orders) become one pharmacy order. Returns whether a pharmacy order was created.
+ * skip_for_pharmacy_orders) become one pharmacy order, routed by routeNewFulfillment (here, unless
+ * the caller did already); without prescriptions to record, it is written in the fulfillment's
+ * statement.
  */
-export async function addFulfillment(tx: Tx, input: NewFulfillment): Promise<boolean> {
+export async function addFulfillment(tx: Tx | RawTx, input: NewFulfillment): Promise<AddedFulfillment> {
   const { fulfillment, resolvedItems } = input;
+  const routed = input.routed !== undefined ? input.routed : await routeNewFulfillment(tx, input);
   const created = { id: randomUUID() };
   const insertFulfillment = Prisma.sql`
     INSERT INTO "Fulfillment" ("id", "orderId", "externalId", "destinationPharmacyId", "locationId", "updatedAt")
@@ -400,7 +551,7 @@ export async function addFulfillment(tx: Tx, input: NewFulfillment): Promise<boo
   // Prescriptions first (items refer to them), then the items, then the prescriptions' lines.
   const lines: { prescriptionId: string; orderItemId: string; skuId: string; quantity: number; anamnesisId: string | null }[] = [];
   for (const [reference, validated] of input.inlinePrescriptions) {
-    const prescriptionId = await recordInlinePrescription(tx, {
+    const prescriptionId = await recordInlinePrescription(prismaTx(tx), {
       organisationId: input.organisationId,
       orderId: input.orderId,
       patientId: input.patientId,
@@ -412,7 +563,7 @@ export async function addFulfillment(tx: Tx, input: NewFulfillment): Promise<boo
   const doctorItems = items.filter((_, i) => resolvedItems[i].needsDoctor);
   if (doctorItems.length > 0) {
     const prescriptionId = randomUUID();
-    await tx.prescription.create({
+    await prismaTx(tx).prescription.create({
       data: {
         id: prescriptionId,
         organisationId: input.organisationId,
@@ -426,30 +577,27 @@ export async function addFulfillment(tx: Tx, input: NewFulfillment): Promise<boo
     });
     for (const item of doctorItems) item.prescriptionId = prescriptionId;
   }
-  await insertOrderItems(tx, items, recordsPrescriptions ? null : insertFulfillment);
+  const writes = Prisma.sql`${recordsPrescriptions ? Prisma.empty : Prisma.sql`"fulfillment" AS (${insertFulfillment}),`}
+    "orderItems" AS (${orderItemsInsertSql(items)})`;
+  // Items that wait for prescription lines (they refer to the items) are written on their own.
+  if (recordsPrescriptions || !routed) await tx.$executeRaw`WITH ${writes} SELECT 1`;
   for (const item of items) {
     const fromRequest = item.prescriptionReference !== null || doctorItems.includes(item);
     if (fromRequest && item.prescriptionId) {
       lines.push({ prescriptionId: item.prescriptionId, orderItemId: item.id, skuId: item.skuId, quantity: item.quantity, anamnesisId: item.anamnesisId });
     }
   }
-  if (lines.length > 0) await tx.prescriptionLine.createMany({ data: lines });
-  // The doctor reviews the whole fulfillment first; its pharmacy order comes once the prescription is signed.
-  if (doctorItems.length > 0 || !input.route) return false;
+  if (lines.length > 0) await prismaTx(tx).prescriptionLine.createMany({ data: lines });
 
-  const toPharmacy = items.filter((_, i) => !resolvedItems[i].skipForPharmacyOrders);
-  if (toPharmacy.length === 0) return false;
-  const routed = await routeFulfillmentToPharmacy(
-    tx,
-    input.organisationId,
-    toPharmacy.map((i) => ({ skuId: i.skuId, quantity: i.quantity })),
-    input.explicitPharmacyId,
-  );
-  if (!routed) {
-    throw new UnprocessableError(
-      `No pharmacy can fulfil fulfillment "${fulfillment.externalId}": none carries every item with enough stock.`,
-    );
-  }
+  const added = {
+    id: created.id,
+    externalId: fulfillment.externalId,
+    items: items.map((item, i) => ({ id: item.id, skuId: item.skuId, quantity: item.quantity, prescriptionId: item.prescriptionId, sku: resolvedItems[i].sku })),
+    routed: routed !== null,
+    recordedPrescriptions: recordsPrescriptions,
+  };
+  if (!routed) return added;
+  const toPharmacy = itemsForPharmacy(items, input);
   const prescribed = toPharmacy.filter((i) => i.prescriptionId);
   await createPharmacyOrder(
     tx,
@@ -471,17 +619,16 @@ export async function addFulfillment(tx: Tx, input: NewFulfillment): Promise<boo
         fulfillmentMethod: i.fulfillmentMethod,
       })),
       noticeTo: pharmacyEmailNoticeTo(input.notice, routed.pharmacyId),
+      searchParts: input.searchParts,
+      alongside: recordsPrescriptions ? undefined : writes,
     },
     input.actor,
   );
-  return true;
+  return added;
 }
 
-/**
- * The items of a fulfillment in one statement (the rows as one JSON parameter, typed by the table's
- * row type), after `insertFulfillment` in the same statement when given.
- */
-async function insertOrderItems(tx: Tx, items: Record<string, unknown>[], insertFulfillment: Prisma.Sql | null): Promise<void> {
+/** The INSERT of a fulfillment's items (the rows as one JSON parameter, typed by the table's row type). */
+function orderItemsInsertSql(items: Record<string, unknown>[]): Prisma.Sql {
   const columns = Prisma.raw(
     [
       "id", "orderId", "fulfillmentId", "externalId", "skuId", "shopSkuId", "quantity", "totalPaidAmount", "totalPaidCurrency",
@@ -490,8 +637,7 @@ async function insertOrderItems(tx: Tx, items: Record<string, unknown>[], insert
       .map((c) => `"${c}"`)
       .join(", "),
   );
-  await tx.$executeRaw`
-    ${insertFulfillment ? Prisma.sql`WITH "fulfillment" AS (${insertFulfillment})` : Prisma.empty}
+  return Prisma.sql`
     INSERT INTO "OrderItem" (${columns})
     SELECT ${columns} FROM jsonb_populate_recordset(NULL::"OrderItem", ${JSON.stringify(items)}::jsonb)`;
 }

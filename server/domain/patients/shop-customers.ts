@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Tx } from "@/server/db/client";
+import type { RawTx } from "@/server/db/client";
 import { NotFoundError } from "@/server/domain/errors";
 import { refreshSearchTextOfPatient } from "@/server/domain/pharmacy-orders/search-text";
 
@@ -26,7 +26,7 @@ export const displayNameOf = (names: PatientNames): string =>
  * profile has none (a profile created by POST /patients without name fields).
  */
 export async function findOrCreateShopCustomer(
-  tx: Tx,
+  tx: RawTx,
   organisationId: string,
   shopId: string,
   customer: { id: string; email?: string | null },
@@ -58,7 +58,7 @@ export async function findOrCreateShopCustomer(
 }
 
 /** A known customer's patient; a name just filled in reaches its pharmacy orders' search text. */
-async function known(tx: Tx, patient: KnownCustomer): Promise<ShopCustomerPatient> {
+async function known(tx: RawTx, patient: KnownCustomer): Promise<ShopCustomerPatient> {
   if (patient.named) await refreshSearchTextOfPatient(tx, patient.id);
   return { id: patient.id, displayName: patient.displayName, created: false };
 }
@@ -71,7 +71,7 @@ type KnownCustomer = { id: string; displayName: string; named: boolean };
  * lock) a row only when there is a gap to fill, so repeated orders of one customer do not queue.
  */
 function knownCustomer(
-  tx: Tx,
+  tx: RawTx,
   shopId: string,
   shopCustomerId: string,
   email: string | null,
@@ -107,7 +107,7 @@ export type ShopCustomerRef = { shopIdentifier: string; shopCustomerId: string }
  * The patient of a known customer of the organisation's shop. An unknown customer, a customer of
  * another shop, an unknown shop and a shop of another organisation are all not found.
  */
-export async function knownShopCustomerPatient(tx: Tx, organisationId: string, customer: ShopCustomerRef): Promise<string> {
+export async function knownShopCustomerPatient(tx: RawTx, organisationId: string, customer: ShopCustomerRef): Promise<string> {
   const [row] = await tx.$queryRaw<{ patientId: string }[]>`
     SELECT c."patientId" FROM "ShopCustomer" c JOIN "Shop" s ON s."id" = c."shopId"
      WHERE s."identifier" = ${customer.shopIdentifier} AND s."organisationId" = ${organisationId} AND c."shopCustomerId" = ${customer.shopCustomerId}`;

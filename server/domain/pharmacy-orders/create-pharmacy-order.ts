@@ -1,12 +1,12 @@
 import { randomInt, randomUUID } from "node:crypto";
-import type { Tx } from "@/server/db/client";
+import { Prisma, prismaTx, type RawTx, type Tx } from "@/server/db/client";
 import type { PharmacyOrderRouting } from "@/server/db/generated/enums";
 import type { Actor } from "@/server/domain/actor";
 import { outboxInsertSql } from "@/server/domain/events/outbox";
 import { queuePharmacyOrderNotice } from "@/server/domain/mail/pharmacy-order-notice";
 import { refreshProjectedPayouts } from "@/server/domain/payouts/route-payouts";
 import { historyInsertSql } from "./lock";
-import { newPharmacyOrderSearchText } from "./search-text";
+import { newPharmacyOrderSearchText, type OrderSearchParts } from "./search-text";
 import { deliveryTypeOfHints, PHARMACY_ORDER_STATUS } from "./statuses";
 
 const NAME_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
@@ -34,6 +34,14 @@ export type NewPharmacyOrder = {
   noticeTo: string | null;
   /** A note on its first history entry (why it was opened, when not at intake). */
   comment?: string;
+  /** The order's search parts, when the caller read them in this transaction under the patient's lock (newPharmacyOrderSearchText). */
+  searchParts?: OrderSearchParts;
+  /**
+   * Writes of the same command that go into this pharmacy order's statement, as CTEs (`"name" AS
+   * (INSERT …)`, comma-separated, named other than this statement's own: pharmacyOrder, items,
+   * event): order intake writes the fulfillment and its items with it.
+   */
+  alongside?: Prisma.Sql;
 };
 
 /**
@@ -53,19 +61,20 @@ export function pharmacyEmailNoticeTo(order: { pharmacyEmail: string | null; pha
  * its search text (search-text.ts), its first history entry, its projected
  * payouts (paid prescription orders), pharmacy_order_created, and the e-mail notice to `noticeTo`
  * when there is one and a mailer is configured. The order, its items, its
- * history and the event go in one statement: order intake creates a pharmacy order per
- * fulfillment, and as Prisma model calls these were six statements (the intake row of the orders
- * benchmark).
+ * history and the event go in one statement (with the caller's `alongside` writes): order intake
+ * creates a pharmacy order per fulfillment, and as Prisma model calls these were six statements
+ * (the intake row of the orders benchmark).
  */
-export async function createPharmacyOrder(tx: Tx, input: NewPharmacyOrder, actor: Actor): Promise<string> {
+export async function createPharmacyOrder(tx: Tx | RawTx, input: NewPharmacyOrder, actor: Actor): Promise<string> {
   const id = randomUUID();
   const name = newPharmacyOrderName();
-  const searchText = await newPharmacyOrderSearchText(tx, { id, name, orderId: input.orderId });
+  const searchText = await newPharmacyOrderSearchText(tx, { id, name, orderId: input.orderId }, input.searchParts);
   const items = input.items.map(({ fulfillmentMethod: _hint, ...item }) => ({ id: randomUUID(), pharmacyOrderId: id, ...item }));
   const deliveryType = deliveryTypeOfHints(input.items.map((item) => item.fulfillmentMethod));
   const event = outboxInsertSql({ type: "pharmacy_order_created", organisationId: input.organisationId, pharmacyId: input.pharmacyId, subjectId: id });
   await tx.$executeRaw`
-    WITH "pharmacyOrder" AS (
+    WITH ${input.alongside ? Prisma.sql`${input.alongside},` : Prisma.empty}
+    "pharmacyOrder" AS (
       INSERT INTO "PharmacyOrder" ("id", "name", "organisationId", "orderId", "fulfillmentId", "activeFulfillmentId", "routing", "pharmacyId",
                                    "prescriptionId", "status", "deliveryType", "prepaid", "shippingCostsAmount", "shippingCostsCurrency",
                                    "searchText", "updatedAt")
@@ -82,9 +91,9 @@ export async function createPharmacyOrder(tx: Tx, input: NewPharmacyOrder, actor
     ${historyInsertSql(id, null, PHARMACY_ORDER_STATUS.waitingForPharmacy, actor, input.comment ?? null)}`;
   // Only a paid order with a prescription shows projected payouts (refreshProjectedPayouts' rule):
   // skipped otherwise, as it would read the new order only to find that out.
-  if (input.prescriptionId && input.prepaid > 0) await refreshProjectedPayouts(tx, id);
+  if (input.prescriptionId && input.prepaid > 0) await refreshProjectedPayouts(prismaTx(tx), id);
   if (input.noticeTo) {
-    await queuePharmacyOrderNotice(tx, {
+    await queuePharmacyOrderNotice(prismaTx(tx), {
       organisationId: input.organisationId,
       to: input.noticeTo,
       pharmacyOrderId: id,

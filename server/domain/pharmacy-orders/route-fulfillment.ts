@@ -1,4 +1,4 @@
-import type { Db, Tx } from "@/server/db/client";
+import { Prisma, type RawTx } from "@/server/db/client";
 
 export type RoutedPharmacy = { pharmacyId: string; pharmacySkuBySku: Map<string, string> };
 
@@ -12,7 +12,7 @@ function totalNeeds(items: Need[]): Map<string, number> {
 }
 
 /** The pharmacy's live pharmacy SKUs for these SKUs, for stock reduction at completion. */
-async function pharmacySkusAt(tx: Tx, pharmacyId: string, skuIds: string[]): Promise<Map<string, string>> {
+async function pharmacySkusAt(tx: RawTx, pharmacyId: string, skuIds: string[]): Promise<Map<string, string>> {
   const rows = await tx.$queryRaw<{ id: string; skuId: string }[]>`
     SELECT "id", "skuId" FROM "PharmacySku"
      WHERE "pharmacyId" = ${pharmacyId} AND "skuId" = ANY(${skuIds}::text[]) AND "deletedAt" IS NULL`;
@@ -20,7 +20,21 @@ async function pharmacySkusAt(tx: Tx, pharmacyId: string, skuIds: string[]): Pro
 }
 
 /** A live pharmacy SKU of the organisation for one of the needed SKUs, with what routing weighs. */
-type Offer = { id: string; skuId: string; pharmacyId: string; price: number; stock: number; digital: boolean; hiddenSkuType: string };
+export type Offer = { id: string; skuId: string; pharmacyId: string; price: number; stock: number; digital: boolean; hiddenSkuType: string };
+
+/**
+ * The statement that reads the organisation's offers (Offer rows) of the SKUs `skuIds` selects (an
+ * SQL query of one column), for pharmacyOffers and for a caller that reads them with other things
+ * in one statement (order intake) and passes them on as `known`.
+ */
+export function pharmacyOffersSql(organisationId: string, skuIds: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`
+    SELECT ps."id", ps."skuId", ps."pharmacyId", ps."price", ps."stock", s."digital", ph."hiddenSkuType"::text AS "hiddenSkuType"
+      FROM "PharmacySku" ps
+      JOIN "Pharmacy" ph ON ph."id" = ps."pharmacyId"
+      JOIN "Sku" s ON s."id" = ps."skuId"
+     WHERE ps."skuId" IN (${skuIds}) AND ps."deletedAt" IS NULL AND ph."organisationId" = ${organisationId}`;
+}
 
 /** What one pharmacy offers for a fulfillment's items, as routing weighs it. */
 export type PharmacyOffer = {
@@ -38,18 +52,16 @@ export type PharmacyOffer = {
 
 /**
  * What each of the organisation's pharmacies that carries any of the items offers for them (one
- * statement). Pharmacies that carry none are not listed. The one reading of stock and assortment
- * that automatic routing chooses by and the admin tool's pharmacy chooser shows.
+ * statement, none with `known`: the offers pharmacyOffersSql read for at least these items' SKUs).
+ * Pharmacies that carry none are not listed. The one reading of stock and assortment that automatic
+ * routing chooses by and the admin tool's pharmacy chooser shows.
  */
-export async function pharmacyOffers(tx: Tx | Db, organisationId: string, items: Need[]): Promise<PharmacyOffer[]> {
+export async function pharmacyOffers(tx: RawTx, organisationId: string, items: Need[], known?: readonly Offer[]): Promise<PharmacyOffer[]> {
   const needs = totalNeeds(items);
   const skuIds = [...needs.keys()];
-  const offers = await tx.$queryRaw<Offer[]>`
-    SELECT ps."id", ps."skuId", ps."pharmacyId", ps."price", ps."stock", s."digital", ph."hiddenSkuType"::text AS "hiddenSkuType"
-      FROM "PharmacySku" ps
-      JOIN "Pharmacy" ph ON ph."id" = ps."pharmacyId"
-      JOIN "Sku" s ON s."id" = ps."skuId"
-     WHERE ps."skuId" = ANY(${skuIds}::text[]) AND ps."deletedAt" IS NULL AND ph."organisationId" = ${organisationId}`;
+  const offers = known
+    ? known.filter((offer) => needs.has(offer.skuId))
+    : await tx.$queryRaw<Offer[]>(pharmacyOffersSql(organisationId, Prisma.sql`SELECT unnest(${skuIds}::text[])`));
   const byPharmacy = new Map<string, { skus: Map<string, string>; enough: number; price: number; stock: number }>();
   for (const offer of offers) {
     const hidden =
@@ -85,18 +97,24 @@ export function byRoutingPreference(a: PharmacyOffer, b: PharmacyOffer): number 
  * of the fulfillment with enough stock (and do not hide its type), leaving out `excludedPharmacyIds`
  * (those that cancelled the fulfillment before): the lowest total price, then the most stock of
  * those SKUs, then the lowest pharmacy uid, so the choice is deterministic. Null when none can.
+ * `known`: the organisation's offers of these SKUs, read already (pharmacyOffersSql): no statement.
  */
 export async function routeFulfillmentToPharmacy(
-  tx: Tx,
+  tx: RawTx,
   organisationId: string,
   items: Need[],
   explicitPharmacyId: string | null,
   excludedPharmacyIds: readonly string[] = [],
+  known?: readonly Offer[],
 ): Promise<RoutedPharmacy | null> {
   if (explicitPharmacyId) {
-    return { pharmacyId: explicitPharmacyId, pharmacySkuBySku: await pharmacySkusAt(tx, explicitPharmacyId, [...totalNeeds(items).keys()]) };
+    const skuIds = [...totalNeeds(items).keys()];
+    const pharmacySkuBySku = known
+      ? new Map(known.filter((o) => o.pharmacyId === explicitPharmacyId && skuIds.includes(o.skuId)).map((o) => [o.skuId, o.id]))
+      : await pharmacySkusAt(tx, explicitPharmacyId, skuIds);
+    return { pharmacyId: explicitPharmacyId, pharmacySkuBySku };
   }
-  const candidates = (await pharmacyOffers(tx, organisationId, items)).filter((o) => o.canServe && !excludedPharmacyIds.includes(o.pharmacyId));
+  const candidates = (await pharmacyOffers(tx, organisationId, items, known)).filter((o) => o.canServe && !excludedPharmacyIds.includes(o.pharmacyId));
   const best = candidates.sort(byRoutingPreference)[0];
   return best ? { pharmacyId: best.pharmacyId, pharmacySkuBySku: best.pharmacySkuBySku } : null;
 }

@@ -1,4 +1,4 @@
-import { Prisma, type Tx } from "@/server/db/client";
+import { Prisma, type RawTx } from "@/server/db/client";
 import { escapeLike } from "@/server/domain/search";
 
 /**
@@ -35,20 +35,39 @@ export function searchTextPattern(term: string): string {
 const ORDER_PARTS = Prisma.sql`coalesce(so."name", o."name") AS "shopOrderName", pp."displayName" AS "patientName"
   FROM "Order" o JOIN "PatientProfile" pp ON pp."id" = o."patientId" LEFT JOIN "ShopOrder" so ON so."orderId" = o."id"`;
 
+/** The order-side parts of the search texts of an order's pharmacy orders. */
+export type OrderSearchParts = { shopOrderName: string; patientName: string };
+
 /**
  * The search text of a new pharmacy order of `orderId`. Reads the patient FOR SHARE: a concurrent
  * rename (an UPDATE of that row) then either commits first, and this reads the new name, or waits
- * for this transaction, and its refresh sees the new pharmacy order.
+ * for this transaction, and its refresh sees the new pharmacy order. `known`: the parts as the
+ * caller read them earlier in this transaction, the patient's name under that same lock
+ * (lockedPatientNameSql): no second read.
  */
-export async function newPharmacyOrderSearchText(tx: Tx, pharmacyOrder: { id: string; name: string; orderId: string }): Promise<string> {
-  const [parts] = await tx.$queryRaw<{ shopOrderName: string; patientName: string }[]>`
+export async function newPharmacyOrderSearchText(
+  tx: RawTx,
+  pharmacyOrder: { id: string; name: string; orderId: string },
+  known?: OrderSearchParts,
+): Promise<string> {
+  if (known) return pharmacyOrderSearchText({ ...pharmacyOrder, ...known });
+  const [parts] = await tx.$queryRaw<OrderSearchParts[]>`
     SELECT ${ORDER_PARTS} WHERE o."id" = ${pharmacyOrder.orderId} FOR SHARE OF pp`;
   if (!parts) throw new Error(`order ${pharmacyOrder.orderId} not found for its pharmacy order`);
   return pharmacyOrderSearchText({ ...pharmacyOrder, ...parts });
 }
 
+/**
+ * The patient's name, read FOR SHARE as newPharmacyOrderSearchText reads it, for a statement that
+ * writes something else at the same time (order intake writes the order with it): the name it
+ * returns may go to newPharmacyOrderSearchText as known for the rest of the transaction.
+ */
+export function lockedPatientNameSql(patientId: string): Prisma.Sql {
+  return Prisma.sql`SELECT "displayName" FROM "PatientProfile" WHERE "id" = ${patientId} FOR SHARE`;
+}
+
 /** Rewrites the search text of every pharmacy order of the patient: call it after the patient's name changed, in that transaction. */
-export async function refreshSearchTextOfPatient(tx: Tx, patientId: string): Promise<void> {
+export async function refreshSearchTextOfPatient(tx: RawTx, patientId: string): Promise<void> {
   const rows = await tx.$queryRaw<Sources[]>`
     SELECT po."id", po."name", po."orderId", ${ORDER_PARTS} JOIN "PharmacyOrder" po ON po."orderId" = o."id"
      WHERE o."patientId" = ${patientId}`;

@@ -192,7 +192,7 @@ export async function receiveShopifyOrderWebhook(
   }
 
   try {
-    const orderId = await createOrder(shop.organisationId, await toIntake(shop, order), { type: "SYSTEM" }, async (tx, orderId) => {
+    const { id: orderId } = await createOrder(shop.organisationId, await toIntake(shop, order), { type: "SYSTEM" }, async (tx, orderId) => {
       await tx.shopifyOrder.create({ data: { shopId, shopifyOrderId: order.id, orderId } });
     });
     return { kind: "accepted", result: "created", orderId };
