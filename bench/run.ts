@@ -1,5 +1,10 @@
 /**
- * npm run bench [-- --db pglite|postgres|both] [--scenario admin|assortments|catalogue|orders|patients|webhooks|prescriptions|portal|scale|all] [--concurrency N] [--seconds 10] [--only <regex>] [--build]
+ * npm run bench [-- --db pglite|postgres|both] [--scenario admin|assortments|catalogue|orders|patients|webhooks|prescriptions|portal|scale|tenfold|all] [--concurrency N] [--seconds 10] [--only <regex>] [--build]
+ *
+ * Every run first states itself (bench/run-info.ts): the machine (CPU, cores, memory, Node,
+ * PostgreSQL), the commit and whether the tree had uncommitted changes, and its start; the load
+ * average is logged before each scenario's measurement and repeated above the result tables, which
+ * carry the run's name, so a table copied into the README names the run it came from.
  *
  * For each database: a fresh database, seeded by the scenario itself; then the production server
  * (`next start`) on it, and a closed-loop load from this process over loopback. PostgreSQL comes
@@ -30,6 +35,10 @@
  * The scale scenario (PostgreSQL only; not part of "all", it takes minutes) seeds the orders
  * scenario's data and compares a bare node:http + pg handler with the service on one process and
  * on BENCH_WEB_CONCURRENCY (default: the cores) processes, closed and open loop (bench/scenarios/scale.ts).
+ * The tenfold scenario (PostgreSQL only; not part of "all") seeds the admin scenario's data, grows a
+ * copy of the database to BENCH_TENFOLD_FACTOR (default 10) times inside PostgreSQL, and measures
+ * every read row of the orders and admin scenarios on both, in turns (bench/scenarios/tenfold.ts;
+ * BENCH_TENFOLD_ROUNDS, default 2; it uses BENCH_PORT and the next port).
  * BENCH_PORT (default 3200; the scale scenario also uses the next two), BENCH_PG_DIR and BENCH_PG_PORT
  * (the throwaway cluster's directory and first port) keep parallel runs apart.
  */
@@ -43,6 +52,7 @@ import { reloadConfig } from "../server/config";
 import { closeDatabase, database } from "../server/db/client";
 import { cpuBetween, cpuSampler, type CpuUse } from "./cpu";
 import { runLoad, type LoadResult } from "./load";
+import { describeRun, loadAverage, printRunHeader, runName } from "./run-info";
 import { adminEndpoints, seedAdmin } from "./scenarios/admin";
 import { benchAssortments, printAssortmentTable, type AssortmentRow } from "./scenarios/assortments";
 import { catalogueEndpoints, seedCatalogue } from "./scenarios/catalogue";
@@ -52,6 +62,7 @@ import { benchPortalPdf, printPortalTable, seedPortal, type PortalRow } from "./
 import { benchPrescriptions, printPrescriptionTable } from "./scenarios/prescriptions";
 import { runMachines } from "./scenarios/machines";
 import { printScaleTables, runScale, type ScaleResult } from "./scenarios/scale";
+import { printTenfoldTable, runTenfold, type TenfoldResult } from "./scenarios/tenfold";
 import {
   analyseWebhooks,
   printDeadTargetTable,
@@ -77,15 +88,16 @@ const { values } = parseArgs({
 // Runs alone, with its own PostgreSQL, PgBouncer, HAProxy and two instances (bench/scenarios/machines.ts).
 if (values.scenario === "machines") process.exit(await runMachines());
 // ── Scenarios ──
-type Scenario = "admin" | "assortments" | "catalogue" | "orders" | "patients" | "webhooks" | "prescriptions" | "portal" | "scale";
-const SCENARIOS: Scenario[] = ["admin", "assortments", "catalogue", "orders", "patients", "webhooks", "prescriptions", "portal", "scale"];
+type Scenario = "admin" | "assortments" | "catalogue" | "orders" | "patients" | "webhooks" | "prescriptions" | "portal" | "scale" | "tenfold";
+const SCENARIOS: Scenario[] = ["admin", "assortments", "catalogue", "orders", "patients", "webhooks", "prescriptions", "portal", "scale", "tenfold"];
 const requested = values.scenario.split(",");
 if (values.scenario !== "all" && !requested.every((s) => SCENARIOS.includes(s as Scenario))) {
-  throw new Error(`--scenario must be admin, assortments, catalogue, orders, patients, webhooks, prescriptions, portal, scale (comma-separated) or all (got ${values.scenario})`);
+  throw new Error(`--scenario must be admin, assortments, catalogue, orders, patients, webhooks, prescriptions, portal, scale, tenfold (comma-separated) or all (got ${values.scenario})`);
 }
-const scenarios = values.scenario === "all" ? SCENARIOS.filter((s) => s !== "scale") : (requested as Scenario[]);
+// scale and tenfold take many minutes each: only when named.
+const scenarios = values.scenario === "all" ? SCENARIOS.filter((s) => s !== "scale" && s !== "tenfold") : (requested as Scenario[]);
 /** The closed-loop scenarios (webhooks drives its own open-loop load; prescriptions and assortments run in this process; portal drives a browser). */
-type LoadScenario = Exclude<Scenario, "webhooks" | "prescriptions" | "assortments" | "portal" | "scale">;
+type LoadScenario = Exclude<Scenario, "webhooks" | "prescriptions" | "assortments" | "portal" | "scale" | "tenfold">;
 const DEFAULT_CONCURRENCY: Record<LoadScenario, number> = { admin: 10, catalogue: 10, orders: ORDERS_CONCURRENCY, patients: 10 };
 const concurrencyOf = (scenario: LoadScenario) => (values.concurrency ? Number(values.concurrency) : DEFAULT_CONCURRENCY[scenario]);
 type Endpoint = {
@@ -102,6 +114,14 @@ const PORT = Number(process.env.BENCH_PORT ?? 3200);
 const BENCH_PG_DIR = process.env.BENCH_PG_DIR ?? "/tmp/rx-bench-postgres";
 
 type Row = { database: string; scenario: LoadScenario; endpoint: string; target: string; cpu: CpuUse } & LoadResult;
+
+/** The load average just before each scenario was measured, as the run went (printed above the tables). */
+const loadsBefore: string[] = [];
+function noteLoad(database: string, scenario: string) {
+  const load = loadAverage();
+  loadsBefore.push(`${database} ${scenario}: ${load}`);
+  console.log(`[${database}] ${scenario}: load average (1 / 5 / 15 min) before it ${load}`);
+}
 
 async function freshPostgres(): Promise<{ url: string; cleanup: () => void }> {
   let serverUrl = process.env.BENCH_DATABASE_URL;
@@ -126,7 +146,15 @@ type DeadRow = DeadTargetRow & { database: string };
 
 async function benchDatabase(
   kind: "pglite" | "postgres",
-): Promise<{ rows: Row[]; webhookRows: WebhookRow[]; deadRows: DeadRow[]; portalRows: PortalRow[]; assortmentRows: AssortmentRow[]; scale: ScaleResult | null }> {
+): Promise<{
+  rows: Row[];
+  webhookRows: WebhookRow[];
+  deadRows: DeadRow[];
+  portalRows: PortalRow[];
+  assortmentRows: AssortmentRow[];
+  scale: ScaleResult | null;
+  tenfold: TenfoldResult | null;
+}> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "rx-bench-"));
   const pgServer = kind === "postgres" ? await freshPostgres() : null;
   const env: Record<string, string> = {
@@ -142,6 +170,7 @@ async function benchDatabase(
   reloadConfig();
   try {
     // In this process on the still empty database, before the other scenarios seed theirs.
+    if (scenarios.includes("assortments")) noteLoad(kind, "assortments");
     const assortmentRows = scenarios.includes("assortments") ? await benchAssortments(await database(), kind, (line) => console.log(`[${kind}] assortments: ${line}`)) : [];
     console.log(`[${kind}] seeding…`);
     const t0 = performance.now();
@@ -157,10 +186,11 @@ async function benchDatabase(
     if (ordersCtx && scenarios.includes("orders")) {
       endpointsOf.push((url) => ordersEndpoints(url, ordersCtx).map((e) => ({ scenario: "orders" as const, ...e })));
     }
-    if (scenarios.includes("admin")) {
-      const ctx = await seedAdmin(await database());
-      console.log(`[${kind}] seeded the admin scenario in ${(ctx.seedMs / 1000).toFixed(1)} s`);
-      endpointsOf.push((url) => adminEndpoints(url, ctx).map((e) => ({ scenario: "admin" as const, ...e })));
+    const tenfold = scenarios.includes("tenfold") && kind === "postgres";
+    const adminCtx = scenarios.includes("admin") || tenfold ? await seedAdmin(await database()) : null;
+    if (adminCtx) console.log(`[${kind}] seeded the admin scenario in ${(adminCtx.seedMs / 1000).toFixed(1)} s`);
+    if (adminCtx && scenarios.includes("admin")) {
+      endpointsOf.push((url) => adminEndpoints(url, adminCtx).map((e) => ({ scenario: "admin" as const, ...e })));
     }
     if (scenarios.includes("patients")) {
       const ctx = await seedPatients(await database());
@@ -183,6 +213,7 @@ async function benchDatabase(
     const pgDataDir = kind === "postgres" && !process.env.BENCH_DATABASE_URL ? `${BENCH_PG_DIR}/data` : null;
     let scaleResult: ScaleResult | null = null;
     if (scale) {
+      noteLoad(kind, "scale");
       scaleResult = await runScale({
         ctx: ordersCtx!,
         env,
@@ -192,13 +223,30 @@ async function benchDatabase(
         log: (line) => console.log(`[${kind}] scale: ${line}`),
       });
     }
-    if (endpointsOf.length === 0 && !webhooks && !portal) return { rows, webhookRows: [], deadRows: [], portalRows, assortmentRows, scale: scaleResult };
+    // Tenfold grows the data: after everything else has measured it as seeded.
+    const runTenfoldHere = async () =>
+      tenfold
+        ? await runTenfold({
+            ctx: adminCtx!,
+            env,
+            port: PORT,
+            seconds: durationMs / 1000,
+            sampler: (pgid) => cpuSampler(pgid, pgDataDir),
+            log: (line) => console.log(`[${kind}] tenfold: ${line}`),
+            noteLoad: (what) => noteLoad(kind, `tenfold, ${what}`),
+          })
+        : null;
+    if (endpointsOf.length === 0 && !webhooks && !portal) {
+      return { rows, webhookRows: [], deadRows: [], portalRows, assortmentRows, scale: scaleResult, tenfold: await runTenfoldHere() };
+    }
     const server = await startServer(env, PORT);
     // Who used the cores during each endpoint's run (server, this cluster, this process), for CPU per request.
     const sampleCpu = cpuSampler(server.pid, pgDataDir);
     try {
       const only = values.only ? new RegExp(values.only) : null;
+      let scenarioNow: string | null = null;
       for (const endpoint of endpointsOf.flatMap((of) => of(server.url)).filter((e) => !only || only.test(e.name))) {
+        if (endpoint.scenario !== scenarioNow) noteLoad(kind, (scenarioNow = endpoint.scenario));
         const concurrency = concurrencyOf(endpoint.scenario);
         const before = sampleCpu();
         const result = await runLoad({ concurrency, durationMs, request: endpoint.request, expectStatus: endpoint.expectStatus });
@@ -212,9 +260,11 @@ async function benchDatabase(
         }
       }
       if (webhooks) {
+        noteLoad(kind, "webhooks");
         const cpu = cpuSampler(server.pid, pgDataDir);
         webhooksRun = await runWebhooks(server.url, webhooks, durationMs / 1000, cpu, (line) => console.log(`[${kind}] ${line}`));
       }
+      if (portal) noteLoad(kind, "portal");
       if (portal) portalRows = await benchPortalPdf(server.url, portal, kind, (line) => console.log(`[${kind}] ${line}`));
     } finally {
       await server.stop();
@@ -229,28 +279,33 @@ async function benchDatabase(
       }
     }
     const deadRows = (webhooksRun?.deadTargets ?? []).map((r) => ({ ...r, database: kind }));
-    return { rows, webhookRows, deadRows, portalRows, assortmentRows, scale: scaleResult };
+    return { rows, webhookRows, deadRows, portalRows, assortmentRows, scale: scaleResult, tenfold: await runTenfoldHere() };
   } finally {
     pgServer?.cleanup();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
-// Prescriptions needs neither a server nor a database: measured first, on a quiet machine.
-const prescriptionRows = scenarios.includes("prescriptions") ? await benchPrescriptions() : [];
 const databaseScenarios = scenarios.filter((s) => s !== "prescriptions");
-if (databaseScenarios.some((s) => s !== "assortments")) ensureBuild(values.build);
 const kinds =
   databaseScenarios.length === 0 ? [] : values.db === "both" ? (["pglite", "postgres"] as const) : [values.db as "pglite" | "postgres"];
+const run = await describeRun(kinds.includes("postgres" as never));
+printRunHeader(run);
+// Prescriptions needs neither a server nor a database: measured first, on a quiet machine.
+if (scenarios.includes("prescriptions")) noteLoad("—", "prescriptions");
+const prescriptionRows = scenarios.includes("prescriptions") ? await benchPrescriptions() : [];
+if (databaseScenarios.some((s) => s !== "assortments")) ensureBuild(values.build);
 const rows: Row[] = [];
 const webhookRows: WebhookRow[] = [];
 const deadRows: DeadRow[] = [];
 const portalRows: PortalRow[] = [];
 const assortmentRows: AssortmentRow[] = [];
 let scaleResult: ScaleResult | null = null;
+let tenfoldResult: TenfoldResult | null = null;
 for (const kind of kinds) {
   const result = await benchDatabase(kind);
   scaleResult ??= result.scale;
+  tenfoldResult ??= result.tenfold;
   rows.push(...result.rows);
   webhookRows.push(...result.webhookRows);
   deadRows.push(...result.deadRows);
@@ -258,7 +313,9 @@ for (const kind of kinds) {
   assortmentRows.push(...result.assortmentRows);
 }
 
-const loadScenarios = scenarios.filter((s): s is LoadScenario => !["webhooks", "prescriptions", "assortments", "portal", "scale"].includes(s));
+console.log(`\nResults of ${runName(run)}. ${run.machine}${run.postgres ? `; ${run.postgres}` : ""}.`);
+console.log(`Load average (1 / 5 / 15 min) before each scenario: ${loadsBefore.join("; ")}.`);
+const loadScenarios = scenarios.filter((s): s is LoadScenario => !["webhooks", "prescriptions", "assortments", "portal", "scale", "tenfold"].includes(s));
 if (loadScenarios.length > 0) {
   const clients = loadScenarios.map((s) => `${s} ${concurrencyOf(s)}`).join(", ");
   console.log(`\nConcurrent clients: ${clients}; ${durationMs / 1000} s per endpoint, ${os.cpus().length} cores\n`);
@@ -285,3 +342,4 @@ printPrescriptionTable(prescriptionRows);
 printPortalTable(portalRows);
 printAssortmentTable(assortmentRows);
 printScaleTables(scaleResult, durationMs / 1000);
+printTenfoldTable(tenfoldResult);

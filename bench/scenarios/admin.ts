@@ -10,8 +10,23 @@ import { portalSessionCookie, seedOrders } from "./orders";
  * cookie, as the browser calls the procedures.
  */
 const ORDERS = Number(process.env.BENCH_ADMIN_ORDERS ?? 100_000);
-const AUDIT_EVENTS = 100_000;
+export const AUDIT_EVENTS = 100_000;
 const OPEN_THREADS = 500;
+
+/**
+ * `count` audit events of kinds in turn, numbered from `from` + 1: every AUDIT_EVENTS of them spread
+ * over the last year, five minutes apart (events past the first AUDIT_EVENTS fall between those).
+ */
+export async function insertAuditEvents(db: Db, organisationId: string, from: number, count: number) {
+  const kinds = ["api_key", "user", "setting", "product", "sku", "order", "webhook_subscription"];
+  await db.$executeRawUnsafe(
+    `INSERT INTO "AuditEvent" ("id", "organisationId", "entityType", "entityId", "action", "summary", "actorType", "createdAt")
+     SELECT gen_random_uuid()::text, $1, (ARRAY['${kinds.join("','")}'])[1 + i % ${kinds.length}], gen_random_uuid()::text, 'changed',
+            'Bench change ' || i, 'SYSTEM', now() - ((i % ${AUDIT_EVENTS}) * interval '5 minutes') - ((i / ${AUDIT_EVENTS}) * interval '17 seconds')
+       FROM generate_series(${from + 1}, ${from + count}) AS i`,
+    organisationId,
+  );
+}
 
 export async function seedAdmin(db: Db) {
   const t0 = performance.now();
@@ -21,14 +36,7 @@ export async function seedAdmin(db: Db) {
   await db.user.create({
     data: { email: admin.email, displayName: "Bench Admin", passwordHash: await hashPassword(admin.password), role: "ADMIN", organisationId },
   });
-  const kinds = ["api_key", "user", "setting", "product", "sku", "order", "webhook_subscription"];
-  await db.$executeRawUnsafe(
-    `INSERT INTO "AuditEvent" ("id", "organisationId", "entityType", "entityId", "action", "summary", "actorType", "createdAt")
-     SELECT gen_random_uuid()::text, $1, (ARRAY['${kinds.join("','")}'])[1 + i % ${kinds.length}], gen_random_uuid()::text, 'changed',
-            'Bench change ' || i, 'SYSTEM', now() - (i * interval '5 minutes')
-       FROM generate_series(1, ${AUDIT_EVENTS}) AS i`,
-    organisationId,
-  );
+  await insertAuditEvents(db, organisationId, 0, AUDIT_EVENTS);
   await db.$executeRawUnsafe(
     `INSERT INTO "AdminIssueThread" ("id", "pharmacyOrderId", "description", "openedByType", "createdAt")
      SELECT gen_random_uuid()::text, p."id", 'Bench on-hold comment', 'SYSTEM', p."createdAt"

@@ -5,6 +5,7 @@ import type { Db } from "@/server/db/client";
 import { newPharmacyOrderName } from "@/server/domain/pharmacy-orders/create-pharmacy-order";
 import { pharmacyOrderSearchText } from "@/server/domain/pharmacy-orders/search-text";
 import { compactPharmacyOrderTally } from "@/server/domain/pharmacy-orders/tally";
+import { compactOrderTally } from "@/server/domain/orders/tally";
 import { PHARMACY_ORDER_STATUS, type PharmacyOrderStatus } from "@/server/domain/pharmacy-orders/statuses";
 import { ORDER_STATUS } from "@/server/domain/orders/statuses";
 
@@ -49,7 +50,7 @@ const CITIES = [
 const STREETS = ["Hauptstraße", "Schulstraße", "Gartenstraße", "Bahnhofstraße", "Dorfstraße", "Bergstraße", "Lindenstraße"];
 
 /** Status mix (weights in %): mostly waiting, in progress and completed. */
-const STATUS_WEIGHTS: [PharmacyOrderStatus, number][] = [
+export const STATUS_WEIGHTS: [PharmacyOrderStatus, number][] = [
   [PHARMACY_ORDER_STATUS.waitingForPharmacy, 20],
   [PHARMACY_ORDER_STATUS.pendingReview, 4],
   [PHARMACY_ORDER_STATUS.onHold, 3],
@@ -277,22 +278,7 @@ export async function seedOrders(db: Db, { orders: ORDERS = DEFAULT_ORDERS, labe
         updatedAt: o.updatedAt,
       })),
     );
-    const orderItems = chunk.flatMap((o) =>
-      o.items.map((item, n) => ({
-        id: item.orderItemId,
-        orderId: o.orderId,
-        fulfillmentId: o.fulfillmentId,
-        externalId: `item-${n + 1}`,
-        skuId: skus[item.sku].id,
-        shopSkuId: shopSkus[item.sku].id,
-        quantity: item.quantity,
-        totalPaidAmount: item.amount,
-        totalPaidCurrency: "EUR",
-        createdAt: o.createdAt,
-      })),
-    );
-    orderItemCount += orderItems.length;
-    await insertRows(db, "OrderItem", orderItems);
+    // The pharmacy order before its order items: the items' trigger (Fulfillment.needsPharmacy) then finds it at a pharmacy.
     await insertRows(
       db,
       "PharmacyOrder",
@@ -313,6 +299,22 @@ export async function seedOrders(db: Db, { orders: ORDERS = DEFAULT_ORDERS, labe
         updatedAt: o.updatedAt,
       })),
     );
+    const orderItems = chunk.flatMap((o) =>
+      o.items.map((item, n) => ({
+        id: item.orderItemId,
+        orderId: o.orderId,
+        fulfillmentId: o.fulfillmentId,
+        externalId: `item-${n + 1}`,
+        skuId: skus[item.sku].id,
+        shopSkuId: shopSkus[item.sku].id,
+        quantity: item.quantity,
+        totalPaidAmount: item.amount,
+        totalPaidCurrency: "EUR",
+        createdAt: o.createdAt,
+      })),
+    );
+    orderItemCount += orderItems.length;
+    await insertRows(db, "OrderItem", orderItems);
     await insertRows(
       db,
       "PharmacyOrderItem",
@@ -358,8 +360,9 @@ export async function seedOrders(db: Db, { orders: ORDERS = DEFAULT_ORDERS, labe
       if (!o.atB) sampleA.push({ id: o.pharmacyOrderId, name: o.name, status: o.status });
     }
   }
-  // The PharmacyOrder trigger wrote one tally delta per order; a service folds them every minute.
+  // The PharmacyOrder and Order triggers wrote one tally delta per row; a service folds them every minute.
   await compactPharmacyOrderTally();
+  await compactOrderTally();
   const ordersMs = performance.now() - ordersStarted;
 
   const management = await createApiKey({

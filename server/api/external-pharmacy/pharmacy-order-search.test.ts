@@ -156,10 +156,10 @@ describe("migration pharmacy_order_search_parts", () => {
     const po = await newPharmacyOrder(newCustomer(), { first_name: "Ängelika", last_name: "ÇELIK-ŁUKASZ Übel" }, "#MIGRATE-Ä");
     // The text as the previous format wrote it: parts joined by a space, frozen at creation.
     await t.db.$executeRaw`UPDATE "PharmacyOrder" SET "searchText" = ${`#migrate-ä ${po.name} alte name ${po.orderId} ${po.id}`.toLowerCase()} WHERE "id" = ${po.id}`;
-    // The migration as committed, once more (its index dropped first, as before it ran).
+    // The migration as committed, once more (its index dropped first, as before it ran; issue 26 replaced it by a wider one).
     const name = readdirSync(migrationsDir).find((d) => d.endsWith("_pharmacy_order_search_parts"))!;
     const driver = await databaseDriver();
-    await driver.exec(`DROP INDEX "Order_patientId_idx";\n${readFileSync(`${migrationsDir}/${name}/migration.sql`, "utf8")}`);
+    await driver.exec(`DROP INDEX IF EXISTS "Order_patientId_idx";\n${readFileSync(`${migrationsDir}/${name}/migration.sql`, "utf8")}`);
 
     const row = await t.db.pharmacyOrder.findUniqueOrThrow({ where: { id: po.id }, select: { searchText: true } });
     expect(row.searchText).toBe(

@@ -52,13 +52,16 @@ const shopSku = {
 
 const order: OrderWithGraph = {
   id: id(6),
+  name: "#1001",
+  externalId: "1001",
   status: "waiting for pharmacy",
   onHold: false,
+  customerEmail: "erika@example.com",
   createdAt: CREATED_AT,
   updatedAt: UPDATED_AT,
   shopOrder: { id: id(7), externalId: "1001", shop: { id: id(4), identifier: "shop.example" } },
   items: [{ id: id(8), skuId: sku.id, quantity: 2, prescriptionId: null, sku: { displayName: sku.displayName, pzn: sku.pzn } }],
-  fulfillments: [{ id: id(9), status: "OPEN", externalId: "f-1", items: [{ id: id(8), status: "OPEN", quantity: 2 }], pharmacyOrder: { status: "waiting for pharmacy" } }],
+  fulfillments: [{ id: id(9), status: "OPEN", externalId: "f-1", items: [{ id: id(8), status: "OPEN", quantity: 2 }], pharmacyOrder: { status: "waiting for pharmacy", updatedAt: UPDATED_AT } }],
   prescriptions: [],
 };
 

@@ -1,22 +1,9 @@
-import { database, Prisma } from "@/server/db/client";
+import { database, databaseDriver, Prisma } from "@/server/db/client";
 import { NotFoundError } from "@/server/domain/errors";
-import { pageArgs, type Page } from "@/server/domain/paging";
-import { containsInsensitive, escapeLike } from "@/server/domain/search";
+import type { Page } from "@/server/domain/paging";
+import { escapeLike } from "@/server/domain/search";
 import { ORDER_STATUS } from "./statuses";
-
-const orderGraph = {
-  shopOrder: { include: { shop: { select: { id: true, identifier: true } } } },
-  items: { orderBy: [{ createdAt: "asc" as const }, { id: "asc" as const }], include: { sku: { select: { displayName: true, pzn: true } } } },
-  fulfillments: {
-    orderBy: [{ createdAt: "asc" as const }, { id: "asc" as const }],
-    include: { items: { orderBy: [{ createdAt: "asc" as const }, { id: "asc" as const }] }, pharmacyOrder: { select: { status: true, updatedAt: true } } },
-  },
-  prescriptions: {
-    where: { deletedAt: null },
-    orderBy: [{ createdAt: "asc" as const }, { id: "asc" as const }],
-    include: { doctor: { select: { id: true, displayName: true } } },
-  },
-} satisfies Prisma.OrderInclude;
+import { countOrdersFromTally } from "./tally";
 
 export type OrderFilter = {
   createdFrom?: Date;
@@ -33,125 +20,159 @@ export type OrderFilter = {
   /** An order status (ORDER_STATUS), e.g. "waiting for doctor". */
   status?: string;
   onHold?: boolean;
-  /** Orders that should be at a pharmacy and are not (ordersWithoutPharmacyWhere). */
+  /** Orders that should be at a pharmacy and are not (see withoutPharmacySql). */
   withoutPharmacy?: boolean;
 };
 
+/** Statuses of orders that wait for someone other than a pharmacy, or are over. */
+const NOT_FOR_A_PHARMACY = [
+  ORDER_STATUS.paused,
+  ORDER_STATUS.waitingForDoctor,
+  ORDER_STATUS.cancelled,
+  ORDER_STATUS.completed,
+  ORDER_STATUS.prescriptionDeclined,
+];
+
 /**
  * Orders that should be at a pharmacy and are not: neither on hold nor waiting for a doctor nor
- * over, with an open fulfillment that has items for a pharmacy and no pharmacy order (no pharmacy
- * could serve it when it was routed). The admin tool's "orders without a pharmacy".
+ * over, with an open fulfillment that has items for a pharmacy and no active pharmacy order (no
+ * pharmacy could serve it when it was routed, or its pharmacy gave it back). The admin tool's
+ * "orders without a pharmacy". The fulfillment's part is Fulfillment.needsPharmacy, which triggers
+ * keep (migration admin_counts): its partial index holds only such fulfillments, so the count
+ * reads those few rows, not every fulfillment of the organisation. As an array (`= ANY`) the
+ * orders are then looked up by key whatever the planner's statistics say of the flag.
  */
-function withoutPharmacyWhere(): Prisma.OrderWhereInput {
-  return {
-    onHold: false,
-    status: { notIn: [ORDER_STATUS.paused, ORDER_STATUS.waitingForDoctor, ORDER_STATUS.cancelled, ORDER_STATUS.completed, ORDER_STATUS.prescriptionDeclined] },
-    fulfillments: {
-      some: {
-        status: { not: "CANCELLED" },
-        pharmacyOrder: null,
-        items: { some: { status: { not: "CANCELLED" }, sku: { skipForPharmacyOrders: false } } },
-      },
-    },
-  };
-}
-
-/** At most this many orders found by the indexed lookup stand in for the search's matches (searchMatches). */
-const SEARCH_MATCH_CAP = 5_000;
+const withoutPharmacySql = Prisma.sql`o."onHold" = false AND o."status" NOT IN (${Prisma.join(NOT_FOR_A_PHARMACY)})
+  AND o."id" = ANY (ARRAY(SELECT f."orderId" FROM "Fulfillment" f WHERE f."needsPharmacy"))`;
 
 /**
- * Ids of the organisation's orders that `search` finds (orderWhere), in one statement of index
- * lookups: substrings through trigram indexes on each column (migration admin_search_indexes), uids
- * and the external id through their keys. Written as an OR over joined tables and subqueries, the
- * same match reads every order of the organisation (a quarter to half a second at 100,000 orders).
- * Null when more than SEARCH_MATCH_CAP orders match: the caller then matches with the joins,
- * exactly and slowly, which such a broad term needs anyway.
+ * The filter's conditions on the organisation's orders (alias `o`), all but the search. One place
+ * for the list's rows, its total and the admin home's counts.
  */
-async function searchMatches(organisationId: string, term: string, searchCustomer: boolean): Promise<string[] | null> {
-  const db = await database();
+function filterConditions(organisationId: string, filter: OrderFilter): Prisma.Sql {
+  const and: Prisma.Sql[] = [Prisma.sql`o."organisationId" = ${organisationId}`];
+  if (filter.createdFrom) and.push(Prisma.sql`o."createdAt" >= ${filter.createdFrom}`);
+  if (filter.createdTo) and.push(Prisma.sql`o."createdAt" <= ${filter.createdTo}`);
+  if (filter.updatedFrom) and.push(Prisma.sql`o."updatedAt" >= ${filter.updatedFrom}`);
+  if (filter.updatedTo) and.push(Prisma.sql`o."updatedAt" <= ${filter.updatedTo}`);
+  if (filter.shopIdentifier) {
+    and.push(Prisma.sql`EXISTS (SELECT 1 FROM "ShopOrder" so JOIN "Shop" sh ON sh."id" = so."shopId"
+                                 WHERE so."orderId" = o."id" AND sh."identifier" = ${filter.shopIdentifier} AND sh."organisationId" = ${organisationId})`);
+  }
+  if (filter.shopOrderExternalId) {
+    and.push(Prisma.sql`EXISTS (SELECT 1 FROM "ShopOrder" so WHERE so."orderId" = o."id" AND so."externalId" = ${filter.shopOrderExternalId})`);
+  }
+  if (filter.patientId) and.push(Prisma.sql`o."patientId" = ${filter.patientId}`);
+  if (filter.status) and.push(Prisma.sql`o."status" = ${filter.status}`);
+  if (filter.onHold !== undefined) and.push(Prisma.sql`o."onHold" = ${filter.onHold}`);
+  if (filter.withoutPharmacy) and.push(withoutPharmacySql);
+  return Prisma.join(and, " AND ");
+}
+
+/**
+ * The organisation's orders that `term` finds, as (id, createdAt), under `conditions`:
+ * a case-insensitive substring of the shop order name, a pharmacy order name or the patient's name,
+ * or the exact uid of the order, one of its prescriptions or one of its pharmacy orders ("#"
+ * stripped); with `searchCustomer`, also the order's external id (exactly) and the customer's
+ * e-mail (substring). Index lookups only (trigram indexes on the names and the e-mail, migration
+ * admin_search_indexes; keys for the uids), each branch reading the matching orders once, so the
+ * cost grows with the matches and not with the organisation's orders. The patient branch takes the
+ * matching patients' ids as an array (`= ANY`), which the planner answers from Order(patientId);
+ * as a join it was estimated at a few percent of the table and answered by reading all of it.
+ */
+function searchMatchesSql(organisationId: string, conditions: Prisma.Sql, term: string, searchCustomer: boolean): Prisma.Sql {
   const like = `%${escapeLike(term)}%`;
   const uid = term.replace(/^#/, "");
   const customer = searchCustomer
-    ? Prisma.sql`UNION SELECT o."id" FROM "Order" o WHERE o."organisationId" = ${organisationId} AND o."customerEmail" ILIKE ${like}
-                 UNION SELECT o."id" FROM "Order" o WHERE o."organisationId" = ${organisationId} AND o."externalId" = ${term}`
+    ? Prisma.sql`UNION SELECT o."id", o."createdAt" FROM "Order" o WHERE ${conditions} AND o."customerEmail" ILIKE ${like}
+                 UNION SELECT o."id", o."createdAt" FROM "Order" o WHERE ${conditions} AND o."externalId" = ${term}`
     : Prisma.empty;
-  const rows = await db.$queryRaw<{ id: string }[]>`
-    SELECT s."orderId" AS id FROM "ShopOrder" s JOIN "Order" o ON o."id" = s."orderId"
-     WHERE o."organisationId" = ${organisationId} AND s."name" ILIKE ${like}
-    UNION SELECT p."orderId" FROM "PharmacyOrder" p WHERE p."organisationId" = ${organisationId} AND p."name" ILIKE ${like}
-    UNION SELECT o."id" FROM "Order" o JOIN "PatientProfile" pp ON pp."id" = o."patientId"
-     WHERE o."organisationId" = ${organisationId} AND pp."displayName" ILIKE ${like}
-    UNION SELECT o."id" FROM "Order" o WHERE o."organisationId" = ${organisationId} AND o."id" = ${uid}
-    UNION SELECT r."orderId" FROM "Prescription" r WHERE r."organisationId" = ${organisationId} AND r."id" = ${uid} AND r."orderId" IS NOT NULL
-    UNION SELECT p."orderId" FROM "PharmacyOrder" p WHERE p."organisationId" = ${organisationId} AND p."id" = ${uid}
-    ${customer}
-    LIMIT ${SEARCH_MATCH_CAP + 1}`;
-  return rows.length > SEARCH_MATCH_CAP ? null : rows.map((r) => r.id);
+  return Prisma.sql`
+    SELECT o."id", o."createdAt" FROM "Order" o
+     WHERE ${conditions}
+       AND o."patientId" = ANY (ARRAY(SELECT pp."id" FROM "PatientProfile" pp
+                                       WHERE pp."organisationId" = ${organisationId} AND pp."displayName" ILIKE ${like}))
+    UNION SELECT o."id", o."createdAt" FROM "Order" o
+     WHERE ${conditions}
+       AND o."id" = ANY (ARRAY(SELECT s."orderId" FROM "ShopOrder" s WHERE s."name" ILIKE ${like}
+                               UNION SELECT p."orderId" FROM "PharmacyOrder" p WHERE p."organisationId" = ${organisationId} AND p."name" ILIKE ${like}
+                               UNION SELECT r."orderId" FROM "Prescription" r WHERE r."organisationId" = ${organisationId} AND r."id" = ${uid} AND r."orderId" IS NOT NULL
+                               UNION SELECT p."orderId" FROM "PharmacyOrder" p WHERE p."organisationId" = ${organisationId} AND p."id" = ${uid}
+                               UNION SELECT ${uid}::text))
+    ${customer}`;
 }
+
+/** Filters the order tally answers alone: the organisation's orders, of one status, on hold or not (any other filter set: counted). */
+const TALLY_FILTERS = new Set(["status", "onHold", "searchCustomer", "search"]);
+const tallyAnswers = (filter: OrderFilter) =>
+  !filter.search?.trim() && Object.entries(filter).every(([key, value]) => TALLY_FILTERS.has(key) || value === undefined || value === false);
+
+type Statement = <T>(sql: Prisma.Sql) => Promise<T[]>;
+/** Planned with its values every time: a search's plan depends on its pattern. */
+const plannedEachTime: Statement = async <T>(sql: Prisma.Sql) => (await database()).$queryRaw<T[]>(sql);
+/** A prepared statement on the driver (about a tenth of $queryRaw's cost to the server): the admin home's counts, whose plans do not depend on the values. */
+const prepared: Statement = async <T>(sql: Prisma.Sql) => (await databaseDriver()).query<T>(sql.text, sql.values);
 
 /**
- * `search`: substring of the shop order name, a pharmacy order name or the patient's name, or the
- * exact uid of the order, one of its prescriptions or one of its pharmacy orders ("#" stripped);
- * with `searchCustomer`, also the order's external id and the customer's e-mail.
+ * One page of ids in list order (newest first, uid as tie-break) and the total under the filter, in
+ * as few statements as the filter allows. With a search or "without a pharmacy" the matches are few
+ * (or as many as the search finds): they are gathered once, then counted and paged, in one
+ * statement. Otherwise the total comes from the order tally when the filter is only status and hold
+ * (else a count), and the page from the index on (organisation, creation time).
  */
-async function orderWhere(organisationId: string, filter: OrderFilter): Promise<Prisma.OrderWhereInput> {
-  const and: Prisma.OrderWhereInput[] = [{ organisationId }];
-  if (filter.createdFrom || filter.createdTo) and.push({ createdAt: { gte: filter.createdFrom, lte: filter.createdTo } });
-  if (filter.updatedFrom || filter.updatedTo) and.push({ updatedAt: { gte: filter.updatedFrom, lte: filter.updatedTo } });
-  if (filter.shopIdentifier) and.push({ shopOrder: { shop: { identifier: filter.shopIdentifier, organisationId } } });
-  if (filter.shopOrderExternalId) and.push({ shopOrder: { externalId: filter.shopOrderExternalId } });
-  if (filter.patientId) and.push({ patientId: filter.patientId });
-  if (filter.status) and.push({ status: filter.status });
-  if (filter.onHold !== undefined) and.push({ onHold: filter.onHold });
-  if (filter.withoutPharmacy) and.push(withoutPharmacyWhere());
+async function pageOfOrders(
+  organisationId: string,
+  filter: OrderFilter,
+  page: Page | null,
+  run: Statement,
+): Promise<{ ids: string[]; total: number }> {
   const term = filter.search?.trim();
-  if (term) {
-    const matched = await searchMatches(organisationId, term, Boolean(filter.searchCustomer));
-    if (matched) {
-      and.push({ id: { in: matched } });
-    } else {
-      const uid = term.replace(/^#/, "");
-      and.push({
-        OR: [
-          { shopOrder: { name: containsInsensitive(term) } },
-          { pharmacyOrders: { some: { name: containsInsensitive(term) } } },
-          { patient: { displayName: containsInsensitive(term) } },
-          { id: uid },
-          { prescriptions: { some: { id: uid } } },
-          { pharmacyOrders: { some: { id: uid } } },
-          ...(filter.searchCustomer ? [{ externalId: term }, { customerEmail: containsInsensitive(term) }] : []),
-        ],
-      });
-    }
+  const conditions = filterConditions(organisationId, filter);
+  const pageSql = (source: Prisma.Sql) =>
+    page
+      ? Prisma.sql`ARRAY(SELECT m."id" FROM ${source} m ORDER BY m."createdAt" DESC, m."id" DESC LIMIT ${page.limit} OFFSET ${page.page * page.limit})`
+      : Prisma.sql`ARRAY[]::text[]`;
+  if (term || filter.withoutPharmacy) {
+    const matches = term
+      ? searchMatchesSql(organisationId, conditions, term, Boolean(filter.searchCustomer))
+      : Prisma.sql`SELECT o."id", o."createdAt" FROM "Order" o WHERE ${conditions}`;
+    const [row] = await run<{ ids: string[]; total: number }>(Prisma.sql`
+      WITH matched AS MATERIALIZED (${matches})
+      SELECT (SELECT count(*)::int FROM matched) AS "total", ${pageSql(Prisma.sql`matched`)} AS "ids"`);
+    return row;
   }
-  return { AND: and };
+  const total = tallyAnswers(filter)
+    ? await countOrdersFromTally(organisationId, { status: filter.status, onHold: filter.onHold })
+    : (await run<{ total: number }>(Prisma.sql`SELECT count(*)::int AS "total" FROM "Order" o WHERE ${conditions}`))[0].total;
+  if (!page || total === 0) return { ids: [], total };
+  const [{ ids }] = await run<{ ids: string[] }>(
+    Prisma.sql`SELECT ${pageSql(Prisma.sql`(SELECT o."id", o."createdAt" FROM "Order" o WHERE ${conditions})`)} AS "ids"`,
+  );
+  return { ids, total };
 }
 
-export async function listOrders(organisationId: string, filter: OrderFilter, page: Page) {
-  const db = await database();
-  const where = await orderWhere(organisationId, filter);
-  const [items, total] = await Promise.all([
-    db.order.findMany({ where, include: orderGraph, orderBy: [{ createdAt: "desc" }, { id: "desc" }], ...pageArgs(page) }),
-    db.order.count({ where }),
-  ]);
-  return { items, total };
+/** A page of the organisation's orders under the filter, newest first, each as getOrder reads it, and the total. */
+export async function listOrders(organisationId: string, filter: OrderFilter, page: Page): Promise<{ items: OrderWithGraph[]; total: number }> {
+  const { ids, total } = await pageOfOrders(organisationId, filter, page, plannedEachTime);
+  return { items: await selectOrders(organisationId, ids), total };
 }
 
 /** How many orders match (the admin tool's home counts: the same filter as the list they link to). */
-export async function countOrders(organisationId: string, filter: OrderFilter): Promise<number> {
-  const db = await database();
-  return db.order.count({ where: await orderWhere(organisationId, filter) });
+export async function countOrders(organisationId: string, filter: Omit<OrderFilter, "search" | "searchCustomer">): Promise<number> {
+  return (await pageOfOrders(organisationId, filter, null, prepared)).total;
 }
 
 /**
- * The order as the Management API shows it (every order command answers with it): one statement,
- * its parts aggregated as JSON in orderGraph's order, instead of the nine statements the Prisma
- * include sends (the intake row of the orders benchmark answers with it).
+ * Orders as the Management API shows them (every order command answers with one, the lists with a
+ * page of them), in the order of `orderIds`: one statement, each order's parts aggregated as JSON,
+ * instead of the nine statements a Prisma include sends (the intake row of the orders benchmark
+ * answers with it). Ids of another organisation are left out.
  */
-export async function getOrder(organisationId: string, orderId: string): Promise<OrderWithGraph> {
+async function selectOrders(organisationId: string, orderIds: string[]): Promise<OrderWithGraph[]> {
+  if (orderIds.length === 0) return [];
   const db = await database();
-  const [order] = await db.$queryRaw<OrderWithGraph[]>`
-    SELECT o."id", o."status", o."onHold", o."createdAt", o."updatedAt",
+  const rows = await db.$queryRaw<OrderRow[]>`
+    SELECT o."id", o."name", o."externalId", o."status", o."onHold", o."customerEmail", o."createdAt", o."updatedAt",
            (SELECT json_build_object('id', so."id", 'externalId', so."externalId",
                                      'shop', json_build_object('id', sh."id", 'identifier', sh."identifier"))
               FROM "ShopOrder" so JOIN "Shop" sh ON sh."id" = so."shopId"
@@ -167,7 +188,8 @@ export async function getOrder(organisationId: string, orderId: string): Promise
                       'items', (SELECT coalesce(json_agg(json_build_object('id', fi."id", 'status', fi."status", 'quantity', fi."quantity")
                                                 ORDER BY fi."createdAt", fi."id"), '[]'::json)
                                   FROM "OrderItem" fi WHERE fi."fulfillmentId" = f."id"),
-                      'pharmacyOrder', (SELECT json_build_object('status', po."status") FROM "PharmacyOrder" po WHERE po."activeFulfillmentId" = f."id"))
+                      'pharmacyOrder', (SELECT json_build_object('status', po."status", 'updatedAt', po."updatedAt")
+                                          FROM "PharmacyOrder" po WHERE po."activeFulfillmentId" = f."id"))
                     ORDER BY f."createdAt", f."id"), '[]'::json)
               FROM "Fulfillment" f
              WHERE f."orderId" = o."id") AS "fulfillments",
@@ -178,16 +200,37 @@ export async function getOrder(organisationId: string, orderId: string): Promise
               FROM "Prescription" p LEFT JOIN "Doctor" d ON d."id" = p."doctorId"
              WHERE p."orderId" = o."id" AND p."deletedAt" IS NULL) AS "prescriptions"
       FROM "Order" o
-     WHERE o."id" = ${orderId} AND o."organisationId" = ${organisationId}`;
+     WHERE o."id" = ANY (${orderIds}::text[]) AND o."organisationId" = ${organisationId}`;
+  const byId = new Map(
+    rows.map((row) => [
+      row.id,
+      {
+        ...row,
+        fulfillments: row.fulfillments.map((f) => ({
+          ...f,
+          pharmacyOrder: f.pharmacyOrder && { status: f.pharmacyOrder.status, updatedAt: new Date(f.pharmacyOrder.updatedAt) },
+        })),
+      },
+    ]),
+  );
+  return orderIds.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** One order of the organisation as the Management API shows it; another organisation's is not found. */
+export async function getOrder(organisationId: string, orderId: string): Promise<OrderWithGraph> {
+  const [order] = await selectOrders(organisationId, [orderId]);
   if (!order) throw new NotFoundError();
   return order;
 }
 
-/** An order with what the Management API shows of it (listOrders' rows carry more). */
+/** An order with what the Management API and the admin tool's order list show of it. */
 export type OrderWithGraph = {
   id: string;
+  name: string;
+  externalId: string;
   status: string;
   onHold: boolean;
+  customerEmail: string | null;
   createdAt: Date;
   updatedAt: Date;
   shopOrder: { id: string; externalId: string; shop: { id: string; identifier: string } } | null;
@@ -197,7 +240,13 @@ export type OrderWithGraph = {
     status: string;
     externalId: string;
     items: { id: string; status: string; quantity: number }[];
-    pharmacyOrder: { status: string } | null;
+    /** The active pharmacy order. */
+    pharmacyOrder: { status: string; updatedAt: Date } | null;
   }[];
   prescriptions: { id: string; status: string; doctor: { id: string; displayName: string } | null }[];
+};
+
+/** selectOrders' row as the database answers it: dates inside the JSON parts are text. */
+type OrderRow = Omit<OrderWithGraph, "fulfillments"> & {
+  fulfillments: (Omit<OrderWithGraph["fulfillments"][number], "pharmacyOrder"> & { pharmacyOrder: { status: string; updatedAt: string } | null })[];
 };

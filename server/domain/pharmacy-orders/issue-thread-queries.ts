@@ -1,4 +1,4 @@
-import { database, type Prisma } from "@/server/db/client";
+import { database, databaseDriver, type Prisma } from "@/server/db/client";
 import { NotFoundError } from "@/server/domain/errors";
 import { pageArgs, type Page } from "@/server/domain/paging";
 import { pharmacyOrderScopeWhere, type PharmacyOrderScope } from "./lock";
@@ -70,8 +70,13 @@ export async function listIssueThreads(organisationId: string, filter: { status:
 
 /** How many threads of the organisation are open (the admin home). */
 export async function countOpenIssueThreads(organisationId: string): Promise<number> {
-  const db = await database();
-  return db.adminIssueThread.count({ where: { status: "OPEN", pharmacyOrder: { organisationId } } });
+  // The list's filter (status OPEN, a pharmacy order of the organisation) as a driver statement: the admin home asks it on every visit.
+  const [{ n }] = await (await databaseDriver()).query<{ n: number }>(
+    `SELECT count(*)::int AS "n" FROM "AdminIssueThread" t JOIN "PharmacyOrder" p ON p."id" = t."pharmacyOrderId"
+      WHERE t."status" = 'OPEN' AND p."organisationId" = $1`,
+    [organisationId],
+  );
+  return n;
 }
 
 /** Threads within `scope` (an admin's organisation, a pharmacist's pharmacies) with their messages, oldest message first. */

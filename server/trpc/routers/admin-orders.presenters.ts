@@ -1,13 +1,13 @@
 /** The admin tool's shapes of orders: camelCase, uids, dates as Unix seconds, money in minor units. */
 import type { Address } from "@/server/domain/orders/intake";
 import type { AdminOrderDetail } from "@/server/domain/orders/order-detail";
-import type { listOrders } from "@/server/domain/orders/queries";
+import type { OrderWithGraph } from "@/server/domain/orders/queries";
 import { overallStatus } from "@/server/domain/pharmacy-orders/order-status";
 import { PHARMACY_ORDER_STATUSES } from "@/server/domain/pharmacy-orders/statuses";
 import { isoDateOrNull, unix, unixOrNull } from "@/server/wire/format";
 import { presentAddress } from "./pharmacy-orders.presenters";
 
-type OrderRow = Awaited<ReturnType<typeof listOrders>>["items"][number];
+type OrderRow = OrderWithGraph;
 
 /**
  * When the order last changed as a person sees it: the latest of the order's own update and its
