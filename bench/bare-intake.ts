@@ -208,8 +208,11 @@ export async function bareIntake(pool: pg.Pool, organisationId: string, apiKeyId
 
   const order: OrderWithGraph = {
     id: orderId,
+    name,
+    externalId: body.external_id,
     status,
     onHold: false,
+    customerEmail: email,
     createdAt,
     updatedAt: createdAt,
     shopOrder: { id: shopOrderId, externalId: body.external_id, shop: { id: lookup.shopId, identifier: body.shop_identifier } },
@@ -219,7 +222,7 @@ export async function bareIntake(pool: pg.Pool, organisationId: string, apiKeyId
     fulfillments: fulfillments.map((w) => ({
       id: w.fulfillmentId, status: "OPEN", externalId: w.f.external_id,
       items: w.lines.map((l) => ({ id: l.id, status: "OPEN", quantity: l.item.quantity })),
-      pharmacyOrder: w.pharmacyOrder ? { status: PHARMACY_ORDER_STATUS.waitingForPharmacy } : null,
+      pharmacyOrder: w.pharmacyOrder ? { status: PHARMACY_ORDER_STATUS.waitingForPharmacy, updatedAt: createdAt } : null,
     })),
     prescriptions: [],
   };

@@ -166,7 +166,7 @@ async function assertSameIntakeRows(
   try {
     const { rows: tables } = await client.query<{ name: string }>(
       `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-        WHERE n.nspname = 'public' AND c.relkind = 'r' AND c.relname NOT IN ('PharmacyOrderTally', '_app_migrations') ORDER BY 1`,
+        WHERE n.nspname = 'public' AND c.relkind = 'r' AND c.relname NOT IN ('PharmacyOrderTally', 'OrderTally', '_app_migrations') ORDER BY 1`,
     );
     const counts = async () => {
       const { rows } = await client.query<{ name: string; n: number }>(
