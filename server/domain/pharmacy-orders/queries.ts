@@ -307,32 +307,52 @@ export type PharmacyOrderHistoryEntry = {
   createdAt: Date;
 };
 
-/** Every history entry of a pharmacy order, oldest first, with who made it (the caller has checked the order is in scope). */
-export async function listPharmacyOrderHistory(pharmacyOrderId: string): Promise<PharmacyOrderHistoryEntry[]> {
-  const db = await database();
-  const rows = await db.$queryRaw<
-    { id: string; fromStatus: string | null; toStatus: string; comment: string | null; actorType: string; userId: string | null; userName: string | null; apiKeyId: string | null; apiKeyName: string | null; createdAt: Date }[]
-  >`
-    SELECT h."id", h."fromStatus", h."toStatus", h."comment", h."actorType"::text AS "actorType", h."createdAt",
-           u."id" AS "userId", u."displayName" AS "userName", k."id" AS "apiKeyId", k."displayName" AS "apiKeyName"
-      FROM "PharmacyOrderHistory" h
-      LEFT JOIN "User" u ON u."id" = h."actorUserId"
-      LEFT JOIN "ApiKey" k ON k."id" = h."actorApiKeyId"
-     WHERE h."pharmacyOrderId" = ${pharmacyOrderId}
-     ORDER BY h."createdAt", h."id"`;
-  return rows.map((r) => ({
+/** A history entry as HISTORY_ENTRY_SOURCE reads it (`createdAt` as text when read inside JSON). */
+export type HistoryEntryRow = {
+  id: string;
+  pharmacyOrderId: string;
+  fromStatus: string | null;
+  toStatus: string;
+  comment: string | null;
+  actorType: string;
+  userId: string | null;
+  userName: string | null;
+  apiKeyId: string | null;
+  apiKeyName: string | null;
+  createdAt: Date | string;
+};
+
+/** The columns of HistoryEntryRow and where they come from (history `h` with who made each change), for a WHERE on `h` to follow. */
+export const HISTORY_ENTRY_SOURCE = Prisma.sql`
+  h."id", h."pharmacyOrderId", h."fromStatus", h."toStatus", h."comment", h."actorType"::text AS "actorType", h."createdAt",
+  u."id" AS "userId", u."displayName" AS "userName", k."id" AS "apiKeyId", k."displayName" AS "apiKeyName"
+  FROM "PharmacyOrderHistory" h
+  LEFT JOIN "User" u ON u."id" = h."actorUserId"
+  LEFT JOIN "ApiKey" k ON k."id" = h."actorApiKeyId"`;
+
+/** A history entry with who made it: a user or key that is gone since counts as the platform. */
+export function toHistoryEntry(r: HistoryEntryRow): PharmacyOrderHistoryEntry {
+  return {
     id: r.id,
     fromStatus: r.fromStatus,
     toStatus: r.toStatus,
     comment: r.comment,
-    createdAt: r.createdAt,
+    createdAt: new Date(r.createdAt),
     actor:
       r.actorType === "USER" && r.userId
         ? { type: "USER", id: r.userId, displayName: r.userName ?? "" }
         : r.actorType === "API_KEY" && r.apiKeyId
           ? { type: "API_KEY", id: r.apiKeyId, displayName: r.apiKeyName ?? "" }
           : { type: "SYSTEM" },
-  }));
+  };
+}
+
+/** Every history entry of a pharmacy order, oldest first, with who made it (the caller has checked the order is in scope). */
+export async function listPharmacyOrderHistory(pharmacyOrderId: string): Promise<PharmacyOrderHistoryEntry[]> {
+  const db = await database();
+  const rows = await db.$queryRaw<HistoryEntryRow[]>`
+    SELECT ${HISTORY_ENTRY_SOURCE} WHERE h."pharmacyOrderId" = ${pharmacyOrderId} ORDER BY h."createdAt", h."id"`;
+  return rows.map(toHistoryEntry);
 }
 
 /** Which of `pharmacyIds` has the pharmacy order (a group pharmacist's page names only the order); otherwise not found. */
