@@ -193,7 +193,7 @@ async function grow(ctx: AdminContext, url: string, target: number, log: (line: 
       // the index pages before the rebuild).
       const t1 = performance.now();
       const btrees = await db.$queryRaw<{ name: string }[]>`
-        SELECT i.relname AS "name" FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid JOIN pg_am a ON a.oid = i.relam
+        SELECT i.relname::text AS "name" FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid JOIN pg_am a ON a.oid = i.relam
          WHERE a.amname = 'btree' AND t.relname = ANY(${GROWN_TABLES}::text[]) AND t.relnamespace = 'public'::regnamespace`;
       for (const { name } of btrees) await db.$executeRawUnsafe(`REINDEX INDEX "${name}"`);
       log(`rebuilt the ${btrees.length} B-tree indexes of ${GROWN_TABLES.join(", ")} in ${((performance.now() - t1) / 1000).toFixed(0)} s`);
