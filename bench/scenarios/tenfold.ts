@@ -33,8 +33,6 @@ import { ORDERS_CONCURRENCY, ordersEndpoints, STATUS_WEIGHTS } from "./orders";
  */
 const FACTOR = Number(process.env.BENCH_TENFOLD_FACTOR ?? 10);
 const CHUNK = 50_000;
-/** The tables grow() writes rows into. */
-const GROWN_TABLES = ["Order", "ShopOrder", "Fulfillment", "PharmacyOrder", "OrderItem", "PharmacyOrderItem", "PharmacyOrderHistory", "AuditEvent"];
 const DAY_MS = 86_400_000;
 
 export type TenfoldMeasure = { rps: number; p50: number; p95: number; errors: number; serverMs: number; postgresMs: number };
@@ -186,17 +184,6 @@ async function grow(ctx: AdminContext, url: string, target: number, log: (line: 
       // As the service's tally job would within a minute; then statistics and a visibility map, as a database in service has.
       await compactPharmacyOrderTally();
       await compactOrderTally();
-      // The new rows went in among the first ones (the same year, ten times the orders a day), so every
-      // B-tree on a time column took them as page splits in its middle, half-empty pages and leaf
-      // chains out of disk order. A table that grows in service appends at the right edge of those
-      // indexes; rebuilt, they have that shape again (measured: the list's newest pages read 6 times
-      // the index pages before the rebuild).
-      const t1 = performance.now();
-      const btrees = await db.$queryRaw<{ name: string }[]>`
-        SELECT i.relname::text AS "name" FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid JOIN pg_am a ON a.oid = i.relam
-         WHERE a.amname = 'btree' AND t.relname = ANY(${GROWN_TABLES}::text[]) AND t.relnamespace = 'public'::regnamespace`;
-      for (const { name } of btrees) await db.$executeRawUnsafe(`REINDEX INDEX "${name}"`);
-      log(`rebuilt the ${btrees.length} B-tree indexes of ${GROWN_TABLES.join(", ")} in ${((performance.now() - t1) / 1000).toFixed(0)} s`);
       await db.$executeRawUnsafe("VACUUM ANALYZE");
     });
     return adding;
