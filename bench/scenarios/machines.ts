@@ -49,6 +49,7 @@ import { createApiKey } from "@/server/auth/api-keys";
 import { closeDatabase, database } from "@/server/db/client";
 import { PHARMACY_ORDER_STATUS } from "@/server/domain/pharmacy-orders/statuses";
 import { EMBEDDED_JOBS } from "@/server/jobs/embedded-runner";
+import { describeRun, printRunHeader, runName } from "../run-info";
 import { ensureBuild, spawnServer } from "../server";
 import { seedOrders } from "./orders";
 
@@ -247,9 +248,9 @@ export async function runMachines(): Promise<number> {
     return 1;
   }
   ensureBuild();
-  const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
+  const runInfo = await describeRun(true);
+  printRunHeader(runInfo);
   const log = (line: string) => console.log(`[machines] ${line}`);
-  log(`run of ${new Date().toISOString()}, commit ${commit}, ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
 
   const dir = mkdtempSync(path.join(os.tmpdir(), "rx-bench-machines-"));
   const pgEnv = { ...process.env, RX_PG_DIR: PG_DIR, RX_PG_PORT: process.env.BENCH_PG_PORT ?? "55442" };
@@ -543,7 +544,7 @@ export async function runMachines(): Promise<number> {
       "a client's own X-Forwarded-For not believed": throttle.otherClaimingBlocked === "CredentialsSignin" && throttle.blockedClaimingOther.startsWith("TooManyAttempts"),
     };
 
-    console.log(`\nTwo instances behind HAProxy, PgBouncer (session mode) in front of PostgreSQL ${commit}, ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores`);
+    console.log(`\nTwo instances behind HAProxy, PgBouncer (session mode) in front of PostgreSQL; ${runName(runInfo)}, ${os.cpus().length} cores`);
     console.log(`Load ${RATES.intake} intakes + ${RATES.status} status changes + ${RATES.list} list reads per second for ${SECONDS} s; instance1 killed at ${at(killedAt)}, restarted at ${at(restartedAt)} (serving at ${at(upAgainAt)})\n`);
     console.log("| Requests | sent | failed | failed in flight at the kill | failed otherwise | served by instance1 / instance2 |");
     console.log("| --- | ---: | ---: | ---: | ---: | --- |");

@@ -46,7 +46,7 @@ type Server = { target: string; url: string; pid: number; stop: () => Promise<vo
 
 const CLOSED: ScaleEndpoint[] = ["list", "intake"];
 const OPEN: ScaleEndpoint[] = ["list", "detail", "intake"];
-const loadAverage = () => os.loadavg()[0];
+const oneMinuteLoad = () => os.loadavg()[0];
 
 export async function runScale(options: {
   ctx: OrdersContext;
@@ -105,7 +105,7 @@ export async function runScale(options: {
       for (const endpoint of CLOSED.filter((e) => endpoints.includes(e))) {
         for (const server of round % 2 ? servers : [...servers].reverse()) {
           const e = endpointsOf(server.url)[endpoint];
-          const load = loadAverage();
+          const load = oneMinuteLoad();
           const sample = sampler(server.pid);
           const before = sample();
           const result = await runLoad({ concurrency: ORDERS_CONCURRENCY, durationMs, request: e.request, expectStatus: e.expectStatus });
@@ -136,7 +136,7 @@ export async function runScale(options: {
       for (const endpoint of OPEN.filter((e) => endpoints.includes(e))) {
         for (const server of servers) {
           const e = endpointsOf(server.url)[endpoint];
-          const load = loadAverage();
+          const load = oneMinuteLoad();
           const result = await runOpenLoop({ rate, durationMs, request: e.request, expectStatus: e.expectStatus });
           open.push({ target: server.target, endpoint, rate, p50: result.p50, p95: result.p95, p99: result.p99, errors: result.errors, requests: result.requests, load });
           log(`${rate}/s ${endpoint} ${server.target}: p50 ${result.p50.toFixed(1)} ms, p95 ${result.p95.toFixed(1)} ms, errors ${result.errors}, load average ${load.toFixed(1)}`);

@@ -13,19 +13,18 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { PortalSessionUser } from "@/server/auth/portal-session";
 import { ORDER_STATUS } from "@/server/domain/orders/statuses";
 import { runTallyCompaction } from "@/server/jobs/pharmacy-order-tally";
+import { as } from "@/tests/admin-callers";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { patch } from "@/tests/http";
 import { item, orderBody, placeOrder, withShopSkus } from "@/tests/orders";
 import { placeWaitingOrder } from "@/tests/prescription-orders";
 import { createPortalUser } from "@/tests/webhook-logs";
-import { createCaller } from "./router";
 
 let t: Tenant;
 let other: Tenant;
 let refs: Awaited<ReturnType<typeof withShopSkus>>;
 let admin: PortalSessionUser;
 let otherAdmin: PortalSessionUser;
-const as = (user: PortalSessionUser) => createCaller({ user, locale: "en" });
 const EPA = "/v1/external_pharmacy_api/pharmacy_orders";
 
 beforeAll(async () => {

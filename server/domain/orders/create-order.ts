@@ -63,8 +63,8 @@ export type CreatedOrder = {
  * The common path is written as a few raw statements (several rows each) rather than Prisma model
  * calls: as model calls intake made about 40 statements, each a cost on the server's one thread
  * (the intake row of the orders benchmark); it now makes 8 round trips, auth, BEGIN and COMMIT
- * included, and answers from what it wrote. Rarer paths (prescriptions, shipping methods, explicit
- * pharmacies) keep model calls.
+ * included, and answers from what it wrote. Rarer paths (prescriptions, shipping methods, a pharmacy
+ * e-mail, a caller's onWritten) keep model calls, on Prisma's transaction.
  */
 export async function createOrder(
   organisationId: string,
@@ -133,7 +133,7 @@ export async function createOrder(
     resolved.items.every((items) => items.every((i) => !i.prescriptionId && !i.needsDoctor));
   const write = (tx: Tx | RawTx) => writeOrder(tx, organisationId, shop, intake, resolved, inline, routes, actor);
   try {
-    if (rawOnly) return await driver.transaction(write, { maxWaitMs: 30_000 });
+    if (rawOnly) return await driver.transaction(write);
     return await db.$transaction(
       async (tx) => {
         const created = await write(tx);

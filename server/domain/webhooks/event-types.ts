@@ -7,7 +7,5 @@ export { EVENT_TYPES, type EventType };
 /** Events about a pharmacy's orders and stock: pharmacy-scoped and organisation-level subscriptions. */
 export const PHARMACY_EVENT_TYPES = ["pharmacy_order_created", "pharmacy_order_updated", "pharmacy_sku_stock_updated"] as const;
 
-export const isPharmacyEventType = (type: string): boolean => (PHARMACY_EVENT_TYPES as readonly string[]).includes(type);
-
 /** Envelope field payload_version: "1" is the only version. */
 export const PAYLOAD_VERSION = "1";
