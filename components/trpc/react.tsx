@@ -1,10 +1,11 @@
 "use client";
 
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { QueryClientProvider } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink } from "@trpc/client";
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { useState, type ReactNode } from "react";
 import type { AppRouter } from "@/server/trpc/router";
+import { makeQueryClient } from "./query-client";
 
 /**
  * The portals' data layer, as create-t3-app wires it: tRPC over react-query. `useTRPC()` gives
@@ -12,16 +13,6 @@ import type { AppRouter } from "@/server/trpc/router";
  * mutations invalidate the queries they change.
  */
 export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
-
-function makeQueryClient() {
-  return new QueryClient({
-    defaultOptions: {
-      // Data a pharmacist looks at is refetched when they come back to the tab, and at most
-      // every few seconds on re-render; lists where new work arrives set refetchInterval too.
-      queries: { staleTime: 5_000, refetchOnWindowFocus: true, retry: 1 },
-    },
-  });
-}
 
 export function TrpcReactProvider({ children }: { children: ReactNode }) {
   const [queryClient] = useState(makeQueryClient);
