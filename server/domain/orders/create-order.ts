@@ -4,11 +4,28 @@ import { isUniqueViolation } from "@/server/db/errors";
 import { actorColumns, type Actor } from "@/server/domain/actor";
 import type { AuditEntity } from "@/server/domain/audit/record";
 import { ConflictError, FieldErrorCollector, NON_FIELD_ERRORS, UnprocessableError } from "@/server/domain/errors";
-import { createPharmacyOrder, pharmacyEmailNoticeTo } from "@/server/domain/pharmacy-orders/create-pharmacy-order";
+import {
+  createPharmacyOrder,
+  newPharmacyOrderIdentity,
+  pharmacyEmailNoticeTo,
+  pharmacyOrderWritesSql,
+  type NewPharmacyOrder,
+} from "@/server/domain/pharmacy-orders/create-pharmacy-order";
 import { pharmacyOffersSql, routeFulfillmentToPharmacy, type Offer, type RoutedPharmacy } from "@/server/domain/pharmacy-orders/route-fulfillment";
-import { lockedPatientNameSql, type OrderSearchParts } from "@/server/domain/pharmacy-orders/search-text";
+import {
+  lockedPatientNameSql,
+  pharmacyOrderSearchText,
+  refreshSearchTextUnderPatientLock,
+  type OrderSearchParts,
+} from "@/server/domain/pharmacy-orders/search-text";
 import { PHARMACY_ORDER_STATUS } from "@/server/domain/pharmacy-orders/statuses";
-import { findOrCreateShopCustomer } from "@/server/domain/patients/shop-customers";
+import {
+  displayNameOf,
+  findOrCreateShopCustomer,
+  knownCustomerLookupSql,
+  newShopCustomerWritesSql,
+  type PatientNames,
+} from "@/server/domain/patients/shop-customers";
 import { resolveSkipValidation } from "@/server/domain/prescriptions/skip-validation";
 import { PRESCRIPTION_STATUS, SIGNED_PRESCRIPTION_STATUSES, storedSpellings } from "@/server/domain/prescriptions/statuses";
 import { recordInlinePrescription, validateInlinePrescriptions, type ValidatedPdf } from "./inline-prescriptions";
@@ -60,11 +77,13 @@ export type CreatedOrder = {
  * and all but one end as 409 order_already_exists. A fulfillment no pharmacy can serve is a 422,
  * and nothing is written.
  *
- * The common path is written as a few raw statements (several rows each) rather than Prisma model
- * calls: as model calls intake made about 40 statements, each a cost on the server's one thread
- * (the intake row of the orders benchmark); it now makes 8 round trips, auth, BEGIN and COMMIT
- * included, and answers from what it wrote. Rarer paths (prescriptions, shipping methods, a pharmacy
- * e-mail, a caller's onWritten) keep model calls, on Prisma's transaction.
+ * The common path is written as raw statements (several rows each) rather than Prisma model calls:
+ * as model calls intake made about 40 statements, each a cost on the server's one thread (the intake
+ * row of the orders benchmark). An order of one fulfillment without prescriptions is written in one
+ * statement (writeOrderInOneStatement: three round trips with the key check and the lookup), other
+ * raw-SQL orders in a transaction on the driver (seven), and it answers from what it wrote. Rarer
+ * paths (prescriptions, shipping methods, a pharmacy e-mail, a caller's onWritten) keep model
+ * calls, on Prisma's transaction.
  */
 export async function createOrder(
   organisationId: string,
@@ -84,12 +103,14 @@ export async function createOrder(
     SELECT (SELECT "id" FROM "shop") AS "shopId",
            (SELECT "id" FROM "Order" WHERE "organisationId" = ${organisationId} AND "externalId" = ${intake.externalId}) AS "existingOrderId",
            (SELECT coalesce(json_agg(m), '[]'::json) FROM "matches" m) AS "shopSkus",
-           (SELECT coalesce(json_agg(o), '[]'::json) FROM (${pharmacyOffersSql(organisationId, Prisma.sql`SELECT "skuId" FROM "matches"`)}) o) AS "offers"`;
-  const [{ shopId, existingOrderId, shopSkus, offers }] = await driver.query<{
+           (SELECT coalesce(json_agg(o), '[]'::json) FROM (${pharmacyOffersSql(organisationId, Prisma.sql`SELECT "skuId" FROM "matches"`)}) o) AS "offers",
+           (${knownCustomerLookupSql(Prisma.sql`(SELECT "id" FROM "shop")`, intake.customer, intakeNames(intake))}) AS "customer"`;
+  const [{ shopId, existingOrderId, shopSkus, offers, customer }] = await driver.query<{
     shopId: string | null;
     existingOrderId: string | null;
     shopSkus: ShopSkuMatch[];
     offers: Offer[];
+    customer: CustomerLookup;
   }>(lookup.text, lookup.values);
   if (!shopId) {
     const errors = new FieldErrorCollector();
@@ -133,6 +154,10 @@ export async function createOrder(
     resolved.items.every((items) => items.every((i) => !i.prescriptionId && !i.needsDoctor));
   const write = (tx: Tx | RawTx) => writeOrder(tx, organisationId, shop, intake, resolved, inline, routes, actor);
   try {
+    if (rawOnly && intake.fulfillments.length === 1 && (customer === null || customer.complete)) {
+      const created = await writeOrderInOneStatement(organisationId, shop, intake, resolved, routes, actor, customer);
+      if (created) return created;
+    }
     if (rawOnly) return await driver.transaction(write);
     return await db.$transaction(
       async (tx) => {
@@ -333,48 +358,17 @@ async function writeOrder(
   routes: (RoutedPharmacy | null)[],
   actor: Actor,
 ): Promise<CreatedOrder> {
-  const patient = await findOrCreateShopCustomer(tx, organisationId, shop.id, intake.customer, {
-    firstName: intake.deliveryAddress.first_name,
-    lastName: intake.deliveryAddress.last_name,
-  });
-  const waitsForDoctor = resolved.items.some((items) => items.some((i) => i.needsDoctor));
-  const onHold = intake.onHold ?? false;
-  const orderId = randomUUID();
-  const name = intake.name ?? intake.externalId;
-  const initialStatus = onHold ? ORDER_STATUS.paused : waitsForDoctor ? ORDER_STATUS.waitingForDoctor : ORDER_STATUS.started;
-  // Every fulfillment is routed already: the order is written in the status its pharmacy orders give it.
-  const status = initialStatus === ORDER_STATUS.started && routes.some(Boolean) ? ORDER_STATUS.waitingForPharmacy : initialStatus;
+  const patient = await findOrCreateShopCustomer(tx, organisationId, shop.id, intake.customer, intakeNames(intake));
+  const { orderId, name, onHold, initialStatus, status } = newOrderOf(intake, resolved, routes);
 
   // The order row first: a concurrent duplicate blocks here on the unique index, before any other
-  // work. The order, its shop order and its audit event (one per created order) in one statement:
-  // intake is a hot path. It also reads the patient's name under the lock its pharmacy orders'
-  // search texts need (lockedPatientNameSql), so that they need no read of their own.
+  // work. It also reads the patient's name under the lock its pharmacy orders' search texts need
+  // (lockedPatientNameSql), so that they need no read of their own.
   const shopOrder = { id: randomUUID() };
-  const by = actorColumns(actor);
-  const summary = `Order ${name} created${onHold ? " on hold" : ""} (${intake.fulfillments.length} fulfillment${intake.fulfillments.length === 1 ? "" : "s"})`;
   const [written] = await tx.$queryRaw<{ createdAt: Date; updatedAt: Date; patientName: string }[]>`
     WITH "patient" AS (${lockedPatientNameSql(patient.id)}),
-    "audit" AS (
-      INSERT INTO "AuditEvent" ("id", "organisationId", "entityType", "entityId", "action", "summary", "details",
-                                "actorType", "actorApiKeyId", "actorUserId", "createdAt")
-      VALUES (${randomUUID()}, ${organisationId}, ${"order" satisfies AuditEntity}, ${orderId}, 'created', ${summary},
-              ${JSON.stringify({ externalId: intake.externalId, status: initialStatus, shopId: shop.id })}::jsonb,
-              ${by.actorType}::"ActorType", ${by.actorApiKeyId}, ${by.actorUserId}, now())
-    ), "order" AS (
-      INSERT INTO "Order" ("id", "organisationId", "externalId", "name", "status", "patientId", "customerEmail",
-                           "deliveryAddress", "invoiceAddress", "shippingCostAmount", "shippingCostCurrency", "priority",
-                           "onHold", "holdComment", "doctorId", "pharmacyId", "pharmacyEmail", "referralScanUid",
-                           "additionalDetails", "updatedAt")
-      VALUES (${orderId}, ${organisationId}, ${intake.externalId}, ${name}, ${status}, ${patient.id}, ${intake.customer.email ?? null},
-              ${JSON.stringify(intake.deliveryAddress)}::jsonb, ${JSON.stringify(intake.invoiceAddress ?? intake.deliveryAddress)}::jsonb,
-              ${intake.shippingCost?.amount ?? null}::int, ${intake.shippingCost?.currency ?? null}, ${intake.priority ?? 0}::int,
-              ${onHold}, ${onHold ? (intake.holdComment ?? null) : null}, ${resolved.doctorId}, ${resolved.orderPharmacyId},
-              ${intake.pharmacyEmail ?? null}, ${intake.referralScanUid ?? null},
-              ${intake.additionalDetails === undefined ? null : JSON.stringify(intake.additionalDetails)}::jsonb, now())
-      RETURNING "id", "createdAt", "updatedAt")
-    INSERT INTO "ShopOrder" ("id", "orderId", "shopId", "externalId", "name")
-    SELECT ${shopOrder.id}, "order"."id", ${shop.id}, ${intake.externalId}, ${name} FROM "order"
-    RETURNING (SELECT "createdAt" FROM "order"), (SELECT "updatedAt" FROM "order"), (SELECT "displayName" FROM "patient") AS "patientName"`;
+    ${orderWritesSql({ orderId, organisationId, shop, shopOrderId: shopOrder.id, intake, resolved, status, initialStatus, patientId: patient.id, actor })}
+    SELECT (SELECT "createdAt" FROM "order"), (SELECT "updatedAt" FROM "order"), (SELECT "displayName" FROM "patient") AS "patientName"`;
   const labels = [...new Set(intake.shippingMethods ?? [])];
   if (labels.length > 0) {
     const prisma = prismaTx(tx);
@@ -388,58 +382,214 @@ async function writeOrder(
     });
   }
 
-  // The order's shipping cost goes with its first pharmacy order.
-  const shippingWith = routes.findIndex(Boolean);
   const fulfillments: AddedFulfillment[] = [];
-  for (const [f, fulfillment] of intake.fulfillments.entries()) {
+  for (const f of intake.fulfillments.keys()) {
     fulfillments.push(
       await addFulfillment(tx, {
-        organisationId,
-        orderId,
-        fulfillment,
-        resolvedItems: resolved.items[f],
-        inlinePrescriptions: inline[f],
-        explicitPharmacyId: resolved.fulfillmentPharmacyIds[f] ?? resolved.orderPharmacyId,
-        doctorId: resolved.doctorId,
-        patientId: patient.id,
-        route: !onHold,
-        routed: routes[f],
+        ...newFulfillmentOf({ organisationId, orderId, intake, resolved, inline, routes, patientId: patient.id, actor }, f),
         searchParts: { shopOrderName: name, patientName: written.patientName },
-        shippingCost: f === shippingWith ? (intake.shippingCost ?? null) : null,
-        notice: { pharmacyEmail: intake.pharmacyEmail ?? null, pharmacyId: resolved.orderPharmacyId },
-        actor,
       }),
     );
   }
   if (fulfillments.some((f) => f.recordedPrescriptions)) return { id: orderId, shown: null };
 
+  return { id: orderId, shown: shownOrder({ orderId, name, intake, status, onHold, shop, shopOrderId: shopOrder.id, written, fulfillments }) };
+}
+
+/** A known customer as the intake's lookup read it (knownCustomerLookupSql), or null for a new one. */
+type CustomerLookup = { patientId: string; displayName: string; complete: boolean } | null;
+
+/**
+ * The common intake (one fulfillment, every write raw SQL, a new customer or a known one with no
+ * gap to fill) as one statement without a transaction of its own, atomic as every statement is:
+ * the customer (when new), the order, its fulfillment and items, and its pharmacy order. Three round
+ * trips with the key check and the lookup, where the transaction took seven; round trips are most
+ * of what intake costs the server (the intake row of the scale scenario).
+ *
+ * The patient's name for the search text is the one the lookup read; the statement reads it again
+ * under the lock writeOrder takes. A rename that committed in between shows as a different name,
+ * and the search texts of the patient are then rebuilt under that lock (search-text.ts).
+ * Null when a unique index refused the statement (nothing is written): a customer or an order
+ * created meanwhile, which the transaction then handles as it always does.
+ */
+async function writeOrderInOneStatement(
+  organisationId: string,
+  shop: { id: string },
+  intake: OrderIntake,
+  resolved: Resolved,
+  routes: (RoutedPharmacy | null)[],
+  actor: Actor,
+  customer: CustomerLookup,
+): Promise<CreatedOrder | null> {
+  const names = intakeNames(intake);
+  const patient = customer ? { id: customer.patientId, displayName: customer.displayName } : { id: randomUUID(), displayName: displayNameOf(names) };
+  const { orderId, name, onHold, initialStatus, status } = newOrderOf(intake, resolved, routes);
+  const shopOrderId = randomUUID();
+  const fulfillment = newFulfillmentOf({ organisationId, orderId, intake, resolved, inline: [new Map()], routes, patientId: patient.id, actor }, 0);
+  const rows = newFulfillmentRows(fulfillment);
+  const routed = routes[0];
+  const pharmacyOrder = routed ? newPharmacyOrderIdentity() : null;
+  const statement = Prisma.sql`
+    WITH ${customer ? Prisma.sql`"patient" AS (${lockedPatientNameSql(patient.id)})` : newShopCustomerWritesSql(patient, organisationId, shop.id, intake.customer, names, "or fail")},
+    ${orderWritesSql({ orderId, organisationId, shop, shopOrderId, intake, resolved, status, initialStatus, patientId: patient.id, actor })},
+    ${fulfillmentWritesSql(rows)}
+    ${
+      pharmacyOrder && routed
+        ? Prisma.sql`, ${pharmacyOrderWritesSql(
+            { ...pharmacyOrder, searchText: pharmacyOrderSearchText({ ...pharmacyOrder, orderId, shopOrderName: name, patientName: patient.displayName }) },
+            pharmacyOrderOfFulfillment(fulfillment, rows.id, rows.items, routed),
+            actor,
+          )}`
+        : Prisma.empty
+    }
+    SELECT (SELECT "createdAt" FROM "order"), (SELECT "updatedAt" FROM "order"),
+           ${customer ? Prisma.sql`(SELECT "displayName" FROM "patient")` : Prisma.sql`NULL::text`} AS "patientName"`;
+  const driver = await databaseDriver();
+  let written: { createdAt: Date; updatedAt: Date; patientName: string | null };
+  try {
+    [written] = await driver.query<typeof written>(statement.text, statement.values);
+  } catch (error) {
+    if (isUniqueViolation(error)) return null;
+    throw error;
+  }
+  if (customer && written.patientName !== patient.displayName) await driver.transaction((tx) => refreshSearchTextUnderPatientLock(tx, patient.id));
+  const added: AddedFulfillment = {
+    id: rows.id,
+    externalId: fulfillment.fulfillment.externalId,
+    items: rows.items.map((item, i) => ({ id: item.id, skuId: item.skuId, quantity: item.quantity, prescriptionId: null, sku: fulfillment.resolvedItems[i].sku })),
+    routed: routed !== null,
+    recordedPrescriptions: false,
+  };
+  return { id: orderId, shown: shownOrder({ orderId, name, intake, status, onHold, shop, shopOrderId, written, fulfillments: [added] }) };
+}
+
+/** The names a new patient of the intake gets (and fills a known one that has none). */
+const intakeNames = (intake: OrderIntake): PatientNames => ({ firstName: intake.deliveryAddress.first_name, lastName: intake.deliveryAddress.last_name });
+
+/** A new order's uid, name and status: written in the status its routed pharmacy orders give it. */
+function newOrderOf(intake: OrderIntake, resolved: Resolved, routes: (RoutedPharmacy | null)[]) {
+  const waitsForDoctor = resolved.items.some((items) => items.some((i) => i.needsDoctor));
+  const onHold = intake.onHold ?? false;
+  const initialStatus = onHold ? ORDER_STATUS.paused : waitsForDoctor ? ORDER_STATUS.waitingForDoctor : ORDER_STATUS.started;
+  // Every fulfillment is routed already: the order is written in the status its pharmacy orders give it.
+  const status = initialStatus === ORDER_STATUS.started && routes.some(Boolean) ? ORDER_STATUS.waitingForPharmacy : initialStatus;
+  return { orderId: randomUUID(), name: intake.name ?? intake.externalId, onHold, initialStatus, status };
+}
+
+/** Fulfillment `f` of the intake as addFulfillment takes it (the order's shipping cost goes with its first pharmacy order). */
+function newFulfillmentOf(
+  o: {
+    organisationId: string;
+    orderId: string;
+    intake: OrderIntake;
+    resolved: Resolved;
+    inline: Map<string, ValidatedPdf>[];
+    routes: (RoutedPharmacy | null)[];
+    patientId: string;
+    actor: Actor;
+  },
+  f: number,
+): NewFulfillment {
+  const { intake, resolved } = o;
+  return {
+    organisationId: o.organisationId,
+    orderId: o.orderId,
+    fulfillment: intake.fulfillments[f],
+    resolvedItems: resolved.items[f],
+    inlinePrescriptions: o.inline[f],
+    explicitPharmacyId: resolved.fulfillmentPharmacyIds[f] ?? resolved.orderPharmacyId,
+    doctorId: resolved.doctorId,
+    patientId: o.patientId,
+    route: !(intake.onHold ?? false),
+    routed: o.routes[f],
+    shippingCost: f === o.routes.findIndex(Boolean) ? (intake.shippingCost ?? null) : null,
+    notice: { pharmacyEmail: intake.pharmacyEmail ?? null, pharmacyId: resolved.orderPharmacyId },
+    actor: o.actor,
+  };
+}
+
+/**
+ * The order, its shop order and its audit event (one per created order), as CTEs "audit", "order"
+ * (RETURNING "createdAt", "updatedAt") and "shopOrder" of one statement: intake is a hot path.
+ */
+function orderWritesSql(o: {
+  orderId: string;
+  organisationId: string;
+  shop: { id: string };
+  shopOrderId: string;
+  intake: OrderIntake;
+  resolved: Resolved;
+  status: string;
+  initialStatus: string;
+  patientId: string;
+  actor: Actor;
+}): Prisma.Sql {
+  const { intake } = o;
+  const onHold = intake.onHold ?? false;
+  const name = intake.name ?? intake.externalId;
+  const by = actorColumns(o.actor);
+  const summary = `Order ${name} created${onHold ? " on hold" : ""} (${intake.fulfillments.length} fulfillment${intake.fulfillments.length === 1 ? "" : "s"})`;
+  return Prisma.sql`
+    "audit" AS (
+      INSERT INTO "AuditEvent" ("id", "organisationId", "entityType", "entityId", "action", "summary", "details",
+                                "actorType", "actorApiKeyId", "actorUserId", "createdAt")
+      VALUES (${randomUUID()}, ${o.organisationId}, ${"order" satisfies AuditEntity}, ${o.orderId}, 'created', ${summary},
+              ${JSON.stringify({ externalId: intake.externalId, status: o.initialStatus, shopId: o.shop.id })}::jsonb,
+              ${by.actorType}::"ActorType", ${by.actorApiKeyId}, ${by.actorUserId}, now())
+    ), "order" AS (
+      INSERT INTO "Order" ("id", "organisationId", "externalId", "name", "status", "patientId", "customerEmail",
+                           "deliveryAddress", "invoiceAddress", "shippingCostAmount", "shippingCostCurrency", "priority",
+                           "onHold", "holdComment", "doctorId", "pharmacyId", "pharmacyEmail", "referralScanUid",
+                           "additionalDetails", "updatedAt")
+      VALUES (${o.orderId}, ${o.organisationId}, ${intake.externalId}, ${name}, ${o.status}, ${o.patientId}, ${intake.customer.email ?? null},
+              ${JSON.stringify(intake.deliveryAddress)}::jsonb, ${JSON.stringify(intake.invoiceAddress ?? intake.deliveryAddress)}::jsonb,
+              ${intake.shippingCost?.amount ?? null}::int, ${intake.shippingCost?.currency ?? null}, ${intake.priority ?? 0}::int,
+              ${onHold}, ${onHold ? (intake.holdComment ?? null) : null}, ${o.resolved.doctorId}, ${o.resolved.orderPharmacyId},
+              ${intake.pharmacyEmail ?? null}, ${intake.referralScanUid ?? null},
+              ${intake.additionalDetails === undefined ? null : JSON.stringify(intake.additionalDetails)}::jsonb, now())
+      RETURNING "id", "createdAt", "updatedAt"),
+    "shopOrder" AS (
+      INSERT INTO "ShopOrder" ("id", "orderId", "shopId", "externalId", "name")
+      SELECT ${o.shopOrderId}, "order"."id", ${o.shop.id}, ${intake.externalId}, ${name} FROM "order")`;
+}
+
+/** The new order as getOrder would read it, from what intake wrote (no read back). */
+function shownOrder(o: {
+  orderId: string;
+  name: string;
+  intake: OrderIntake;
+  status: string;
+  onHold: boolean;
+  shop: { id: string };
+  shopOrderId: string;
+  written: { createdAt: Date; updatedAt: Date };
+  fulfillments: AddedFulfillment[];
+}): OrderWithGraph {
+  const { intake, written, fulfillments } = o;
   // As getOrder reads it: rows of one transaction share its clock, so items and fulfillments come in uid order.
   const byId = <T extends { id: string }>(rows: T[]) => rows.sort((a, b) => (a.id < b.id ? -1 : 1));
   const items = fulfillments.flatMap((f) => f.items);
   return {
-    id: orderId,
-    shown: {
-      id: orderId,
-      name,
-      externalId: intake.externalId,
-      status,
-      onHold,
-      customerEmail: intake.customer.email ?? null,
-      createdAt: written.createdAt,
-      updatedAt: written.updatedAt,
-      shopOrder: { id: shopOrder.id, externalId: intake.externalId, shop: { id: shop.id, identifier: intake.shopIdentifier } },
-      items: byId(items.map((i) => ({ id: i.id, skuId: i.skuId, quantity: i.quantity, prescriptionId: i.prescriptionId, sku: i.sku }))),
-      fulfillments: byId(
-        fulfillments.map((f) => ({
-          id: f.id,
-          status: FULFILLMENT_OPEN,
-          externalId: f.externalId,
-          items: byId(f.items.map((i) => ({ id: i.id, status: FULFILLMENT_OPEN, quantity: i.quantity }))),
-          pharmacyOrder: f.routed ? { status: PHARMACY_ORDER_STATUS.waitingForPharmacy, updatedAt: written.updatedAt } : null,
-        })),
-      ),
-      prescriptions: [],
-    },
+    id: o.orderId,
+    name: o.name,
+    externalId: intake.externalId,
+    status: o.status,
+    onHold: o.onHold,
+    customerEmail: intake.customer.email ?? null,
+    createdAt: written.createdAt,
+    updatedAt: written.updatedAt,
+    shopOrder: { id: o.shopOrderId, externalId: intake.externalId, shop: { id: o.shop.id, identifier: intake.shopIdentifier } },
+    items: byId(items.map((i) => ({ id: i.id, skuId: i.skuId, quantity: i.quantity, prescriptionId: i.prescriptionId, sku: i.sku }))),
+    fulfillments: byId(
+      fulfillments.map((f) => ({
+        id: f.id,
+        status: FULFILLMENT_OPEN,
+        externalId: f.externalId,
+        items: byId(f.items.map((i) => ({ id: i.id, status: FULFILLMENT_OPEN, quantity: i.quantity }))),
+        pharmacyOrder: f.routed ? { status: PHARMACY_ORDER_STATUS.waitingForPharmacy, updatedAt: written.updatedAt } : null,
+      })),
+    ),
+    prescriptions: [],
   };
 }
 
@@ -525,32 +675,12 @@ export type AddedFulfillment = {
 export async function addFulfillment(tx: Tx | RawTx, input: NewFulfillment): Promise<AddedFulfillment> {
   const { fulfillment, resolvedItems } = input;
   const routed = input.routed !== undefined ? input.routed : await routeNewFulfillment(tx, input);
-  const created = { id: randomUUID() };
-  const insertFulfillment = Prisma.sql`
-    INSERT INTO "Fulfillment" ("id", "orderId", "externalId", "destinationPharmacyId", "locationId", "updatedAt")
-    VALUES (${created.id}, ${input.orderId}, ${fulfillment.externalId}, ${fulfillment.destinationPharmacyUid ?? null},
-            ${fulfillment.locationId ?? null}, now())`;
+  const created = newFulfillmentRows(input);
+  const { insertFulfillment, items } = created;
   // With prescriptions to record, the fulfillment row goes first, so that a conflicting fulfillment
   // (a concurrent duplicate) fails before any PDF is stored; otherwise it goes with its items.
   const recordsPrescriptions = input.inlinePrescriptions.size > 0 || resolvedItems.some((r) => r.needsDoctor);
   if (recordsPrescriptions) await tx.$executeRaw`${insertFulfillment}`;
-  const items = fulfillment.items.map((item, i) => ({
-    id: randomUUID(),
-    orderId: input.orderId,
-    fulfillmentId: created.id,
-    externalId: item.externalId,
-    skuId: resolvedItems[i].skuId,
-    shopSkuId: resolvedItems[i].shopSkuId,
-    quantity: item.quantity,
-    totalPaidAmount: item.totalPaid.amount,
-    totalPaidCurrency: item.totalPaid.currency,
-    prescriptionId: resolvedItems[i].prescriptionId,
-    prescriptionReference: item.prescriptionReference ?? null,
-    anamnesisId: resolvedItems[i].anamnesisId,
-    fulfillmentMethod: item.fulfillmentMethod ?? null,
-    skipValidation: resolvedItems[i].skipValidation,
-  }));
-
   // Prescriptions first (items refer to them), then the items, then the prescriptions' lines.
   const lines: { prescriptionId: string; orderItemId: string; skuId: string; quantity: number; anamnesisId: string | null }[] = [];
   for (const [reference, validated] of input.inlinePrescriptions) {
@@ -580,8 +710,7 @@ export async function addFulfillment(tx: Tx | RawTx, input: NewFulfillment): Pro
     });
     for (const item of doctorItems) item.prescriptionId = prescriptionId;
   }
-  const writes = Prisma.sql`${recordsPrescriptions ? Prisma.empty : Prisma.sql`"fulfillment" AS (${insertFulfillment}),`}
-    "orderItems" AS (${orderItemsInsertSql(items)})`;
+  const writes = recordsPrescriptions ? Prisma.sql`"orderItems" AS (${orderItemsInsertSql(items)})` : fulfillmentWritesSql(created);
   // Items that wait for prescription lines (they refer to the items) are written on their own.
   if (recordsPrescriptions || !routed) await tx.$executeRaw`WITH ${writes} SELECT 1`;
   for (const item of items) {
@@ -600,27 +729,10 @@ export async function addFulfillment(tx: Tx | RawTx, input: NewFulfillment): Pro
     recordedPrescriptions: recordsPrescriptions,
   };
   if (!routed) return added;
-  const toPharmacy = itemsForPharmacy(items, input);
-  const prescribed = toPharmacy.filter((i) => i.prescriptionId);
   await createPharmacyOrder(
     tx,
     {
-      organisationId: input.organisationId,
-      orderId: input.orderId,
-      fulfillmentId: created.id,
-      pharmacyId: routed.pharmacyId,
-      routing: input.explicitPharmacyId ? "INTEGRATOR" : "AUTOMATIC",
-      prescriptionId: prescribed[0]?.prescriptionId ?? null,
-      prepaid: prescribed.reduce((sum, i) => sum + i.totalPaidAmount, 0),
-      shippingCostsAmount: input.shippingCost?.amount ?? null,
-      shippingCostsCurrency: input.shippingCost?.currency ?? null,
-      items: toPharmacy.map((i) => ({
-        orderItemId: i.id,
-        pharmacySkuId: routed.pharmacySkuBySku.get(i.skuId) ?? null,
-        amount: i.quantity,
-        totalPaidAmount: i.totalPaidAmount,
-        fulfillmentMethod: i.fulfillmentMethod,
-      })),
+      ...pharmacyOrderOfFulfillment(input, created.id, items, routed),
       noticeTo: pharmacyEmailNoticeTo(input.notice, routed.pharmacyId),
       searchParts: input.searchParts,
       alongside: recordsPrescriptions ? undefined : writes,
@@ -628,6 +740,66 @@ export async function addFulfillment(tx: Tx | RawTx, input: NewFulfillment): Pro
     input.actor,
   );
   return added;
+}
+
+/** A new fulfillment and its items as CTEs "fulfillment" and "orderItems" of one statement. */
+const fulfillmentWritesSql = (rows: ReturnType<typeof newFulfillmentRows>) =>
+  Prisma.sql`"fulfillment" AS (${rows.insertFulfillment}), "orderItems" AS (${orderItemsInsertSql(rows.items)})`;
+
+/** A new fulfillment's row and its items' rows (items refer to prescriptions once recorded). */
+function newFulfillmentRows(input: NewFulfillment) {
+  const { fulfillment, resolvedItems } = input;
+  const id = randomUUID();
+  const insertFulfillment = Prisma.sql`
+    INSERT INTO "Fulfillment" ("id", "orderId", "externalId", "destinationPharmacyId", "locationId", "updatedAt")
+    VALUES (${id}, ${input.orderId}, ${fulfillment.externalId}, ${fulfillment.destinationPharmacyUid ?? null},
+            ${fulfillment.locationId ?? null}, now())`;
+  const items = fulfillment.items.map((item, i) => ({
+    id: randomUUID(),
+    orderId: input.orderId,
+    fulfillmentId: id,
+    externalId: item.externalId,
+    skuId: resolvedItems[i].skuId,
+    shopSkuId: resolvedItems[i].shopSkuId,
+    quantity: item.quantity,
+    totalPaidAmount: item.totalPaid.amount,
+    totalPaidCurrency: item.totalPaid.currency,
+    prescriptionId: resolvedItems[i].prescriptionId,
+    prescriptionReference: item.prescriptionReference ?? null,
+    anamnesisId: resolvedItems[i].anamnesisId,
+    fulfillmentMethod: item.fulfillmentMethod ?? null,
+    skipValidation: resolvedItems[i].skipValidation,
+  }));
+  return { id, insertFulfillment, items };
+}
+
+/** The pharmacy order of a routed fulfillment: the items that go to its pharmacy, the prescription and prepaid amount they carry. */
+function pharmacyOrderOfFulfillment(
+  input: NewFulfillment,
+  fulfillmentId: string,
+  items: ReturnType<typeof newFulfillmentRows>["items"],
+  routed: RoutedPharmacy,
+): Omit<NewPharmacyOrder, "noticeTo"> {
+  const toPharmacy = itemsForPharmacy(items, input);
+  const prescribed = toPharmacy.filter((i) => i.prescriptionId);
+  return {
+    organisationId: input.organisationId,
+    orderId: input.orderId,
+    fulfillmentId,
+    pharmacyId: routed.pharmacyId,
+    routing: input.explicitPharmacyId ? "INTEGRATOR" : "AUTOMATIC",
+    prescriptionId: prescribed[0]?.prescriptionId ?? null,
+    prepaid: prescribed.reduce((sum, i) => sum + i.totalPaidAmount, 0),
+    shippingCostsAmount: input.shippingCost?.amount ?? null,
+    shippingCostsCurrency: input.shippingCost?.currency ?? null,
+    items: toPharmacy.map((i) => ({
+      orderItemId: i.id,
+      pharmacySkuId: routed.pharmacySkuBySku.get(i.skuId) ?? null,
+      amount: i.quantity,
+      totalPaidAmount: i.totalPaidAmount,
+      fulfillmentMethod: i.fulfillmentMethod,
+    })),
+  };
 }
 
 /** The INSERT of a fulfillment's items (the rows as one JSON parameter, typed by the table's row type). */

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { RawTx } from "@/server/db/client";
+import { Prisma, type RawTx } from "@/server/db/client";
 import { NotFoundError } from "@/server/domain/errors";
 import { refreshSearchTextOfPatient } from "@/server/domain/pharmacy-orders/search-text";
 
@@ -41,14 +41,8 @@ export async function findOrCreateShopCustomer(
 
   const patient = { id: randomUUID(), displayName };
   const inserted = await tx.$queryRaw<{ id: string }[]>`
-    WITH patient AS (
-      INSERT INTO "PatientProfile" ("id", "organisationId", "displayName", "firstName", "lastName", "email", "updatedAt")
-      VALUES (${patient.id}, ${organisationId}, ${displayName}, ${firstName}, ${lastName}, ${email}, now())
-      RETURNING "id")
-    INSERT INTO "ShopCustomer" ("id", "shopId", "shopCustomerId", "patientId", "email", "createdAt")
-    SELECT ${randomUUID()}, ${shopId}, ${customer.id}, patient."id", ${email}, now() FROM patient
-    ON CONFLICT ("shopId", "shopCustomerId") DO NOTHING
-    RETURNING "id"`;
+    WITH ${newShopCustomerWritesSql(patient, organisationId, shopId, customer, { firstName, lastName }, "or nothing")}
+    SELECT "id" FROM "newCustomer"`;
   if (inserted.length > 0) return { ...patient, created: true };
 
   await tx.$executeRaw`DELETE FROM "PatientProfile" WHERE "id" = ${patient.id}`;
@@ -82,7 +76,7 @@ function knownCustomer(
       SELECT c."id", c."patientId" FROM "ShopCustomer" c WHERE c."shopId" = ${shopId} AND c."shopCustomerId" = ${shopCustomerId}),
     customer_email AS (
       UPDATE "ShopCustomer" c SET "email" = ${email}::text
-        FROM target t WHERE c."id" = t."id" AND c."email" IS NULL AND ${email}::text IS NOT NULL
+        FROM target t WHERE c."id" = t."id" AND ${customerEmailGapSql(Prisma.sql`c`, email)}
       RETURNING c."id"),
     filled AS (
       UPDATE "PatientProfile" p
@@ -93,11 +87,58 @@ function knownCustomer(
              "updatedAt" = now()
         FROM target t
        WHERE p."id" = t."patientId"
-         AND ((p."email" IS NULL AND ${email}::text IS NOT NULL) OR (p."displayName" = '' AND ${names.displayName}::text <> ''))
+         AND ${profileGapSql(Prisma.sql`p`, email, names.displayName)}
       RETURNING p."id", p."displayName")
     SELECT t."patientId" AS "id", coalesce(f."displayName", p."displayName") AS "displayName",
            (p."displayName" = '' AND coalesce(f."displayName", '') <> '') AS "named"
       FROM target t JOIN "PatientProfile" p ON p."id" = t."patientId" LEFT JOIN filled f ON f."id" = t."patientId"`;
+}
+
+/** A shop customer (alias `c`) without an e-mail that this call would give it. */
+const customerEmailGapSql = (c: Prisma.Sql, email: string | null) => Prisma.sql`(${c}."email" IS NULL AND ${email}::text IS NOT NULL)`;
+
+/** A profile (alias `p`) without the e-mail or the name this call would give it. */
+const profileGapSql = (p: Prisma.Sql, email: string | null, displayName: string) =>
+  Prisma.sql`((${p}."email" IS NULL AND ${email}::text IS NOT NULL) OR (${p}."displayName" = '' AND ${displayName}::text <> ''))`;
+
+/**
+ * A known customer as order intake reads it before it writes (JSON, or null when the customer is
+ * new): its patient, the patient's name, and whether findOrCreateShopCustomer would fill a gap of
+ * it (`complete` false), which intake then leaves to it.
+ */
+export function knownCustomerLookupSql(shopId: Prisma.Sql, customer: { id: string; email?: string | null }, names: PatientNames): Prisma.Sql {
+  const email = customer.email ?? null;
+  return Prisma.sql`
+    SELECT json_build_object('patientId', c."patientId", 'displayName', p."displayName",
+                             'complete', NOT (${customerEmailGapSql(Prisma.sql`c`, email)} OR ${profileGapSql(Prisma.sql`p`, email, displayNameOf(names))}))
+      FROM "ShopCustomer" c JOIN "PatientProfile" p ON p."id" = c."patientId"
+     WHERE c."shopId" = ${shopId} AND c."shopCustomerId" = ${customer.id}`;
+}
+
+/**
+ * A new customer's profile and shop customer, as CTEs "newPatient" and "newCustomer" (RETURNING
+ * "id"). "or nothing": a customer created meanwhile wins, and "newCustomer" returns no row;
+ * "or fail": the statement fails on the unique index instead.
+ */
+export function newShopCustomerWritesSql(
+  patient: { id: string; displayName: string },
+  organisationId: string,
+  shopId: string,
+  customer: { id: string; email?: string | null },
+  names: PatientNames,
+  conflict: "or nothing" | "or fail",
+): Prisma.Sql {
+  const email = customer.email ?? null;
+  return Prisma.sql`
+    "newPatient" AS (
+      INSERT INTO "PatientProfile" ("id", "organisationId", "displayName", "firstName", "lastName", "email", "updatedAt")
+      VALUES (${patient.id}, ${organisationId}, ${patient.displayName}, ${names.firstName ?? null}, ${names.lastName ?? null}, ${email}, now())
+      RETURNING "id"),
+    "newCustomer" AS (
+      INSERT INTO "ShopCustomer" ("id", "shopId", "shopCustomerId", "patientId", "email", "createdAt")
+      SELECT ${randomUUID()}, ${shopId}, ${customer.id}, "newPatient"."id", ${email}, now() FROM "newPatient"
+      ${conflict === "or nothing" ? Prisma.sql`ON CONFLICT ("shopId", "shopCustomerId") DO NOTHING` : Prisma.empty}
+      RETURNING "id")`;
 }
 
 /** A customer of a shop, as the patient-data endpoints name it. */

@@ -54,26 +54,23 @@ export function pharmacyEmailNoticeTo(order: { pharmacyEmail: string | null; pha
   return order.pharmacyId === null || order.pharmacyId === pharmacyId ? order.pharmacyEmail : null;
 }
 
+/** A new pharmacy order's uid and name. */
+export const newPharmacyOrderIdentity = () => ({ id: randomUUID(), name: newPharmacyOrderName() });
+
 /**
- * Creates a pharmacy order in "waiting for pharmacy", as its fulfillment's active pharmacy order
- * (the caller makes sure the fulfillment has none: the unique activeFulfillmentId refuses a second),
- * with the delivery type its items' hints select,
- * its search text (search-text.ts), its first history entry, its projected
- * payouts (paid prescription orders), pharmacy_order_created, and the e-mail notice to `noticeTo`
- * when there is one and a mailer is configured. The order, its items, its
- * history and the event go in one statement (with the caller's `alongside` writes): order intake
- * creates a pharmacy order per fulfillment, and as Prisma model calls these were six statements
- * (the intake row of the orders benchmark).
+ * The rows of a new pharmacy order (createPharmacyOrder) as CTEs of one statement: "pharmacyOrder",
+ * "items", "event" and "history". Its search text as newPharmacyOrderSearchText builds it.
  */
-export async function createPharmacyOrder(tx: Tx | RawTx, input: NewPharmacyOrder, actor: Actor): Promise<string> {
-  const id = randomUUID();
-  const name = newPharmacyOrderName();
-  const searchText = await newPharmacyOrderSearchText(tx, { id, name, orderId: input.orderId }, input.searchParts);
+export function pharmacyOrderWritesSql(
+  pharmacyOrder: { id: string; name: string; searchText: string },
+  input: Omit<NewPharmacyOrder, "noticeTo" | "searchParts" | "alongside">,
+  actor: Actor,
+): Prisma.Sql {
+  const { id, name, searchText } = pharmacyOrder;
   const items = input.items.map(({ fulfillmentMethod: _hint, ...item }) => ({ id: randomUUID(), pharmacyOrderId: id, ...item }));
   const deliveryType = deliveryTypeOfHints(input.items.map((item) => item.fulfillmentMethod));
   const event = outboxInsertSql({ type: "pharmacy_order_created", organisationId: input.organisationId, pharmacyId: input.pharmacyId, subjectId: id });
-  await tx.$executeRaw`
-    WITH ${input.alongside ? Prisma.sql`${input.alongside},` : Prisma.empty}
+  return Prisma.sql`
     "pharmacyOrder" AS (
       INSERT INTO "PharmacyOrder" ("id", "name", "organisationId", "orderId", "fulfillmentId", "activeFulfillmentId", "routing", "pharmacyId",
                                    "prescriptionId", "status", "deliveryType", "prepaid", "shippingCostsAmount", "shippingCostsCurrency",
@@ -87,8 +84,28 @@ export async function createPharmacyOrder(tx: Tx | RawTx, input: NewPharmacyOrde
       INSERT INTO "PharmacyOrderItem" ("id", "pharmacyOrderId", "orderItemId", "pharmacySkuId", "amount", "totalPaidAmount")
       SELECT i."id", i."pharmacyOrderId", i."orderItemId", i."pharmacySkuId", i."amount", i."totalPaidAmount"
         FROM jsonb_populate_recordset(NULL::"PharmacyOrderItem", ${JSON.stringify(items)}::jsonb) i),
-    "event" AS (${event})
-    ${historyInsertSql(id, null, PHARMACY_ORDER_STATUS.waitingForPharmacy, actor, input.comment ?? null)}`;
+    "event" AS (${event}),
+    "history" AS (${historyInsertSql(id, null, PHARMACY_ORDER_STATUS.waitingForPharmacy, actor, input.comment ?? null)})`;
+}
+
+/**
+ * Creates a pharmacy order in "waiting for pharmacy", as its fulfillment's active pharmacy order
+ * (the caller makes sure the fulfillment has none: the unique activeFulfillmentId refuses a second),
+ * with the delivery type its items' hints select,
+ * its search text (search-text.ts), its first history entry, its projected
+ * payouts (paid prescription orders), pharmacy_order_created, and the e-mail notice to `noticeTo`
+ * when there is one and a mailer is configured. The order, its items, its
+ * history and the event go in one statement (with the caller's `alongside` writes): order intake
+ * creates a pharmacy order per fulfillment, and as Prisma model calls these were six statements
+ * (the intake row of the orders benchmark).
+ */
+export async function createPharmacyOrder(tx: Tx | RawTx, input: NewPharmacyOrder, actor: Actor): Promise<string> {
+  const { id, name } = newPharmacyOrderIdentity();
+  const searchText = await newPharmacyOrderSearchText(tx, { id, name, orderId: input.orderId }, input.searchParts);
+  await tx.$executeRaw`
+    WITH ${input.alongside ? Prisma.sql`${input.alongside},` : Prisma.empty}
+    ${pharmacyOrderWritesSql({ id, name, searchText }, input, actor)}
+    SELECT 1`;
   // Only a paid order with a prescription shows projected payouts (refreshProjectedPayouts' rule):
   // skipped otherwise, as it would read the new order only to find that out.
   if (input.prescriptionId && input.prepaid > 0) await refreshProjectedPayouts(prismaTx(tx), id);

@@ -77,3 +77,13 @@ export async function refreshSearchTextOfPatient(tx: RawTx, patientId: string): 
       FROM unnest(${rows.map((r) => r.id)}::text[], ${rows.map(pharmacyOrderSearchText)}::text[]) AS v("id", "text")
      WHERE po."id" = v."id"`;
 }
+
+/**
+ * Rewrites the search texts of the patient's pharmacy orders under the lock new pharmacy orders
+ * read the name with (lockedPatientNameSql): for a writer that learnt the name changed after it
+ * wrote a search text (order intake's one statement).
+ */
+export async function refreshSearchTextUnderPatientLock(tx: RawTx, patientId: string): Promise<void> {
+  await tx.$queryRaw`${lockedPatientNameSql(patientId)}`;
+  await refreshSearchTextOfPatient(tx, patientId);
+}
