@@ -7,26 +7,15 @@ const root = path.resolve(import.meta.dirname, "../..");
 
 describe("the browser specs' split between the CI lanes", () => {
   it("gives each spec to the lane that would end earlier, longest first, so both lanes end together", () => {
-    const durations: Durations = { vitest: { pglite: 100, postgres: 20 }, build: 0, specs: { "e2e/a.spec.ts": 60, "e2e/b.spec.ts": 50, "e2e/c.spec.ts": 40, "e2e/d.spec.ts": 10 } };
+    const durations: Durations = { vitest: { pglite: 100, postgres: 20 }, specs: { "e2e/a.spec.ts": 60, "e2e/b.spec.ts": 50, "e2e/c.spec.ts": 40, "e2e/d.spec.ts": 10 } };
     const split = splitSpecs(["e2e/a.spec.ts", "e2e/b.spec.ts", "e2e/c.spec.ts", "e2e/d.spec.ts"], durations);
     // postgres 20 → +60 (a) = 80 → +50 (b) = 130; pglite 100 → +40 (c) = 140; postgres 130 → +10 (d) = 140.
     expect(split).toEqual({ pglite: ["e2e/c.spec.ts"], postgres: ["e2e/a.spec.ts", "e2e/b.spec.ts", "e2e/d.spec.ts"] });
   });
 
-  it("starts the PostgreSQL lane's specs after the build, and the PGlite lane's after the longer of its Vitest pass and the build", () => {
-    // PGlite: max(100, 80) = 100; PostgreSQL: 80 + 30 = 110 → a (60) to PGlite (160), b (50) to PostgreSQL (160).
-    const split = splitSpecs(["e2e/a.spec.ts", "e2e/b.spec.ts"], { vitest: { pglite: 100, postgres: 30 }, build: 80, specs: { "e2e/a.spec.ts": 60, "e2e/b.spec.ts": 50 } });
-    expect(split).toEqual({ pglite: ["e2e/a.spec.ts"], postgres: ["e2e/b.spec.ts"] });
-    // Without the build counted, both would have gone to PostgreSQL (30 + 60 = 90 < 100).
-    expect(splitSpecs(["e2e/a.spec.ts", "e2e/b.spec.ts"], { vitest: { pglite: 100, postgres: 30 }, build: 0, specs: { "e2e/a.spec.ts": 60, "e2e/b.spec.ts": 50 } }).postgres).toEqual([
-      "e2e/a.spec.ts",
-      "e2e/b.spec.ts",
-    ]);
-  });
-
   it("runs every spec exactly once, unmeasured ones counted as a default, and pinned ones on PostgreSQL", () => {
     const specs = [...Object.keys(POSTGRES_ONLY), "e2e/new.spec.ts", "e2e/old.spec.ts"];
-    const split = splitSpecs(specs, { vitest: { pglite: 0, postgres: 0 }, build: 0, specs: { "e2e/old.spec.ts": unmeasuredSeconds + 10 } });
+    const split = splitSpecs(specs, { vitest: { pglite: 0, postgres: 0 }, specs: { "e2e/old.spec.ts": unmeasuredSeconds + 10 } });
     expect([...split.pglite, ...split.postgres].sort()).toEqual([...specs].sort());
     for (const pinned of Object.keys(POSTGRES_ONLY)) expect(split.postgres).toContain(pinned);
     // old (default + 10) to the empty PGlite lane; new (the default) beside the pinned one, which counts the default too.

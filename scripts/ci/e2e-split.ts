@@ -1,19 +1,14 @@
 /**
  * Which browser specs each CI lane runs (scripts/ci/test.ts). The PGlite lane runs all of Vitest
- * first (beside the type check and the build) and its specs once both are done; the PostgreSQL lane
- * waits for the build, runs its specs, then its (shorter) Vitest pass. So an even split of the specs
- * leaves one lane idle for minutes: specs are given, longest first, to the lane that would finish
- * earlier (the longest-processing-time rule), each lane starting with what it does besides its specs
- * (PGlite: the longer of its Vitest pass and the build; PostgreSQL: the build and its Vitest pass),
- * from the seconds each took in a recent run (scripts/ci/e2e-durations.json, refreshed from
- * `.data/ci/e2e-durations.json` that every `npm run test:ci` writes). A spec not measured yet
- * counts as `unmeasuredSeconds`.
+ * first and the PostgreSQL lane its (shorter) Vitest pass last, so an even split of the specs leaves
+ * one lane idle for minutes: specs are given, longest first, to the lane that would finish earlier
+ * (the longest-processing-time rule), from the seconds each spec and each Vitest pass took in a
+ * recent run (scripts/ci/e2e-durations.json, refreshed from `.data/ci/e2e-durations.json` that
+ * every `npm run test:ci` writes). A spec not measured yet counts as `unmeasuredSeconds`.
  */
 export type Durations = {
   /** Wall seconds of each lane's Vitest pass. */
   vitest: { pglite: number; postgres: number };
-  /** Wall seconds until the type-checked build was ready (the type check, then the build). */
-  build: number;
   /** Wall seconds of each spec file (its tests' sum), keyed by its path from the repository root. */
   specs: Record<string, number>;
 };
@@ -30,8 +25,8 @@ export const unmeasuredSeconds = 30;
 export function splitSpecs(specs: readonly string[], durations: Durations): { pglite: string[]; postgres: string[] } {
   const seconds = (spec: string) => durations.specs[spec] ?? unmeasuredSeconds;
   const lanes = {
-    pglite: { load: Math.max(durations.vitest.pglite, durations.build), specs: [] as string[] },
-    postgres: { load: durations.build + durations.vitest.postgres, specs: [] as string[] },
+    pglite: { load: durations.vitest.pglite, specs: [] as string[] },
+    postgres: { load: durations.vitest.postgres, specs: [] as string[] },
   };
   const pinned = specs.filter((s) => s in POSTGRES_ONLY);
   for (const spec of pinned) (lanes.postgres.specs.push(spec), (lanes.postgres.load += seconds(spec)));

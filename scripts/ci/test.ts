@@ -75,16 +75,11 @@ function postgresUrl(): { url: string; stop?: () => void } {
 const durationsFile = path.join(root, "scripts/ci/e2e-durations.json");
 const measuredFile = path.join(root, ".data/ci/e2e-durations.json");
 const vitestSeconds: Partial<Durations["vitest"]> = {};
-let buildSeconds: number | undefined;
 
 /** This run's durations (the recorded ones where this run measured none), for the next split. */
 function writeMeasuredDurations(recorded: Durations): void {
   const specs = { ...recorded.specs, ...specSecondsFromListOutput(browserLines) };
-  const measured: Durations = {
-    vitest: { ...recorded.vitest, ...vitestSeconds },
-    build: buildSeconds ?? recorded.build,
-    specs: Object.fromEntries(Object.entries(specs).sort()),
-  };
+  const measured: Durations = { vitest: { ...recorded.vitest, ...vitestSeconds }, specs: Object.fromEntries(Object.entries(specs).sort()) };
   writeFileSync(measuredFile, `${JSON.stringify(measured, null, 2)}\n`);
   console.log(`\n--- measured durations in ${path.relative(root, measuredFile)} (copy to ${path.relative(root, durationsFile)} to split by them)`);
 }
@@ -130,8 +125,7 @@ async function main(): Promise<number> {
     const built = (async () =>
       (await run("all", ["npx", "tsc", "--noEmit"], env)) === 0 &&
       // Type checked just above, whole project: the build's own check of the app would repeat it.
-      (await run("all", [process.execPath, "--import", "tsx", "scripts/serve.ts", "--build"], { ...env, BUILD_SKIP_TYPECHECK: "1" })) === 0 &&
-      (buildSeconds = Math.round((performance.now() - started) / 1000)) > 0)();
+      (await run("all", [process.execPath, "--import", "tsx", "scripts/serve.ts", "--build"], { ...env, BUILD_SKIP_TYPECHECK: "1" })) === 0)();
     const lanes = await Promise.all([
       pgliteVitest.then(async (status) => status === 0 && (await built) && (await browser("pglite", pgliteEnv)) === 0),
       (async () => {
