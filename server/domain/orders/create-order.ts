@@ -8,6 +8,7 @@ import {
   createPharmacyOrder,
   newPharmacyOrderIdentity,
   pharmacyEmailNoticeTo,
+  pharmacyOrderLinesOf,
   pharmacyOrderWritesSql,
   type NewPharmacyOrder,
 } from "@/server/domain/pharmacy-orders/create-pharmacy-order";
@@ -359,7 +360,8 @@ async function writeOrder(
   actor: Actor,
 ): Promise<CreatedOrder> {
   const patient = await findOrCreateShopCustomer(tx, organisationId, shop.id, intake.customer, intakeNames(intake));
-  const { orderId, name, onHold, initialStatus, status } = newOrderOf(intake, resolved, routes);
+  const order = newOrderOf(intake, resolved, routes);
+  const { orderId, name, onHold, status } = order;
 
   // The order row first: a concurrent duplicate blocks here on the unique index, before any other
   // work. It also reads the patient's name under the lock its pharmacy orders' search texts need
@@ -367,7 +369,7 @@ async function writeOrder(
   const shopOrder = { id: randomUUID() };
   const [written] = await tx.$queryRaw<{ createdAt: Date; updatedAt: Date; patientName: string }[]>`
     WITH "patient" AS (${lockedPatientNameSql(patient.id)}),
-    ${orderWritesSql({ orderId, organisationId, shop, shopOrderId: shopOrder.id, intake, resolved, status, initialStatus, patientId: patient.id, actor })}
+    ${orderWritesSql({ order, organisationId, shop, shopOrderId: shopOrder.id, intake, resolved, patientId: patient.id, actor })}
     SELECT (SELECT "createdAt" FROM "order"), (SELECT "updatedAt" FROM "order"), (SELECT "displayName" FROM "patient") AS "patientName"`;
   const labels = [...new Set(intake.shippingMethods ?? [])];
   if (labels.length > 0) {
@@ -423,7 +425,8 @@ async function writeOrderInOneStatement(
 ): Promise<CreatedOrder | null> {
   const names = intakeNames(intake);
   const patient = customer ? { id: customer.patientId, displayName: customer.displayName } : { id: randomUUID(), displayName: displayNameOf(names) };
-  const { orderId, name, onHold, initialStatus, status } = newOrderOf(intake, resolved, routes);
+  const order = newOrderOf(intake, resolved, routes);
+  const { orderId, name, onHold, status } = order;
   const shopOrderId = randomUUID();
   const fulfillment = newFulfillmentOf({ organisationId, orderId, intake, resolved, inline: [new Map()], routes, patientId: patient.id, actor }, 0);
   const rows = newFulfillmentRows(fulfillment);
@@ -431,7 +434,7 @@ async function writeOrderInOneStatement(
   const pharmacyOrder = routed ? newPharmacyOrderIdentity() : null;
   const statement = Prisma.sql`
     WITH ${customer ? Prisma.sql`"patient" AS (${lockedPatientNameSql(patient.id)})` : newShopCustomerWritesSql(patient, organisationId, shop.id, intake.customer, names, "or fail")},
-    ${orderWritesSql({ orderId, organisationId, shop, shopOrderId, intake, resolved, status, initialStatus, patientId: patient.id, actor })},
+    ${orderWritesSql({ order, organisationId, shop, shopOrderId, intake, resolved, patientId: patient.id, actor })},
     ${fulfillmentWritesSql(rows)}
     ${
       pharmacyOrder && routed
@@ -465,6 +468,8 @@ async function writeOrderInOneStatement(
 
 /** The names a new patient of the intake gets (and fills a known one that has none). */
 const intakeNames = (intake: OrderIntake): PatientNames => ({ firstName: intake.deliveryAddress.first_name, lastName: intake.deliveryAddress.last_name });
+
+type NewOrder = ReturnType<typeof newOrderOf>;
 
 /** A new order's uid, name and status: written in the status its routed pharmacy orders give it. */
 function newOrderOf(intake: OrderIntake, resolved: Resolved, routes: (RoutedPharmacy | null)[]) {
@@ -513,35 +518,32 @@ function newFulfillmentOf(
  * (RETURNING "createdAt", "updatedAt") and "shopOrder" of one statement: intake is a hot path.
  */
 function orderWritesSql(o: {
-  orderId: string;
+  order: NewOrder;
   organisationId: string;
   shop: { id: string };
   shopOrderId: string;
   intake: OrderIntake;
   resolved: Resolved;
-  status: string;
-  initialStatus: string;
   patientId: string;
   actor: Actor;
 }): Prisma.Sql {
   const { intake } = o;
-  const onHold = intake.onHold ?? false;
-  const name = intake.name ?? intake.externalId;
+  const { orderId, name, onHold, status, initialStatus } = o.order;
   const by = actorColumns(o.actor);
   const summary = `Order ${name} created${onHold ? " on hold" : ""} (${intake.fulfillments.length} fulfillment${intake.fulfillments.length === 1 ? "" : "s"})`;
   return Prisma.sql`
     "audit" AS (
       INSERT INTO "AuditEvent" ("id", "organisationId", "entityType", "entityId", "action", "summary", "details",
                                 "actorType", "actorApiKeyId", "actorUserId", "createdAt")
-      VALUES (${randomUUID()}, ${o.organisationId}, ${"order" satisfies AuditEntity}, ${o.orderId}, 'created', ${summary},
-              ${JSON.stringify({ externalId: intake.externalId, status: o.initialStatus, shopId: o.shop.id })}::jsonb,
+      VALUES (${randomUUID()}, ${o.organisationId}, ${"order" satisfies AuditEntity}, ${orderId}, 'created', ${summary},
+              ${JSON.stringify({ externalId: intake.externalId, status: initialStatus, shopId: o.shop.id })}::jsonb,
               ${by.actorType}::"ActorType", ${by.actorApiKeyId}, ${by.actorUserId}, now())
     ), "order" AS (
       INSERT INTO "Order" ("id", "organisationId", "externalId", "name", "status", "patientId", "customerEmail",
                            "deliveryAddress", "invoiceAddress", "shippingCostAmount", "shippingCostCurrency", "priority",
                            "onHold", "holdComment", "doctorId", "pharmacyId", "pharmacyEmail", "referralScanUid",
                            "additionalDetails", "updatedAt")
-      VALUES (${o.orderId}, ${o.organisationId}, ${intake.externalId}, ${name}, ${o.status}, ${o.patientId}, ${intake.customer.email ?? null},
+      VALUES (${orderId}, ${o.organisationId}, ${intake.externalId}, ${name}, ${status}, ${o.patientId}, ${intake.customer.email ?? null},
               ${JSON.stringify(intake.deliveryAddress)}::jsonb, ${JSON.stringify(intake.invoiceAddress ?? intake.deliveryAddress)}::jsonb,
               ${intake.shippingCost?.amount ?? null}::int, ${intake.shippingCost?.currency ?? null}, ${intake.priority ?? 0}::int,
               ${onHold}, ${onHold ? (intake.holdComment ?? null) : null}, ${o.resolved.doctorId}, ${o.resolved.orderPharmacyId},
@@ -773,32 +775,22 @@ function newFulfillmentRows(input: NewFulfillment) {
   return { id, insertFulfillment, items };
 }
 
-/** The pharmacy order of a routed fulfillment: the items that go to its pharmacy, the prescription and prepaid amount they carry. */
+/** The pharmacy order of a routed fulfillment, of the items that go to a pharmacy (itemsForPharmacy). */
 function pharmacyOrderOfFulfillment(
   input: NewFulfillment,
   fulfillmentId: string,
   items: ReturnType<typeof newFulfillmentRows>["items"],
   routed: RoutedPharmacy,
 ): Omit<NewPharmacyOrder, "noticeTo"> {
-  const toPharmacy = itemsForPharmacy(items, input);
-  const prescribed = toPharmacy.filter((i) => i.prescriptionId);
   return {
     organisationId: input.organisationId,
     orderId: input.orderId,
     fulfillmentId,
     pharmacyId: routed.pharmacyId,
     routing: input.explicitPharmacyId ? "INTEGRATOR" : "AUTOMATIC",
-    prescriptionId: prescribed[0]?.prescriptionId ?? null,
-    prepaid: prescribed.reduce((sum, i) => sum + i.totalPaidAmount, 0),
+    ...pharmacyOrderLinesOf(itemsForPharmacy(items, input), routed),
     shippingCostsAmount: input.shippingCost?.amount ?? null,
     shippingCostsCurrency: input.shippingCost?.currency ?? null,
-    items: toPharmacy.map((i) => ({
-      orderItemId: i.id,
-      pharmacySkuId: routed.pharmacySkuBySku.get(i.skuId) ?? null,
-      amount: i.quantity,
-      totalPaidAmount: i.totalPaidAmount,
-      fulfillmentMethod: i.fulfillmentMethod,
-    })),
   };
 }
 

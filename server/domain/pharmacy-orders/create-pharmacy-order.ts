@@ -54,6 +54,28 @@ export function pharmacyEmailNoticeTo(order: { pharmacyEmail: string | null; pha
   return order.pharmacyId === null || order.pharmacyId === pharmacyId ? order.pharmacyEmail : null;
 }
 
+/**
+ * What a pharmacy order takes of the order items routed to it: the first prescription among them,
+ * the amount prepaid for the prescribed ones, and its item rows at the routed pharmacy's SKUs.
+ */
+export function pharmacyOrderLinesOf(
+  toPharmacy: { id: string; skuId: string; quantity: number; totalPaidAmount: number; prescriptionId: string | null; fulfillmentMethod: string | null }[],
+  routed: { pharmacySkuBySku: ReadonlyMap<string, string> },
+): Pick<NewPharmacyOrder, "prescriptionId" | "prepaid" | "items"> {
+  const prescribed = toPharmacy.filter((i) => i.prescriptionId);
+  return {
+    prescriptionId: prescribed[0]?.prescriptionId ?? null,
+    prepaid: prescribed.reduce((sum, i) => sum + i.totalPaidAmount, 0),
+    items: toPharmacy.map((i) => ({
+      orderItemId: i.id,
+      pharmacySkuId: routed.pharmacySkuBySku.get(i.skuId) ?? null,
+      amount: i.quantity,
+      totalPaidAmount: i.totalPaidAmount,
+      fulfillmentMethod: i.fulfillmentMethod,
+    })),
+  };
+}
+
 /** A new pharmacy order's uid and name. */
 export const newPharmacyOrderIdentity = () => ({ id: randomUUID(), name: newPharmacyOrderName() });
 

@@ -2,7 +2,7 @@ import type { Tx } from "@/server/db/client";
 import type { PharmacyOrderRouting } from "@/server/db/generated/enums";
 import type { Actor } from "@/server/domain/actor";
 import { isSignedStatus } from "@/server/domain/prescriptions/statuses";
-import { createPharmacyOrder, pharmacyEmailNoticeTo } from "./create-pharmacy-order";
+import { createPharmacyOrder, pharmacyEmailNoticeTo, pharmacyOrderLinesOf } from "./create-pharmacy-order";
 import { routeFulfillmentToPharmacy } from "./route-fulfillment";
 import { PHARMACY_ORDER_STATUS } from "./statuses";
 
@@ -111,7 +111,7 @@ export async function openFulfillmentPharmacyOrder(
     select: { id: true },
   });
   const carriesShipping = !shippingCarrier && order.shippingCostAmount !== null;
-  const prescribed = toPharmacy.filter((i) => i.prescriptionId);
+  const lines = pharmacyOrderLinesOf(toPharmacy, routed);
   const pharmacyOrderId = await createPharmacyOrder(
     tx,
     {
@@ -120,17 +120,10 @@ export async function openFulfillmentPharmacyOrder(
       fulfillmentId,
       pharmacyId: routed.pharmacyId,
       routing,
-      prescriptionId: options.prescriptionId ?? prescribed[0]?.prescriptionId ?? null,
-      prepaid: prescribed.reduce((sum, i) => sum + i.totalPaidAmount, 0),
+      ...lines,
+      prescriptionId: options.prescriptionId ?? lines.prescriptionId,
       shippingCostsAmount: carriesShipping ? order.shippingCostAmount : null,
       shippingCostsCurrency: carriesShipping ? order.shippingCostCurrency : null,
-      items: toPharmacy.map((i) => ({
-        orderItemId: i.id,
-        pharmacySkuId: routed.pharmacySkuBySku.get(i.skuId) ?? null,
-        amount: i.quantity,
-        totalPaidAmount: i.totalPaidAmount,
-        fulfillmentMethod: i.fulfillmentMethod,
-      })),
       noticeTo: pharmacyEmailNoticeTo(order, routed.pharmacyId),
       comment: options.comment,
     },
