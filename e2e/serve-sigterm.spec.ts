@@ -7,7 +7,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, type AddressInfo } from "node:net";
+import { connect, createServer, type AddressInfo, type Socket } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
@@ -80,6 +80,65 @@ test.describe("stopping the first-run server", () => {
       } finally {
         if (groupAlive(pgid)) process.kill(-pgid, "SIGKILL");
         rmSync(dataDir, { recursive: true, force: true });
+      }
+    });
+  }
+});
+
+/**
+ * Issue 33: Ctrl-C in the terminal sends SIGINT to the whole process group, tsx's compiler process
+ * too. On a cold tsx cache (a TMPDIR of its own: tsx keeps its cache there) a shutdown that still
+ * had a module to compile hung for ever. 25 s is the issue's bound for the graceful stop; "at once"
+ * for a second Ctrl-C is given 5 s.
+ */
+/** A POST whose body is announced and never sent: a request in flight until its socket closes. */
+async function heldRequest(port: number): Promise<Socket> {
+  const socket = connect(port, "127.0.0.1");
+  await new Promise((resolve) => socket.once("connect", resolve));
+  socket.write("POST /api/auth/callback/credentials HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\nemail=");
+  socket.on("error", () => undefined);
+  await new Promise((r) => setTimeout(r, 300));
+  return socket;
+}
+
+test.describe("Ctrl-C on a cold tsx cache", () => {
+  test.setTimeout(4 * HANG_GUARD_MS);
+
+  for (const presses of [1, 2] as const) {
+    test(presses === 1 ? "npm start ends within 25 s of SIGINT" : "a second SIGINT ends npm start at once", async () => {
+      const dataDir = mkdtempSync(path.join(os.tmpdir(), "rx-sigint-"));
+      const tmpDir = mkdtempSync(path.join(os.tmpdir(), "rx-sigint-tmp-"));
+      const port = await freePort();
+      const { DATABASE_URL: _, ...inherited } = process.env;
+      const env = { ...inherited, TMPDIR: tmpDir, PORT: String(port), DATA_DIR: dataDir, PUBLIC_BASE_URL: `http://127.0.0.1:${port}` };
+      const child = spawn("npm", ["start"], { env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+      let output = "";
+      child.stdout!.on("data", (c: Buffer) => (output += c.toString()));
+      child.stderr!.on("data", (c: Buffer) => (output += c.toString()));
+      const pgid = child.pid!;
+      let held: Socket | undefined;
+      try {
+        await expect
+          .poll(async () => (await fetch(`http://127.0.0.1:${port}/`).catch(() => null))?.status ?? 0, { timeout: 3 * HANG_GUARD_MS })
+          .toBe(200);
+        // With a second press the graceful stop must still be running: a request whose body never
+        // comes stays in flight, and the stop waits up to 20 s for it.
+        held = presses === 2 ? await heldRequest(port) : undefined;
+        process.kill(-pgid, "SIGINT");
+        if (presses === 2) {
+          await new Promise((r) => setTimeout(r, 500));
+          expect(child.exitCode, "the graceful stop waits for the request in flight").toBeNull();
+          process.kill(-pgid, "SIGINT");
+        }
+        const exit = await exited(child, presses === 1 ? 25_000 : 5_000);
+        expect(exit, `npm start did not end after ${presses} SIGINT:\n${output.slice(-2000)}`).not.toBeNull();
+        expect(output).not.toContain("unhandledRejection");
+        expect(await groupGone(pgid, HANG_GUARD_MS), "a process of the group outlived SIGINT").toBe(true);
+      } finally {
+        if (groupAlive(pgid)) process.kill(-pgid, "SIGKILL");
+        rmSync(dataDir, { recursive: true, force: true });
+        rmSync(tmpDir, { recursive: true, force: true });
+        held?.destroy();
       }
     });
   }

@@ -13,7 +13,8 @@
  * HTTP_KEEP_ALIVE_TIMEOUT_MS), decides each request's client address once (serve/client-address.ts,
  * TRUSTED_PROXIES) and hands REST requests straight to their route handlers
  * (serve/rest-direct.ts; RX_DIRECT_REST=0 leaves them to Next.js). SIGTERM or SIGINT: stop
- * accepting, finish the requests in flight, stop the background work, close the database.
+ * accepting, finish the requests in flight, stop the background work, close the database; a second
+ * signal ends the process at once (serve/shutdown.ts).
  */
 import { spawnSync } from "node:child_process";
 import cluster, { type Worker } from "node:cluster";
@@ -35,6 +36,7 @@ import { clientAddressPolicy, withClientAddress } from "./serve/client-address";
 import { closeGracefully, createHttpServer } from "./serve/http-server";
 import { directApiHandler, FETCH_FORBIDDEN_METHODS, loadApiRoutes } from "./serve/rest-direct";
 import { buildInputsHash, buildIsCurrent, buildStampFile, processPlan } from "./serve/plan";
+import { stopOnSignals } from "./serve/shutdown";
 
 const root = path.resolve(import.meta.dirname, "..");
 /** How long requests in flight may take to finish after SIGTERM before their connections are cut. */
@@ -109,17 +111,12 @@ async function serveHttp(): Promise<void> {
   // itself: its copy of the server modules is not the bundle's (Prisma's error classes would differ).
   await warmUp(listener);
   if (!c.HTTP_COMPRESSION && process.env.RX_DIRECT_REST !== "0") direct = directApiHandler(await loadApiRoutes(root));
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
+  const stopService = await (await import("@/server/startup")).prepareStopService();
+  stopOnSignals(async () => {
     await closeGracefully(server, GRACE_MS);
     await app.close().catch(() => undefined);
-    await (await import("@/server/startup")).stopService();
-    process.exit(0);
-  };
-  process.on("SIGTERM", () => void stop());
-  process.on("SIGINT", () => void stop());
+    await stopService();
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(c.PORT, args.hostname, () => resolve());
@@ -200,16 +197,17 @@ async function primary(workers: number): Promise<void> {
           }),
       ),
     );
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    // Requests in flight finish first; then the background work stops.
-    await stopAll("http");
-    await stopAll("jobs");
-    process.exit(0);
-  };
-  process.on("SIGTERM", () => void stop());
-  process.on("SIGINT", () => void stop());
+  stopOnSignals(
+    async () => {
+      stopping = true;
+      // Requests in flight finish first; then the background work stops.
+      await stopAll("http");
+      await stopAll("jobs");
+    },
+    () => {
+      for (const worker of roles.keys()) worker.process.kill("SIGKILL");
+    },
+  );
 }
 
 async function main(): Promise<void> {

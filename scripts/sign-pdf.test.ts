@@ -30,4 +30,4 @@ it("writes to $DATA_DIR/signed/ unless told otherwise, says where, and takes rel
   );
   expect(existsSync(path.join(workDir, "mine.pdf"))).toBe(true);
   expect(existsSync(path.resolve("mine.pdf"))).toBe(false);
-}, 120_000);
+});

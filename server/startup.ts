@@ -37,13 +37,24 @@ export async function startService(): Promise<void> {
  * Next.js bundle's or the entry's).
  */
 export async function stopService(): Promise<void> {
+  await (await prepareStopService())();
+}
+
+/**
+ * stopService with everything it needs already loaded: the production entry takes it at start-up,
+ * because at Ctrl-C the terminal's SIGINT also ends tsx's compiler process, and a module loaded
+ * only then could no longer be compiled (the shutdown hung on a fresh clone's cold tsx cache).
+ */
+export async function prepareStopService(): Promise<() => Promise<void>> {
   const [{ stopEmbeddedJobs }, { stopWebhookRunner }, { stopTaskRunner }] = await Promise.all([
     import("@/server/jobs/embedded-runner"),
     import("@/server/jobs/webhook-runner"),
     import("@/server/jobs/task-runner"),
   ]);
-  await Promise.allSettled([stopEmbeddedJobs(), stopWebhookRunner(), stopTaskRunner()]).then((results) => {
-    for (const r of results) if (r.status === "rejected") log.warn("a background runner did not stop cleanly", { error: r.reason });
-  });
-  await closeDatabase();
+  return async () => {
+    await Promise.allSettled([stopEmbeddedJobs(), stopWebhookRunner(), stopTaskRunner()]).then((results) => {
+      for (const r of results) if (r.status === "rejected") log.warn("a background runner did not stop cleanly", { error: r.reason });
+    });
+    await closeDatabase();
+  };
 }

@@ -5,7 +5,7 @@ import { reloadConfig } from "@/server/config";
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls `check` until it returns a truthy value (returned), or fails after `timeoutMs`. */
-export async function until<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 10_000, everyMs = 20): Promise<T> {
+export async function until<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 60_000, everyMs = 20): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -1,65 +1,42 @@
 "use client";
 
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useCallback, useRef } from "react";
+import { useSearchParams } from "next/navigation";
+import { useCallback } from "react";
 
 /** Changes to the query string: a value sets its key, undefined or "" removes it. */
 export type UrlUpdates = Record<string, string | undefined>;
 
 /**
  * A list's state in the page's query string (filters, tab, search, page), so a deep link, a reload
- * and the back button keep it. `set` replaces the current history entry (no entry per keystroke)
- * and keeps the scroll position; several keys change in one call (a filter and its page together).
- * Updates that depend on another key take a function of the latest query (pending changes included).
+ * and the back button keep it. `set` replaces the current history entry (no entry per keystroke) and
+ * keeps the scroll position; several keys change in one call (a filter and its page together);
+ * updates that depend on another key take a function of the current query.
+ *
+ * It writes with the browser's history.replaceState, which Next.js's router follows
+ * (useSearchParams renders the new query) without a navigation: the address bar holds every change
+ * at once, so quick changes build on each other however late the router renders, and the page is
+ * not mounted again (a router.replace re-keys the page's segment and reset what was being typed).
  * Needs a Suspense boundary above it (useSearchParams): the portal shell has one around the page.
  */
 export function useUrlQuery() {
   const params = useSearchParams();
-  const router = useRouter();
-  const pathname = usePathname();
-  const chain = useRef<ReplaceChain | null>(null);
-  const lastRendered = useRef("");
-  lastRendered.current = params.toString();
-  const set = useCallback(
-    (updates: UrlUpdates | ((latest: URLSearchParams) => UrlUpdates)) => {
-      const next = nextQuery(chain.current, lastRendered.current, updates);
-      chain.current = next.chain;
-      router.replace(next.query ? `${pathname}?${next.query}` : pathname, { scroll: false });
-    },
-    [router, pathname],
-  );
+  const set = useCallback((updates: UrlUpdates | ((latest: URLSearchParams) => UrlUpdates)) => {
+    const query = nextQuery(window.location.search, updates);
+    const url = `${window.location.pathname}${query ? `?${query}` : ""}${window.location.hash}`;
+    // null, as Next.js's docs show: a state of the router's own (__NA) is one it does not follow.
+    window.history.replaceState(null, "", url);
+  }, []);
   return { get: (key: string) => params.get(key) ?? undefined, set };
 }
 
-/** The query strings asked for and not rendered yet (oldest first), and the query rendered when the first was asked. */
-export type ReplaceChain = { base: string; queries: string[] };
-
-/**
- * The query a change makes. The router applies a replace later (a transition) and may render the
- * replaces in between: a change builds on the latest query asked for while the rendered one is the
- * query before it or one of those asked for since (a tab, a date and a debounced search in quick
- * succession keep all three); a rendered query that is none of them came from elsewhere (back, a
- * link), and the change builds on it. A setter kept by an older render (a debounced search) reads
- * the query as rendered last, too.
- */
-export function nextQuery(
-  chain: ReplaceChain | null,
-  rendered: string,
-  updates: UrlUpdates | ((latest: URLSearchParams) => UrlUpdates),
-): { query: string; chain: ReplaceChain } {
-  let pending = chain;
-  if (pending) {
-    const done = pending.queries.indexOf(rendered);
-    if (done >= 0) pending = { base: rendered, queries: pending.queries.slice(done + 1) };
-    else if (rendered !== pending.base) pending = null;
-  }
-  const next = new URLSearchParams(pending?.queries.at(-1) ?? rendered);
+/** The query string `updates` make of `current` (the address bar's, with every earlier change). */
+export function nextQuery(current: string, updates: UrlUpdates | ((latest: URLSearchParams) => UrlUpdates)): string {
+  const next = new URLSearchParams(current);
   for (const [key, value] of Object.entries(typeof updates === "function" ? updates(new URLSearchParams(next)) : updates)) {
     if (value === undefined || value === "") next.delete(key);
     else next.set(key, value);
   }
-  const query = next.toString();
-  return { query, chain: { base: pending?.base ?? rendered, queries: [...(pending?.queries ?? []), query] } };
+  return next.toString();
 }
 
 /** One query-string value and its setter (a tab, a filter): `useUrlState("status")`. */

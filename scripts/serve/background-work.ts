@@ -1,3 +1,5 @@
+import { stopOnSignals } from "./shutdown";
+
 /**
  * The production entry's background-work process (scripts/serve.ts, cluster role `jobs`): the
  * start-up (migrations, the sandbox seed), then the scheduled jobs and the webhook and task runners
@@ -5,21 +7,14 @@
  * Tells its parent `{ rx: "jobs-ready" }` once started, when it has one.
  */
 export async function runBackgroundWork(): Promise<void> {
-  const { startService, stopService } = await import("@/server/startup");
+  const { startService, prepareStopService } = await import("@/server/startup");
+  const stopService = await prepareStopService();
   // Generated secrets (DATA_DIR/secrets.json, when AUTH_SECRET or ENCRYPTION_KEY is unset) exist
   // before any HTTP worker starts, so no two workers race to write them.
   const { encryptionKey, portalAuthSecret } = await import("@/server/auth/secrets");
   portalAuthSecret();
   encryptionKey();
   await startService();
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    await stopService();
-    process.exit(0);
-  };
-  process.on("SIGTERM", () => void stop());
-  process.on("SIGINT", () => void stop());
+  stopOnSignals(stopService);
   process.send?.({ rx: "jobs-ready" });
 }

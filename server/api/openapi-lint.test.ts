@@ -69,5 +69,5 @@ describe.each(restApis.map((api) => [api.family.title, api] as const))("the %s A
     const program = ts.createProgram(Object.keys(files), options, host);
     const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
     expect(diagnostics).toEqual([]);
-  }, 60_000);
+  });
 });

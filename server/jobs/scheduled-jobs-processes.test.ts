@@ -89,11 +89,11 @@ describe.skipIf(!onPostgres)("scheduled jobs with two background-work processes 
     const first = await until(async () => {
       const rows = await leases();
       return rows.length === jobIds.length && rows;
-    }, 60_000);
+    }, 120_000);
     await until(async () => {
       const rows = await leases();
       return rows.every((row, i) => row.runs >= first[i].runs + PERIODS);
-    }, 60_000);
+    }, 120_000);
     // Stopping waits for runs in flight: every claimed run has then asked.
     await Promise.all(children.map(stopped));
 
@@ -112,5 +112,5 @@ describe.skipIf(!onPostgres)("scheduled jobs with two background-work processes 
     }
     const statusCheck = last.find((r) => r.jobId === PHARMACY_STATUS_CHECK_JOB.id)!;
     expect(asked).toBe(statusCheck.runs);
-  }, 180_000);
+  });
 });

@@ -107,11 +107,13 @@ async function writeSigner(dir: string, ca: Pick<IssuedCertificate, "certificate
     signer_not_before: signer.notBefore.toISOString(),
     signer_not_after: signer.notAfter.toISOString(),
   };
-  // Each file is replaced by a rename, so neither is ever read half-written.
-  writeSecret(`${f.signerP12}.tmp`, p12);
-  writeSecret(`${f.signerJson}.tmp`, `${JSON.stringify(json, null, 2)}\n`);
-  renameSync(`${f.signerP12}.tmp`, f.signerP12);
-  renameSync(`${f.signerJson}.tmp`, f.signerJson);
+  // Each file is replaced by a rename, so neither is ever read half-written; the staging names are
+  // the writer's own, so two processes renewing at once cannot mix one's key with the other's password.
+  const tmp = `.${randomBytes(6).toString("hex")}.tmp`;
+  writeSecret(`${f.signerP12}${tmp}`, p12);
+  writeSecret(`${f.signerJson}${tmp}`, `${JSON.stringify(json, null, 2)}\n`);
+  renameSync(`${f.signerP12}${tmp}`, f.signerP12);
+  renameSync(`${f.signerJson}${tmp}`, f.signerJson);
 }
 
 async function renewSigner(dir: string): Promise<void> {

@@ -10,7 +10,7 @@ const P = "/api/v0/patient";
 
 describe("sandbox: patient tokens", () => {
   // Opening the in-memory database and generating the sandbox CA's keys: see seed.test.ts.
-  beforeAll(async () => seedSandbox(await database()), 120_000);
+  beforeAll(async () => seedSandbox(await database()));
 
   it("writes patient_token_secret {kid, secret, audience, header}: tokens it signs reach the patient-data endpoints", async () => {
     const demo = readDemo();

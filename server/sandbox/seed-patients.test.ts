@@ -8,7 +8,7 @@ const readDemo = () => JSON.parse(readFileSync(demoFilePath(), "utf8")) as DemoF
 
 describe("sandbox: doctors and patients", () => {
   // Opening the in-memory database and generating the sandbox CA's keys: see seed.test.ts.
-  beforeAll(async () => seedSandbox(await database()), 120_000);
+  beforeAll(async () => seedSandbox(await database()));
 
   it("names Dr. Anna Weber as doctor_uid, a doctor the Management key lists", async () => {
     const demo = readDemo();

@@ -7,7 +7,7 @@ import { demoFilePath, seedSandbox, type DemoFile } from "./seed";
 const readDemo = () => JSON.parse(readFileSync(demoFilePath(), "utf8")) as DemoFile;
 
 describe("sandbox wallet pass templates", () => {
-  beforeAll(() => database(), 120_000);
+  beforeAll(() => database());
 
   it("gives the demo shop two templates in demo.json, one plain and one requiring a signed prescription, once", async () => {
     const db = await database();
@@ -26,5 +26,5 @@ describe("sandbox wallet pass templates", () => {
     await seedSandbox(db);
     expect(readDemo().wallet_pass_templates).toEqual(demo.wallet_pass_templates);
     expect(await db.walletPassTemplate.count()).toBe(2);
-  }, 120_000);
+  });
 });

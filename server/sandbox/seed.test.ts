@@ -12,7 +12,7 @@ describe("sandbox seed", () => {
   // Opening the in-memory database (initdb and every migration, synchronous WASM) took 20 s on a
   // loaded machine: done here, under hookTimeout, it no longer eats the first test's 30 s, which
   // also generates the sandbox CA's keys and hashes three passwords.
-  beforeAll(() => database(), 120_000);
+  beforeAll(() => database());
 
   it("seeds an empty database and writes demo.json in the contract's shape", async () => {
     const db = await database();

@@ -202,8 +202,7 @@ async function whilePassLocked<T>(passId: string, race: () => Promise<T>, waiter
       await tx.$queryRaw`SELECT "id" FROM "WalletPass" WHERE "id" = ${passId} FOR UPDATE`;
       locked();
       await released;
-    },
-    { timeout: 30_000 },
+    }
   );
   await holding;
   const racing = race();

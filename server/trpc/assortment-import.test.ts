@@ -255,8 +255,7 @@ describe("import preview and apply", () => {
         await tx.pharmacySku.update({ where: { id: tenant.pharmacySku.id }, data: { stock: 4 } });
         changed();
         await released;
-      },
-      { timeout: 30_000 },
+      }
     );
     await holding;
     const importing = applyAssortmentImport(pharmacy, `sku_uid,stock\n${tenant.sku.id},20\n`, "pharmacy", SYSTEM);

@@ -129,7 +129,7 @@ describe("npm run org", () => {
       expect(await describePasswordToken(tokenOf(link!), "INVITATION")).toMatchObject({ state: "valid" });
     }
     // One process migrating a fresh embedded database: a hang guard, not a speed bound.
-  }, 180_000);
+  });
 
   /** The same commands in this process, on this file's database (no process start per case). */
   const command = async (args: string[]) => {

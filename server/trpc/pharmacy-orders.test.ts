@@ -304,5 +304,5 @@ describe("pharmacy.orders.prescriptionFile", () => {
     const file = await as(pharmacist).pharmacy.orders.prescriptionFile({ uid: po.id });
     expect(Buffer.from(file!.contentBase64, "base64").equals(signed)).toBe(true);
     expect(await trpcCode(as(otherPharmacist).pharmacy.orders.prescriptionFile({ uid: po.id }))).toBe("NOT_FOUND");
-  }, 60_000);
+  });
 });

@@ -134,8 +134,7 @@ describe("a rename concurrent with a new pharmacy order", () => {
         await writeProfileFields(tx, patientId, [{ fieldId: lastName.id, key: "last_name", value: "Nachher", source: "shop" }]);
         renamed();
         await released;
-      },
-      { timeout: 30_000 },
+      }
     );
     await hasRenamed;
     let placed = false;

@@ -210,8 +210,7 @@ describe("status changes", () => {
         changed = setStatus(po.id, { status: "in-progress" });
         if (onPostgres) await untilWaitingForLock(t.db);
         released = await laterThanAnyStampSoFar();
-      },
-      { timeout: 30_000 },
+      }
     );
     expect((await changed!).status).toBe(200);
     const order = await t.db.pharmacyOrder.findUniqueOrThrow({ where: { id: po.id } });

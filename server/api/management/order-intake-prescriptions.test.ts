@@ -38,7 +38,7 @@ beforeAll(async () => {
   notQualified = await signPdfWithP12(unsigned, toPkcs12(plain, [otherCa.certificatePem], "pw"), "pw");
   const self = await issueSignerCertificate({ commonName: "Dr. Self" });
   selfSigned = await signPdfWithP12(unsigned, toPkcs12(self, [], "pw"), "pw");
-}, 60_000);
+});
 
 function inlineOrder(pdf: Buffer | string, overrides: Record<string, unknown> = {}) {
   const body = orderBody(t, [], overrides);

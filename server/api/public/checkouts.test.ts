@@ -34,7 +34,7 @@ beforeAll(async () => {
   unsigned = await samplePrescriptionPdf({ patient: "Erika Mustermann" });
   const sandbox = await ensureSandboxQes(path.resolve(config().DATA_DIR));
   signed = await signPdfWithP12(unsigned, readFileSync(sandbox.signerP12Path), sandbox.signerP12Password);
-}, 60_000);
+});
 
 const url = (shop = t.shop.identifier) => `/v2/public-api/prescriptions/${shop}`;
 const shipping = { first_name: "Erika", last_name: "Mustermann", address1: "Hauptstraße 5", city: "Berlin", province: null, country_code: "DE", zip: "10115" };

@@ -35,7 +35,7 @@ beforeAll(async () => {
   await withShopSkus(t);
   questionnaireId = (await t.db.questionnaire.create({ data: { organisationId: t.organisation.id, displayName: "Hair loss", model } })).id;
   foreignQuestionnaireId = (await other.db.questionnaire.create({ data: { organisationId: other.organisation.id, displayName: "Other", model } })).id;
-}, 60_000);
+});
 
 const answers = { weight_kg: 80, smoker: false, hair_loss: "crown" };
 

@@ -125,5 +125,5 @@ describe("webhook payloads", () => {
     const organisationPayload = (await attemptNow(atOrganisation.id)).body;
     expect(organisationPayload.data.uid).toBe(po.id);
     expect(organisationPayload.data).not.toHaveProperty("prescription_file");
-  }, 60_000);
+  });
 });

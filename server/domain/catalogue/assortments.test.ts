@@ -153,8 +153,7 @@ describe("addToAssortment", () => {
         await lockAssortment(tx, t.groupPharmacy.id);
         locked();
         await released;
-      },
-      { timeout: 30_000 },
+      }
     );
     await holding;
     const add = () => addToAssortment(t.organisation.id, t.groupPharmacy.id, [{ skuId: sku.id, externalId: "B-L", price: 100, stock: 5 }], admin.id);

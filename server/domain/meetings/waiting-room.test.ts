@@ -45,8 +45,7 @@ describe("registerInWaitingRoom", () => {
         const entry = await tx.waitingRoomEntry.create({ data: { organisationId: t.organisation.id, shopId: t.shop.id, patientId: patient.id } });
         wrote(entry.id);
         await released;
-      },
-      { timeout: 30_000 },
+      }
     );
     const racingId = await written;
     const registering = registerInWaitingRoom(t.organisation.id, { shopId: t.shop.id, patientId: patient.id });
@@ -183,8 +182,7 @@ describe("takeNextPatient", () => {
         await tx.waitingRoomEntry.update({ where: { id: past.entryId }, data: { status: "allocated" } });
         wrote();
         await released;
-      },
-      { timeout: 30_000 },
+      }
     );
     await written;
     const taking = refusal(takeNextPatient(t.organisation.id, doctor.id));
