@@ -77,7 +77,7 @@ test("a doctor signs a request from an anamnesis order and the pharmacy order ap
   await expect(page.getByRole("button", { name: "Sign prescription" })).toHaveCount(0);
 
   // The send task opens the pharmacy order at the demo pharmacy.
-  await expect.poll(async () => (await pharmacyOrderOf(page.request, externalId))?.uid, { timeout: 30_000 }).toBeTruthy();
+  await expect.poll(async () => (await pharmacyOrderOf(page.request, externalId))?.uid).toBeTruthy();
   const po = (await pharmacyOrderOf(page.request, externalId))!;
 
   await signOut(page);

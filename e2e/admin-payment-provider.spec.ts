@@ -35,7 +35,6 @@ async function shotsAtWidths(page: Page, name: string) {
 }
 
 test("an admin connects Mollie and tests it; a completed order's payout shows its Mollie route id", async ({ browser }) => {
-  test.setTimeout(180_000);
   rmSync(dataDir, { recursive: true, force: true });
   const mollie = await startMollieStandIn({ apiKey: API_KEY, payments: [PAYMENT] });
   let server: OwnServer | null = null;
@@ -89,7 +88,7 @@ test("an admin connects Mollie and tests it; a completed order's payout shows it
     };
     const pharmacyOrder = { uid: await completedAt(pharmacy.uid, "e2e-mollie") };
 
-    await expect.poll(() => mollie.routes.length, { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect.poll(() => mollie.routes.length).toBeGreaterThan(0);
     const [post] = mollie.routePosts();
     expect(post.path).toBe(`/v2/payments/${PAYMENT}/routes`);
     expect(JSON.parse(post.body)).toMatchObject({ destination: { type: "organization", organizationId: "org_E2ePharmacy" } });
@@ -99,7 +98,7 @@ test("an admin connects Mollie and tests it; a completed order's payout shows it
     await expect(async () => {
       await page.reload();
       await expect(rows.filter({ hasText: mollie.routes[0]!.id })).toHaveCount(1, { timeout: 2_000 });
-    }).toPass({ timeout: 30_000 });
+    }).toPass();
     await shotsAtWidths(page, "admin-payouts-routed");
 
     // Without an organization id the route fails at once, shown with the reason; once the id is
@@ -118,7 +117,7 @@ test("an admin connects Mollie and tests it; a completed order's payout shows it
     await expect(async () => {
       await page.reload();
       await expect(failed).toContainText("Route failed: The receiving pharmacy has no Mollie organization id.", { timeout: 2_000 });
-    }).toPass({ timeout: 30_000 });
+    }).toPass();
     await shotsAtWidths(page, "admin-payouts-failed");
     await setOrganization("org_E2eSecond");
     await page.goto(`/admin/payouts?q=${failing}`);
@@ -126,11 +125,11 @@ test("an admin connects Mollie and tests it; a completed order's payout shows it
     const dialog = page.getByRole("alertdialog", { name: "Retry the route at Mollie?" });
     await dialog.getByRole("button", { name: "Confirm retry" }).click();
     await expect(dialog).toBeHidden();
-    await expect.poll(() => mollie.routes.filter((r) => r.destination.organizationId === "org_E2eSecond").length, { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => mollie.routes.filter((r) => r.destination.organizationId === "org_E2eSecond").length).toBe(1);
     await expect(async () => {
       await page.reload();
       await expect(failed).toContainText(mollie.routes.find((r) => r.destination.organizationId === "org_E2eSecond")!.id, { timeout: 2_000 });
-    }).toPass({ timeout: 30_000 });
+    }).toPass();
     await context.close();
   } finally {
     signalOwnServer(server, "SIGTERM");

@@ -44,7 +44,6 @@ test.describe.configure({ mode: "serial" });
 test.use({ baseURL: base, timezoneId: ZONE, viewport: { width: 1280, height: 900 } });
 
 test.beforeAll(async () => {
-  test.setTimeout(120_000);
   rmSync(dataDir, { recursive: true, force: true });
   receiver = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -94,7 +93,6 @@ async function shot(page: Page, name: string) {
 }
 
 test("a reminder two minutes ahead reaches the Management subscription; a reschedule sends cancelled and rebooked; a cancellation asks for its reason", async ({ browser }) => {
-  test.setTimeout(180_000);
   const headers = { "X-API-Key": demo.keys.management, "Content-Type": "application/json" };
   for (const type of ["appointment_reminder_due", "patient_doctor_meeting_updated"]) {
     const subscribed = await fetch(`${base}/v1/management/notification-subscriptions`, {
@@ -153,7 +151,7 @@ test("a reminder two minutes ahead reaches the Management subscription; a resche
   const reminder = deliveries("appointment_reminder_due")[0]!.data;
   expect(reminder).toMatchObject({ recipient_role: "patient", rebook_allowed: false, cancel_allowed: false, starts_at: startsAt });
   const booked = reminder.appointment_uid as string;
-  await expect.poll(meetingChanges, { timeout: 20_000 }).toEqual([`confirmed:${booked}`]);
+  await expect.poll(meetingChanges).toEqual([`confirmed:${booked}`]);
   await adminPage.reload();
   await expect(row).toContainText(/Patient · 2 min before · sent \d\d:\d\d/);
   await shot(adminPage, "admin-appointments");
@@ -179,7 +177,7 @@ test("a reminder two minutes ahead reaches the Management subscription; a resche
   await expect(doctorPage.getByRole("status").filter({ hasText: `The appointment of ${patientName} is moved to` })).toBeVisible();
   await expect(doctorPage.getByRole("row").filter({ hasText: "Moved to" })).toContainText("Cancelled");
 
-  await expect.poll(() => meetingChanges().length, { timeout: 20_000 }).toBe(3);
+  await expect.poll(() => meetingChanges().length).toBe(3);
   const rebooked = deliveries("patient_doctor_meeting_updated").find((d) => d.data.change === "rebooked")!.data;
   expect(meetingChanges()).toEqual(expect.arrayContaining([`cancelled:${booked}`, `rebooked:${rebooked.meeting_uid}`]));
   expect(rebooked).toMatchObject({ status: "confirmed" });
@@ -197,6 +195,6 @@ test("a reminder two minutes ahead reaches the Management subscription; a resche
   await dialog.getByRole("button", { name: "Confirm cancellation" }).click();
   await expect(dialog).toBeHidden();
   await expect(adminPage.getByRole("row").filter({ hasText: "Moved from" })).toContainText("Cancelled");
-  await expect.poll(meetingChanges, { timeout: 20_000 }).toContain(`cancelled:${rebooked.meeting_uid}`);
+  await expect.poll(meetingChanges).toContain(`cancelled:${rebooked.meeting_uid}`);
   expect(deliveries("appointment_reminder_due")).toHaveLength(1);
 });

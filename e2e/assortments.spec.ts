@@ -28,7 +28,6 @@ async function signedIn(browser: Browser, user: { email: string; password: strin
 const csvFile = (name: string, text: string) => ({ name, mimeType: "text/csv", buffer: Buffer.from(text) });
 
 test("an admin adds a SKU, imports and exports the assortment; the pharmacist imports a stock change", async ({ browser, request }) => {
-  test.setTimeout(120_000);
   const demo = readDemoFile() as Sandbox;
   const pharmacy = demo.pharmacies[0]!;
   const tag = Math.random().toString(36).slice(2, 8);

@@ -62,7 +62,7 @@ test("a patient reviews a prescription checkout made over the Public API and con
   await shot(page, "checkout-review", true);
 
   await page.getByRole("button", { name: /^Confirm order/ }).click();
-  await expect(page.getByText(`Order placed: ${externalOrderId}.`, { exact: false })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText(`Order placed: ${externalOrderId}.`, { exact: false })).toBeVisible();
   await expect(page.getByRole("button", { name: /^Confirm order/ })).toHaveCount(0);
   await shot(page, "checkout-completed", true);
 

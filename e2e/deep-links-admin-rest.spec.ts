@@ -101,7 +101,6 @@ for (const [role, pages, landing, portal] of [
 ] as const) {
   test(`the ${role}'s pages speak German and English`, async ({ page, context, baseURL }) => {
     // Two dozen page loads: a wider hang guard than one page's.
-    test.setTimeout(120_000);
     await signInAs(page, demo().users[role], landing);
     for (const locale of ["en", "de"] as const) {
       await context.addCookies([{ name: "NEXT_LOCALE", value: locale, url: baseURL! }]);

@@ -20,7 +20,6 @@ async function scan(page: Page, value: string) {
 }
 
 test("an admin finds a patient by e-mail and revokes their pass; the pharmacist's check says valid, then revoked", async ({ page, browser }) => {
-  test.setTimeout(120_000);
   const d = readDemoFile();
   const tag = Date.now().toString(36);
   const email = `wanda.${tag}@example.com`;

@@ -41,7 +41,6 @@ test.describe.configure({ mode: "serial" });
 test.use({ baseURL: base, viewport: { width: 1280, height: 900 } });
 
 test.beforeAll(async () => {
-  test.setTimeout(120_000);
   rmSync(dataDir, { recursive: true, force: true });
   receiver = createServer((req, res) => {
     req.resume();
@@ -82,7 +81,7 @@ async function shot(page: Page, name: string, forDocs = false) {
 async function withBrokenApi(page: Page, url: string, name: string) {
   await page.route("**/api/trpc/**", (route) => route.abort());
   await page.goto(url);
-  await expect(page.getByRole("button", { name: "Try again" }).first()).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole("button", { name: "Try again" }).first()).toBeVisible();
   await shot(page, name);
   await page.unroute("**/api/trpc/**");
 }
@@ -184,7 +183,6 @@ test("webhooks: registered with the secret shown once, a test answered by the re
 });
 
 test("delivery logs: a delivered and a dropped delivery with their attempts; the dropped one re-sent; the home page counts", async ({ page }) => {
-  test.setTimeout(90_000);
   await signInAs(page, demo.users.pharmacist, "/pharmacy", { fresh: true });
   await expect(page.getByText("Nothing is waiting for you right now.")).toBeVisible();
   await shot(page, "pharmacy-home-empty");
@@ -201,8 +199,8 @@ test("delivery logs: a delivered and a dropped delivery with their attempts; the
   expect(changed.status()).toBe(200);
 
   // Delivered at once to /ok; /fail answers 500 five times, then the delivery is dropped.
-  await expect.poll(() => received.filter((r) => !r.test && r.path === "/ok").length, { timeout: 20_000 }).toBe(1);
-  await expect.poll(() => received.filter((r) => r.path === "/fail").length, { timeout: 30_000 }).toBe(5);
+  await expect.poll(() => received.filter((r) => !r.test && r.path === "/ok").length).toBe(1);
+  await expect.poll(() => received.filter((r) => r.path === "/fail").length).toBe(5);
 
   await page.reload();
   const delivered = page.getByRole("row").filter({ hasText: `${receiverUrl}/ok` });
@@ -212,7 +210,7 @@ test("delivery logs: a delivered and a dropped delivery with their attempts; the
   await expect(delivered.getByRole("button", { name: "Re-send" })).toHaveCount(0);
   const dropped = page.getByRole("row").filter({ hasText: `${receiverUrl}/fail` });
   await expect(dropped).toContainText("pharmacy_order_updated");
-  await expect(dropped).toContainText("Failed", { timeout: 15_000 });
+  await expect(dropped).toContainText("Failed");
   await expect(dropped).toContainText("5 of 5");
 
   await dropped.getByRole("button", { name: "Show attempts" }).click();
@@ -263,13 +261,13 @@ test("delivery logs: a delivered and a dropped delivery with their attempts; the
   failing = false;
   const again = page.getByRole("row").filter({ hasText: `${receiverUrl}/fail` });
   await again.getByRole("button", { name: "Re-send" }).click();
-  await expect.poll(() => received.filter((r) => r.path === "/fail").length, { timeout: 20_000 }).toBe(6);
+  await expect.poll(() => received.filter((r) => r.path === "/fail").length).toBe(6);
   await expect(page.getByText(/Re-sent the pharmacy_order_updated delivery to .*\/fail: it is being attempted again\./)).toBeVisible();
   // Shown under all states now, so it stays in sight while it is attempted; who re-sent it is recorded.
   await expect(page.getByLabel("State")).toHaveValue("");
   await expect(page.getByText(/Re-sent \d.* by Demo Pharmacist/)).toBeVisible();
   const resent = page.getByRole("row").filter({ hasText: `${receiverUrl}/fail` }).first();
-  await expect(resent).toContainText("Delivered", { timeout: 15_000 });
+  await expect(resent).toContainText("Delivered");
   await expect(resent).toContainText("6 of 10");
 
   await withBrokenApi(page, "/pharmacy/api-access/delivery-logs", "pharmacy-delivery-logs-error");

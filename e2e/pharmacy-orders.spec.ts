@@ -183,7 +183,7 @@ test("an order with a signed prescription shows the PDF in the page", async ({ p
   await page.goto(`/pharmacy/orders/${po.uid}`);
   await expect(page.getByRole("heading", { name: po.name })).toBeVisible();
   const canvas = page.getByTestId("prescription-pdf").locator("canvas");
-  await expect(canvas).toBeVisible({ timeout: 20_000 });
+  await expect(canvas).toBeVisible();
   await expect(page.getByText("Page 1 of 1")).toBeVisible();
   const before = (await canvas.boundingBox())!.width;
   await page.getByRole("button", { name: "Zoom in" }).click();

@@ -246,11 +246,9 @@ async function whatRan(page: Page, ran: string[]) {
 }
 
 test.describe.configure({ mode: "serial" });
-test.setTimeout(120_000);
 
 let seeded: Seeded;
 test.beforeAll(async ({ browser }) => {
-  test.setTimeout(120_000);
   seeded = await seed(browser);
 });
 

@@ -67,6 +67,8 @@ function ensureBuild(force = false): void {
   const build = spawnSync(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], {
     cwd: root,
     stdio: "inherit",
+    // No usage data leaves a health platform's build unasked (and no notice about it offline).
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: process.env.NEXT_TELEMETRY_DISABLED ?? "1" },
   });
   if (build.status !== 0) {
     console.error(`[serve] next build failed (exit ${build.status ?? build.signal})`);

@@ -43,7 +43,7 @@ async function main(argv: string[], out: Output): Promise<number> {
   }
   if (command === "list") {
     for (const o of await listOrganisations()) {
-      out.log(`${o.organisationId}  ${o.displayName}${o.sandbox ? "  (sandbox)" : ""}  created ${o.createdAt.toISOString()}  admins: ${o.activeAdmins}`);
+      out.log(`${o.organisationId}  ${o.displayName}${o.sandbox ? "  (sandbox)" : ""}  created ${o.createdAt.toISOString()}  admins: ${o.activeAdmins} active, ${o.invitedAdmins} invited`);
     }
     return 0;
   }

@@ -36,12 +36,14 @@ describe("an operator's new organisation", () => {
     const admin = await first.db.user.findUniqueOrThrow({ where: { id: created.adminUserId } });
     expect(admin).toMatchObject({ role: "ADMIN", email, displayName: "Erika Muster", passwordHash: null, organisationId: created.organisationId });
     expect(await describePasswordToken(tokenOf(created.invitationLink), "INVITATION")).toMatchObject({ state: "valid" });
+    // Invited, not yet able to sign in: not an active admin.
+    expect((await listOrganisations()).find((o) => o.organisationId === created.organisationId)).toMatchObject({ activeAdmins: 0, invitedAdmins: 1 });
     const audit = await first.db.auditEvent.findMany({ where: { organisationId: created.organisationId } });
     expect(audit).toEqual([expect.objectContaining({ entityType: "user", entityId: created.adminUserId, action: "invited", actorType: "SYSTEM" })]);
 
     await setPasswordWithToken(tokenOf(created.invitationLink), "INVITATION", PASSWORD);
     expect(await authorizeCredentials(email, PASSWORD)).toMatchObject({ id: created.adminUserId, role: "ADMIN", organisationId: created.organisationId });
-    expect((await listOrganisations()).find((o) => o.organisationId === created.organisationId)).toMatchObject({ sandbox: false, activeAdmins: 1 });
+    expect((await listOrganisations()).find((o) => o.organisationId === created.organisationId)).toMatchObject({ sandbox: false, activeAdmins: 1, invitedAdmins: 0 });
   });
 
   it("refuses a taken e-mail (any case), a blank name and a malformed e-mail, writing nothing", async () => {
@@ -148,7 +150,7 @@ describe("npm run org", () => {
     expect(again).toMatchObject({ code: 2, stderr: expect.stringContaining("--admin-email: A user with this e-mail address already exists.") });
     expect(await command(["create", "--colour", "blue"])).toMatchObject({ code: 2, stderr: expect.stringContaining("Usage:") });
     expect(await command(["create", "extra", "--name", "x"])).toMatchObject({ code: 2, stdout: expect.stringContaining("Usage:") });
-    expect((await command(["list"])).stdout).toMatch(/CLI Apotheke Zwei {2}created .* admins: 1/);
+    expect((await command(["list"])).stdout).toMatch(/CLI Apotheke Zwei {2}created .* admins: 0 active, 1 invited/);
     const reissued = await command(["admin-link", "--admin-email", email]);
     expect(reissued.code, reissued.stderr).toBe(0);
     expect(reissued.stdout).toMatch(/A new invitation for .*\n.*\/invitation\/\S+/);

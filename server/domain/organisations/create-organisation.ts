@@ -76,14 +76,31 @@ export async function createOrganisation(input: NewOrganisation): Promise<Create
   }
 }
 
-/** Every organisation, oldest first, with what an operator checks: sandbox or not, how many admins. */
+/**
+ * Every organisation, oldest first, with what an operator checks: sandbox or not, how many admins
+ * can sign in (active: a password chosen, not deactivated) and how many are invited and have not
+ * accepted yet.
+ */
 export async function listOrganisations() {
   const db = await database();
   const rows = await db.organisation.findMany({
     orderBy: { createdAt: "asc" },
-    select: { id: true, displayName: true, sandbox: true, createdAt: true, _count: { select: { users: { where: { role: "ADMIN", deactivatedAt: null } } } } },
+    select: {
+      id: true,
+      displayName: true,
+      sandbox: true,
+      createdAt: true,
+      users: { where: { role: "ADMIN", deactivatedAt: null }, select: { passwordHash: true } },
+    },
   });
-  return rows.map((o) => ({ organisationId: o.id, displayName: o.displayName, sandbox: o.sandbox, createdAt: o.createdAt, activeAdmins: o._count.users }));
+  return rows.map((o) => ({
+    organisationId: o.id,
+    displayName: o.displayName,
+    sandbox: o.sandbox,
+    createdAt: o.createdAt,
+    activeAdmins: o.users.filter((u) => u.passwordHash !== null).length,
+    invitedAdmins: o.users.filter((u) => u.passwordHash === null).length,
+  }));
 }
 
 /**
