@@ -1,4 +1,5 @@
 /** Prescriptions for tests: a patient, a doctor and lines on the tenant's SKUs, written directly. */
+import { findOrCreateShopCustomer } from "@/server/domain/patients/shop-customers";
 import type { Tenant } from "./fixtures";
 
 export async function createPrescription(
@@ -25,6 +26,31 @@ export async function createPrescription(
           { skuId: t.sku.id, quantity: 1 },
         ],
       },
+    },
+  });
+}
+
+/**
+ * A signed prescription of a shop customer's patient (the customer is created if new), prescribing
+ * `lines` (default one of the Rx SKU): what intake path (c) redeems for that customer's orders, up to
+ * its quantities (docs/spec-gaps.md#prescription-redemption). Issued outside any order.
+ */
+export async function signedPrescriptionOf(
+  t: Tenant,
+  customerId: string,
+  lines: { skuId?: string; quantity: number }[] = [{ quantity: 1 }],
+  options: { source?: "DOCTOR" | "EXTERNAL"; doctorId?: string } = {},
+) {
+  const patient = await t.db.$transaction((tx) => findOrCreateShopCustomer(tx, t.organisation.id, t.shop.id, { id: customerId }));
+  return t.db.prescription.create({
+    data: {
+      organisationId: t.organisation.id,
+      patientId: patient.id,
+      doctorId: options.doctorId ?? null,
+      status: "signed",
+      source: options.source ?? "DOCTOR",
+      signedAt: new Date(),
+      lines: { create: lines.map((l) => ({ skuId: l.skuId ?? t.rxSku.id, quantity: l.quantity })) },
     },
   });
 }

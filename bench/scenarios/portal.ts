@@ -17,18 +17,18 @@ import { seedSandbox, type DemoFile } from "@/server/sandbox/seed";
 const LOADS = Number(process.env.BENCH_PORTAL_LOADS ?? 10);
 const CANVAS_TIMEOUT_MS = 60_000;
 
-export type PortalContext = { demo: DemoFile; signedPdf: Buffer };
+export type PortalContext = { demo: DemoFile };
 export type PortalRow = { database: string; measure: string; loads: number; p50: number; p95: number; max: number };
 
 export async function seedPortal(db: Db): Promise<PortalContext> {
-  const demo = await seedSandbox(db);
-  const signedPdf = await signPdfWithP12(await samplePrescriptionPdf(), readFileSync(demo.qes.signer_p12_path), demo.qes.signer_p12_password);
-  return { demo, signedPdf };
+  return { demo: await seedSandbox(db) };
 }
 
 /** An order of the sandbox pharmacist's pharmacy carrying the signed prescription; its pharmacy order's uid. */
-async function orderWithPrescription(url: string, { demo, signedPdf }: PortalContext): Promise<string> {
+async function orderWithPrescription(url: string, { demo }: PortalContext): Promise<string> {
   const externalId = `bench-portal-${Date.now()}`;
+  // Signed for this order: a signed PDF redeems its prescription once (docs/spec-gaps.md#prescription-redemption).
+  const signedPdf = await signPdfWithP12(await samplePrescriptionPdf({ patient: externalId }), readFileSync(demo.qes.signer_p12_path), demo.qes.signer_p12_password);
   const created = await fetch(`${url}/v1/management/orders`, {
     method: "POST",
     headers: { "X-API-Key": demo.keys.management, "content-type": "application/json" },

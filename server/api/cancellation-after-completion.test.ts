@@ -13,6 +13,7 @@ import { createCaller } from "@/server/trpc/router";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { get, patch, post } from "@/tests/http";
 import { item, orderBody, placeOrder, withShopSkus } from "@/tests/orders";
+import { signedPrescriptionOf } from "@/tests/prescriptions";
 import { createPortalUser } from "@/tests/webhook-logs";
 
 let t: Tenant;
@@ -167,8 +168,7 @@ describe("External Pharmacy PATCH status", () => {
   });
 
   it("touches no stock for an order that was never completed, and removes a cancelled order's projected payouts", async () => {
-    const patient = await t.db.patientProfile.create({ data: { organisationId: t.organisation.id, displayName: "Erika Mustermann" } });
-    const prescription = await t.db.prescription.create({ data: { organisationId: t.organisation.id, patientId: patient.id, status: "signed", source: "EXTERNAL" } });
+    const prescription = await signedPrescriptionOf(t, "customer-1", [{ quantity: 1 }], { source: "EXTERNAL" });
     const r = await placeOrder(t, orderBody(t, [item(refs.rxReference, { prescription_uid: prescription.id, total_paid: { amount: 2999, currency: "EUR" } })]));
     expect(r.status, r.text).toBe(201);
     const po = await t.db.pharmacyOrder.findFirstOrThrow({ where: { orderId: r.json.uid }, select: { id: true, orderId: true } });

@@ -123,10 +123,30 @@ function Lines({ prescription }: { prescription: Prescription }) {
           { header: t("sku"), key: true, cell: (l) => <span className="font-medium text-slate-900">{l.sku.displayName}</span> },
           { header: t("pzn"), cell: (l) => l.sku.pzn ?? "—", className: "tabular-nums" },
           { header: t("quantity"), cell: (l) => format.number(l.quantity), className: "tabular-nums" },
+          { header: t("redeemed"), cell: (l) => format.number(l.redeemed), className: "tabular-nums" },
+          { header: t("remaining"), cell: (l) => format.number(l.remaining), className: "tabular-nums" },
           { header: t("dosage"), cell: (l) => l.dosage ?? "—" },
           { header: t("anamnesis"), cell: (l) => (l.anamnesisUid ? <span className="font-mono text-xs">{l.anamnesisUid.slice(0, 8)}</span> : t("none")) },
         ]}
       />
+      {/* A prescription is redeemed once, up to its quantity: which orders used it (docs/spec-gaps.md#prescription-redemption). */}
+      <p className="mt-3 text-sm text-slate-700">
+        {prescription.redeemedBy.length === 0 ? (
+          t("notRedeemed")
+        ) : (
+          <>
+            {t("redeemedBy")}{" "}
+            {prescription.redeemedBy.map((o, i) => (
+              <span key={o.uid}>
+                {i > 0 ? ", " : null}
+                <Link href={`/admin/orders/${o.uid}`} className="break-all text-brand-700 hover:underline">
+                  {o.name}
+                </Link>
+              </span>
+            ))}
+          </>
+        )}
+      </p>
     </Card>
   );
 }

@@ -23,6 +23,8 @@ let untrusted: Buffer; // by a qualified signer of a CA nobody trusts
 let notQualified: Buffer; // sandbox-like chain, but without QcCompliance
 let unsigned: Buffer;
 let selfSigned: Buffer; // a qualified-looking certificate that signed itself
+/** Another PDF signed by the sandbox signer: a signed PDF redeems its prescription once (docs/spec-gaps.md#prescription-redemption). */
+let freshSigned: () => Promise<Buffer>;
 
 beforeAll(async () => {
   t = await createTenant();
@@ -31,6 +33,9 @@ beforeAll(async () => {
   unsigned = await samplePrescriptionPdf({ patient: "Erika Mustermann" });
   const sandbox = await ensureSandboxQes(path.resolve(config().DATA_DIR));
   signed = await signPdfWithP12(unsigned, readFileSync(sandbox.signerP12Path), sandbox.signerP12Password);
+  let signings = 0;
+  freshSigned = async () =>
+    signPdfWithP12(await samplePrescriptionPdf({ patient: `Erika Mustermann ${++signings}` }), readFileSync(sandbox.signerP12Path), sandbox.signerP12Password);
   const otherCa = await createRootCa({ commonName: "Unknown CA" });
   const stranger = await issueSignerCertificate({ commonName: "Dr. Stranger", issuer: otherCa });
   untrusted = await signPdfWithP12(unsigned, toPkcs12(stranger, [otherCa.certificatePem], "pw"), "pw");
@@ -104,7 +109,7 @@ describe("path (d): inline signed PDFs", () => {
     expect(r.json.error.fulfillments["0"].prescriptions["0"].pdf_base64[0]).toContain("rx-1");
     await nothingCreatedFor(body.external_id);
     // The external_id stays free.
-    expect((await placeOrder(t, { ...inlineOrder(signed), external_id: body.external_id })).status).toBe(201);
+    expect((await placeOrder(t, { ...inlineOrder(await freshSigned()), external_id: body.external_id })).status).toBe(201);
   });
 
   it("rejects a PDF changed after signing, inside the signed range", async () => {

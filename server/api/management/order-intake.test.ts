@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { get, post } from "@/tests/http";
 import { address, eur, fulfillmentAt, item, orderBody, placeOrder, withShopSkus } from "@/tests/orders";
+import { signedPrescriptionOf } from "@/tests/prescriptions";
 
 let t: Tenant;
 let other: Tenant;
@@ -131,9 +132,7 @@ describe("order intake", () => {
 
   it("keeps SKUs with skip_for_pharmacy_orders out of pharmacy orders", async () => {
     await t.db.sku.update({ where: { id: t.rxSku.id }, data: { skipForPharmacyOrders: true } });
-    const signed = await t.db.prescription.create({
-      data: { organisationId: t.organisation.id, patientId: (await t.db.patientProfile.findFirstOrThrow({ where: { organisationId: t.organisation.id } })).id, status: "signed", source: "EXTERNAL" },
-    });
+    const signed = await signedPrescriptionOf(t, "customer-1", [{ quantity: 1 }], { source: "EXTERNAL" });
     const r = await placeOrder(t, orderBody(t, [item(refs.otcReference), item(refs.rxReference, { prescription_uid: signed.id })]));
     expect(r.status).toBe(201);
     const po = await t.db.pharmacyOrder.findFirstOrThrow({ where: { orderId: r.json.uid }, include: { items: { include: { orderItem: true } } } });
@@ -155,8 +154,9 @@ describe("order intake", () => {
 
   // Intake answers from what it wrote instead of reading the order back (docs/spec-gaps.md, Issue 26: intake).
   it("answers with the order exactly as GET /orders/{uid} shows it afterwards", async () => {
-    const patient = await t.db.patientProfile.findFirstOrThrow({ where: { organisationId: t.organisation.id } });
-    const signed = await t.db.prescription.create({ data: { organisationId: t.organisation.id, patientId: patient.id, status: "signed", source: "DOCTOR" } });
+    // Each prescription redeemed once, by its own patient's order (docs/spec-gaps.md#prescription-redemption).
+    const signed = await signedPrescriptionOf(t, "customer-1");
+    const signedAgain = await signedPrescriptionOf(t, "customer-1");
     const bodies = [
       orderBody(t, [item(refs.otcReference, { quantity: 2 }), item(refs.otcReference), item(refs.rxReference, { prescription_uid: signed.id })], {
         shipping_cost: eur(495),
@@ -165,7 +165,14 @@ describe("order intake", () => {
         customer: { id: `new-${randomUUID()}` },
         fulfillments: [
           { external_id: "f-1", items: [item(refs.otcReference)] },
-          { external_id: "f-2", items: [item(refs.otcReference), item(refs.rxReference, { prescription_uid: signed.id })] },
+          { external_id: "f-2", items: [item(refs.otcReference)] },
+          fulfillmentAt("f-3", t.groupPharmacy.id, [item(refs.otcReference)]),
+        ],
+      }),
+      orderBody(t, [], {
+        fulfillments: [
+          { external_id: "f-1", items: [item(refs.otcReference)] },
+          { external_id: "f-2", items: [item(refs.otcReference), item(refs.rxReference, { prescription_uid: signedAgain.id })] },
           fulfillmentAt("f-3", t.groupPharmacy.id, [item(refs.otcReference)]),
         ],
       }),
@@ -195,7 +202,7 @@ describe("prescription paths", () => {
   it("accepts a signed prescription of the organisation (path c) and refuses an unsigned or foreign one", async () => {
     const patient = await t.db.patientProfile.findFirstOrThrow({ where: { organisationId: t.organisation.id } });
     const doctor = await t.db.doctor.create({ data: { organisationId: t.organisation.id, displayName: "Dr. Who" } });
-    const signed = await t.db.prescription.create({ data: { organisationId: t.organisation.id, patientId: patient.id, doctorId: doctor.id, status: "signed", source: "DOCTOR" } });
+    const signed = await signedPrescriptionOf(t, "customer-1", [{ quantity: 1 }], { doctorId: doctor.id });
     const waiting = await t.db.prescription.create({ data: { organisationId: t.organisation.id, patientId: patient.id, status: "waiting for doctor", source: "DOCTOR" } });
     const otherPatient = await other.db.patientProfile.create({ data: { organisationId: other.organisation.id, displayName: "X" } });
     const foreign = await other.db.prescription.create({ data: { organisationId: other.organisation.id, patientId: otherPatient.id, status: "signed", source: "DOCTOR" } });

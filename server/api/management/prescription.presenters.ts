@@ -18,6 +18,11 @@ export const prescriptionSchema = z.object({
       quantity: z.number().int(),
       dosage: z.string().nullable(),
       anamnesis_uid: z.string().nullable(),
+      redeemed_quantity: z
+        .number()
+        .int()
+        .describe("How much of the line is redeemed: the quantities of live (not cancelled) order items that reference the prescription, this SKU's lines filled in order"),
+      remaining_quantity: z.number().int().describe("How much of the line is left to redeem (quantity minus redeemed_quantity, never below 0)"),
     }),
   ),
   signed_at: unixField().nullable(),
@@ -36,7 +41,8 @@ export const prescriptionExternalSignSchema = z.object({ uid: z.string(), status
 /**
  * The Prescription (Management): the spec's uid, status, doctor, rendered and lines[].anamnesis_uid;
  * the other line fields describe what is prescribed (G1: not shown, our choice); order_uid and
- * signed_at say where it belongs and when it was signed. Status in its one spelling.
+ * signed_at say where it belongs and when it was signed; each line's redeemed_quantity and
+ * remaining_quantity what of it is used (docs/spec-gaps.md#prescription-redemption). Status in its one spelling.
  */
 export function presentPrescription(p: PrescriptionDetail): z.infer<typeof prescriptionSchema> {
   return {
@@ -53,6 +59,8 @@ export function presentPrescription(p: PrescriptionDetail): z.infer<typeof presc
       quantity: line.quantity,
       dosage: line.dosage ?? line.sku.dosage,
       anamnesis_uid: line.anamnesisId ?? line.orderItem?.anamnesisId ?? null,
+      redeemed_quantity: line.redeemed,
+      remaining_quantity: line.remaining,
     })),
     signed_at: unixOrNull(p.signedAt),
     created_at: unix(p.createdAt),

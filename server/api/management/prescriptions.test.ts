@@ -58,6 +58,9 @@ describe("GET /prescriptions/{uid}", () => {
           quantity: 2,
           dosage: null,
           anamnesis_uid: anamnesisId,
+          // Its own order's item redeems it (docs/spec-gaps.md#prescription-redemption).
+          redeemed_quantity: 2,
+          remaining_quantity: 0,
         },
       ],
       signed_at: null,

@@ -25,6 +25,8 @@ let t: Tenant;
 let other: Tenant;
 let signed: Buffer;
 let unsigned: Buffer;
+/** Another PDF signed by the sandbox signer, for each checkout completed into an order: a signed PDF redeems its prescription once. */
+let freshSigned: () => Promise<string>;
 
 beforeAll(async () => {
   t = await createTenant();
@@ -34,6 +36,9 @@ beforeAll(async () => {
   unsigned = await samplePrescriptionPdf({ patient: "Erika Mustermann" });
   const sandbox = await ensureSandboxQes(path.resolve(config().DATA_DIR));
   signed = await signPdfWithP12(unsigned, readFileSync(sandbox.signerP12Path), sandbox.signerP12Password);
+  let signings = 0;
+  freshSigned = async () =>
+    (await signPdfWithP12(await samplePrescriptionPdf({ patient: `Erika Mustermann ${++signings}` }), readFileSync(sandbox.signerP12Path), sandbox.signerP12Password)).toString("base64");
 });
 
 const url = (shop = t.shop.identifier) => `/v2/public-api/prescriptions/${shop}`;
@@ -356,6 +361,7 @@ describe("completing a checkout (the built-in connector)", () => {
   it("creates the order through intake: inline prescription, routing, pharmacy_order_created; the draft completed with it", async () => {
     const r = await checkout(
       body({
+        prescriptions: [{ id: "rx-1", pdf_base64: await freshSigned() }],
         shop_customer_id: "cust-complete",
         buyerIdentity: { email: "erika@example.com" },
         external_order_id: "ext-complete",
@@ -409,14 +415,14 @@ describe("completing a checkout (the built-in connector)", () => {
   });
 
   it("derives the order's external_id from the draft when no external_order_id was sent", async () => {
-    const r = await checkout(body());
+    const r = await checkout(body({ prescriptions: [{ id: "rx-1", pdf_base64: await freshSigned() }] }));
     const { orderId } = await completeCheckoutByToken(tokenOf(r.json.checkout_url));
     const order = await t.db.order.findUniqueOrThrow({ where: { id: orderId } });
     expect(order.externalId).toBe(`checkout-${r.json.draft_order_id}`);
   });
 
   it("two confirmations at once make one order", async () => {
-    const r = await checkout(body({ shop_customer_id: "cust-race" }));
+    const r = await checkout(body({ shop_customer_id: "cust-race", prescriptions: [{ id: "rx-1", pdf_base64: await freshSigned() }] }));
     const token = tokenOf(r.json.checkout_url);
     const results = await Promise.all([completeCheckoutByToken(token), completeCheckoutByToken(token), completeCheckoutByToken(token)]);
     expect(new Set(results.map((x) => x.orderId)).size).toBe(1);

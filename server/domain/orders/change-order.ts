@@ -13,6 +13,7 @@ import { progressOrderAfterPrescription } from "@/server/domain/prescriptions/or
 import { AWAITING_DOCTOR_STATUSES, PRESCRIPTION_STATUS, storedSpellings } from "@/server/domain/prescriptions/statuses";
 import { addFulfillment, resolveReferences } from "./create-order";
 import { validateInlinePrescriptions } from "./inline-prescriptions";
+import { redeemPrescriptions } from "./redeem-prescriptions";
 import { type Address, type FulfillmentIntake, type Money } from "./intake";
 import { ORDER_STATUS } from "./statuses";
 import { refreshOrderStatus } from "@/server/domain/pharmacy-orders/order-status";
@@ -81,12 +82,25 @@ export async function addFulfillmentToOrder(
   try {
     return await db.$transaction(async (tx) => {
       const order = await lockOrder(tx, organisationId, orderExternalId);
+      // A concurrent duplicate committed while this one waited for the order: 409 before its items
+      // can make it a redemption refusal.
+      const taken = await tx.$queryRaw<unknown[]>`SELECT 1 FROM "Fulfillment" WHERE "orderId" = ${order.id} AND "externalId" = ${fulfillment.externalId}`;
+      if (taken.length > 0) throw fulfillmentExists();
+      const [inlinePlan] = await redeemPrescriptions(tx, {
+        organisationId,
+        patientId: existing.patient.id,
+        fulfillments: [fulfillment],
+        resolvedItems: resolved.items,
+        inline: [inline],
+        fieldPrefix: () => [],
+      });
       const routed = await addFulfillment(tx, {
         organisationId,
         orderId: order.id,
         fulfillment,
         resolvedItems: resolved.items[0],
         inlinePrescriptions: inline,
+        inlinePlan,
         explicitPharmacyId: resolved.fulfillmentPharmacyIds[0] ?? order.pharmacyId,
         doctorId: order.doctorId,
         patientId: existing.patient.id,

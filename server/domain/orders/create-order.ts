@@ -31,6 +31,7 @@ import { resolveSkipValidation } from "@/server/domain/prescriptions/skip-valida
 import { PRESCRIPTION_STATUS, SIGNED_PRESCRIPTION_STATUSES, storedSpellings } from "@/server/domain/prescriptions/statuses";
 import { recordInlinePrescription, validateInlinePrescriptions, type ValidatedPdf } from "./inline-prescriptions";
 import { type FulfillmentIntake, type OrderIntake } from "./intake";
+import { redeemPrescriptions, type InlinePlan } from "./redeem-prescriptions";
 import type { OrderWithGraph } from "./queries";
 import { ORDER_STATUS } from "./statuses";
 
@@ -371,6 +372,16 @@ async function writeOrder(
     WITH "patient" AS (${lockedPatientNameSql(patient.id)}),
     ${orderWritesSql({ order, organisationId, shop, shopOrderId: shopOrder.id, intake, resolved, patientId: patient.id, actor })}
     SELECT (SELECT "createdAt" FROM "order"), (SELECT "updatedAt" FROM "order"), (SELECT "displayName" FROM "patient") AS "patientName"`;
+  // After the order row: a retried external_id ends as 409 there, before its own first attempt's
+  // items could make it a redemption refusal.
+  const inlinePlans = await redeemPrescriptions(tx, {
+    organisationId,
+    patientId: patient.id,
+    fulfillments: intake.fulfillments,
+    resolvedItems: resolved.items,
+    inline,
+    fieldPrefix: (f) => ["fulfillments", f],
+  });
   const labels = [...new Set(intake.shippingMethods ?? [])];
   if (labels.length > 0) {
     const prisma = prismaTx(tx);
@@ -389,6 +400,7 @@ async function writeOrder(
     fulfillments.push(
       await addFulfillment(tx, {
         ...newFulfillmentOf({ organisationId, orderId, intake, resolved, inline, routes, patientId: patient.id, actor }, f),
+        inlinePlan: inlinePlans[f],
         searchParts: { shopOrderName: name, patientName: written.patientName },
       }),
     );
@@ -605,6 +617,8 @@ export type NewFulfillment = {
   resolvedItems: ResolvedItem[];
   /** The fulfillment's validated inline PDFs (path (d)) by id. */
   inlinePrescriptions: Map<string, ValidatedPdf>;
+  /** Which prescription each inline PDF becomes (redeemPrescriptions); a new one each when absent. */
+  inlinePlan?: Map<string, InlinePlan>;
   explicitPharmacyId: string | null;
   doctorId: string | null;
   patientId: string;
@@ -685,14 +699,23 @@ export async function addFulfillment(tx: Tx | RawTx, input: NewFulfillment): Pro
   if (recordsPrescriptions) await tx.$executeRaw`${insertFulfillment}`;
   // Prescriptions first (items refer to them), then the items, then the prescriptions' lines.
   const lines: { prescriptionId: string; orderItemId: string; skuId: string; quantity: number; anamnesisId: string | null }[] = [];
+  // A PDF the organisation holds already (or this intake recorded for an earlier fulfillment) is
+  // that prescription again; only a PDF's prescription recorded by this intake gets lines from its items.
+  const knownPrescriptions = new Set<string>();
   for (const [reference, validated] of input.inlinePrescriptions) {
-    const prescriptionId = await recordInlinePrescription(prismaTx(tx), {
-      organisationId: input.organisationId,
-      orderId: input.orderId,
-      patientId: input.patientId,
-      validated,
-      actor: input.actor,
-    });
+    const plan = input.inlinePlan?.get(reference);
+    const prescriptionId =
+      plan && !plan.record
+        ? plan.prescriptionId
+        : await recordInlinePrescription(prismaTx(tx), {
+            organisationId: input.organisationId,
+            orderId: input.orderId,
+            patientId: input.patientId,
+            validated,
+            actor: input.actor,
+            id: plan?.prescriptionId,
+          });
+    if (plan?.existing) knownPrescriptions.add(prescriptionId);
     for (const item of items.filter((i) => i.prescriptionReference === reference)) item.prescriptionId = prescriptionId;
   }
   const doctorItems = items.filter((_, i) => resolvedItems[i].needsDoctor);
@@ -717,7 +740,7 @@ export async function addFulfillment(tx: Tx | RawTx, input: NewFulfillment): Pro
   if (recordsPrescriptions || !routed) await tx.$executeRaw`WITH ${writes} SELECT 1`;
   for (const item of items) {
     const fromRequest = item.prescriptionReference !== null || doctorItems.includes(item);
-    if (fromRequest && item.prescriptionId) {
+    if (fromRequest && item.prescriptionId && !knownPrescriptions.has(item.prescriptionId)) {
       lines.push({ prescriptionId: item.prescriptionId, orderItemId: item.id, skuId: item.skuId, quantity: item.quantity, anamnesisId: item.anamnesisId });
     }
   }

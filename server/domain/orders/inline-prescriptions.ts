@@ -106,9 +106,11 @@ export async function recordInlinePrescription(
     patientId: string;
     validated: ValidatedPdf;
     actor: Actor;
+    /** Its uid, when the intake chose it already (redeemPrescriptions' plan). */
+    id?: string;
   },
 ): Promise<string> {
-  const id = randomUUID();
+  const id = input.id ?? randomUUID();
   const stored = await storeSignedPdf(id, input.validated.pdf);
   const signerName = input.validated.signer.commonName ?? input.validated.signer.subject;
   const doctor =

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { get, patch } from "@/tests/http";
 import { item, orderBody, placeOrder, withShopSkus } from "@/tests/orders";
+import { signedPrescriptionOf } from "@/tests/prescriptions";
 
 let t: Tenant;
 let refs: Awaited<ReturnType<typeof withShopSkus>>;
@@ -10,8 +11,7 @@ let signedId: string;
 beforeAll(async () => {
   t = await createTenant();
   refs = await withShopSkus(t);
-  const patient = await t.db.patientProfile.create({ data: { organisationId: t.organisation.id, displayName: "Erika Mustermann" } });
-  signedId = (await t.db.prescription.create({ data: { organisationId: t.organisation.id, patientId: patient.id, status: "signed", source: "EXTERNAL" } })).id;
+  signedId = (await signedPrescriptionOf(t, "customer-1", [{ quantity: 1 }], { source: "EXTERNAL" })).id;
 });
 
 const payoutsOf = (pharmacyOrderId: string) =>

@@ -1,13 +1,15 @@
 /**
  * The admin tool's reads of prescriptions: the organisation's list (status filter, search by patient
  * or order) and one prescription with everything an operator checks — patient, doctor, source,
- * lines, history with who made each change, the order — and its PDF.
+ * lines with what of each is redeemed and by which orders, history with who made each change, the
+ * order — and its PDF.
  */
 import { database, type Prisma } from "@/server/db/client";
 import { NotFoundError } from "@/server/domain/errors";
 import { pageArgs, type Page } from "@/server/domain/paging";
 import { containsInsensitive } from "@/server/domain/search";
 import { prescriptionStorage, readVerified } from "@/server/storage/prescription-files";
+import { redemptionsOf } from "./redemption";
 import { isSignedStatus, storedSpellings, type PrescriptionStatus } from "./statuses";
 
 export type PrescriptionListFilters = {
@@ -104,9 +106,17 @@ export async function getPrescriptionOverview(organisationId: string, prescripti
     userIds.length ? db.user.findMany({ where: { id: { in: userIds } }, select: { id: true, displayName: true } }) : [],
   ]);
   const names = new Map([...keys, ...users].map((x) => [x.id, x.displayName]));
-  const { history, renderedFileKey, signedFileKey, ...rest } = prescription;
+  const { history, renderedFileKey, signedFileKey, lines, ...rest } = prescription;
+  const redemption = (await redemptionsOf(db, [prescription.id])).get(prescription.id);
+  const redeemed = new Map(redemption?.lines.map((l) => [l.lineId, l]));
+  const redeemingOrders = redemption?.redeemedBy.length
+    ? await db.order.findMany({ where: { id: { in: redemption.redeemedBy } }, select: { id: true, name: true } })
+    : [];
   return {
     ...rest,
+    lines: lines.map((line) => ({ ...line, redeemed: redeemed.get(line.id)?.redeemed ?? 0, remaining: redeemed.get(line.id)?.remaining ?? line.quantity })),
+    /** The orders whose live items redeem it, the earliest first. */
+    redeemedBy: (redemption?.redeemedBy ?? []).flatMap((id) => redeemingOrders.filter((o) => o.id === id)),
     rendered: renderedFileKey !== null && (await prescriptionStorage().exists(renderedFileKey)),
     hasSignedFile: signedFileKey !== null && isSignedStatus(prescription.status),
     history: history.map((h) => {

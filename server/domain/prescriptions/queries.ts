@@ -1,8 +1,12 @@
 import { database } from "@/server/db/client";
 import { NotFoundError } from "@/server/domain/errors";
+import { redemptionsOf } from "./redemption";
 import { normalisePrescriptionStatus, PRESCRIPTION_STATUSES } from "./statuses";
 
-/** One live prescription of the organisation with its doctor and lines; another organisation's or a deleted one is not found. */
+/**
+ * One live prescription of the organisation with its doctor and lines, each with what of it is
+ * redeemed; another organisation's or a deleted one is not found.
+ */
 export async function getPrescription(organisationId: string, prescriptionId: string) {
   const db = await database();
   const prescription = await db.prescription.findFirst({
@@ -31,7 +35,15 @@ export async function getPrescription(organisationId: string, prescriptionId: st
     },
   });
   if (!prescription) throw new NotFoundError();
-  return prescription;
+  const redeemed = new Map((await redemptionsOf(db, [prescription.id])).get(prescription.id)?.lines.map((l) => [l.lineId, l]));
+  return {
+    ...prescription,
+    lines: prescription.lines.map((line) => ({
+      ...line,
+      redeemed: redeemed.get(line.id)?.redeemed ?? 0,
+      remaining: redeemed.get(line.id)?.remaining ?? line.quantity,
+    })),
+  };
 }
 
 export type PrescriptionDetail = Awaited<ReturnType<typeof getPrescription>>;

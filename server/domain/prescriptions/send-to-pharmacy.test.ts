@@ -10,6 +10,7 @@ import { createTenant, type Tenant } from "@/tests/fixtures";
 import { get, post } from "@/tests/http";
 import { item, orderBody, placeOrder, withShopSkus } from "@/tests/orders";
 import { placeWaitingOrder, storeRenderedPdf } from "@/tests/prescription-orders";
+import { signedPrescriptionOf } from "@/tests/prescriptions";
 import { approvePrescription, signPrescription } from "./decisions";
 import { sendPrescriptionToPharmacy } from "./send-to-pharmacy";
 
@@ -138,10 +139,8 @@ describe("sendPrescriptionToPharmacy", () => {
   });
 
   it("attaches the prescription to an existing pharmacy order that lacks it (pharmacy_order_updated), once", async () => {
-    const patient = await t.db.patientProfile.create({ data: { organisationId: t.organisation.id, displayName: "P" } });
-    const signed = await t.db.prescription.create({
-      data: { organisationId: t.organisation.id, patientId: patient.id, doctorId: doctor.id, status: "EXTERNALLY_SIGNED", source: "EXTERNAL" },
-    });
+    const signed = await signedPrescriptionOf(t, "customer-1", [{ quantity: 1 }], { source: "EXTERNAL", doctorId: doctor.id });
+    await t.db.prescription.update({ where: { id: signed.id }, data: { status: "EXTERNALLY_SIGNED" } });
     const r = await placeOrder(t, orderBody(t, [item(refs.rxReference, { prescription_uid: signed.id })]));
     expect(r.status).toBe(201);
     const po = await t.db.pharmacyOrder.findFirstOrThrow({ where: { orderId: r.json.uid } });

@@ -40,7 +40,10 @@ export const presentPrescriptionOverview = (p: PrescriptionOverview) => ({
     quantity: l.quantity,
     dosage: l.dosage,
     anamnesisUid: l.anamnesisId ?? l.orderItem?.anamnesisId ?? null,
+    redeemed: l.redeemed,
+    remaining: l.remaining,
   })),
+  redeemedBy: p.redeemedBy.map((o) => ({ uid: o.id, name: o.name })),
   history: p.history.map((h) => ({
     uid: h.id,
     fromStatus: h.fromStatus === null ? null : statusOf(h.fromStatus),

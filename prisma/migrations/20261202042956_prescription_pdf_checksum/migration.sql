@@ -1,0 +1,3 @@
+-- CreateIndex
+CREATE INDEX "Prescription_organisationId_signedFileSha256_idx" ON "Prescription"("organisationId", "signedFileSha256");
+
