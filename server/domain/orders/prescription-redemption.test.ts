@@ -26,7 +26,7 @@ beforeAll(async () => {
   refs = await withShopSkus(t);
   await t.db.organisation.update({ where: { id: t.organisation.id }, data: { sandbox: true } });
   sandbox = await ensureSandboxQes(path.resolve(config().DATA_DIR));
-}, 60_000);
+});
 
 let customers = 0;
 /** A new shop customer of the tenant's shop, and the patient profile intake finds for it. */
