@@ -12,7 +12,7 @@ import { trustAnchorsFor } from "@/server/domain/prescriptions/trust-anchors";
 import { ensureSandboxQes } from "@/server/pki/sandbox-ca";
 import { validateQesPdf } from "@/server/pki/validate-qes-pdf";
 import { readVerified } from "@/server/storage/prescription-files";
-import { createTenant, type Tenant } from "@/tests/fixtures";
+import { createTenant, PRESCRIBER, type Tenant } from "@/tests/fixtures";
 import { addPatient } from "@/tests/meetings";
 import { withShopSkus } from "@/tests/orders";
 import { placeWaitingOrder, runPrescriptionTask } from "@/tests/prescription-orders";
@@ -41,9 +41,9 @@ beforeAll(async () => {
   await t.db.organisation.update({ where: { id: t.organisation.id }, data: { sandbox: true } });
   refs = await withShopSkus(t);
   otherRefs = await withShopSkus(other);
-  doctor = await t.db.doctor.create({ data: { organisationId: t.organisation.id, displayName: "Dr. Anna Weber", canSignQes: true } });
-  colleague = await t.db.doctor.create({ data: { organisationId: t.organisation.id, displayName: "Dr. Kollege" } });
-  const otherDoctor = await other.db.doctor.create({ data: { organisationId: other.organisation.id, displayName: "Dr. Fremd" } });
+  doctor = await t.db.doctor.create({ data: { ...PRESCRIBER, organisationId: t.organisation.id, displayName: "Dr. Anna Weber", canSignQes: true } });
+  colleague = await t.db.doctor.create({ data: { ...PRESCRIBER, organisationId: t.organisation.id, displayName: "Dr. Kollege" } });
+  const otherDoctor = await other.db.doctor.create({ data: { ...PRESCRIBER, organisationId: other.organisation.id, displayName: "Dr. Fremd" } });
   me = await createPortalUser(t.db, { role: "DOCTOR", organisationId: t.organisation.id, doctorId: doctor.id });
   colleagueUser = await createPortalUser(t.db, { role: "DOCTOR", organisationId: t.organisation.id, doctorId: colleague.id });
   admin = await createPortalUser(t.db, { role: "ADMIN", organisationId: t.organisation.id });
@@ -84,7 +84,7 @@ describe("authorisation", () => {
   });
 
   it("refuses a doctor whose user was deactivated", async () => {
-    const gone = await createPortalUser(t.db, { role: "DOCTOR", organisationId: t.organisation.id, doctorId: (await t.db.doctor.create({ data: { organisationId: t.organisation.id, displayName: "Dr. Weg" } })).id });
+    const gone = await createPortalUser(t.db, { role: "DOCTOR", organisationId: t.organisation.id, doctorId: (await t.db.doctor.create({ data: { ...PRESCRIBER, organisationId: t.organisation.id, displayName: "Dr. Weg" } })).id });
     // Signed in and active, the doctor reads the queue; deactivated, not any more.
     await expect(as(gone).doctor.requests.queue()).resolves.toMatchObject({ total: expect.any(Number), items: expect.any(Array) });
     await t.db.user.update({ where: { id: gone.id }, data: { deactivatedAt: new Date() } });
@@ -218,7 +218,7 @@ describe("signing", () => {
   it("refuses to sign with a QES outside the sandbox when no signer is configured (422), writing nothing", async () => {
     const saved = { p12: process.env.QES_SIGNER_P12, password: process.env.QES_SIGNER_P12_PASSWORD };
     const { reloadConfig } = await import("@/server/config");
-    const plainDoctor = await other.db.doctor.create({ data: { organisationId: other.organisation.id, displayName: "Dr. Ohne" } });
+    const plainDoctor = await other.db.doctor.create({ data: { ...PRESCRIBER, organisationId: other.organisation.id, displayName: "Dr. Ohne" } });
     const plain = await createPortalUser(other.db, { role: "DOCTOR", organisationId: other.organisation.id, doctorId: plainDoctor.id });
     const { prescriptionId } = await placeWaitingOrder(other, otherRefs);
     delete process.env.QES_SIGNER_P12;
@@ -245,7 +245,7 @@ describe("signing", () => {
   });
 
   it("signs without a QES where the doctor cannot sign one and a provider allows it", async () => {
-    const lang = await other.db.doctor.create({ data: { organisationId: other.organisation.id, displayName: "Dr. Lang", canSignQes: false } });
+    const lang = await other.db.doctor.create({ data: { ...PRESCRIBER, organisationId: other.organisation.id, displayName: "Dr. Lang", canSignQes: false } });
     const user = await createPortalUser(other.db, { role: "DOCTOR", organisationId: other.organisation.id, doctorId: lang.id });
     const { prescriptionId } = await placeWaitingOrder(other, otherRefs);
     expect(await trpcCode(as(user).doctor.requests.sign({ prescriptionUid: prescriptionId }))).toBe("CONFLICT");
@@ -314,7 +314,7 @@ describe("orders on hold (issue 23, rule 1)", () => {
 describe("waiting room", () => {
   it("takes the next patient in line, shows them and completes the consultation", async () => {
     const room = await createTenant();
-    const roomDoctor = await room.db.doctor.create({ data: { organisationId: room.organisation.id, displayName: "Dr. Raum" } });
+    const roomDoctor = await room.db.doctor.create({ data: { ...PRESCRIBER, organisationId: room.organisation.id, displayName: "Dr. Raum" } });
     const user = await createPortalUser(room.db, { role: "DOCTOR", organisationId: room.organisation.id, doctorId: roomDoctor.id });
     expect(await as(user).doctor.waitingRoom.get()).toEqual({ current: null, total: 0, waiting: [] });
     expect(await as(user).doctor.waitingRoom.takeNext()).toBeNull();

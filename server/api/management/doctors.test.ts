@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/server/auth/api-keys";
 import { approvePrescription, declinePrescription, signPrescription } from "@/server/domain/prescriptions/decisions";
-import { createTenant, type Tenant } from "@/tests/fixtures";
+import { createTenant, PRESCRIBER, type Tenant } from "@/tests/fixtures";
 import { get } from "@/tests/http";
 import { withShopSkus } from "@/tests/orders";
 import { placeWaitingOrder, storeRenderedPdf } from "@/tests/prescription-orders";
@@ -70,8 +70,8 @@ describe("GET /v1/management/doctors", () => {
 
 describe("GET /v1/management/doctors/{doctor_uid}/statistics", () => {
   it("counts prescriptions signed and declined by when the decision was made, pending ones, and completed consultations", async () => {
-    const doctor = await t.db.doctor.create({ data: { organisationId: t.organisation.id, displayName: "Dr. Stat" } });
-    const colleague = await t.db.doctor.create({ data: { organisationId: t.organisation.id, displayName: "Dr. Colleague" } });
+    const doctor = await t.db.doctor.create({ data: { ...PRESCRIBER, organisationId: t.organisation.id, displayName: "Dr. Stat" } });
+    const colleague = await t.db.doctor.create({ data: { ...PRESCRIBER, organisationId: t.organisation.id, displayName: "Dr. Colleague" } });
     const before = seconds(new Date()) - 1;
 
     // Signed through the real decisions (approve, sign), declined, approved and left pending.
