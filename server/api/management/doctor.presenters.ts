@@ -9,7 +9,7 @@ export const doctorSchema = z.object({
   email: z.string().nullable(),
   can_sign_qes: z.boolean(),
   created_at: unixField(),
-  // What the doctor's prescriptions name of them besides the name (set in the admin tool; docs/spec-gaps.md#issue-26-prescription-document).
+  // What the doctor's prescriptions name of them besides the name (set in the admin tool; docs/spec-gaps.md#issue-27-the-prescription-document).
   professional_title: z.string().nullable().describe("e.g. Fachärztin für Allgemeinmedizin"),
   practice_address: z
     .object({
