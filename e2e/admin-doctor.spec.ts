@@ -54,7 +54,15 @@ test("a doctor signs a request from an anamnesis order and the pharmacy order ap
 
   // The patient, the item, and the anamnesis answers: each question with its answer, as text (read-only).
   await expect(page.getByText(`Erika ${lastName}`).first()).toBeVisible();
-  await expect(page.getByRole("cell", { name: /Finasteride 1 mg/ })).toBeVisible();
+  // The item as prescribed, its dosage instructions offered from the product: signing needs them saved.
+  const dosage = page.getByRole("form", { name: "Dosage instructions" });
+  await expect(dosage.getByText("1. Finasterid 1 mg Filmtabletten")).toBeVisible();
+  await expect(page.getByTestId("cannot-sign")).toHaveText("Cannot sign: item 1 (Finasterid 1 mg Filmtabletten) has no dosage instructions.");
+  await expect(dosage.getByLabel("Dosage instructions for Finasterid 1 mg Filmtabletten")).toHaveValue("1 Tablette täglich");
+  await dosage.getByLabel("Dosage instructions for Finasterid 1 mg Filmtabletten").fill("1 Tablette täglich morgens");
+  await dosage.getByRole("button", { name: "Save dosage instructions" }).click();
+  await expect(page.getByText("Dosage instructions saved.")).toBeVisible();
+  await expect(page.getByTestId("cannot-sign")).toHaveCount(0);
   const answers = page.getByTestId("anamnesis-answers");
   const answerTo = (question: string) => answers.getByRole("term").filter({ hasText: question }).locator("xpath=following-sibling::dd[1]");
   await expect(answerTo("Do you have any known allergies?")).toHaveText("no");

@@ -16,6 +16,7 @@ const DYNAMIC_PAGES = [
   { path: "/admin/prescriptions/:uid", role: "admin" },
   { path: "/admin/issues/:uid", role: "admin" },
   { path: "/admin/pharmacies/:uid", role: "admin" },
+  { path: "/admin/doctors/:uid", role: "admin" },
   { path: "/admin/catalogue/products/:uid", role: "admin" },
   { path: "/admin/questionnaires/:uid", role: "admin" },
   { path: "/admin/doctor/requests/:uid", role: "doctor" },

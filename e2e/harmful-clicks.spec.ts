@@ -101,7 +101,7 @@ test("cancelling an order from the status card names that it is final, and happe
   expect(await statusOf(page.request, po.uid)).toBe("cancelled");
 });
 
-test("a doctor's Sign prescription shows a summary naming what is missing; nothing is signed until confirmed", async ({ page }) => {
+test("a doctor's Sign prescription shows a summary naming what is missing; nothing is signed until confirmed, nor when incomplete", async ({ page }) => {
   const d = demo();
   const rx = d.catalogue.rx[0]!;
   const lastName = `Unsigned${tag()}`;
@@ -135,8 +135,12 @@ test("a doctor's Sign prescription shows a summary naming what is missing; nothi
   await expect(page.getByRole("button", { name: "Sign prescription" })).toBeEnabled();
   await expect(page.getByText(/^Signed/)).toHaveCount(0);
 
+  // Confirmed, signing is refused: the prescription lacks what a pharmacy dispenses on, and the dialog says what.
   await page.getByRole("button", { name: "Sign prescription" }).click();
   await dialog.getByRole("button", { name: "Sign with QES" }).click();
-  await expect(page.getByText(/^Signed( without a QES \(the provider allows it\))?\. The order goes to the pharmacy\.$/)).toBeVisible();
-  await expect(page.getByRole("button", { name: "Sign prescription" })).toHaveCount(0);
+  await expect(dialog.getByRole("alert")).toHaveText("Cannot sign: the patient has no date of birth, item 1 (Finasterid 1 mg Filmtabletten) has no dosage instructions.");
+  await dialog.getByRole("button", { name: "Cancel", exact: true }).click();
+  await expect(page.getByTestId("cannot-sign")).toHaveText("Cannot sign: the patient has no date of birth, item 1 (Finasterid 1 mg Filmtabletten) has no dosage instructions.");
+  await expect(page.getByRole("button", { name: "Sign prescription" })).toBeEnabled();
+  await expect(page.getByText(/^Signed/)).toHaveCount(0);
 });

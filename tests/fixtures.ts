@@ -14,6 +14,22 @@ import type { Actor } from "@/server/domain/actor";
 /** The fixtures' catalogue is set up by the system, as the seed would. */
 const SYSTEM: Actor = { type: "SYSTEM" };
 
+/**
+ * A doctor's prescriber details, complete for signing (server/domain/prescriptions/completeness.ts):
+ * spread into a `doctor.create`'s data for a doctor who signs.
+ */
+export const PRESCRIBER = {
+  professionalTitle: "Facharzt für Allgemeinmedizin",
+  practiceName: "Praxis am Markt",
+  practiceStreet: "Marktstraße 1",
+  practicePostalCode: "10115",
+  practiceCity: "Berlin",
+  practiceCountry: "DE",
+  phone: "+49 30 1234567",
+  identificationType: "LANR",
+  identificationValue: "123456789",
+} as const;
+
 export async function createTenant(options: { hiddenSkuType?: "NONE" | "DIGITAL" | "PHYSICAL" } = {}) {
   const db = await database();
   const tag = randomUUID().slice(0, 8);

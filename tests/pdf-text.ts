@@ -2,8 +2,13 @@
  * The text a PDF made by @react-pdf/renderer with the built-in fonts shows: its content streams are
  * inflated and the hex strings of the TJ/Tj operators decoded (Windows-1252) and concatenated in
  * drawing order, without separators (the renderer may draw one word in several pieces). Enough to
- * check what a rendered prescription says; not a PDF parser.
+ * check what a rendered prescription says; not a PDF parser. pdfLayoutText and pdfPageGray ask
+ * poppler (pdftotext, pdftoppm) instead: the text and the picture a viewer shows.
  */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import zlib from "node:zlib";
 
 // Windows-1252 at 0x80–0x9F (Node's TextDecoder decodes "windows-1252" as Latin-1); "\0" is unused.
@@ -31,4 +36,33 @@ export function pdfText(pdf: Buffer): string {
 
 export function pdfPageCount(pdf: Buffer): number {
   return pdf.toString("latin1").match(/\/Type\s*\/Page\b/g)?.length ?? 0;
+}
+
+/**
+ * The text poppler's pdftotext reads from a PDF (`-layout`: columns kept side by side), with every
+ * run of white space as one space: what a pharmacist's viewer shows, in reading order per line.
+ * Needs poppler-utils (CI installs it).
+ */
+export function pdfLayoutText(pdf: Buffer): string {
+  return withPdfFile(pdf, (file) => execFileSync("pdftotext", ["-layout", "-enc", "UTF-8", file, "-"], { encoding: "utf8" })).replace(/\s+/g, " ");
+}
+
+/** A page of the PDF as poppler draws it in grey (pdftoppm -gray, PGM): width, height and one byte per pixel (0 black … 255 white). */
+export function pdfPageGray(pdf: Buffer, page: number, dpi: number): { width: number; height: number; pixels: Buffer } {
+  const pgm = withPdfFile(pdf, (file) => execFileSync("pdftoppm", ["-gray", "-r", String(dpi), "-f", String(page), "-l", String(page), file], { maxBuffer: 256 * 1024 * 1024 }));
+  // P5 header: "P5\n<width> <height>\n<max>\n", then the pixels.
+  const header = /^P5\s+(\d+)\s+(\d+)\s+(\d+)\s/.exec(pgm.subarray(0, 64).toString("latin1"));
+  if (!header) throw new Error("pdftoppm did not write a PGM image");
+  return { width: Number(header[1]), height: Number(header[2]), pixels: pgm.subarray(header[0].length) };
+}
+
+function withPdfFile<T>(pdf: Buffer, read: (file: string) => T): T {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "rx-pdf-"));
+  const file = path.join(dir, "document.pdf");
+  try {
+    writeFileSync(file, pdf);
+    return read(file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -24,11 +24,20 @@ async function completedAnamnesis(t: Tenant, customerId: string) {
 /**
  * POST /v1/management/orders with one Rx item carrying an anamnesis (2 × Finasteride, 5998 paid),
  * plus `extraFulfillments`: the order waits for a doctor. Returns the Management order and its prescription's uid.
+ * Unless `readyToSign` is false, the request then has what signing needs besides the doctor
+ * (completeness.ts): the patient's date of birth (order intake carries none) and each line's dosage
+ * instructions, written as the doctor's workspace would store them.
  */
 export async function placeWaitingOrder(
   t: Tenant,
   refs: Refs,
-  options: { customerId?: string; overrides?: Record<string, unknown>; extraFulfillments?: Record<string, unknown>[]; quantity?: number } = {},
+  options: {
+    customerId?: string;
+    overrides?: Record<string, unknown>;
+    extraFulfillments?: Record<string, unknown>[];
+    quantity?: number;
+    readyToSign?: boolean;
+  } = {},
 ) {
   const customerId = options.customerId ?? "rx-customer";
   const anamnesis = await completedAnamnesis(t, customerId);
@@ -42,7 +51,15 @@ export async function placeWaitingOrder(
   const r = await placeOrder(t, body);
   expect(r.status, r.text).toBe(201);
   expect(r.json.status).toBe(options.overrides?.on_hold ? "paused" : "waiting for doctor");
+  if (options.readyToSign !== false) await readyToSign(t, r.json.prescriptions[0].uid as string);
   return { order: r.json, orderId: r.json.uid as string, prescriptionId: r.json.prescriptions[0].uid as string, anamnesisId: anamnesis.id, body };
+}
+
+/** A request's patient gets a date of birth (when they have none) and its lines dosage instructions (where they have none). */
+export async function readyToSign(t: Tenant, prescriptionId: string, dosage = "1 tablet daily") {
+  const p = await t.db.prescription.findUniqueOrThrow({ where: { id: prescriptionId }, select: { patientId: true } });
+  await t.db.patientProfile.updateMany({ where: { id: p.patientId, dateOfBirth: null }, data: { dateOfBirth: new Date("1984-03-09T00:00:00Z") } });
+  await t.db.prescriptionLine.updateMany({ where: { prescriptionId, dosage: null }, data: { dosage } });
 }
 
 /**

@@ -2,6 +2,7 @@
  * Prescriptions (in this process; no server or database): QES validation of signed 1 MB and 10 MB
  * PDFs (bench/qes.ts) and rendering of a prescription PDF with @react-pdf/renderer, one at a time.
  */
+import { prescriptionDocumentProps } from "../../server/domain/prescriptions/document";
 import { renderPrescriptionDocument } from "../../server/domain/prescriptions/render-pdf";
 import { benchQesValidation } from "../qes";
 
@@ -11,19 +12,37 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 const round = (n: number) => Math.round(n * 10) / 10;
 
 async function benchRendering(runs = 40): Promise<PrescriptionBenchRow> {
-  const props = {
-    uid: "8d3c2f4e-0000-4000-8000-000000000001",
-    date: "2026-11-22",
-    doctorName: "Dr. Bench",
-    patientName: "Erika Mustermann",
-    patientDateOfBirth: "1980-04-01",
-    lines: [
-      { name: "Finasteride 1 mg", pzn: "33333333", dosage: "1 tablet daily", quantity: 2 },
-      { name: "Minoxidil 5 %", pzn: "44444444", dosage: "twice daily", quantity: 1 },
-      { name: "Ibuprofen 400 mg", pzn: "55555555", dosage: "as needed", quantity: 1 },
-    ],
-    createdAt: new Date("2026-11-22T10:00:00Z"),
-  };
+  const sku = (displayName: string, pzn: string, dosage: string) => ({ displayName, prescriptionName: null, pzn, dosage, unit: "Tabletten", pcs: 28, weight: null });
+  const props = prescriptionDocumentProps(
+    {
+      id: "8d3c2f4e-0000-4000-8000-000000000001",
+      createdAt: new Date("2026-11-22T10:00:00Z"),
+      organisation: { prescriptionLanguage: "de" },
+      doctor: {
+        id: "doctor",
+        displayName: "Dr. Bench",
+        email: "bench@example.com",
+        professionalTitle: "Facharzt für Allgemeinmedizin",
+        practiceName: "Praxis Bench",
+        practiceStreet: "Hauptstraße 1",
+        practicePostalCode: "10115",
+        practiceCity: "Berlin",
+        practiceCountry: "DE",
+        phone: "+49 30 1234567",
+        prescriptionEmail: null,
+        identificationType: "LANR",
+        identificationValue: "123456789",
+      },
+      patient: { displayName: "Erika Mustermann", firstName: "Erika", lastName: "Mustermann", dateOfBirth: new Date("1980-04-01T00:00:00Z") },
+      order: { invoiceAddress: { street: "Hauptstraße", house_number: "5", zip_code: "10115", city: "Berlin", country: "DE" } },
+      lines: [
+        { id: "1", quantity: 2, dosage: "1 tablet daily", sku: sku("Finasteride 1 mg", "33333333", "1 mg") },
+        { id: "2", quantity: 1, dosage: "twice daily", sku: sku("Minoxidil 5 %", "44444444", "5 %") },
+        { id: "3", quantity: 1, dosage: "as needed", sku: sku("Ibuprofen 400 mg", "55555555", "400 mg") },
+      ],
+    },
+    { signature: { kind: "qes", subject: "Dr. Bench", issuer: "Bench Trust Services", signedAt: new Date("2026-11-22T10:00:00Z") } },
+  );
   for (let i = 0; i < 3; i++) await renderPrescriptionDocument(props); // module load and warm-up
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {

@@ -84,8 +84,9 @@ export class UnprocessableError extends DomainError {
   constructor(
     message: Message,
     readonly fieldMessages?: FieldMessages,
+    meaning?: ErrorMeaning,
   ) {
-    super(message);
+    super(message, meaning);
     this.fields = fieldMessages && wordFields(fieldMessages, englishOf);
   }
 }

@@ -95,11 +95,40 @@ const PHARMACIES = [
   { displayName: "Demo Apotheke München", locationId: "MUC-1", inGroup: false },
 ];
 
+// The prescription SKU names what its prescription shows (the name as prescribed, form, pack) and
+// offers dosage instructions the doctor confirms (the workspace's dosage editor).
 const PRODUCTS = [
-  { handle: "ibuprofen-400", name: "Ibuprofen 400 mg", sku: "Ibuprofen 400 mg, 20 tablets", pzn: "01016144", rx: false, price: 399 },
-  { handle: "vitamin-d3-1000", name: "Vitamin D3 1000 IE", sku: "Vitamin D3 1000 IE, 90 capsules", pzn: "10796437", rx: false, price: 1249 },
-  { handle: "finasteride-1mg", name: "Finasteride 1 mg", sku: "Finasteride 1 mg, 28 tablets", pzn: "09703312", rx: true, price: 2890 },
+  { handle: "ibuprofen-400", name: "Ibuprofen 400 mg", sku: "Ibuprofen 400 mg, 20 tablets", pzn: "01016144", rx: false, price: 399, unit: "pcs", pcs: 20 },
+  { handle: "vitamin-d3-1000", name: "Vitamin D3 1000 IE", sku: "Vitamin D3 1000 IE, 90 capsules", pzn: "10796437", rx: false, price: 1249, unit: "pcs", pcs: 90 },
+  {
+    handle: "finasteride-1mg",
+    name: "Finasteride 1 mg",
+    sku: "Finasteride 1 mg, 28 tablets",
+    pzn: "09703312",
+    rx: true,
+    price: 2890,
+    unit: "Filmtabletten",
+    pcs: 28,
+    prescriptionName: "Finasterid 1 mg Filmtabletten",
+    dosage: "1 Tablette täglich",
+  },
 ];
+
+/**
+ * The sandbox doctor's prescriber details: complete, so that the sandbox signs (server/domain/
+ * prescriptions/completeness.ts). A demo practice; the LANR is a made-up 9-digit number.
+ */
+const SANDBOX_PRESCRIBER = {
+  professionalTitle: "Fachärztin für Allgemeinmedizin",
+  practiceName: "Demo Hausarztpraxis",
+  practiceStreet: "Friedrichstraße 100",
+  practicePostalCode: "10117",
+  practiceCity: "Berlin",
+  practiceCountry: "DE",
+  phone: "+49 30 1234567",
+  identificationType: "LANR",
+  identificationValue: "999999901",
+};
 
 export function demoFilePath(): string {
   return path.resolve(config().DATA_DIR, "demo.json");
@@ -177,7 +206,17 @@ export async function seedSandbox(db: Db): Promise<DemoFile> {
       () => db.sku.findFirst({ where: { productId: product.id, pzn: item.pzn } }),
       () =>
         db.sku.create({
-          data: { organisationId, productId: product.id, displayName: item.sku, pzn: item.pzn, unit: "pcs", standardSellingUnit: 1 },
+          data: {
+            organisationId,
+            productId: product.id,
+            displayName: item.sku,
+            pzn: item.pzn,
+            unit: item.unit,
+            pcs: item.pcs,
+            prescriptionName: item.prescriptionName ?? null,
+            dosage: item.dosage ?? null,
+            standardSellingUnit: 1,
+          },
         }),
     );
     const productReference = `gid://demo-shop/Product/${item.handle}`;
@@ -241,8 +280,10 @@ export async function seedSandbox(db: Db): Promise<DemoFile> {
 
   const doctor = await findOrCreate(
     () => db.doctor.findFirst({ where: { organisationId, email: "dr.weber@demo.example" } }),
-    () => db.doctor.create({ data: { organisationId, displayName: "Dr. Anna Weber", email: "dr.weber@demo.example" } }),
+    () => db.doctor.create({ data: { organisationId, displayName: "Dr. Anna Weber", email: "dr.weber@demo.example", ...SANDBOX_PRESCRIBER } }),
   );
+  // A sandbox seeded before doctors had prescriber details gets them; an admin's own are kept.
+  await db.doctor.updateMany({ where: { id: doctor.id, professionalTitle: null, practiceStreet: null, phone: null }, data: SANDBOX_PRESCRIBER });
   // The provider demo.json names first: an admin may have changed its identifier since (docs/spec-gaps.md#issue-24-the-admin-teams-doors).
   const previousProviderId = previous.telemedicine_provider_uid;
   const telemedicineProvider = await findOrCreate(

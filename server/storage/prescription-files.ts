@@ -5,7 +5,8 @@ import { config } from "@/server/config";
 import { log } from "@/server/log";
 
 /**
- * Where prescription PDFs live: `rendered/<uid>.pdf` (replaced by each render) and `signed/<uid>.pdf`
+ * Where prescription PDFs live: `rendered/<uid>.pdf` (replaced by each render), `rendered/<uid>.at-signing.pdf`
+ * (the document as rendered for signing, with its signature statement) and `signed/<uid>.pdf`
  * (written once; the copy a pharmacy receives). Callers keep the sha256 of a signed copy in the
  * database and read it back with readVerified.
  */
@@ -18,6 +19,7 @@ export interface PrescriptionStorage {
 }
 
 export const renderedKey = (prescriptionUid: string): string => `rendered/${prescriptionUid}.pdf`;
+export const atSigningKey = (prescriptionUid: string): string => `rendered/${prescriptionUid}.at-signing.pdf`;
 export const signedKey = (prescriptionUid: string): string => `signed/${prescriptionUid}.pdf`;
 
 /** An immutable key already holds other bytes. */

@@ -193,6 +193,26 @@ describe("wallet pass templates", () => {
   });
 });
 
+describe("prescription language", () => {
+  it("is German by default; an admin chooses English (audited once), and the organisation's documents follow", async () => {
+    const s = admin();
+    expect(await s.prescriptionLanguage.get()).toEqual({ language: "de" });
+    expect((await refusal(s.prescriptionLanguage.change({ language: "fr" as "en" }))).code).toBe("BAD_REQUEST");
+    expect(await s.prescriptionLanguage.change({ language: "en" })).toEqual({ language: "en" });
+    expect(await s.prescriptionLanguage.change({ language: "en" })).toEqual({ language: "en" });
+    expect(await s.prescriptionLanguage.get()).toEqual({ language: "en" });
+    expect((await t.db.organisation.findUniqueOrThrow({ where: { id: t.organisation.id } })).prescriptionLanguage).toBe("en");
+    expect((await auditOf(t.organisation.id)).filter((a) => a.action === "prescription_language_changed")).toMatchObject([
+      { entityType: "setting", summary: "Prescription language: de → en", actorUserId: users.admin.id },
+    ]);
+    // Another organisation keeps its own.
+    expect((await other.db.organisation.findUniqueOrThrow({ where: { id: other.organisation.id } })).prescriptionLanguage).toBe("de");
+    for (const user of [users.pharmacist, users.doctor]) expect(await trpcCode(as(user).admin.settings.prescriptionLanguage.change({ language: "de" }))).toBe("FORBIDDEN");
+    expect(await trpcCode(as(null).admin.settings.prescriptionLanguage.get())).toBe("UNAUTHORIZED");
+    await s.prescriptionLanguage.change({ language: "de" });
+  });
+});
+
 describe("authorisation", () => {
   const calls = (c: Caller) => {
     const s = c.admin.settings;

@@ -12,7 +12,7 @@ import { trustAnchorsFor } from "@/server/domain/prescriptions/trust-anchors";
 import { ensureSandboxQes } from "@/server/pki/sandbox-ca";
 import { validateQesPdf } from "@/server/pki/validate-qes-pdf";
 import { readVerified } from "@/server/storage/prescription-files";
-import { createTenant, type Tenant } from "@/tests/fixtures";
+import { createTenant, PRESCRIBER, type Tenant } from "@/tests/fixtures";
 import { addPatient } from "@/tests/meetings";
 import { withShopSkus } from "@/tests/orders";
 import { placeWaitingOrder, runPrescriptionTask } from "@/tests/prescription-orders";
@@ -41,9 +41,9 @@ beforeAll(async () => {
   await t.db.organisation.update({ where: { id: t.organisation.id }, data: { sandbox: true } });
   refs = await withShopSkus(t);
   otherRefs = await withShopSkus(other);
-  doctor = await t.db.doctor.create({ data: { organisationId: t.organisation.id, displayName: "Dr. Anna Weber", canSignQes: true } });
-  colleague = await t.db.doctor.create({ data: { organisationId: t.organisation.id, displayName: "Dr. Kollege" } });
-  const otherDoctor = await other.db.doctor.create({ data: { organisationId: other.organisation.id, displayName: "Dr. Fremd" } });
+  doctor = await t.db.doctor.create({ data: { ...PRESCRIBER, organisationId: t.organisation.id, displayName: "Dr. Anna Weber", canSignQes: true } });
+  colleague = await t.db.doctor.create({ data: { ...PRESCRIBER, organisationId: t.organisation.id, displayName: "Dr. Kollege" } });
+  const otherDoctor = await other.db.doctor.create({ data: { ...PRESCRIBER, organisationId: other.organisation.id, displayName: "Dr. Fremd" } });
   me = await createPortalUser(t.db, { role: "DOCTOR", organisationId: t.organisation.id, doctorId: doctor.id });
   colleagueUser = await createPortalUser(t.db, { role: "DOCTOR", organisationId: t.organisation.id, doctorId: colleague.id });
   admin = await createPortalUser(t.db, { role: "ADMIN", organisationId: t.organisation.id });
@@ -84,7 +84,7 @@ describe("authorisation", () => {
   });
 
   it("refuses a doctor whose user was deactivated", async () => {
-    const gone = await createPortalUser(t.db, { role: "DOCTOR", organisationId: t.organisation.id, doctorId: (await t.db.doctor.create({ data: { organisationId: t.organisation.id, displayName: "Dr. Weg" } })).id });
+    const gone = await createPortalUser(t.db, { role: "DOCTOR", organisationId: t.organisation.id, doctorId: (await t.db.doctor.create({ data: { ...PRESCRIBER, organisationId: t.organisation.id, displayName: "Dr. Weg" } })).id });
     // Signed in and active, the doctor reads the queue; deactivated, not any more.
     await expect(as(gone).doctor.requests.queue()).resolves.toMatchObject({ total: expect.any(Number), items: expect.any(Array) });
     await t.db.user.update({ where: { id: gone.id }, data: { deactivatedAt: new Date() } });
@@ -218,7 +218,7 @@ describe("signing", () => {
   it("refuses to sign with a QES outside the sandbox when no signer is configured (422), writing nothing", async () => {
     const saved = { p12: process.env.QES_SIGNER_P12, password: process.env.QES_SIGNER_P12_PASSWORD };
     const { reloadConfig } = await import("@/server/config");
-    const plainDoctor = await other.db.doctor.create({ data: { organisationId: other.organisation.id, displayName: "Dr. Ohne" } });
+    const plainDoctor = await other.db.doctor.create({ data: { ...PRESCRIBER, organisationId: other.organisation.id, displayName: "Dr. Ohne" } });
     const plain = await createPortalUser(other.db, { role: "DOCTOR", organisationId: other.organisation.id, doctorId: plainDoctor.id });
     const { prescriptionId } = await placeWaitingOrder(other, otherRefs);
     delete process.env.QES_SIGNER_P12;
@@ -245,7 +245,7 @@ describe("signing", () => {
   });
 
   it("signs without a QES where the doctor cannot sign one and a provider allows it", async () => {
-    const lang = await other.db.doctor.create({ data: { organisationId: other.organisation.id, displayName: "Dr. Lang", canSignQes: false } });
+    const lang = await other.db.doctor.create({ data: { ...PRESCRIBER, organisationId: other.organisation.id, displayName: "Dr. Lang", canSignQes: false } });
     const user = await createPortalUser(other.db, { role: "DOCTOR", organisationId: other.organisation.id, doctorId: lang.id });
     const { prescriptionId } = await placeWaitingOrder(other, otherRefs);
     expect(await trpcCode(as(user).doctor.requests.sign({ prescriptionUid: prescriptionId }))).toBe("CONFLICT");
@@ -311,10 +311,80 @@ describe("orders on hold (issue 23, rule 1)", () => {
   });
 });
 
+describe("dosage instructions", () => {
+  const lineOf = async (prescriptionId: string) => (await t.db.prescriptionLine.findFirstOrThrow({ where: { prescriptionId } })).id;
+
+  it("says what signing lacks, stores the doctor's dosage instructions (audited, the draft rendered again), then signs", async () => {
+    await t.db.sku.update({ where: { id: t.rxSku.id }, data: { dosage: "1 tablet daily" } });
+    const { prescriptionId } = await placeWaitingOrder(t, refs, { customerId: "dosage-customer", readyToSign: false });
+    const { patientId } = await prescription(prescriptionId);
+    const before = await as(me).doctor.requests.get({ prescriptionUid: prescriptionId });
+    expect(before.items).toMatchObject([{ position: 1, medicine: "Finasteride 1 mg", dosage: null, suggestedDosage: "1 tablet daily" }]);
+    expect(before.cannotSign).toBe("Cannot sign: the patient has no date of birth, item 1 (Finasteride 1 mg) has no dosage instructions.");
+    // In the caller's language; signing refuses with the same words.
+    expect((await createCaller({ user: me, locale: "de" }).doctor.requests.get({ prescriptionUid: prescriptionId })).cannotSign).toBe(
+      "Signieren nicht möglich: bei der Patientin oder dem Patienten fehlt das Geburtsdatum, bei Position 1 (Finasteride 1 mg) fehlt die Dosierung.",
+    );
+    const refused = await as(me)
+      .doctor.requests.sign({ prescriptionUid: prescriptionId })
+      .then(() => null, (error: { code?: string; message: string }) => error);
+    expect(refused).toMatchObject({ code: "UNPROCESSABLE_CONTENT", message: before.cannotSign });
+    expect(await prescription(prescriptionId)).toMatchObject({ status: "waiting for doctor", doctorId: null });
+
+    const lineUid = await lineOf(prescriptionId);
+    expect(await as(me).doctor.requests.setDosage({ prescriptionUid: prescriptionId, lines: [{ lineUid, dosage: " 1 tablet every morning " }] })).toEqual({
+      uid: prescriptionId,
+      changed: 1,
+      lines: [{ uid: lineUid, dosage: "1 tablet every morning" }],
+    });
+    expect((await t.db.prescriptionLine.findUniqueOrThrow({ where: { id: lineUid } })).dosage).toBe("1 tablet every morning");
+    expect(await t.db.auditEvent.findMany({ where: { entityId: prescriptionId }, select: { entityType: true, action: true, summary: true, actorUserId: true } })).toEqual([
+      { entityType: "prescription", action: "dosage_instructions_changed", summary: 'Dosage instructions changed: item 1 (Finasteride 1 mg) "1 tablet every morning"', actorUserId: me.id },
+    ]);
+    expect(await t.db.backgroundTask.count({ where: { name: "prescription.render", payload: { path: ["prescriptionId"], equals: prescriptionId } } })).toBe(1);
+    // The same again changes and records nothing.
+    expect((await as(me).doctor.requests.setDosage({ prescriptionUid: prescriptionId, lines: [{ lineUid, dosage: "1 tablet every morning" }] })).changed).toBe(0);
+    expect(await t.db.auditEvent.count({ where: { entityId: prescriptionId } })).toBe(1);
+
+    await t.db.patientProfile.update({ where: { id: patientId }, data: { dateOfBirth: new Date("1990-01-15T00:00:00Z") } });
+    expect((await as(me).doctor.requests.get({ prescriptionUid: prescriptionId })).cannotSign).toBeNull();
+    expect((await as(me).doctor.requests.sign({ prescriptionUid: prescriptionId })).status).toBe("signed");
+    expect((await as(me).doctor.requests.get({ prescriptionUid: prescriptionId })).items).toMatchObject([{ dosage: "1 tablet every morning" }]);
+    await t.db.sku.update({ where: { id: t.rxSku.id }, data: { dosage: null } });
+  });
+
+  it("refuses a signed prescription, another doctor's request, another prescription's line and empty instructions", async () => {
+    const signed = await placeWaitingOrder(t, refs);
+    const signedLine = await lineOf(signed.prescriptionId);
+    await as(me).doctor.requests.sign({ prescriptionUid: signed.prescriptionId });
+    const refusal = await as(me).doctor.requests
+      .setDosage({ prescriptionUid: signed.prescriptionId, lines: [{ lineUid: signedLine, dosage: "twice daily" }] })
+      .then(() => null, (error: { code?: string; message: string }) => error);
+    expect(refusal).toMatchObject({ code: "CONFLICT", message: expect.stringContaining('status "signed" cannot be changed') });
+
+    const theirs = await placeWaitingOrder(t, refs);
+    const theirLine = await lineOf(theirs.prescriptionId);
+    await as(colleagueUser).doctor.requests.hold({ prescriptionUid: theirs.prescriptionId, note: "mine" });
+    expect(await trpcCode(as(me).doctor.requests.setDosage({ prescriptionUid: theirs.prescriptionId, lines: [{ lineUid: theirLine, dosage: "twice daily" }] }))).toBe("NOT_FOUND");
+    // Another organisation's doctor does not find it either; an admin has no door here.
+    expect(await trpcCode(as(otherDoctorUser).doctor.requests.setDosage({ prescriptionUid: theirs.prescriptionId, lines: [{ lineUid: theirLine, dosage: "x" }] }))).toBe("NOT_FOUND");
+    expect(await trpcCode(as(admin).doctor.requests.setDosage({ prescriptionUid: theirs.prescriptionId, lines: [{ lineUid: theirLine, dosage: "x" }] }))).toBe("FORBIDDEN");
+    // The colleague may; a line of another prescription and blank instructions are field errors.
+    const mixed = await as(colleagueUser).doctor.requests
+      .setDosage({ prescriptionUid: theirs.prescriptionId, lines: [{ lineUid: signedLine, dosage: "twice daily" }] })
+      .then(() => null, (error: { code?: string; cause?: { fields?: unknown } }) => error);
+    expect(mixed).toMatchObject({ code: "BAD_REQUEST", cause: { fields: { lines: { "0": { line_uid: ["No item of this prescription has this uid."] } } } } });
+    expect(await trpcCode(as(colleagueUser).doctor.requests.setDosage({ prescriptionUid: theirs.prescriptionId, lines: [{ lineUid: theirLine, dosage: "  " }] }))).toBe("BAD_REQUEST");
+    expect((await t.db.prescriptionLine.findUniqueOrThrow({ where: { id: theirLine } })).dosage).toBe("1 tablet daily");
+    expect((await t.db.prescriptionLine.findUniqueOrThrow({ where: { id: signedLine } })).dosage).toBe("1 tablet daily");
+    expect((await as(colleagueUser).doctor.requests.setDosage({ prescriptionUid: theirs.prescriptionId, lines: [{ lineUid: theirLine, dosage: "twice daily" }] })).changed).toBe(1);
+  });
+});
+
 describe("waiting room", () => {
   it("takes the next patient in line, shows them and completes the consultation", async () => {
     const room = await createTenant();
-    const roomDoctor = await room.db.doctor.create({ data: { organisationId: room.organisation.id, displayName: "Dr. Raum" } });
+    const roomDoctor = await room.db.doctor.create({ data: { ...PRESCRIBER, organisationId: room.organisation.id, displayName: "Dr. Raum" } });
     const user = await createPortalUser(room.db, { role: "DOCTOR", organisationId: room.organisation.id, doctorId: roomDoctor.id });
     expect(await as(user).doctor.waitingRoom.get()).toEqual({ current: null, total: 0, waiting: [] });
     expect(await as(user).doctor.waitingRoom.takeNext()).toBeNull();

@@ -3,6 +3,7 @@ import { adminApiKeysRouter, adminTelemedicineProvidersRouter } from "./routers/
 import { adminAssortmentsRouter } from "./routers/admin-assortments";
 import { adminAuditRouter } from "./routers/admin-audit";
 import { adminCatalogueRouter } from "./routers/admin-catalogue";
+import { adminDoctorsRouter } from "./routers/admin-doctors";
 import { adminHomeRouter } from "./routers/admin-home";
 import { adminIssuesRouter } from "./routers/admin-issues";
 import { adminMailRouter } from "./routers/admin-mail";
@@ -68,6 +69,7 @@ const adminRouter = router({
   webhooks: webhooksRouter(portalProcedure("admin")),
   deliveryLogs: deliveryLogsRouter(portalProcedure("admin")),
   users: adminUsersRouter,
+  doctors: adminDoctorsRouter,
   pharmacies: adminPharmaciesRouter,
   pharmacyGroups: adminPharmacyGroupsRouter,
   shops: adminShopsRouter,

@@ -59,6 +59,8 @@ function linkOf(entry: Entry): string | null {
       return "/admin/appointments";
     case "payout":
       return "/admin/payouts";
+    case "doctor":
+      return entry.entityUid ? `/admin/doctors/${encodeURIComponent(entry.entityUid)}` : null;
     default:
       return null;
   }

@@ -15,6 +15,7 @@ import { useTRPC } from "@/components/trpc/react";
 import { useStatusLabel } from "@/components/ui/status";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { Decision } from "./decision";
+import { DosageEditor } from "./dosage-editor";
 import { useDay } from "./format";
 
 // survey-core is large and only a request with an anamnesis needs it: loaded on demand, in the browser.
@@ -84,29 +85,7 @@ export function DoctorRequestDetail({ uid }: { uid: string }) {
           </dl>
         </Card>
 
-        <Card title={t("items")}>
-          <table className="w-full text-sm">
-            <thead className="text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
-              <tr>
-                <th scope="col" className="pb-2 pr-4">{t("sku")}</th>
-                <th scope="col" className="pb-2 pr-4 text-right">{t("quantity")}</th>
-                <th scope="col" className="pb-2">{t("dosage")}</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {r.items.map((item) => (
-                <tr key={item.uid}>
-                  <td className="py-2 pr-4 text-slate-900 wrap-anywhere">
-                    {item.sku.name}
-                    <div className="text-xs text-slate-500">{t("pzn", { pzn: item.sku.pzn ?? "—" })}</div>
-                  </td>
-                  <td className="py-2 pr-4 text-right tabular-nums text-slate-900">{format.number(item.quantity)}</td>
-                  <td className="py-2 text-slate-700">{item.dosage ?? "—"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </Card>
+        <DosageEditor request={r} />
       </div>
 
       <Card title={t("anamnesis")}>

@@ -2,6 +2,7 @@
 
 import type { inferRouterOutputs } from "@trpc/server";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { ConfirmButton } from "@/components/ui/confirm-dialog";
@@ -66,7 +67,18 @@ function UserList({ onLink }: { onLink: LinkShown }) {
       ),
     },
     { header: t("columns.role"), cell: (user) => t(`roles.${user.role}`) },
-    { header: t("columns.worksFor"), cell: worksFor },
+    {
+      header: t("columns.worksFor"),
+      // A doctor's prescriber details (what their prescriptions name) are edited on the doctor's page.
+      cell: (user) =>
+        user.doctor ? (
+          <Link href={`/admin/doctors/${encodeURIComponent(user.doctor.uid)}`} className="text-brand-700 hover:underline">
+            {user.doctor.name}
+          </Link>
+        ) : (
+          worksFor(user)
+        ),
+    },
     {
       header: t("columns.status"),
       cell: (user) => (

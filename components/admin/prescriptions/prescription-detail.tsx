@@ -80,7 +80,15 @@ export function PrescriptionDetail({ uid }: { uid: string }) {
           </dl>
         </Card>
         <Card title={t("doctor")}>
-          <p className="text-sm text-slate-800">{p.doctor?.name ?? t("noDoctor")}</p>
+          <p className="text-sm text-slate-800">
+            {p.doctor ? (
+              <Link href={`/admin/doctors/${encodeURIComponent(p.doctor.uid)}`} className="text-brand-700 hover:underline">
+                {p.doctor.name}
+              </Link>
+            ) : (
+              t("noDoctor")
+            )}
+          </p>
         </Card>
         <Card title={t("order")}>
           {p.order ? (

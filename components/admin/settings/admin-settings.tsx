@@ -5,6 +5,7 @@ import { HiddenSkuTypes } from "./hidden-sku-types";
 import { MeetingEmails } from "./meeting-emails";
 import { PatientTokenSecrets } from "./patient-token-secrets";
 import { PaymentProvider } from "./payment-provider";
+import { PrescriptionLanguage } from "./prescription-language";
 import { ProfileFields } from "./profile-fields";
 import { WalletPassTemplates } from "./wallet-pass-templates";
 
@@ -14,6 +15,7 @@ const AREAS = [
   { id: "patient-token-secrets", label: "tokenSecrets" },
   { id: "wallet-pass-templates", label: "walletTemplates" },
   { id: "meeting-emails", label: "meetingEmails" },
+  { id: "prescription-language", label: "prescriptionLanguage" },
   { id: "payment-provider", label: "paymentProvider" },
 ] as const;
 
@@ -34,6 +36,7 @@ export function AdminSettings() {
       <PatientTokenSecrets />
       <WalletPassTemplates />
       <MeetingEmails />
+      <PrescriptionLanguage />
       <PaymentProvider />
     </div>
   );

@@ -9,6 +9,23 @@ export const doctorSchema = z.object({
   email: z.string().nullable(),
   can_sign_qes: z.boolean(),
   created_at: unixField(),
+  // What the doctor's prescriptions name of them besides the name (set in the admin tool; docs/spec-gaps.md#issue-27-the-prescription-document).
+  professional_title: z.string().nullable().describe("e.g. Fachärztin für Allgemeinmedizin"),
+  practice_address: z
+    .object({
+      name: z.string().nullable(),
+      street: z.string().nullable(),
+      postal_code: z.string().nullable(),
+      city: z.string().nullable(),
+      country: z.string().nullable().describe("ISO 3166-1 alpha-2"),
+    })
+    .describe("The practice the prescriptions name; each part null when not set"),
+  phone: z.string().nullable(),
+  prescription_email: z.string().nullable().describe("The e-mail the prescriptions show; null: they show email"),
+  identification: z
+    .object({ type: z.string().nullable(), value: z.string() })
+    .nullable()
+    .describe("e.g. {type: LANR, value: 123456789}; null when none is set"),
 });
 
 export const doctorStatisticsSchema = z.object({
@@ -27,6 +44,17 @@ export function presentDoctor(doctor: Doctor): z.infer<typeof doctorSchema> {
     email: doctor.email,
     can_sign_qes: doctor.canSignQes,
     created_at: unix(doctor.createdAt),
+    professional_title: doctor.professionalTitle,
+    practice_address: {
+      name: doctor.practiceName,
+      street: doctor.practiceStreet,
+      postal_code: doctor.practicePostalCode,
+      city: doctor.practiceCity,
+      country: doctor.practiceCountry,
+    },
+    phone: doctor.phone,
+    prescription_email: doctor.prescriptionEmail,
+    identification: doctor.identificationValue ? { type: doctor.identificationType, value: doctor.identificationValue } : null,
   };
 }
 

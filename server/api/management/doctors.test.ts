@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/server/auth/api-keys";
 import { approvePrescription, declinePrescription, signPrescription } from "@/server/domain/prescriptions/decisions";
-import { createTenant, type Tenant } from "@/tests/fixtures";
+import { createTenant, PRESCRIBER, type Tenant } from "@/tests/fixtures";
 import { get } from "@/tests/http";
 import { withShopSkus } from "@/tests/orders";
 import { placeWaitingOrder, storeRenderedPdf } from "@/tests/prescription-orders";
@@ -33,10 +33,17 @@ describe("GET /v1/management/doctors", () => {
 
     const r = await get(`${M}/doctors`, { key: tenant.keys.management });
     expect(r.status).toBe(200);
+    const none = {
+      professional_title: null,
+      practice_address: { name: null, street: null, postal_code: null, city: null, country: null },
+      phone: null,
+      prescription_email: null,
+      identification: null,
+    };
     expect(r.json).toEqual({
       data: [
-        { uid: anna.id, display_name: "Dr. Anna Adler", email: "adler@example.com", can_sign_qes: true, created_at: seconds(anna.createdAt) },
-        { uid: zoe.id, display_name: "Dr. Zoe Zander", email: null, can_sign_qes: false, created_at: seconds(zoe.createdAt) },
+        { uid: anna.id, display_name: "Dr. Anna Adler", email: "adler@example.com", can_sign_qes: true, created_at: seconds(anna.createdAt), ...none },
+        { uid: zoe.id, display_name: "Dr. Zoe Zander", email: null, can_sign_qes: false, created_at: seconds(zoe.createdAt), ...none },
       ],
       totalRegistries: 2,
       totalPages: 1,
@@ -44,6 +51,28 @@ describe("GET /v1/management/doctors", () => {
 
     const page = await get(`${M}/doctors`, { key: tenant.keys.management, query: { page: 1, limit: 1 } });
     expect(page.json).toEqual({ data: [expect.objectContaining({ uid: zoe.id })], totalRegistries: 2, totalPages: 2 });
+  });
+
+  it("shows each doctor's prescriber details as the admin tool set them", async () => {
+    const tenant = await createTenant();
+    const doctor = await tenant.db.doctor.create({
+      data: { ...PRESCRIBER, organisationId: tenant.organisation.id, displayName: "Dr. Anna Adler", email: "adler@example.com", prescriptionEmail: "rezepte@adler.example" },
+    });
+    const r = await get(`${M}/doctors`, { key: tenant.keys.management });
+    expect(r.json.data).toEqual([
+      {
+        uid: doctor.id,
+        display_name: "Dr. Anna Adler",
+        email: "adler@example.com",
+        can_sign_qes: true,
+        created_at: seconds(doctor.createdAt),
+        professional_title: "Facharzt für Allgemeinmedizin",
+        practice_address: { name: "Praxis am Markt", street: "Marktstraße 1", postal_code: "10115", city: "Berlin", country: "DE" },
+        phone: "+49 30 1234567",
+        prescription_email: "rezepte@adler.example",
+        identification: { type: "LANR", value: "123456789" },
+      },
+    ]);
   });
 
   it("gives at most 200 doctors per page (a larger limit is capped)", async () => {
@@ -70,8 +99,8 @@ describe("GET /v1/management/doctors", () => {
 
 describe("GET /v1/management/doctors/{doctor_uid}/statistics", () => {
   it("counts prescriptions signed and declined by when the decision was made, pending ones, and completed consultations", async () => {
-    const doctor = await t.db.doctor.create({ data: { organisationId: t.organisation.id, displayName: "Dr. Stat" } });
-    const colleague = await t.db.doctor.create({ data: { organisationId: t.organisation.id, displayName: "Dr. Colleague" } });
+    const doctor = await t.db.doctor.create({ data: { ...PRESCRIBER, organisationId: t.organisation.id, displayName: "Dr. Stat" } });
+    const colleague = await t.db.doctor.create({ data: { ...PRESCRIBER, organisationId: t.organisation.id, displayName: "Dr. Colleague" } });
     const before = seconds(new Date()) - 1;
 
     // Signed through the real decisions (approve, sign), declined, approved and left pending.

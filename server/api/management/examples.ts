@@ -83,7 +83,23 @@ const walletPass = {
   deletedAt: null,
 };
 
-const doctor = { id: id(13), displayName: "Dr. Anna Berger", email: "anna.berger@example.com", canSignQes: true, createdAt: CREATED_AT } as Doctor;
+const doctor = {
+  id: id(13),
+  displayName: "Dr. Anna Berger",
+  email: "anna.berger@example.com",
+  canSignQes: true,
+  createdAt: CREATED_AT,
+  professionalTitle: "Fachärztin für Allgemeinmedizin",
+  practiceName: "Hausarztpraxis Berger",
+  practiceStreet: "Friedrichstraße 10",
+  practicePostalCode: "10117",
+  practiceCity: "Berlin",
+  practiceCountry: "DE",
+  phone: "+49 30 1234567",
+  prescriptionEmail: "rezepte@praxis-berger.example",
+  identificationType: "LANR",
+  identificationValue: "123456789",
+} as Doctor;
 const provider = { id: id(14), displayName: "Sample Telemedicine", identifier: "sample-telemedicine" } as TelemedicineProvider;
 
 const fulfillmentBody = {

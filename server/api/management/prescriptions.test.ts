@@ -40,7 +40,8 @@ async function externalRequest() {
 
 describe("GET /prescriptions/{uid}", () => {
   it("returns the prescription with its lines; 403 without prescription:read; 404 for another organisation's or a deleted one", async () => {
-    const { prescriptionId, orderId, anamnesisId } = await placeWaitingOrder(t, refs);
+    // As intake leaves it: no dosage instructions yet.
+    const { prescriptionId, orderId, anamnesisId } = await placeWaitingOrder(t, refs, { readyToSign: false });
     const r = await get(`${BASE}/${prescriptionId}`, { key: readKey });
     expect(r.status).toBe(200);
     expect(r.json).toEqual({

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/server/auth/api-keys";
 import { ConflictError } from "@/server/domain/errors";
 import { approvePrescription, signPrescription } from "@/server/domain/prescriptions/decisions";
-import { createTenant, type Tenant } from "@/tests/fixtures";
+import { createTenant, PRESCRIBER, type Tenant } from "@/tests/fixtures";
 import { get, patch } from "@/tests/http";
 import { withShopSkus } from "@/tests/orders";
 import { placeWaitingOrder, storeRenderedPdf } from "@/tests/prescription-orders";
@@ -105,7 +105,7 @@ describe("PATCH /telemedicine-providers/{uid}/settings", () => {
     const organisationId = tenant.organisation.id;
     const refs = await withShopSkus(tenant);
     const tele = await tenant.db.telemedicineProvider.create({ data: { organisationId, displayName: "Tele", identifier: "tele" } });
-    const doctor = await tenant.db.doctor.create({ data: { organisationId, displayName: "Dr. Lang", canSignQes: false } });
+    const doctor = await tenant.db.doctor.create({ data: { ...PRESCRIBER, organisationId, displayName: "Dr. Lang", canSignQes: false } });
     const user = await tenant.db.user.create({
       data: { email: `admin-${organisationId}@example.com`, displayName: "Admin", passwordHash: "x", role: "ADMIN", organisationId },
     });

@@ -6,12 +6,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/server/domain/actor";
 import { ConflictError, NotFoundError, ValidationError } from "@/server/domain/errors";
-import { createTenant, type Tenant } from "@/tests/fixtures";
+import { createTenant, PRESCRIBER, type Tenant } from "@/tests/fixtures";
 import { get } from "@/tests/http";
 import { withShopSkus } from "@/tests/orders";
 import { placeWaitingOrder, runPrescriptionTask, storeRenderedPdf } from "@/tests/prescription-orders";
 import { approvePrescription, declinePrescription, holdPrescription, signPrescription } from "./decisions";
-import { prescriptionStorage, readVerified, signedKey } from "@/server/storage/prescription-files";
+import { atSigningKey, prescriptionStorage, readVerified, renderedKey, signedKey } from "@/server/storage/prescription-files";
+import { pdfText } from "@/tests/pdf-text";
 
 let t: Tenant;
 let other: Tenant;
@@ -24,8 +25,8 @@ beforeAll(async () => {
   t = await createTenant();
   other = await createTenant();
   refs = await withShopSkus(t);
-  doctor = await t.db.doctor.create({ data: { organisationId: t.organisation.id, displayName: "Dr. Weber", canSignQes: true } });
-  nonQesDoctor = await t.db.doctor.create({ data: { organisationId: t.organisation.id, displayName: "Dr. Lang", canSignQes: false } });
+  doctor = await t.db.doctor.create({ data: { ...PRESCRIBER, organisationId: t.organisation.id, displayName: "Dr. Weber", canSignQes: true } });
+  nonQesDoctor = await t.db.doctor.create({ data: { ...PRESCRIBER, organisationId: t.organisation.id, displayName: "Dr. Lang", canSignQes: false } });
   const u = await t.db.user.create({
     data: { email: `admin-${t.organisation.id}@example.com`, displayName: "Admin", passwordHash: "x", role: "ADMIN", organisationId: t.organisation.id },
   });
@@ -42,7 +43,7 @@ describe("approve", () => {
     const { prescriptionId } = await placeWaitingOrder(t, refs);
     await expect(approvePrescription(org(), prescriptionId, { actor: user })).rejects.toThrow(/No doctor is assigned/);
     await expect(approvePrescription(org(), prescriptionId, { actor: user, doctorId: "no-such-doctor" })).rejects.toBeInstanceOf(ValidationError);
-    const foreignDoctor = await other.db.doctor.create({ data: { organisationId: other.organisation.id, displayName: "Dr. Fremd" } });
+    const foreignDoctor = await other.db.doctor.create({ data: { ...PRESCRIBER, organisationId: other.organisation.id, displayName: "Dr. Fremd" } });
     await expect(approvePrescription(org(), prescriptionId, { actor: user, doctorId: foreignDoctor.id })).rejects.toBeInstanceOf(ValidationError);
 
     const result = await approvePrescription(org(), prescriptionId, { actor: user, doctorId: doctor.id, note: "looks fine" });
@@ -119,27 +120,31 @@ describe("hold", () => {
 });
 
 describe("sign", () => {
-  it("signs only an approved prescription with a rendered PDF, stores the signed copy and queues sending", async () => {
+  it("signs only an approved prescription, rendering it again with its signature statement; stores the signed copy and queues sending", async () => {
     const { prescriptionId, orderId } = await placeWaitingOrder(t, refs);
     await expect(signPrescription(org(), prescriptionId, { actor: user, doctorId: doctor.id })).rejects.toThrow(/only one approved can/);
     await approvePrescription(org(), prescriptionId, { actor: user, doctorId: doctor.id });
-    await expect(signPrescription(org(), prescriptionId, { actor: user })).rejects.toThrow(/no rendered PDF/);
     expect((await t.db.prescription.findUniqueOrThrow({ where: { id: prescriptionId } })).status).toBe("approved");
     expect(await sendTasks(prescriptionId)).toHaveLength(0);
 
-    // Approval queued a render (the PDF names the doctor); the task renders it.
+    // Approval queued a render (the draft names the doctor); the task renders it, not yet signed.
     await runPrescriptionTask(t, "prescription.render", prescriptionId);
     const rendered = await t.db.prescription.findUniqueOrThrow({ where: { id: prescriptionId } });
-    const pdf = await prescriptionStorage().get(rendered.renderedFileKey!);
-    expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
+    expect(rendered.renderedFileKey).toBe(renderedKey(prescriptionId));
+    const draft = await prescriptionStorage().get(rendered.renderedFileKey!);
+    expect(pdfText(draft)).toContain("Noch nicht signiert");
     expect(await signPrescription(org(), prescriptionId, { actor: user })).toEqual({ id: prescriptionId, status: "signed", changed: true });
     const signed = await t.db.prescription.findUniqueOrThrow({ where: { id: prescriptionId } });
-    expect(signed).toMatchObject({ status: "signed", doctorId: doctor.id, signedFileKey: signedKey(prescriptionId) });
+    expect(signed).toMatchObject({ status: "signed", doctorId: doctor.id, signedFileKey: signedKey(prescriptionId), renderedFileKey: atSigningKey(prescriptionId) });
     expect(signed.signedAt).toBeInstanceOf(Date);
-    // The rendered PDF with the configured signer's qualified signature (signer.test.ts has the details).
+    // The document rendered at signing (the configured signer's identity in its statement) with that signer's qualified signature.
     const signedPdf = await readVerified(signed.signedFileKey!, signed.signedFileSha256!);
-    expect(signedPdf.equals(pdf)).toBe(false);
     expect(signedPdf.toString("latin1")).toContain("/adbe.pkcs7.detached");
+    const text = pdfText(signedPdf);
+    expect(text).toContain("Qualifiziert elektronisch signiert von Dr. Sandbox Signer am");
+    expect(text).not.toContain("Noch nicht signiert");
+    // The draft is left as it was (a signing that rolled back would leave it so too).
+    expect((await prescriptionStorage().get(renderedKey(prescriptionId))).equals(draft)).toBe(true);
     expect((await history(prescriptionId)).at(-1)).toMatchObject({ fromStatus: "approved", toStatus: "signed", actorType: "USER" });
     expect(await sendTasks(prescriptionId)).toMatchObject([{ state: "PENDING", payload: { prescriptionId, organisationId: org() } }]);
     // Until the task has run, the order waits; signing again changes nothing.

@@ -3,11 +3,13 @@ import { database, type Tx } from "@/server/db/client";
 import { actorColumns, type Actor } from "@/server/domain/actor";
 import { createHash } from "node:crypto";
 import { ConflictError, NotFoundError, ValidationError } from "@/server/domain/errors";
-import { prescriptionStorage, renderedKey, signedKey } from "@/server/storage/prescription-files";
+import { atSigningKey, prescriptionStorage, signedKey } from "@/server/storage/prescription-files";
 import { enqueueTask } from "@/server/domain/tasks/enqueue";
+import { assertCompleteForSigning } from "./completeness";
+import { prescriberSelect, prescriptionDocumentProps, prescriptionDocumentSelect, type SignatureStatement } from "./document";
 import { lockPrescription, type LockedPrescription } from "./lock";
 import { progressOrderAfterPrescription } from "./order-progress";
-import { prescriptionDocumentProps, renderPrescriptionDocument } from "./render-pdf";
+import { renderPrescriptionDocument } from "./render-pdf";
 import { copyRenderedToSigned, renderedPdfOf, storeSignedPdf, type SignedCopy } from "./signed-copy";
 import { qesSignerFor } from "./signer";
 import { normalisePrescriptionStatus, PRESCRIPTION_STATUS, type PrescriptionStatus } from "./statuses";
@@ -117,10 +119,12 @@ export function approvePrescription(organisationId: string, prescriptionId: stri
 /**
  * approved → signed (the doctor can sign with a qualified electronic signature) or NON_QES_SIGNED
  * (the doctor cannot, and a telemedicine provider of the organisation allows prescriptions without
- * one); otherwise a conflict. A QES signature is made on the rendered PDF with the organisation's
- * signer (signer.ts: the sandbox signer in the sandbox, the configured one elsewhere; none: 422) and
- * the signed PDF is stored; without a QES the rendered PDF is stored as it is. No rendered PDF: a
- * conflict, render first. The prescription is then queued to be sent to its pharmacy.
+ * one); otherwise a conflict. A prescription that lacks an element the document must name is
+ * refused (422, completeness.ts). The document is rendered again at signing, with its signature
+ * statement (the signer's identity, the signing time: the issue date), and a QES signature is made
+ * on it with the organisation's signer (signer.ts: the sandbox signer in the sandbox, the
+ * configured one elsewhere; none: 422) and the signed PDF is stored; without a QES the rendered PDF
+ * is stored as it is. The prescription is then queued to be sent to its pharmacy.
  */
 export function signPrescription(organisationId: string, prescriptionId: string, decision: Decision): Promise<DecisionResult> {
   return decide(organisationId, prescriptionId, decision, async (tx, p, status) => {
@@ -134,6 +138,9 @@ async function signLocked(tx: Tx, p: LockedPrescription, decision: Decision): Pr
   const doctor = await decidingDoctor(tx, p, decision.doctorId);
   const to = doctor.canSignQes ? PRESCRIPTION_STATUS.signed : await nonQesSignature(tx, p.organisationId, doctor);
   const signedAt = new Date();
+  const statement = async (): Promise<SignatureStatement> =>
+    to === PRESCRIPTION_STATUS.signed ? { kind: "qes", ...(await signerIdentity(tx, p, doctor)), signedAt } : { kind: "nonQes", signedAt };
+  p = { ...p, renderedFileKey: await renderLocked(tx, p.id, { doctorId: doctor.id, statement }) };
   const copy = to === PRESCRIPTION_STATUS.signed ? await qesSignedCopy(tx, p, doctor, signedAt) : await copyRenderedToSigned(p);
   await tx.prescription.update({
     where: { id: p.id },
@@ -163,9 +170,15 @@ async function qesSignedCopy(tx: Tx, p: LockedPrescription, doctor: Doctor, sign
   return storeSignedPdf(p.id, await signer.sign(rendered, { signingTime, reason: `Prescription ${p.id}` }));
 }
 
+/** The identity the organisation's QES signer signs with (the statement names it before signing). */
+async function signerIdentity(tx: Tx, p: LockedPrescription, doctor: Doctor): Promise<{ subject: string; issuer: string }> {
+  const organisation = await tx.organisation.findUniqueOrThrow({ where: { id: p.organisationId }, select: { sandbox: true } });
+  return (await qesSignerFor(organisation, doctor)).identity;
+}
+
 /**
- * The doctors' workspace's "Sign prescription": approve (when waiting for a doctor or on hold),
- * render the PDF again so that it names the deciding doctor, and sign, in one transaction under the
+ * The doctors' workspace's "Sign prescription": approve (when waiting for a doctor or on hold) and
+ * sign (which renders the PDF again, naming the deciding doctor), in one transaction under the
  * prescription's lock, through the same steps as approvePrescription and signPrescription (each
  * status change its own history entry). An already signed prescription changes nothing, so a
  * repeated click is harmless.
@@ -183,23 +196,26 @@ export function approveAndSignPrescription(organisationId: string, prescriptionI
     } else {
       throw refuse("sign", status);
     }
-    p = { ...p, renderedFileKey: await renderLocked(tx, p.id) };
     return signLocked(tx, p, decision);
   });
 }
 
-/** Renders the prescription's PDF now, under its lock (as the prescription.render task would), and stores it. */
-async function renderLocked(tx: Tx, prescriptionId: string): Promise<string> {
-  const prescription = await tx.prescription.findUniqueOrThrow({
-    where: { id: prescriptionId },
-    include: {
-      doctor: { select: { displayName: true } },
-      patient: { select: { displayName: true, firstName: true, lastName: true, dateOfBirth: true } },
-      lines: { select: { quantity: true, dosage: true, sku: { select: { displayName: true, prescriptionName: true, pzn: true, dosage: true } } } },
-    },
-  });
-  const pdf = await renderPrescriptionDocument(prescriptionDocumentProps(prescription));
-  const stored = await prescriptionStorage().put(renderedKey(prescriptionId), pdf);
+/**
+ * Renders the prescription's PDF for signing, under its lock, and stores it; returns its key. The
+ * document names the signing doctor, is refused unless complete (completeness.ts: before the
+ * signer is asked for its identity), carries the signature statement, and is stored beside the
+ * draft (atSigningKey), so that a signing that rolls back leaves the draft as it was.
+ */
+async function renderLocked(tx: Tx, prescriptionId: string, signing: { doctorId: string; statement: () => Promise<SignatureStatement> }): Promise<string> {
+  const prescription = await tx.prescription.findUniqueOrThrow({ where: { id: prescriptionId }, select: prescriptionDocumentSelect });
+  const prescriber =
+    prescription.doctor?.id === signing.doctorId
+      ? prescription.doctor
+      : await tx.doctor.findUniqueOrThrow({ where: { id: signing.doctorId }, select: prescriberSelect });
+  assertCompleteForSigning(prescription, prescriber);
+  const signature = await signing.statement();
+  const pdf = await renderPrescriptionDocument(prescriptionDocumentProps(prescription, { prescriber, signature }));
+  const stored = await prescriptionStorage().put(atSigningKey(prescriptionId), pdf);
   await tx.prescription.update({ where: { id: prescriptionId }, data: { renderedFileKey: stored.key } });
   return stored.key;
 }

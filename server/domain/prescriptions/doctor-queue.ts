@@ -2,7 +2,9 @@ import type { Prisma } from "@/server/db/generated/client";
 import { database } from "@/server/db/client";
 import { NotFoundError } from "@/server/domain/errors";
 import { readVerified } from "@/server/storage/prescription-files";
-import { prescriptionDocumentProps, renderPrescriptionDocument } from "./render-pdf";
+import { missingPrescriptionElements, type MissingElement } from "./completeness";
+import { prescriberSelect, prescriptionDocumentProps, prescriptionDocumentSelect } from "./document";
+import { renderPrescriptionDocument } from "./render-pdf";
 import { AWAITING_DOCTOR_STATUSES, storedSpellings } from "./statuses";
 
 /**
@@ -86,7 +88,7 @@ export async function getDoctorRequest(organisationId: string, doctorId: string,
           id: true,
           quantity: true,
           dosage: true,
-          sku: { select: { id: true, displayName: true, pzn: true, dosage: true } },
+          sku: { select: { id: true, displayName: true, prescriptionName: true, pzn: true, dosage: true } },
           anamnesis: {
             select: {
               id: true,
@@ -115,20 +117,27 @@ export async function getDoctorRequestPdf(organisationId: string, doctorId: stri
   const db = await database();
   const p = await db.prescription.findFirst({
     where: { id: prescriptionId, ...reachableBy(organisationId, doctorId) },
-    select: {
-      id: true,
-      createdAt: true,
-      signedFileKey: true,
-      signedFileSha256: true,
-      patient: { select: { displayName: true, firstName: true, lastName: true, dateOfBirth: true } },
-      lines: { select: { quantity: true, dosage: true, sku: { select: { displayName: true, prescriptionName: true, pzn: true, dosage: true } } } },
-    },
+    select: { ...prescriptionDocumentSelect, signedFileKey: true, signedFileSha256: true },
   });
   if (!p) throw new NotFoundError();
   if (p.signedFileKey && p.signedFileSha256) {
     return { filename: `prescription-${p.id}-signed.pdf`, content: await readVerified(p.signedFileKey, p.signedFileSha256), signed: true };
   }
-  const doctor = await db.doctor.findUniqueOrThrow({ where: { id: doctorId }, select: { displayName: true } });
-  const content = await renderPrescriptionDocument(prescriptionDocumentProps({ ...p, doctor }));
+  const prescriber = await db.doctor.findUniqueOrThrow({ where: { id: doctorId }, select: prescriberSelect });
+  const content = await renderPrescriptionDocument(prescriptionDocumentProps(p, { prescriber }));
   return { filename: `prescription-${p.id}-preview.pdf`, content, signed: false };
+}
+
+/**
+ * What the request lacks for this doctor to sign it (completeness.ts, with this doctor as the
+ * prescriber): the page says it before the doctor tries, in the words signing would refuse with.
+ */
+export async function missingForSigningBy(organisationId: string, doctorId: string, prescriptionId: string): Promise<MissingElement[]> {
+  const db = await database();
+  const [p, prescriber] = await Promise.all([
+    db.prescription.findFirst({ where: { id: prescriptionId, ...reachableBy(organisationId, doctorId) }, select: prescriptionDocumentSelect }),
+    db.doctor.findFirst({ where: { id: doctorId, organisationId }, select: prescriberSelect }),
+  ]);
+  if (!p) throw new NotFoundError();
+  return missingPrescriptionElements(p, prescriber);
 }

@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/server/domain/actor";
-import { createTenant, type Tenant } from "@/tests/fixtures";
+import { createTenant, PRESCRIBER, type Tenant } from "@/tests/fixtures";
 import { get, post } from "@/tests/http";
 import { item, orderBody, placeOrder, withShopSkus } from "@/tests/orders";
 import { placeWaitingOrder, storeRenderedPdf } from "@/tests/prescription-orders";
@@ -22,7 +22,7 @@ const actor: Actor = { type: "SYSTEM" };
 beforeAll(async () => {
   t = await createTenant();
   refs = await withShopSkus(t);
-  doctor = await t.db.doctor.create({ data: { organisationId: t.organisation.id, displayName: "Dr. Weber" } });
+  doctor = await t.db.doctor.create({ data: { ...PRESCRIBER, organisationId: t.organisation.id, displayName: "Dr. Weber" } });
 });
 
 /** An order through intake whose prescription the doctor approved and signed (the send task is queued, not run). */

@@ -3,6 +3,7 @@ import path from "node:path";
 import { errorText, type Message } from "@/i18n/error-text";
 import { config } from "@/server/config";
 import { UnprocessableError } from "@/server/domain/errors";
+import { p12SignerIdentity, type SignerIdentity } from "@/server/pki/p12-identity";
 import { ensureSandboxPersonalSigner } from "@/server/pki/sandbox-ca";
 import { signPdfWithP12 } from "@/server/pki/sign-pdf";
 
@@ -19,6 +20,11 @@ import { signPdfWithP12 } from "@/server/pki/sign-pdf";
 export type QesSigner = {
   /** Whose signature it is, for messages. */
   description: string;
+  /**
+   * The certificate's subject (common name) and issuing trust service, known before signing: the
+   * document's signature statement names them (render-pdf.tsx).
+   */
+  identity: SignerIdentity;
   /** The PDF with a PAdES signature (detached CMS, SHA-256, signingTime, the certificate chain). */
   sign(pdf: Buffer, options: { signingTime: Date; reason: string }): Promise<Buffer>;
 };
@@ -34,12 +40,14 @@ export async function qesSignerFor(organisation: { sandbox: boolean }, doctor: {
     const signer = await ensureSandboxPersonalSigner(path.resolve(config().DATA_DIR), `doctor-${doctor.id}`, doctor.displayName);
     return {
       description: `the sandbox QES signer of ${doctor.displayName}`,
+      identity: p12SignerIdentity(signer.p12, signer.password),
       sign: (pdf, options) => signPdfWithP12(pdf, signer.p12, signer.password, options),
     };
   }
   const configured = configuredSigner();
   return {
     description: "the configured QES signer",
+    identity: cannotOpenAs422(() => p12SignerIdentity(configured.p12, configured.password)),
     async sign(pdf, options) {
       try {
         return await signPdfWithP12(pdf, configured.p12, configured.password, options);
@@ -52,6 +60,15 @@ export async function qesSignerFor(organisation: { sandbox: boolean }, doctor: {
       }
     },
   };
+}
+
+/** The configured PKCS#12 does not open with its password, or holds no usable certificate: a wrong setting, a 422. */
+function cannotOpenAs422<T>(read: () => T): T {
+  try {
+    return read();
+  } catch {
+    throw new NoQesSignerError(errorText("prescriptions.signer.cannotOpen"));
+  }
 }
 
 let cache: { file: string; p12: Buffer; password: string } | undefined;

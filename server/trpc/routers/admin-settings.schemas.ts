@@ -1,6 +1,7 @@
 /** Inputs of the admin tool's settings procedures, shared with the forms (zod, server/wire and the generated enums only). */
 import { z } from "zod";
 import { HiddenSkuType } from "@/server/db/generated/enums";
+import { PRESCRIPTION_LANGUAGES } from "@/server/domain/prescriptions/document-words";
 import { text, uid } from "@/server/wire/schemas";
 
 // Types and sources of profile fields are the domain's (profile-fields.ts): the list procedure hands
@@ -24,3 +25,5 @@ const template = { displayName: text(200), requiresSignedPrescription: z.boolean
 export const createWalletPassTemplateInput = z.object({ shopUid: uid(), ...template });
 export const changeWalletPassTemplateInput = z.object({ templateUid: uid(), ...template });
 export const walletPassTemplateUidInput = z.object({ templateUid: uid() });
+
+export const changePrescriptionLanguageInput = z.object({ language: z.enum(PRESCRIPTION_LANGUAGES) });

@@ -1,9 +1,10 @@
 /**
  * The admin tool's settings: patient profile fields, each pharmacy's hidden SKU type, patient token
- * secrets and wallet pass templates, over the domain functions the APIs read them with. Always the
+ * secrets, wallet pass templates and the prescription documents' language, over the domain functions the APIs read them with. Always the
  * admin's organisation; another organisation's uid is not found.
  */
 import { changePharmacyHiddenSkuType, listPharmacyHiddenSkuTypes } from "@/server/domain/pharmacies/hidden-sku-type";
+import { changePrescriptionLanguage, prescriptionLanguageSetting } from "@/server/domain/prescriptions/prescription-language";
 import { createPatientTokenSecret, listPatientTokenSecrets, revokePatientTokenSecret } from "@/server/domain/patient-tokens/secrets";
 import {
   addProfileFieldDefinition,
@@ -25,6 +26,7 @@ import { unix, unixOrNull } from "@/server/wire/format";
 import {
   addProfileFieldInput,
   changeHiddenSkuTypeInput,
+  changePrescriptionLanguageInput,
   changeProfileFieldInput,
   changeWalletPassTemplateInput,
   createTokenSecretInput,
@@ -119,4 +121,12 @@ const walletPassTemplates = router({
   }),
 });
 
-export const adminSettingsRouter = router({ profileFields, hiddenSkuTypes, patientTokenSecrets, walletPassTemplates });
+/** The language of the organisation's prescription documents (German by default). */
+const prescriptionLanguage = router({
+  get: adminProcedure.query(async ({ ctx }) => ({ language: await prescriptionLanguageSetting(ctx.scope.organisationId) })),
+  change: adminProcedure
+    .input(changePrescriptionLanguageInput)
+    .mutation(async ({ ctx, input }) => ({ language: await changePrescriptionLanguage(ctx.scope.organisationId, ctx.user.id, input.language) })),
+});
+
+export const adminSettingsRouter = router({ profileFields, hiddenSkuTypes, patientTokenSecrets, walletPassTemplates, prescriptionLanguage });

@@ -1,6 +1,7 @@
 /** The doctors' workspace's wire shapes: Unix seconds, dates of birth as YYYY-MM-DD, statuses as the API spells them. */
 import type { DoctorStatistics } from "@/server/domain/doctors/queries";
 import type { DoctorWaitingRoom } from "@/server/domain/meetings/doctor-waiting-room";
+import { inDocumentOrder, medicineName } from "@/server/domain/prescriptions/document";
 import type { DoctorQueue, DoctorRequest } from "@/server/domain/prescriptions/doctor-queue";
 import { AWAITING_DOCTOR_STATUSES, normalisePrescriptionStatus, presentedStatus } from "@/server/domain/prescriptions/statuses";
 import { unix, unixOrNull } from "@/server/wire/format";
@@ -47,11 +48,18 @@ export function presentRequest(p: DoctorRequest, doctorId: string) {
       dateOfBirth: dateOfBirth(p.patient),
       fields: p.patient.properties.map((f) => ({ key: f.field.key, label: f.field.displayName, value: f.value })),
     },
-    items: p.lines.map((l) => ({
+    // In the document's order: item n here is item n on the document and in a refusal.
+    items: inDocumentOrder(p.lines).map((l, index) => ({
       uid: l.id,
+      position: index + 1,
       sku: { uid: l.sku.id, name: l.sku.displayName, pzn: l.sku.pzn },
+      /** The medicine as the document names it. */
+      medicine: medicineName(l.sku),
       quantity: l.quantity,
-      dosage: l.dosage ?? l.sku.dosage,
+      /** The dosage instructions the doctor confirmed (what signing puts on the document); null: none yet. */
+      dosage: l.dosage,
+      /** What the dosage editor offers when there are none yet: the SKU's dosage. */
+      suggestedDosage: l.sku.dosage,
       anamnesis: l.anamnesis
         ? {
             uid: l.anamnesis.id,

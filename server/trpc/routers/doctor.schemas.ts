@@ -1,6 +1,7 @@
 /** Inputs of the doctors' workspace procedures, shared by the router and the forms (zod and server/wire only). */
 import { z } from "zod";
 import type { ErrorKey } from "@/i18n/error-text";
+import { DOSAGE_INSTRUCTIONS_MAX } from "@/server/domain/prescriptions/dosage-limits";
 import { uid, unixSeconds } from "@/server/wire/schemas";
 import { ownMessage } from "@/server/wire/zod-messages";
 
@@ -34,3 +35,22 @@ export const statisticsInput = z
   .refine((r) => r.from <= r.to, { path: ["to"], ...ownMessage("doctor.endBeforeStart") })
   .refine((r) => r.to - r.from <= 3660 * 24 * 3600, { path: ["from"], ...ownMessage("doctor.rangeTooLong") });
 export type StatisticsInput = z.input<typeof statisticsInput>;
+
+/** The dosage instructions the doctor confirms or edits per line before signing (each required). */
+export const setDosageInput = z.object({
+  prescriptionUid: uid(),
+  lines: z
+    .array(
+      z.object({
+        lineUid: uid(),
+        dosage: z
+          .string()
+          .trim()
+          .refine((text) => text.length > 0, ownMessage("prescriptions.dosage.required"))
+          .refine((text) => text.length <= DOSAGE_INSTRUCTIONS_MAX, ownMessage("fields.atMostCharacters", { max: String(DOSAGE_INSTRUCTIONS_MAX) })),
+      }),
+    )
+    .min(1)
+    .max(100),
+});
+export type SetDosageInput = z.input<typeof setDosageInput>;

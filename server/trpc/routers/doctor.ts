@@ -4,18 +4,21 @@
  * room and their own statistics. The same domain functions as the Management API; a request
  * assigned to another doctor is not found, like another organisation's.
  */
+import { wordIn } from "@/i18n/error-text";
 import type { Actor } from "@/server/domain/actor";
 import { getDoctorStatistics } from "@/server/domain/doctors/queries";
 import { completeConsultation } from "@/server/domain/meetings/complete-consultation";
 import { getDoctorWaitingRoom } from "@/server/domain/meetings/doctor-waiting-room";
 import { takeNextPatient } from "@/server/domain/meetings/take-next-patient";
 import { approveAndSignPrescription, declinePrescription, holdPrescription, type Decision } from "@/server/domain/prescriptions/decisions";
-import { getDoctorRequest, getDoctorRequestPdf, listDoctorQueue } from "@/server/domain/prescriptions/doctor-queue";
+import { IncompletePrescriptionError } from "@/server/domain/prescriptions/completeness";
+import { getDoctorRequest, getDoctorRequestPdf, listDoctorQueue, missingForSigningBy } from "@/server/domain/prescriptions/doctor-queue";
+import { setDosageInstructions } from "@/server/domain/prescriptions/dosage-instructions";
 import { presentedStatus } from "@/server/domain/prescriptions/statuses";
 import { doctorProcedure, router } from "@/server/trpc/init";
 import { unix } from "@/server/wire/format";
 import { presentQueue, presentRequest, presentStatistics, presentWaitingRoom } from "./doctor.presenters";
-import { completeConsultationInput, declineInput, holdInput, requestInput, statisticsInput } from "./doctor.schemas";
+import { completeConsultationInput, declineInput, holdInput, requestInput, setDosageInput, statisticsInput } from "./doctor.schemas";
 
 /** A decision of the signed-in doctor, on the doctor queue's requests only. */
 const asDoctor = (ctx: { user: { id: string }; scope: { doctorId: string } }, note?: string): Decision => ({
@@ -30,9 +33,28 @@ const presentDecision = (r: { id: string; status: string; changed: boolean }) =>
 export const doctorRequestsRouter = router({
   queue: doctorProcedure.query(async ({ ctx }) => presentQueue(await listDoctorQueue(ctx.scope.organisationId, ctx.scope.doctorId), ctx.scope.doctorId)),
 
-  get: doctorProcedure.input(requestInput).query(async ({ ctx, input }) =>
-    presentRequest(await getDoctorRequest(ctx.scope.organisationId, ctx.scope.doctorId, input.prescriptionUid), ctx.scope.doctorId),
-  ),
+  get: doctorProcedure.input(requestInput).query(async ({ ctx, input }) => {
+    const [request, missing] = await Promise.all([
+      getDoctorRequest(ctx.scope.organisationId, ctx.scope.doctorId, input.prescriptionUid),
+      missingForSigningBy(ctx.scope.organisationId, ctx.scope.doctorId, input.prescriptionUid),
+    ]);
+    return {
+      ...presentRequest(request, ctx.scope.doctorId),
+      /** Why signing would be refused now, as signing words it (null: nothing missing). */
+      cannotSign: missing.length > 0 ? wordIn(ctx.locale)(new IncompletePrescriptionError(missing).text!) : null,
+    };
+  }),
+
+  /** The dosage instructions of the request's lines, confirmed or edited before signing (unsigned requests only). */
+  setDosage: doctorProcedure.input(setDosageInput).mutation(async ({ ctx, input }) => {
+    const result = await setDosageInstructions(
+      ctx.scope.organisationId,
+      input.prescriptionUid,
+      { actor: { type: "USER", userId: ctx.user.id }, doctorId: ctx.scope.doctorId, ownRequestsOnly: true },
+      input.lines.map((line) => ({ lineId: line.lineUid, dosage: line.dosage })),
+    );
+    return { uid: result.id, changed: result.changed, lines: result.lines.map((line) => ({ uid: line.id, dosage: line.dosage })) };
+  }),
 
   /** The signed PDF once signed, else a preview of the PDF signing will produce (base64). */
   pdf: doctorProcedure.input(requestInput).query(async ({ ctx, input }) => {
