@@ -38,15 +38,15 @@ test("an admin sets a doctor's prescriber details from the users list", async ({
   await form.getByLabel("City").fill("Berlin");
   await form.getByLabel("Country").fill("DE");
   await form.getByLabel("Telephone").fill("abc");
-  await form.getByLabel("Kind").fill("LANR");
-  await form.getByLabel("Number").fill("12345");
+  await form.getByLabel("Kind of identification").fill("LANR");
+  await form.getByLabel("Identification number").fill("12345");
   await form.getByRole("button", { name: "Save prescriber details" }).click();
   await expect(form.getByText("Enter a telephone number: digits, spaces and + ( ) / - only, at least 6 digits.")).toBeVisible();
   await expect(form.getByText("A LANR has exactly 9 digits.")).toBeVisible();
   await expect(form.getByLabel("Telephone")).toHaveAttribute("aria-invalid", "true");
 
   await form.getByLabel("Telephone").fill("+49 30 2345678");
-  await form.getByLabel("Number").fill("123456789");
+  await form.getByLabel("Identification number").fill("123456789");
   await form.getByRole("button", { name: "Save prescriber details" }).click();
   await expect(page.getByText("Saved. Prescriptions signed from now on show these details.")).toBeVisible();
   await screenshot(page, path.resolve(import.meta.dirname, "..", "test-results", "admin", "admin-doctor-prescriber-details.png"));
@@ -54,7 +54,7 @@ test("an admin sets a doctor's prescriber details from the users list", async ({
   await page.reload();
   await expect(form.getByLabel("Professional title")).toHaveValue("Facharzt für Innere Medizin");
   await expect(form.getByLabel("Telephone")).toHaveValue("+49 30 2345678");
-  await expect(form.getByLabel("Number")).toHaveValue("123456789");
+  await expect(form.getByLabel("Identification number")).toHaveValue("123456789");
   // The audit log has the change, linked back to the doctor.
   await page.goto("/admin/audit-log");
   await expect(page.getByRole("link", { name: new RegExp(`^Doctor "${name}": professional title`) })).toBeVisible();
