@@ -74,7 +74,12 @@ const sha256 = (...parts: Uint8Array[]) => {
   return hash.digest();
 };
 
-const toArrayBuffer = (bytes: Uint8Array): ArrayBuffer => bytes.slice().buffer as ArrayBuffer;
+/** A copy of exactly these bytes (a Node Buffer's .buffer may be its whole shared pool). */
+const toArrayBuffer = (bytes: Uint8Array): ArrayBuffer => {
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  return copy.buffer;
+};
 
 export async function preparePadesSignature(pdf: Buffer, signer: PadesSigner, options: PadesOptions): Promise<PadesSigningRequest> {
   if (signer.certificates.length === 0) throw new PadesError("A signature needs the signer's certificate.");

@@ -31,6 +31,7 @@ export const AUDIT_LOG_KINDS = [
   "mail_message",
   "appointment",
   "payout",
+  "signing_credential",
 ] as const;
 
 export type AuditLogKind = (typeof AUDIT_LOG_KINDS)[number];
@@ -65,6 +66,7 @@ export const AUDIT_KIND_LABELS: Record<AuditLogKind, string> = {
   mail_message: "E-mails",
   appointment: "Appointments",
   payout: "Payouts",
+  signing_credential: "Doctors' signing credentials",
 };
 
 export const AUDIT_LOG_MAX_LIMIT = 200;

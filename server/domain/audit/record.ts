@@ -27,7 +27,8 @@ export type AuditEntity =
   | "webhook_delivery"
   | "mail_message"
   | "appointment"
-  | "payout";
+  | "payout"
+  | "signing_credential";
 
 export type AuditEntry = {
   entity: AuditEntity;

@@ -9,7 +9,7 @@ import { lockPrescription, type LockedPrescription } from "./lock";
 import { progressOrderAfterPrescription } from "./order-progress";
 import { prescriptionDocumentProps, renderPrescriptionDocument } from "./render-pdf";
 import { copyRenderedToSigned, renderedPdfOf, storeSignedPdf, type SignedCopy } from "./signed-copy";
-import { qesSignerFor } from "./signer";
+import { qesSignerFor, type SigningAuthorisation } from "./signer";
 import { normalisePrescriptionStatus, PRESCRIPTION_STATUS, type PrescriptionStatus } from "./statuses";
 import { prescriptionStatusText } from "./status-text";
 
@@ -37,6 +37,11 @@ export type Decision = {
    * queue (source DOCTOR) that are unassigned or assigned to them; any other is not found.
    */
   ownRequestsOnly?: boolean;
+  /**
+   * Signing outside the sandbox: the deciding doctor's own factor for this signature at the trust
+   * service (the one-time password or PIN they typed; signer.ts). Used once, never stored or logged.
+   */
+  authorisation?: SigningAuthorisation;
 };
 
 export type DecisionResult = { id: string; status: PrescriptionStatus; changed: boolean };
@@ -117,8 +122,8 @@ export function approvePrescription(organisationId: string, prescriptionId: stri
 /**
  * approved → signed (the doctor can sign with a qualified electronic signature) or NON_QES_SIGNED
  * (the doctor cannot, and a telemedicine provider of the organisation allows prescriptions without
- * one); otherwise a conflict. A QES signature is made on the rendered PDF with the organisation's
- * signer (signer.ts: the sandbox signer in the sandbox, the configured one elsewhere; none: 422) and
+ * one); otherwise a conflict. A QES signature is made on the rendered PDF with the doctor's own
+ * signer (signer.ts: sandbox certificate, or their credential at the trust service; none: 422) and
  * the signed PDF is stored; without a QES the rendered PDF is stored as it is. No rendered PDF: a
  * conflict, render first. The prescription is then queued to be sent to its pharmacy.
  */
@@ -134,7 +139,7 @@ async function signLocked(tx: Tx, p: LockedPrescription, decision: Decision): Pr
   const doctor = await decidingDoctor(tx, p, decision.doctorId);
   const to = doctor.canSignQes ? PRESCRIPTION_STATUS.signed : await nonQesSignature(tx, p.organisationId, doctor);
   const signedAt = new Date();
-  const copy = to === PRESCRIPTION_STATUS.signed ? await qesSignedCopy(tx, p, doctor, signedAt) : await copyRenderedToSigned(p);
+  const copy = to === PRESCRIPTION_STATUS.signed ? await qesSignedCopy(tx, p, doctor, signedAt, decision.authorisation) : await copyRenderedToSigned(p);
   await tx.prescription.update({
     where: { id: p.id },
     data: { status: to, doctorId: doctor.id, signedFileKey: copy.key, signedFileSha256: copy.sha256, signedAt },
@@ -150,7 +155,7 @@ async function signLocked(tx: Tx, p: LockedPrescription, decision: Decision): Pr
  * rolled back after storing it (only signing writes it before the status changes): it is kept, as
  * a signed copy is never replaced.
  */
-async function qesSignedCopy(tx: Tx, p: LockedPrescription, doctor: Doctor, signingTime: Date): Promise<SignedCopy> {
+async function qesSignedCopy(tx: Tx, p: LockedPrescription, doctor: Doctor, signingTime: Date, authorisation?: SigningAuthorisation): Promise<SignedCopy> {
   const storage = prescriptionStorage();
   const key = signedKey(p.id);
   if (await storage.exists(key)) {
@@ -158,8 +163,8 @@ async function qesSignedCopy(tx: Tx, p: LockedPrescription, doctor: Doctor, sign
     return { key, sha256: createHash("sha256").update(leftover).digest("hex") };
   }
   const rendered = await renderedPdfOf(p);
-  const organisation = await tx.organisation.findUniqueOrThrow({ where: { id: p.organisationId }, select: { sandbox: true } });
-  const signer = await qesSignerFor(organisation, doctor);
+  const organisation = await tx.organisation.findUniqueOrThrow({ where: { id: p.organisationId }, select: { id: true, sandbox: true } });
+  const signer = await qesSignerFor(tx, organisation, doctor, authorisation);
   return storeSignedPdf(p.id, await signer.sign(rendered, { signingTime, reason: `Prescription ${p.id}` }));
 }
 
