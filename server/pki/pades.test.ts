@@ -86,7 +86,7 @@ async function ecdsaSigner(): Promise<{ certificate: Buffer; key: CryptoKey }> {
   const keys = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"]);
   const caKey = await crypto.subtle.importKey(
     "pkcs8",
-    Buffer.from(ca.privateKeyPem.replace(/-----[^-]+-----|\s/g, ""), "base64"),
+    Uint8Array.from(Buffer.from(ca.privateKeyPem.replace(/-----[^-]+-----|\s/g, ""), "base64")),
     { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" },
     false,
     ["sign"],
@@ -99,7 +99,8 @@ async function ecdsaSigner(): Promise<{ certificate: Buffer; key: CryptoKey }> {
   certificate.subject.typesAndValues.push(new pkijs.AttributeTypeAndValue({ type: "2.5.4.3", value: new asn1.Utf8String({ value: "Dr. Eva Ecke" }) }));
   certificate.notBefore.value = new Date(Date.now() - 3600_000);
   certificate.notAfter.value = new Date(Date.now() + 365 * 24 * 3600_000);
-  const qc = new pkijs.QCStatements({ values: [new pkijs.QCStatement({ id: OID_QC_COMPLIANCE })] });
+  const qc = new pkijs.QCStatements();
+  qc.values = [new pkijs.QCStatement({ id: OID_QC_COMPLIANCE })];
   certificate.extensions = [new pkijs.Extension({ extnID: OID_QC_STATEMENTS, critical: false, extnValue: qc.toSchema().toBER(false) })];
   await certificate.subjectPublicKeyInfo.importKey(keys.publicKey, new pkijs.CryptoEngine({ name: "node", crypto }));
   await certificate.sign(caKey, "SHA-256", new pkijs.CryptoEngine({ name: "node", crypto }));
@@ -113,7 +114,7 @@ describe("an ECDSA signature made outside", () => {
     for (const form of ["raw", "der"] as const) {
       const request = await preparePadesSignature(unsigned, { certificates: [ec.certificate, der(ca.certificatePem)], keyAlgorithm: "ecdsa" }, { signingTime, reason: "Prescription" });
       // WebCrypto answers r‖s over SHA-256 of the attributes; the DER form as a CMS-minded service would.
-      const raw = Buffer.from(await subtle.sign({ name: "ECDSA", hash: "SHA-256" }, ec.key, request.signedAttributes));
+      const raw = Buffer.from(await subtle.sign({ name: "ECDSA", hash: "SHA-256" }, ec.key, Uint8Array.from(request.signedAttributes)));
       const value = form === "raw" ? raw : derOf(raw);
       const pdf = request.embed(value);
       expect(await validateQesPdf(pdf, { trustAnchors: [ca.certificatePem] })).toMatchObject({ valid: true, signer: { commonName: "Dr. Eva Ecke" } });

@@ -7,6 +7,7 @@
  * doctor; a wrong password, a missing one, a service that is down sign nothing; batches take one
  * authorisation.
  */
+import type { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PortalSessionUser } from "@/server/auth/portal-session";
 import { database } from "@/server/db/client";
@@ -40,6 +41,12 @@ let admin: PortalSessionUser;
 let weberCredential: string;
 let rothCredential: string;
 const as = (user: PortalSessionUser) => createCaller({ user, locale: "en" });
+/** The tRPC error a call is refused with (the test fails if it succeeds). */
+const failure = (call: Promise<unknown>) =>
+  call.then(
+    () => expect.unreachable("expected a refusal"),
+    (e: unknown) => e as TRPCError & { cause: ValidationError },
+  );
 const prescription = (id: string) => t.db.prescription.findUniqueOrThrow({ where: { id } });
 const history = (prescriptionId: string) => t.db.prescriptionHistory.findMany({ where: { prescriptionId } });
 
@@ -78,9 +85,9 @@ describe("the organisation's trust service (admin.trustService)", () => {
 
   it("an admin connects it: each missing field named, the secret sealed, shown by a hint, audited without it; Test connection gets a token; admins only", async () => {
     const trustService = as(admin).admin.trustService;
-    const refused = await trustService.save({ displayName: "", baseUrl: "", clientId: "", clientSecret: "" }).catch((e: { cause: ValidationError }) => e.cause);
+    const refused = (await failure(trustService.save({ displayName: "", baseUrl: "", clientId: "", clientSecret: "" }))).cause;
     expect(Object.keys(refused.fields).sort()).toEqual(["baseUrl", "clientId", "displayName"]);
-    const noSecret = await trustService.save({ displayName: "Stand-in QTSP", baseUrl: standIn.baseUrl, clientId: standIn.clientId }).catch((e: { cause: ValidationError }) => e.cause);
+    const noSecret = (await failure(trustService.save({ displayName: "Stand-in QTSP", baseUrl: standIn.baseUrl, clientId: standIn.clientId }))).cause;
     expect(noSecret.fields).toEqual({ clientSecret: ["Enter the client secret."] });
 
     const saved = await trustService.save({ displayName: "Stand-in QTSP", baseUrl: standIn.baseUrl, clientId: standIn.clientId, clientSecret: standIn.clientSecret });
@@ -167,7 +174,7 @@ describe("signing with the linked credential", () => {
     await expect(as(weberUser).doctor.requests.sign({ prescriptionUid: prescriptionId, otp: wrong })).rejects.toThrow(/^The trust service refused the one-time password/);
     // The attempt used the password up, as the service's one-time passwords are.
     expect(await trpcCode(as(weberUser).doctor.requests.sign({ prescriptionUid: prescriptionId, otp }))).toBe("UNPROCESSABLE_CONTENT");
-    const missing = await as(weberUser).doctor.requests.sign({ prescriptionUid: prescriptionId }).catch((e: { code: string; cause: ValidationError }) => e);
+    const missing = await failure(as(weberUser).doctor.requests.sign({ prescriptionUid: prescriptionId }));
     expect(missing.code).toBe("BAD_REQUEST");
     expect(missing.cause.fields).toEqual({ otp: ["Enter the one-time password for this signature."] });
     expect(await prescription(prescriptionId)).toMatchObject({ status: "waiting for doctor", signedFileKey: null, doctorId: null, renderedFileKey: null });
@@ -191,7 +198,7 @@ describe("signing with the linked credential", () => {
     const { prescriptionId } = await placeWaitingOrder(t, refs);
     const otp = standIn.issueOtp(weberCredential);
     standIn.misbehave(503);
-    const error = await as(weberUser).doctor.requests.sign({ prescriptionUid: prescriptionId, otp }).catch((e: { code: string; message: string }) => e);
+    const error = await failure(as(weberUser).doctor.requests.sign({ prescriptionUid: prescriptionId, otp }));
     expect(error.code).toBe("SERVICE_UNAVAILABLE");
     expect(error.message).toMatch(/^The trust service is not available: .*Nothing was signed/);
     expect(await prescription(prescriptionId)).toMatchObject({ status: "waiting for doctor", signedFileKey: null });

@@ -6,6 +6,7 @@ import { MeetingEmails } from "./meeting-emails";
 import { PatientTokenSecrets } from "./patient-token-secrets";
 import { PaymentProvider } from "./payment-provider";
 import { ProfileFields } from "./profile-fields";
+import { TrustService } from "./trust-service";
 import { WalletPassTemplates } from "./wallet-pass-templates";
 
 const AREAS = [
@@ -15,6 +16,7 @@ const AREAS = [
   { id: "wallet-pass-templates", label: "walletTemplates" },
   { id: "meeting-emails", label: "meetingEmails" },
   { id: "payment-provider", label: "paymentProvider" },
+  { id: "trust-service", label: "trustService" },
 ] as const;
 
 /** The organisation's settings, one section each. */
@@ -35,6 +37,7 @@ export function AdminSettings() {
       <WalletPassTemplates />
       <MeetingEmails />
       <PaymentProvider />
+      <TrustService />
     </div>
   );
 }
