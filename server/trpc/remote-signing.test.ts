@@ -112,7 +112,7 @@ describe("linking a doctor's own credential (doctor.signing)", () => {
   it("without a linked credential the doctor cannot sign: a 422 naming what to do", async () => {
     const { prescriptionId } = await placeWaitingOrder(t, refs);
     await expect(as(weberUser).doctor.requests.sign({ prescriptionUid: prescriptionId, otp: "123456" })).rejects.toThrow(
-      /^Dr\. Anna Weber has not linked a signing credential: link your own under Signature/,
+      /^Dr\. Anna Weber has not linked a signing credential: link your own under My signature/,
     );
     expect(await prescription(prescriptionId)).toMatchObject({ status: "waiting for doctor", signedFileKey: null });
     expect(await as(weberUser).doctor.signing.status()).toEqual({ sandbox: false, trustService: { name: "Stand-in QTSP" }, credential: null });
