@@ -8,7 +8,7 @@ import { OID_QC_COMPLIANCE, OID_QC_SSCD, OID_QC_STATEMENTS, OID_QC_TYPE, OID_QC_
 /**
  * Certificates for the sandbox signer and for tests: a root CA and signer certificates issued by it
  * (or self-signed), built with node-forge on RSA keys from node:crypto, and PKCS#12 bundles that
- * @signpdf/signer-p12 reads (it signs with RSA only). Nothing here validates: that is
+ * sign-pdf.ts opens. Nothing here validates: that is
  * validate-qes-pdf.ts.
  */
 
