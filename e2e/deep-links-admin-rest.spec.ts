@@ -93,6 +93,7 @@ const DOCTOR_PAGES: [string, string, string][] = [
   ["/admin/doctor", "Prescription requests", "Rezeptanfragen"],
   ["/admin/doctor/waiting-room", "Waiting room", "Wartezimmer"],
   ["/admin/doctor/statistics", "My statistics", "Meine Statistik"],
+  ["/admin/doctor/signature", "My signature", "Meine Signatur"],
 ];
 
 for (const [role, pages, landing, portal] of [

@@ -62,6 +62,7 @@ async function pagesOf(page: Page, role: Role, seeded: Awaited<ReturnType<typeof
       { path: "/admin/doctor/waiting-room" },
       { path: "/admin/doctor/appointments", main: true },
       { path: "/admin/doctor/statistics" },
+      { path: "/admin/doctor/signature" },
     ];
   if (role === "admin")
     return [

@@ -104,17 +104,6 @@ const schema = z.object({
    * keep their schedule.
    */
   SCHEDULED_JOB_PERIOD_MS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().positive().optional()),
-  /**
-   * The qualified signer doctors sign prescriptions with in the doctors' workspace, for organisations
-   * that are not the sandbox: the path of a PKCS#12 file (key, certificate and chain) and its
-   * password. Unset: QES signing is refused (422) outside the sandbox, never faked.
-   */
-  QES_SIGNER_P12: z
-    .string()
-    .trim()
-    .optional()
-    .transform((v) => (v ? v : undefined)),
-  QES_SIGNER_P12_PASSWORD: z.string().optional(),
   /** PEM bundle (the text itself, or a file path) of the CAs whose qualified signatures inline prescriptions may carry. */
   QES_TRUST_ANCHORS: z
     .string()

@@ -13,7 +13,6 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, inject } from "vitest";
 import { reloadConfig } from "@/server/config";
-import { ensureSandboxQes } from "@/server/pki/sandbox-ca";
 import { closeDatabase } from "@/server/db/client";
 import { useMemoryTemplate } from "@/server/db/driver";
 
@@ -61,11 +60,6 @@ class NotingBlob extends Blob {
 
 beforeAll(async ({}, file) => {
   testFile = file && "filepath" in file ? String(file.filepath) : "";
-  // The configured QES signer of non-sandbox organisations (server/domain/prescriptions/signer.ts):
-  // one test PKCS#12 for every test file, created once on this machine.
-  const signer = await ensureSandboxQes(path.join(os.tmpdir(), "rx-test-qes-signer"));
-  process.env.QES_SIGNER_P12 = signer.signerP12Path;
-  process.env.QES_SIGNER_P12_PASSWORD = signer.signerP12Password;
   if (serverUrl) {
     const template = inject("postgresTemplate");
     await admin((c) => c.query(`CREATE DATABASE "${databaseName}"${template ? ` TEMPLATE "${template}"` : ""}`));

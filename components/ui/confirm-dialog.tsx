@@ -16,6 +16,8 @@ export type ConfirmDialogProps = {
   /** Shown on the confirm button while the action runs ("Revoking…"). */
   pendingLabel?: string;
   tone?: Tone;
+  /** The action cannot be taken now (the dialog says why); Cancel still closes it. */
+  confirmDisabled?: boolean;
   /**
    * The action. A promise keeps the dialog open while it runs and shows its failure in the dialog
    * (mutateAsync); one that resolves to `false` keeps it open without a message (a form inside the
@@ -35,7 +37,7 @@ export type ConfirmDialogProps = {
  * page behind it inert; Escape cancels; focus starts on "Cancel" (the safe choice) and returns to
  * the button that opened it. Asks once: the confirm button runs the action.
  */
-export function ConfirmDialog({ open, title, confirmLabel, pendingLabel, tone = "danger", onConfirm, onClose, children }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, title, confirmLabel, pendingLabel, tone = "danger", confirmDisabled = false, onConfirm, onClose, children }: ConfirmDialogProps) {
   const errorMessage = useErrorMessage();
   const t = useTranslations("common");
   const dialog = useRef<HTMLDialogElement>(null);
@@ -96,7 +98,7 @@ export function ConfirmDialog({ open, title, confirmLabel, pendingLabel, tone = 
             <Button ref={cancel} tone="secondary" disabled={pending} onClick={onClose}>
               {t("cancel")}
             </Button>
-            <Button tone={tone} disabled={pending} onClick={() => void confirm()}>
+            <Button tone={tone} disabled={pending || confirmDisabled} onClick={() => void confirm()}>
               {pending ? (pendingLabel ?? confirmLabel) : confirmLabel}
             </Button>
           </div>

@@ -92,16 +92,18 @@ export class UnprocessableError extends DomainError {
 }
 
 /**
- * A service the command depends on (the shop's Shopify store) failed it: it refused the call
- * (`retryable` false: 502 on REST) or could not be asked (`retryable` true: 503, retry later).
- * Nothing of the command is left behind.
+ * A service the command depends on (the shop's Shopify store, the organisation's trust service)
+ * failed it: it refused the call or answered what cannot be used (`retryable` false: 502) or could
+ * not be asked (`retryable` true: 503, retry later). Nothing of the command is left behind. The
+ * code names the service: `<service>_refused` or `<service>_unavailable`.
  */
 export class UpstreamError extends DomainError {
   constructor(
     message: Message,
     readonly retryable: boolean,
+    service: "shop_platform" | "trust_service" = "shop_platform",
   ) {
-    super(message, { code: retryable ? "shop_platform_unavailable" : "shop_platform_refused" });
+    super(message, { code: `${service}_${retryable ? "unavailable" : "refused"}` });
   }
 }
 

@@ -8,7 +8,7 @@ import { OID_QC_COMPLIANCE, OID_QC_SSCD, OID_QC_STATEMENTS, OID_QC_TYPE, OID_QC_
 /**
  * Certificates for the sandbox signer and for tests: a root CA and signer certificates issued by it
  * (or self-signed), built with node-forge on RSA keys from node:crypto, and PKCS#12 bundles that
- * @signpdf/signer-p12 reads (it signs with RSA only). Nothing here validates: that is
+ * sign-pdf.ts opens. Nothing here validates: that is
  * validate-qes-pdf.ts.
  */
 
@@ -42,10 +42,16 @@ const addYears = (from: Date, n: number) => {
 /** A positive serial number of 16 random bytes, as hex. */
 const randomSerial = () => `1${randomBytes(16).toString("hex").slice(1)}`;
 
-function distinguishedName(commonName: string, organisation?: string): forge.pki.CertificateField[] {
+/** A person's name parts besides the common name, as qualified certificates for natural persons carry them (ETSI EN 319 412-2). */
+export type PersonName = { givenName?: string; surname?: string; title?: string };
+
+function distinguishedName(commonName: string, organisation?: string, person: PersonName = {}): forge.pki.CertificateField[] {
   const utf8 = forge.asn1.Type.UTF8;
   return [
     { name: "commonName", value: commonName, valueTagClass: utf8 },
+    ...(person.title ? [{ name: "title", value: person.title, valueTagClass: utf8 }] : []),
+    ...(person.givenName ? [{ name: "givenName", value: person.givenName, valueTagClass: utf8 }] : []),
+    ...(person.surname ? [{ name: "surname", value: person.surname, valueTagClass: utf8 }] : []),
     ...(organisation ? [{ name: "organizationName", value: organisation, valueTagClass: utf8 }] : []),
     { name: "countryName", value: "DE" },
   ] as forge.pki.CertificateField[];
@@ -75,6 +81,7 @@ type Issuer = { certificate: forge.pki.Certificate; privateKey: forge.pki.rsa.Pr
 function build(options: {
   commonName: string;
   organisation?: string;
+  person?: PersonName;
   keys: Keys;
   issuer?: Issuer;
   notBefore: Date;
@@ -86,7 +93,7 @@ function build(options: {
   certificate.publicKey = options.keys.publicKey;
   certificate.validity.notBefore = options.notBefore;
   certificate.validity.notAfter = options.notAfter;
-  const subject = distinguishedName(options.commonName, options.organisation);
+  const subject = distinguishedName(options.commonName, options.organisation, options.person);
   certificate.setSubject(subject);
   certificate.setIssuer(options.issuer ? options.issuer.certificate.subject.attributes : subject);
   const authorityKeyId = (options.issuer?.certificate ?? certificate).generateSubjectKeyIdentifier().getBytes();
@@ -125,6 +132,8 @@ export async function createRootCa(options: { commonName: string; organisation?:
 export type SignerCertificateOptions = {
   commonName: string;
   organisation?: string;
+  /** givenName, surname and title attributes of the subject besides its common name. */
+  person?: PersonName;
   /** Issuing CA; omitted: a self-signed signer certificate. */
   issuer?: Pick<IssuedCertificate, "certificatePem" | "privateKeyPem">;
   /** With the qcStatements extension carrying QcCompliance (default true). */
@@ -146,6 +155,7 @@ export async function issueSignerCertificate(options: SignerCertificateOptions):
   const { forgeCertificate: _, ...issued } = build({
     commonName: options.commonName,
     organisation: options.organisation,
+    person: options.person,
     keys: await rsaKeys(),
     issuer,
     notBefore,

@@ -4,12 +4,9 @@
  * the queue rule, signing with the sandbox signer (a signature order intake's QES validation
  * accepts), declining and holding, a double click, and the waiting room.
  */
-import os from "node:os";
-import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PortalSessionUser } from "@/server/auth/portal-session";
 import { trustAnchorsFor } from "@/server/domain/prescriptions/trust-anchors";
-import { ensureSandboxQes } from "@/server/pki/sandbox-ca";
 import { validateQesPdf } from "@/server/pki/validate-qes-pdf";
 import { readVerified } from "@/server/storage/prescription-files";
 import { createTenant, PRESCRIBER, type Tenant } from "@/tests/fixtures";
@@ -215,33 +212,15 @@ describe("signing", () => {
     expect(await t.db.pharmacyOrder.count({ where: { orderId } })).toBe(1);
   });
 
-  it("refuses to sign with a QES outside the sandbox when no signer is configured (422), writing nothing", async () => {
-    const saved = { p12: process.env.QES_SIGNER_P12, password: process.env.QES_SIGNER_P12_PASSWORD };
-    const { reloadConfig } = await import("@/server/config");
+  it("refuses to sign with a QES outside the sandbox without a trust service (422), writing nothing", async () => {
+    // server/trpc/remote-signing.test.ts signs outside the sandbox with a linked credential.
     const plainDoctor = await other.db.doctor.create({ data: { ...PRESCRIBER, organisationId: other.organisation.id, displayName: "Dr. Ohne" } });
     const plain = await createPortalUser(other.db, { role: "DOCTOR", organisationId: other.organisation.id, doctorId: plainDoctor.id });
     const { prescriptionId } = await placeWaitingOrder(other, otherRefs);
-    delete process.env.QES_SIGNER_P12;
-    delete process.env.QES_SIGNER_P12_PASSWORD;
-    reloadConfig();
-    try {
-      expect(await trpcCode(as(plain).doctor.requests.sign({ prescriptionUid: prescriptionId }))).toBe("UNPROCESSABLE_CONTENT");
-      await expect(as(plain).doctor.requests.sign({ prescriptionUid: prescriptionId })).rejects.toThrow(/No qualified electronic signature signer is configured/);
-    } finally {
-      process.env.QES_SIGNER_P12 = saved.p12;
-      process.env.QES_SIGNER_P12_PASSWORD = saved.password;
-      reloadConfig();
-    }
+    expect(await trpcCode(as(plain).doctor.requests.sign({ prescriptionUid: prescriptionId }))).toBe("UNPROCESSABLE_CONTENT");
+    await expect(as(plain).doctor.requests.sign({ prescriptionUid: prescriptionId, otp: "123456" })).rejects.toThrow(/^This organisation has no qualified trust service/);
     expect(await other.db.prescription.findUniqueOrThrow({ where: { id: prescriptionId } })).toMatchObject({ status: "waiting for doctor", signedFileKey: null, doctorId: null });
     expect(await other.db.prescriptionHistory.count({ where: { prescriptionId } })).toBe(1);
-    // With the configured signer (tests/setup.ts: a PKCS#12 of its own test CA) it signs, and the
-    // signature validates against that CA, not against the sandbox's.
-    expect((await as(plain).doctor.requests.sign({ prescriptionUid: prescriptionId })).status).toBe("signed");
-    const signed = await other.db.prescription.findUniqueOrThrow({ where: { id: prescriptionId } });
-    const pdf = await readVerified(signed.signedFileKey!, signed.signedFileSha256!);
-    const testCa = (await ensureSandboxQes(path.join(os.tmpdir(), "rx-test-qes-signer"))).caCertPem;
-    expect(await validateQesPdf(pdf, { trustAnchors: [testCa] })).toMatchObject({ valid: true, signer: { commonName: "Dr. Sandbox Signer" } });
-    expect(await validateQesPdf(pdf, { trustAnchors: await trustAnchorsFor({ sandbox: true }) })).toMatchObject({ valid: false });
   });
 
   it("signs without a QES where the doctor cannot sign one and a provider allows it", async () => {

@@ -14,6 +14,7 @@ import {
   DomainError,
   NotFoundError,
   UnprocessableError,
+  UpstreamError,
   ValidationError,
   wordFields,
   type FieldErrors,
@@ -35,7 +36,11 @@ function toTrpcError(error: DomainError): TRPCError {
           ? "CONFLICT"
           : error instanceof UnprocessableError
             ? "UNPROCESSABLE_CONTENT"
-            : "INTERNAL_SERVER_ERROR";
+            : error instanceof UpstreamError
+              ? error.retryable
+                ? "SERVICE_UNAVAILABLE"
+                : "BAD_GATEWAY"
+              : "INTERNAL_SERVER_ERROR";
   return new TRPCError({ code, message: code === "INTERNAL_SERVER_ERROR" ? "Internal server error" : error.message, cause: error });
 }
 

@@ -16,10 +16,11 @@ import { adminPrescriptionsRouter } from "./routers/admin-prescriptions";
 import { adminQuestionnairesRouter } from "./routers/admin-questionnaires";
 import { adminSettingsRouter } from "./routers/admin-settings";
 import { adminShopsRouter } from "./routers/admin-shops";
+import { adminTrustServiceRouter } from "./routers/admin-trust-service";
 import { apiKeysRouter } from "./routers/api-keys";
 import { appointmentsRouter } from "./routers/appointments";
 import { deliveryLogsRouter } from "./routers/delivery-logs";
-import { doctorRequestsRouter, doctorStatisticsRouter, doctorWaitingRoomRouter } from "./routers/doctor";
+import { doctorRequestsRouter, doctorSigningRouter, doctorStatisticsRouter, doctorWaitingRoomRouter } from "./routers/doctor";
 import { payoutsRouter } from "./routers/payouts";
 import { pharmaciesRouter } from "./routers/pharmacies";
 import { pharmacyHomeRouter } from "./routers/pharmacy-home";
@@ -60,6 +61,7 @@ const adminRouter = router({
   prescriptions: adminPrescriptionsRouter,
   payouts: payoutsRouter(portalProcedure("admin")),
   paymentProvider: adminPaymentProviderRouter,
+  trustService: adminTrustServiceRouter,
   appointments: appointmentsRouter(doctorsProcedure("admin")),
   telemedicineProviders: adminTelemedicineProvidersRouter,
   questionnaires: adminQuestionnairesRouter,
@@ -79,6 +81,7 @@ const adminRouter = router({
 /** The doctors' workspace (/admin/doctor): doctors, as the Doctor they are bound to (appointments: the admin tool's twin). */
 const doctorRouter = router({
   requests: doctorRequestsRouter,
+  signing: doctorSigningRouter,
   statistics: doctorStatisticsRouter,
   waitingRoom: doctorWaitingRoomRouter,
   appointments: appointmentsRouter(doctorsProcedure("doctor")),

@@ -5,7 +5,6 @@ import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { useFormat } from "@/components/ui/format";
 import { Button } from "@/components/ui/controls";
-import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import type { FieldValues, Path } from "react-hook-form";
 import { Field, FormError, SubmitOrCancel, useZodForm, submitWith, type AnyForm } from "@/components/ui/form";
 import { Notice } from "@/components/ui/states";
@@ -14,6 +13,7 @@ import { declineInput, holdInput } from "@/server/trpc/routers/doctor.schemas";
 import type { presentRequest } from "@/server/trpc/routers/doctor.presenters";
 import { useStatusLabel } from "@/components/ui/status";
 import { useDay } from "./format";
+import { SignDialog } from "./sign-dialog";
 import { TextAreaControl } from "./text-area-field";
 
 type Mode = "actions" | "sign" | "decline" | "hold";
@@ -83,17 +83,14 @@ export function Decision({ request, hasAnamnesis }: { request: Request; hasAnamn
         </div>
       ) : null}
 
-      <ConfirmDialog
+      <SignDialog
         open={mode === "sign"}
         title={t("signTitle", { patient: request.patient.name })}
-        confirmLabel={t("signWithQes")}
-        pendingLabel={t("signing")}
-        tone="primary"
-        onConfirm={() => sign.mutateAsync({ prescriptionUid: uid })}
+        onSign={(authorisation) => sign.mutateAsync({ prescriptionUid: uid, ...authorisation })}
         onClose={() => setMode((m) => (m === "sign" ? "actions" : m))}
       >
         <SignSummary request={request} hasAnamnesis={hasAnamnesis} />
-      </ConfirmDialog>
+      </SignDialog>
 
       {mode === "decline" ? <DeclineForm uid={uid} onCancel={() => setMode("actions")} onDone={() => after(t("declined"))} /> : null}
       {mode === "hold" ? <HoldForm uid={uid} onCancel={() => setMode("actions")} onDone={() => after(t("held"))} /> : null}

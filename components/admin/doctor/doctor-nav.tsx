@@ -15,6 +15,7 @@ export function DoctorNav() {
         { href: "/admin/doctor/waiting-room", label: t("waitingRoom") },
         { href: "/admin/doctor/appointments", label: t("appointments") },
         { href: "/admin/doctor/statistics", label: t("statistics") },
+        { href: "/admin/doctor/signature", label: t("signature") },
       ],
     },
   ];

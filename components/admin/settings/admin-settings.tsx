@@ -7,6 +7,7 @@ import { PatientTokenSecrets } from "./patient-token-secrets";
 import { PaymentProvider } from "./payment-provider";
 import { PrescriptionLanguage } from "./prescription-language";
 import { ProfileFields } from "./profile-fields";
+import { TrustService } from "./trust-service";
 import { WalletPassTemplates } from "./wallet-pass-templates";
 
 const AREAS = [
@@ -17,6 +18,7 @@ const AREAS = [
   { id: "meeting-emails", label: "meetingEmails" },
   { id: "prescription-language", label: "prescriptionLanguage" },
   { id: "payment-provider", label: "paymentProvider" },
+  { id: "trust-service", label: "trustService" },
 ] as const;
 
 /** The organisation's settings, one section each. */
@@ -38,6 +40,7 @@ export function AdminSettings() {
       <MeetingEmails />
       <PrescriptionLanguage />
       <PaymentProvider />
+      <TrustService />
     </div>
   );
 }

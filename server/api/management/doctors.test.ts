@@ -16,6 +16,8 @@ let refs: Awaited<ReturnType<typeof withShopSkus>>;
 beforeAll(async () => {
   t = await createTenant();
   other = await createTenant();
+  // The sandbox: its doctors sign with their sandbox certificates (signer.ts), no trust service needed here.
+  await t.db.organisation.update({ where: { id: t.organisation.id }, data: { sandbox: true } });
   refs = await withShopSkus(t);
 });
 

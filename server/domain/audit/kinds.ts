@@ -32,6 +32,7 @@ export const AUDIT_LOG_KINDS = [
   "appointment",
   "payout",
   "doctor",
+  "signing_credential",
 ] as const;
 
 export type AuditLogKind = (typeof AUDIT_LOG_KINDS)[number];
@@ -67,6 +68,7 @@ export const AUDIT_KIND_LABELS: Record<AuditLogKind, string> = {
   appointment: "Appointments",
   payout: "Payouts",
   doctor: "Doctors",
+  signing_credential: "Doctors' signing credentials",
 };
 
 export const AUDIT_LOG_MAX_LIMIT = 200;

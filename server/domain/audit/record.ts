@@ -28,7 +28,8 @@ export type AuditEntity =
   | "mail_message"
   | "appointment"
   | "payout"
-  | "doctor";
+  | "doctor"
+  | "signing_credential";
 
 export type AuditEntry = {
   entity: AuditEntity;

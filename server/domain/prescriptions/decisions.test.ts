@@ -24,6 +24,8 @@ let user: Actor;
 beforeAll(async () => {
   t = await createTenant();
   other = await createTenant();
+  // The sandbox: its doctors sign with their sandbox certificates (signer.ts), no trust service needed here.
+  await t.db.organisation.update({ where: { id: t.organisation.id }, data: { sandbox: true } });
   refs = await withShopSkus(t);
   doctor = await t.db.doctor.create({ data: { ...PRESCRIBER, organisationId: t.organisation.id, displayName: "Dr. Weber", canSignQes: true } });
   nonQesDoctor = await t.db.doctor.create({ data: { ...PRESCRIBER, organisationId: t.organisation.id, displayName: "Dr. Lang", canSignQes: false } });

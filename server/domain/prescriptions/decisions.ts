@@ -11,7 +11,7 @@ import { lockPrescription, type LockedPrescription } from "./lock";
 import { progressOrderAfterPrescription } from "./order-progress";
 import { renderPrescriptionDocument } from "./render-pdf";
 import { copyRenderedToSigned, renderedPdfOf, storeSignedPdf, type SignedCopy } from "./signed-copy";
-import { qesSignerFor } from "./signer";
+import { qesSignerFor, type QesSigner, type SigningAuthorisation } from "./signer";
 import { normalisePrescriptionStatus, PRESCRIPTION_STATUS, type PrescriptionStatus } from "./statuses";
 import { prescriptionStatusText } from "./status-text";
 
@@ -39,6 +39,11 @@ export type Decision = {
    * queue (source DOCTOR) that are unassigned or assigned to them; any other is not found.
    */
   ownRequestsOnly?: boolean;
+  /**
+   * Signing outside the sandbox: the deciding doctor's own factor for this signature at the trust
+   * service (the one-time password or PIN they typed; signer.ts). Used once, never stored or logged.
+   */
+  authorisation?: SigningAuthorisation;
 };
 
 export type DecisionResult = { id: string; status: PrescriptionStatus; changed: boolean };
@@ -122,9 +127,10 @@ export function approvePrescription(organisationId: string, prescriptionId: stri
  * one); otherwise a conflict. A prescription that lacks an element the document must name is
  * refused (422, completeness.ts). The document is rendered again at signing, with its signature
  * statement (the signer's identity, the signing time: the issue date), and a QES signature is made
- * on it with the organisation's signer (signer.ts: the sandbox signer in the sandbox, the
- * configured one elsewhere; none: 422) and the signed PDF is stored; without a QES the rendered PDF
- * is stored as it is. The prescription is then queued to be sent to its pharmacy.
+ * on it with the doctor's own signer (signer.ts: their sandbox certificate, or their credential
+ * at the organisation's trust service, authorised by what the doctor typed; none: 422) and the
+ * signed PDF is stored; without a QES the rendered PDF is stored as it is. The prescription is then
+ * queued to be sent to its pharmacy.
  */
 export function signPrescription(organisationId: string, prescriptionId: string, decision: Decision): Promise<DecisionResult> {
   return decide(organisationId, prescriptionId, decision, async (tx, p, status) => {
@@ -138,10 +144,16 @@ async function signLocked(tx: Tx, p: LockedPrescription, decision: Decision): Pr
   const doctor = await decidingDoctor(tx, p, decision.doctorId);
   const to = doctor.canSignQes ? PRESCRIPTION_STATUS.signed : await nonQesSignature(tx, p.organisationId, doctor);
   const signedAt = new Date();
-  const statement = async (): Promise<SignatureStatement> =>
-    to === PRESCRIPTION_STATUS.signed ? { kind: "qes", ...(await signerIdentity(tx, p, doctor)), signedAt } : { kind: "nonQes", signedAt };
+  // The doctor's signer is made once the document is known to be complete (renderLocked asks for the
+  // statement after its check): the statement rendered into the document names the signer's identity.
+  const made: { signer?: QesSigner } = {};
+  const statement = async (): Promise<SignatureStatement> => {
+    if (to !== PRESCRIPTION_STATUS.signed) return { kind: "nonQes", signedAt };
+    made.signer = await doctorSigner(tx, p, doctor, decision.authorisation);
+    return { kind: "qes", ...made.signer.identity, signedAt };
+  };
   p = { ...p, renderedFileKey: await renderLocked(tx, p.id, { doctorId: doctor.id, statement }) };
-  const copy = to === PRESCRIPTION_STATUS.signed ? await qesSignedCopy(tx, p, doctor, signedAt) : await copyRenderedToSigned(p);
+  const copy = made.signer ? await qesSignedCopy(p, made.signer, signedAt) : await copyRenderedToSigned(p);
   await tx.prescription.update({
     where: { id: p.id },
     data: { status: to, doctorId: doctor.id, signedFileKey: copy.key, signedFileSha256: copy.sha256, signedAt },
@@ -157,7 +169,7 @@ async function signLocked(tx: Tx, p: LockedPrescription, decision: Decision): Pr
  * rolled back after storing it (only signing writes it before the status changes): it is kept, as
  * a signed copy is never replaced.
  */
-async function qesSignedCopy(tx: Tx, p: LockedPrescription, doctor: Doctor, signingTime: Date): Promise<SignedCopy> {
+async function qesSignedCopy(p: LockedPrescription, signer: QesSigner, signingTime: Date): Promise<SignedCopy> {
   const storage = prescriptionStorage();
   const key = signedKey(p.id);
   if (await storage.exists(key)) {
@@ -165,15 +177,13 @@ async function qesSignedCopy(tx: Tx, p: LockedPrescription, doctor: Doctor, sign
     return { key, sha256: createHash("sha256").update(leftover).digest("hex") };
   }
   const rendered = await renderedPdfOf(p);
-  const organisation = await tx.organisation.findUniqueOrThrow({ where: { id: p.organisationId }, select: { sandbox: true } });
-  const signer = await qesSignerFor(organisation, doctor);
   return storeSignedPdf(p.id, await signer.sign(rendered, { signingTime, reason: `Prescription ${p.id}` }));
 }
 
-/** The identity the organisation's QES signer signs with (the statement names it before signing). */
-async function signerIdentity(tx: Tx, p: LockedPrescription, doctor: Doctor): Promise<{ subject: string; issuer: string }> {
-  const organisation = await tx.organisation.findUniqueOrThrow({ where: { id: p.organisationId }, select: { sandbox: true } });
-  return (await qesSignerFor(organisation, doctor)).identity;
+/** The prescribing doctor's own signer (signer.ts), read inside the transaction. */
+async function doctorSigner(tx: Tx, p: LockedPrescription, doctor: Doctor, authorisation?: SigningAuthorisation): Promise<QesSigner> {
+  const organisation = await tx.organisation.findUniqueOrThrow({ where: { id: p.organisationId }, select: { id: true, sandbox: true } });
+  return qesSignerFor(tx, organisation, doctor, authorisation);
 }
 
 /**

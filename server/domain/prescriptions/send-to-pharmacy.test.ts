@@ -21,6 +21,8 @@ const actor: Actor = { type: "SYSTEM" };
 
 beforeAll(async () => {
   t = await createTenant();
+  // The sandbox: its doctors sign with their sandbox certificates (signer.ts), no trust service needed here.
+  await t.db.organisation.update({ where: { id: t.organisation.id }, data: { sandbox: true } });
   refs = await withShopSkus(t);
   doctor = await t.db.doctor.create({ data: { ...PRESCRIBER, organisationId: t.organisation.id, displayName: "Dr. Weber" } });
 });

@@ -1,32 +1,43 @@
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { errorText, type Message } from "@/i18n/error-text";
 import { config } from "@/server/config";
+import type { Db, Tx } from "@/server/db/client";
 import { UnprocessableError } from "@/server/domain/errors";
-import { p12SignerIdentity, type SignerIdentity } from "@/server/pki/p12-identity";
+import { trustServiceOf } from "@/server/domain/trust-service/connection";
+import { linkedCredentialOf } from "@/server/domain/trust-service/doctor-credential";
+import { remoteSigner, type SigningAuthorisation } from "@/server/domain/trust-service/remote-signer";
+import { readSigningCertificate } from "@/server/pki/qualified-certificate";
 import { ensureSandboxPersonalSigner } from "@/server/pki/sandbox-ca";
-import { signPdfWithP12 } from "@/server/pki/sign-pdf";
+import { openPkcs12, signPdfWithKey } from "@/server/pki/sign-pdf";
+
+export type { SigningAuthorisation };
 
 /**
- * The qualified signer a doctor signs a prescription with (the port; signPrescription uses it):
+ * The qualified signer a doctor signs prescriptions with (the port; decisions.ts uses it). Nothing
+ * chooses a key that is not the prescribing doctor's own:
  *
- * - sandbox organisations: the sandbox signer, a certificate in the doctor's own name issued by the
- *   sandbox QES CA of DATA_DIR/qes and kept there (created on first use). Its signatures validate
- *   for sandbox organisations only (trust-anchors.ts), like every sandbox signature.
- * - every other organisation: the signer the operator configured (QES_SIGNER_P12 and its password,
- *   a PKCS#12 of a qualified trust service). None configured: signing with a QES is refused (422);
- *   a prescription is never given a signature that is not one.
+ * - sandbox organisations: the doctor's sandbox certificate, in their own name, issued by the
+ *   sandbox QES CA of DATA_DIR/qes and kept there (created on first use); no authorisation. Its
+ *   signatures validate for sandbox organisations only (trust-anchors.ts).
+ * - every other organisation: the doctor's own credential at the organisation's qualified trust
+ *   service (CSC API v2, server/domain/trust-service/), authorised for each signature with the
+ *   one-time password or PIN the doctor typed for it. No trust service configured, or no credential
+ *   linked by this doctor: 422, saying what to do. A prescription is never given a signature that is
+ *   not the doctor's.
+ *
+ * `identity` is known before anything is signed (the signature statement rendered into the PDF
+ * names it): the certificate's subject and its issuer, the trust service as people name it.
  */
+export type SignerIdentity = { subject: string; issuer: string };
+
 export type QesSigner = {
   /** Whose signature it is, for messages. */
   description: string;
-  /**
-   * The certificate's subject (common name) and issuing trust service, known before signing: the
-   * document's signature statement names them (render-pdf.tsx).
-   */
   identity: SignerIdentity;
-  /** The PDF with a PAdES signature (detached CMS, SHA-256, signingTime, the certificate chain). */
+  /** The PDF with a PAdES signature (detached CMS, SHA-256, signingTime, signingCertificateV2, the certificate chain). */
   sign(pdf: Buffer, options: { signingTime: Date; reason: string }): Promise<Buffer>;
+  /** Several PDFs at once: one authorisation for all of them at a trust service; in their order. */
+  signAll(pdfs: Buffer[], options: { signingTime: Date; reason: string }): Promise<Buffer[]>;
 };
 
 export class NoQesSignerError extends UnprocessableError {
@@ -35,57 +46,38 @@ export class NoQesSignerError extends UnprocessableError {
   }
 }
 
-export async function qesSignerFor(organisation: { sandbox: boolean }, doctor: { id: string; displayName: string }): Promise<QesSigner> {
-  if (organisation.sandbox) {
-    const signer = await ensureSandboxPersonalSigner(path.resolve(config().DATA_DIR), `doctor-${doctor.id}`, doctor.displayName);
-    return {
-      description: `the sandbox QES signer of ${doctor.displayName}`,
-      identity: p12SignerIdentity(signer.p12, signer.password),
-      sign: (pdf, options) => signPdfWithP12(pdf, signer.p12, signer.password, options),
-    };
-  }
-  const configured = configuredSigner();
+/**
+ * The doctor's signer. `db` reads the organisation's trust service and the doctor's credential:
+ * inside a transaction, its `tx` (a read outside it would wait for it on the embedded database).
+ */
+export async function qesSignerFor(
+  db: Db | Tx,
+  organisation: { id: string; sandbox: boolean },
+  doctor: { id: string; displayName: string },
+  authorisation?: SigningAuthorisation,
+): Promise<QesSigner> {
+  if (organisation.sandbox) return sandboxSigner(doctor);
+  const [service, credential] = await Promise.all([trustServiceOf(db, organisation.id), linkedCredentialOf(db, organisation.id, doctor.id)]);
+  if (!service) throw new NoQesSignerError(errorText("prescriptions.signer.noTrustService"));
+  if (!credential) throw new NoQesSignerError(errorText("prescriptions.signer.noCredential", { doctor: doctor.displayName }));
+  const remote = remoteSigner(service, credential, authorisation);
   return {
-    description: "the configured QES signer",
-    identity: cannotOpenAs422(() => p12SignerIdentity(configured.p12, configured.password)),
-    async sign(pdf, options) {
-      try {
-        return await signPdfWithP12(pdf, configured.p12, configured.password, options);
-      } catch (error) {
-        // A PKCS#12 the password does not open, or one without a key: the setting is wrong, not the request.
-        if (/pkcs ?#?12|mac|password|private key/i.test(error instanceof Error ? error.message : "")) {
-          throw new NoQesSignerError(errorText("prescriptions.signer.cannotOpen"));
-        }
-        throw error;
-      }
-    },
+    description: `the qualified credential of ${credential.subjectName} at ${service.displayName}`,
+    identity: remote.identity,
+    signAll: remote.signAll,
+    sign: async (pdf, options) => (await remote.signAll([pdf], options))[0],
   };
 }
 
-/** The configured PKCS#12 does not open with its password, or holds no usable certificate: a wrong setting, a 422. */
-function cannotOpenAs422<T>(read: () => T): T {
-  try {
-    return read();
-  } catch {
-    throw new NoQesSignerError(errorText("prescriptions.signer.cannotOpen"));
-  }
-}
-
-let cache: { file: string; p12: Buffer; password: string } | undefined;
-
-/** The operator's PKCS#12 (read once per path). Missing or unreadable: a 422 that says what to configure. */
-function configuredSigner(): { p12: Buffer; password: string } {
-  const { QES_SIGNER_P12: file, QES_SIGNER_P12_PASSWORD: password } = config();
-  if (!file || password === undefined) {
-    throw new NoQesSignerError(errorText("prescriptions.signer.none"));
-  }
-  if (cache?.file !== file) {
-    try {
-      cache = { file, p12: readFileSync(path.resolve(file)), password };
-    } catch (error) {
-      const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "missing" : "unreadable";
-      throw new NoQesSignerError(errorText("prescriptions.signer.unreadable", { reason }));
-    }
-  }
-  return { p12: cache.p12, password };
+async function sandboxSigner(doctor: { id: string; displayName: string }): Promise<QesSigner> {
+  const personal = await ensureSandboxPersonalSigner(path.resolve(config().DATA_DIR), `doctor-${doctor.id}`, doctor.displayName);
+  const key = openPkcs12(personal.p12, personal.password);
+  const certificate = readSigningCertificate(key.certificates[0]);
+  const sign = (pdf: Buffer, options: { signingTime: Date; reason: string }) => signPdfWithKey(pdf, key, { ...options, name: doctor.displayName });
+  return {
+    description: `the sandbox QES signer of ${doctor.displayName}`,
+    identity: { subject: certificate.commonName ?? doctor.displayName, issuer: certificate.issuerName },
+    sign,
+    signAll: (pdfs, options) => Promise.all(pdfs.map((pdf) => sign(pdf, options))),
+  };
 }

@@ -4,6 +4,9 @@ import type { DoctorWaitingRoom } from "@/server/domain/meetings/doctor-waiting-
 import { inDocumentOrder, medicineName } from "@/server/domain/prescriptions/document";
 import type { DoctorQueue, DoctorRequest } from "@/server/domain/prescriptions/doctor-queue";
 import { AWAITING_DOCTOR_STATUSES, normalisePrescriptionStatus, presentedStatus } from "@/server/domain/prescriptions/statuses";
+import type { CredentialChoice, SigningStatus } from "@/server/domain/trust-service/doctor-credential";
+import { wordIn } from "@/i18n/error-text";
+import type { Locale } from "@/i18n/locales";
 import { unix, unixOrNull } from "@/server/wire/format";
 
 export type PatientRow = { displayName: string; firstName: string | null; lastName: string | null; dateOfBirth: Date | null; email?: string | null };
@@ -115,3 +118,36 @@ export const presentStatistics = (s: DoctorStatistics) => ({
   consultationsCompleted: s.consultationsCompleted,
   averageConsultationMinutes: s.averageConsultationMinutes,
 });
+
+/** Before signing: whether the doctor signs in the sandbox, with which trust service and which of their credentials. */
+export function presentSigningStatus(s: SigningStatus) {
+  return {
+    sandbox: s.sandbox,
+    trustService: s.trustService ? { name: s.trustService.displayName } : null,
+    credential: s.credential
+      ? {
+          subjectName: s.credential.subjectName,
+          subject: s.credential.subject,
+          issuerName: s.credential.issuerName,
+          serialNumber: s.credential.serialNumber,
+          validFrom: unix(s.credential.validFrom),
+          validTo: unix(s.credential.validTo),
+          /** What the doctor types at each signature: "OTP" (a one-time password), "PIN". */
+          authFactors: s.credential.authFactors.filter((f): f is "OTP" | "PIN" => f === "OTP" || f === "PIN"),
+          linkedAt: unix(s.credential.linkedAt),
+        }
+      : null,
+  };
+}
+
+/** A credential the trust service holds for the doctor's user id, with why it could not be linked (in the caller's language). */
+export function presentCredentialChoice(c: CredentialChoice, locale: Locale) {
+  return {
+    credentialId: c.credentialId,
+    description: c.description,
+    subjectName: c.subjectName,
+    issuerName: c.issuerName,
+    validTo: unixOrNull(c.validTo),
+    problems: c.problems.map(wordIn(locale)),
+  };
+}

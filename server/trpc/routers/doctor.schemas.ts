@@ -2,10 +2,29 @@
 import { z } from "zod";
 import type { ErrorKey } from "@/i18n/error-text";
 import { DOSAGE_INSTRUCTIONS_MAX } from "@/server/domain/prescriptions/dosage-limits";
-import { uid, unixSeconds } from "@/server/wire/schemas";
+import { clearableText, uid, unixSeconds } from "@/server/wire/schemas";
 import { ownMessage } from "@/server/wire/zod-messages";
 
 export const requestInput = z.object({ prescriptionUid: uid() });
+
+/**
+ * Signing: outside the sandbox with the doctor's own factor for this one signature at the trust
+ * service (a one-time password or a PIN, as their credential asks; checked by the domain).
+ */
+export const signInput = z.object({
+  prescriptionUid: uid(),
+  otp: clearableText(64),
+  pin: clearableText(64),
+});
+export type SignInput = z.input<typeof signInput>;
+
+/** The doctor's user id at the trust service, to list their credentials there. */
+export const findCredentialsInput = z.object({ userId: clearableText(200) });
+export type FindCredentialsInput = z.input<typeof findCredentialsInput>;
+
+/** The credential to link as the doctor's own (its CSC credentialID). */
+export const linkCredentialInput = z.object({ credentialId: clearableText(200) });
+export type LinkCredentialInput = z.input<typeof linkCredentialInput>;
 
 /** A doctor's text: required (the message says what it is for), at most 2000 characters. */
 const doctorText = (required: ErrorKey) =>

@@ -15,10 +15,21 @@ import { IncompletePrescriptionError } from "@/server/domain/prescriptions/compl
 import { getDoctorRequest, getDoctorRequestPdf, listDoctorQueue, missingForSigningBy } from "@/server/domain/prescriptions/doctor-queue";
 import { setDosageInstructions } from "@/server/domain/prescriptions/dosage-instructions";
 import { presentedStatus } from "@/server/domain/prescriptions/statuses";
+import { doctorSigningStatus, linkDoctorCredential, listCredentialChoices, unlinkDoctorCredential } from "@/server/domain/trust-service/doctor-credential";
 import { doctorProcedure, router } from "@/server/trpc/init";
 import { unix } from "@/server/wire/format";
-import { presentQueue, presentRequest, presentStatistics, presentWaitingRoom } from "./doctor.presenters";
-import { completeConsultationInput, declineInput, holdInput, requestInput, setDosageInput, statisticsInput } from "./doctor.schemas";
+import { presentCredentialChoice, presentQueue, presentRequest, presentSigningStatus, presentStatistics, presentWaitingRoom } from "./doctor.presenters";
+import {
+  completeConsultationInput,
+  declineInput,
+  findCredentialsInput,
+  holdInput,
+  linkCredentialInput,
+  requestInput,
+  setDosageInput,
+  signInput,
+  statisticsInput,
+} from "./doctor.schemas";
 
 /** A decision of the signed-in doctor, on the doctor queue's requests only. */
 const asDoctor = (ctx: { user: { id: string }; scope: { doctorId: string } }, note?: string): Decision => ({
@@ -62,9 +73,15 @@ export const doctorRequestsRouter = router({
     return { filename: file.filename, signed: file.signed, contentBase64: file.content.toString("base64") };
   }),
 
-  /** Approve (unless approved) and sign with the organisation's QES signer, or without QES where the domain allows it. */
-  sign: doctorProcedure.input(requestInput).mutation(async ({ ctx, input }) =>
-    presentDecision(await approveAndSignPrescription(ctx.scope.organisationId, input.prescriptionUid, asDoctor(ctx))),
+  /**
+   * Approve (unless approved) and sign with the doctor's own qualified signer (outside the sandbox
+   * authorised by the one-time password or PIN given here, used once), or without QES where the
+   * domain allows it.
+   */
+  sign: doctorProcedure.input(signInput).mutation(async ({ ctx, input }) =>
+    presentDecision(
+      await approveAndSignPrescription(ctx.scope.organisationId, input.prescriptionUid, { ...asDoctor(ctx), authorisation: { otp: input.otp, pin: input.pin } }),
+    ),
   ),
 
   decline: doctorProcedure.input(declineInput).mutation(async ({ ctx, input }) =>
@@ -100,3 +117,25 @@ export const doctorStatisticsRouter = router({
     ),
   ),
 });
+
+/** The doctor's own signing credential at the organisation's trust service (docs/spec-gaps.md#remote-qualified-signatures). */
+export const doctorSigningRouter = router({
+  status: doctorProcedure.query(async ({ ctx }) => presentSigningStatus(await doctorSigningStatus(ctx.scope.organisationId, ctx.scope.doctorId))),
+
+  /** The credentials the trust service holds for the doctor's user id there (asked on request, not cached). */
+  findCredentials: doctorProcedure.input(findCredentialsInput).mutation(async ({ ctx, input }) =>
+    (await listCredentialChoices(ctx.scope.organisationId, ctx.scope.doctorId, input.userId ?? "")).map((c) => presentCredentialChoice(c, ctx.locale)),
+  ),
+
+  link: doctorProcedure.input(linkCredentialInput).mutation(async ({ ctx, input }) => {
+    await linkDoctorCredential(ctx.scope.organisationId, { id: ctx.scope.doctorId }, user(ctx), input.credentialId ?? "");
+    return presentSigningStatus(await doctorSigningStatus(ctx.scope.organisationId, ctx.scope.doctorId));
+  }),
+
+  unlink: doctorProcedure.mutation(async ({ ctx }) => {
+    await unlinkDoctorCredential(ctx.scope.organisationId, { id: ctx.scope.doctorId }, user(ctx));
+    return presentSigningStatus(await doctorSigningStatus(ctx.scope.organisationId, ctx.scope.doctorId));
+  }),
+});
+
+const user = (ctx: { user: { id: string } }): Actor => ({ type: "USER", userId: ctx.user.id });
