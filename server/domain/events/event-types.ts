@@ -16,6 +16,3 @@ export const EVENT_TYPES = [
   "prescription_updated",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
-
-/** The order and prescription events (organisation subscriptions only). */
-export const ORDER_AND_PRESCRIPTION_EVENT_TYPES = ["order_created", "order_updated", "prescription_created", "prescription_updated"] as const satisfies readonly EventType[];
