@@ -43,9 +43,11 @@ const PORTAL = {
   admin: { eventTypes: EVENT_TYPES as readonly string[], webhooks: "/admin/webhooks" },
 } satisfies Record<WebhookPortal, unknown>;
 
-/** What an event is about, for the log (messages webhooks.logs.subject): a pharmacy order, a pharmacy SKU, an appointment or a meeting. */
-function subjectOf(eventType: string): "order" | "sku" | "appointment" | "meeting" {
+/** What an event is about, for the log (messages webhooks.logs.subject): a pharmacy order, an order, a prescription, a pharmacy SKU, an appointment or a meeting. */
+function subjectOf(eventType: string): "order" | "shopOrder" | "prescription" | "sku" | "appointment" | "meeting" {
   if (eventType.startsWith("pharmacy_order")) return "order";
+  if (eventType.startsWith("order_")) return "shopOrder";
+  if (eventType.startsWith("prescription_")) return "prescription";
   if (eventType === "pharmacy_sku_stock_updated") return "sku";
   if (eventType === "appointment_reminder_due") return "appointment";
   return "meeting";

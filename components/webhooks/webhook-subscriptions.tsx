@@ -12,7 +12,7 @@ import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/st
 import { useFormat } from "@/components/ui/format";
 import { useErrorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
-import { EVENT_TYPES, PHARMACY_EVENT_TYPES } from "@/server/domain/webhooks/event-types";
+import { EVENT_TYPES, PHARMACY_EVENT_TYPES, type EventType } from "@/server/domain/webhooks/event-types";
 import { registerSubscriptionInput } from "@/server/trpc/routers/webhook-subscriptions.schemas";
 import { FailingTargetsNotice, TargetHealthBadge, useTargetHealth, type WebhookPortal } from "./target-health";
 
@@ -120,7 +120,7 @@ function RegisterForm({ portal, api, pharmacies }: { portal: WebhookPortal; api:
               <select {...form.register("notificationType")} {...control} className={inputClass}>
                 {eventTypes.map((type) => (
                   <option key={type} value={type}>
-                    {type}
+                    {t("eventTypeOption", { label: t(`eventTypes.${type as EventType}`), type })}
                   </option>
                 ))}
               </select>

@@ -147,6 +147,41 @@ describe.each(restApis.map((api) => [api.family.title, api] as const))("the %s A
   });
 });
 
+describe("webhooks in the documents", () => {
+  it("Management shows the order and prescription events, each with its body's schema and an example that validates", async () => {
+    const management = restApis.find((api) => api.family.basePath === "/v1/management")!;
+    expect(management.webhooks.map((w) => w.event)).toEqual(["order_created", "order_updated", "prescription_created", "prescription_updated"]);
+    for (const w of management.webhooks) expect(conforms(w.payload, w.example), w.event).toBeNull();
+    const doc = (await get("/v1/management/apidocs/openapi.json")).json;
+    expect(Object.keys(doc.webhooks)).toEqual(management.webhooks.map((w) => w.event));
+    const updated = doc.webhooks.prescription_updated.post;
+    expect(updated.requestBody.content["application/json"].schema.properties.data.properties.change.required).toEqual([
+      "from_status",
+      "to_status",
+      "reason",
+      "from_doctor_uid",
+      "to_doctor_uid",
+      "doctor_assignment_reason",
+    ]);
+    expect(updated.requestBody.content["application/json"].example).toMatchObject({ event_type: "prescription_updated", data: { change: { to_status: "signed" } } });
+    expect(updated.parameters.map((p: { name: string }) => p.name)).toEqual(["X-Webhook-Signature", "X-Webhook-Event", "X-Webhook-Test"]);
+    // The registration's notification_type lists every event type a Management subscription takes.
+    const register = doc.paths["/v1/management/notification-subscriptions/"].post;
+    expect(register.requestBody.content["application/json"].schema.properties.notification_type.enum).toContain("prescription_updated");
+  });
+
+  it("the External Pharmacy API shows none of them, and lists only the pharmacy events for registration", async () => {
+    const doc = (await get("/v1/external_pharmacy_api/apidocs/openapi.json")).json;
+    expect(doc.webhooks).toBeUndefined();
+    const register = doc.paths["/v1/external_pharmacy_api/webhooks/"].post;
+    expect(register.requestBody.content["application/json"].schema.properties.notification_type.enum).toEqual([
+      "pharmacy_order_created",
+      "pharmacy_order_updated",
+      "pharmacy_sku_stock_updated",
+    ]);
+  });
+});
+
 describe("typed query parameters and error bodies", () => {
   /** An operation with its shared responses resolved. */
   const operation = async (base: string, path: string, method = "get") => {

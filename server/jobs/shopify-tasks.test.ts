@@ -141,6 +141,8 @@ describe("the order webhook", () => {
     expect((await deliver(t.shop.id, payload)).text).toContain("duplicate");
     expect(await t.db.order.count({ where: { organisationId: t.organisation.id, externalId: "5004" } })).toBe(1);
     expect(await t.db.shopifyOrder.count({ where: { shopifyOrderId: "5004" } })).toBe(1);
+    const order = await t.db.order.findFirstOrThrow({ where: { organisationId: t.organisation.id, externalId: "5004" } });
+    expect(await t.db.outboxEvent.count({ where: { subjectId: order.id, eventType: "order_created" } })).toBe(1);
   });
 
   it("acknowledges other topics and orders intake refuses without taking them", async () => {

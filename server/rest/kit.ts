@@ -21,7 +21,7 @@ import { BodyAbortedError, BodyTooLargeError, declaresTooLargeBody, isJsonConten
 import { serveApiDocs } from "./openapi";
 import { clientAddress, withinRateLimit } from "./rate-limit";
 import { methodNotAllowedPage, notFoundPage, reply, toResponse, tooManyRequestsPage, type Reply } from "./responses";
-import type { Context, Family, Route, RouteDef } from "./types";
+import type { Context, Family, Route, RouteDef, WebhookDoc } from "./types";
 
 type AnySchema = z.ZodType;
 
@@ -178,6 +178,8 @@ function errorReply(error: unknown, family: Family, route: Route | null, request
 export type RestApi = {
   family: Family;
   routes: Route[];
+  /** The events the family's subscriptions deliver, as its OpenAPI document shows them. */
+  webhooks: WebhookDoc[];
   handle(request: Request): Promise<Response>;
   /** The route that serves a method and path, if any (the tests check its answers against its documented responses). */
   matchRoute(method: string, pathname: string): Route | undefined;
@@ -185,7 +187,8 @@ export type RestApi = {
   unroutedMethod(request: Request): Response;
 };
 
-export function createRestApi(family: Family, routes: Route[]): RestApi {
+export function createRestApi(family: Family, routes: Route[], options: { webhooks?: WebhookDoc[] } = {}): RestApi {
+  const webhooks = options.webhooks ?? [];
   // Static segments win over parameters ("/notification-subscriptions/test" before "/:uid").
   const compiled = routes.map(compile).sort((a, b) => b.staticCount - a.staticCount);
 
@@ -309,7 +312,7 @@ export function createRestApi(family: Family, routes: Route[]): RestApi {
     }
     const parts = url.pathname.slice(family.basePath.length).split("/").filter(Boolean);
     if (method === "GET") {
-      const docs = await serveApiDocs(family, routes, parts);
+      const docs = await serveApiDocs(family, routes, parts, webhooks);
       if (docs) return docs;
     }
     const candidates = compiled
@@ -342,7 +345,7 @@ export function createRestApi(family: Family, routes: Route[]): RestApi {
     return compiled.find((c) => c.route.method === wanted && matchPath(c, parts))?.route;
   }
 
-  return { family, routes, handle, matchRoute, unroutedMethod };
+  return { family, routes, webhooks, handle, matchRoute, unroutedMethod };
 }
 
 /** Route module exports for a catch-all App Router route: every method goes to the REST kit. */

@@ -6,7 +6,7 @@ import { config } from "@/server/config";
 import { apiSecurityHeaders, explorerSecurityHeaders } from "@/server/http/security-headers";
 import { paginationQuery } from "@/server/wire/schemas";
 import { authErrorSchema, standardErrorSchema, validationErrorSchema } from "./error-schemas";
-import type { Family, Route } from "./types";
+import type { Family, Route, WebhookDoc } from "./types";
 
 /**
  * The OpenAPI 3.1 document of a family, generated from its route table: the query and body schemas
@@ -164,7 +164,34 @@ export function securitySchemes(family: Family): Record<string, Record<string, s
   return schemes;
 }
 
-export function openApiDocument(family: Family, routes: Route[]) {
+/**
+ * OpenAPI 3.1's `webhooks`: each event the family's subscriptions deliver, as the POST the service
+ * makes to a target (the body, its example, the headers a receiver checks).
+ */
+function webhookOperations(webhooks: WebhookDoc[]) {
+  const header = (name: string, description: string, required = true) => ({ name, in: "header", required, description, schema: { type: "string" } });
+  return Object.fromEntries(
+    webhooks.map((w) => [
+      w.event,
+      {
+        post: {
+          operationId: `webhook_${w.event}`,
+          summary: w.summary,
+          description: "Delivered to the targets of subscriptions of this notification_type: 5 attempts, 30 s each, growing delays; any 2xx acknowledges.",
+          parameters: [
+            header("X-Webhook-Signature", "HMAC-SHA256 of the raw body, key: the subscription's webhook_secret as UTF-8; lowercase hex", false),
+            header("X-Webhook-Event", "The event type, as event_type in the body"),
+            header("X-Webhook-Test", "true on test deliveries only", false),
+          ],
+          requestBody: { required: true, content: { "application/json": { schema: jsonSchema(w.payload, "output"), example: w.example } } },
+          responses: { "2XX": { description: "Acknowledged; any other answer (or none within 30 s) is a failed attempt" } },
+        },
+      },
+    ]),
+  );
+}
+
+export function openApiDocument(family: Family, routes: Route[], webhooks: WebhookDoc[] = []) {
   const paths: Record<string, Record<string, unknown>> = {};
   // The family's error responses, the same on every operation: once, referenced by each.
   const sharedResponses: Record<string, unknown> = {};
@@ -219,6 +246,7 @@ export function openApiDocument(family: Family, routes: Route[]) {
     // Generated clients and explorers need the base URL; the paths carry the family's prefix.
     servers: [{ url: config().baseUrl, description: "This service (PUBLIC_BASE_URL)" }],
     paths,
+    ...(webhooks.length > 0 ? { webhooks: webhookOperations(webhooks) } : {}),
     components: { responses: sharedResponses, securitySchemes: schemes },
     security: Object.keys(schemes).filter((name) => name !== "PatientToken").map((name) => ({ [name]: [] })),
   };
@@ -232,7 +260,7 @@ const ASSET_TYPES: Record<string, string> = { ".css": "text/css", ".js": "text/j
  * files; null for any other path. The page runs no inline script: its policy allows only files of
  * this origin (server/http/security-headers.ts).
  */
-export async function serveApiDocs(family: Family, routes: Route[], subPath: string[]): Promise<Response | null> {
+export async function serveApiDocs(family: Family, routes: Route[], subPath: string[], webhooks: WebhookDoc[] = []): Promise<Response | null> {
   if (subPath[0] !== "apidocs") return null;
   const docsBase = `${family.basePath}/apidocs`;
   if (subPath.length === 1) {
@@ -247,7 +275,7 @@ export async function serveApiDocs(family: Family, routes: Route[], subPath: str
   }
   if (subPath.length !== 2) return null;
   const headers = apiSecurityHeaders();
-  if (subPath[1] === "openapi.json") return Response.json(documentOf(family, routes), { headers });
+  if (subPath[1] === "openapi.json") return Response.json(documentOf(family, routes, webhooks), { headers });
   if (subPath[1] === "explorer.js") {
     const script = `window.ui = SwaggerUIBundle({ url: ${JSON.stringify(`${docsBase}/openapi.json`)}, dom_id: "#swagger-ui", deepLinking: true });\n`;
     return new Response(script, { headers: { ...headers, "content-type": "text/javascript; charset=utf-8" } });
@@ -261,9 +289,9 @@ export async function serveApiDocs(family: Family, routes: Route[], subPath: str
 
 // Built once per family on first request, and again only when the configured base URL (its server) changed.
 const documents = new WeakMap<Route[], { baseUrl: string; document: unknown }>();
-function documentOf(family: Family, routes: Route[]) {
+function documentOf(family: Family, routes: Route[], webhooks: WebhookDoc[]) {
   const { baseUrl } = config();
   let built = documents.get(routes);
-  if (built?.baseUrl !== baseUrl) documents.set(routes, (built = { baseUrl, document: openApiDocument(family, routes) }));
+  if (built?.baseUrl !== baseUrl) documents.set(routes, (built = { baseUrl, document: openApiDocument(family, routes, webhooks) }));
   return built.document;
 }

@@ -94,5 +94,8 @@ export type RouteDef<Q extends AnySchema, B extends AnySchema> = {
   handle(ctx: Context<z.output<Q>, z.output<B>>): Promise<Reply>;
 };
 
+/** An event a family's subscriptions deliver, for the OpenAPI document's `webhooks`: the whole body sent, and an example of it. */
+export type WebhookDoc = { event: string; summary: string; payload: z.ZodType; example: unknown };
+
 /** declaredAt: the stack at the route() call (not enumerable), for the route index (scripts/route-index.ts). */
 export type Route = RouteDef<AnySchema, AnySchema> & { readonly declaredAt?: { stack?: string } };

@@ -102,6 +102,14 @@ describe("adminWebhooks: the organisation's subscriptions", () => {
     expect(await t.db.auditEvent.count({ where: { entityId: created.uid, action: "deleted" } })).toBe(1);
   });
 
+  it("subscribes the organisation to the order and prescription events", async () => {
+    for (const notificationType of ["order_created", "order_updated", "prescription_created", "prescription_updated"] as const) {
+      const created = await as(admin).admin.webhooks.register({ notificationType, target: `${receiver.url}/${notificationType}` });
+      expect(created).toMatchObject({ notificationType, pharmacyUid: null });
+      expect(await as(admin).admin.webhooks.delete({ subscriptionUid: created.uid })).toEqual({ deleted: true });
+    }
+  });
+
   it("refuses bad input with field errors and writes nothing; a pharmacy's subscription is not the admin's", async () => {
     // The domain's field errors, which the error formatter hands to the form (init.ts).
     const error = (await as(admin)

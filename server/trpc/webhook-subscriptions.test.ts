@@ -59,6 +59,18 @@ describe("portal webhook subscriptions (API Access)", () => {
     expect(await as(pharmacist).pharmacy.webhooks.list({})).toEqual([]);
   });
 
+  it("cannot choose the organisation-only events: the order and prescription events are the admin tool's", async () => {
+    for (const notificationType of ["order_created", "order_updated", "prescription_created", "prescription_updated"] as const) {
+      const refused = (await as(pharmacist).pharmacy.webhooks.register({ notificationType, target: `${receiver.url}/${notificationType}` }).catch((e: unknown) => e)) as {
+        code: string;
+        cause: unknown;
+      };
+      expect(refused.code, notificationType).toBe("BAD_REQUEST");
+      expect(Object.keys((refused.cause as { fields: object }).fields)).toEqual(["notification_type"]);
+    }
+    expect(await t.db.webhookSubscription.count({ where: { scope: "PHARMACY", notificationType: { startsWith: "order_" } } })).toBe(0);
+  });
+
   it("refuses IPv6 forms that embed a loopback, private or metadata IPv4 address, for subscriptions and test sends", async () => {
     // Subscriptions registered while private targets were allowed: their test sends are refused now.
     const earlier = await Promise.all(EMBEDDED_IPV4_TARGETS.map((target) => createSubscription(t.db, { organisationId: t.organisation.id, pharmacyId: t.pharmacy.id, target })));

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { uid } from "@/server/wire/schemas";
 import { BadRequestError } from "@/server/domain/errors";
 import { pharmacyToActFor } from "@/server/domain/pharmacies/pharmacy-scope";
+import { PHARMACY_EVENT_TYPES } from "@/server/domain/webhooks/event-types";
 import { deletePharmacySubscription, listPharmacySubscriptions, registerPharmacySubscription } from "@/server/domain/webhooks/subscriptions";
 import { pharmacyOutOfReach, route } from "@/server/rest/kit";
 import { reply } from "@/server/rest/responses";
@@ -17,7 +18,8 @@ const scopeQuery = z.object({ pharmacy_uid: uid().optional() });
 const optionalText = () => z.string().nullable().optional();
 
 const registerBody = z.object({
-  notification_type: z.string(),
+  // Listed for the explorer; another value (the organisation-only events too) is refused by the domain with its field message.
+  notification_type: z.string().meta({ enum: [...PHARMACY_EVENT_TYPES], description: "The event type: the three pharmacy events only" }),
   target: z.string().trim(),
   pharmacy_uid: uid().nullable().optional(),
   header_key: optionalText(),

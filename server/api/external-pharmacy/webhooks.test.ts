@@ -140,7 +140,8 @@ describe("validation", () => {
     for (const type of ["pharmacy_order_created", "pharmacy_order_updated", "pharmacy_sku_stock_updated"]) {
       expect((await register({ notification_type: type, target: `${TARGET}/types` })).status).toBe(201);
     }
-    for (const type of ["order_created", "appointment_reminder_due", "patient_doctor_meeting_updated", ""]) {
+    // The organisation-only events, the order and prescription events among them, are the Management API's.
+    for (const type of ["order_created", "order_updated", "prescription_created", "prescription_updated", "appointment_reminder_due", "patient_doctor_meeting_updated", ""]) {
       const r = await register({ notification_type: type });
       expect(r.status).toBe(400);
       expect(r.json).toEqual({

@@ -1,4 +1,5 @@
 import { healthRoute } from "@/server/api/health";
+import { managementWebhookDocs } from "@/server/api/webhooks/event-docs";
 import { MANAGEMENT } from "@/server/rest/families";
 import { createRestApi } from "@/server/rest/kit";
 import { catalogueRoutes } from "./catalogue.routes";
@@ -24,4 +25,4 @@ export const managementApi = createRestApi(MANAGEMENT, [
   ...patientRoutes,
   ...waitingRoomRoutes,
   ...walletPassRoutes,
-]);
+], { webhooks: managementWebhookDocs });

@@ -6,6 +6,7 @@ import {
   listOrganisationSubscriptions,
   registerOrganisationSubscription,
 } from "@/server/domain/webhooks/subscriptions";
+import { EVENT_TYPES } from "@/server/domain/webhooks/event-types";
 import { sendTestDelivery } from "@/server/domain/webhooks/test-delivery";
 import { sampleBody } from "@/server/api/webhooks/samples";
 import { route } from "@/server/rest/kit";
@@ -22,8 +23,12 @@ import {
 // Spec: these operations need only a valid Management key (no permission), see docs/spec-gaps.md#webhook-subscriptions (C1).
 const optionalText = () => z.string().nullable().optional();
 
+// Listed for the explorer and generated clients; a value outside it is refused by the domain with its field message.
+const notificationType = () =>
+  z.string().meta({ enum: [...EVENT_TYPES], description: "The event type; order_* and prescription_* are Management subscriptions only" });
+
 const registerBody = z.object({
-  notification_type: z.string(),
+  notification_type: notificationType(),
   target: z.string().trim(),
   header_key: optionalText(),
   header_value: optionalText(),
@@ -107,7 +112,7 @@ export const notificationSubscriptionRoutes = [
     summary:
       "Send a sample delivery of notification_type to target now (X-Webhook-Test: true); signed when a subscription of the organisation has this target and notification_type",
     successStatus: 200,
-    body: z.object({ notification_type: z.string(), target: z.string().trim() }),
+    body: z.object({ notification_type: notificationType(), target: z.string().trim() }),
     async handle({ principal, body }) {
       const result = await sendTestDelivery({
         organisationId: principal.organisationId,

@@ -16,6 +16,11 @@ const EVENT_TYPES = [
   "pharmacy_sku_stock_updated",
   "appointment_reminder_due",
   "patient_doctor_meeting_updated",
+  // The real product's order and prescription events (docs/spec-gaps.md#order-and-prescription-events).
+  "order_created",
+  "order_updated",
+  "prescription_created",
+  "prescription_updated",
 ];
 
 let t: Tenant;
@@ -115,7 +120,7 @@ describe("register and list", () => {
     expect(row).toMatchObject({ scope: "ORGANISATION", organisationId: t.organisation.id, pharmacyId: null });
   });
 
-  it("accepts all five event types with defaults: payload_version 1, no header, meta_data null", async () => {
+  it("accepts every event type (the spec's five, the order and prescription events) with defaults: payload_version 1, no header, meta_data null", async () => {
     for (const type of EVENT_TYPES) {
       const r = await register({ notification_type: type, target: `${TARGET}/types` });
       expect(r.status, type).toBe(201);
@@ -170,7 +175,7 @@ describe("register and list", () => {
 
 describe("validation", () => {
   it("refuses unknown event types and payload versions", async () => {
-    const type = await register({ notification_type: "order_created" });
+    const type = await register({ notification_type: "order_deleted" });
     expect(type.status).toBe(400);
     expect(type.json).toEqual({ error: { notification_type: [`Must be one of: ${EVENT_TYPES.join(", ")}.`] } });
     const version = await register({ payload_version: "2" });
@@ -296,6 +301,22 @@ describe("test deliveries", () => {
     expect(envelope.data.order_items[0].sku).toHaveProperty("shop_variation_id");
     expect(envelope.data).toHaveProperty("fulfillment");
     expect(envelope.data).not.toHaveProperty("prescription_file");
+  });
+
+  it("sends signed samples of the order and prescription events, with what changed", async () => {
+    allowPrivateTargets();
+    for (const type of ["order_created", "order_updated", "prescription_created", "prescription_updated"]) {
+      received.length = 0;
+      const target = `${receiverUrl}/sample-${type}`;
+      const sub = await register({ target, notification_type: type });
+      const r = await sendTest({ target, notification_type: type });
+      expect(r.json, type).toMatchObject({ delivered: true, signed: true });
+      const [{ headers, raw }] = received;
+      expect(headers["x-webhook-signature"]).toBe(hmac(sub.json.webhook_secret, raw));
+      const { data } = JSON.parse(raw.toString("utf8"));
+      expect(data.uid, type).toEqual(expect.any(String));
+      expect("change" in data, type).toBe(type.endsWith("_updated"));
+    }
   });
 
   it("re-registration changes the signing secret at once", async () => {

@@ -403,6 +403,12 @@ describe("completing a checkout (the built-in connector)", () => {
     expect(order.pharmacyOrders).toHaveLength(1);
     const events = await t.db.outboxEvent.findMany({ where: { subjectId: order.pharmacyOrders[0].id, eventType: "pharmacy_order_created" } });
     expect(events).toHaveLength(1);
+    // The order and its inline prescription as the Management API's subscribers hear of them.
+    const created = await t.db.outboxEvent.findMany({ where: { subjectId: { in: [orderId, order.prescriptions[0].id] } }, orderBy: { eventType: "asc" } });
+    expect(created.map((e) => [e.eventType, e.subjectId])).toEqual([
+      ["order_created", orderId],
+      ["prescription_created", order.prescriptions[0].id],
+    ]);
     const customer = await t.db.shopCustomer.findUniqueOrThrow({ where: { shopId_shopCustomerId: { shopId: t.shop.id, shopCustomerId: "cust-complete" } } });
     expect(order.patientId).toBe(customer.patientId);
 
@@ -430,6 +436,7 @@ describe("completing a checkout (the built-in connector)", () => {
     const orders = await t.db.order.findMany({ where: { externalId: `checkout-${r.json.draft_order_id}` }, include: { pharmacyOrders: true } });
     expect(orders).toHaveLength(1);
     expect(orders[0].pharmacyOrders).toHaveLength(1);
+    expect(await t.db.outboxEvent.count({ where: { subjectId: orders[0].id, eventType: "order_created" } })).toBe(1);
   });
 
   it("an expired checkout cannot be completed; an unknown or malformed token is not found", async () => {

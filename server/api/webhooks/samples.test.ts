@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { EVENT_TYPES, PHARMACY_EVENT_TYPES, type EventType } from "@/server/domain/webhooks/event-types";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { item, orderBody, placeOrder, withShopSkus } from "@/tests/orders";
+import { placeWaitingOrder } from "@/tests/prescription-orders";
 import { buildWebhookData } from "./payloads";
 import { sampleBody } from "./samples";
 
@@ -43,7 +44,19 @@ beforeAll(async () => {
   subjects.pharmacy_order_created = subjects.pharmacy_order_updated = { pharmacyId: po.pharmacyId, subjectId: po.id };
   const pharmacySku = await t.db.pharmacySku.findFirstOrThrow({ where: { pharmacyId: po.pharmacyId } });
   subjects.pharmacy_sku_stock_updated = { pharmacyId: po.pharmacyId, subjectId: pharmacySku.id };
+  const waiting = await placeWaitingOrder(t, refs);
+  orderSubjects.order_created = orderSubjects.order_updated = waiting.orderId;
+  orderSubjects.prescription_created = orderSubjects.prescription_updated = waiting.prescriptionId;
 });
+
+// The order and prescription events (organisation only), with the change their updates record.
+const orderSubjects: Record<string, string> = {};
+const recordedChanges: Record<string, object | null> = {
+  order_created: null,
+  order_updated: { from_status: "waiting for doctor", to_status: "waiting for pharmacy" },
+  prescription_created: null,
+  prescription_updated: { from_status: "waiting for doctor", to_status: "approved", reason: "ok", from_doctor_uid: null, to_doctor_uid: "d-1", doctor_assignment_reason: "decision" },
+};
 
 describe("webhook samples", () => {
   for (const scope of ["PHARMACY", "ORGANISATION"] as const) {
@@ -57,6 +70,17 @@ describe("webhook samples", () => {
         expect(differences(shapeOf(sample), shapeOf(JSON.parse(JSON.stringify(real))))).toEqual([]);
       });
     }
+  }
+
+  for (const eventType of ["order_created", "order_updated", "prescription_created", "prescription_updated"] as const) {
+    it(`have the fields of a real ${eventType} payload (organisation subscription)`, async () => {
+      const event = { id: `e-${eventType}`, eventType, organisationId: t.organisation.id, pharmacyId: null, subjectId: orderSubjects[eventType], data: recordedChanges[eventType] };
+      const real = await buildWebhookData(event, "ORGANISATION");
+      expect(real).not.toBeNull();
+      const sample = JSON.parse(sampleBody(eventType, "ORGANISATION")).data;
+      expect(differences(shapeOf(sample), shapeOf(JSON.parse(JSON.stringify(real))))).toEqual([]);
+      expect("change" in sample).toBe(eventType.endsWith("_updated"));
+    });
   }
 
   it("are real envelopes for every event type, organisation-only events included", () => {

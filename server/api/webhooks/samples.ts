@@ -3,14 +3,17 @@ import type { PharmacyOrderDetail, PharmacyOrderFulfillment } from "@/server/dom
 import { PAYLOAD_VERSION, type EventType } from "@/server/domain/webhooks/event-types";
 import type { SampleScope } from "@/server/domain/webhooks/test-delivery";
 import type { PharmacySkuWithSku } from "@/server/api/external-pharmacy/pharmacy-sku.presenters";
-import { presentPharmacyOrderPayload, presentPharmacySkuPayload } from "./payload.presenters";
+import type { OrderWithGraph } from "@/server/domain/orders/queries";
+import type { PrescriptionDetail } from "@/server/domain/prescriptions/queries";
+import { presentOrderPayload, presentPharmacyOrderPayload, presentPharmacySkuPayload, presentPrescriptionPayload } from "./payload.presenters";
 
 /**
  * Sample deliveries for test sends: the real payload presenters (./payload.presenters.ts) run over fixed,
  * fictitious data, so a sample has exactly the fields and types of a real delivery and a field
  * added to a presenter appears here too. Receivers can recognise a sample by its values; only the
  * envelope timestamp is current. The pharmacy order is an over-the-counter one (no doctor,
- * prescription_file null). The API explorers show the same data as response examples.
+ * prescription_file null); the order and prescription events show a doctor's request, waiting and
+ * then signed. The API explorers show the same data as response examples.
  */
 const CREATED_AT = new Date(1_763_800_000_000); // 2025-11-22
 const UPDATED_AT = new Date(CREATED_AT.getTime() + 600_000);
@@ -108,6 +111,65 @@ export const samplePharmacySku: PharmacySkuWithSku = {
   },
 };
 
+const doctor = { id: "00000000-0000-4000-8000-00000000a901", displayName: "Dr. Anna Schmidt" };
+const prescriptionId = "00000000-0000-4000-8000-00000000a701";
+const rxSku = { id: "00000000-0000-4000-8000-00000000b002", displayName: "Finasteride 1 mg, 28 tablets", pzn: "07654321" };
+
+/** An order waiting for a doctor (order events): one prescription-only item, its prescription, no pharmacy order yet. */
+export function sampleOrder(updated: boolean): OrderWithGraph {
+  const itemId = "00000000-0000-4000-8000-00000000c002";
+  return {
+    id: "00000000-0000-4000-8000-00000000e002",
+    name: "#1002",
+    externalId: "1002",
+    status: updated ? "waiting for pharmacy" : "waiting for doctor",
+    onHold: false,
+    customerEmail: "erika@example.com",
+    createdAt: CREATED_AT,
+    updatedAt: updated ? UPDATED_AT : CREATED_AT,
+    shopOrder: { id: "00000000-0000-4000-8000-00000000e102", externalId: "1002", shop: { id: "00000000-0000-4000-8000-00000000e202", identifier: "shop.example" } },
+    items: [{ id: itemId, skuId: rxSku.id, quantity: 1, prescriptionId, sku: { displayName: rxSku.displayName, pzn: rxSku.pzn } }],
+    fulfillments: [
+      {
+        id: "00000000-0000-4000-8000-00000000a302",
+        status: "OPEN",
+        externalId: "f-1",
+        items: [{ id: itemId, status: "OPEN", quantity: 1 }],
+        pharmacyOrder: updated ? { status: "waiting for pharmacy", updatedAt: UPDATED_AT } : null,
+      },
+    ],
+    prescriptions: [{ id: prescriptionId, status: updated ? "signed" : "waiting for doctor", doctor: updated ? doctor : null }],
+  };
+}
+
+/** A doctor's prescription request (prescription events): waiting for a doctor, or signed by one. */
+export function samplePrescription(updated: boolean): PrescriptionDetail {
+  return {
+    id: prescriptionId,
+    status: updated ? "signed" : "waiting for doctor",
+    orderId: "00000000-0000-4000-8000-00000000e002",
+    renderedFileKey: updated ? `rendered/${prescriptionId}.pdf` : null,
+    signedAt: updated ? UPDATED_AT : null,
+    createdAt: CREATED_AT,
+    updatedAt: updated ? UPDATED_AT : CREATED_AT,
+    doctor: updated ? doctor : null,
+    lines: [
+      {
+        id: "00000000-0000-4000-8000-00000000a702",
+        skuId: rxSku.id,
+        quantity: 1,
+        dosage: "1 tablet daily",
+        anamnesisId: "00000000-0000-4000-8000-00000000a703",
+        orderItem: { anamnesisId: "00000000-0000-4000-8000-00000000a703" },
+        sku: { displayName: rxSku.displayName, pzn: rxSku.pzn, dosage: null },
+        // Its own order redeems it (docs/spec-gaps.md#prescription-redemption).
+        redeemed: 1,
+        remaining: 0,
+      },
+    ],
+  };
+}
+
 function sampleData(eventType: EventType, scope: SampleScope): object {
   const organisation = scope === "ORGANISATION";
   switch (eventType) {
@@ -126,6 +188,21 @@ function sampleData(eventType: EventType, scope: SampleScope): object {
       });
     case "patient_doctor_meeting_updated":
       return patientDoctorMeetingUpdatedData.parse({ meeting_uid: "00000000-0000-4000-8000-00000000a801", change: "confirmed", status: "confirmed" });
+    case "order_created":
+      return presentOrderPayload(sampleOrder(false), null);
+    case "order_updated":
+      return presentOrderPayload(sampleOrder(true), { from_status: "waiting for doctor", to_status: "waiting for pharmacy" });
+    case "prescription_created":
+      return presentPrescriptionPayload(samplePrescription(false), null);
+    case "prescription_updated":
+      return presentPrescriptionPayload(samplePrescription(true), {
+        from_status: "approved",
+        to_status: "signed",
+        reason: null,
+        from_doctor_uid: doctor.id,
+        to_doctor_uid: doctor.id,
+        doctor_assignment_reason: null,
+      });
   }
 }
 

@@ -4,6 +4,7 @@ import { isUniqueViolation } from "@/server/db/errors";
 import { actorColumns, type Actor } from "@/server/domain/actor";
 import { recordAuditEvent } from "@/server/domain/audit/record";
 import { ConflictError, FieldErrorCollector, NotFoundError } from "@/server/domain/errors";
+import { recordPrescriptionUpdated } from "@/server/domain/events/prescription-events";
 import { cancelLockedPharmacyOrder } from "@/server/domain/pharmacy-orders/cancel";
 import { pharmacyOrderStatusText } from "@/server/domain/pharmacy-orders/status-text";
 import { lockPharmacyOrder, recordOrderChangeOnPharmacyOrders } from "@/server/domain/pharmacy-orders/lock";
@@ -234,13 +235,14 @@ export async function cancelFulfillment(
         orderId: order.id,
         status: { in: storedSpellings(AWAITING_DOCTOR_STATUSES) },
       },
-      select: { id: true, status: true },
+      select: { id: true, status: true, doctorId: true },
     });
     for (const p of waiting) {
       await tx.prescription.update({ where: { id: p.id }, data: { status: PRESCRIPTION_STATUS.cancelled } });
       await tx.prescriptionHistory.create({
         data: { prescriptionId: p.id, fromStatus: p.status, toStatus: PRESCRIPTION_STATUS.cancelled, note: "fulfillment cancelled", ...actorColumns(actor) },
       });
+      await recordPrescriptionUpdated(tx, { ...p, organisationId }, PRESCRIPTION_STATUS.cancelled, { reason: "fulfillment cancelled" });
     }
     await progressOrderAfterPrescription(tx, order.id);
     await refreshOrderStatus(tx, order.id);

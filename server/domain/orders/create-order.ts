@@ -4,6 +4,8 @@ import { isUniqueViolation } from "@/server/db/errors";
 import { actorColumns, type Actor } from "@/server/domain/actor";
 import type { AuditEntity } from "@/server/domain/audit/record";
 import { ConflictError, FieldErrorCollector, NON_FIELD_ERRORS, UnprocessableError } from "@/server/domain/errors";
+import { orderCreatedEventSql } from "@/server/domain/events/order-events";
+import { recordPrescriptionCreated } from "@/server/domain/events/prescription-events";
 import {
   createPharmacyOrder,
   newPharmacyOrderIdentity,
@@ -526,8 +528,9 @@ function newFulfillmentOf(
 }
 
 /**
- * The order, its shop order and its audit event (one per created order), as CTEs "audit", "order"
- * (RETURNING "createdAt", "updatedAt") and "shopOrder" of one statement: intake is a hot path.
+ * The order, its shop order, its audit event and its order_created event (one per created order), as
+ * CTEs "audit", "order" (RETURNING "createdAt", "updatedAt"), "shopOrder" and "orderCreated" of one
+ * statement: intake is a hot path, and both of intake's ways of writing take the order from here.
  */
 function orderWritesSql(o: {
   order: NewOrder;
@@ -564,7 +567,8 @@ function orderWritesSql(o: {
       RETURNING "id", "createdAt", "updatedAt"),
     "shopOrder" AS (
       INSERT INTO "ShopOrder" ("id", "orderId", "shopId", "externalId", "name")
-      SELECT ${o.shopOrderId}, "order"."id", ${o.shop.id}, ${intake.externalId}, ${name} FROM "order")`;
+      SELECT ${o.shopOrderId}, "order"."id", ${o.shop.id}, ${intake.externalId}, ${name} FROM "order"),
+    "orderCreated" AS (${orderCreatedEventSql(o.organisationId, orderId)})`;
 }
 
 /** The new order as getOrder would read it, from what intake wrote (no read back). */
@@ -733,6 +737,7 @@ export async function addFulfillment(tx: Tx | RawTx, input: NewFulfillment): Pro
         history: { create: { fromStatus: null, toStatus: PRESCRIPTION_STATUS.waitingForDoctor, ...actorColumns(input.actor) } },
       },
     });
+    await recordPrescriptionCreated(tx, { organisationId: input.organisationId, id: prescriptionId });
     for (const item of doctorItems) item.prescriptionId = prescriptionId;
   }
   const writes = recordsPrescriptions ? Prisma.sql`"orderItems" AS (${orderItemsInsertSql(items)})` : fulfillmentWritesSql(created);

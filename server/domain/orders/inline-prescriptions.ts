@@ -7,6 +7,7 @@ import { validateQesPdf, type QesSigner } from "@/server/pki/validate-qes-pdf";
 import { PRESCRIPTION_STATUS } from "@/server/domain/prescriptions/statuses";
 import { storeSignedPdf } from "@/server/domain/prescriptions/signed-copy";
 import type { FulfillmentIntake } from "./intake";
+import { recordPrescriptionCreated } from "@/server/domain/events/prescription-events";
 
 /** An inline prescription PDF (path (d)) that passed QES validation during the request. */
 export type ValidatedPdf = { pdf: Buffer; signer: QesSigner; signingTime: Date | null };
@@ -138,5 +139,6 @@ export async function recordInlinePrescription(
       },
     },
   });
+  await recordPrescriptionCreated(tx, { organisationId: input.organisationId, id });
   return id;
 }

@@ -71,6 +71,8 @@ const updated = (po: { id: string; pharmacyId: string }) => ({
   pharmacyId: po.pharmacyId,
   organisationId: t.organisation.id,
 });
+/** The order's status changed with it (docs/spec-gaps.md#order-and-prescription-events). */
+const orderUpdated = (po: { orderId: string }) => ({ type: "order_updated", subjectId: po.orderId, pharmacyId: null, organisationId: t.organisation.id });
 const history = (pharmacyOrderId: string) =>
   t.db.pharmacyOrderHistory.findMany({ where: { pharmacyOrderId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
 const statusOf = async (id: string) => (await t.db.pharmacyOrder.findUniqueOrThrow({ where: { id } })).status;
@@ -316,7 +318,8 @@ describe("openClarificationRequest", () => {
 
     const opened = await recorded(() => openClarificationRequest({ pharmacyIds: [t.pharmacy.id] }, po.id, { description: "Was the right strength sent?" }, pharmacist));
     expect(opened.result.statusChanged).toBe(true);
-    expect(opened.events).toEqual([updated(po)]);
+    // The order, completed, waits for its pharmacy again.
+    expect(opened.events).toEqual([updated(po), orderUpdated(po)]);
     expect(await statusOf(po.id)).toBe("on-hold");
     expect((await history(po.id)).at(-1)).toMatchObject({ fromStatus: "completed", toStatus: "on-hold", comment: "Was the right strength sent?" });
     // The admin team asks too (already on hold): the event, no history entry.
@@ -331,8 +334,8 @@ describe("openClarificationRequest", () => {
     expect(first.events).toEqual([]);
     const last = await recorded(() => resolveIssueThread(t.organisation.id, threads[1].id, { releaseOrder: true, note: "Checked" }, adminUser));
     expect(last.result).toEqual({ resolved: true, releasedTo: "completed", keptOnHold: null });
-    // One pharmacy_order_updated, no stock event: nothing was completed again.
-    expect(last.events).toEqual([updated(po)]);
+    // One pharmacy_order_updated (and the order completed again), no stock event: nothing was completed again.
+    expect(last.events).toEqual([updated(po), orderUpdated(po)]);
     expect(await statusOf(po.id)).toBe("completed");
     expect((await history(po.id)).at(-1)).toMatchObject({ fromStatus: "on-hold", toStatus: "completed", actorType: "USER" });
     expect({ stock: await stock(), movements: await movements(), payouts: await payouts(), completedAt: await completedAt() }).toEqual(before);
@@ -380,11 +383,12 @@ describe("addShipment", () => {
       }),
     );
     expect(completion.result.status).toBe(200);
-    expect(completion.events).toHaveLength(2);
+    expect(completion.events).toHaveLength(3);
     expect(completion.events).toEqual(
       expect.arrayContaining([
-        { type: "pharmacy_sku_stock_updated", subjectId: t.pharmacySku.id, pharmacyId: t.pharmacy.id, organisationId: t.organisation.id },
+        { type: "pharmacy_sku_stock_updated", subjectId: t.pharmacySku.id, pharmacyId: t.pharmacySku.pharmacyId, organisationId: t.organisation.id },
         updated(po),
+        orderUpdated(po),
       ]),
     );
     // A completed order may get a further parcel.

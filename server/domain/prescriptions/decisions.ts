@@ -3,6 +3,7 @@ import { database, type Tx } from "@/server/db/client";
 import { actorColumns, type Actor } from "@/server/domain/actor";
 import { createHash } from "node:crypto";
 import { ConflictError, NotFoundError, ValidationError } from "@/server/domain/errors";
+import { recordPrescriptionUpdated } from "@/server/domain/events/prescription-events";
 import { atSigningKey, prescriptionStorage, signedKey } from "@/server/storage/prescription-files";
 import { enqueueTask } from "@/server/domain/tasks/enqueue";
 import { assertCompleteForSigning } from "./completeness";
@@ -95,6 +96,8 @@ async function recordHistory(tx: Tx, p: LockedPrescription, toStatus: string, de
   await tx.prescriptionHistory.create({
     data: { prescriptionId: p.id, fromStatus: p.status, toStatus, note: decision.note?.trim() || null, ...actorColumns(decision.actor) },
   });
+  // Every decision records its history here, after writing the prescription: its webhook event too.
+  await recordPrescriptionUpdated(tx, p, toStatus, { reason: decision.note });
 }
 
 const unchanged = (p: LockedPrescription, status: PrescriptionStatus): DecisionResult => ({ id: p.id, status, changed: false });

@@ -2,6 +2,7 @@ import { errorText, type Message } from "@/i18n/error-text";
 import { database } from "@/server/db/client";
 import { actorColumns, type Actor } from "@/server/domain/actor";
 import { ConflictError, UnprocessableError } from "@/server/domain/errors";
+import { recordPrescriptionUpdated } from "@/server/domain/events/prescription-events";
 import { enqueueTask } from "@/server/domain/tasks/enqueue";
 import { validateQesPdf } from "@/server/pki/validate-qes-pdf";
 import { lockPrescription } from "./lock";
@@ -68,6 +69,7 @@ export async function externallySignPrescription(
       await tx.prescriptionHistory.create({
         data: { prescriptionId: p.id, fromStatus: p.status, toStatus: PRESCRIPTION_STATUS.externallySigned, ...actorColumns(actor) },
       });
+      await recordPrescriptionUpdated(tx, p, PRESCRIPTION_STATUS.externallySigned);
       await enqueueTask(tx, "pharmacy_manager.send_prescription", { prescriptionId: p.id, organisationId: p.organisationId });
       return { id: p.id, status: PRESCRIPTION_STATUS.externallySigned };
     },
