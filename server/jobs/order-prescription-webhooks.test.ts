@@ -9,7 +9,7 @@ import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/server/domain/actor";
 import { approvePrescription, signPrescription } from "@/server/domain/prescriptions/decisions";
-import { createTenant, type Tenant } from "@/tests/fixtures";
+import { createTenant, PRESCRIBER, type Tenant } from "@/tests/fixtures";
 import { get, post } from "@/tests/http";
 import { withShopSkus } from "@/tests/orders";
 import { placeWaitingOrder, runPrescriptionTask } from "@/tests/prescription-orders";
@@ -63,7 +63,7 @@ function expectSigned(delivery: Received, type: string) {
 
 describe("order and prescription webhooks to a Management subscriber", () => {
   it("delivers the order and its prescription as created, approved, signed, and the order's status change", async () => {
-    const doctor = await t.db.doctor.create({ data: { organisationId: t.organisation.id, displayName: "Dr. Weber", canSignQes: true } });
+    const doctor = await t.db.doctor.create({ data: { ...PRESCRIBER, organisationId: t.organisation.id, displayName: "Dr. Weber", canSignQes: true } });
     const { orderId, prescriptionId } = await placeWaitingOrder(t, refs);
     await until(async () => deliveredTo("order_created").length === 1 && deliveredTo("prescription_created").length === 1);
     const [created] = deliveredTo("order_created");

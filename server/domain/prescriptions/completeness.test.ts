@@ -22,6 +22,8 @@ const actor: Actor = { type: "SYSTEM" };
 beforeAll(async () => {
   t = await createTenant();
   refs = await withShopSkus(t);
+  // The sandbox: a complete prescription signs with the doctor's sandbox certificate, no trust service needed.
+  await t.db.organisation.update({ where: { id: t.organisation.id }, data: { sandbox: true } });
   doctor = await t.db.doctor.create({ data: { ...PRESCRIBER, organisationId: t.organisation.id, displayName: "Dr. Weber" } });
 });
 

@@ -139,11 +139,11 @@ describe("sign", () => {
     const signed = await t.db.prescription.findUniqueOrThrow({ where: { id: prescriptionId } });
     expect(signed).toMatchObject({ status: "signed", doctorId: doctor.id, signedFileKey: signedKey(prescriptionId), renderedFileKey: atSigningKey(prescriptionId) });
     expect(signed.signedAt).toBeInstanceOf(Date);
-    // The document rendered at signing (the configured signer's identity in its statement) with that signer's qualified signature.
+    // The document rendered at signing (the doctor's own certificate named in its statement) with that qualified signature.
     const signedPdf = await readVerified(signed.signedFileKey!, signed.signedFileSha256!);
     expect(signedPdf.toString("latin1")).toContain("/adbe.pkcs7.detached");
     const text = pdfText(signedPdf);
-    expect(text).toContain("Qualifiziert elektronisch signiert von Dr. Sandbox Signer am");
+    expect(text).toContain("Qualifiziert elektronisch signiert von Dr. Weber am");
     expect(text).not.toContain("Noch nicht signiert");
     // The draft is left as it was (a signing that rolled back would leave it so too).
     expect((await prescriptionStorage().get(renderedKey(prescriptionId))).equals(draft)).toBe(true);
