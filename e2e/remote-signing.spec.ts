@@ -102,6 +102,10 @@ test("a doctor links their credential at the trust service and signs with its on
     const lastName = `Remote${Math.random().toString(36).slice(2, 8)}`;
     const { externalId, prescriptionUid } = await orderWithAnamnesis(page.request, d, lastName, `e2e-remote-${lastName.toLowerCase()}`);
     await page.goto(`/admin/doctor/requests/${prescriptionUid}`);
+    // The dosage instructions, offered from the product, are confirmed first: signing needs them saved.
+    const dosage = page.getByRole("form", { name: "Dosage instructions" });
+    await dosage.getByRole("button", { name: "Save dosage instructions" }).click();
+    await expect(page.getByText("Dosage instructions saved.")).toBeVisible();
     await page.getByRole("button", { name: "Sign prescription" }).click();
     const dialog = page.getByRole("alertdialog", { name: `Sign the prescription for Erika ${lastName}?` });
     await expect(dialog.getByText("Signed with your credential at Stand-in QTSP: the certificate of Dr. Anna Weber.")).toBeVisible();
