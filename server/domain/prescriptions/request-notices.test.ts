@@ -17,9 +17,8 @@ import { createTenant, PRESCRIBER, type Tenant } from "@/tests/fixtures";
 import { useSmtpRelay } from "@/tests/mail";
 import { withShopSkus } from "@/tests/orders";
 import { placeWaitingOrder } from "@/tests/prescription-orders";
-import { until } from "@/tests/wait";
 import { createPortalUser } from "@/tests/webhook-logs";
-import { REQUEST_NOTICE_INTERVAL_MS, sendDoctorRequestNotices } from "./request-notices";
+import { REQUEST_NOTICE_INTERVAL_MS, sendDoctorRequestNotices, sendRequestNoticeTo } from "./request-notices";
 
 const relay = useSmtpRelay();
 const MINUTE = 60_000;
@@ -122,6 +121,22 @@ describe("new-request e-mails to doctors", () => {
     // Another 15 minutes without a new request: nothing, though two still wait.
     await runDoctorRequestNotices(new Date(later.getTime() + REQUEST_NOTICE_INTERVAL_MS + MINUTE));
     expect(await noticesTo(t, doctor.id)).toHaveLength(2);
+  });
+
+  it("hold the 15 minutes in the claim itself, whatever a run read before it", async () => {
+    const { t, refs, doctor } = await setUp();
+    await placeWaitingOrder(t, refs);
+    const start = new Date();
+    expect(await sendRequestNoticeTo(doctor.id, start)).toBe(true);
+    // A run that chose this doctor from a stale read: the conditional UPDATE still refuses it.
+    await placeWaitingOrder(t, refs, { customerId: "rx-customer-2" });
+    expect(await sendRequestNoticeTo(doctor.id, new Date(start.getTime() + 5 * MINUTE))).toBe(false);
+    expect(await noticesTo(t, doctor.id)).toHaveLength(1);
+    expect((await t.db.doctor.findUniqueOrThrow({ where: { id: doctor.id } })).newRequestsNotifiedAt).toEqual(start);
+    // Nothing new after 15 minutes: refused, and the last notice time stays (the claim rolled back).
+    expect(await sendRequestNoticeTo(doctor.id, new Date(start.getTime() + REQUEST_NOTICE_INTERVAL_MS))).toBe(true);
+    expect(await sendRequestNoticeTo(doctor.id, new Date(start.getTime() + 2 * REQUEST_NOTICE_INTERVAL_MS))).toBe(false);
+    expect((await t.db.doctor.findUniqueOrThrow({ where: { id: doctor.id } })).newRequestsNotifiedAt).toEqual(new Date(start.getTime() + REQUEST_NOTICE_INTERVAL_MS));
   });
 
   it("count only the doctor's queue: a request assigned to a colleague sends them nothing", async () => {

@@ -39,14 +39,24 @@ export async function sendDoctorRequestNotices(now = new Date()): Promise<{ sent
     // A cheap look first: most runs find nothing new and take no lock.
     const fresh = await db.prescription.count({ where: { ...doctorQueueWhere(doctor.organisationId, doctor.id, WAITING), ...(since ? { createdAt: { gt: since } } : {}) } });
     if (fresh === 0) continue;
-    try {
-      await db.$transaction((tx) => notifyDoctor(tx, doctor.id, now));
-      sent += 1;
-    } catch (error) {
-      if (!(error instanceof NothingToTell)) throw error;
-    }
+    if (await sendRequestNoticeTo(doctor.id, now)) sent += 1;
   }
   return { sent };
+}
+
+/**
+ * One doctor's e-mail, if the rule allows it now (see notifyDoctor): whatever the caller read
+ * before, the claim decides. True when an e-mail was queued.
+ */
+export async function sendRequestNoticeTo(doctorId: string, now: Date): Promise<boolean> {
+  const db = await database();
+  try {
+    await db.$transaction((tx) => notifyDoctor(tx, doctorId, now));
+    return true;
+  } catch (error) {
+    if (error instanceof NothingToTell) return false;
+    throw error;
+  }
 }
 
 /**
