@@ -3,6 +3,7 @@ import { config } from "@/server/config";
 import { claimPeriod, msToNextPeriod } from "@/server/domain/scheduled-jobs/claim-period";
 import { log } from "@/server/log";
 import { APPOINTMENT_REMINDER_JOB, runAppointmentReminders } from "./appointment-reminders";
+import { DOCTOR_REQUEST_NOTICE_JOB, runDoctorRequestNotices } from "./doctor-request-notices";
 import { runTallyCompaction, TALLY_COMPACTION_JOB } from "./pharmacy-order-tally";
 import { PHARMACY_STATUS_CHECK_JOB, runPharmacyStatusCheck } from "./pharmacy-status-check";
 import { jobsProvider } from "./provider";
@@ -98,6 +99,7 @@ export const EMBEDDED_JOBS: Job[] = [
     run: () => runAppointmentReminders(),
   },
   { id: RESERVATION_EXPIRY_JOB.id, everyMs: RESERVATION_EXPIRY_JOB.everyMs, run: () => runReservationExpiry() },
+  { id: DOCTOR_REQUEST_NOTICE_JOB.id, everyMs: DOCTOR_REQUEST_NOTICE_JOB.everyMs, run: () => runDoctorRequestNotices() },
 ];
 
 const holder = globalThis as unknown as { __rxEmbeddedJobs?: { stop(): Promise<void> } };

@@ -7,6 +7,7 @@ import { inngest } from "./inngest-client";
 import { runTallyCompaction, TALLY_COMPACTION_JOB } from "./pharmacy-order-tally";
 import { PHARMACY_STATUS_CHECK_JOB, runPharmacyStatusCheck } from "./pharmacy-status-check";
 import { RESERVATION_EXPIRY_JOB, runReservationExpiry } from "./reservation-expiry";
+import { DOCTOR_REQUEST_NOTICE_JOB, runDoctorRequestNotices } from "./doctor-request-notices";
 import { TASK_HANDLERS } from "./task-handlers";
 import { announceDueTasks, taskDue } from "./task-runner";
 import {
@@ -36,6 +37,7 @@ export const pharmacyOrderTallyCompaction = cronFunction(TALLY_COMPACTION_JOB, "
 export const webhookLogRetention = cronFunction(WEBHOOK_LOG_RETENTION_JOB, "Webhook log retention", () => runWebhookLogRetention());
 export const appointmentReminders = cronFunction(APPOINTMENT_REMINDER_JOB, "Appointment reminders", () => runAppointmentReminders());
 export const reservationExpiry = cronFunction(RESERVATION_EXPIRY_JOB, "Reservation expiry", () => runReservationExpiry());
+export const doctorRequestNotices = cronFunction(DOCTOR_REQUEST_NOTICE_JOB, "New-request e-mails to doctors", () => runDoctorRequestNotices());
 const webhookDeliverySweep = cronFunction(
   { id: "webhook-delivery-sweep", cron: "*/5 * * * *" },
   "Re-announce overdue webhook deliveries",
@@ -102,6 +104,7 @@ export const inngestFunctions = [
   webhookLogRetention,
   appointmentReminders,
   reservationExpiry,
+  doctorRequestNotices,
   webhookDeliverySweep,
   deliverWebhook,
   renderPrescriptionTask,

@@ -195,13 +195,14 @@ describe("embedded runner", () => {
     await again!.stop();
   });
 
-  it("schedules the same jobs as the Inngest crons: status check every five minutes, tally compaction every minute, log retention hourly, appointment reminders and reservation expiry every minute", () => {
+  it("schedules the same jobs as the Inngest crons: status check every five minutes, tally compaction every minute, log retention hourly, appointment reminders, reservation expiry and new-request e-mails every minute", () => {
     expect(EMBEDDED_JOBS.map((j) => [j.id, j.everyMs])).toEqual([
       ["pharmacy-status-check", 300_000],
       ["pharmacy-order-tally-compaction", 60_000],
       ["webhook-log-retention", 3_600_000],
       ["appointment-reminders", 60_000],
       ["reservation-expiry", 60_000],
+      ["doctor-request-notices", 60_000],
     ]);
     expect(webhookLogRetention.opts).toMatchObject({ id: "webhook-log-retention", triggers: [{ cron: "17 * * * *" }] });
     expect(pharmacyOrderTallyCompaction.opts).toMatchObject({

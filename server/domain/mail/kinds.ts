@@ -9,6 +9,7 @@ export const MAIL_KINDS = [
   "meeting_confirmed",
   "meeting_cancelled",
   "meeting_rescheduled",
+  "doctor_requests_waiting",
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 

@@ -40,7 +40,9 @@ export type MailTemplate =
   | { kind: "password_reset"; name: string; email: string; organisation: string; link: string; expiresAt: Date }
   | { kind: "pharmacy_order_created"; organisation: string; pharmacy: string; orderName: string; itemCount: number; link: string }
   | ({ kind: "meeting_confirmed" | "meeting_cancelled" } & Meeting)
-  | ({ kind: "meeting_rescheduled"; previousStartsAt: Date } & Meeting);
+  | ({ kind: "meeting_rescheduled"; previousStartsAt: Date } & Meeting)
+  // Counts only: the e-mail names no patient (docs/spec-gaps.md#new-request-e-mails-to-doctors).
+  | { kind: "doctor_requests_waiting"; name: string; organisation: string; newCount: number; waitingCount: number; link: string };
 
 export type RenderedMail = { subject: string; text: string; html: string };
 
@@ -89,6 +91,18 @@ function partsOf(template: MailTemplate, locale: UserLocale): Parts {
           t("pharmacyOrder.privacy"),
         ],
         action: { label: t("pharmacyOrder.action"), url: template.link },
+      };
+    case "doctor_requests_waiting":
+      return {
+        ...base,
+        subject: t("requestsWaiting.subject", { count: template.newCount }),
+        name: template.name,
+        paragraphs: [
+          t("requestsWaiting.body", { organisation: template.organisation, count: template.newCount, waiting: template.waitingCount }),
+          t("requestsWaiting.privacy"),
+          t("requestsWaiting.rhythm"),
+        ],
+        action: { label: t("requestsWaiting.action"), url: template.link },
       };
     case "meeting_confirmed":
       return { ...meeting(template), subject: t("meeting.confirmedSubject", { startsAt: template.startsAt }), paragraphs: [t("meeting.confirmed", meetingValues(template))] };

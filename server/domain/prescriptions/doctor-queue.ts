@@ -5,7 +5,7 @@ import { readVerified } from "@/server/storage/prescription-files";
 import { missingPrescriptionElements, type MissingElement } from "./completeness";
 import { prescriberSelect, prescriptionDocumentProps, prescriptionDocumentSelect } from "./document";
 import { renderPrescriptionDocument } from "./render-pdf";
-import { AWAITING_DOCTOR_STATUSES, storedSpellings } from "./statuses";
+import { AWAITING_DOCTOR_STATUSES, storedSpellings, type PrescriptionStatus } from "./statuses";
 
 /**
  * The doctors' workspace reads. A doctor sees the prescription requests of the doctor queue (source
@@ -19,6 +19,16 @@ const reachableBy = (organisationId: string, doctorId: string): Prisma.Prescript
   OR: [{ doctorId: null }, { doctorId }],
 });
 
+/**
+ * The doctor's queue in these statuses: what they may take, without requests of an order on hold
+ * (shared with the new-request e-mails, request-notices.ts, so both count the same requests).
+ */
+export const doctorQueueWhere = (organisationId: string, doctorId: string, statuses: readonly PrescriptionStatus[]): Prisma.PrescriptionWhereInput => ({
+  ...reachableBy(organisationId, doctorId),
+  status: { in: storedSpellings(statuses) },
+  NOT: { order: { is: { onHold: true } } },
+});
+
 /** The queue shows at most this many requests at once (the oldest); the total says how many wait. */
 export const DOCTOR_QUEUE_LIMIT = 200;
 
@@ -29,11 +39,7 @@ export const DOCTOR_QUEUE_LIMIT = 200;
  */
 export async function listDoctorQueue(organisationId: string, doctorId: string) {
   const db = await database();
-  const where: Prisma.PrescriptionWhereInput = {
-    ...reachableBy(organisationId, doctorId),
-    status: { in: storedSpellings(AWAITING_DOCTOR_STATUSES) },
-    NOT: { order: { is: { onHold: true } } },
-  };
+  const where = doctorQueueWhere(organisationId, doctorId, AWAITING_DOCTOR_STATUSES);
   const [items, total] = await Promise.all([
     db.prescription.findMany({
       where,

@@ -73,3 +73,7 @@ export const setDosageInput = z.object({
     .max(100),
 });
 export type SetDosageInput = z.input<typeof setDosageInput>;
+
+/** The doctor's own choice: e-mail me when new requests wait (docs/spec-gaps.md#new-request-e-mails-to-doctors). */
+export const requestNoticesInput = z.object({ enabled: z.boolean() });
+export type RequestNoticesInput = z.input<typeof requestNoticesInput>;

@@ -7,6 +7,7 @@
 import { wordIn } from "@/i18n/error-text";
 import type { Actor } from "@/server/domain/actor";
 import { getDoctorStatistics } from "@/server/domain/doctors/queries";
+import { changeRequestNoticeSetting, requestNoticeSetting } from "@/server/domain/doctors/request-notice-setting";
 import { completeConsultation } from "@/server/domain/meetings/complete-consultation";
 import { getDoctorWaitingRoom } from "@/server/domain/meetings/doctor-waiting-room";
 import { takeNextPatient } from "@/server/domain/meetings/take-next-patient";
@@ -26,6 +27,7 @@ import {
   holdInput,
   linkCredentialInput,
   requestInput,
+  requestNoticesInput,
   setDosageInput,
   signInput,
   statisticsInput,
@@ -135,6 +137,16 @@ export const doctorSigningRouter = router({
   unlink: doctorProcedure.mutation(async ({ ctx }) => {
     await unlinkDoctorCredential(ctx.scope.organisationId, { id: ctx.scope.doctorId }, user(ctx));
     return presentSigningStatus(await doctorSigningStatus(ctx.scope.organisationId, ctx.scope.doctorId));
+  }),
+});
+
+/** The doctor's own e-mails about new waiting requests (off by default; audited when changed). */
+export const doctorNoticesRouter = router({
+  get: doctorProcedure.query(async ({ ctx }) => requestNoticeSetting(ctx.scope.organisationId, ctx.scope.doctorId)),
+
+  set: doctorProcedure.input(requestNoticesInput).mutation(async ({ ctx, input }) => {
+    await changeRequestNoticeSetting(ctx.scope.organisationId, ctx.scope.doctorId, ctx.user.id, input.enabled);
+    return requestNoticeSetting(ctx.scope.organisationId, ctx.scope.doctorId);
   }),
 });
 

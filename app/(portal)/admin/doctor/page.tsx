@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/page-header";
 import { DoctorRequestQueue } from "@/components/admin/doctor/request-queue";
+import { RequestNotices } from "@/components/admin/doctor/request-notices";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("doctor.pages"))("requests.metaTitle") };
@@ -13,6 +14,7 @@ export default async function DoctorRequestsPage() {
     <>
       <PageHeader title={t("requests.title")} />
       <DoctorRequestQueue />
+      <RequestNotices />
     </>
   );
 }
