@@ -9,6 +9,8 @@ pdfjs.GlobalWorkerOptions.workerSrc = new URL("pdfjs-dist/build/pdf.worker.min.m
 
 const ZOOM_STEPS = [0.5, 0.75, 1, 1.25, 1.5, 2];
 
+let documentsShown = 0;
+
 function bytesOf(base64: string): Uint8Array<ArrayBuffer> {
   const binary = atob(base64);
   const bytes = new Uint8Array(binary.length);
@@ -35,6 +37,9 @@ export type PdfTexts = {
 export default function PrescriptionPdf({ filename, contentBase64, texts }: { filename: string; contentBase64: string; texts: PdfTexts }) {
   // One Blob per file: react-pdf reloads the document whenever `file` is a new object.
   const blob = useMemo(() => new Blob([bytesOf(contentBase64)], { type: "application/pdf" }), [contentBase64]);
+  // A new file mounts a new Document and Page: a Page kept across the change asked the old, destroyed
+  // document for its page ("reading 'sendWithPromise'"), when a saved dosage re-rendered the draft.
+  const documentKey = useMemo(() => ++documentsShown, [blob]);
   const [downloadUrl, setDownloadUrl] = useState<string | null>(null);
   useEffect(() => {
     const url = URL.createObjectURL(blob);
@@ -73,6 +78,7 @@ export default function PrescriptionPdf({ filename, contentBase64, texts }: { fi
       </div>
       <div className="overflow-auto rounded-lg border border-slate-200 bg-slate-100 p-4" data-testid="prescription-pdf">
         <Document
+          key={documentKey}
           file={blob}
           onLoadSuccess={({ numPages }) => {
             setPageCount(numPages);
