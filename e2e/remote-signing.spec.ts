@@ -44,7 +44,7 @@ async function pharmacyOrderOf(request: APIRequestContext, d: DemoFile, external
 }
 
 test("a doctor links their credential at the trust service and signs with its one-time password; the pharmacy opens the signed prescription", async ({ browser }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(600_000);
   rmSync(dataDir, { recursive: true, force: true });
   const standIn: CscStandIn = await startCscStandIn({ name: "Stand-in QTSP" });
   let server: OwnServer | null = null;
