@@ -88,6 +88,7 @@ function backgroundTaskFunction(name: TaskName) {
 
 export const renderPrescriptionTask = backgroundTaskFunction("prescription.render");
 const sendPrescriptionTask = backgroundTaskFunction("pharmacy_manager.send_prescription");
+const routeWaitingTask = backgroundTaskFunction("orders.route_waiting");
 const walletPassPushTask = backgroundTaskFunction("wallet_pass.push_notification");
 const walletPassUpdatedTask = backgroundTaskFunction("wallet_pass.updated");
 const sendMailTask = backgroundTaskFunction("mail.send");
@@ -109,6 +110,7 @@ export const inngestFunctions = [
   deliverWebhook,
   renderPrescriptionTask,
   sendPrescriptionTask,
+  routeWaitingTask,
   walletPassPushTask,
   walletPassUpdatedTask,
   sendMailTask,

@@ -2,6 +2,7 @@ import { sendQueuedMail } from "@/server/domain/mail/send-mail";
 import { createPayoutRoute } from "@/server/domain/payouts/create-route";
 import { deleteShopifyDraftOrder } from "@/server/domain/shopify/draft-orders";
 import { pushTrackingToShopify } from "@/server/domain/shopify/push-tracking";
+import { routeWaitingFulfillments } from "@/server/domain/orders/route-waiting";
 import { sendPrescriptionToPharmacy } from "@/server/domain/prescriptions/send-to-pharmacy";
 import { pushPassUpdate } from "@/server/domain/wallet-passes/push-pass-update";
 import { sendPushNotification } from "@/server/domain/wallet-passes/send-notification";
@@ -28,6 +29,11 @@ export const TASK_HANDLERS: TaskHandlers = {
   },
   "pharmacy_manager.send_prescription": async (payload) => {
     await sendPrescriptionToPharmacy(prescriptionIdOf(payload));
+  },
+  "orders.route_waiting": async (payload) => {
+    const id = payload.organisationId;
+    if (typeof id !== "string" || id === "") throw new Error("The task's payload has no organisationId.");
+    await routeWaitingFulfillments(id);
   },
   "wallet_pass.push_notification": async (payload, attempt) => {
     const id = payload.notificationId;

@@ -465,12 +465,15 @@ describe("completing a checkout (the built-in connector)", () => {
     expect(await checkoutByToken(token)).toMatchObject({ state: "open", order: null });
   });
 
-  it("a refused intake leaves the checkout open", async () => {
+  it("a paid checkout no pharmacy can stock completes into an order that waits as pharmacy not found", async () => {
     const r = await checkout(body({ lines: [{ sku_uid: t.sku.id, quantity: 1000 }], prescriptions: [] }));
     expect(r.status).toBe(201);
     const token = tokenOf(r.json.checkout_url);
-    await expect(completeCheckoutByToken(token)).rejects.toMatchObject({ message: expect.stringContaining("No pharmacy can fulfil") });
-    expect(await checkoutByToken(token)).toMatchObject({ state: "open", order: null });
+    await completeCheckoutByToken(token);
+    const completed = await checkoutByToken(token);
+    expect(completed).toMatchObject({ state: "completed", order: { uid: expect.any(String) } });
+    const order = await t.db.order.findUniqueOrThrow({ where: { id: completed!.order!.uid } });
+    expect(order.status).toBe("pharmacy not found");
   });
 });
 

@@ -2,6 +2,7 @@
  * A pharmacy's assortment: which SKUs of its organisation's catalogue it carries, each a pharmacy
  * SKU with the pharmacy's id for it, its price and its stock (docs/spec-gaps.md#issue-24-pharmacy-assortments).
  * An administrator adds SKUs (one or many at once) and removes them; a CSV import adds and updates
+import { routeWaitingWhenStockArrives } from "@/server/domain/orders/route-waiting";
  * many (import-assortment.ts). Every change of one pharmacy's assortment holds the lock of
  * lockAssortment, so two adds of the same SKU cannot both find it missing.
  */
@@ -77,6 +78,7 @@ export async function recordStockMovements(tx: Tx, pharmacy: PharmacyScope, chan
     tx,
     changes.map((c) => ({ type: "pharmacy_sku_stock_updated", organisationId: pharmacy.organisationId, pharmacyId: pharmacy.id, subjectId: c.pharmacySkuId })),
   );
+  if (changes.some((c) => c.delta > 0)) await routeWaitingWhenStockArrives(tx, pharmacy.organisationId);
 }
 
 /** SKUs of the organisation's catalogue a pharmacy does not carry yet (nor hides), by name: the admin tool's "Add SKUs" picker. */

@@ -1,4 +1,5 @@
 import { database, type Tx } from "@/server/db/client";
+import { routeWaitingWhenStockArrives } from "@/server/domain/orders/route-waiting";
 import type { HiddenSkuType } from "@/server/db/generated/enums";
 import { actorColumns, type Actor } from "@/server/domain/actor";
 import { recordAuditEvent } from "@/server/domain/audit/record";
@@ -274,5 +275,6 @@ async function setStock(
     pharmacyId: target.pharmacyId,
     subjectId: target.pharmacySkuId,
   });
+  if (stock > row.stock) await routeWaitingWhenStockArrives(tx, target.organisationId);
   return row.stock;
 }

@@ -95,7 +95,7 @@ export async function addFulfillmentToOrder(
         inline: [inline],
         fieldPrefix: () => [],
       });
-      const routed = await addFulfillment(tx, {
+      const added = await addFulfillment(tx, {
         organisationId,
         orderId: order.id,
         fulfillment,
@@ -112,7 +112,8 @@ export async function addFulfillmentToOrder(
       });
       if (resolved.items[0].some((i) => i.needsDoctor) && !order.onHold) {
         await tx.order.update({ where: { id: order.id }, data: { status: ORDER_STATUS.waitingForDoctor } });
-      } else if (routed) {
+      } else {
+        // Routed, or no pharmacy could take it: the order reads "waiting for pharmacy" or "pharmacy not found".
         await tx.order.update({ where: { id: order.id }, data: { updatedAt: new Date() } });
         await refreshOrderStatus(tx, order.id);
       }
@@ -120,7 +121,7 @@ export async function addFulfillmentToOrder(
         entity: "order",
         entityId: order.id,
         action: "fulfillment added",
-        summary: `Fulfillment "${fulfillment.externalId}" added to order "${order.name}"${routed ? " and routed to a pharmacy" : ""}`,
+        summary: `Fulfillment "${fulfillment.externalId}" added to order "${order.name}"${added.routed ? " and routed to a pharmacy" : ""}`,
         details: { fulfillmentExternalId: fulfillment.externalId, itemCount: fulfillment.items.length },
       });
       return order.id;

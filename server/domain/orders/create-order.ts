@@ -3,7 +3,7 @@ import { database, databaseDriver, Prisma, prismaTx, type Db, type RawTx, type T
 import { isUniqueViolation } from "@/server/db/errors";
 import { actorColumns, type Actor } from "@/server/domain/actor";
 import type { AuditEntity } from "@/server/domain/audit/record";
-import { ConflictError, FieldErrorCollector, NON_FIELD_ERRORS, UnprocessableError } from "@/server/domain/errors";
+import { ConflictError, FieldErrorCollector, NON_FIELD_ERRORS } from "@/server/domain/errors";
 import { orderCreatedEventSql } from "@/server/domain/events/order-events";
 import { recordPrescriptionCreated } from "@/server/domain/events/prescription-events";
 import {
@@ -78,8 +78,8 @@ export type CreatedOrder = {
  * every fulfillment routed before anything is written (routing reads stock and assortments without
  * locking them, inside a transaction or not); the writes then run in one transaction whose first
  * conflicting statement is the order row itself, so concurrent duplicates wait on its unique index
- * and all but one end as 409 order_already_exists. A fulfillment no pharmacy can serve is a 422,
- * and nothing is written.
+ * and all but one end as 409 order_already_exists. A fulfillment no pharmacy can serve is written
+ * without a pharmacy order and the order reads "pharmacy not found" (docs/spec-gaps.md#issue-36-intake-when-no-pharmacy-fits).
  *
  * The common path is written as raw statements (several rows each) rather than Prisma model calls:
  * as model calls intake made about 40 statements, each a cost on the server's one thread (the intake
@@ -490,8 +490,19 @@ function newOrderOf(intake: OrderIntake, resolved: Resolved, routes: (RoutedPhar
   const waitsForDoctor = resolved.items.some((items) => items.some((i) => i.needsDoctor));
   const onHold = intake.onHold ?? false;
   const initialStatus = onHold ? ORDER_STATUS.paused : waitsForDoctor ? ORDER_STATUS.waitingForDoctor : ORDER_STATUS.started;
-  // Every fulfillment is routed already: the order is written in the status its pharmacy orders give it.
-  const status = initialStatus === ORDER_STATUS.started && routes.some(Boolean) ? ORDER_STATUS.waitingForPharmacy : initialStatus;
+  const unroutable = intake.fulfillments.some(
+    (f, i) => routes[i] === null && goesToPharmacy(f.items, { resolvedItems: resolved.items[i], route: !onHold }),
+  );
+  // Every fulfillment is routed already: the order is written in the status its pharmacy orders give it
+  // (as refreshOrderStatus would: one that no pharmacy could take makes it "pharmacy not found").
+  const status =
+    initialStatus !== ORDER_STATUS.started
+      ? initialStatus
+      : unroutable
+        ? ORDER_STATUS.pharmacyNotFound
+        : routes.some(Boolean)
+          ? ORDER_STATUS.waitingForPharmacy
+          : initialStatus;
   return { orderId: randomUUID(), name: intake.name ?? intake.externalId, onHold, initialStatus, status };
 }
 
@@ -646,8 +657,9 @@ function itemsForPharmacy<T>(items: T[], input: Pick<NewFulfillment, "resolvedIt
 
 /**
  * The pharmacy a new fulfillment goes to: null when none of its items goes to a pharmacy now
- * (itemsForPharmacy), else routing's choice (routeFulfillmentToPharmacy); a 422 when no pharmacy can
- * serve it. A read: order intake routes before its transaction, adding a fulfillment inside it.
+ * (itemsForPharmacy), else routing's choice (routeFulfillmentToPharmacy); also null when no pharmacy
+ * can serve it (goesToPharmacy tells the two apart). A read: order intake routes before its
+ * transaction, adding a fulfillment inside it.
  */
 export async function routeNewFulfillment(
   db: RawTx,
@@ -665,12 +677,14 @@ export async function routeNewFulfillment(
     [],
     knownOffers,
   );
-  if (!routed) {
-    throw new UnprocessableError(
-      `No pharmacy can fulfil fulfillment "${input.fulfillment.externalId}": none carries every item with enough stock.`,
-    );
-  }
+  // No pharmacy fits: accepted all the same (a paid order), it waits as "pharmacy not found" and is
+  // routed when stock arrives (route-waiting.ts) or an admin routes it by hand.
   return routed;
+}
+
+/** Whether a new fulfillment has items for a pharmacy now (so no route means no pharmacy could take it). */
+export function goesToPharmacy(items: FulfillmentIntake["items"], input: Pick<NewFulfillment, "resolvedItems" | "route">): boolean {
+  return itemsForPharmacy(items, input).length > 0;
 }
 
 /** A fulfillment addFulfillment wrote: its items as written, whether it got a pharmacy order, whether prescriptions were recorded for it. */

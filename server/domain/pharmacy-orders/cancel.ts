@@ -1,4 +1,5 @@
 import type { Tx } from "@/server/db/client";
+import { routeWaitingWhenStockArrives } from "@/server/domain/orders/route-waiting";
 import type { Actor } from "@/server/domain/actor";
 import { settlePayoutsOfCancelledOrder } from "@/server/domain/payouts/cancelled-order-payouts";
 import { historyInsertSql, PHARMACY_ORDER_CHANGE, recordCancelledStatus, type LockedPharmacyOrder } from "./lock";
@@ -30,6 +31,7 @@ export async function cancelLockedPharmacyOrder(tx: Tx, order: LockedPharmacyOrd
     const names = new Map(skus.map((s) => [s.id, s.sku.displayName]));
     const detail = moves.map((m) => `${names.get(m.pharmacySkuId) ?? m.pharmacySkuId}: +${m.delta} (stock now ${m.stockAfter})`).join("; ");
     await recordHistoryNote(tx, order, PHARMACY_ORDER_CHANGE.stockReturned, actor, `Cancelled after completion. ${detail}`);
+    await routeWaitingWhenStockArrives(tx, order.organisationId);
   }
 
   const flagged = await settlePayoutsOfCancelledOrder(tx, order.id, new Date());

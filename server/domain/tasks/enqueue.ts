@@ -4,6 +4,8 @@ import type { Tx } from "@/server/db/client";
 export type TaskName =
   | "prescription.render"
   | "pharmacy_manager.send_prescription"
+  // An organisation's fulfillments waiting for a pharmacy, routed once stock arrived (server/domain/orders/route-waiting.ts).
+  | "orders.route_waiting"
   | "wallet_pass.push_notification"
   | "wallet_pass.updated"
   // One e-mail of the outbox (server/domain/mail/send-mail.ts).
