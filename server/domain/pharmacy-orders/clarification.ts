@@ -1,13 +1,11 @@
-import { errorText } from "@/i18n/error-text";
 import { database } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
 import { recordAuditEvent } from "@/server/domain/audit/record";
-import { BadRequestError } from "@/server/domain/errors";
 import { applyStatusChange } from "./change-status";
 import { assertOrderAsExpected, type ExpectedOrderState } from "./expected-state";
 import { markAnswerUnread } from "./issue-thread-answers";
 import { issueDescription, openIssueThread, type IssueMessageSide } from "./issue-threads";
-import { announcePharmacyOrderUpdate, lockPharmacyOrderInScope, type PharmacyOrderScope } from "./lock";
+import { announcePharmacyOrderUpdate, lockPharmacyOrderInScope, recordStatusChange, type PharmacyOrderScope } from "./lock";
 import { PHARMACY_ORDER_STATUS } from "./statuses";
 
 /**
@@ -23,8 +21,9 @@ import { PHARMACY_ORDER_STATUS } from "./statuses";
  *   (completedAt: its stock was reduced and its payouts routed, never again), and resolving the
  *   thread returns it to completed, the status before the hold (resolve-issue-thread.ts), without
  *   a second completion.
- * - Cancelled: BadRequestError (a documented deviation, docs/spec-gaps.md): its stock was returned
- *   and its payouts flagged; a hold would suggest it can still be dispensed.
+ * - Cancelled: put on hold too (the spec's "any"; the portals ask for confirmation first). Its
+ *   cancellation's consequences stand (stock returned, payouts flagged); resolving the thread returns
+ *   it to cancelled without cancelling it again (resolve-issue-thread.ts).
  *
  * The description is required: trimmed, not blank, at most 5000 characters (ValidationError on
  * `description`). An order outside the scope is not found.
@@ -48,14 +47,16 @@ export async function openClarificationRequest(
   return db.$transaction(async (tx) => {
     const order = await lockPharmacyOrderInScope(tx, scope, pharmacyOrderId);
     assertOrderAsExpected(order, expected);
-    if (order.status === PHARMACY_ORDER_STATUS.cancelled) {
-      throw new BadRequestError(errorText("pharmacyOrders.cancelledNoClarification"));
-    }
     let opened: { threadId: string; statusChanged: boolean };
     if (order.status === PHARMACY_ORDER_STATUS.onHold) {
       const thread = await openIssueThread(tx, order.id, description, actor, side);
       await announcePharmacyOrderUpdate(tx, order);
       opened = { threadId: thread.id, statusChanged: false };
+    } else if (order.status === PHARMACY_ORDER_STATUS.cancelled) {
+      // The status table's clarification row (any → on-hold); PATCH …/status keeps refusing a cancelled order (its own row).
+      const thread = await openIssueThread(tx, order.id, description, actor, side);
+      await recordStatusChange(tx, order, PHARMACY_ORDER_STATUS.onHold, actor, description);
+      opened = { threadId: thread.id, statusChanged: true };
     } else {
       const applied = await applyStatusChange(tx, order, { status: PHARMACY_ORDER_STATUS.onHold, comment: description, threadSide: side }, actor);
       opened = { threadId: applied.issueThreadId!, statusChanged: true };

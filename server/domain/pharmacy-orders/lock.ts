@@ -81,7 +81,7 @@ export async function announcePharmacyOrderUpdate(tx: Tx, order: LockedPharmacyO
   await recordEvent(tx, { type: "pharmacy_order_updated", organisationId: order.organisationId, pharmacyId: order.pharmacyId, subjectId: order.id });
 }
 
-/** recordStatusChange for cancelled; only cancelLockedPharmacyOrder (cancel.ts) calls it. */
+/** recordStatusChange for cancelled: cancelLockedPharmacyOrder (cancel.ts), and a resolved question returning a cancelled order to cancelled (resolve-issue-thread.ts). */
 export async function recordCancelledStatus(tx: Tx, order: LockedPharmacyOrder, actor: Actor, comment: string | null): Promise<void> {
   await writeStatusChange(tx, order, PHARMACY_ORDER_STATUS.cancelled, actor, comment);
 }

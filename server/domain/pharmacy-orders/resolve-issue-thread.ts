@@ -5,7 +5,7 @@ import { recordAuditEvent } from "@/server/domain/audit/record";
 import { NotFoundError, ValidationError } from "@/server/domain/errors";
 import { applyStatusChange } from "./change-status";
 import { markAnswerUnread } from "./issue-thread-answers";
-import { lockPharmacyOrderInScope, recordStatusChange, type LockedPharmacyOrder } from "./lock";
+import { lockPharmacyOrderInScope, recordCancelledStatus, recordStatusChange, type LockedPharmacyOrder } from "./lock";
 import { PHARMACY_ORDER_STATUS, SETTABLE_PHARMACY_ORDER_STATUSES, type SettablePharmacyOrderStatus } from "./statuses";
 
 const RESOLUTION_NOTE_MAX_LENGTH = 5000;
@@ -100,6 +100,8 @@ export async function resolveIssueThread(
         // Back to completed is a status change only: the first completion (completedAt) reduced the
         // stock and routed the payouts; completing again would do neither, but nothing else is due.
         if (releasedTo === PHARMACY_ORDER_STATUS.completed) await recordStatusChange(tx, order, releasedTo, actor);
+        // Back to cancelled likewise: its cancellation returned the stock and settled the payouts already.
+        else if (releasedTo === PHARMACY_ORDER_STATUS.cancelled) await recordCancelledStatus(tx, order, actor, null);
         else await applyStatusChange(tx, order, { status: releasedTo, comment: null }, actor);
       }
     }

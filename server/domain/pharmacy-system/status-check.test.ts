@@ -8,7 +8,7 @@ import { createTestOrder, eur, item, offerSku, routedOrderBody } from "@/tests/o
 import type { PharmacySystemConnector } from "./connector";
 import { parseStatusBody } from "./http-connector";
 import { connectorFor } from "./registry";
-import { checkPharmacyOrderStatuses, type StatusCheckSummary } from "./status-check";
+import { checkPharmacyOrderStatuses, COMPLETED_CHECK_DAYS, type StatusCheckSummary } from "./status-check";
 
 // The fake system listens on loopback, which the outgoing-request guard refuses by default
 // (status-check-guard.test.ts tests that).
@@ -149,21 +149,21 @@ describe("the automatic status check", () => {
     first = await checkPharmacyOrderStatuses({ now: new Date(), connectorFor: raceConnectorFor });
   });
 
-  it("asks the pharmacy system once for each open order of pharmacies with a valid connector", () => {
+  it("asks the pharmacy system once for each order but a cancelled one (completed ones too) of pharmacies with a valid connector", () => {
     expect(first).toEqual({
-      checked: 4 + OPEN_KINDS.length,
+      checked: 5 + OPEN_KINDS.length,
       completed: 2,
       cancelled: 1,
       open: 1,
-      unknown: OPEN_KINDS.length - 1,
+      unknown: OPEN_KINDS.length, // the open kinds but "open", and the completed order its system does not know (404)
       blocked: 0,
       skipped: 1,
+      unchanged: 0,
       failed: 0,
       cursor: null,
     });
     const asked = requests.map((r) => r.uid).sort();
-    expect(asked).toEqual(Object.values(orders).map((o) => o.id).sort());
-    expect(asked).not.toContain(alreadyCompleted.id);
+    expect(asked).toEqual([...Object.values(orders), alreadyCompleted].map((o) => o.id).sort());
     expect(asked).not.toContain(bOrder.id);
     expect(asked).not.toContain(cOrder.id);
   });
@@ -236,7 +236,9 @@ describe("the automatic status check", () => {
     expect(await statusOf(cOrder)).toBe("waiting for pharmacy");
   });
 
-  it("does nothing more on a second run: no stock reduced twice, only the still-open orders asked again", async () => {
+  it("does nothing more on a second run: no stock reduced twice, the completed orders asked again and left completed", async () => {
+    // The race order's system caught up with the completion (a completed order reported cancelled is cancelled: below).
+    behaviours.set(orders.race.id, { json: { status: "completed" } });
     const counts = async () => ({
       aspirin: await stockOf(t.pharmacySku.id),
       voucher: await stockOf(t.digitalPharmacySku.id),
@@ -249,29 +251,57 @@ describe("the automatic status check", () => {
     requests.length = 0;
     const second = await checkPharmacyOrderStatuses({ now: new Date() });
     expect(second).toEqual({
-      checked: OPEN_KINDS.length,
+      checked: OPEN_KINDS.length + 4,
       completed: 0,
       cancelled: 0,
       open: 1,
-      unknown: OPEN_KINDS.length - 1,
+      unknown: OPEN_KINDS.length,
       blocked: 0,
       skipped: 0,
+      unchanged: 3,
       failed: 0,
       cursor: null,
     });
-    expect(requests.map((r) => r.uid).sort()).toEqual(OPEN_KINDS.map((k) => orders[k].id).sort());
+    const completedOnes = [orders.shipped, orders.completed, orders.race, alreadyCompleted];
+    expect(requests.map((r) => r.uid).sort()).toEqual([...OPEN_KINDS.map((k) => orders[k]), ...completedOnes].map((o) => o.id).sort());
     expect(await counts()).toEqual(before);
+  });
+
+  it("cancels a completed order its system reports cancelled (the status table's any): stock returned, payouts flagged", async () => {
+    behaviours.set(alreadyCompleted.id, { json: { status: "cancelled" } });
+    const stock = await stockOf(t.pharmacySku.id);
+    const run = await checkPharmacyOrderStatuses({ now: new Date() });
+    expect(run).toMatchObject({ cancelled: 1, failed: 0 });
+    expect(await statusOf(alreadyCompleted)).toBe("cancelled");
+    expect((await movementsOf(alreadyCompleted)).map((m) => [m.delta, m.reason])).toEqual([
+      [-1, "ORDER_COMPLETION"],
+      [1, "ORDER_CANCELLATION"],
+    ]);
+    expect(await stockOf(t.pharmacySku.id)).toBe(stock + 1);
+    // A cancelled order is not asked again.
+    requests.length = 0;
+    await checkPharmacyOrderStatuses({ now: new Date() });
+    expect(requests.map((r) => r.uid)).not.toContain(alreadyCompleted.id);
+  });
+
+  it("leaves completed orders alone once they are older than the window", async () => {
+    requests.length = 0;
+    await checkPharmacyOrderStatuses({ now: new Date(Date.now() + (COMPLETED_CHECK_DAYS + 1) * 86_400_000) });
+    const asked = requests.map((r) => r.uid);
+    expect(asked).not.toContain(orders.shipped.id);
+    expect(asked).toContain(orders.open.id);
   });
 });
 
 describe("bounded runs", () => {
   it("checks the oldest orders first and goes on from the cursor", async () => {
     const open = await t.db.pharmacyOrder.findMany({
-      where: { pharmacyId: t.pharmacy.id, status: "waiting for pharmacy" },
+      // The open ones and the three completed ones (shipped, completed, race) still in the window.
+      where: { pharmacyId: t.pharmacy.id, status: { in: ["waiting for pharmacy", "completed"] } },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       select: { id: true, createdAt: true },
     });
-    expect(open).toHaveLength(OPEN_KINDS.length);
+    expect(open).toHaveLength(OPEN_KINDS.length + 3);
     requests.length = 0;
     const part = await checkPharmacyOrderStatuses({ batchSize: 2, maxOrders: 3, concurrency: 1 });
     expect(part.checked).toBe(3);
@@ -307,7 +337,8 @@ describe("bounded runs", () => {
     };
     const run = await checkPharmacyOrderStatuses({ connectorFor: () => throwing });
     // Every open order of a pharmacy with a setting, C's invalid one included (the injected factory ignores it).
-    expect(run).toMatchObject({ checked: OPEN_KINDS.length + 1, unknown: OPEN_KINDS.length + 1, completed: 0, failed: 0 });
+    // And the three completed ones: a connector that throws is no usable answer either.
+    expect(run).toMatchObject({ checked: OPEN_KINDS.length + 4, unknown: OPEN_KINDS.length + 4, completed: 0, failed: 0 });
     expect(await statusOf(cOrder)).toBe("waiting for pharmacy");
   });
 });

@@ -10,7 +10,12 @@ import { UNKNOWN, type PharmacySystemConnector, type PharmacySystemReport } from
 import { connectorFor as defaultConnectorFor } from "./registry";
 
 const SYSTEM: Actor = { type: "SYSTEM" };
-const FINAL_STATUSES: string[] = [PHARMACY_ORDER_STATUS.completed, PHARMACY_ORDER_STATUS.cancelled];
+/**
+ * Completed orders are asked for this long after their completion (the status table's "any": a
+ * system may report one cancelled); older ones are settled, and asking about every order ever
+ * completed would grow each run without bound.
+ */
+export const COMPLETED_CHECK_DAYS = 30;
 
 /** Where a run stopped: the last order it looked at, in (createdAt, id) order. */
 export type StatusCheckCursor = { createdAt: Date; id: string };
@@ -45,6 +50,8 @@ export type StatusCheckSummary = {
   blocked: number;
   /** Completed or cancelled meanwhile by someone else: nothing changed. */
   skipped: number;
+  /** A completed order its system still reports shipped or completed: nothing to do. */
+  unchanged: number;
   /** Our own change failed (logged); the next run tries again. */
   failed: number;
   /** Set when the run stopped at maxOrders or its time budget: pass it as `after` to the next run. Null: every open order was checked. */
@@ -64,9 +71,10 @@ const candidateSelect = {
 } as const satisfies Prisma.PharmacyOrderSelect;
 
 /**
- * The automatic status check (spec, pharmacy order status table): every open pharmacy order
- * (neither completed nor cancelled) of a pharmacy with a connected system, oldest first, is looked
- * up in that system. shipped or completed completes the order exactly like complete_order (stock
+ * The automatic status check (spec, pharmacy order status table, "any"): every pharmacy order but a
+ * cancelled one (completed ones for COMPLETED_CHECK_DAYS after their completion) of a pharmacy with
+ * a connected system, oldest first, is looked up in that system; a completed one can only become
+ * cancelled (a cancellation after completion: stock returned, payouts flagged). shipped or completed completes the order exactly like complete_order (stock
  * reduced with a movement and pharmacy_sku_stock_updated per pharmacy SKU, payouts routed,
  * pharmacy_order_updated; a reported tracking URL becomes the shipment); cancelled cancels it
  * (pharmacy_order_updated). Each change runs in its own transaction under the order's row lock and
@@ -92,19 +100,25 @@ export async function checkPharmacyOrderStatuses(options: StatusCheckOptions = {
     return connectors.get(pharmacy.id) ?? null;
   };
 
-  const summary: StatusCheckSummary = { checked: 0, completed: 0, cancelled: 0, open: 0, unknown: 0, blocked: 0, skipped: 0, failed: 0, cursor: null };
+  const summary: StatusCheckSummary = { checked: 0, completed: 0, cancelled: 0, open: 0, unknown: 0, blocked: 0, skipped: 0, unchanged: 0, failed: 0, cursor: null };
+  const completedSince = new Date(now.getTime() - COMPLETED_CHECK_DAYS * 86_400_000);
   let cursor = options.after ?? null;
   let seen = 0;
   for (;;) {
     const take = Math.min(batchSize, maxOrders - seen);
     const batch = await db.pharmacyOrder.findMany({
       where: {
-        status: { notIn: FINAL_STATUSES },
         createdAt: { lte: now },
         pharmacy: { systemConnector: { not: Prisma.AnyNull } },
-        ...(cursor
-          ? { OR: [{ createdAt: { gt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { gt: cursor.id } }] }
-          : {}),
+        AND: [
+          {
+            OR: [
+              { status: { notIn: [PHARMACY_ORDER_STATUS.completed, PHARMACY_ORDER_STATUS.cancelled] } },
+              { status: PHARMACY_ORDER_STATUS.completed, completedAt: { gte: completedSince } },
+            ],
+          },
+          cursor ? { OR: [{ createdAt: { gt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { gt: cursor.id } }] } : {},
+        ],
       },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       take,
@@ -135,15 +149,18 @@ async function ask(connector: PharmacySystemConnector, order: Candidate): Promis
   }
 }
 
-type Outcome = "completed" | "cancelled" | "open" | "unknown" | "blocked" | "skipped" | "failed";
+type Outcome = "completed" | "cancelled" | "open" | "unknown" | "blocked" | "skipped" | "unchanged" | "failed";
 
 async function apply(db: Db, candidate: Candidate, report: PharmacySystemReport): Promise<Outcome> {
   if (report.status === "open" || report.status === "unknown" || report.status === "blocked") return report.status;
+  const wasCompleted = candidate.status === PHARMACY_ORDER_STATUS.completed;
+  if (wasCompleted && report.status !== "cancelled") return "unchanged";
   try {
     return await db.$transaction(async (tx): Promise<Outcome> => {
       const order = await lockPharmacyOrder(tx, candidate.pharmacyId, candidate.id);
-      // Someone else completed or cancelled it since we read it: their change stands.
-      if (FINAL_STATUSES.includes(order.status)) return "skipped";
+      // Someone else cancelled it, or completed it, since we read it: their change stands (the next run asks again).
+      if (order.status === PHARMACY_ORDER_STATUS.cancelled) return "skipped";
+      if (order.status === PHARMACY_ORDER_STATUS.completed && !wasCompleted) return "skipped";
       if (report.status === "cancelled") {
         // The pharmacy cancelled it in its own system: its own cancellation, so the fulfillment may be re-routed.
         await cancelAsPharmacy(tx, order, SYSTEM, "Cancelled in the pharmacy system (automatic status check).");
