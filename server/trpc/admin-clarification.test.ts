@@ -2,12 +2,13 @@
  * The admin team's clarification request from the order page (admin.orders.requestClarification over
  * openClarificationRequest, the pharmacist's rule): the pharmacy order on hold with one event, the
  * thread the pharmacy sees (asked by the admin team, waiting to be read), the audit event, a
- * cancelled order refused (the documented deviation), another organisation's order NOT_FOUND, a
+ * cancelled order put on hold too (the status table's "any"), another organisation's order NOT_FOUND, a
  * lost race and a double submit.
  */
 import { TRPCError } from "@trpc/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PortalSessionUser } from "@/server/auth/portal-session";
+import { resolveIssueThread } from "@/server/domain/pharmacy-orders/resolve-issue-thread";
 import { adminCallers, as, type AdminCallers } from "@/tests/admin-callers";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { patch } from "@/tests/http";
@@ -113,17 +114,23 @@ describe("admin.orders.requestClarification", () => {
     expect(await t.db.payout.findMany({ where: { pharmacyOrderId: po.id }, orderBy: { id: "asc" } })).toEqual(payouts);
   });
 
-  it("refuses a cancelled order (the documented deviation), writing nothing", async () => {
+  it("opens on a cancelled order too (the status table's any): on hold; resolved, back to cancelled without a second cancellation", async () => {
     const po = await pharmacyOrder("cancelled");
     const before = await footprint(po.id);
-    const error = await ask(users.admin, po).then(
-      () => null,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(TRPCError);
-    expect((error as TRPCError).code).toBe("BAD_REQUEST");
-    expect((error as TRPCError).message).toBe("A cancelled order cannot get a clarification request.");
-    expect(await footprint(po.id)).toEqual(before);
+    const result = await ask(users.admin, po);
+    expect(result).toEqual({ threadUid: expect.any(String), statusChanged: true });
+    expect(await footprint(po.id)).toEqual({
+      status: "on-hold",
+      threads: before.threads + 1,
+      history: before.history + 1,
+      events: before.events + 1,
+      audit: before.audit + 1,
+    });
+    const movements = await t.db.stockMovement.count({ where: { pharmacyOrderId: po.id } });
+    const outcome = await resolveIssueThread(t.organisation.id, result.threadUid, { releaseOrder: true }, { type: "USER", userId: users.admin.id });
+    expect(outcome).toMatchObject({ resolved: true, releasedTo: "cancelled" });
+    expect((await footprint(po.id)).status).toBe("cancelled");
+    expect(await t.db.stockMovement.count({ where: { pharmacyOrderId: po.id } })).toBe(movements);
   });
 
   it("answers NOT_FOUND for another organisation's order and an unknown uid, writing nothing", async () => {

@@ -20,6 +20,7 @@ let german: PortalSessionUser;
 let english: PortalSessionUser;
 
 const EPA = "/v1/external_pharmacy_api";
+const REROUTED = "This cancelled order was re-routed to another pharmacy, which now serves it: completing it here too would send the goods out twice.";
 
 beforeAll(async () => {
   t = await createTenant();
@@ -54,23 +55,28 @@ async function portalCall(procedure: string, input: unknown, user: PortalSession
 }
 
 describe("a refusal in the caller's language", () => {
-  it("completing a cancelled order: German for the German pharmacist, English for the English one, the REST body unchanged", async () => {
-    const po = await newPharmacyOrder();
+  it("completing a cancelled order another pharmacy serves now: German for the German pharmacist, English for the English one, the REST body unchanged", async () => {
+    // Routed automatically (pharmacy A, the cheapest), cancelled by A: re-routed to pharmacy B.
+    const r = await placeOrder(t, orderBody(t, [item(refs.otcReference)]));
+    const po = await t.db.pharmacyOrder.findFirstOrThrow({ where: { orderId: r.json.uid, pharmacyId: t.pharmacy.id }, select: { id: true } });
     expect((await patch(`${EPA}/pharmacy_orders/${po.id}/status`, { key: t.keys.pharmacy, body: { status: "cancelled" } })).status).toBe(200);
+    expect(await t.db.pharmacyOrder.count({ where: { orderId: r.json.uid, status: "waiting for pharmacy" } })).toBe(1);
     const input = { uid: po.id, expectedStatus: "cancelled" };
 
     const inGerman = await portalCall("pharmacy.orders.complete", input, german);
     expect(inGerman.status).toBe(400);
-    expect(inGerman.body.error.message).toBe("Eine stornierte Bestellung kann nicht abgeschlossen werden.");
+    expect(inGerman.body.error.message).toBe(
+      "Diese stornierte Bestellung wurde an eine andere Apotheke weitergeleitet, die sie jetzt ausführt: Würde sie auch hier abgeschlossen, ginge die Ware zweimal hinaus.",
+    );
     // The meaning for the page to act on stays the same in every language.
-    expect(inGerman.body.error.data.reason).toBe("order_cancelled");
+    expect(inGerman.body.error.data.reason).toBe("order_rerouted");
 
     const inEnglish = await portalCall("pharmacy.orders.complete", input, english);
-    expect(inEnglish.body.error.message).toBe("A cancelled order cannot be completed.");
+    expect(inEnglish.body.error.message).toBe(REROUTED);
 
     const rest = await patch(`${EPA}/pharmacy_orders/${po.id}/complete_order`, { key: t.keys.pharmacy, body: {} });
     expect(rest.status).toBe(400);
-    expect(rest.json).toEqual({ error: "A cancelled order cannot be completed." });
+    expect(rest.json).toEqual({ error: REROUTED });
   });
 
   it("a lost race names what changed, the status by its label", async () => {
