@@ -292,16 +292,16 @@ describe("openClarificationRequest", () => {
     expect(ok.statusChanged).toBe(true);
   });
 
-  it("refuses a cancelled order (BadRequestError), recording nothing", async () => {
+  it("puts a cancelled order on hold too (the status table's any): a thread, a history entry, one event", async () => {
     const cancelled = await newPharmacyOrder();
     await setStatus(cancelled.id, "cancelled");
     const entries = (await history(cancelled.id)).length;
     const { error, events } = await recorded(() => openClarificationRequest({ organisationId: t.organisation.id }, cancelled.id, { description: "?" }, admin));
-    expect(error).toBeInstanceOf(BadRequestError);
-    expect(events).toEqual([]);
-    expect(await history(cancelled.id)).toHaveLength(entries);
-    expect(await t.db.adminIssueThread.count({ where: { pharmacyOrderId: cancelled.id } })).toBe(0);
-    expect(await statusOf(cancelled.id)).toBe("cancelled");
+    expect(error).toBeUndefined();
+    expect(events).toHaveLength(1);
+    expect(await history(cancelled.id)).toHaveLength(entries + 1);
+    expect(await t.db.adminIssueThread.count({ where: { pharmacyOrderId: cancelled.id } })).toBe(1);
+    expect(await statusOf(cancelled.id)).toBe("on-hold");
   });
 
   it("puts a completed order on hold, and resolving brings it back to completed without a second completion: stock, movements and payouts unchanged", async () => {
