@@ -30,6 +30,7 @@ afterEach(async () => {
 const handlersOf = (handler: TaskHandler): TaskHandlers => ({
   "prescription.render": handler,
   "pharmacy_manager.send_prescription": handler,
+  "orders.route_waiting": handler,
   "wallet_pass.push_notification": handler,
   "wallet_pass.updated": handler,
   "mail.send": handler,

@@ -6,6 +6,7 @@ import { useState } from "react";
 import { z } from "zod";
 import { useTRPC } from "@/components/trpc/react";
 import { Card } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Button } from "@/components/ui/controls";
 import { Field, FormError, SubmitOrCancel, inputClass, useZodForm } from "@/components/ui/form";
 import { CARRIERS, PHARMACY_ORDER_STATUS, type PharmacyOrderStatus } from "@/server/domain/pharmacy-orders/statuses";
@@ -38,13 +39,17 @@ export function CompleteAction({ order, settle }: { order: Order; settle: Settle
   const [open, setOpen] = useState(false);
   const mutation = useMutation(trpc.pharmacy.orders.complete.mutationOptions());
   const form = useZodForm(completeForm, { uid: order.uid, trackingLinks: [{ trackingLink: "", carrier: "" }], expectedStatus: order.status });
-  const submit = form.handleSubmit(async (input) => {
+  // A cancelled order completes too (the status table's "any"), once confirmed: its goods go out after all.
+  const cancelled = order.status === PHARMACY_ORDER_STATUS.cancelled;
+  const [confirming, setConfirming] = useState<z.output<typeof completeForm> | null>(null);
+  const complete = async (input: z.output<typeof completeForm>) => {
     if (await runAction(form, mutation.mutateAsync(input), settle, () => t("done"))) {
       setOpen(false);
       form.reset();
     }
-  });
-  if (!order.canComplete) return null;
+  };
+  const submit = form.handleSubmit(async (input) => (cancelled ? setConfirming(input) : complete(input)));
+  if (!order.canComplete && !cancelled) return null;
   return (
     <Card level={3} title={t("title")}>
       {!open ? (
@@ -65,6 +70,20 @@ export function CompleteAction({ order, settle }: { order: Order; settle: Settle
           <FormError form={form} />
         </form>
       )}
+      <ConfirmDialog
+        open={confirming !== null}
+        title={t("cancelledTitle")}
+        confirmLabel={t("cancelledConfirm")}
+        onConfirm={() => {
+          // Closes at once: the form shows progress and a refusal (an order re-routed elsewhere).
+          const input = confirming;
+          setConfirming(null);
+          if (input) void complete(input);
+        }}
+        onClose={() => setConfirming(null)}
+      >
+        <p>{t("cancelledConsequence")}</p>
+      </ConfirmDialog>
     </Card>
   );
 }

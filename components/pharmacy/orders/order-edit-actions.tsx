@@ -2,9 +2,11 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
+import { useState } from "react";
 import { z } from "zod";
 import { useTRPC } from "@/components/trpc/react";
 import { Card } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Field, FormError, SubmitButton, inputClass, useZodForm } from "@/components/ui/form";
 import { useDeliveryTypeLabel } from "./delivery-type";
 import { DELIVERY_TYPES, PHARMACY_ORDER_STATUS, type DeliveryType, type PharmacyOrderStatus, type SettablePharmacyOrderStatus } from "@/server/domain/pharmacy-orders/statuses";
@@ -16,10 +18,13 @@ export function ClarificationAction({ order, settle }: { order: Order; settle: S
   const trpc = useTRPC();
   const mutation = useMutation(trpc.pharmacy.orders.requestClarification.mutationOptions());
   const form = useZodForm(clarificationInput, { uid: order.uid, description: "", expectedStatus: order.status as PharmacyOrderStatus });
-  const submit = form.handleSubmit(async (input) => {
+  // Every status, cancelled too (the status table's "any"); a cancelled order goes on hold once confirmed.
+  const cancelled = order.status === PHARMACY_ORDER_STATUS.cancelled;
+  const [confirming, setConfirming] = useState<z.output<typeof clarificationInput> | null>(null);
+  const ask = async (input: z.output<typeof clarificationInput>) => {
     if (await runAction(form, mutation.mutateAsync(input), settle, () => t("done"))) form.reset();
-  });
-  if (order.status === PHARMACY_ORDER_STATUS.cancelled) return null; // every status but cancelled (clarification.ts)
+  };
+  const submit = form.handleSubmit(async (input) => (cancelled ? setConfirming(input) : ask(input)));
   return (
     <Card level={3} title={t("title")}>
       <form className="space-y-3" onSubmit={submit} noValidate>
@@ -31,6 +36,19 @@ export function ClarificationAction({ order, settle }: { order: Order; settle: S
         </SubmitButton>
         <FormError form={form} />
       </form>
+      <ConfirmDialog
+        open={confirming !== null}
+        title={t("cancelledTitle")}
+        confirmLabel={t("cancelledConfirm")}
+        onConfirm={() => {
+          const input = confirming;
+          setConfirming(null);
+          if (input) void ask(input);
+        }}
+        onClose={() => setConfirming(null)}
+      >
+        <p>{t("cancelledConsequence")}</p>
+      </ConfirmDialog>
     </Card>
   );
 }

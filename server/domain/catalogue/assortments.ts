@@ -2,7 +2,6 @@
  * A pharmacy's assortment: which SKUs of its organisation's catalogue it carries, each a pharmacy
  * SKU with the pharmacy's id for it, its price and its stock (docs/spec-gaps.md#issue-24-pharmacy-assortments).
  * An administrator adds SKUs (one or many at once) and removes them; a CSV import adds and updates
-import { routeWaitingWhenStockArrives } from "@/server/domain/orders/route-waiting";
  * many (import-assortment.ts). Every change of one pharmacy's assortment holds the lock of
  * lockAssortment, so two adds of the same SKU cannot both find it missing.
  */
@@ -10,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import { errorText } from "@/i18n/error-text";
 import { database, type Tx } from "@/server/db/client";
 import { isUniqueViolation } from "@/server/db/errors";
+import { routeWaitingWhenStockArrives } from "@/server/domain/orders/route-waiting";
 import { actorColumns, type Actor } from "@/server/domain/actor";
 import { recordAuditEvent } from "@/server/domain/audit/record";
 import { ConflictError, FieldErrorCollector, NotFoundError } from "@/server/domain/errors";

@@ -36,7 +36,7 @@ export function statusChangesFrom(status: string): SettablePharmacyOrderStatus[]
   return SETTABLE_PHARMACY_ORDER_STATUSES.filter((s) => s !== status);
 }
 
-/** Whether complete_order completes an order now in `status` (completed again is a no-op; cancelled is refused). */
+/** Whether an order now in `status` is live work the completion form and the details serve (completed again is a no-op; a cancelled one completes too, after a confirmation: completion-actions.tsx). */
 export const canCompleteFrom = (status: string): boolean => isLivePharmacyOrderStatus(status);
 
 /** Carriers a shipment may name (complete_order's tracking links and portal shipments alike). */
