@@ -3,6 +3,7 @@
  * already carried is "Pharmacy SKU already exists", also when two adds race), removing one, the
  * SKUs still outside it, and what it means for routing (the admin tool's doors: admin.assortments).
  */
+import { ROUTE_WAITING_TASK, routeWaitingFulfillments } from "@/server/domain/orders/route-waiting";
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PortalSessionUser } from "@/server/auth/portal-session";
@@ -217,14 +218,20 @@ describe("admin.assortments", () => {
     expect(await trpcCode(as(admin).admin.assortments.add({ ...input, entries: [{ ...input.entries[0], stock: -1 }] }))).toBe("BAD_REQUEST");
   });
 
-  it("routing: a new SKU has no pharmacy (intake answers 422) until an admin adds it with stock to a new pharmacy, which then gets the order", async () => {
+  it("routing: a new SKU has no pharmacy (the order waits as pharmacy not found) until an admin adds it with stock to a new pharmacy, which then gets the waiting order and new ones", async () => {
     const sku = await newSku("Routed only here");
     const offer = await offerSku(t, { shopVariationId: `var-${sku.id}`, price: 999, skuId: sku.id });
     const body = () => orderBody(t, [item(offer.shopVariationId!)]);
-    expect((await placeOrder(t, body())).status).toBe(422);
+    const waiting = await placeOrder(t, body());
+    expect(waiting.status).toBe(201);
+    expect(waiting.json.status).toBe("pharmacy not found");
 
     const pharmacy = await as(admin).admin.pharmacies.create({ displayName: "Apotheke Neu" });
     await as(admin).admin.assortments.add({ pharmacyUid: pharmacy.uid, entries: [{ skuUid: sku.id, externalId: "N-1", price: 800, stock: 3 }] });
+    // The stock that arrived queued the routing of the organisation's waiting fulfillments.
+    expect(await t.db.backgroundTask.count({ where: { name: ROUTE_WAITING_TASK, state: "PENDING" } })).toBeGreaterThan(0);
+    await routeWaitingFulfillments(t.organisation.id);
+    expect(await t.db.pharmacyOrder.findMany({ where: { orderId: waiting.json.uid }, select: { pharmacyId: true } })).toEqual([{ pharmacyId: pharmacy.uid }]);
     const placed = await placeOrder(t, body());
     expect(placed.status).toBe(201);
     const orderId = placed.json.uid as string;
