@@ -12,6 +12,10 @@ import { ensureSandboxQes } from "@/server/pki/sandbox-ca";
 import { samplePrescriptionPdf } from "@/server/pki/sample-pdf";
 import { signPdfWithP12 } from "@/server/pki/sign-pdf";
 import { readVerified } from "@/server/storage/prescription-files";
+import { presentPharmacyOrderPayload } from "@/server/api/webhooks/payload.presenters";
+import { getPharmacyOrderDetail } from "@/server/domain/pharmacy-orders/queries";
+import { sendPrescriptionToPharmacy } from "@/server/domain/prescriptions/send-to-pharmacy";
+import { get } from "@/tests/http";
 import { handleTrpcRequest } from "./handler";
 import { createCaller } from "./router";
 import { createTenant, type Tenant } from "@/tests/fixtures";
@@ -155,6 +159,21 @@ describe("render", () => {
 });
 
 describe("external sign", () => {
+  it("an uploaded PDF's signer becomes the doctor of a prescription without one: doctor_data names them in the detail and the payload (issue 36, item 13)", async () => {
+    const { prescriptionId } = await renderedExternalRequest();
+    expect((await t.db.prescription.findUniqueOrThrow({ where: { id: prescriptionId } })).doctorId).toBeNull();
+    await as(admin).admin.prescriptions.externalSign({ uid: prescriptionId, signedPdfBase64: b64(signedPdf) });
+    const signed = await t.db.prescription.findUniqueOrThrow({ where: { id: prescriptionId }, include: { doctor: true } });
+    expect(signed.doctor?.displayName).toBeTruthy();
+    const { created } = await sendPrescriptionToPharmacy(prescriptionId);
+    expect(created).toHaveLength(1);
+    const r = await get(`/v1/external_pharmacy_api/pharmacy_orders/${created[0]}`, { key: t.keys.pharmacy });
+    expect(r.status).toBe(200);
+    expect(r.json.doctor_data).toEqual({ uid: signed.doctor!.id, display_name: signed.doctor!.displayName });
+    const payload = presentPharmacyOrderPayload(await getPharmacyOrderDetail(t.pharmacy.id, created[0]), null);
+    expect(payload.doctor_data).toEqual(r.json.doctor_data);
+  });
+
   it("stores the uploaded signed PDF as the signed copy, history by the admin, send task; the PDF shown is the signed one", async () => {
     const { prescriptionId } = await renderedExternalRequest();
     const c = as(admin).admin.prescriptions;

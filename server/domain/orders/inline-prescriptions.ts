@@ -92,6 +92,17 @@ export async function validatePrescriptionUploads(db: Db, organisationId: string
   return result;
 }
 
+/** Who signed a PDF, as a doctor is named: the certificate's common name, else its subject. */
+export const signerNameOf = (signer: ValidatedPdf["signer"]): string => signer.commonName ?? signer.subject;
+
+/** The organisation's doctor a PDF's signer is (found by name, or created): whom doctor_data names for a prescription signed outside. */
+export async function doctorOfSigner(tx: Tx, organisationId: string, signerName: string): Promise<{ id: string }> {
+  return (
+    (await tx.doctor.findFirst({ where: { organisationId, displayName: signerName }, select: { id: true } })) ??
+    (await tx.doctor.create({ data: { organisationId, displayName: signerName, canSignQes: true }, select: { id: true } }))
+  );
+}
+
 /**
  * Records a validated inline PDF as a prescription signed outside the service: the PDF is stored
  * write-once with its checksum, the status is EXTERNALLY_SIGNED, the signer becomes the
@@ -113,10 +124,8 @@ export async function recordInlinePrescription(
 ): Promise<string> {
   const id = input.id ?? randomUUID();
   const stored = await storeSignedPdf(id, input.validated.pdf);
-  const signerName = input.validated.signer.commonName ?? input.validated.signer.subject;
-  const doctor =
-    (await tx.doctor.findFirst({ where: { organisationId: input.organisationId, displayName: signerName }, select: { id: true } })) ??
-    (await tx.doctor.create({ data: { organisationId: input.organisationId, displayName: signerName, canSignQes: true }, select: { id: true } }));
+  const signerName = signerNameOf(input.validated.signer);
+  const doctor = await doctorOfSigner(tx, input.organisationId, signerName);
   await tx.prescription.create({
     data: {
       id,

@@ -4,6 +4,7 @@ import { actorColumns, type Actor } from "@/server/domain/actor";
 import { ConflictError, UnprocessableError } from "@/server/domain/errors";
 import { recordPrescriptionUpdated } from "@/server/domain/events/prescription-events";
 import { enqueueTask } from "@/server/domain/tasks/enqueue";
+import { doctorOfSigner, signerNameOf } from "@/server/domain/orders/inline-prescriptions";
 import { validateQesPdf } from "@/server/pki/validate-qes-pdf";
 import { lockPrescription } from "./lock";
 import { copyRenderedToSigned, renderedPdfOf, storeSignedPdf } from "./signed-copy";
@@ -19,7 +20,7 @@ export const SIGNED_PDF_MAX_BYTES = 700 * 1024;
  * signatures are qualified and trusted, as order intake checks inline prescriptions (the one rule
  * for PDFs signed outside the service). A failure is a 422 on the `signed_pdf` field.
  */
-async function validateUploadedPdf(organisationId: string, pdf: Buffer): Promise<void> {
+async function validateUploadedPdf(organisationId: string, pdf: Buffer): Promise<string> {
   const refuse = (message: Message) => new UnprocessableError(message, { signed_pdf: [message] });
   if (pdf.length === 0) throw refuse(errorText("prescriptions.upload.empty"));
   if (pdf.length > SIGNED_PDF_MAX_BYTES) throw refuse(errorText("prescriptions.upload.tooLarge"));
@@ -28,6 +29,7 @@ async function validateUploadedPdf(organisationId: string, pdf: Buffer): Promise
   const organisation = await db.organisation.findUniqueOrThrow({ where: { id: organisationId }, select: { sandbox: true } });
   const validation = await validateQesPdf(pdf, { trustAnchors: await trustAnchorsFor(organisation) });
   if (!validation.valid) throw refuse(validation.message);
+  return signerNameOf(validation.signer);
 }
 
 /**
@@ -38,7 +40,9 @@ async function validateUploadedPdf(organisationId: string, pdf: Buffer): Promise
  * prescription is queued to be sent to its pharmacy — all in one transaction under the row lock.
  *
  * `signedPdf` (the admin tool): the file as it was signed outside, stored as the signed copy instead
- * of the rendered PDF, after the same conditions; it must carry valid qualified signatures.
+ * of the rendered PDF, after the same conditions; it must carry valid qualified signatures, and its
+ * signer becomes the doctor of a prescription that has none. Without one (the API), the rendered
+ * PDF names the prescription's doctor, if any: nobody else is known, so doctor_data may stay null.
  */
 export async function externallySignPrescription(
   organisationId: string,
@@ -46,7 +50,7 @@ export async function externallySignPrescription(
   actor: Actor,
   signedPdf?: Buffer,
 ): Promise<{ id: string; status: typeof PRESCRIPTION_STATUS.externallySigned }> {
-  if (signedPdf) await validateUploadedPdf(organisationId, signedPdf);
+  const signerName = signedPdf ? await validateUploadedPdf(organisationId, signedPdf) : null;
   const db = await database();
   return db.$transaction(
     async (tx) => {
@@ -64,7 +68,14 @@ export async function externallySignPrescription(
       const copy = signedPdf ? (await renderedPdfOf(p), await storeSignedPdf(p.id, signedPdf)) : await copyRenderedToSigned(p);
       await tx.prescription.update({
         where: { id: p.id },
-        data: { status: PRESCRIPTION_STATUS.externallySigned, signedFileKey: copy.key, signedFileSha256: copy.sha256, signedAt: new Date() },
+        data: {
+          status: PRESCRIPTION_STATUS.externallySigned,
+          signedFileKey: copy.key,
+          signedFileSha256: copy.sha256,
+          signedAt: new Date(),
+          // No doctor yet: the upload's signer is who signed it (doctor_data names them, as for inline PDFs).
+          ...(p.doctorId === null && signerName ? { doctorId: (await doctorOfSigner(tx, organisationId, signerName)).id } : {}),
+        },
       });
       await tx.prescriptionHistory.create({
         data: { prescriptionId: p.id, fromStatus: p.status, toStatus: PRESCRIPTION_STATUS.externallySigned, ...actorColumns(actor) },
