@@ -34,11 +34,20 @@ export function route<Q extends AnySchema = z.ZodObject<{}>, B extends AnySchema
   return Object.defineProperty(def, "declaredAt", { value: declaredAt }) as unknown as Route;
 }
 
-type Compiled = { route: Route; segments: string[]; staticCount: number };
+type Compiled = { route: Route; segments: string[]; staticCount: number; shape: string };
 
 function compile(route: Route): Compiled {
   const segments = route.path.split("/").filter(Boolean);
-  return { route, segments, staticCount: segments.filter((s) => !s.startsWith(":")).length };
+  // "1" per literal segment, "0" per parameter: of the routes that match a path, the greatest shape
+  // (a literal before a parameter, from the left) is the path's own, for every method.
+  const shape = segments.map((s) => (s.startsWith(":") ? "0" : "1")).join("");
+  return { route, segments, staticCount: segments.filter((s) => !s.startsWith(":")).length, shape };
+}
+
+/** The routes of the one path a request names: those of the most literal shape among the matches. */
+function ownPathMatches<M extends { c: Compiled }>(matches: M[]): M[] {
+  const best = matches.reduce((top, m) => (m.c.shape > top ? m.c.shape : top), "");
+  return matches.filter((m) => m.c.shape === best);
 }
 
 function matchPath(compiled: Compiled, parts: string[]): Record<string, string> | null {
@@ -315,9 +324,10 @@ export function createRestApi(family: Family, routes: Route[], options: { webhoo
       const docs = await serveApiDocs(family, routes, parts, webhooks);
       if (docs) return docs;
     }
-    const candidates = compiled
-      .map((c) => ({ c, params: matchPath(c, parts) }))
-      .filter((m): m is { c: Compiled; params: Record<string, string> } => m.params !== null);
+    // A literal path (…/wallet-passes/verify) is its own for every method, never its {uid} sibling's.
+    const candidates = ownPathMatches(
+      compiled.map((c) => ({ c, params: matchPath(c, parts) })).filter((m): m is { c: Compiled; params: Record<string, string> } => m.params !== null),
+    );
     if (candidates.length === 0) return notFoundPage(url.pathname);
     const chosen = candidates.find((m) => m.c.route.method === method);
     if (!chosen) {
@@ -335,14 +345,14 @@ export function createRestApi(family: Family, routes: Route[], options: { webhoo
   function unroutedMethod(request: Request): Response {
     const url = new URL(request.url);
     const parts = url.pathname.slice(family.basePath.length).split("/").filter(Boolean);
-    const allowed = [...new Set(compiled.filter((c) => matchPath(c, parts)).map((c) => c.route.method))];
+    const allowed = [...new Set(ownPathMatches(compiled.filter((c) => matchPath(c, parts)).map((c) => ({ c }))).map((m) => m.c.route.method))];
     return allowed.length === 0 ? notFoundPage(url.pathname) : methodNotAllowedPage(request.method.toUpperCase(), allowed);
   }
 
   function matchRoute(method: string, pathname: string): Route | undefined {
     const parts = pathname.slice(family.basePath.length).split("/").filter(Boolean);
     const wanted = method.toUpperCase() === "HEAD" ? "GET" : method.toUpperCase();
-    return compiled.find((c) => c.route.method === wanted && matchPath(c, parts))?.route;
+    return ownPathMatches(compiled.filter((c) => matchPath(c, parts)).map((c) => ({ c }))).find((m) => m.c.route.method === wanted)?.c.route;
   }
 
   return { family, routes, webhooks, handle, matchRoute, unroutedMethod };
