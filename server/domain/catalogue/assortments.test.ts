@@ -3,7 +3,8 @@
  * already carried is "Pharmacy SKU already exists", also when two adds race), removing one, the
  * SKUs still outside it, and what it means for routing (the admin tool's doors: admin.assortments).
  */
-import { ROUTE_WAITING_TASK, routeWaitingFulfillments } from "@/server/domain/orders/route-waiting";
+import { ROUTE_WAITING_TASK } from "@/server/domain/pharmacy-orders/waiting-fulfillments";
+import { routeWaitingFulfillments } from "@/server/domain/orders/route-waiting";
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PortalSessionUser } from "@/server/auth/portal-session";

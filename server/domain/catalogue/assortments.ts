@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { errorText } from "@/i18n/error-text";
 import { database, type Tx } from "@/server/db/client";
 import { isUniqueViolation } from "@/server/db/errors";
-import { routeWaitingWhenStockArrives } from "@/server/domain/orders/route-waiting";
+import { routeWaitingWhenStockArrives } from "@/server/domain/pharmacy-orders/waiting-fulfillments";
 import { actorColumns, type Actor } from "@/server/domain/actor";
 import { recordAuditEvent } from "@/server/domain/audit/record";
 import { ConflictError, FieldErrorCollector, NotFoundError } from "@/server/domain/errors";

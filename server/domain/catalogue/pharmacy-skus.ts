@@ -1,5 +1,5 @@
 import { database, type Tx } from "@/server/db/client";
-import { routeWaitingWhenStockArrives } from "@/server/domain/orders/route-waiting";
+import { routeWaitingWhenStockArrives } from "@/server/domain/pharmacy-orders/waiting-fulfillments";
 import type { HiddenSkuType } from "@/server/db/generated/enums";
 import { actorColumns, type Actor } from "@/server/domain/actor";
 import { recordAuditEvent } from "@/server/domain/audit/record";

@@ -6,6 +6,7 @@ import { trustAnchorsFor } from "@/server/domain/prescriptions/trust-anchors";
 import { validateQesPdf, type QesSigner } from "@/server/pki/validate-qes-pdf";
 import { PRESCRIPTION_STATUS } from "@/server/domain/prescriptions/statuses";
 import { storeSignedPdf } from "@/server/domain/prescriptions/signed-copy";
+import { doctorOfSigner, signerNameOf } from "@/server/domain/prescriptions/signer-doctor";
 import type { FulfillmentIntake } from "./intake";
 import { recordPrescriptionCreated } from "@/server/domain/events/prescription-events";
 
@@ -90,17 +91,6 @@ export async function validatePrescriptionUploads(db: Db, organisationId: string
   }
   if (!failures.empty) throw new UnprocessableError(messages.join(" "), failures.fields as FieldErrors);
   return result;
-}
-
-/** Who signed a PDF, as a doctor is named: the certificate's common name, else its subject. */
-export const signerNameOf = (signer: ValidatedPdf["signer"]): string => signer.commonName ?? signer.subject;
-
-/** The organisation's doctor a PDF's signer is (found by name, or created): whom doctor_data names for a prescription signed outside. */
-export async function doctorOfSigner(tx: Tx, organisationId: string, signerName: string): Promise<{ id: string }> {
-  return (
-    (await tx.doctor.findFirst({ where: { organisationId, displayName: signerName }, select: { id: true } })) ??
-    (await tx.doctor.create({ data: { organisationId, displayName: signerName, canSignQes: true }, select: { id: true } }))
-  );
 }
 
 /**

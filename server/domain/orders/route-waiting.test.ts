@@ -7,7 +7,8 @@ import { countOrdersWithoutPharmacy } from "@/server/domain/admin-home/attention
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { get, patch, post } from "@/tests/http";
 import { item, orderBody, placeOrder, withShopSkus } from "@/tests/orders";
-import { ROUTE_WAITING_TASK, routeWaitingFulfillments } from "./route-waiting";
+import { ROUTE_WAITING_TASK } from "@/server/domain/pharmacy-orders/waiting-fulfillments";
+import { routeWaitingFulfillments } from "./route-waiting";
 
 let t: Tenant;
 let refs: Awaited<ReturnType<typeof withShopSkus>>;

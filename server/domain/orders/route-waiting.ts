@@ -1,31 +1,16 @@
-import { database, type Tx } from "@/server/db/client";
+import { database } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
 import { openFulfillmentPharmacyOrder } from "@/server/domain/pharmacy-orders/open-fulfillment";
 import { refreshOrderStatus } from "@/server/domain/pharmacy-orders/order-status";
+import { ROUTE_WAITING_TASK } from "@/server/domain/pharmacy-orders/waiting-fulfillments";
 import { enqueueTask } from "@/server/domain/tasks/enqueue";
 import { log } from "@/server/log";
 import { ORDER_STATUS } from "./statuses";
 
 const SYSTEM: Actor = { type: "SYSTEM" };
 
-/** The background task that routes an organisation's waiting fulfillments (server/jobs/task-handlers.ts). */
-export const ROUTE_WAITING_TASK = "orders.route_waiting";
-
 /** Fulfillments routed per task run; a run that reaches it asks for another. */
 const BATCH = 200;
-
-/**
- * Stock arrived at one of the organisation's pharmacies (a stock update, a new pharmacy SKU, stock
- * returned by a cancellation), in the transaction that wrote it: when a fulfillment of the
- * organisation waits for a pharmacy ("pharmacy not found"), the routing task is queued, to run
- * after the commit. One indexed read (the partial index of Fulfillment.needsPharmacy) otherwise.
- */
-export async function routeWaitingWhenStockArrives(tx: Tx, organisationId: string): Promise<void> {
-  const waiting = await tx.$queryRaw<unknown[]>`
-    SELECT 1 FROM "Fulfillment" f JOIN "Order" o ON o."id" = f."orderId"
-     WHERE f."needsPharmacy" AND o."organisationId" = ${organisationId} LIMIT 1`;
-  if (waiting.length > 0) await enqueueTask(tx, ROUTE_WAITING_TASK, { organisationId });
-}
 
 /**
  * The "orders.route_waiting" task: each open fulfillment of the organisation that waits for a

@@ -1,5 +1,5 @@
 import type { Tx } from "@/server/db/client";
-import { routeWaitingWhenStockArrives } from "@/server/domain/orders/route-waiting";
+import { routeWaitingWhenStockArrives } from "@/server/domain/pharmacy-orders/waiting-fulfillments";
 import type { Actor } from "@/server/domain/actor";
 import { settlePayoutsOfCancelledOrder } from "@/server/domain/payouts/cancelled-order-payouts";
 import { historyInsertSql, PHARMACY_ORDER_CHANGE, recordCancelledStatus, type LockedPharmacyOrder } from "./lock";

@@ -4,7 +4,7 @@ import { actorColumns, type Actor } from "@/server/domain/actor";
 import { ConflictError, UnprocessableError } from "@/server/domain/errors";
 import { recordPrescriptionUpdated } from "@/server/domain/events/prescription-events";
 import { enqueueTask } from "@/server/domain/tasks/enqueue";
-import { doctorOfSigner, signerNameOf } from "@/server/domain/orders/inline-prescriptions";
+import { doctorOfSigner, signerNameOf } from "./signer-doctor";
 import { validateQesPdf } from "@/server/pki/validate-qes-pdf";
 import { lockPrescription } from "./lock";
 import { copyRenderedToSigned, renderedPdfOf, storeSignedPdf } from "./signed-copy";
