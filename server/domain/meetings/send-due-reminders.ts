@@ -29,6 +29,8 @@ export type ReminderRun = { sent: number; dropped: number };
  * reminder whose meeting is being cancelled or rescheduled right now waits for the next run (where
  * it is gone). A due reminder whose appointment is no longer confirmed or already over is dropped
  * (deleted) without an event: it can only come from a job that was down.
+ * A short batch does not end the run: its rows may have been skipped only because another runner
+ * held their meeting, and that runner may already be done; the run ends on an empty claim.
  */
 export async function sendDueAppointmentReminders(
   options: { now?: Date; batchSize?: number; maxBatches?: number } = {},
@@ -74,7 +76,7 @@ export async function sendDueAppointmentReminders(
     );
     run.sent += claimed.sent;
     run.dropped += claimed.dropped;
-    if (claimed.rows < batchSize) break;
+    if (claimed.rows === 0) break;
   }
   return run;
 }
