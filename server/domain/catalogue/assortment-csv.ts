@@ -42,11 +42,12 @@ export type ParsedAssortmentCsv =
 /**
  * A spreadsheet runs a cell starting with = + - @ (or a tab or carriage return) as a formula: the
  * export writes such a value (a name or an id someone else typed) behind a `'`, which spreadsheets
- * show as text, and the import reads it back without it, so that a round trip changes nothing.
+ * show as text, and the import reads it back without it. A value that itself starts with `'` gets
+ * one too, so that the import can tell the two apart and a round trip changes nothing.
  */
-const FORMULA_START = /^[=+\-@\t\r]/;
-const neutralised = (value: string) => (FORMULA_START.test(value) ? `'${value}` : value);
-const restored = (cell: string) => (cell.startsWith("'") && FORMULA_START.test(cell.slice(1)) ? cell.slice(1) : cell);
+const ESCAPED_START = /^[=+\-@\t\r']/;
+const neutralised = (value: string) => (ESCAPED_START.test(value) ? `'${value}` : value);
+const restored = (cell: string) => (cell.startsWith("'") && ESCAPED_START.test(cell.slice(1)) ? cell.slice(1) : cell);
 
 /** A cell quoted back in a message: bounded, so one long cell cannot flood the preview. */
 const shown = (value: string) => (value.length > 40 ? `${value.slice(0, 39)}…` : value);
