@@ -35,7 +35,7 @@ const registerForm = z
   }))
   .pipe(registerSubscriptionInput);
 
-type Subscription = { uid: string; notificationType: string; target: string; pharmacyUid: string | null; headerKey: string | null; createdAt: number };
+type Subscription = { uid: string; notificationType: string; target: string; plainHttp: boolean; pharmacyUid: string | null; headerKey: string | null; createdAt: number };
 type TestOutcome = { delivered: boolean; statusCode: number | null; signed: boolean; durationMs: number; error: string | null };
 
 /**
@@ -183,6 +183,11 @@ function SubscriptionList({ portal, api, pharmacyNames }: { portal: WebhookPorta
                     <div className="min-w-0">
                       <p className="font-mono text-sm font-medium text-slate-900">{s.notificationType}</p>
                       <p className="break-all text-sm text-slate-700">{s.target}</p>
+                      {s.plainHttp ? (
+                        <p className="mt-1 text-xs font-medium text-amber-800" role="note">
+                          {t("plainHttp")}
+                        </p>
+                      ) : null}
                       <p className="mt-1 text-xs text-slate-500">
                         {pharmacyNames ? `${pharmacyNames.get(s.pharmacyUid ?? "") ?? t("pharmacy.label")} · ` : ""}
                         {s.headerKey ? `${t("customHeader", { name: s.headerKey })} · ` : ""}

@@ -59,6 +59,20 @@ describe("portal webhook subscriptions (API Access)", () => {
     expect(await as(pharmacist).pharmacy.webhooks.list({})).toEqual([]);
   });
 
+  it("flags a target registered over plain http in both portals, and refuses a new one without WEBHOOK_ALLOW_PRIVATE_TARGETS", async () => {
+    const plain = await createSubscription(t.db, { organisationId: t.organisation.id, pharmacyId: t.pharmacy.id, target: "http://93.184.215.14/before-https" });
+    const tls = await createSubscription(t.db, { organisationId: t.organisation.id, pharmacyId: t.pharmacy.id, target: "https://93.184.215.14/tls" });
+    const orgPlain = await createSubscription(t.db, { organisationId: t.organisation.id, notificationType: "order_updated", target: "http://93.184.215.14/org" });
+    const flags = (list: { uid: string; plainHttp: boolean }[]) => Object.fromEntries(list.filter((s) => [plain.id, tls.id, orgPlain.id].includes(s.uid)).map((s) => [s.uid, s.plainHttp]));
+    expect(flags(await as(pharmacist).pharmacy.webhooks.list({}))).toEqual({ [plain.id]: true, [tls.id]: false });
+    const admin = await createPortalUser(t.db, { role: "ADMIN", organisationId: t.organisation.id });
+    expect(flags(await as(admin).admin.webhooks.list({}))).toEqual({ [orgPlain.id]: true });
+    await withPrivateTargetsRefused(async () => {
+      expect(await trpcCode(as(pharmacist).pharmacy.webhooks.register({ notificationType: "pharmacy_order_updated", target: "http://93.184.215.14/new" }))).toBe("BAD_REQUEST");
+    });
+    for (const s of [plain, tls, orgPlain]) await t.db.webhookSubscription.update({ where: { id: s.id }, data: { deletedAt: new Date() } });
+  });
+
   it("cannot choose the organisation-only events: the order and prescription events are the admin tool's", async () => {
     for (const notificationType of ["order_created", "order_updated", "prescription_created", "prescription_updated"] as const) {
       const refused = (await as(pharmacist).pharmacy.webhooks.register({ notificationType, target: `${receiver.url}/${notificationType}` }).catch((e: unknown) => e)) as {

@@ -33,6 +33,9 @@ export const httpUrl = () =>
     .max(2048)
     .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), ownMessage("fields.httpUrl"));
 /** An e-mail address: RFC 5321 allows at most 254 characters in a path. */
+/** A webhook target as the documents show it; its rules are the domain's (server/domain/webhooks/target-rule.ts). */
+export const webhookTarget = () =>
+  z.string().trim().describe("An absolute https:// URL (at most 2048 characters, no credentials) whose host resolves to public addresses; plain http:// only where the server runs with WEBHOOK_ALLOW_PRIVATE_TARGETS.");
 export const emailAddress = () => z.email().max(254);
 /** A scanned wallet pass barcode value (verify: the Management API's body and the pharmacy portal's check). */
 export const barcodeValue = () => text(200);

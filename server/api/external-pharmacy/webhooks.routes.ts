@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { uid } from "@/server/wire/schemas";
+import { uid, webhookTarget } from "@/server/wire/schemas";
 import { BadRequestError } from "@/server/domain/errors";
 import { pharmacyToActFor } from "@/server/domain/pharmacies/pharmacy-scope";
 import { PHARMACY_EVENT_TYPES } from "@/server/domain/webhooks/event-types";
@@ -20,7 +20,7 @@ const optionalText = () => z.string().nullable().optional();
 const registerBody = z.object({
   // Listed for the explorer; another value (the organisation-only events too) is refused by the domain with its field message.
   notification_type: z.string().meta({ enum: [...PHARMACY_EVENT_TYPES], description: "The event type: the three pharmacy events only" }),
-  target: z.string().trim(),
+  target: webhookTarget(),
   pharmacy_uid: uid().nullable().optional(),
   header_key: optionalText(),
   header_value: optionalText(),

@@ -204,7 +204,12 @@ describe("validation", () => {
     for (const target of privateTargets.slice(0, 5)) expect((await register({ target })).status, target).toBe(201);
   });
 
-  it("accepts plain http on public addresses", async () => {
+  it("refuses plain http on public addresses (deliveries carry patient data), unless WEBHOOK_ALLOW_PRIVATE_TARGETS", async () => {
+    const plain = await register({ target: "http://93.184.215.14/plain" });
+    expect([plain.status, plain.json]).toEqual([400, { error: { target: ["Use an https:// URL: deliveries carry patient data."] } }]);
+    expect(await liveRows({ target: "http://93.184.215.14/plain" })).toHaveLength(0);
+    expect((await register({ target: "https://93.184.215.14/tls" })).status).toBe(201);
+    allowPrivateTargets();
     expect((await register({ target: "http://93.184.215.14/plain" })).status).toBe(201);
   });
 

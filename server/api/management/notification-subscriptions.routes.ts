@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { freeFormObject, uid } from "@/server/wire/schemas";
+import { freeFormObject, uid, webhookTarget } from "@/server/wire/schemas";
 import { ValidationError } from "@/server/domain/errors";
 import {
   deleteOrganisationSubscription,
@@ -29,7 +29,7 @@ const notificationType = () =>
 
 const registerBody = z.object({
   notification_type: notificationType(),
-  target: z.string().trim(),
+  target: webhookTarget(),
   header_key: optionalText(),
   header_value: optionalText(),
   meta_data: freeFormObject().nullable().optional(),
@@ -112,7 +112,7 @@ export const notificationSubscriptionRoutes = [
     summary:
       "Send a sample delivery of notification_type to target now (X-Webhook-Test: true); signed when a subscription of the organisation has this target and notification_type",
     successStatus: 200,
-    body: z.object({ notification_type: notificationType(), target: z.string().trim() }),
+    body: z.object({ notification_type: notificationType(), target: webhookTarget() }),
     async handle({ principal, body }) {
       const result = await sendTestDelivery({
         organisationId: principal.organisationId,

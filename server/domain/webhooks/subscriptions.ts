@@ -7,7 +7,7 @@ import { FieldErrorCollector, NotFoundError } from "@/server/domain/errors";
 import { EVENT_TYPES, PAYLOAD_VERSION, PHARMACY_EVENT_TYPES } from "./event-types";
 import { RESERVED_HEADER_NAMES } from "./headers";
 import { generateWebhookSecret, sealSecret } from "./secret-box";
-import { checkOutgoingTarget } from "@/server/http/target-guard";
+import { webhookTargetProblem } from "./target-rule";
 
 /**
  * Webhook subscriptions of a pharmacy (External Pharmacy API, pharmacy portal) or of an organisation
@@ -78,7 +78,7 @@ function checkCustomHeader(errors: FieldErrorCollector, { headerKey, headerValue
 }
 
 async function checkTarget(errors: FieldErrorCollector, target: string) {
-  const problem = await checkOutgoingTarget(target);
+  const problem = await webhookTargetProblem(target);
   if (problem) errors.add(["target"], problem);
 }
 

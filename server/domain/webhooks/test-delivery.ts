@@ -6,7 +6,7 @@ import { EVENT_TYPES, PHARMACY_EVENT_TYPES, type EventType } from "./event-types
 import { webhookHeaders } from "./headers";
 import { postWebhook } from "@/server/http/webhook-sender";
 import { openSecret } from "./secret-box";
-import { checkOutgoingTarget } from "@/server/http/target-guard";
+import { webhookTargetProblem } from "./target-rule";
 
 /** Which sample a test sends: a pharmacy subscription's view, or an organisation subscription's. */
 export type SampleScope = "PHARMACY" | "ORGANISATION";
@@ -42,7 +42,7 @@ export async function sendTestDelivery(
   const allowed: readonly string[] = input.pharmacyId ? PHARMACY_EVENT_TYPES : EVENT_TYPES;
   const errors = new FieldErrorCollector();
   if (!allowed.includes(input.notificationType)) errors.add(["notification_type"], errorText("fields.oneOf", { values: allowed.join(", ") }));
-  const targetProblem = await checkOutgoingTarget(input.target);
+  const targetProblem = await webhookTargetProblem(input.target);
   if (targetProblem) errors.add(["target"], targetProblem);
   errors.throwIfAny();
 
