@@ -204,18 +204,33 @@ test("a pharmacist opens payouts and sees the rows with their totals, or the emp
   await shot(page, "pharmacy-payouts-error");
 });
 
-test("an order cancelled after completion: its payouts show as needing review, and its page says stock was returned", async ({ page }) => {
+test("an order cancelled after completion: the pharmacist says the goods came back, its stock returns, its payouts show as needing review", async ({ page }) => {
   const pharmacyOrder = await placeRoutedOrder(page, `e2e-cancel-${randomUUID()}`, 999);
   const completed = await page.request.patch(`${PHARMACY_API}/pharmacy_orders/${pharmacyOrder.uid}/complete_order`, { headers: pharmacyHeaders, data: {} });
   expect(completed.status(), await completed.text()).toBe(200);
-  const cancelled = await page.request.patch(`${PHARMACY_API}/pharmacy_orders/${pharmacyOrder.uid}/status`, { headers: pharmacyHeaders, data: { status: "cancelled" } });
-  expect(cancelled.status(), await cancelled.text()).toBe(200);
+
+  await signInAs(page, demo.users.pharmacist);
+  await page.goto(`/pharmacy/orders/${pharmacyOrder.uid}`);
+  await page.getByLabel("Status", { exact: true }).selectOption("cancelled");
+  await page.getByRole("button", { name: "Update status" }).click();
+  const dialog = page.getByRole("alertdialog", { name: /^Cancel order / });
+  await expect(dialog).toContainText("stays taken unless you say below that they came back");
+  const cameBack = dialog.getByRole("checkbox", { name: /The goods came back to the pharmacy/ });
+  await expect(cameBack).not.toBeChecked();
+  await cameBack.check();
+  await shot(page, "pharmacy-cancel-completed-goods-returned");
+  await dialog.getByRole("button", { name: "Cancel the order" }).click();
+  await expect(page.getByText("Status changed to cancelled.")).toBeVisible();
+  await expect(page.getByText("stock returned")).toBeVisible();
+  await expect(page.getByText(/the goods came back/)).toBeVisible();
+  await expect(page.getByText("payouts flagged for review")).toBeVisible();
+  await expect(page.getByText(/Needs review: Pharmacy order cancelled after completion/).first()).toBeVisible();
+  await shot(page, "pharmacy-order-cancelled-after-completion");
+
   const rest = await page.request.get("/v1/external-pharmacy-api-v1/payouts", { headers: pharmacyHeaders, params: { search: pharmacyOrder.uid } });
   const restRows = ((await rest.json()) as { data: Record<string, unknown>[] }).data;
   expect(restRows.length).toBeGreaterThan(0);
   expect(restRows.every((row) => !("review" in row))).toBe(true);
-
-  await signInAs(page, demo.users.pharmacist);
   await page.goto("/pharmacy/payouts");
   await page.getByLabel("Search").fill(pharmacyOrder.uid);
   const table = page.getByRole("table", { name: "Payouts" });
@@ -223,10 +238,15 @@ test("an order cancelled after completion: its payouts show as needing review, a
   await expect(table.getByText("Needs review")).toHaveCount(restRows.length);
   await expect(table.getByText("Pharmacy order cancelled after completion").first()).toBeVisible();
   await shot(page, "pharmacy-payouts-review");
+});
 
+test("an order cancelled after completion through the API keeps its stock taken, and its page says so", async ({ page }) => {
+  const pharmacyOrder = await placeRoutedOrder(page, `e2e-cancel-api-${randomUUID()}`, 999);
+  expect((await page.request.patch(`${PHARMACY_API}/pharmacy_orders/${pharmacyOrder.uid}/complete_order`, { headers: pharmacyHeaders, data: {} })).status()).toBe(200);
+  const cancelled = await page.request.patch(`${PHARMACY_API}/pharmacy_orders/${pharmacyOrder.uid}/status`, { headers: pharmacyHeaders, data: { status: "cancelled" } });
+  expect(cancelled.status(), await cancelled.text()).toBe(200);
+  await signInAs(page, demo.users.pharmacist);
   await page.goto(`/pharmacy/orders/${pharmacyOrder.uid}`);
-  await expect(page.getByText("stock returned")).toBeVisible();
-  await expect(page.getByText("payouts flagged for review")).toBeVisible();
-  await expect(page.getByText(/Needs review: Pharmacy order cancelled after completion/).first()).toBeVisible();
-  await shot(page, "pharmacy-order-cancelled-after-completion");
+  await expect(page.getByText("stock kept")).toBeVisible();
+  await expect(page.getByText(/the goods had left the pharmacy, so no stock was returned/)).toBeVisible();
 });

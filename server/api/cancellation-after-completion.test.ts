@@ -2,8 +2,10 @@
  * Cancellation after completion (docs/spec-gaps.md#cancellation-after-completion), through every
  * door that can cancel a pharmacy order: External Pharmacy PATCH status, the portal's single and
  * bulk status change, the Management fulfillment cancel and the automatic status check. Stock the
- * completion took goes back once (movement, event), routed payouts are flagged for review (REST
- * bodies unchanged, the portal shows it), projected payouts of a cancelled order are removed.
+ * completion took stays taken (the goods left the pharmacy), unless the pharmacist says in the
+ * portal that the goods came back: then it goes back once (movement, event). Routed payouts are
+ * flagged for review (REST bodies unchanged, the portal shows it), projected payouts of a cancelled
+ * order are removed.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PortalSessionUser } from "@/server/auth/portal-session";
@@ -87,15 +89,22 @@ const historyOf = async (po: PO) =>
     actorType: h.actorType,
   }));
 
-/** What every cancel path must leave: stock back once, movement, event, payouts flagged, history. */
-async function expectCompletionUndone(po: PO, stockBeforeCancel: number, cancelledAt: Date, actorType: string) {
+/**
+ * What every cancel path must leave: payouts flagged, history; the stock back once (movement, event)
+ * when the goods came back, else as it was with a history entry saying so.
+ */
+async function expectCompletionUndone(po: PO, stockBeforeCancel: number, cancelledAt: Date, actorType: string, goodsReturned = false) {
   expect(await statusOf(po)).toBe("cancelled");
-  expect(await stockOf()).toBe(stockBeforeCancel + 3);
-  expect(await movementsOf(po)).toEqual([
-    { pharmacySkuId: t.pharmacySku.id, delta: -3, reason: "ORDER_COMPLETION", actorType: expect.any(String) },
-    { pharmacySkuId: t.pharmacySku.id, delta: 3, reason: "ORDER_CANCELLATION", actorType },
-  ]);
-  expect(await stockEventsSince(cancelledAt)).toBe(1);
+  const completion = { pharmacySkuId: t.pharmacySku.id, delta: -3, reason: "ORDER_COMPLETION", actorType: expect.any(String) };
+  if (goodsReturned) {
+    expect(await stockOf()).toBe(stockBeforeCancel + 3);
+    expect(await movementsOf(po)).toEqual([completion, { pharmacySkuId: t.pharmacySku.id, delta: 3, reason: "ORDER_CANCELLATION", actorType }]);
+    expect(await stockEventsSince(cancelledAt)).toBe(1);
+  } else {
+    expect(await stockOf()).toBe(stockBeforeCancel);
+    expect(await movementsOf(po)).toEqual([completion]);
+    expect(await stockEventsSince(cancelledAt)).toBe(0);
+  }
   const payouts = await payoutsOf(po);
   expect(payouts.map((p) => p.componentType)).toEqual(["item_markup", "item_rest"]);
   for (const p of payouts) {
@@ -105,14 +114,16 @@ async function expectCompletionUndone(po: PO, stockBeforeCancel: number, cancell
   const history = await historyOf(po);
   const cancelIndex = history.findIndex((h) => h.to === "cancelled");
   expect(history.slice(cancelIndex + 1)).toEqual([
-    { from: null, to: "stock returned", comment: "Cancelled after completion. Aspirin 500 mg: +3 (stock now " + (stockBeforeCancel + 3) + ")", actorType },
+    goodsReturned
+      ? { from: null, to: "stock returned", comment: `Cancelled after completion; the goods came back. Aspirin 500 mg: +3 (stock now ${stockBeforeCancel + 3})`, actorType }
+      : { from: null, to: "stock kept", comment: "Cancelled after completion; the goods had left the pharmacy, so no stock was returned.", actorType },
     { from: null, to: "payouts flagged for review", comment: "Cancelled after completion: 2 routed payouts (item_markup, item_rest) need review.", actorType },
   ]);
   expect((await t.db.order.findUniqueOrThrow({ where: { id: po.orderId } })).status).toBe("cancelled");
 }
 
 describe("External Pharmacy PATCH status", () => {
-  it("returns the stock once with its movement and event, flags the routed payouts, and records both in the history", async () => {
+  it("keeps the stock taken (the goods left the pharmacy), flags the routed payouts, and records both in the history", async () => {
     const po = await completedOrder();
     const stock = await stockOf();
     const cancelledAt = new Date();
@@ -121,10 +132,10 @@ describe("External Pharmacy PATCH status", () => {
     await expectCompletionUndone(po, stock, cancelledAt, "API_KEY");
     expect(await orderEvents(po)).toBe(2); // completion, cancellation: one each
 
-    // Cancelled is final: a second cancel is refused and gives nothing back again.
+    // Cancelled is final: a second cancel is refused and changes nothing.
     expect(await setStatus(po.id, { status: "cancelled" })).toMatchObject({ status: 400, json: { error: "Bad request" } });
-    expect(await stockOf()).toBe(stock + 3);
-    expect(await movementsOf(po)).toHaveLength(2);
+    expect(await stockOf()).toBe(stock);
+    expect(await movementsOf(po)).toHaveLength(1);
   });
 
   it("keeps the REST payout rows exactly as the spec shapes them (the review flag is not in the body)", async () => {
@@ -141,30 +152,13 @@ describe("External Pharmacy PATCH status", () => {
     expect(detail.json.payouts.map((p: Record<string, unknown>) => Object.keys(p).sort())).toEqual([PAYOUT_ROW_FIELDS, PAYOUT_ROW_FIELDS]);
   });
 
-  it("returns the stock also when the order left completed before it was cancelled", async () => {
+  it("keeps the stock taken also when the order left completed before it was cancelled", async () => {
     const po = await completedOrder();
     expect((await setStatus(po.id, { status: "in-progress" })).status).toBe(200);
     const stock = await stockOf();
     const cancelledAt = new Date();
     expect((await setStatus(po.id, { status: "cancelled" })).status).toBe(200);
     await expectCompletionUndone(po, stock, cancelledAt, "API_KEY");
-  });
-
-  it("gives back what the completion took, not what was ordered", async () => {
-    const po = await newOrder(3);
-    await t.db.pharmacySku.update({ where: { id: t.pharmacySku.id }, data: { stock: 1 } });
-    try {
-      expect((await complete(po.id)).status).toBe(200);
-      expect(await stockOf()).toBe(0);
-      expect((await setStatus(po.id, { status: "cancelled" })).status).toBe(200);
-      expect(await stockOf()).toBe(1);
-      expect((await movementsOf(po)).map((m) => [m.reason, m.delta])).toEqual([
-        ["ORDER_COMPLETION", -1],
-        ["ORDER_CANCELLATION", 1],
-      ]);
-    } finally {
-      await t.db.pharmacySku.update({ where: { id: t.pharmacySku.id }, data: { stock: 1000 } });
-    }
   });
 
   it("touches no stock for an order that was never completed, and removes a cancelled order's projected payouts", async () => {
@@ -187,12 +181,13 @@ describe("External Pharmacy PATCH status", () => {
 describe("pharmacy portal", () => {
   const portal = () => createCaller({ user: pharmacist, locale: "en" });
 
-  it("a single status change undoes the completion, and the order page and payouts page say so", async () => {
+  it("a single status change whose goods came back returns the stock, and the order page and payouts page say so", async () => {
     const po = await completedOrder();
+    expect((await portal().pharmacy.orders.get({ uid: po.id })).holdsStock).toBe(true);
     const stock = await stockOf();
     const cancelledAt = new Date();
-    await portal().pharmacy.orders.changeStatus({ uid: po.id, status: "cancelled", expectedStatus: "completed" });
-    await expectCompletionUndone(po, stock, cancelledAt, "USER");
+    await portal().pharmacy.orders.changeStatus({ uid: po.id, status: "cancelled", expectedStatus: "completed", goodsReturned: true });
+    await expectCompletionUndone(po, stock, cancelledAt, "USER", true);
 
     const detail = await portal().pharmacy.orders.get({ uid: po.id });
     expect(detail.history.slice(-3).map((h) => [h.isStatusChange, h.toStatus])).toEqual([
@@ -205,6 +200,7 @@ describe("pharmacy portal", () => {
       ["routed", REVIEW_REASON],
     ]);
 
+    expect(detail.holdsStock).toBe(false);
     const page = await portal().pharmacy.payouts.list({ search: po.id, page: 0, limit: 50 });
     expect(page.items.map((row) => [row.status, row.review?.reason])).toEqual([
       ["routed", REVIEW_REASON],
@@ -217,12 +213,38 @@ describe("pharmacy portal", () => {
     expect(clean.items.map((row) => row.review)).toEqual([null, null]);
   });
 
-  it("a bulk status change undoes each completed order's completion once", async () => {
+  it("a single status change keeps the stock taken unless the pharmacist says the goods came back (the default)", async () => {
+    const po = await completedOrder();
+    const stock = await stockOf();
+    const cancelledAt = new Date();
+    await portal().pharmacy.orders.changeStatus({ uid: po.id, status: "cancelled", expectedStatus: "completed" });
+    await expectCompletionUndone(po, stock, cancelledAt, "USER");
+    expect((await portal().pharmacy.orders.get({ uid: po.id })).holdsStock).toBe(true);
+  });
+
+  it("gives back what the completion took, not what was ordered", async () => {
+    const po = await newOrder(3);
+    await t.db.pharmacySku.update({ where: { id: t.pharmacySku.id }, data: { stock: 1 } });
+    try {
+      expect((await complete(po.id)).status).toBe(200);
+      expect(await stockOf()).toBe(0);
+      await portal().pharmacy.orders.changeStatus({ uid: po.id, status: "cancelled", expectedStatus: "completed", goodsReturned: true });
+      expect(await stockOf()).toBe(1);
+      expect((await movementsOf(po)).map((m) => [m.reason, m.delta])).toEqual([
+        ["ORDER_COMPLETION", -1],
+        ["ORDER_CANCELLATION", 1],
+      ]);
+    } finally {
+      await t.db.pharmacySku.update({ where: { id: t.pharmacySku.id }, data: { stock: 1000 } });
+    }
+  });
+
+  it("a bulk status change whose goods came back undoes each completed order's completion once", async () => {
     const a = await completedOrder();
     const b = await completedOrder();
     const open = await newOrder(2);
     const stock = await stockOf();
-    const results = await portal().pharmacy.orders.bulkChangeStatus({ uids: [a.id, b.id, open.id], status: "cancelled" });
+    const results = await portal().pharmacy.orders.bulkChangeStatus({ uids: [a.id, b.id, open.id], status: "cancelled", goodsReturned: true });
     expect(results.map((r) => r.ok)).toEqual([true, true, true]);
     expect(await stockOf()).toBe(stock + 6);
     for (const po of [a, b]) {
@@ -233,6 +255,23 @@ describe("pharmacy portal", () => {
       expect((await payoutsOf(po)).every((p) => p.reviewReason === REVIEW_REASON)).toBe(true);
     }
     expect(await movementsOf(open)).toEqual([]);
+  });
+
+  it("a bulk status change keeps the stock taken by default", async () => {
+    const a = await completedOrder();
+    const stock = await stockOf();
+    const cancelledAt = new Date();
+    expect((await portal().pharmacy.orders.bulkChangeStatus({ uids: [a.id], status: "cancelled" })).map((r) => r.ok)).toEqual([true]);
+    await expectCompletionUndone(a, stock, cancelledAt, "USER");
+  });
+
+  it("completing the cancelled order again (the spec's any) takes no stock a second time while the goods stayed out", async () => {
+    const po = await completedOrder();
+    await portal().pharmacy.orders.changeStatus({ uid: po.id, status: "cancelled", expectedStatus: "completed" });
+    const stock = await stockOf();
+    expect((await complete(po.id)).status).toBe(200);
+    expect(await stockOf()).toBe(stock);
+    expect((await movementsOf(po)).map((m) => m.reason)).toEqual(["ORDER_COMPLETION"]);
   });
 });
 
@@ -247,7 +286,7 @@ describe("Management fulfillment cancel", () => {
     await expectCompletionUndone(po, stock, cancelledAt, "API_KEY");
     // Cancelling the cancelled fulfillment again changes nothing.
     expect((await post(`/v1/management/orders/${encodeURIComponent(po.externalId)}/fulfillments/f-1/cancel`, { key: t.keys.management })).status).toBe(200);
-    expect(await stockOf()).toBe(stock + 3);
+    expect(await stockOf()).toBe(stock);
   });
 });
 
@@ -273,14 +312,17 @@ describe("automatic status check", () => {
 });
 
 describe("concurrency", () => {
-  it("returns the stock once under concurrent cancels of one completed order", async () => {
+  it("returns the stock once under concurrent cancels of one completed order whose goods came back", async () => {
     const po = await completedOrder();
     const stock = await stockOf();
+    const portal = createCaller({ user: pharmacist, locale: "en" });
     const results = await Promise.all([
-      ...Array.from({ length: 8 }, () => setStatus(po.id, { status: "cancelled" })),
-      createCaller({ user: pharmacist, locale: "en" })
-        .pharmacy.orders.bulkChangeStatus({ uids: [po.id], status: "cancelled" })
-        .then(([r]) => ({ status: r.ok ? 200 : 400 })),
+      ...Array.from({ length: 8 }, () =>
+        portal.pharmacy.orders.bulkChangeStatus({ uids: [po.id], status: "cancelled", goodsReturned: true }).then(([r]) => ({ status: r.ok ? 200 : 400 })),
+      ),
+      portal.pharmacy.orders
+        .changeStatus({ uid: po.id, status: "cancelled", goodsReturned: true })
+        .then(() => ({ status: 200 }), () => ({ status: 400 })),
     ]);
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 400)).toHaveLength(8);
@@ -289,7 +331,7 @@ describe("concurrency", () => {
     expect((await historyOf(po)).filter((h) => h.to === "stock returned")).toHaveLength(1);
   });
 
-  it("ends consistent when a cancel races the completion: cancelled, stock as before, routed payouts flagged", async () => {
+  it("ends consistent when a cancel races the completion: cancelled, stock taken only by a completion, routed payouts flagged", async () => {
     for (let round = 0; round < 4; round++) {
       const po = await newOrder(2);
       const stock = await stockOf();
@@ -301,10 +343,9 @@ describe("concurrency", () => {
       expect(cancel.status).toBe(200);
       expect([200, 400]).toContain(completion.status);
       expect(await statusOf(po)).toBe("cancelled");
-      expect(await stockOf()).toBe(stock);
+      expect(await stockOf()).toBe(completion.status === 200 ? stock - 2 : stock);
       const moves = await movementsOf(po);
-      expect(moves.reduce((sum, m) => sum + m.delta, 0)).toBe(0);
-      expect(moves.map((m) => m.reason)).toEqual(completion.status === 200 ? ["ORDER_COMPLETION", "ORDER_CANCELLATION"] : []);
+      expect(moves.map((m) => m.reason)).toEqual(completion.status === 200 ? ["ORDER_COMPLETION"] : []);
       const payouts = await payoutsOf(po);
       expect(payouts.every((p) => p.status === "ROUTED" && p.reviewReason === REVIEW_REASON)).toBe(true);
       expect(payouts.length > 0).toBe(completion.status === 200);

@@ -10,7 +10,7 @@ import { Field, FormError, SubmitButton, inputClass, showServerErrors, useZodFor
 import { useStatusLabel } from "@/components/ui/status";
 import { PHARMACY_ORDER_STATUS, SETTABLE_PHARMACY_ORDER_STATUSES } from "@/server/domain/pharmacy-orders/statuses";
 import { bulkChangeStatusInput } from "@/server/trpc/routers/pharmacy-orders.schemas";
-import { useStatusConfirmations } from "./status-confirmation";
+import { GoodsReturnedChoice, useStatusConfirmations } from "./status-confirmation";
 
 /** The selected orders to one status, each on its own (bulkChangePharmacyOrderStatus); what was refused is listed. */
 export type BulkOutcome = { changed: number; unchanged: number; refused: { uid: string; message: string }[] };
@@ -20,15 +20,20 @@ type BulkInput = z.output<typeof bulkChangeStatusInput>;
 /** `selected`: the selected orders with their status when selected (the confirmation names completed ones). */
 export function BulkStatusChange({ pharmacyUid, selected, onDone }: { pharmacyUid?: string; selected: Map<string, string>; onDone: (outcome: BulkOutcome) => void }) {
   const t = useTranslations("pharmacy.queue.bulk");
+  const tc = useTranslations("pharmacy.confirm");
   const statusLabel = useStatusLabel();
   const confirmations = useStatusConfirmations();
   const trpc = useTRPC();
   const mutation = useMutation(trpc.pharmacy.orders.bulkChangeStatus.mutationOptions());
   const form = useZodForm(bulkChangeStatusInput, { pharmacyUid, uids: [], status: "in-progress", comment: "" });
   const [confirming, setConfirming] = useState<BulkInput | null>(null);
+  const [goodsReturned, setGoodsReturned] = useState(false);
   const uids = [...selected.keys()];
   // Many orders move at once: always asked first.
-  const submit = form.handleSubmit((input) => setConfirming(input));
+  const submit = form.handleSubmit((input) => {
+    setGoodsReturned(false);
+    setConfirming(input);
+  });
   const change = async (input: BulkInput) => {
     try {
       const results = await mutation.mutateAsync({ ...input, comment: input.comment?.trim() ? input.comment : null });
@@ -43,6 +48,7 @@ export function BulkStatusChange({ pharmacyUid, selected, onDone }: { pharmacyUi
   };
   const completedCount = confirming?.uids.filter((uid) => selected.get(uid) === PHARMACY_ORDER_STATUS.completed).length ?? 0;
   const confirmation = confirming ? confirmations.bulk(confirming.uids.length, completedCount, confirming.status) : null;
+  const asksGoodsReturned = confirming?.status === PHARMACY_ORDER_STATUS.cancelled && completedCount > 0;
   return (
     <form
       aria-label={t("label")}
@@ -84,10 +90,11 @@ export function BulkStatusChange({ pharmacyUid, selected, onDone }: { pharmacyUi
         title={confirmation?.title ?? ""}
         confirmLabel={confirmation?.confirmLabel ?? ""}
         tone={confirmation?.tone}
-        onConfirm={() => confirming && change(confirming)}
+        onConfirm={() => confirming && change({ ...confirming, goodsReturned: asksGoodsReturned ? goodsReturned : undefined })}
         onClose={() => setConfirming(null)}
       >
         {confirmation?.consequence}
+        {asksGoodsReturned ? <GoodsReturnedChoice label={tc("bulkGoodsReturned")} checked={goodsReturned} onChange={setGoodsReturned} /> : null}
       </ConfirmDialog>
     </form>
   );

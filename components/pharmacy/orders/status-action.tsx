@@ -12,13 +12,14 @@ import { useStatusLabel } from "@/components/ui/status";
 import { PHARMACY_ORDER_STATUS, SETTABLE_PHARMACY_ORDER_STATUSES } from "@/server/domain/pharmacy-orders/statuses";
 import { changeStatusInput } from "@/server/trpc/routers/pharmacy-orders.schemas";
 import { runAction, TextArea, type Order, type Settle } from "./order-action-kit";
-import { useStatusConfirmations, type StatusConfirmation } from "./status-confirmation";
+import { GoodsReturnedChoice, useStatusConfirmations, type StatusConfirmation } from "./status-confirmation";
 
 type ChangeStatus = z.output<typeof changeStatusInput>;
 
 /** The Status card: the select shows the order's current status (even completed, which it cannot be set to); moving out of completed or cancelling asks first. */
 export function StatusAction({ order, settle }: { order: Order; settle: Settle }) {
   const t = useTranslations("pharmacy.order.status");
+  const tc = useTranslations("pharmacy.confirm");
   const statusLabel = useStatusLabel();
   const confirmations = useStatusConfirmations();
   const trpc = useTRPC();
@@ -30,6 +31,8 @@ export function StatusAction({ order, settle }: { order: Order; settle: Settle }
     expectedStatus: order.status as ChangeStatus["expectedStatus"],
   });
   const [confirming, setConfirming] = useState<{ input: ChangeStatus; confirmation: StatusConfirmation } | null>(null);
+  const [goodsReturned, setGoodsReturned] = useState(false);
+  const asksGoodsReturned = confirming?.input.status === PHARMACY_ORDER_STATUS.cancelled && order.holdsStock;
   const change = (input: ChangeStatus) =>
     runAction(form, mutation.mutateAsync({ ...input, comment: input.comment?.trim() ? input.comment : null }), settle, () =>
       t("changed", { status: statusLabel("pharmacyOrder", input.status) }),
@@ -41,7 +44,10 @@ export function StatusAction({ order, settle }: { order: Order; settle: Settle }
   const settable = (SETTABLE_PHARMACY_ORDER_STATUSES as readonly string[]).includes(order.status);
   const submit = form.handleSubmit((input) => {
     const confirmation = confirmations.single(order.name, order.status, input.status);
-    if (confirmation) setConfirming({ input, confirmation });
+    if (confirmation) {
+      setGoodsReturned(false);
+      setConfirming({ input, confirmation });
+    }
     else return change(input);
   });
   return (
@@ -80,10 +86,11 @@ export function StatusAction({ order, settle }: { order: Order; settle: Settle }
         title={confirming?.confirmation.title ?? ""}
         confirmLabel={confirming?.confirmation.confirmLabel ?? ""}
         tone={confirming?.confirmation.tone}
-        onConfirm={() => confirming && change(confirming.input)}
+        onConfirm={() => confirming && change({ ...confirming.input, goodsReturned: asksGoodsReturned ? goodsReturned : undefined })}
         onClose={() => setConfirming(null)}
       >
         {confirming?.confirmation.consequence}
+        {asksGoodsReturned ? <GoodsReturnedChoice label={tc("goodsReturned")} checked={goodsReturned} onChange={setGoodsReturned} /> : null}
       </ConfirmDialog>
     </Card>
   );

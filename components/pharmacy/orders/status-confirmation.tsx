@@ -11,9 +11,19 @@ export type StatusConfirmation = { title: string; confirmLabel: string; tone: "p
 const { completed, cancelled } = PHARMACY_ORDER_STATUS;
 
 // The consequences as the domain carries them out (messages pharmacy.confirm.*): cancel.ts (stock
-// back, routed payouts flagged, projected ones removed; cancelled is final) and complete.ts (stock
+// back only when the goods came back, routed payouts flagged, projected ones removed; cancelled is final) and complete.ts (stock
 // and money move at the first completion only, so an order that leaves completed and comes back is
 // not counted twice); a cancelled order never completed is given back for re-routing (reroute.ts).
+
+/** The one question of a cancellation only the pharmacist can answer: did the completed order's goods come back? Default no. */
+export function GoodsReturnedChoice({ label, checked, onChange }: { label: string; checked: boolean; onChange: (checked: boolean) => void }) {
+  return (
+    <label className="mt-3 flex items-start gap-2 text-sm text-slate-800">
+      <input type="checkbox" className="mt-0.5 h-4 w-4" checked={checked} onChange={(e) => onChange(e.target.checked)} />
+      <span>{label}</span>
+    </label>
+  );
+}
 
 /** The confirmations of status changes in the page's language. */
 export function useStatusConfirmations() {

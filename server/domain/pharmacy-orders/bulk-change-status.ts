@@ -46,7 +46,9 @@ export async function bulkChangePharmacyOrderStatus(
   }
   assertSettableStatus(change.status);
   const checked: StatusChange =
-    change.status === PHARMACY_ORDER_STATUS.onHold ? { status: change.status, comment: onHoldComment(change.comment) } : { status: change.status };
+    change.status === PHARMACY_ORDER_STATUS.onHold
+      ? { status: change.status, comment: onHoldComment(change.comment) }
+      : { status: change.status, goodsReturned: change.status === PHARMACY_ORDER_STATUS.cancelled && change.goodsReturned === true };
 
   const results = new Map<string, BulkStatusChangeResult>();
   for (const uid of [...uids].sort()) {

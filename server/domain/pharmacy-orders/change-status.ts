@@ -16,6 +16,8 @@ export type StatusChange = {
   comment?: string | null;
   /** Who asks in the issue thread that on-hold opens: the pharmacy, unless the admin team's clarification request (clarification.ts). */
   threadSide?: IssueMessageSide;
+  /** Cancelling a completed order: its goods came back to the pharmacy, so its stock is returned (cancel.ts). */
+  goodsReturned?: boolean;
 };
 
 /** A status the caller may set (every status but completed); otherwise a ValidationError on `status`. */
@@ -61,7 +63,7 @@ export async function applyStatusChange(
     comment = onHoldComment(change.comment);
     issueThreadId = (await openIssueThread(tx, order.id, comment, actor, change.threadSide)).id;
   }
-  if (change.status === PHARMACY_ORDER_STATUS.cancelled) await cancelAsPharmacy(tx, order, actor);
+  if (change.status === PHARMACY_ORDER_STATUS.cancelled) await cancelAsPharmacy(tx, order, actor, null, { goodsReturned: change.goodsReturned });
   else await recordStatusChange(tx, order, change.status, actor, comment);
   return { changed: true, issueThreadId };
 }

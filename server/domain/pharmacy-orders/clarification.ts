@@ -22,7 +22,7 @@ import { PHARMACY_ORDER_STATUS } from "./statuses";
  *   thread returns it to completed, the status before the hold (resolve-issue-thread.ts), without
  *   a second completion.
  * - Cancelled: put on hold too (the spec's "any"; the portals ask for confirmation first). Its
- *   cancellation's consequences stand (stock returned, payouts flagged); resolving the thread returns
+ *   cancellation's consequences stand (payouts flagged, stock as the pharmacist said); resolving the thread returns
  *   it to cancelled without cancelling it again (resolve-issue-thread.ts).
  *
  * The description is required: trimmed, not blank, at most 5000 characters (ValidationError on

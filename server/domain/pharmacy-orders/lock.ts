@@ -120,6 +120,8 @@ export const PHARMACY_ORDER_CHANGE = {
   prescriptionAttached: "prescription attached",
   /** A cancellation after completion gave the stock the completion took back (cancel.ts). */
   stockReturned: "stock returned",
+  /** A cancellation after completion left the stock taken: the goods had left the pharmacy (cancel.ts). */
+  stockKept: "stock kept",
   /** A cancellation after completion flagged the order's routed payouts for review (cancel.ts). */
   payoutsFlaggedForReview: "payouts flagged for review",
 } as const;

@@ -185,6 +185,7 @@ type DetailRow = {
   shipments: ShipmentJson[];
   payouts: PayoutJson[];
   unreadAnswerAt: Date | null;
+  holdsStock: boolean;
 };
 
 const dateOrNull = (value: string | null) => (value === null ? null : new Date(value));
@@ -208,6 +209,8 @@ async function readPharmacyOrderDetail(pharmacyId: string, pharmacyOrderId: stri
            pt."dateOfBirth" AS "patientDateOfBirth",
            pr."id" AS "prescriptionId", pr."status" AS "prescriptionStatus",
            pr."signedFileKey", pr."signedFileSha256", po."unreadAnswerAt",
+           EXISTS (SELECT 1 FROM "StockMovement" sm WHERE sm."pharmacyOrderId" = po."id"
+                    GROUP BY sm."pharmacySkuId" HAVING SUM(sm."delta") < 0) AS "holdsStock",
            CASE WHEN d."id" IS NULL THEN NULL ELSE json_build_object('id', d."id", 'displayName', d."displayName") END AS "doctor",
            (SELECT coalesce(json_agg(json_build_object(
                       'id', s."id", 'sequenceNumber', s."sequenceNumber", 'trackingUrl', s."trackingUrl",
@@ -243,6 +246,7 @@ async function readPharmacyOrderDetail(pharmacyId: string, pharmacyOrderId: stri
     doctor: extra.doctor,
     signedPrescription,
     unreadAnswerAt: extra.unreadAnswerAt,
+    holdsStock: extra.holdsStock,
     shipments: extra.shipments.map((s) => ({ ...s, returnLabelExpiry: dateOrNull(s.returnLabelExpiry) })),
     payouts: extra.payouts.map((p) => ({
       ...p,
@@ -256,7 +260,7 @@ async function readPharmacyOrderDetail(pharmacyId: string, pharmacyOrderId: stri
 /** The detail with the signed prescription PDF inline (spec: pharmacy order detail and webhook payloads), checked against its checksum. */
 export async function getPharmacyOrderDetail(pharmacyId: string, pharmacyOrderId: string) {
   // The unread answer is the portal's (getPharmacyOrderDetailForPortal), not the API's.
-  const { signedPrescription, unreadAnswerAt: _portalOnly, ...detail } = await readPharmacyOrderDetail(pharmacyId, pharmacyOrderId);
+  const { signedPrescription, unreadAnswerAt: _portalOnly, holdsStock: _portalToo, ...detail } = await readPharmacyOrderDetail(pharmacyId, pharmacyOrderId);
   const prescriptionFile = signedPrescription
     ? { filename: signedPrescription.filename, content: await readVerified(signedPrescription.key, signedPrescription.sha256) }
     : null;

@@ -1,6 +1,6 @@
 import type { Tx } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
-import { cancelLockedPharmacyOrder } from "./cancel";
+import { cancelLockedPharmacyOrder, type CancelOptions } from "./cancel";
 import type { LockedPharmacyOrder } from "./lock";
 import { openFulfillmentPharmacyOrder } from "./open-fulfillment";
 import { refreshOrderStatus } from "./order-status";
@@ -28,8 +28,8 @@ export const REROUTED_COMMENT = "Re-routed automatically: the pharmacy it was se
  * automatic status check of its system); the organisation's cancellations (a fulfillment cancelled
  * by the integrator or an admin) call cancelLockedPharmacyOrder alone.
  */
-export async function cancelAsPharmacy(tx: Tx, order: LockedPharmacyOrder, actor: Actor, comment: string | null = null): Promise<void> {
-  await cancelLockedPharmacyOrder(tx, order, actor, comment);
+export async function cancelAsPharmacy(tx: Tx, order: LockedPharmacyOrder, actor: Actor, comment: string | null = null, options: CancelOptions = {}): Promise<void> {
+  await cancelLockedPharmacyOrder(tx, order, actor, comment, options);
   const [given] = await tx.$queryRaw<{ fulfillmentId: string; routing: string }[]>`
     SELECT po."fulfillmentId", po."routing"::text AS "routing"
       FROM "PharmacyOrder" po JOIN "Fulfillment" f ON f."id" = po."activeFulfillmentId"

@@ -74,7 +74,7 @@ const candidateSelect = {
  * The automatic status check (spec, pharmacy order status table, "any"): every pharmacy order but a
  * cancelled one (completed ones for COMPLETED_CHECK_DAYS after their completion) of a pharmacy with
  * a connected system, oldest first, is looked up in that system; a completed one can only become
- * cancelled (a cancellation after completion: stock returned, payouts flagged). shipped or completed completes the order exactly like complete_order (stock
+ * cancelled (a cancellation after completion: payouts flagged, stock kept). shipped or completed completes the order exactly like complete_order (stock
  * reduced with a movement and pharmacy_sku_stock_updated per pharmacy SKU, payouts routed,
  * pharmacy_order_updated; a reported tracking URL becomes the shipment); cancelled cancels it
  * (pharmacy_order_updated). Each change runs in its own transaction under the order's row lock and

@@ -61,6 +61,8 @@ export function presentPortalDetail(detail: PharmacyOrderPortalDetail) {
     canComplete: canCompleteFrom(detail.status),
     /** When the latest admin answer not read yet came (Unix seconds), or null: the page marks it read (markAnswerRead). */
     unreadAnswerAt: unixOrNull(detail.unreadAnswerAt),
+    /** A completion took stock that was not given back: cancelling asks whether the goods came back. */
+    holdsStock: detail.holdsStock,
     deliveryType: detail.deliveryType,
     prepaid: detail.prepaid,
     priority: detail.order.priority,

@@ -47,6 +47,9 @@ const expectedStatus = pharmacyStatus;
 
 const comment = z.string().max(5000).nullish();
 
+/** Cancelling a completed order: the pharmacist says its goods came back, so its stock is returned (default: they did not). */
+const goodsReturned = z.boolean().optional();
+
 /** On hold needs a comment (the domain's rule, checked here too so the form says so at once). */
 const onHoldNeedsComment = (input: { status: string; comment?: string | null }, ctx: z.RefinementCtx) => {
   if (input.status === PHARMACY_ORDER_STATUS.onHold && !input.comment?.trim()) {
@@ -55,7 +58,7 @@ const onHoldNeedsComment = (input: { status: string; comment?: string | null }, 
 };
 
 export const changeStatusInput = z
-  .object({ uid: uid(), status: z.enum(SETTABLE_PHARMACY_ORDER_STATUSES), comment, expectedStatus })
+  .object({ uid: uid(), status: z.enum(SETTABLE_PHARMACY_ORDER_STATUSES), comment, expectedStatus, goodsReturned })
   .superRefine(onHoldNeedsComment);
 
 export const bulkChangeStatusInput = z
@@ -67,6 +70,7 @@ export const bulkChangeStatusInput = z
       .max(200),
     status: z.enum(SETTABLE_PHARMACY_ORDER_STATUSES),
     comment,
+    goodsReturned,
   })
   .superRefine(onHoldNeedsComment);
 

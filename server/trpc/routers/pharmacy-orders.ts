@@ -92,7 +92,7 @@ export const pharmacyOrdersRouter = router({
 
   changeStatus: pharmacyProcedure.input(changeStatusInput).mutation(async ({ ctx, input }) => {
     const { pharmacyId } = await orderInReach(ctx.scope, input.uid);
-    await changePharmacyOrderStatus(pharmacyId, input.uid, { status: input.status, comment: input.comment }, userActor(ctx.user), {
+    await changePharmacyOrderStatus(pharmacyId, input.uid, { status: input.status, comment: input.comment, goodsReturned: input.goodsReturned }, userActor(ctx.user), {
       status: input.expectedStatus,
     });
     return { ok: true };
@@ -101,7 +101,7 @@ export const pharmacyOrdersRouter = router({
   /** The selected orders one by one (bulkChangePharmacyOrderStatus): a result per order, refusals in the caller's language. */
   bulkChangeStatus: pharmacyProcedure.input(bulkChangeStatusInput).mutation(async ({ ctx, input }) => {
     const pharmacyIds = ctx.scope.pharmacyIds(input.pharmacyUid);
-    const results = await bulkChangePharmacyOrderStatus(pharmacyIds, input.uids, { status: input.status, comment: input.comment }, userActor(ctx.user));
+    const results = await bulkChangePharmacyOrderStatus(pharmacyIds, input.uids, { status: input.status, comment: input.comment, goodsReturned: input.goodsReturned }, userActor(ctx.user));
     const word = wordIn(ctx.locale);
     return results.map((result) =>
       result.ok ? result : { ...result, message: word(result.message), ...(result.fields ? { fields: wordFields(result.fields, word) } : {}) },
