@@ -3,7 +3,8 @@ import { uid, webhookTarget } from "@/server/wire/schemas";
 import { BadRequestError } from "@/server/domain/errors";
 import { pharmacyToActFor } from "@/server/domain/pharmacies/pharmacy-scope";
 import { PHARMACY_EVENT_TYPES } from "@/server/domain/webhooks/event-types";
-import { deletePharmacySubscription, listPharmacySubscriptions, registerPharmacySubscription } from "@/server/domain/webhooks/subscriptions";
+import { deletePharmacySubscription, pageOfPharmacySubscriptions, registerPharmacySubscription } from "@/server/domain/webhooks/subscriptions";
+import { paginated, paginatedSchema } from "@/server/wire/format";
 import { pharmacyOutOfReach, route } from "@/server/rest/kit";
 import { reply } from "@/server/rest/responses";
 import {
@@ -60,13 +61,14 @@ export const webhookRoutes = [
   route({
     method: "GET",
     path: "/webhooks",
-    responses: { 200: z.array(pharmacySubscriptionSchema) },
-    summary: "List the pharmacy's webhook subscriptions (a bare array; never the secret or header_value)",
+    responses: { 200: paginatedSchema(pharmacySubscriptionSchema) },
+    summary: "List the pharmacy's webhook subscriptions, oldest first (paginated; never the secret or header_value)",
     permission: "webhooks_read",
+    paginated: {},
     query: scopeQuery,
-    async handle({ pharmacy }) {
-      const subscriptions = await listPharmacySubscriptions(pharmacy.id);
-      return reply(200, subscriptions.map(presentPharmacySubscription));
+    async handle({ pharmacy, page }) {
+      const { items, total } = await pageOfPharmacySubscriptions(pharmacy.id, page);
+      return reply(200, paginated(items.map(presentPharmacySubscription), total, page));
     },
   }),
   route({

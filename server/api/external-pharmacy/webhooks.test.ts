@@ -58,10 +58,10 @@ describe("register", () => {
       header_key: "X-Partner-Auth",
       webhook_secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{43}$/),
     });
-    const list = await get(BASE, { key: t.keys.pharmacy });
+    const list = await get(BASE, { key: t.keys.pharmacy, query: { limit: 1000 } });
     expect(list.status).toBe(200);
-    expect(Array.isArray(list.json)).toBe(true);
-    const entry = list.json.find((s: { uid: string }) => s.uid === r.json.uid);
+    expect(Object.keys(list.json).sort()).toEqual(["data", "totalPages", "totalRegistries"]);
+    const entry = list.json.data.find((s: { uid: string }) => s.uid === r.json.uid);
     expect(entry).toEqual({
       uid: r.json.uid,
       notification_type: "pharmacy_order_created",
@@ -294,8 +294,8 @@ describe("scope", () => {
       expect(r.json).toEqual({ error: "Resource not found" });
     }
     expect((await rowOf(theirs.json.uid)).deletedAt).toBeNull();
-    expect((await get(BASE, { key: t.keys.loosePharmacy })).json.map((s: { uid: string }) => s.uid)).toContain(theirs.json.uid);
-    expect((await get(BASE, { key: t.keys.pharmacy })).json.map((s: { uid: string }) => s.uid)).not.toContain(theirs.json.uid);
+    expect((await get(BASE, { key: t.keys.loosePharmacy, query: { limit: 1000 } })).json.data.map((s: { uid: string }) => s.uid)).toContain(theirs.json.uid);
+    expect((await get(BASE, { key: t.keys.pharmacy, query: { limit: 1000 } })).json.data.map((s: { uid: string }) => s.uid)).not.toContain(theirs.json.uid);
   });
 
   it("deletes its own subscription (soft) and then answers 404", async () => {
@@ -304,7 +304,7 @@ describe("scope", () => {
     expect(r.status).toBe(204);
     expect(r.text).toBe("");
     expect((await rowOf(mine.json.uid)).deletedAt).toBeInstanceOf(Date);
-    expect((await get(BASE, { key: t.keys.pharmacy })).json.map((s: { uid: string }) => s.uid)).not.toContain(mine.json.uid);
+    expect((await get(BASE, { key: t.keys.pharmacy, query: { limit: 1000 } })).json.data.map((s: { uid: string }) => s.uid)).not.toContain(mine.json.uid);
     expect((await del(`${BASE}/${mine.json.uid}`, { key: t.keys.pharmacy })).status).toBe(404);
     expect((await del(`${BASE}/not-a-uid`, { key: t.keys.pharmacy })).status).toBe(404);
   });
@@ -334,13 +334,26 @@ describe("scope", () => {
     for (const r of refused) expect([r.status, r.json]).toEqual([400, { error: "Bad request" }]);
   });
 
+  it("lists with the spec's envelope and honours page and limit, oldest first", async () => {
+    const all = (await get(BASE, { key: t.keys.pharmacy, query: { limit: 1000 } })).json;
+    expect(all.totalRegistries).toBeGreaterThan(2);
+    const uidsOf = (page: { data: { uid: string }[] }) => page.data.map((s) => s.uid);
+    const first = (await get(BASE, { key: t.keys.pharmacy, query: { page: 0, limit: 2 } })).json;
+    const second = (await get(BASE, { key: t.keys.pharmacy, query: { page: 1, limit: 2 } })).json;
+    expect(first).toMatchObject({ totalRegistries: all.totalRegistries, totalPages: Math.ceil(all.totalRegistries / 2) });
+    expect([...uidsOf(first), ...uidsOf(second)]).toEqual(uidsOf(all).slice(0, 4));
+    const beyond = (await get(BASE, { key: t.keys.pharmacy, query: { page: 10_000, limit: 2 } })).json;
+    expect(beyond.data).toEqual([]);
+    expect((await get(BASE, { key: t.keys.pharmacy, query: { limit: 0 } })).status).toBe(400);
+  });
+
   it("a group key lists and deletes with pharmacy_uid, like every pharmacy resource", async () => {
     const sub = await register({ target: `${TARGET}/group-list`, pharmacy_uid: t.groupPharmacy.id }, t.keys.pharmacyGroup);
     const missing = await get(BASE, { key: t.keys.pharmacyGroup });
     expect([missing.status, missing.json]).toEqual([400, { error: "Bad request" }]);
     const listed = await get(BASE, { key: t.keys.pharmacyGroup, query: { pharmacy_uid: t.groupPharmacy.id } });
-    expect(listed.json.map((s: { uid: string }) => s.uid)).toContain(sub.json.uid);
-    expect(listed.json.every((s: { pharmacy_uid: string }) => s.pharmacy_uid === t.groupPharmacy.id)).toBe(true);
+    expect(listed.json.data.map((s: { uid: string }) => s.uid)).toContain(sub.json.uid);
+    expect(listed.json.data.every((s: { pharmacy_uid: string }) => s.pharmacy_uid === t.groupPharmacy.id)).toBe(true);
 
     const wrongPharmacy = await del(`${BASE}/${sub.json.uid}`, { key: t.keys.pharmacyGroup, query: { pharmacy_uid: t.pharmacy.id } });
     expect(wrongPharmacy.status).toBe(404);

@@ -3,13 +3,14 @@ import { freeFormObject, uid, webhookTarget } from "@/server/wire/schemas";
 import { ValidationError } from "@/server/domain/errors";
 import {
   deleteOrganisationSubscription,
-  listOrganisationSubscriptions,
+  pageOfOrganisationSubscriptions,
   registerOrganisationSubscription,
 } from "@/server/domain/webhooks/subscriptions";
 import { EVENT_TYPES } from "@/server/domain/webhooks/event-types";
 import { sendTestDelivery } from "@/server/domain/webhooks/test-delivery";
 import { sampleBody } from "@/server/api/webhooks/samples";
 import { route } from "@/server/rest/kit";
+import { paginated, paginatedSchema } from "@/server/wire/format";
 import { reply } from "@/server/rest/responses";
 import {
   notificationSubscriptionSchema,
@@ -44,11 +45,12 @@ export const notificationSubscriptionRoutes = [
   route({
     method: "GET",
     path: "/notification-subscriptions",
-    responses: { 200: z.array(notificationSubscriptionSchema) },
-    summary: "List the organisation's webhook subscriptions (a bare array; never the secret or header_value)",
-    async handle({ principal }) {
-      const subscriptions = await listOrganisationSubscriptions(principal.organisationId);
-      return reply(200, subscriptions.map(presentNotificationSubscription));
+    responses: { 200: paginatedSchema(notificationSubscriptionSchema) },
+    summary: "List the organisation's webhook subscriptions, oldest first (paginated; never the secret or header_value)",
+    paginated: {},
+    async handle({ principal, page }) {
+      const { items, total } = await pageOfOrganisationSubscriptions(principal.organisationId, page);
+      return reply(200, paginated(items.map(presentNotificationSubscription), total, page));
     },
   }),
   route({

@@ -69,11 +69,11 @@ const register = (body: Record<string, unknown>, key = t.keys.management) =>
   post(BASE, { key, body: { notification_type: "pharmacy_order_created", target: TARGET, ...body } });
 
 const rowOf = (id: string) => t.db.webhookSubscription.findUniqueOrThrow({ where: { id } });
-const uids = (r: { json: { uid: string }[] }) => r.json.map((s) => s.uid);
+const uids = (r: { json: { data: { uid: string }[] } }) => r.json.data.map((s) => s.uid);
 const hmac = (secret: string, raw: Buffer) => createHmac("sha256", Buffer.from(secret, "utf8")).update(raw).digest("hex");
 
 describe("register and list", () => {
-  it("returns the secret once; the list is a bare array without secret or header_value", async () => {
+  it("returns the secret once; the list is paginated, without secret or header_value", async () => {
     const r = await register({
       target: `${TARGET}/once`,
       header_key: "X-Partner-Auth",
@@ -91,9 +91,9 @@ describe("register and list", () => {
       meta_data: { team: "fulfilment", priority: 1 },
       webhook_secret: expect.stringMatching(/^whsec_/),
     });
-    const list = await get(`${BASE}/`, { key: t.keys.management });
+    const list = await get(`${BASE}/`, { key: t.keys.management, query: { limit: 1000 } });
     expect(list.status).toBe(200);
-    expect(list.json).toContainEqual({
+    expect(list.json.data).toContainEqual({
       uid: r.json.uid,
       notification_type: "pharmacy_order_created",
       target: `${TARGET}/once`,
@@ -156,6 +156,17 @@ describe("register and list", () => {
     expect(rows).toHaveLength(1);
   });
 
+  it("lists with the spec's envelope and honours page and limit, oldest first", async () => {
+    for (const n of [1, 2, 3]) expect((await register({ target: `${TARGET}/paged-${n}` })).status).toBe(201);
+    const all = (await get(BASE, { key: t.keys.management, query: { limit: 1000 } })).json;
+    const uidsOf = (page: { data: { uid: string }[] }) => page.data.map((s) => s.uid);
+    const first = (await get(BASE, { key: t.keys.management, query: { page: 0, limit: 2 } })).json;
+    const second = (await get(BASE, { key: t.keys.management, query: { page: 1, limit: 2 } })).json;
+    expect(first).toMatchObject({ totalRegistries: all.totalRegistries, totalPages: Math.ceil(all.totalRegistries / 2) });
+    expect([...uidsOf(first), ...uidsOf(second)]).toEqual(uidsOf(all).slice(0, 4));
+    expect((await get(BASE, { key: t.keys.management, query: { page: -1 } })).status).toBe(400);
+  });
+
   it("lists only the organisation's own organisation-level subscriptions", async () => {
     const mine = await register({ target: `${TARGET}/listing` });
     const theirs = await register({ target: `${TARGET}/listing` }, other.keys.management);
@@ -164,7 +175,7 @@ describe("register and list", () => {
       body: { notification_type: "pharmacy_order_created", target: `${TARGET}/listing` },
     });
     expect(pharmacySub.status).toBe(201);
-    const list = uids(await get(BASE, { key: t.keys.management }));
+    const list = uids(await get(BASE, { key: t.keys.management, query: { limit: 1000 } }));
     expect(list).toContain(mine.json.uid);
     expect(list).not.toContain(theirs.json.uid);
     expect(list).not.toContain(pharmacySub.json.uid);
@@ -227,7 +238,7 @@ describe("authentication and delete", () => {
     const key = t.keys.managementNoPermissions;
     const created = await register({ target: `${TARGET}/no-permissions` }, key);
     expect(created.status).toBe(201);
-    expect(uids(await get(BASE, { key }))).toContain(created.json.uid);
+    expect(uids(await get(BASE, { key, query: { limit: 1000 } }))).toContain(created.json.uid);
     expect((await del(BASE, { key, body: { uid: created.json.uid } })).status).toBe(204);
     expect((await get(BASE)).status).toBe(401);
     expect((await get(BASE, { key: t.keys.pharmacy })).json.code).toBe("invalid_api_key");
@@ -241,7 +252,7 @@ describe("authentication and delete", () => {
     expect([byBody.status, byBody.text]).toEqual([204, ""]);
     expect((await del(`${BASE}/`, { key: t.keys.management, query: { uid: b.json.uid } })).status).toBe(204);
     expect((await del(`${BASE}/${c.json.uid}`, { key: t.keys.management })).status).toBe(204);
-    const list = uids(await get(BASE, { key: t.keys.management }));
+    const list = uids(await get(BASE, { key: t.keys.management, query: { limit: 1000 } }));
     for (const r of [a, b, c]) {
       expect(list).not.toContain(r.json.uid);
       expect((await rowOf(r.json.uid)).deletedAt).toBeInstanceOf(Date);
@@ -263,7 +274,7 @@ describe("authentication and delete", () => {
     expect([byBody.status, byBody.json]).toEqual([404, { error: "Resource not found" }]);
     expect((await del(`${BASE}/${mine.json.uid}`, { key: other.keys.management })).status).toBe(404);
     expect((await rowOf(mine.json.uid)).deletedAt).toBeNull();
-    expect(uids(await get(BASE, { key: t.keys.management }))).toContain(mine.json.uid);
+    expect(uids(await get(BASE, { key: t.keys.management, query: { limit: 1000 } }))).toContain(mine.json.uid);
   });
 });
 

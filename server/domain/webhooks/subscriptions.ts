@@ -4,6 +4,7 @@ import { isUniqueViolation } from "@/server/db/errors";
 import type { Actor } from "@/server/domain/actor";
 import { recordAuditEvent } from "@/server/domain/audit/record";
 import { FieldErrorCollector, NotFoundError } from "@/server/domain/errors";
+import { pageArgs, type Page } from "@/server/domain/paging";
 import { EVENT_TYPES, PAYLOAD_VERSION, PHARMACY_EVENT_TYPES } from "./event-types";
 import { RESERVED_HEADER_NAMES } from "./headers";
 import { generateWebhookSecret, sealSecret } from "./secret-box";
@@ -193,19 +194,37 @@ export async function registerOrganisationSubscription(
 
 const ORDER = [{ createdAt: "asc" }, { id: "asc" }] satisfies Prisma.WebhookSubscriptionOrderByWithRelationInput[];
 
+const pharmacyLive = (pharmacyId: string): Prisma.WebhookSubscriptionWhereInput => ({ scope: "PHARMACY", pharmacyId, deletedAt: null });
+const organisationLive = (organisationId: string): Prisma.WebhookSubscriptionWhereInput => ({
+  scope: "ORGANISATION",
+  organisationId,
+  pharmacyId: null,
+  deletedAt: null,
+});
+
+/** Every live subscription of the pharmacy, oldest first (the portals show them all). */
 export async function listPharmacySubscriptions(pharmacyId: string): Promise<Subscription[]> {
   const db = await database();
-  return db.webhookSubscription.findMany({ where: { scope: "PHARMACY", pharmacyId, deletedAt: null }, orderBy: ORDER, select: VISIBLE });
+  return db.webhookSubscription.findMany({ where: pharmacyLive(pharmacyId), orderBy: ORDER, select: VISIBLE });
 }
 
 export async function listOrganisationSubscriptions(organisationId: string): Promise<Subscription[]> {
   const db = await database();
-  return db.webhookSubscription.findMany({
-    where: { scope: "ORGANISATION", organisationId, pharmacyId: null, deletedAt: null },
-    orderBy: ORDER,
-    select: VISIBLE,
-  });
+  return db.webhookSubscription.findMany({ where: organisationLive(organisationId), orderBy: ORDER, select: VISIBLE });
 }
+
+/** A page of the live subscriptions (the REST lists: "List endpoints are paginated with page and limit"). */
+async function pageOf(where: Prisma.WebhookSubscriptionWhereInput, page: Page): Promise<{ items: Subscription[]; total: number }> {
+  const db = await database();
+  const [items, total] = await Promise.all([
+    db.webhookSubscription.findMany({ where, orderBy: ORDER, select: VISIBLE, ...pageArgs(page) }),
+    db.webhookSubscription.count({ where }),
+  ]);
+  return { items, total };
+}
+
+export const pageOfPharmacySubscriptions = (pharmacyId: string, page: Page) => pageOf(pharmacyLive(pharmacyId), page);
+export const pageOfOrganisationSubscriptions = (organisationId: string, page: Page) => pageOf(organisationLive(organisationId), page);
 
 /**
  * Soft delete: deliveries already queued for it end at their next attempt. Out of scope or unknown:
