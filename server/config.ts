@@ -81,8 +81,10 @@ const schema = z.object({
   WEBHOOK_RETRY_BASE_MS: positiveInt(10_000),
   WEBHOOK_RETRY_MAX_MS: positiveInt(600_000),
   WEBHOOK_TIMEOUT_MS: positiveInt(30_000),
-  /** Attempts in flight at once per target origin (per server process): one slow receiver cannot take every slot. */
-  WEBHOOK_TARGET_CONCURRENCY: positiveInt(4),
+  /** Attempts in flight at once per subscription (per server process): one slow endpoint holds only its own slots. */
+  WEBHOOK_SUBSCRIPTION_CONCURRENCY: positiveInt(4),
+  /** The ceiling per target origin (scheme, host, port) over all its subscriptions: one receiver host is not flooded. */
+  WEBHOOK_TARGET_CONCURRENCY: positiveInt(16),
   /** Attempts in flight at once in one server process (embedded runner). */
   WEBHOOK_CONCURRENCY: positiveInt(64),
   /** Delivery logs (deliveries, attempts, their outbox events) are kept this many days after they end. */

@@ -50,8 +50,8 @@ const MAX_STEPS = 100;
 /**
  * The attempts of one delivery: an attempt in a step, then a sleep until the next attempt is due,
  * until it succeeds or is dropped. Each step claims the attempt in the database first, so the same
- * delivery announced twice is still attempted once per round. At most WEBHOOK_TARGET_CONCURRENCY
- * attempts run at once per target origin (sleeping runs hold no slot).
+ * delivery announced twice is still attempted once per round. At most WEBHOOK_SUBSCRIPTION_CONCURRENCY
+ * attempts run at once per subscription and WEBHOOK_TARGET_CONCURRENCY per target origin (sleeping runs hold no slot).
  */
 export const deliverWebhook = inngest.createFunction(
   {
@@ -59,7 +59,10 @@ export const deliverWebhook = inngest.createFunction(
     name: "Deliver a webhook",
     triggers: [webhookDeliveryDue],
     retries: 3,
-    concurrency: [{ key: "event.data.origin", limit: config().WEBHOOK_TARGET_CONCURRENCY }],
+    concurrency: [
+      { key: "event.data.subscriptionId", limit: config().WEBHOOK_SUBSCRIPTION_CONCURRENCY },
+      { key: "event.data.origin", limit: config().WEBHOOK_TARGET_CONCURRENCY },
+    ],
   },
   async ({ event, step }) => {
     for (let i = 1; i <= MAX_STEPS; i++) {

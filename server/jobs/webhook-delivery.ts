@@ -13,7 +13,7 @@ import { wakeWebhookRunner } from "./webhook-runner";
 
 /** The Inngest event that starts (or restarts) the attempts of one delivery. */
 export const webhookDeliveryDue = eventType("rx/webhook.delivery.due", {
-  schema: staticSchema<{ deliveryId: string; origin: string }>(),
+  schema: staticSchema<{ deliveryId: string; subscriptionId: string; origin: string }>(),
 });
 
 /**
@@ -33,7 +33,7 @@ export async function announceDeliveries(deliveryIds: string[]): Promise<void> {
     rows.map((r) => ({
       id: `webhook-delivery-${r.id}-${r.attemptCount}`,
       name: webhookDeliveryDue.name,
-      data: { deliveryId: r.id, origin: targetOrigin(r.target) },
+      data: { deliveryId: r.id, subscriptionId: r.subscriptionId, origin: targetOrigin(r.target) },
     })),
   );
 }

@@ -5,6 +5,7 @@
  */
 import { createServer } from "node:http";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { reloadConfig } from "@/server/config";
 import { recordEvent } from "@/server/domain/events/outbox";
 import {
   claimDelivery,
@@ -138,6 +139,36 @@ describe("fairness between targets", () => {
     const dead = await t.db.webhookDelivery.findMany({ where: { subscriptionId: { in: deadIds } } });
     expect(dead).toHaveLength(200);
     expect(dead.every((d) => d.state === "PENDING" && d.attemptCount === 1 && d.nextAttemptAt!.getTime() > Date.now() + 30_000)).toBe(true);
+  });
+
+  it("gives each subscription its own slots: a slow endpoint does not hold back another one on the same host (issue 36)", async () => {
+    const overrides = { WEBHOOK_SUBSCRIPTION_CONCURRENCY: "2", WEBHOOK_TARGET_CONCURRENCY: "4", WEBHOOK_TIMEOUT_MS: "60000" };
+    const before = Object.fromEntries(Object.keys(overrides).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, overrides);
+    reloadConfig();
+    const held: import("node:http").ServerResponse[] = [];
+    healthy.respondWith((r, res) => {
+      if (r.path.startsWith("/slow")) held.push(res);
+      else res.writeHead(200).end("ok");
+    });
+    try {
+      const slow = await subscribe(`${healthy.url}/slow`);
+      const fast = await subscribe(`${healthy.url}/fast`);
+      await startRunner();
+      await stockEvents(8);
+      // Every delivery to /fast arrives while /slow's first attempts are still unanswered (they would
+      // time out only after a minute): /slow holds two slots, never the origin's four.
+      await until(async () => (await t.db.webhookDelivery.count({ where: { subscriptionId: fast.id, state: "SUCCEEDED" } })) === 8, 30_000, 50);
+      expect(held.length).toBe(2);
+      expect(await t.db.webhookDelivery.count({ where: { subscriptionId: slow.id, state: "SUCCEEDED" } })).toBe(0);
+    } finally {
+      for (const res of held) res.writeHead(200).end("ok");
+      for (const [k, v] of Object.entries(before)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+      reloadConfig();
+    }
   });
 
   it("does not spin while due deliveries wait for a slot, and idles when nothing is due", async () => {

@@ -42,9 +42,11 @@ export type WebhookRunnerOptions = {
  * waits for the attempts in flight (each ends within the delivery timeout).
  *
  * A failing target costs the others nothing (issue 12):
- * - at most WEBHOOK_TARGET_CONCURRENCY attempts in flight per target origin, and the claim offers
- *   every subscription's due deliveries separately (claimDueDeliveries), so a target with a backlog
- *   of retries never stands in front of another target's deliveries;
+ * - at most WEBHOOK_SUBSCRIPTION_CONCURRENCY attempts in flight per subscription, and at most
+ *   WEBHOOK_TARGET_CONCURRENCY per target origin over all its subscriptions (issue 36: a slow
+ *   endpoint must not starve another one on the same host), and the claim offers every
+ *   subscription's due deliveries separately (claimDueDeliveries), so a target with a backlog of
+ *   retries never stands in front of another target's deliveries;
  * - two lanes of WEBHOOK_CONCURRENCY attempts each: origins whose latest attempt here failed, and
  *   the others, so failing targets waiting for connections or timeouts never take the capacity
  *   healthy ones need;
@@ -56,8 +58,9 @@ export type WebhookRunnerOptions = {
  *   attempts only bring the timer forward to their retry time.
  */
 export class WebhookRunner extends PollingRunner {
-  /** Attempts in flight per target origin. */
+  /** Attempts in flight (slots) per target origin and per subscription. */
   private perOrigin = new Map<string, number>();
+  private perSubscription = new Map<string, number>();
   /** Attempts in flight per lane. */
   private lanes = { healthy: 0, failing: 0 };
   /** Origins whose latest attempt in this process failed. */
@@ -97,9 +100,10 @@ export class WebhookRunner extends PollingRunner {
 
   /** Claims due deliveries as slots allow and starts their attempts; returns how long to sleep. */
   private async claimAndRun(): Promise<number> {
-    const { WEBHOOK_CONCURRENCY: total, WEBHOOK_TARGET_CONCURRENCY: perTarget } = config();
+    const { WEBHOOK_CONCURRENCY: total, WEBHOOK_TARGET_CONCURRENCY: perTarget, WEBHOOK_SUBSCRIPTION_CONCURRENCY: perEndpoint } = config();
     /** Slots this pass takes per origin, and attempts: a batch for an unreachable origin is many attempts in one slot. */
     const slotsTaking = new Map<string, number>();
+    const subscriptionSlotsTaking = new Map<string, number>();
     const attemptsTaking = new Map<string, number>();
     const batchOrigins = new Set<string>();
     const lanesTaking = { healthy: 0, failing: 0 };
@@ -107,14 +111,17 @@ export class WebhookRunner extends PollingRunner {
     const room = (origin: string) =>
       (this.perOrigin.get(origin) ?? 0) + (slotsTaking.get(origin) ?? 0) < perTarget &&
       this.lanes[laneOf(origin)] + lanesTaking[laneOf(origin)] < total;
+    const subscriptionRoom = (subscriptionId: string) =>
+      (this.perSubscription.get(subscriptionId) ?? 0) + (subscriptionSlotsTaking.get(subscriptionId) ?? 0) < perEndpoint;
     const now = Date.now();
     const gathering = (origin: string) => knownUnreachable(origin) && now - (this.batchedAt.get(origin) ?? 0) < UNREACHABLE_GATHER_MS;
     const full = [...this.subscriptionsOf].filter(([origin]) => !room(origin));
     const gathered = [...this.subscriptionsOf].filter(([origin]) => room(origin) && gathering(origin));
-    const skip = [...full, ...gathered].flatMap(([, ids]) => [...ids]);
+    const fullSubscriptions = [...this.perSubscription].filter(([id]) => !subscriptionRoom(id)).map(([id]) => id);
+    const skip = [...new Set([...[...full, ...gathered].flatMap(([, ids]) => [...ids]), ...fullSubscriptions])];
     let noSlot = 0;
     const { claimed } = await claimDueDeliveries({
-      perSubscription: Math.max(perTarget, 10),
+      perSubscription: Math.max(perEndpoint, 10),
       skip,
       admit: (candidate) => {
         const origin = targetOrigin(candidate.target);
@@ -125,7 +132,7 @@ export class WebhookRunner extends PollingRunner {
           this.gathered.add(origin); // more than one batch due: the next one after the gathering time
           return false;
         }
-        if ((!batch || taken === 0) && !room(origin)) {
+        if ((!batch || taken === 0) && (!room(origin) || !subscriptionRoom(candidate.subscriptionId))) {
           noSlot += 1;
           return false;
         }
@@ -137,6 +144,7 @@ export class WebhookRunner extends PollingRunner {
         }
         if (!batch || taken === 0) {
           slotsTaking.set(origin, (slotsTaking.get(origin) ?? 0) + 1);
+          subscriptionSlotsTaking.set(candidate.subscriptionId, (subscriptionSlotsTaking.get(candidate.subscriptionId) ?? 0) + 1);
           lanesTaking[laneOf(origin)] += 1;
         }
         return true;
@@ -150,7 +158,7 @@ export class WebhookRunner extends PollingRunner {
     }
     for (const batch of batches.values()) this.run(batch);
     // Waiting for a slot: an attempt that ends frees one (and claims again). Gathering is not waiting for a slot.
-    this.backlog = noSlot > 0 || full.length > 0;
+    this.backlog = noSlot > 0 || full.length > 0 || fullSubscriptions.length > 0;
     const reopen = gathered
       .filter(([origin]) => this.gathered.has(origin))
       .map(([origin]) => (this.batchedAt.get(origin) ?? 0) + UNREACHABLE_GATHER_MS - now);
@@ -159,11 +167,13 @@ export class WebhookRunner extends PollingRunner {
     return this.msUntilNextDue(claimed.length > 0);
   }
 
-  /** Makes one attempt, or a batch of attempts to one unreachable origin, in one slot of its origin. */
+  /** Makes one attempt, or a batch of attempts to one unreachable origin, in one slot of its origin and of its (first) subscription. */
   private run(attempts: ClaimedAttempt[]): void {
     const origin = targetOrigin(attempts[0].target);
+    const subscriptionId = attempts[0].subscriptionId;
     const lane = this.failingOrigins.has(origin) ? "failing" : "healthy";
     this.perOrigin.set(origin, (this.perOrigin.get(origin) ?? 0) + 1);
+    this.perSubscription.set(subscriptionId, (this.perSubscription.get(subscriptionId) ?? 0) + 1);
     this.lanes[lane] += 1;
     let retryAt: number | null = null;
     const work =
@@ -186,6 +196,9 @@ export class WebhookRunner extends PollingRunner {
           const left = (this.perOrigin.get(origin) ?? 1) - 1;
           if (left > 0) this.perOrigin.set(origin, left);
           else this.perOrigin.delete(origin);
+          const leftOfSubscription = (this.perSubscription.get(subscriptionId) ?? 1) - 1;
+          if (leftOfSubscription > 0) this.perSubscription.set(subscriptionId, leftOfSubscription);
+          else this.perSubscription.delete(subscriptionId);
           this.lanes[lane] -= 1;
           if (this.backlog) this.request();
           else if (retryAt !== null) this.wakeWithin(Math.max(0, retryAt - Date.now()));

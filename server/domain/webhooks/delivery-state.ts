@@ -3,13 +3,13 @@ import { database } from "@/server/db/client";
 /** Where deliveries stand, for the drivers of the delivery engine (server/jobs). */
 
 /** The deliveries among `ids` still pending, with their attempt count and target. */
-export async function pendingDeliveries(ids: string[]): Promise<{ id: string; attemptCount: number; target: string }[]> {
+export async function pendingDeliveries(ids: string[]): Promise<{ id: string; attemptCount: number; subscriptionId: string; target: string }[]> {
   const db = await database();
   const rows = await db.webhookDelivery.findMany({
     where: { id: { in: ids }, state: "PENDING" },
-    select: { id: true, attemptCount: true, subscription: { select: { target: true } } },
+    select: { id: true, attemptCount: true, subscriptionId: true, subscription: { select: { target: true } } },
   });
-  return rows.map((r) => ({ id: r.id, attemptCount: r.attemptCount, target: r.subscription.target }));
+  return rows.map((r) => ({ id: r.id, attemptCount: r.attemptCount, subscriptionId: r.subscriptionId, target: r.subscription.target }));
 }
 
 /** A delivery's state and its next attempt time; null when it no longer exists. */
