@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { restApis } from "@/server/api/rest-apis";
+import { PATIENT_FIELD_SOURCES } from "@/server/domain/patients/profile-fields";
 import { MANAGEMENT } from "@/server/rest/families";
 import { route } from "@/server/rest/kit";
 import { documentedResponses, openApiDocument } from "@/server/rest/openapi";
@@ -228,6 +229,79 @@ describe("typed query parameters and error bodies", () => {
     const complete = await operation("/v1/external_pharmacy_api", "/pharmacy_orders/{pharmacy_order_uid}/complete_order/", "patch");
     expect(complete.requestBody.required).toBe(false);
     expect(complete.responses["400"].content["application/json"].schema.anyOf).toHaveLength(3);
+  });
+});
+
+describe("the documents say what the server enforces (issue 36)", () => {
+  const documentOf = async (base: string) => (await get(`${base}/apidocs/openapi.json`)).json;
+  /** Every schema object in the document whose property `name` is declared, with that property's schema. */
+  const propertiesNamed = (node: any, name: string, found: any[] = []): any[] => {
+    if (node && typeof node === "object") {
+      if (node.properties?.[name]) found.push(node.properties[name]);
+      for (const child of Object.values(node)) propertiesNamed(child, name, found);
+    }
+    return found;
+  };
+
+  it("formats: country and currency codes as enums, http(s) URLs as uri, profile-field source, non-blank strings", async () => {
+    const management = await documentOf("/v1/management");
+    const countries = propertiesNamed(management.paths["/v1/management/orders/"].post.requestBody, "country");
+    expect(countries.length).toBeGreaterThan(0);
+    for (const c of countries) expect(c.enum).toEqual(expect.arrayContaining(["DE", "AT", "FR"]));
+    expect(countries[0].enum).not.toContain("ZZ");
+    const currencies = propertiesNamed(management.paths["/v1/management/orders/"].post.requestBody, "currency");
+    expect(currencies.every((c) => c.enum?.includes("EUR") && !c.enum.includes("eur"))).toBe(true);
+    const externalIds = propertiesNamed(management.paths["/v1/management/orders/"].post.requestBody, "external_id");
+    expect(externalIds.every((e) => e.pattern === "\\S" && e.minLength === 1)).toBe(true);
+    const sources = propertiesNamed(management.paths["/v1/management/patients/"].post.requestBody, "source");
+    expect(sources[0].enum).toEqual([...PATIENT_FIELD_SOURCES]);
+    const pharmacy = await documentOf("/v1/external_pharmacy_api");
+    const tracking = propertiesNamed(pharmacy.paths["/v1/external_pharmacy_api/pharmacy_orders/{pharmacy_order_uid}/complete_order/"].patch.requestBody, "tracking_link");
+    expect(tracking.length).toBeGreaterThan(0);
+    for (const link of tracking) expect(link).toMatchObject({ format: "uri", pattern: expect.stringContaining("[Hh][Tt][Tt][Pp][Ss]?://") });
+  });
+
+  it("page and limit carry no maximum (a larger value is capped, not refused), and the intake 409 names order_uid", async () => {
+    const management = await documentOf("/v1/management");
+    const list = management.paths["/v1/management/orders/"].get.parameters;
+    for (const name of ["page", "limit"]) {
+      const schema = list.find((p: any) => p.name === name).schema;
+      expect(schema.type).toBe("integer");
+      expect(schema.maximum).toBeUndefined();
+    }
+    const conflict = resolve(management, management.paths["/v1/management/orders/"].post.responses["409"]).content["application/json"].schema;
+    expect(conflict.properties.order_uid).toMatchObject({ type: "string" });
+    expect(management.info.description).toContain("NUL character or an unpaired surrogate");
+  });
+
+  it("the Public checkout's address rule and the patient data's one-credential rule", async () => {
+    const publicApi = await documentOf("/v2/public-api");
+    const checkouts = ["/v2/public-api/prescriptions/{shop_identifier}/", "/v2/public-api/treatments/{shop_identifier}/"].map((path) => publicApi.paths[path].post);
+    for (const op of checkouts) {
+      expect(op.requestBody.content["application/json"].schema.anyOf).toEqual([{ required: ["shipping_address"] }, { required: ["billing_address"] }]);
+    }
+    const patientData = await documentOf("/api/v0/patient");
+    expect(patientData.components.securitySchemes.PatientToken.description).toContain("refused (401 invalid_header)");
+  });
+
+  it("names no host unless PUBLIC_BASE_URL is set: a client resolves / against the document's own address", async () => {
+    expect((await documentOf("/v2/public-api")).servers).toEqual([{ url: "/", description: expect.any(String) }]);
+  });
+
+  it("links each create to its read, and following the link reads what was created", async () => {
+    const management = await documentOf("/v1/management");
+    const created = management.paths["/v1/management/orders/"].post.responses["201"];
+    expect(created.links.read_order_id).toEqual({ operationId: "get_orders_by_order_id", parameters: { order_id: "$response.body#/uid" }, description: expect.any(String) });
+    const read = Object.values<any>(management.paths).flatMap((ops) => Object.values<any>(ops)).find((op) => op.operationId === "get_orders_by_order_id");
+    expect(read).toBeTruthy();
+    expect(management.paths["/v1/management/skus/"].post.responses["201"].links.read_sku_uid.parameters).toEqual({ sku_uid: "$response.body#/uid" });
+
+    const t = await createTenant();
+    const refs = await withShopSkus(t);
+    const order = await post("/v1/management/orders", { key: t.keys.management, body: routedOrderBody(t, "oapi-link", t.pharmacy.id, [item(refs.otcReference)]) });
+    expect(order.status, order.text).toBe(201);
+    const followed = await get(`/v1/management/orders/${order.json.uid}`, { key: t.keys.management });
+    expect([followed.status, followed.json.uid]).toEqual([200, order.json.uid]);
   });
 });
 

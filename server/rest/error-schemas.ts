@@ -29,7 +29,12 @@ export const pharmacyPermissionDeniedSchema = z.object({ error: z.literal("Permi
 
 /** 409: the message, and for some conflicts a code with details (order_already_exists carries order_uid). */
 export const conflictErrorSchema = z
-  .object({ error: z.string(), code: z.string().optional() })
+  .object({
+    error: z.string(),
+    code: z.string().optional().describe("Set for conflicts a client can act on, e.g. order_already_exists"),
+    // Named so that a client recovers the answer it lost (the spec: retrying an intake answers 409 with the order's uid).
+    order_uid: z.string().optional().describe("With code order_already_exists: the uid of the order that exists (GET /v1/management/orders/{order_uid}/)"),
+  })
   .catchall(z.unknown())
   .meta({ title: "Conflict", examples: [{ code: "order_already_exists", order_uid: "3f1c2a9e-8d4b-4c1a-9f0e-2b7d6c5a4e31", error: "Order already exists" }] });
 

@@ -158,10 +158,33 @@ export function securitySchemes(family: Family): Record<string, Record<string, s
       type: "apiKey",
       in: "header",
       name: family.patientTokenHeader,
-      description: "A short-lived patient token (JWT, HS256, kid of an organisation secret) minted by the partner's backend; never in a URL.",
+      description: `A short-lived patient token (JWT, HS256, kid of an organisation secret) minted by the partner's backend; never in a URL. The alternatives are exclusive: a request with both X-API-Key and ${family.patientTokenHeader} is refused (401 invalid_header).`,
     };
   }
   return schemes;
+}
+
+/**
+ * OpenAPI links from each create to its read, so a stateful client can follow them: a POST whose
+ * success body has a `uid`, and a GET of the same path plus one `{…}` segment (not an external id),
+ * get `$response.body#/uid` as that parameter (the create's own path parameters as sent).
+ */
+function addReadLinks(family: Family, routes: Route[], paths: Record<string, Record<string, any>>): void {
+  for (const create of routes.filter((r) => r.method === "POST")) {
+    const status = successStatus(create);
+    const body = create.responses?.[status];
+    if (!body || !jsonSchema(body, "output").properties?.uid) continue;
+    const read = routes.find((r) => r.method === "GET" && new RegExp(`^${create.path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/:(\\w+)$`).test(r.path));
+    if (!read) continue;
+    const [, parameter] = /\/:(\w+)$/.exec(read.path)!;
+    // A read by the integrator's own id (external_id, a shop's identifier) is not reached by the uid.
+    if (/external|identifier/.test(parameter)) continue;
+    const fromRequest = [...create.path.matchAll(/:(\w+)/g)].map(([, name]) => [name, `$request.path.${name}`]);
+    const operation = paths[family.basePath + create.path.replace(/:(\w+)/g, "{$1}") + "/"]?.post;
+    const response = operation?.responses?.[status];
+    if (!response || "$ref" in response) continue;
+    response.links = { [`read_${parameter}`]: { operationId: operationId(read), parameters: { ...Object.fromEntries(fromRequest), [parameter]: "$response.body#/uid" }, description: `The ${parameter} of the created resource` } };
+  }
 }
 
 /**
@@ -232,6 +255,7 @@ export function openApiDocument(family: Family, routes: Route[], webhooks: Webho
       responses,
     };
   }
+  addReadLinks(family, routes, paths);
   const schemes = securitySchemes(family);
   return {
     openapi: "3.1.0",
@@ -241,10 +265,16 @@ export function openApiDocument(family: Family, routes: Route[], webhooks: Webho
       description:
         "Timestamps are integer Unix seconds, amounts integer minor units. Lists take page (from 0) and limit " +
         `(default 50, at most ${family.maxLimit}; a larger limit is capped). Branch on the status before parsing the body: ` +
-        "the 404 of an unknown path, the 405 and the 429 are HTML pages.",
+        "the 404 of an unknown path, the 405 and the 429 are HTML pages. Text is Unicode that PostgreSQL can store: " +
+        "a NUL character or an unpaired surrogate in any string of a body or query is refused with 400.",
     },
     // Generated clients and explorers need the base URL; the paths carry the family's prefix.
-    servers: [{ url: config().baseUrl, description: "This service (PUBLIC_BASE_URL)" }],
+    // Unset, the document names no host: a client resolves "/" against where it read the document.
+    servers: [
+      config().PUBLIC_BASE_URL
+        ? { url: config().PUBLIC_BASE_URL, description: "This service (PUBLIC_BASE_URL)" }
+        : { url: "/", description: "The server this document was read from (PUBLIC_BASE_URL names it)" },
+    ],
     paths,
     ...(webhooks.length > 0 ? { webhooks: webhookOperations(webhooks) } : {}),
     components: { responses: sharedResponses, securitySchemes: schemes },

@@ -1,13 +1,15 @@
 import { z } from "zod";
-import { isCountryCode } from "@/server/domain/countries";
+import { COUNTRY_NAMES, isCountryCode } from "@/server/domain/countries";
 import { ownMessage } from "./zod-messages";
 
 /**
  * Input building blocks shared by the REST route tables and the tRPC procedures (and the browser's
  * forms). Their messages are worded by the error map of each side (server/wire/zod-messages.ts).
  */
-export const uid = () => z.string().trim().min(1).max(100);
-export const text = (max = 255) => z.string().trim().min(1).max(max);
+// The documents say what the server enforces: a value of only whitespace is blank (trimmed, then too short).
+const NOT_BLANK = { pattern: "\\S" };
+export const uid = () => z.string().trim().min(1).max(100).meta(NOT_BLANK);
+export const text = (max = 255) => z.string().trim().min(1).max(max).meta(NOT_BLANK);
 /** A form's optional text field: empty or absent is no value (null). */
 export const clearableText = (max: number) =>
   z
@@ -31,7 +33,8 @@ export const httpUrl = () =>
     .string()
     .trim()
     .max(2048)
-    .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), ownMessage("fields.httpUrl"));
+    .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), ownMessage("fields.httpUrl"))
+    .meta({ format: "uri", pattern: "^\\s*[Hh][Tt][Tt][Pp][Ss]?://" });
 /** An e-mail address: RFC 5321 allows at most 254 characters in a path. */
 /** A webhook target as the documents show it; its rules are the domain's (server/domain/webhooks/target-rule.ts). */
 export const webhookTarget = () =>
@@ -43,14 +46,20 @@ export const barcodeValue = () => text(200);
 export const searchTerm = () => z.string().max(100).optional().describe("Search term (at most 100 characters).");
 
 const currencies = new Set(Intl.supportedValuesOf("currency"));
+// The codes the checks accept, listed in the documents (a generated client offers them).
+const COUNTRY_CODES = Object.keys(COUNTRY_NAMES).filter(isCountryCode);
+const CURRENCY_CODES = [...currencies].filter((code) => /^[A-Z]{3}$/.test(code)).sort();
 
 /** A 2-letter ISO 3166-1 country code ("DE"). */
 export const countryCode = () =>
-  z.string().refine(isCountryCode, ownMessage("fields.countryCode"));
+  z.string().refine(isCountryCode, ownMessage("fields.countryCode")).meta({ enum: COUNTRY_CODES, description: "ISO 3166-1 alpha-2, e.g. DE" });
 
 /** A 3-letter ISO 4217 currency code ("EUR"). */
 const currencyCode = () =>
-  z.string().refine((code) => /^[A-Z]{3}$/.test(code) && currencies.has(code), ownMessage("fields.currencyCode"));
+  z
+    .string()
+    .refine((code) => /^[A-Z]{3}$/.test(code) && currencies.has(code), ownMessage("fields.currencyCode"))
+    .meta({ enum: CURRENCY_CODES, description: "ISO 4217, e.g. EUR" });
 
 /** Money: an integer amount in minor units with its currency. */
 export const money = () => z.object({ amount: amount(), currency: currencyCode() });
@@ -88,12 +97,13 @@ export function paginationQuery(maxLimit: number) {
   return {
     page: integerText
       .transform((n) => Math.min(n, MAX_PAGE))
-      .pipe(z.number().int().min(0))
+      // No maximum in the documents: a larger page is capped, not refused (z.int() would document 2^53 − 1).
+      .pipe(z.number().min(0).meta({ type: "integer" }))
       .default(0)
       .describe("Page number, from 0."),
     limit: integerText
       .transform((n) => Math.min(n, maxLimit))
-      .pipe(z.number().int().min(1))
+      .pipe(z.number().min(1).meta({ type: "integer" }))
       .default(DEFAULT_LIMIT)
       .describe(`Entries per page, from 1 (default ${DEFAULT_LIMIT}); a larger limit than ${maxLimit} is capped to ${maxLimit}.`),
   };

@@ -73,7 +73,8 @@ export const orderRoutes = [
     path: "/orders",
     examples: { body: examples.createOrderBody, responses: { 201: examples.order } },
     responses: { 201: managementOrderSchema, 409: conflictErrorSchema, 422: unprocessableErrorSchema },
-    summary: "Create an order with at least one fulfillment (strictly once per external_id)",
+    summary:
+      "Create an order with at least one fulfillment (strictly once per external_id; a retry answers 409 with order_uid). A fulfillment no pharmacy can take now is accepted as `pharmacy not found` and routed when stock appears",
     permission: "order:write",
     body: createOrderSchema,
     async handle(ctx) {

@@ -9,7 +9,7 @@ export const MAX_FIELDS_PER_REQUEST = 100;
 const fieldSchema = z.object({
   field: text(100),
   value: z.union([z.string(), z.number(), z.boolean()]),
-  source: z.string().trim().toLowerCase().pipe(z.enum(PATIENT_FIELD_SOURCES)).optional(),
+  source: z.string().trim().toLowerCase().pipe(z.enum(PATIENT_FIELD_SOURCES)).meta({ enum: [...PATIENT_FIELD_SOURCES] }).optional(),
 });
 
 export const createPatientSchema = z.object({

@@ -54,6 +54,12 @@ const commonFields = {
 
 type Common = z.output<z.ZodObject<typeof commonFields>>;
 
+/** checkCommon's address rule as the documents show it. */
+const NEEDS_AN_ADDRESS = {
+  anyOf: [{ required: ["shipping_address"] }, { required: ["billing_address"] }],
+  description: "shipping_address or billing_address is required: the order is delivered there.",
+};
+
 /** Rules across fields of both bodies. */
 function checkCommon(body: Common & { lines: unknown[] }, ctx: z.RefinementCtx) {
   if (body.checkout_type === "draft_order_without_checkout_request" && !body.buyerIdentity) {
@@ -71,6 +77,7 @@ export const prescriptionCheckoutSchema = z
     prescriptions: z.array(z.object({ id: text(), pdf_base64: z.string().min(1) })).max(20).default([]),
     lines: z.array(lineSchema).min(1).max(100),
   })
+  .meta(NEEDS_AN_ADDRESS)
   .superRefine((body, ctx) => {
     checkCommon(body, ctx);
     const ids = body.prescriptions.map((p) => p.id);
@@ -92,6 +99,7 @@ export const treatmentCheckoutSchema = z
     intent: text(100).optional(),
     lines: z.array(lineSchema.omit({ prescription_id: true }).strict()).min(1).max(100),
   })
+  .meta(NEEDS_AN_ADDRESS)
   .superRefine(checkCommon);
 
 const toAddress = (a: z.output<typeof addressSchema> | undefined): CheckoutAddress | null =>
