@@ -2,6 +2,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { newNonce, pageSecurityHeaders } from "@/server/http/security-headers";
 import { notFoundPage } from "@/server/rest/responses";
 import { REQUESTED_PATH_HEADER } from "@/server/auth/portal-roles";
+import { decodePathSegment } from "@/server/wire/json-input";
 
 /**
  * Every page answer gets its security headers here, with a fresh nonce for its scripts: Next.js reads
@@ -13,20 +14,13 @@ import { REQUESTED_PATH_HEADER } from "@/server/auth/portal-roles";
  *  - a method it does not route (PROPFIND, MKCOL…: an empty 400) on a REST family: answered here
  *    like the kit answers any unrouted method, the HTML 405 with Allow (or the 404 of an unknown path);
  *  - a path that is not percent-encoded UTF-8 (`%FF`, `%C0%AF`: Next.js fails to decode the dynamic
- *    segment, a 400 page in development, a text/plain 500 in production): the HTML 404 the kit gives
- *    for such a path (no URL of ours has it), before authentication; tRPC's not-found envelope on
- *    /api/trpc.
+ *    segment, a 400 page in development, a text/plain 500 in production) or holds a NUL (`%00`,
+ *    which PostgreSQL refuses): the HTML 404 the kit gives for such a path (no URL of ours has it;
+ *    the one rule is decodePathSegment), before authentication; tRPC's not-found envelope on
+ *    /api/trpc. This covers the route files outside the REST kit too (the Shopify webhooks).
  */
 const ROUTED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
-const decodes = (segment: string) => {
-  try {
-    decodeURIComponent(segment);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** As tRPC answers an unknown procedure (server/trpc/handler.ts builds its refusals the same way). */
 const noSuchProcedure = () =>
@@ -40,7 +34,7 @@ const API_PATHS = /^\/(v[12]\/|api\/|wallet\/)/;
 
 export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
-  if (!pathname.split("/").every(decodes)) return pathname.startsWith("/api/trpc/") ? noSuchProcedure() : notFoundPage(pathname);
+  if (!pathname.split("/").every((segment) => decodePathSegment(segment) !== null)) return pathname.startsWith("/api/trpc/") ? noSuchProcedure() : notFoundPage(pathname);
   if (!ROUTED_METHODS.has(request.method.toUpperCase()) && /^\/(v[12]|api\/v0)\//.test(pathname)) {
     // Loaded only for such requests: the route tables are matched, nothing else runs.
     const { restApiFor } = await import("@/server/api/rest-apis");
@@ -73,6 +67,8 @@ export const config = {
     "/v1/external-pharmacy-api-v1/:path*",
     "/api/v0/patient/:path*",
     "/api/trpc/:path*",
+    // A shop's Shopify webhooks: a shop segment that does not decode is the 404 above.
+    "/api/shopify/:path*",
     // Wallet pass downloads and Apple's PassKit web service (uids and tokens in the path).
     "/wallet/:path*",
     // Every page (the portals, sign-in, the hosted checkout, invitations…): all but the API routes

@@ -99,6 +99,20 @@ test("pharmacies, a pharmacy's detail and shops", async ({ page }) => {
   await expect(page.getByRole("button", { name: "Test connection" })).toBeVisible();
   await shot(page, "admin-pharmacy-detail");
 
+  // Connector headers are sealed at rest and shown masked, never their values (issue 36); removed again after.
+  const secret = `Bearer e2e-secret-${Date.now()}`;
+  await page.getByLabel("Connector URL").fill("https://93.184.215.14/pms");
+  await page.getByLabel("Connector headers").fill(`Authorization: ${secret}`);
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Saved.")).toBeVisible();
+  await expect(page.getByText("Authorization: ••••").first()).toBeVisible();
+  await expect(page.getByText(secret)).toHaveCount(0);
+  expect(await page.content()).not.toContain(secret);
+  await shot(page, "admin-pharmacy-detail-connector");
+  await page.getByLabel("Connector URL").fill("");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Saved.")).toBeVisible();
+
   await page.getByRole("navigation", { name: "Admin tool" }).getByRole("link", { name: "Shops" }).click();
   await expect(page).toHaveURL(/\/admin\/shops$/);
   const shop = page.getByRole("region").filter({ hasText: demo().shop.identifier }).first();

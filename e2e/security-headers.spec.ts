@@ -60,6 +60,42 @@ test("pages, API answers and build files of the production server carry their se
   }
 });
 
+test("405 and OPTIONS answers of the route files, and a Shopify shop segment that is not text, carry them too (issue 36)", async ({ request }) => {
+  const cases: [string, string, number][] = [
+    ["PUT", "/api/trpc/x", 405],
+    ["OPTIONS", "/api/trpc/x", 204],
+    ["PUT", "/api/auth/x", 405],
+    ["OPTIONS", "/api/auth/x", 204],
+    ...(["GET", "PUT", "DELETE"] as const).map((m): [string, string, number] => [m, "/api/shopify/webhooks/x", 405]),
+    ["OPTIONS", "/api/shopify/webhooks/x", 204],
+  ];
+  for (const [method, path, status] of cases) {
+    const answer = await request.fetch(path, { method });
+    expect(answer.status(), `${method} ${path}`).toBe(status);
+    expectSecured(answer.headers(), `${method} ${path}`);
+  }
+  // Undecodable or NUL shop segments: the 404 of an unknown path, not Next.js's 500.
+  for (const segment of ["%FF", "%C0%AF", "%ED%A0%80", "%E2%82", "%00"]) {
+    const answer = await request.post(`/api/shopify/webhooks/${segment}`, { data: "{}" });
+    expect(answer.status(), segment).toBe(404);
+    expectSecured(answer.headers(), segment);
+  }
+});
+
+test("an early refusal of a large body closes its connection instead of resetting it later (issue 36)", async ({ baseURL }) => {
+  const { hostname, port } = new URL(baseURL!);
+  const size = 400 * 1024;
+  const answer = await new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+    const req = http.request({ host: hostname, port, method: "POST", path: "/v1/management/orders/", agent: new http.Agent({ keepAlive: true }), headers: { "content-type": "application/json", "content-length": size } }, (res) => {
+      res.resume();
+      resolve({ status: res.statusCode!, connection: res.headers.connection });
+    });
+    req.on("error", reject);
+    req.end(Buffer.alloc(size, "x"));
+  });
+  expect(answer).toEqual({ status: 401, connection: "close" });
+});
+
 test("a page of ours in another origin's frame is refused", async ({ page, baseURL }) => {
   // Another origin on this machine (another port): a page that frames our sign-in page.
   const framer = http.createServer((_, res) =>

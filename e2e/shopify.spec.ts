@@ -73,6 +73,12 @@ test("an admin connects a shop to Shopify; a paid Shopify order arrives by webho
     expect(delivered.status).toBe(200);
     expect(await delivered.json()).toEqual({ result: "created" });
     expect(await (await sendOrderWebhook(webhookUrl, payload, CLIENT_SECRET)).json()).toEqual({ result: "duplicate" });
+    // A signed order the Management intake's rules refuse (a negative price): acknowledged, recorded for the admin (issue 36).
+    const refusedId = shopifyOrderId + 500;
+    const refused = paidOrderPayload({ id: refusedId, variantId: 1, sku: otc.sku_reference, price: "-12.99", lastName });
+    const refusedAnswer = await sendOrderWebhook(webhookUrl, refused, CLIENT_SECRET);
+    expect(refusedAnswer.status).toBe(200);
+    expect(await refusedAnswer.json()).toEqual({ result: "rejected" });
     await admin.close();
 
     // The pharmacist completes it with a tracking link.
@@ -145,6 +151,9 @@ test("an admin connects a shop to Shopify; a paid Shopify order arrives by webho
     }).toPass({ timeout: 60_000 });
     await expect(problems.getByText(`Tracking link of pharmacy order ${queue.json.data[0].name}`)).toBeVisible();
     await expect(problems.getByText("Shopify answered HTTP 500.")).toBeVisible();
+    await expect(problems.getByRole("heading", { name: "Refused Shopify orders" })).toBeVisible();
+    const refusedRow = problems.getByRole("row").filter({ hasText: String(refusedId) });
+    await expect(refusedRow.getByText(/total_paid\.amount/)).toBeVisible();
     for (const width of [390, 1440]) {
       await shops.setViewportSize({ width, height: 900 });
       await screenshot(shops, path.join(shots, `admin-shops-shopify-task-problems-${width}.png`));

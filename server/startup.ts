@@ -14,6 +14,8 @@ export async function startService(): Promise<void> {
   (await import("@/server/domain/prescriptions/trust-anchors")).configuredTrustAnchors();
   const db = await database();
   if (!config().BACKGROUND_JOBS) return;
+  // Connector header values stored in plain text before they were sealed (issue 36): sealed now.
+  await (await import("@/server/domain/pharmacy-system/registry")).sealPlainConnectorHeaders();
   keepEmbeddedStatisticsFresh(await databaseDriver());
   if (config().SEED_ON_START) {
     const { seedSandboxIfEmpty } = await import("@/server/sandbox/seed");

@@ -98,3 +98,68 @@ describe("the HTTP server's timeouts", () => {
     await closed;
   });
 });
+
+describe("an answer given before the request's body has arrived", () => {
+  /** The entry's server with the real REST kit behind the direct path (serve.ts's order). */
+  async function startWithKit() {
+    const { routeHandlers } = await import("@/server/rest/kit");
+    const { managementApi } = await import("@/server/api/management");
+    const { withClientAddress } = await import("./client-address");
+    const { directApiHandler } = await import("./rest-direct");
+    const direct = directApiHandler([{ basePath: "/v1/management", handlers: routeHandlers(managementApi) }])!;
+    server = createHttpServer(
+      withClientAddress((req, res) => void direct(req, res), []),
+      { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 },
+    );
+    await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+    return (server.address() as AddressInfo).port;
+  }
+
+  /** Sends `head` and then `bodyBytes` bytes on a raw socket; resolves with the answer's head once it has come. */
+  function rawRequest(port: number, head: string, bodyBytes: number): Promise<{ head: string; closed: Promise<void> }> {
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(port, "127.0.0.1", () => {
+        socket.write(head);
+        // Written in pieces, as a client uploads; the server may answer before the last piece.
+        const piece = Buffer.alloc(16 * 1024, "x");
+        let left = bodyBytes;
+        const more = () => {
+          while (left > 0) {
+            const n = Math.min(left, piece.length);
+            left -= n;
+            if (!socket.write(piece.subarray(0, n))) return void socket.once("drain", more);
+          }
+        };
+        more();
+      });
+      let received = "";
+      const closed = new Promise<void>((done) => socket.on("close", () => done()));
+      socket.on("error", () => undefined);
+      socket.on("data", (chunk) => {
+        received += chunk.toString("latin1");
+        const end = received.indexOf("\r\n\r\n");
+        if (end >= 0) resolve({ head: received.slice(0, end), closed });
+      });
+      setTimeout(() => reject(new Error("no answer")), 20_000).unref();
+    });
+  }
+
+  it("says Connection: close on a 401 to POST /v1/management/orders with no key and a 400 KB body, and closes the connection", async () => {
+    const port = await startWithKit();
+    const size = 400 * 1024;
+    const answer = await rawRequest(
+      port,
+      `POST /v1/management/orders/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${size}\r\nConnection: keep-alive\r\n\r\n`,
+      size,
+    );
+    expect(answer.head).toMatch(/^HTTP\/1\.1 401 /);
+    expect(answer.head.toLowerCase()).toContain("\r\nconnection: close");
+    await answer.closed;
+  });
+
+  it("keeps a request whose body was read alive", async () => {
+    const port = await startWithKit();
+    const answer = await rawRequest(port, `GET /v1/management/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`, 0);
+    expect(answer.head.toLowerCase()).toContain("\r\nconnection: keep-alive");
+  });
+});

@@ -24,9 +24,30 @@ export function createHttpServer(handler: http.RequestListener, timeouts: HttpTi
       keepAliveTimeout: timeouts.keepAliveMs,
       connectionsCheckingInterval: 1_000,
     },
-    handler,
+    closingAfterEarlyAnswers(handler),
   );
   return server;
+}
+
+/**
+ * An answer given before the request's body has arrived (an early refusal: 401, 403, 404, 405, the
+ * tRPC cross-site 403, 413) says `Connection: close`, as the 413 of serve/body-guard.ts does: kept
+ * alive, the connection would carry the unread rest of the body, and the client's next request on
+ * it was lost when the socket was reset seconds later (issue 36). One rule for every answer of the
+ * entry, whoever wrote it (the REST kit, tRPC, Next.js).
+ */
+export function closingAfterEarlyAnswers(handler: http.RequestListener): http.RequestListener {
+  return (req, res) => {
+    const hasBody = Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined;
+    if (hasBody) {
+      const writeHead = res.writeHead;
+      res.writeHead = function (this: http.ServerResponse, ...args: unknown[]) {
+        if (!req.complete) this.setHeader("connection", "close");
+        return (writeHead as (...a: unknown[]) => http.ServerResponse).apply(this, args);
+      } as typeof res.writeHead;
+    }
+    return handler(req, res);
+  };
 }
 
 /**

@@ -10,6 +10,11 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import * as passkitRoute from "@/app/wallet/passkit/[...path]/route";
+import * as shopifyRoute from "@/app/api/shopify/webhooks/[shop]/route";
+import { NextRequest } from "next/server";
+import { proxy } from "@/proxy";
+import { saveShopifyConnection } from "@/server/domain/shopify/connection";
+import { paidOrderPayload, shopifyHmac } from "@/tests/shopify-stand-in";
 import { checkedAuthRequest } from "@/server/api/portal-auth";
 import { restApis } from "@/server/api/rest-apis";
 import { passkitAuthenticationToken } from "@/server/domain/wallet-passes/secrets";
@@ -265,6 +270,50 @@ describe("fuzzing corpus (seeded, bounded)", () => {
       }
     }
     report("PassKit", failures, total, refused, routes.length * CASES_PER_ROUTE);
+  });
+
+  it("answers signed malformed Shopify orders 200 and writes no order for a refused one; bad shop segments are a 404 (issue 36)", async () => {
+    const random: Random = seededRandom(SEED + 4);
+    const failures: Failure[] = [];
+    let total = 0;
+    let refused = 0;
+    const secret = "fuzz-shopify-client-secret";
+    const admin = await createPortalUser(t.db, { role: "ADMIN", organisationId: t.organisation.id });
+    // No request of a malformed order reaches the store: a draft marker names no checkout of ours.
+    await saveShopifyConnection(t.organisation.id, admin.id, t.shop.id, { storeUrl: "https://fuzz-store.myshopify.com", accessToken: "shpat_fuzz", clientSecret: secret });
+    const shopSku = await t.db.shopSku.findFirstOrThrow({ where: { shopId: t.shop.id } });
+    const url = `http://localhost:3000/api/shopify/webhooks/${t.shop.id}`;
+    const orders = () => t.db.order.count({ where: { organisationId: t.organisation.id } });
+    for (let i = 0; i < CASES_PER_ROUTE * 4; i++) {
+      const template = paidOrderPayload({ id: 9_100_000 + i, variantId: 1, sku: shopSku.shopSku ?? shopSku.shopVariationId ?? undefined });
+      (template.note_attributes as unknown[]).push({ name: "rx_draft_order_id", value: "no-such-draft" });
+      const body = malformedBody(random, template);
+      const before = await orders();
+      const response = await shopifyRoute.POST(
+        new Request(url, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-shopify-topic": "orders/paid", "x-shopify-webhook-id": `fuzz-${i}`, "x-shopify-hmac-sha256": shopifyHmac(body.text, secret) },
+          body: body.text,
+        }),
+        { params: Promise.resolve({ shop: t.shop.id }) },
+      );
+      const text = await response.text();
+      const fail = (problem: string) => failures.push({ request: `POST ${url}`, case: body.label, status: response.status, problem, body: text.slice(0, 300) });
+      total++;
+      // Signed: always acknowledged (Shopify would retry and then drop the subscription), never a 5xx.
+      if (response.status !== 200) fail("not acknowledged");
+      else if (text.includes("rejected")) {
+        refused++;
+        if ((await orders()) !== before) fail("refused, yet an order was written");
+      } else if (body.mustRefuse) fail("accepted input that must be refused");
+    }
+    for (const segment of ["%FF", "%C0%AF", "%ED%A0%80", "%E2%82", "%00", "%F0%9F", "x%00y"]) {
+      const answer = await proxy(new NextRequest(`http://localhost:3000/api/shopify/webhooks/${segment}`, { method: "POST", body: "{}" }));
+      total++;
+      if (answer.status !== 404) failures.push({ request: `POST /api/shopify/webhooks/${segment}`, case: "shop segment", status: answer.status, problem: "not the 404", body: "" });
+      else refused++;
+    }
+    report("Shopify webhooks", failures, total, refused, CASES_PER_ROUTE * 4 + 7);
   });
 
   it("answers malformed bodies to next-auth's routes with a 4xx before next-auth reads them, never a 5xx", async () => {

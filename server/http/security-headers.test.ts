@@ -86,6 +86,29 @@ describe("security headers", () => {
     expectSecured(crossSite.headers, API_CONTENT_SECURITY_POLICY, "tRPC 403");
   });
 
+  it("are on the 405 and OPTIONS answers of every route file outside the REST kit (issue 36)", async () => {
+    const routes: [string, Record<string, unknown>, string[], string][] = [
+      ["/api/trpc/x", await import("@/app/api/trpc/[trpc]/route"), ["PUT", "PATCH", "DELETE", "OPTIONS"], "GET, HEAD, POST, OPTIONS"],
+      ["/api/auth/x", await import("@/app/api/auth/[...nextauth]/route"), ["PUT", "PATCH", "DELETE", "OPTIONS"], "GET, HEAD, POST, OPTIONS"],
+      ["/api/shopify/webhooks/x", await import("@/app/api/shopify/webhooks/[shop]/route"), ["GET", "HEAD", "PUT", "PATCH", "DELETE", "OPTIONS"], "POST, OPTIONS"],
+      ["/api/inngest", inngestRoute, ["PATCH", "DELETE", "OPTIONS"], "GET, HEAD, POST, PUT, OPTIONS"],
+      ["/wallet/passes/x/y", await import("@/app/wallet/passes/[uid]/[file]/route"), ["POST", "PUT", "PATCH", "DELETE", "OPTIONS"], "GET, HEAD, OPTIONS"],
+      ["/wallet/passkit/v1/log", passkitRoute, ["PUT", "PATCH", "OPTIONS"], "GET, HEAD, POST, DELETE, OPTIONS"],
+    ];
+    for (const [path, module, methods, allow] of routes) {
+      for (const method of methods) {
+        const what = `${method} ${path}`;
+        const handler = module[method] as ((request: Request) => Promise<Response> | Response) | undefined;
+        // A method the route file does not export is answered by Next.js itself, with no security headers.
+        expect(typeof handler, what).toBe("function");
+        const answer = await handler!(new Request(`http://localhost:3000${path}`, { method }));
+        expect(answer.status, what).toBe(method === "OPTIONS" ? 204 : 405);
+        expect(answer.headers.get("allow"), what).toBe(allow);
+        expectSecured(answer.headers, API_CONTENT_SECURITY_POLICY, what);
+      }
+    }
+  });
+
   it("are on the wallet and Inngest routes' answers", async () => {
     const passkit = await passkitRoute.GET(new Request("http://localhost:3000/wallet/passkit/v1/log"), { params: Promise.resolve({ path: ["v1", "log"] }) });
     expectSecured(passkit.headers, API_CONTENT_SECURITY_POLICY, "PassKit");

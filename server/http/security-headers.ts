@@ -132,3 +132,20 @@ export function withApiSecurityHeaders(response: Response): Response {
 export function withApiHeaders<A extends unknown[]>(handler: (...args: A) => Response | Promise<Response>) {
   return async (...args: A): Promise<Response> => withApiSecurityHeaders(await handler(...args));
 }
+
+type RouteMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+const ROUTE_METHODS: RouteMethod[] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+
+/**
+ * Handlers for the methods a route file does not serve, answered as Next.js answers them itself (a
+ * 405 with Allow; OPTIONS a 204 with Allow) but with the API headers, which Next.js's own answers
+ * lack (issue 36: every answer carries them). HEAD is Next.js's own where GET is served (it runs GET).
+ */
+export function unservedMethods(served: readonly RouteMethod[]): Record<RouteMethod, () => Response> {
+  const allowed = [...served, ...(served.includes("GET") && !served.includes("HEAD") ? ["HEAD"] : []), "OPTIONS"];
+  const allow = ROUTE_METHODS.filter((m) => allowed.includes(m)).join(", ");
+  const refuse = () =>
+    new Response("Method Not Allowed\n", { status: 405, headers: { ...apiSecurityHeaders(), allow, "content-type": "text/plain; charset=utf-8" } });
+  const options = () => new Response(null, { status: 204, headers: { ...apiSecurityHeaders(), allow } });
+  return { GET: refuse, HEAD: refuse, POST: refuse, PUT: refuse, PATCH: refuse, DELETE: refuse, OPTIONS: options };
+}

@@ -16,7 +16,7 @@ import { log, loggableRequest } from "@/server/log";
 import { paginationQuery } from "@/server/wire/schemas";
 import type { Page } from "@/server/domain/paging";
 import { toFieldErrors } from "@/server/wire/field-errors";
-import { inputTextErrors, isStorableText } from "@/server/wire/json-input";
+import { decodePathSegment, inputTextErrors } from "@/server/wire/json-input";
 import { BodyAbortedError, BodyTooLargeError, declaresTooLargeBody, isJsonContentType, readBodyText, readFormBody } from "./body";
 import { serveApiDocs } from "./openapi";
 import { clientAddress, withinRateLimit } from "./rate-limit";
@@ -56,7 +56,7 @@ function matchPath(compiled: Compiled, parts: string[]): Record<string, string> 
   for (let i = 0; i < parts.length; i++) {
     const pattern = compiled.segments[i];
     if (pattern.startsWith(":")) {
-      const value = decodePathParam(parts[i]);
+      const value = decodePathSegment(parts[i]);
       if (value === null) return null;
       params[pattern.slice(1)] = value;
     } else if (pattern !== parts[i]) {
@@ -64,20 +64,6 @@ function matchPath(compiled: Compiled, parts: string[]): Record<string, string> 
     }
   }
   return params;
-}
-
-/**
- * A path parameter as text, or null when the segment is not percent-encoded UTF-8 (`%FF`, `%C0%AF`)
- * or holds a NUL (`%00`): no URL of ours has such a segment, so it is the HTML 404 of an unknown path
- * (docs/spec-gaps.md#bad-input; proxy.ts answers the same before Next.js fails to decode it).
- */
-function decodePathParam(segment: string): string | null {
-  try {
-    const value = decodeURIComponent(segment);
-    return isStorableText(value) ? value : null;
-  } catch {
-    return null;
-  }
 }
 
 class HttpReply extends Error {

@@ -20,6 +20,21 @@ export function isStorableText(value: string): boolean {
   return !value.includes("\u0000") && (value as unknown as WellFormedCheck).isWellFormed();
 }
 
+/**
+ * A URL path segment as text, or null when it is not percent-encoded UTF-8 (`%FF`, `%C0%AF`,
+ * `%ED%A0%80`, `%E2%82`) or decodes to text that cannot be stored (`%00`): no URL of ours has such a
+ * segment, so every door answers it as an unknown path (the REST kit's path parameters, and proxy.ts
+ * for every path it sees, before Next.js decodes a route's dynamic segment). docs/spec-gaps.md#bad-input.
+ */
+export function decodePathSegment(segment: string): string | null {
+  try {
+    const value = decodeURIComponent(segment);
+    return isStorableText(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
 type Path = (string | number)[];
 
 /**

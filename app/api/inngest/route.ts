@@ -4,7 +4,7 @@ import { inngest, inngestFunctions } from "@/server/jobs/inngest";
 import { jobsProvider } from "@/server/jobs/provider";
 import { INNGEST_BODY_MAX_BYTES } from "@/server/http/body-limits";
 import { BodyAbortedError, BodyTooLargeError, bodyTooLargeResponse, readBodyText } from "@/server/rest/body";
-import { withApiHeaders } from "@/server/http/security-headers";
+import { unservedMethods, withApiHeaders } from "@/server/http/security-headers";
 import { notFoundPage } from "@/server/rest/responses";
 
 /**
@@ -36,3 +36,9 @@ const handle =
 export const GET = handle("GET");
 export const POST = handle("POST");
 export const PUT = handle("PUT");
+
+// The other methods: as Next.js answers them, with the API security headers.
+const unserved = unservedMethods(["GET", "POST", "PUT"]);
+export const PATCH = unserved.PATCH;
+export const DELETE = unserved.DELETE;
+export const OPTIONS = unserved.OPTIONS;

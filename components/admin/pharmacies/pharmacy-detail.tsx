@@ -75,6 +75,11 @@ export function PharmacyDetail({ pharmacyUid }: { pharmacyUid: string }) {
           {t("connectionTest")}
         </h2>
         <p className="mt-1 text-sm break-words text-slate-500">{p.connector ? t("connectionIntro", { url: p.connector.url }) : t("noConnector")}</p>
+        {p.connector && p.connector.headerNames.length > 0 ? (
+          <p className="mt-1 font-mono text-xs break-words text-slate-500" aria-label={t("connectorHeadersLabel")}>
+            {p.connector.headerNames.map((name) => `${name}: ••••`).join(" · ")}
+          </p>
+        ) : null}
         <div className="mt-4 space-y-3">
           <Button tone="secondary" disabled={!p.connector || test.isPending} onClick={() => test.mutate({ pharmacyUid })}>
             {test.isPending ? t("testing") : t("test")}

@@ -144,7 +144,7 @@ export function PharmacyForm({
             form={form}
             name="systemConnector.headers"
             label={t("headers")}
-            hint={storedHeaders.length > 0 ? t("headersHintStored", { names: storedHeaders.join(", ") }) : t("headersHint")}
+            hint={storedHeaders.length > 0 ? t("headersHintStored", { names: storedHeaders.map((name) => `${name}: ••••`).join(", ") }) : t("headersHint")}
           >
             {(control) => <textarea {...control} {...form.register("systemConnector.headers")} rows={2} placeholder="Authorization: Bearer …" className={`${textareaClass} font-mono`} />}
           </Field>

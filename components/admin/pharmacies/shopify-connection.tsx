@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/controls";
 import { DataTable } from "@/components/ui/data-table";
 import { Field, FormError, SubmitOrCancel, SubmitButton, submitWith, useZodForm } from "@/components/ui/form";
 import { useFormat } from "@/components/ui/format";
-import { ErrorState, Notice } from "@/components/ui/states";
+import { EmptyState, ErrorState, LoadingState, Notice } from "@/components/ui/states";
 import { useErrorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { saveShopifyConnectionInput } from "@/server/trpc/routers/admin-shops.schemas";
@@ -17,8 +17,9 @@ type Connection = { storeUrl: string; accessTokenHint: string; clientSecretHint:
 /**
  * A shop's Shopify connection (docs/spec-gaps.md#issue-25-shopify): the store, the custom app's
  * secrets (shown only as their last four characters; a blank field keeps the stored one), the
- * webhook address to enter in Shopify, "Test connection", and the Shopify tasks that keep failing
- * (tracking links not yet on the shop's orders, abandoned draft orders not yet deleted).
+ * webhook address to enter in Shopify, "Test connection", the Shopify tasks that keep failing
+ * (tracking links not yet on the shop's orders, abandoned draft orders not yet deleted), and the
+ * signed orders intake refused (acknowledged to Shopify, so only seen here).
  */
 export function ShopifyConnection({ shop }: { shop: { uid: string; displayName: string; shopify: Connection | null } }) {
   const t = useTranslations("admin.shopify");
@@ -75,6 +76,7 @@ export function ShopifyConnection({ shop }: { shop: { uid: string; displayName: 
         </>
       )}
       <TaskProblems shopUid={shop.uid} />
+      {connection ? <Refusals shopUid={shop.uid} /> : null}
     </section>
   );
 }
@@ -147,6 +149,41 @@ function TaskProblems({ shopUid }: { shopUid: string }) {
             { header: t("lastError"), cell: (p) => <span className="text-xs break-words">{p.lastError}</span> },
           ]}
         />
+      </div>
+    </div>
+  );
+}
+
+/** This shop's signed Shopify orders that order intake refused, newest first, with intake's reason. */
+function Refusals({ shopUid }: { shopUid: string }) {
+  const t = useTranslations("admin.shopify");
+  const format = useFormat();
+  const trpc = useTRPC();
+  const refusals = useQuery(trpc.admin.shops.shopifyRefusals.queryOptions({ shopUid }));
+  return (
+    <div className="mt-4">
+      <h4 className="text-sm font-semibold text-slate-900">{t("refusalsTitle")}</h4>
+      <p className="mt-1 text-xs text-slate-500">{t("refusalsHint")}</p>
+      <div className="mt-2">
+        {refusals.error ? (
+          <ErrorState message={t("refusalsFailed")} onRetry={() => void refusals.refetch()} />
+        ) : !refusals.data ? (
+          <LoadingState label={t("refusalsLoading")} />
+        ) : refusals.data.length === 0 ? (
+          <EmptyState title={t("refusalsEmpty")} />
+        ) : (
+          <DataTable
+            label={t("refusalsTitle")}
+            rows={refusals.data}
+            rowKey={(r) => r.uid}
+            rowClassName={() => "align-top"}
+            columns={[
+              { header: t("receivedAt"), key: true, cell: (r) => format.dateTime(r.receivedAt) },
+              { header: t("shopifyOrderId"), cell: (r) => <span className="font-mono text-xs">{r.shopifyOrderId ?? t("noOrderId")}</span> },
+              { header: t("reason"), cell: (r) => <span className="text-xs break-words">{r.reason}</span> },
+            ]}
+          />
+        )}
       </div>
     </div>
   );

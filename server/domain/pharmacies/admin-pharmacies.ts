@@ -4,7 +4,7 @@ import { database, Prisma, type Tx } from "@/server/db/client";
 import { isUniqueViolation } from "@/server/db/errors";
 import { recordAuditEvent } from "@/server/domain/audit/record";
 import { FieldErrorCollector, NotFoundError, ValidationError } from "@/server/domain/errors";
-import { systemConnectorSchema, testConnector } from "@/server/domain/pharmacy-system/registry";
+import { connectorHeaderNames, openConnectorSetting, sealConnectorSetting, systemConnectorSchema, testConnector, type SystemConnectorSetting } from "@/server/domain/pharmacy-system/registry";
 import type { ConnectionTestResult } from "@/server/domain/pharmacy-system/http-connector";
 import { pharmacyAddressSchema, type PharmacyAddress } from "./address";
 
@@ -48,9 +48,9 @@ type PharmacyRow = Prisma.PharmacyGetPayload<{ select: typeof pharmacySelect }>;
 export type ConnectorSummary = { type: string; url: string; headerNames: string[]; timeoutMs: number } | null;
 
 function connectorSummary(value: unknown): ConnectorSummary {
-  const parsed = systemConnectorSchema.safeParse(value);
+  const parsed = openConnectorSetting(value);
   if (value === null || value === undefined || !parsed.success) return null;
-  return { type: parsed.data.type, url: parsed.data.url, headerNames: Object.keys(parsed.data.headers), timeoutMs: parsed.data.timeout_ms };
+  return { type: parsed.data.type, url: parsed.data.url, headerNames: connectorHeaderNames(value), timeoutMs: parsed.data.timeout_ms };
 }
 
 const shown = (row: PharmacyRow) => {
@@ -83,10 +83,13 @@ export async function getAdminPharmacy(organisationId: string, pharmacyId: strin
   return shown(row);
 }
 
-/** The stored connector JSON for an input: validated with the status check's schema and the SSRF guard. */
-async function connectorValue(input: ConnectorInput, stored: unknown): Promise<Prisma.InputJsonValue | null> {
+/**
+ * The connector for an input, validated with the status check's schema and the SSRF guard, its
+ * header values in plain text (sealConnectorSetting seals them for the row).
+ */
+async function connectorValue(input: ConnectorInput, stored: unknown): Promise<SystemConnectorSetting | null> {
   if (!input) return null;
-  const previous = systemConnectorSchema.safeParse(stored);
+  const previous = openConnectorSetting(stored);
   const headers = input.headers ?? (previous.success ? previous.data.headers : {});
   const candidate = { type: "http", url: input.url, headers, ...(input.timeoutMs !== undefined ? { timeout_ms: input.timeoutMs } : {}) };
   const parsed = systemConnectorSchema.safeParse(candidate);
@@ -125,7 +128,8 @@ async function checkLocationFree(tx: Tx, organisationId: string, locationId: str
 }
 
 export async function createPharmacy(organisationId: string, adminUserId: string, fields: PharmacyFields): Promise<AdminPharmacy> {
-  const systemConnector = await connectorValue(fields.systemConnector, null);
+  const connector = await connectorValue(fields.systemConnector, null);
+  const systemConnector = connector && sealConnectorSetting(connector);
   const db = await database();
   return uniqueLocation(() =>
     db.$transaction(async (tx) => {
@@ -169,7 +173,9 @@ function changedFields(before: PharmacyRow & { groupId: string | null }, fields:
   if (stableJson(before.address) !== stableJson(fields.address)) changed.push("address");
   if (before.groupId !== fields.groupId) changed.push("group");
   if (before.locationId !== fields.locationId) changed.push("location id");
-  if (stableJson(before.systemConnector) !== stableJson(connector)) changed.push("system connector");
+  // Compared opened: a value sealed again has a new ciphertext but is no change.
+  const opened = openConnectorSetting(before.systemConnector);
+  if (stableJson(opened.success ? opened.data : null) !== stableJson(connector)) changed.push("system connector");
   return changed;
 }
 
@@ -177,7 +183,8 @@ export async function changePharmacy(organisationId: string, adminUserId: string
   const db = await database();
   const current = await db.pharmacy.findFirst({ where: { id: pharmacyId, organisationId }, select: { systemConnector: true } });
   if (!current) throw new NotFoundError("Pharmacy not found");
-  const systemConnector = await connectorValue(fields.systemConnector, current.systemConnector);
+  const connector = await connectorValue(fields.systemConnector, current.systemConnector);
+  const systemConnector = connector && sealConnectorSetting(connector);
   return uniqueLocation(() =>
     db.$transaction(async (tx) => {
       const before = await tx.pharmacy.findFirst({ where: { id: pharmacyId, organisationId }, select: { ...pharmacySelect, groupId: true } });
@@ -196,7 +203,7 @@ export async function changePharmacy(organisationId: string, adminUserId: string
         },
         select: pharmacySelect,
       });
-      const changed = changedFields(before, fields, systemConnector);
+      const changed = changedFields(before, fields, connector);
       if (changed.length > 0) {
         await recordAuditEvent(tx, organisationId, { type: "USER", userId: adminUserId }, {
           entity: "pharmacy",
@@ -223,7 +230,7 @@ export async function testPharmacyConnection(organisationId: string, pharmacyId:
   const db = await database();
   const pharmacy = await db.pharmacy.findFirst({ where: { id: pharmacyId, organisationId }, select: { systemConnector: true } });
   if (!pharmacy) throw new NotFoundError("Pharmacy not found");
-  const parsed = systemConnectorSchema.safeParse(pharmacy.systemConnector);
+  const parsed = openConnectorSetting(pharmacy.systemConnector);
   if (pharmacy.systemConnector === null || !parsed.success) return { ok: false, message: "No valid pharmacy system connector is set." };
   return testConnector(parsed.data, CONNECTION_TEST_TIMEOUT_MS);
 }

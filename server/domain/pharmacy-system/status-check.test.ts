@@ -7,7 +7,7 @@ import { useEnv } from "@/tests/wait";
 import { createTestOrder, eur, item, offerSku, routedOrderBody } from "@/tests/orders";
 import type { PharmacySystemConnector } from "./connector";
 import { parseStatusBody } from "./http-connector";
-import { connectorFor } from "./registry";
+import { connectorFor, sealPlainConnectorHeaders } from "./registry";
 import { checkPharmacyOrderStatuses, COMPLETED_CHECK_DAYS, type StatusCheckSummary } from "./status-check";
 
 // The fake system listens on loopback, which the outgoing-request guard refuses by default
@@ -82,6 +82,13 @@ beforeAll(async () => {
       systemConnector: { type: "http", url: `${baseUrl}/pms/`, headers: { Authorization: "Bearer pms-token" }, timeout_ms: TIMEOUT_MS },
     },
   });
+  // Stored in plain text as before issue 36, then sealed as at start-up: the check still sends the real header.
+  expect(await sealPlainConnectorHeaders()).toBeGreaterThanOrEqual(1);
+  const stored = (await t.db.pharmacy.findUniqueOrThrow({ where: { id: t.pharmacy.id } })).systemConnector;
+  expect(JSON.stringify(stored)).not.toContain("pms-token");
+  expect(stored).toMatchObject({ type: "http", url: `${baseUrl}/pms/`, timeout_ms: TIMEOUT_MS, sealed_headers: { Authorization: expect.stringMatching(/^v1\./) } });
+  expect(stored).not.toHaveProperty("headers");
+  expect(await sealPlainConnectorHeaders()).toBe(0);
   await t.db.pharmacy.update({ where: { id: t.loosePharmacy.id }, data: { systemConnector: { type: "http", url: "not a url" } } });
   await t.db.pharmacySku.create({ data: { pharmacyId: t.loosePharmacy.id, skuId: t.sku.id, externalId: "C-1", price: 400, stock: 5 } });
 

@@ -23,7 +23,12 @@ import { variantIdForms } from "./variants";
  * time: it carries the draft's marker (note attribute rx_draft_order_id), Shopify confirms that the
  * draft became this order, and the checkout is completed (completeCheckout, the platform-independent
  * completion) with the ShopifyOrder link written in the order's transaction.
- * docs/spec-gaps.md#issue-25-shopify.
+ *
+ * The order is held to the Management API's order intake rules (one schema, handed in by the door as
+ * IntakeRules: the domain does not import the wire): an order they refuse is acknowledged (200, so
+ * Shopify does not retry for 48 h and then drop the subscription) and recorded as a
+ * ShopifyWebhookRefusal with its reason, which the admin tool shows under the shop.
+ * docs/spec-gaps.md#issue-25-shopify, #issue-36.
  */
 export type ShopifyWebhookOutcome =
   /** Unknown shop or a shop without a Shopify connection. */
@@ -35,6 +40,14 @@ export type ShopifyWebhookOutcome =
   /** The order names our checkout, and Shopify could not be asked to confirm it: Shopify is to send it again. */
   | { kind: "unavailable" };
 
+/** The Management API's order intake rules, applied by the door's schema (server/api/management/order-intake.schemas.ts). */
+export type IntakeRules = {
+  /** Why a parsed JSON body holds text no request may hold (NUL, an unpaired surrogate), or null when it holds none. */
+  unstorableText(body: unknown): string | null;
+  /** The Management intake body (snake_case, as POST /v1/management/orders takes it) as intake's command, or why it is refused. */
+  orderIntake(body: unknown): { ok: true; intake: OrderIntake } | { ok: false; reason: string };
+};
+
 /** True when `hmacHeader` is the body's signature under `secret` (compared in constant time). */
 export function verifyShopifyHmac(rawBody: Buffer, hmacHeader: string | null, secret: string): boolean {
   if (!hmacHeader) return false;
@@ -43,7 +56,10 @@ export function verifyShopifyHmac(rawBody: Buffer, hmacHeader: string | null, se
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
+// "abc", 1e308: NaN or Infinity minor units, which intake's money refuses with its reason.
 const money = z.union([z.string(), z.number()]).transform((v) => Math.round(Number(v) * 100));
+// Shopify's ids are numbers; a number beyond 2^53 (or a 5,000-digit one, Infinity) is not one it sent.
+const shopifyId = z.union([z.number().int().nonnegative(), z.string()]).transform(String);
 const address = z.object({
   first_name: z.string().nullish(),
   last_name: z.string().nullish(),
@@ -56,11 +72,11 @@ const address = z.object({
 });
 /** The fields of Shopify's order payload that intake needs (the rest is ignored). */
 const shopifyOrder = z.object({
-  id: z.union([z.number(), z.string()]).transform(String),
+  id: shopifyId,
   name: z.string().nullish(),
   email: z.string().nullish(),
   currency: z.string().default("EUR"),
-  customer: z.object({ id: z.union([z.number(), z.string()]).transform(String), email: z.string().nullish() }).nullish(),
+  customer: z.object({ id: shopifyId, email: z.string().nullish() }).nullish(),
   shipping_address: address.nullish(),
   billing_address: address.nullish(),
   shipping_lines: z.array(z.object({ code: z.string().nullish(), title: z.string().nullish() })).default([]),
@@ -69,10 +85,10 @@ const shopifyOrder = z.object({
   line_items: z
     .array(
       z.object({
-        id: z.union([z.number(), z.string()]).transform(String),
+        id: shopifyId,
         variant_id: z.union([z.number(), z.string()]).nullish().transform((v) => (v === null || v === undefined ? null : String(v))),
         sku: z.string().nullish(),
-        quantity: z.number().int().positive(),
+        quantity: z.number(),
         price: money,
         total_discount: money.optional(),
       }),
@@ -112,40 +128,57 @@ function toIntakeAddress(a: z.infer<typeof address>) {
   return a.address2 ? { ...split, additional_address: a.address2 } : split;
 }
 
-async function toIntake(shop: { id: string; identifier: string }, order: ShopifyOrderPayload): Promise<OrderIntake> {
+/** The order as a Management intake body (what POST /v1/management/orders takes), for intake's own rules. */
+async function toIntakeBody(shop: { id: string; identifier: string }, order: ShopifyOrderPayload): Promise<Record<string, unknown>> {
   const references = await skuReferences(shop.id, order);
   const delivery = (order.shipping_address ?? order.billing_address)!;
   const shipping = order.total_shipping_price_set?.shop_money;
   const methods = order.shipping_lines.flatMap((l) => (l.code ? [l.code] : []));
+  const email = order.customer?.email ?? order.email;
   return {
-    shopIdentifier: shop.identifier,
-    externalId: order.id,
+    shop_identifier: shop.identifier,
+    external_id: order.id,
     ...(order.name ? { name: order.name } : {}),
     // A guest checkout has no customer: the order stands for its buyer.
-    customer: { id: order.customer?.id ?? `order-${order.id}`, ...((order.customer?.email ?? order.email) ? { email: (order.customer?.email ?? order.email)! } : {}) },
-    deliveryAddress: toIntakeAddress(delivery),
-    ...(order.billing_address ? { invoiceAddress: toIntakeAddress(order.billing_address) } : {}),
-    ...(shipping ? { shippingCost: { amount: shipping.amount, currency: shipping.currency_code } } : {}),
-    ...(methods.length ? { shippingMethods: methods } : {}),
-    additionalDetails: { shopify: { order_id: order.id, order_name: order.name ?? null } },
+    customer: { id: order.customer?.id ?? `order-${order.id}`, ...(email ? { email } : {}) },
+    delivery_address: toIntakeAddress(delivery),
+    ...(order.billing_address ? { invoice_address: toIntakeAddress(order.billing_address) } : {}),
+    ...(shipping ? { shipping_cost: { amount: shipping.amount, currency: shipping.currency_code } } : {}),
+    ...(methods.length ? { shipping_methods: methods } : {}),
+    additional_details: { shopify: { order_id: order.id, order_name: order.name ?? null } },
     fulfillments: [
       {
-        externalId: "shopify",
+        external_id: "shopify",
         items: order.line_items.map((line, i) => ({
-          externalId: line.id,
-          skuReference: references[i],
+          external_id: line.id,
+          sku_reference: references[i],
           quantity: line.quantity,
-          totalPaid: { amount: line.price * line.quantity - (line.total_discount ?? 0), currency: order.currency },
+          total_paid: { amount: line.price * line.quantity - (line.total_discount ?? 0), currency: order.currency },
         })),
       },
     ],
   };
 }
 
+/** Shopify's order id as the payload gives it, for a refusal's row (bounded; null when there is none). */
+function sentOrderId(body: unknown): string | null {
+  const id = body && typeof body === "object" ? (body as { id?: unknown }).id : undefined;
+  return typeof id === "number" || typeof id === "string" ? String(id).slice(0, 64) : null;
+}
+
+/** The reason of a Shopify payload that is no order (its first few issues, with their paths). */
+function payloadReason(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.join(".") || "body"}: ${issue.message}`)
+    .join("; ");
+}
+
 /** Handles one webhook delivery to a shop: verify, then (for orders/paid) intake once. */
 export async function receiveShopifyOrderWebhook(
   shopId: string,
   request: { rawBody: Buffer; hmac: string | null; topic: string | null; webhookId: string | null },
+  rules: IntakeRules,
 ): Promise<ShopifyWebhookOutcome> {
   const db = await database();
   const shop = await db.shop.findUnique({ where: { id: shopId }, select: { id: true, identifier: true, organisationId: true } });
@@ -162,14 +195,15 @@ export async function receiveShopifyOrderWebhook(
   try {
     body = JSON.parse(request.rawBody.toString("utf8"));
   } catch {
-    body = null;
+    return refuse(shopId, request.webhookId, null, "The body is not JSON.");
   }
+  // Before anything is looked up: a NUL in an id or a draft marker would reach PostgreSQL.
+  const unstorable = rules.unstorableText(body);
+  if (unstorable) return refuse(shopId, request.webhookId, null, unstorable);
   const parsed = shopifyOrder.safeParse(body);
-  if (!parsed.success || !(parsed.data.shipping_address ?? parsed.data.billing_address)) {
-    log.warn("Shopify order webhook without a usable order, acknowledged and not taken", fields);
-    return { kind: "accepted", result: "rejected" };
-  }
+  if (!parsed.success) return refuse(shopId, request.webhookId, sentOrderId(body), payloadReason(parsed.error));
   const order = parsed.data;
+  if (!(order.shipping_address ?? order.billing_address)) return refuse(shopId, request.webhookId, order.id, "The order has neither a shipping nor a billing address.");
   const existing = await db.shopifyOrder.findUnique({ where: { shopId_shopifyOrderId: { shopId, shopifyOrderId: order.id } }, select: { orderId: true } });
   if (existing) return { kind: "accepted", result: "duplicate", orderId: existing.orderId };
 
@@ -183,16 +217,15 @@ export async function receiveShopifyOrderWebhook(
       });
       return { kind: "accepted", result: completed.alreadyCompleted ? "duplicate" : "created", orderId: completed.orderId };
     } catch (error) {
-      if (error instanceof DomainError) {
-        log.warn("Shopify order of a checkout refused by order intake, acknowledged and not taken", { ...fields, shopifyOrderId: order.id, draftOrderId: checkout.id, reason: error.message });
-        return { kind: "accepted", result: "rejected" };
-      }
+      if (error instanceof DomainError) return refuse(shopId, request.webhookId, order.id, `Checkout ${checkout.id}: ${refusalReason(error)}`);
       throw error;
     }
   }
 
+  const intake = rules.orderIntake(await toIntakeBody(shop, order));
+  if (!intake.ok) return refuse(shopId, request.webhookId, order.id, intake.reason);
   try {
-    const { id: orderId } = await createOrder(shop.organisationId, await toIntake(shop, order), { type: "SYSTEM" }, async (tx, orderId) => {
+    const { id: orderId } = await createOrder(shop.organisationId, intake.intake, { type: "SYSTEM" }, async (tx, orderId) => {
       await tx.shopifyOrder.create({ data: { shopId, shopifyOrderId: order.id, orderId } });
     });
     return { kind: "accepted", result: "created", orderId };
@@ -200,13 +233,43 @@ export async function receiveShopifyOrderWebhook(
     // A concurrent or earlier delivery made the order (the external id is taken).
     if (error instanceof ConflictError && error.code === "order_already_exists") return { kind: "accepted", result: "duplicate" };
     // Intake refused the order (an unmapped variant, an address it cannot use): Shopify would only
-    // send it again, so it is acknowledged and logged for the operator.
-    if (error instanceof DomainError) {
-      log.warn("Shopify order refused by order intake, acknowledged and not taken", { ...fields, shopifyOrderId: order.id, reason: error.message, ...("fields" in error && error.fields ? { fields: JSON.stringify(error.fields) } : {}) });
-      return { kind: "accepted", result: "rejected" };
-    }
+    // send it again, so it is acknowledged and recorded for the admin.
+    if (error instanceof DomainError) return refuse(shopId, request.webhookId, order.id, refusalReason(error));
     throw error;
   }
+}
+
+const MAX_REASON_CHARS = 2000;
+
+function refusalReason(error: DomainError): string {
+  const fields = "fields" in error && error.fields ? ` ${JSON.stringify(error.fields)}` : "";
+  return `${error.message}${fields}`;
+}
+
+/**
+ * A signed order intake refuses: acknowledged, logged and recorded (one row per delivery: a
+ * redelivery of the same webhook id, or a concurrent one, writes none more).
+ */
+async function refuse(shopId: string, webhookId: string | null, shopifyOrderId: string | null, reason: string): Promise<ShopifyWebhookOutcome> {
+  const db = await database();
+  const bounded = reason.slice(0, MAX_REASON_CHARS);
+  log.warn("Shopify order refused by order intake, acknowledged and not taken", { shopId, webhookId, shopifyOrderId, reason: bounded });
+  await db.shopifyWebhookRefusal.createMany({
+    data: [{ shopId, webhookId: webhookId?.slice(0, 255) ?? null, shopifyOrderId, reason: bounded }],
+    skipDuplicates: true,
+  });
+  return { kind: "accepted", result: "rejected" };
+}
+
+/** The shop's refused deliveries, newest first (the admin tool's Shops page), in the organisation's scope. */
+export async function listShopifyWebhookRefusals(organisationId: string, shopId: string, limit = 50) {
+  const db = await database();
+  return db.shopifyWebhookRefusal.findMany({
+    where: { shopId, shop: { organisationId } },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: limit,
+    select: { id: true, webhookId: true, shopifyOrderId: true, reason: true, createdAt: true },
+  });
 }
 
 /**

@@ -35,3 +35,4 @@ const secret = () => z.string().trim().max(500);
 
 export const saveShopifyConnectionInput = z.object({ shopUid: uid(), storeUrl: storeUrl(), accessToken: secret(), clientSecret: secret() });
 export const testShopifyConnectionInput = z.object({ shopUid: uid() });
+export const shopifyRefusalsInput = z.object({ shopUid: uid() });

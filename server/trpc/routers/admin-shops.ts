@@ -8,6 +8,7 @@ import {
 } from "@/server/domain/shops/admin-shops";
 import { saveShopifyConnection, shopifyConnectionsOf, testShopifyConnection } from "@/server/domain/shopify/connection";
 import { listShopifyTaskProblems } from "@/server/domain/shopify/task-problems";
+import { listShopifyWebhookRefusals } from "@/server/domain/shopify/order-webhook";
 import { adminProcedure, router } from "@/server/trpc/init";
 import { unix } from "@/server/wire/format";
 import {
@@ -16,6 +17,7 @@ import {
   renameShippingMethodInput,
   renameShopInput,
   saveShopifyConnectionInput,
+  shopifyRefusalsInput,
   testShopifyConnectionInput,
 } from "./admin-shops.schemas";
 
@@ -60,6 +62,16 @@ export const adminShopsRouter = router({
       attempts: p.attempts,
       lastError: p.lastError,
       nextAttemptAt: p.nextAttemptAt ? unix(p.nextAttemptAt) : null,
+    })),
+  ),
+  /** The shop's signed order webhooks that order intake refused (answered 200), newest first, with the reason. */
+  shopifyRefusals: adminProcedure.input(shopifyRefusalsInput).query(async ({ ctx, input }) =>
+    (await listShopifyWebhookRefusals(ctx.scope.organisationId, input.shopUid)).map((r) => ({
+      uid: r.id,
+      webhookId: r.webhookId,
+      shopifyOrderId: r.shopifyOrderId,
+      reason: r.reason,
+      receivedAt: unix(r.createdAt),
     })),
   ),
   create: adminProcedure.input(createShopInput).mutation(async ({ ctx, input }) => presentShop(await createShop(ctx.scope.organisationId, ctx.user.id, input))),
