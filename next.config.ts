@@ -9,11 +9,11 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // `npm run test:ci` type-checks the whole project with tsc just before it builds (scripts/ci/test.ts).
   typescript: { ignoreBuildErrors: process.env.BUILD_SKIP_TYPECHECK === "1" },
-  // Off unless HTTP_COMPRESSION: Next.js compresses each route body as a stream (gzip level 6) on
-  // the server's one thread, a quarter to a third of a list page's server CPU (orders benchmark,
-  // README). Production traffic arrives through a TLS-terminating proxy anyway (next start speaks
-  // plain HTTP), and that is where compression belongs.
-  compress: config().HTTP_COMPRESSION,
+  // Pages and static files are compressed unless HTTP_COMPRESSION=false (a proxy in front that
+  // compresses): a phone on a slow link gets a third of the bytes. REST and tRPC answers skip Next.js
+  // by default (serve/rest-direct.ts), uncompressed: gzip costs a quarter to a third of a list
+  // page's server CPU (orders benchmark, README); HTTP_COMPRESSION=true sends them through here too.
+  compress: config().HTTP_COMPRESSION !== "none",
   // Loaded by Node at run time instead of being bundled: PGlite ships WebAssembly and data files it
   // finds next to its own module, and the database drivers use Node built-ins and optional natives.
   // proxy.ts runs for the REST families, and Next.js then hands a route at most this much of the

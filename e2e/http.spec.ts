@@ -1,10 +1,22 @@
 import { expect, test } from "@playwright/test";
 
-// HTTP_COMPRESSION is off by default: the proxy in front compresses (next.config.ts says why).
+// By default REST and tRPC answers go out uncompressed (their CPU cost; next.config.ts says why),
+// pages and static files gzipped (a phone on a slow link).
 test("the production server sends JSON uncompressed by default, even to a client that accepts gzip", async ({ request }) => {
   const response = await request.get("/v1/management/apidocs/openapi.json", { headers: { "accept-encoding": "gzip, deflate, br" } });
   expect(response.status()).toBe(200);
   expect(response.headers()["content-encoding"]).toBeUndefined();
   const document = await response.json();
   expect(document.paths["/v1/management/orders/"]).toBeDefined();
+});
+
+test("the production server gzips pages and static files by default, for a client that accepts it", async ({ request }) => {
+  const page = await request.get("/signin", { headers: { "accept-encoding": "gzip" } });
+  expect(page.status()).toBe(200);
+  expect(page.headers()["content-encoding"]).toBe("gzip");
+  const script = /<script[^>]+src="(\/_next\/static\/[^"]+\.js)"/.exec(await page.text())?.[1];
+  expect(script).toBeTruthy();
+  const asset = await request.get(script!, { headers: { "accept-encoding": "gzip" } });
+  expect(asset.headers()["content-encoding"]).toBe("gzip");
+  expect(asset.headers()["cache-control"]).toContain("immutable");
 });

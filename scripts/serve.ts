@@ -86,7 +86,7 @@ async function serveHttp(): Promise<void> {
   await app.prepare();
   const handle = app.getRequestHandler();
   // REST requests go straight to their family's route handler, answered as one buffer (rest-direct.ts);
-  // not with HTTP_COMPRESSION, which Next.js applies.
+  // not with HTTP_COMPRESSION=true, which sends them through Next.js to be compressed.
   let direct: ReturnType<typeof directApiHandler> = null;
   // The client's address is decided first, once, for the direct handlers and Next.js alike.
   const listener = withClientAddress((req, res) => {
@@ -112,7 +112,7 @@ async function serveHttp(): Promise<void> {
   // makes that happen before it takes connections. The entry must not open the database
   // itself: its copy of the server modules is not the bundle's (Prisma's error classes would differ).
   await warmUp(listener);
-  if (!c.HTTP_COMPRESSION && process.env.RX_DIRECT_REST !== "0") direct = directApiHandler(await loadApiRoutes(root));
+  if (c.HTTP_COMPRESSION !== "all" && process.env.RX_DIRECT_REST !== "0") direct = directApiHandler(await loadApiRoutes(root));
   const stopService = await (await import("@/server/startup")).prepareStopService();
   stopOnSignals(async () => {
     await closeGracefully(server, GRACE_MS);

@@ -9,7 +9,7 @@ describe("configuration", () => {
       DATA_DIR: ".data",
       PORT: 3000,
       RATE_LIMIT_PER_SECOND: 25,
-      HTTP_COMPRESSION: false,
+      HTTP_COMPRESSION: "pages",
       SEED_ON_START: true,
       WEBHOOK_ALLOW_PRIVATE_TARGETS: false,
       WEBHOOK_RETRY_BASE_MS: 10_000,
@@ -22,7 +22,8 @@ describe("configuration", () => {
 
   it("parses values and refuses invalid ones with the setting's name", () => {
     const c = parseConfig({ PORT: "8080", HTTP_COMPRESSION: "on", WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", DATABASE_URL: "postgres://u@h/db", INNGEST_BASE_URL: "http://127.0.0.1:8288" });
-    expect(c).toMatchObject({ PORT: 8080, HTTP_COMPRESSION: true, WEBHOOK_ALLOW_PRIVATE_TARGETS: true, baseUrl: "http://localhost:8080", inngestConfigured: true });
+    expect(c).toMatchObject({ PORT: 8080, HTTP_COMPRESSION: "all", WEBHOOK_ALLOW_PRIVATE_TARGETS: true, baseUrl: "http://localhost:8080", inngestConfigured: true });
+    expect(parseConfig({ HTTP_COMPRESSION: "false" }).HTTP_COMPRESSION).toBe("none");
     expect(() => parseConfig({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
     expect(() => parseConfig({ RATE_LIMIT_PER_SECOND: "0" })).toThrow(/RATE_LIMIT_PER_SECOND/);
     expect(() => parseConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "maybe" })).toThrow(/WEBHOOK_ALLOW_PRIVATE_TARGETS/);

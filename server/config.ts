@@ -65,8 +65,15 @@ const schema = z.object({
         ctx.addIssue({ code: "custom", message: `not an address, CIDR range or proxy-addr name (${(error as Error).message})` });
       }
     }),
-  /** Next.js compresses responses itself (read by next.config.ts); off by default: a TLS proxy in front does it. */
-  HTTP_COMPRESSION: flag,
+  /**
+   * What this process compresses (gzip): unset, pages and static files (Next.js; read by next.config.ts),
+   * while REST and tRPC answers go out uncompressed by the entry's direct path; true: everything (through
+   * Next.js); false: nothing, for a proxy in front that compresses.
+   */
+  HTTP_COMPRESSION: z
+    .enum(["1", "0", "true", "false", "yes", "no", "on", "off", ""])
+    .default("")
+    .transform((v): "pages" | "all" | "none" => (v === "" ? "pages" : ["1", "true", "yes", "on"].includes(v) ? "all" : "none")),
   /** Portal session secret (next-auth). Unset → generated once and kept in DATA_DIR/secrets.json. */
   AUTH_SECRET: z.string().min(32).optional(),
   /** 32-byte key (hex or base64) that encrypts webhook secrets at rest. Unset → generated like AUTH_SECRET. */
