@@ -6,6 +6,7 @@ import {
   formatAmountInput,
   formatDate,
   formatDateTime,
+  formatCalendarDate,
   formatDay,
   formatMoney,
   formatNumber,
@@ -97,6 +98,9 @@ describe("calendars in a time zone (the appointments)", () => {
     expect(mondayOf("2026-11-25")).toBe("2026-11-23");
     expect(mondayOf("2026-11-29")).toBe("2026-11-23");
     expect(mondayOf("2026-11-23")).toBe("2026-11-23");
+    expect(formatCalendarDate("de", "1980-01-01")).toBe("01.01.1980");
+    expect(formatCalendarDate("en", "1980-01-01")).toBe("1 Jan 1980");
+    expect(formatCalendarDate("de", null)).toBe("—");
     expect(formatDay("en", "2026-11-25")).toBe("Wednesday, 25 November 2026");
     expect(formatDay("de", "2026-11-25")).toBe("Mittwoch, 25. November 2026");
     expect(formatDay("de", "2026-11-25", "short")).toBe("Mi., 25. Nov.");

@@ -145,6 +145,13 @@ export function formatDay(locale: string, day: string, style: "long" | "short" =
   return new Intl.DateTimeFormat(formatTag(locale), { ...options, timeZone: "UTC" }).format(date);
 }
 
+/** A calendar date as the wire gives it ("YYYY-MM-DD": a date of birth) in the language's format ("01.01.1980", "1 Jan 1980"); `none` when there is none. */
+export function formatCalendarDate(locale: string, day: Maybe<string>, none = NONE): string {
+  if (!day) return none;
+  const ms = Date.parse(`${day}T00:00:00Z`);
+  return Number.isNaN(ms) ? day : formatDate(locale, ms / 1000, { timeZone: "UTC" });
+}
+
 /** A moment's time of day in `zone` ("14:05"). */
 export function formatTime(locale: string, unixSeconds: number, zone: string): string {
   return new Intl.DateTimeFormat(formatTag(locale), { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: zone }).format(new Date(unixSeconds * 1000));
@@ -172,6 +179,7 @@ export function useFormat() {
       dateTimeIn: (unixSeconds: number, zone: string) => formatDateTimeIn(locale, unixSeconds, zone),
       time: (unixSeconds: number, zone: string) => formatTime(locale, unixSeconds, zone),
       day: (day: string, style?: "long" | "short") => formatDay(locale, day, style),
+      calendarDate: (day: Maybe<string>, none?: string) => formatCalendarDate(locale, day, none),
     }),
     [locale],
   );

@@ -17,9 +17,5 @@ export function useWaitedFor() {
 /** A calendar day as the wire gives it (YYYY-MM-DD: a date of birth) in the page's format; `none` when there is none. */
 export function useDay() {
   const format = useFormat();
-  return (day: string | null | undefined, none?: string): string => {
-    if (!day) return none ?? format.date(null);
-    const ms = Date.parse(`${day}T00:00:00Z`);
-    return Number.isNaN(ms) ? day : format.date(ms / 1000, { timeZone: "UTC" });
-  };
+  return (day: string | null | undefined, none?: string): string => format.calendarDate(day, none);
 }

@@ -87,7 +87,7 @@ export function AdminOrderDetail({ uid }: { uid: string }) {
             </Row>
             <Row label={t("detail.customerEmail")}>{order.customerEmail ?? "—"}</Row>
             <Row label={t("detail.patientEmail")}>{order.patient.email ?? "—"}</Row>
-            <Row label={t("detail.dateOfBirth")}>{order.patient.dateOfBirth ?? "—"}</Row>
+            <Row label={t("detail.dateOfBirth")}>{format.calendarDate(order.patient.dateOfBirth)}</Row>
             <Row label={t("detail.shippingCost")}>{order.shippingCost ? format.money(order.shippingCost.amount, order.shippingCost.currency) : "—"}</Row>
           </dl>
         </Card>

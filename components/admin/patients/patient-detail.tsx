@@ -66,7 +66,7 @@ export function PatientDetail({ uid }: { uid: string }) {
             <Row label={t("detail.email")}>{patient.email ?? "—"}</Row>
             <Row label={t("detail.firstName")}>{patient.firstName ?? "—"}</Row>
             <Row label={t("detail.lastName")}>{patient.lastName ?? "—"}</Row>
-            <Row label={t("detail.dateOfBirth")}>{patient.dateOfBirth ?? "—"}</Row>
+            <Row label={t("detail.dateOfBirth")}>{format.calendarDate(patient.dateOfBirth)}</Row>
           </dl>
         </Card>
         <Card level={3} title={t("detail.shopCustomers")}>

@@ -43,7 +43,7 @@ export function PatientSearch() {
       ),
     },
     { header: t("columns.email"), className: "break-all text-slate-700", cell: (p) => p.email ?? "—" },
-    { header: t("columns.dateOfBirth"), className: "md:whitespace-nowrap text-slate-700", cell: (p) => p.dateOfBirth ?? "—" },
+    { header: t("columns.dateOfBirth"), className: "md:whitespace-nowrap text-slate-700", cell: (p) => format.calendarDate(p.dateOfBirth) },
     {
       header: t("columns.shopCustomers"),
       className: "text-slate-700",

@@ -76,7 +76,7 @@ export function PrescriptionDetail({ uid }: { uid: string }) {
             <DetailRow label={t("email")}>
               <span className="break-all">{p.patient.email ?? "—"}</span>
             </DetailRow>
-            <DetailRow label={t("dateOfBirth")}>{p.patient.dateOfBirth ?? "—"}</DetailRow>
+            <DetailRow label={t("dateOfBirth")}>{format.calendarDate(p.patient.dateOfBirth)}</DetailRow>
           </dl>
         </Card>
         <Card title={t("doctor")}>

@@ -38,11 +38,12 @@ export function ItemsCard({ order }: { order: Order }) {
 
 export function CustomerCard({ order }: { order: Order }) {
   const t = useTranslations("pharmacy.order.customer");
+  const format = useFormat();
   return (
     <Card level={3} title={t("title")}>
       <PostalAddress address={order.deliveryAddress} />
       <p className="mt-2 text-sm text-slate-600">{order.patient.email ?? ""}</p>
-      {order.patient.dateOfBirth ? <p className="text-sm text-slate-600">{t("born", { date: order.patient.dateOfBirth })}</p> : null}
+      {order.patient.dateOfBirth ? <p className="text-sm text-slate-600">{t("born", { date: format.calendarDate(order.patient.dateOfBirth) })}</p> : null}
     </Card>
   );
 }
