@@ -191,6 +191,19 @@ test("an order with a signed prescription shows the PDF in the page", async ({ p
   await expect(page.getByRole("link", { name: "Download PDF" })).toHaveAttribute("download", /^prescription-.+\.pdf$/);
   await page.getByRole("button", { name: "Zoom out" }).click();
   await screenshot(page, shotPath("pharmacy-order-detail-prescription"));
+
+  // On a phone: the status and completion actions come before the PDF, and the PDF fits its frame.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const frame = page.getByTestId("prescription-pdf");
+  await expect.poll(async () => (await canvas.boundingBox())?.width ?? 0).toBeLessThanOrEqual((await frame.boundingBox())!.width);
+  const status = (await page.getByRole("button", { name: "Update status" }).boundingBox())!;
+  const complete = (await page.getByRole("button", { name: "Complete order" }).boundingBox())!;
+  const pdfTop = (await frame.boundingBox())!.y;
+  expect(status.y).toBeLessThan(pdfTop);
+  expect(complete.y).toBeLessThan(pdfTop);
+  expect(status.y).toBeLessThan(844 * 1.5);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: shotPath("pharmacy-order-detail-prescription-390"), fullPage: true });
 });
 
 test("another pharmacy's order is not found, and a search without matches says so", async ({ page }, testInfo) => {

@@ -1,5 +1,5 @@
 /* Browser only: loaded by pdf-view.tsx with import() once a prescription is shown (no "use client": it is never a boundary). */
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { Document, Page, pdfjs } from "react-pdf";
 import { Button } from "@/components/ui/controls";
 import { ErrorState, LoadingState } from "@/components/ui/states";
@@ -7,7 +7,27 @@ import { ErrorState, LoadingState } from "@/components/ui/states";
 // The pdf.js worker from the installed pdfjs-dist, bundled with the application (never a CDN).
 pdfjs.GlobalWorkerOptions.workerSrc = new URL("pdfjs-dist/build/pdf.worker.min.mjs", import.meta.url).toString();
 
+// Relative to the frame's width: 100 % fits the page into it (a phone's 390 px too), never wider than A4 at 96 dpi.
 const ZOOM_STEPS = [0.5, 0.75, 1, 1.25, 1.5, 2];
+const A4_WIDTH_PX = 794;
+/** The frame's padding (p-4 on both sides). */
+const FRAME_PADDING_PX = 32;
+
+/** The width a page fits into: the frame's inner width, followed as it changes (rotation, resize). */
+function useFitWidth() {
+  const frame = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState<number | null>(null);
+  useEffect(() => {
+    const element = frame.current;
+    if (!element) return;
+    const measure = () => setWidth(Math.max(120, Math.min(A4_WIDTH_PX, element.clientWidth - FRAME_PADDING_PX)));
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return { frame, width };
+}
 
 let documentsShown = 0;
 
@@ -49,6 +69,7 @@ export default function PrescriptionPdf({ filename, contentBase64, texts }: { fi
   const [pageCount, setPageCount] = useState(0);
   const [pageNumber, setPageNumber] = useState(1);
   const [zoom, setZoom] = useState(2);
+  const fit = useFitWidth();
 
   return (
     <div className="space-y-3">
@@ -76,7 +97,7 @@ export default function PrescriptionPdf({ filename, contentBase64, texts }: { fi
           </a>
         ) : null}
       </div>
-      <div className="overflow-auto rounded-lg border border-slate-200 bg-slate-100 p-4" data-testid="prescription-pdf">
+      <div ref={fit.frame} className="overflow-auto rounded-lg border border-slate-200 bg-slate-100 p-4" data-testid="prescription-pdf">
         <Document
           key={documentKey}
           file={blob}
@@ -87,7 +108,9 @@ export default function PrescriptionPdf({ filename, contentBase64, texts }: { fi
           loading={<LoadingState label={texts.loading} />}
           error={<ErrorState message={texts.failed} />}
         >
-          <Page pageNumber={pageNumber} scale={ZOOM_STEPS[zoom]} renderTextLayer={false} renderAnnotationLayer={false} className="mx-auto w-fit shadow" />
+          {fit.width === null ? null : (
+            <Page pageNumber={pageNumber} width={fit.width} scale={ZOOM_STEPS[zoom]} renderTextLayer={false} renderAnnotationLayer={false} className="mx-auto w-fit shadow" />
+          )}
         </Document>
       </div>
     </div>

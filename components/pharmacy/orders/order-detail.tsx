@@ -91,7 +91,8 @@ export function OrderDetail({ uid }: { uid: string }) {
           <HistoryCard order={order} />
         </div>
 
-        <div className="min-w-0 space-y-6">
+        {/* On a phone the pharmacist's task (status, completion) comes first, before the items and the PDF. */}
+        <div className="order-first min-w-0 space-y-6 lg:order-none">
           {/* A new status from elsewhere starts the form afresh. */}
           <StatusAction key={order.status} order={order} settle={settle} />
           <CompleteAction key={`complete-${order.status}`} order={order} settle={settle} />
