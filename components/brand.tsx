@@ -3,7 +3,7 @@ import Link from "next/link";
 /** The service's mark and name, linking home. */
 export function Brand({ suffix }: { suffix?: string }) {
   return (
-    <Link href="/" className="flex items-center gap-2.5 text-slate-900">
+    <Link prefetch={false} href="/" className="flex items-center gap-2.5 text-slate-900">
       <span
         aria-hidden
         className="flex size-8 items-center justify-center rounded-lg bg-brand-700 text-sm font-bold tracking-tight text-white"

@@ -17,7 +17,7 @@ export async function SiteHeader() {
       <div className="mx-auto flex h-16 max-w-5xl items-center justify-between gap-4 px-6">
         <Brand />
         <nav aria-label={t("siteNav")} className="flex items-center gap-6 text-sm">
-          <Link href="/#apis" className="text-slate-600 hover:text-slate-900">
+          <Link prefetch={false} href="/#apis" className="text-slate-600 hover:text-slate-900">
             {t("apis")}
           </Link>
           {user ? (
@@ -32,7 +32,7 @@ export async function SiteHeader() {
               <SignOutButton />
             </>
           ) : (
-            <Link
+            <Link prefetch={false}
               href="/signin"
               className="rounded-md bg-brand-700 px-3 py-1.5 font-medium text-white shadow-sm hover:bg-brand-800"
             >

@@ -15,7 +15,7 @@ export function AttentionCards({ cards, className }: { cards: AttentionCard[]; c
           <p className="text-sm font-medium text-slate-700">{card.label}</p>
           <p className={`mt-2 text-3xl font-semibold tabular-nums ${card.count > 0 ? "text-amber-800" : "text-slate-500"}`}>{format.number(card.count)}</p>
           <p className="mt-1 text-xs text-slate-500">{card.detail}</p>
-          <Link href={card.href} className="mt-3 inline-block text-sm font-medium text-brand-700 hover:underline">
+          <Link prefetch={false} href={card.href} className="mt-3 inline-block text-sm font-medium text-brand-700 hover:underline">
             {card.link} →
           </Link>
         </li>

@@ -14,7 +14,7 @@ export function RecordLoadError({ error, notFound, back, onRetry }: { error: unk
   return (
     <div className="space-y-4">
       <ErrorState message={notFound} />
-      <Link href={back.href} className="text-sm font-medium text-brand-700 hover:underline">
+      <Link prefetch={false} href={back.href} className="text-sm font-medium text-brand-700 hover:underline">
         {back.label}
       </Link>
     </div>

@@ -221,7 +221,7 @@ export function DeliveryLogs({ portal }: { portal: WebhookPortal }) {
               : t.rich("emptyHint", {
                   portal,
                   link: (chunks) => (
-                    <Link href={webhooks} className="font-medium text-brand-700 hover:underline">
+                    <Link prefetch={false} href={webhooks} className="font-medium text-brand-700 hover:underline">
                       {chunks}
                     </Link>
                   ),

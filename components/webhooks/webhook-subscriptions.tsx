@@ -159,7 +159,7 @@ function SubscriptionList({ portal, api, pharmacyNames }: { portal: WebhookPorta
         <h2 id="subscriptions-heading" className="text-lg font-semibold text-slate-900">
           {t("subscriptions")}
         </h2>
-        <Link href={logs} className="text-sm font-medium text-brand-700 hover:underline">
+        <Link prefetch={false} href={logs} className="text-sm font-medium text-brand-700 hover:underline">
           {t("logsLink")} →
         </Link>
       </div>
@@ -203,7 +203,7 @@ function SubscriptionList({ portal, api, pharmacyNames }: { portal: WebhookPorta
                       >
                         {t("sendTest")}
                       </Button>
-                      <Link
+                      <Link prefetch={false}
                         href={`${logs}?subscription=${encodeURIComponent(s.uid)}`}
                         className="inline-flex items-center rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50"
                       >

@@ -113,7 +113,7 @@ export function AuditLog() {
       cell: (e) => {
         const href = linkOf(e);
         return href ? (
-          <Link href={href} className="wrap-break-word hover:text-brand-700 hover:underline">
+          <Link prefetch={false} href={href} className="wrap-break-word hover:text-brand-700 hover:underline">
             {e.summary}
           </Link>
         ) : (

@@ -36,7 +36,7 @@ export function ProductDetail({ uid }: { uid: string }) {
     return product.error.data?.code === "NOT_FOUND" ? (
       <EmptyState title={t("product.notFound")}>
         {t("product.notFoundHint")}{" "}
-        <Link href="/admin/catalogue" className="text-brand-700 hover:underline">
+        <Link prefetch={false} href="/admin/catalogue" className="text-brand-700 hover:underline">
           {t("product.allProducts")}
         </Link>
       </EmptyState>
@@ -49,7 +49,7 @@ export function ProductDetail({ uid }: { uid: string }) {
   const pharmacyName = (id: string) => pharmacies.data?.find((x) => x.uid === id)?.displayName ?? id.slice(0, 8);
   return (
     <div className="space-y-6">
-      <Link href="/admin/catalogue" className="text-sm text-brand-700 hover:underline">
+      <Link prefetch={false} href="/admin/catalogue" className="text-sm text-brand-700 hover:underline">
         ← {t("product.allProducts")}
       </Link>
       <ProductForm product={p} />

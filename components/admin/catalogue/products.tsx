@@ -33,7 +33,7 @@ export function Products() {
       header: t("products.product"),
       key: true,
       cell: (p) => (
-        <Link href={`/admin/catalogue/products/${p.uid}`} className="font-medium text-brand-700 hover:underline">
+        <Link prefetch={false} href={`/admin/catalogue/products/${p.uid}`} className="font-medium text-brand-700 hover:underline">
           {p.displayName}
         </Link>
       ),
@@ -127,7 +127,7 @@ export function HandleWarning({ products }: { products: { uid: string; displayNa
             {products.map((p, i) => (
               <span key={p.uid}>
                 {i > 0 ? ", " : null}
-                <Link href={`/admin/catalogue/products/${p.uid}`} className="underline">
+                <Link prefetch={false} href={`/admin/catalogue/products/${p.uid}`} className="underline">
                   {p.displayName}
                 </Link>
               </span>

@@ -72,7 +72,7 @@ export function SkuCard({ product, sku, shops, pharmacyName }: { product: Produc
                   header: t("pharmacySkus.pharmacy"),
                   key: true,
                   cell: (ps) => (
-                    <Link href={`/admin/pharmacy-stock?pharmacy=${ps.pharmacyUid}`} className="text-brand-700 hover:underline">
+                    <Link prefetch={false} href={`/admin/pharmacy-stock?pharmacy=${ps.pharmacyUid}`} className="text-brand-700 hover:underline">
                       {pharmacyName(ps.pharmacyUid)}
                     </Link>
                   ),

@@ -72,7 +72,7 @@ function SkuFields({ form, exceptSkuUid }: { form: SkuForm; exceptSkuUid?: strin
               {duplicates.skus.map((s, i) => (
                 <span key={s.uid}>
                   {i > 0 ? ", " : null}
-                  <Link href={`/admin/catalogue/products/${s.productUid}#sku-${s.uid}`} className="underline">
+                  <Link prefetch={false} href={`/admin/catalogue/products/${s.productUid}#sku-${s.uid}`} className="underline">
                     {s.displayName}
                   </Link>
                 </span>

@@ -45,7 +45,7 @@ export function Skus() {
       header: t("skus.sku"),
       key: true,
       cell: (sku) => (
-        <Link href={`/admin/catalogue/products/${sku.productUid}#sku-${sku.uid}`} className="font-medium text-brand-700 hover:underline">
+        <Link prefetch={false} href={`/admin/catalogue/products/${sku.productUid}#sku-${sku.uid}`} className="font-medium text-brand-700 hover:underline">
           {sku.displayName}
         </Link>
       ),
@@ -106,7 +106,7 @@ export function ShopSkus() {
     {
       header: t("shopSkus.product"),
       cell: (row) => (
-        <Link href={`/admin/catalogue/products/${row.shopProduct.productUid}`} className="text-brand-700 hover:underline">
+        <Link prefetch={false} href={`/admin/catalogue/products/${row.shopProduct.productUid}`} className="text-brand-700 hover:underline">
           {row.shopProduct.productName}
         </Link>
       ),

@@ -54,7 +54,7 @@ export function DoctorRequestDetail({ uid }: { uid: string }) {
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-center gap-3 text-sm text-slate-600">
-        <Link href="/admin/doctor" className="font-medium text-brand-800 hover:underline">
+        <Link prefetch={false} href="/admin/doctor" className="font-medium text-brand-800 hover:underline">
           ← {t("all")}
         </Link>
         <span aria-hidden>·</span>

@@ -40,7 +40,7 @@ export function DoctorRequestQueue() {
       key: true,
       cell: (request) => (
         <>
-          <Link href={`/admin/doctor/requests/${request.uid}`} className="font-medium text-brand-800 hover:underline">
+          <Link prefetch={false} href={`/admin/doctor/requests/${request.uid}`} className="font-medium text-brand-800 hover:underline">
             {request.patient.name}
           </Link>
           <div className="text-xs font-normal text-slate-500">

@@ -67,7 +67,7 @@ export function SignDialog({
       {data && !data.sandbox && data.trustService && !data.credential ? (
         <Notice tone="warning">
           {t("noCredential")}{" "}
-          <Link href="/admin/doctor/signature" className="font-medium underline">
+          <Link prefetch={false} href="/admin/doctor/signature" className="font-medium underline">
             {t("linkCredential")}
           </Link>
         </Notice>

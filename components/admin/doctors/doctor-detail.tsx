@@ -37,7 +37,7 @@ export function DoctorDetail({ doctorUid }: { doctorUid: string }) {
   return (
     <div className="min-w-0 space-y-6">
       <p className="text-sm">
-        <Link href="/admin/users" className="text-brand-700 hover:text-brand-800">
+        <Link prefetch={false} href="/admin/users" className="text-brand-700 hover:text-brand-800">
           ← {t("users")}
         </Link>
       </p>

@@ -54,7 +54,7 @@ export function IssueList() {
       className: "md:whitespace-nowrap",
       cell: (thread) => (
         <>
-          <Link href={`/admin/orders/${thread.pharmacyOrder.orderUid}`} className="font-medium text-brand-700 hover:underline">
+          <Link prefetch={false} href={`/admin/orders/${thread.pharmacyOrder.orderUid}`} className="font-medium text-brand-700 hover:underline">
             {thread.pharmacyOrder.name}
           </Link>
           <div className="mt-1">
@@ -69,7 +69,7 @@ export function IssueList() {
       cell: (thread) => (
         <>
           <p className="line-clamp-3 break-words whitespace-pre-wrap text-slate-900">{thread.description}</p>
-          <Link href={`/admin/issues/${thread.uid}`} className="text-xs font-medium text-brand-700 hover:underline">
+          <Link prefetch={false} href={`/admin/issues/${thread.uid}`} className="text-xs font-medium text-brand-700 hover:underline">
             {t("list.openThread")} →
           </Link>
         </>

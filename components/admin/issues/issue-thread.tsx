@@ -36,7 +36,7 @@ export function IssueThread({ uid }: { uid: string }) {
   const th = thread.data;
   return (
     <div className="min-w-0 space-y-6">
-      <Link href="/admin/issues" className="text-sm font-medium text-brand-700 hover:underline">
+      <Link prefetch={false} href="/admin/issues" className="text-sm font-medium text-brand-700 hover:underline">
         ← {t("threads")}
       </Link>
       <div className="flex flex-wrap items-start justify-between gap-4 rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
@@ -45,7 +45,7 @@ export function IssueThread({ uid }: { uid: string }) {
             {t.rich("heading", {
               name: th.pharmacyOrder.name,
               link: (chunks) => (
-                <Link href={`/admin/orders/${th.pharmacyOrder.orderUid}`} className="text-brand-700 hover:underline">
+                <Link prefetch={false} href={`/admin/orders/${th.pharmacyOrder.orderUid}`} className="text-brand-700 hover:underline">
                   {chunks}
                 </Link>
               ),

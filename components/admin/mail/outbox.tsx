@@ -59,7 +59,7 @@ export function Outbox() {
             <p className="wrap-break-word font-medium text-slate-900">{m.subject}</p>
             <p className="text-xs font-normal text-slate-500">
               {href ? (
-                <Link href={href} className="hover:text-brand-700 hover:underline">
+                <Link prefetch={false} href={href} className="hover:text-brand-700 hover:underline">
                   {kindLabel(m.kind)}
                 </Link>
               ) : (

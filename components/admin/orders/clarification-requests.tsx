@@ -48,7 +48,7 @@ export function AdminClarificationRequests({ uid }: { uid: string }) {
           {outcome.threadUid ? (
             <>
               {" "}
-              <Link href={`/admin/issues/${outcome.threadUid}`} className="font-medium underline">
+              <Link prefetch={false} href={`/admin/issues/${outcome.threadUid}`} className="font-medium underline">
                 {t("openThread")}
               </Link>
             </>

@@ -108,7 +108,7 @@ function PharmacyOrderPanel({ po }: { po: PharmacyOrder }) {
         <span className="text-sm text-slate-600">{t("atPharmacy", { pharmacy: po.pharmacy.displayName })}</span>
         <span className="text-xs text-slate-500">{routing(`routedBy.${po.routing}`)}</span>
         {po.openThreadUids.map((threadUid) => (
-          <Link key={threadUid} href={`/admin/issues/${threadUid}`} className="text-sm font-medium text-amber-800 hover:underline">
+          <Link prefetch={false} key={threadUid} href={`/admin/issues/${threadUid}`} className="text-sm font-medium text-amber-800 hover:underline">
             {t("openThread")} →
           </Link>
         ))}

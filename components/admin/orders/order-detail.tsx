@@ -45,7 +45,7 @@ export function AdminOrderDetail({ uid }: { uid: string }) {
 
   return (
     <div className="min-w-0 space-y-6">
-      <Link href="/admin/orders" className="text-sm font-medium text-brand-700 hover:underline">
+      <Link prefetch={false} href="/admin/orders" className="text-sm font-medium text-brand-700 hover:underline">
         ← {t("detail.orders")}
       </Link>
       <div className="flex flex-wrap items-start justify-between gap-4 rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
@@ -81,7 +81,7 @@ export function AdminOrderDetail({ uid }: { uid: string }) {
         <Card level={3} title={t("detail.customerAndPatient")}>
           <dl className="space-y-2 text-sm">
             <Row label={t("detail.patient")}>
-              <Link href={`/admin/patients/${order.patient.uid}`} className="font-medium text-brand-700 hover:underline">
+              <Link prefetch={false} href={`/admin/patients/${order.patient.uid}`} className="font-medium text-brand-700 hover:underline">
                 {order.patient.displayName || t("detail.patientPage")}
               </Link>
             </Row>

@@ -77,7 +77,7 @@ export function AdminOrderList() {
       header: t("list.order"),
       key: true,
       cell: (order) => (
-        <Link href={`/admin/orders/${order.uid}`} className="font-medium text-brand-700 hover:underline">
+        <Link prefetch={false} href={`/admin/orders/${order.uid}`} className="font-medium text-brand-700 hover:underline">
           {order.name}
         </Link>
       ),

@@ -47,7 +47,7 @@ export function PatientDetail({ uid }: { uid: string }) {
 
   return (
     <div className="min-w-0 space-y-6">
-      <Link href="/admin/patients" className="text-sm font-medium text-brand-700 hover:underline">
+      <Link prefetch={false} href="/admin/patients" className="text-sm font-medium text-brand-700 hover:underline">
         ← {t("detail.patients")}
       </Link>
       <div className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
@@ -230,7 +230,7 @@ function PatientOrders({ uid }: { uid: string }) {
       header: t("orders.order"),
       key: true,
       cell: (o) => (
-        <Link href={`/admin/orders/${o.uid}`} className="font-medium text-brand-700 hover:underline">
+        <Link prefetch={false} href={`/admin/orders/${o.uid}`} className="font-medium text-brand-700 hover:underline">
           {o.name}
         </Link>
       ),

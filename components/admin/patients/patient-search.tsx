@@ -37,7 +37,7 @@ export function PatientSearch() {
       header: t("columns.patient"),
       key: true,
       cell: (p) => (
-        <Link href={`/admin/patients/${p.uid}`} className="font-medium break-words text-brand-700 hover:underline">
+        <Link prefetch={false} href={`/admin/patients/${p.uid}`} className="font-medium break-words text-brand-700 hover:underline">
           {p.displayName || t("unnamed")}
         </Link>
       ),

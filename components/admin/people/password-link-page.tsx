@@ -31,7 +31,7 @@ export async function PasswordLinkPage({ token, purpose }: { token: string; purp
                 <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">
                   {t(link.state)}
                 </p>
-                <Link href="/signin" className="text-sm font-medium text-brand-700 hover:text-brand-800">
+                <Link prefetch={false} href="/signin" className="text-sm font-medium text-brand-700 hover:text-brand-800">
                   {t("goToSignIn")}
                 </Link>
               </div>

@@ -72,7 +72,7 @@ function UserList({ onLink }: { onLink: LinkShown }) {
       // A doctor's prescriber details (what their prescriptions name) are edited on the doctor's page.
       cell: (user) =>
         user.doctor ? (
-          <Link href={`/admin/doctors/${encodeURIComponent(user.doctor.uid)}`} className="text-brand-700 hover:underline">
+          <Link prefetch={false} href={`/admin/doctors/${encodeURIComponent(user.doctor.uid)}`} className="text-brand-700 hover:underline">
             {user.doctor.name}
           </Link>
         ) : (

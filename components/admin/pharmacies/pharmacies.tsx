@@ -51,7 +51,7 @@ function PharmacyList() {
       key: true,
       cell: (p) => (
         <>
-          <Link href={`/admin/pharmacies/${p.uid}`} className="font-medium text-brand-700 hover:text-brand-800">
+          <Link prefetch={false} href={`/admin/pharmacies/${p.uid}`} className="font-medium text-brand-700 hover:text-brand-800">
             {p.displayName}
           </Link>
           {p.email ? <p className="text-xs font-normal break-all text-slate-500">{p.email}</p> : null}
@@ -120,7 +120,7 @@ function AddPharmacy() {
             {t.rich("added", {
               name: created.displayName,
               link: (chunks) => (
-                <Link href={`/admin/pharmacies/${created.uid}`} className="font-medium underline">
+                <Link prefetch={false} href={`/admin/pharmacies/${created.uid}`} className="font-medium underline">
                   {chunks}
                 </Link>
               ),

@@ -41,7 +41,7 @@ export function PharmacyDetail({ pharmacyUid }: { pharmacyUid: string }) {
   return (
     <div className="min-w-0 space-y-8">
       <p className="text-sm">
-        <Link href="/admin/pharmacies" className="text-brand-700 hover:text-brand-800">
+        <Link prefetch={false} href="/admin/pharmacies" className="text-brand-700 hover:text-brand-800">
           ← {t("all")}
         </Link>
       </p>

@@ -48,7 +48,7 @@ export function PrescriptionDetail({ uid }: { uid: string }) {
     return prescription.error.data?.code === "NOT_FOUND" ? (
       <EmptyState title={t("notFound")}>
         {t("notFoundHint")}{" "}
-        <Link href="/admin/prescriptions" className="text-brand-700 hover:underline">
+        <Link prefetch={false} href="/admin/prescriptions" className="text-brand-700 hover:underline">
           {t("all")}
         </Link>
       </EmptyState>
@@ -60,7 +60,7 @@ export function PrescriptionDetail({ uid }: { uid: string }) {
   return (
     <div className="min-w-0 space-y-6">
       <div className="flex flex-wrap items-center gap-3 text-sm text-slate-600">
-        <Link href="/admin/prescriptions" className="text-brand-700 hover:underline">
+        <Link prefetch={false} href="/admin/prescriptions" className="text-brand-700 hover:underline">
           ← {t("all")}
         </Link>
         <StatusBadge kind="prescription" status={p.status} />
@@ -82,7 +82,7 @@ export function PrescriptionDetail({ uid }: { uid: string }) {
         <Card title={t("doctor")}>
           <p className="text-sm text-slate-800">
             {p.doctor ? (
-              <Link href={`/admin/doctors/${encodeURIComponent(p.doctor.uid)}`} className="text-brand-700 hover:underline">
+              <Link prefetch={false} href={`/admin/doctors/${encodeURIComponent(p.doctor.uid)}`} className="text-brand-700 hover:underline">
                 {p.doctor.name}
               </Link>
             ) : (
@@ -94,7 +94,7 @@ export function PrescriptionDetail({ uid }: { uid: string }) {
           {p.order ? (
             <dl className="space-y-1 text-sm">
               <DetailRow label={t("order")}>
-                <Link href={`/admin/orders/${p.order.uid}`} className="break-all text-brand-700 hover:underline">
+                <Link prefetch={false} href={`/admin/orders/${p.order.uid}`} className="break-all text-brand-700 hover:underline">
                   {p.order.name}
                 </Link>
               </DetailRow>
@@ -147,7 +147,7 @@ function Lines({ prescription }: { prescription: Prescription }) {
             {prescription.redeemedBy.map((o, i) => (
               <span key={o.uid}>
                 {i > 0 ? ", " : null}
-                <Link href={`/admin/orders/${o.uid}`} className="break-all text-brand-700 hover:underline">
+                <Link prefetch={false} href={`/admin/orders/${o.uid}`} className="break-all text-brand-700 hover:underline">
                   {o.name}
                 </Link>
               </span>

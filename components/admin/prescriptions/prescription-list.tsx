@@ -102,7 +102,7 @@ function Table({ status, search, page, onPage }: { status: string; search: strin
       key: true,
       cell: (p) => (
         <>
-          <Link href={`/admin/prescriptions/${p.uid}`} className="font-medium text-brand-700 hover:underline">
+          <Link prefetch={false} href={`/admin/prescriptions/${p.uid}`} className="font-medium text-brand-700 hover:underline">
             {p.patient.name}
           </Link>
           <div className="font-mono text-xs font-normal text-slate-500">{p.uid.slice(0, 8)}</div>
@@ -114,7 +114,7 @@ function Table({ status, search, page, onPage }: { status: string; search: strin
       header: t("order"),
       cell: (p) =>
         p.order ? (
-          <Link href={`/admin/orders/${p.order.uid}`} className="text-brand-700 hover:underline">
+          <Link prefetch={false} href={`/admin/orders/${p.order.uid}`} className="text-brand-700 hover:underline">
             {p.order.name}
           </Link>
         ) : (

@@ -157,7 +157,7 @@ function Editor({ questionnaire }: { questionnaire: Loaded }) {
             <span className="font-mono text-xs text-slate-500 wrap-anywhere">{questionnaire.uid}</span>
           </p>
         </div>
-        <Link href="/admin/questionnaires" className="text-sm font-medium text-brand-700 hover:underline">
+        <Link prefetch={false} href="/admin/questionnaires" className="text-sm font-medium text-brand-700 hover:underline">
           {t("all")}
         </Link>
       </div>

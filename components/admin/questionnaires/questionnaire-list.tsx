@@ -61,7 +61,7 @@ function List() {
       key: true,
       cell: (q) => (
         <>
-          <Link href={`/admin/questionnaires/${q.uid}`} className="font-medium text-brand-700 hover:underline">
+          <Link prefetch={false} href={`/admin/questionnaires/${q.uid}`} className="font-medium text-brand-700 hover:underline">
             {q.displayName}
           </Link>
           <p className="font-mono text-xs font-normal text-slate-500">{q.uid}</p>

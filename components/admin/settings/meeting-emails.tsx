@@ -26,7 +26,7 @@ export function MeetingEmails() {
               <Notice tone="warning">
                 {t.rich("noMailer", {
                   link: (chunks) => (
-                    <Link href="/admin/email" className="font-medium underline">
+                    <Link prefetch={false} href="/admin/email" className="font-medium underline">
                       {chunks}
                     </Link>
                   ),

@@ -69,7 +69,7 @@ function Attention({ summary }: { summary: Summary }) {
           <ul className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
             {newAnswers.orders.map((o) => (
               <li key={o.uid}>
-                <Link href={`/pharmacy/orders/${o.uid}`} className="font-medium text-brand-700 hover:underline">
+                <Link prefetch={false} href={`/pharmacy/orders/${o.uid}`} className="font-medium text-brand-700 hover:underline">
                   {o.name}
                 </Link>
               </li>

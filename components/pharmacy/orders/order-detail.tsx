@@ -55,7 +55,7 @@ export function OrderDetail({ uid }: { uid: string }) {
 
   return (
     <div className="space-y-6">
-      <Link href="/pharmacy/orders" className="text-sm font-medium text-brand-700 hover:underline">
+      <Link prefetch={false} href="/pharmacy/orders" className="text-sm font-medium text-brand-700 hover:underline">
         ← {t("orders")}
       </Link>
       <div className="flex flex-wrap items-start justify-between gap-4 rounded-xl border border-slate-200 bg-white p-5 shadow-sm">

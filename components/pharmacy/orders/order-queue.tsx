@@ -175,7 +175,7 @@ function QueueTable({
       key: true,
       cell: (order) => (
         <>
-          <Link href={`/pharmacy/orders/${order.uid}`} className="font-medium text-brand-700 hover:underline">
+          <Link prefetch={false} href={`/pharmacy/orders/${order.uid}`} className="font-medium text-brand-700 hover:underline">
             {order.name}
           </Link>
           {order.unreadAnswer ? <NewAnswerMarker /> : null}
