@@ -126,15 +126,30 @@ describe("requeue pending prescriptions", () => {
     const requests = await Promise.all([request(doctor.id), request(doctor.id), request(doctor.id)]);
     const before = new Map(await Promise.all(requests.map(async (r) => [r.id, (await updatedEvents(r.id)).length] as const)));
 
-    const db = t.db;
-    const [first, second] = await Promise.all([
+    // On PostgreSQL a third transaction holds the doctor's row lock until both requeues wait for it,
+    // so they really run at once; PGlite (one connection) runs them one after the other.
+    let release = () => {};
+    let blocker: Promise<unknown> = Promise.resolve();
+    if (onPostgres) {
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let locked = () => {};
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      blocker = t.db.$transaction(async (tx) => {
+        await tx.$queryRaw`SELECT "id" FROM "Doctor" WHERE "id" = ${doctor.id} FOR UPDATE`;
+        locked();
+        await held;
+      }, { timeout: 60_000 });
+      await isLocked;
+    }
+    const both = Promise.all([
       requeuePendingPrescriptions(org(), admin.id, doctor.id, { kind: "doctor", doctorId: colleague.id }),
-      (async () => {
-        // On PostgreSQL the second really waits for the first's lock; PGlite runs them one after the other.
-        if (onPostgres) await untilWaitingForLock(db).catch(() => undefined);
-        return requeuePendingPrescriptions(org(), admin.id, doctor.id, { kind: "pool" });
-      })(),
+      requeuePendingPrescriptions(org(), admin.id, doctor.id, { kind: "pool" }),
     ]);
+    if (onPostgres) {
+      await untilWaitingForLock(t.db, 2);
+      release();
+    }
+    const [[first, second]] = await Promise.all([both, blocker]);
     expect([...first.moved, ...second.moved].sort()).toEqual(requests.map((r) => r.id).sort());
     expect(first.moved.length === 3 || second.moved.length === 3).toBe(true);
     for (const r of requests) {
