@@ -192,7 +192,7 @@ function Requeue({ doctorUid, doctorName, context, onDone }: { doctorUid: string
         </div>
       ) : null}
       <div className="mt-4 flex flex-wrap items-end gap-3">
-        <div className="min-w-0 flex-1 sm:max-w-sm">
+        <div className="w-full min-w-0 sm:w-auto sm:max-w-sm sm:flex-1">
           <label htmlFor={selectId} className="block text-sm font-medium text-slate-700">
             {t("target")}
           </label>
