@@ -144,6 +144,8 @@ export async function setDoctorActive(organisationId: string, adminUserId: strin
     const doctor = await lockDoctor(tx, organisationId, doctorId);
     if ((doctor.deactivatedAt === null) === active) return false;
     await tx.doctor.update({ where: { id: doctorId }, data: { deactivatedAt: active ? null : now } });
+    // As a user's deactivation does: reactivating the doctor later does not bring old sessions back.
+    if (!active) await tx.user.updateMany({ where: { doctorId }, data: { sessionVersion: { increment: 1 } } });
     await recordAuditEvent(tx, organisationId, { type: "USER", userId: adminUserId }, {
       entity: "doctor",
       entityId: doctorId,

@@ -6,7 +6,8 @@
  * audit, and the admin home's flag of requests past their doctor's minutes to respond.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import type { PortalSessionUser } from "@/server/auth/portal-session";
+import { hashPassword } from "@/server/auth/password";
+import { authorizeCredentials, type PortalSessionUser } from "@/server/auth/portal-session";
 import { countOverdueRequests } from "@/server/domain/admin-home/attention";
 import { ConflictError, NotFoundError, ValidationError } from "@/server/domain/errors";
 import { approvePrescription, holdPrescription } from "@/server/domain/prescriptions/decisions";
@@ -205,14 +206,18 @@ describe("the queue honours sees all and the assigned questionnaires", () => {
 });
 
 describe("deactivating a doctor", () => {
-  it("ends their workspace, refuses their decisions and new orders naming them; their requests stay theirs; reactivating restores it; both audited", async () => {
+  it("ends their workspace, refuses their decisions and new orders naming them; their requests stay theirs; reactivating lets them sign in again; both audited", async () => {
     const doctor = await addDoctor();
     const user = await createPortalUser(t.db, { role: "DOCTOR", organisationId: org(), doctorId: doctor.id });
+    await t.db.user.update({ where: { id: user.id }, data: { passwordHash: await hashPassword("a long enough password") } });
+    const signIn = () => authorizeCredentials(user.email, "a long enough password", { "x-forwarded-for": "203.0.113.9" });
+    expect(await signIn()).toMatchObject({ id: user.id });
     const mine = await request(doctor.id);
     expect((await as(user).doctor.requests.queue()).items.map((i) => i.uid)).toContain(mine.id);
 
     expect(await as(admin).admin.doctors.setActive({ doctorUid: doctor.id, active: false })).toMatchObject({ active: false });
     expect(await trpcCode(as(user).doctor.requests.queue())).toBe("UNAUTHORIZED");
+    expect(await signIn()).toBeNull();
     await expect(approvePrescription(org(), mine.id, { actor: actor(admin.id) })).rejects.toBeInstanceOf(ConflictError);
     expect(await assignment(mine.id)).toEqual({ doctorId: doctor.id, status: "waiting for doctor" });
     const refused = await placeWaitingOrder(t, refs, { customerId: "c-refused", overrides: { doctor_uid: doctor.id } }).catch((error: Error) => error);
@@ -223,7 +228,11 @@ describe("deactivating a doctor", () => {
     expect(await setDoctorActive(org(), admin.id, doctor.id, false)).toBe(false);
 
     await as(admin).admin.doctors.setActive({ doctorUid: doctor.id, active: true });
-    expect((await as(user).doctor.requests.queue()).items.map((i) => i.uid)).toContain(mine.id);
+    // The old session stays ended (its version was raised); a new sign-in works again.
+    expect(await trpcCode(as(user).doctor.requests.queue())).toBe("UNAUTHORIZED");
+    expect(await signIn()).toMatchObject({ id: user.id, sessionVersion: user.sessionVersion + 1 });
+    const signedInAgain = { ...user, sessionVersion: user.sessionVersion + 1 };
+    expect((await as(signedInAgain).doctor.requests.queue()).items.map((i) => i.uid)).toContain(mine.id);
     const actions = await t.db.auditEvent.findMany({ where: { entityType: "doctor", entityId: doctor.id }, orderBy: { createdAt: "asc" }, select: { action: true } });
     expect(actions.map((a) => a.action)).toEqual(["deactivated", "reactivated"]);
   });
