@@ -38,7 +38,8 @@ export type Decision = {
   note?: string | null;
   /**
    * The doctors' workspace: the deciding doctor (doctorId) may decide only on requests of the doctor
-   * queue (source DOCTOR) that are unassigned or assigned to them; any other is not found.
+   * queue (source DOCTOR) they may see (doctor-reach.ts: assigned to them, or unassigned and offered
+   * to them by "sees all" or an assigned questionnaire); any other is not found.
    */
   ownRequestsOnly?: boolean;
   /**
@@ -88,7 +89,7 @@ async function decide(
   }, { timeout: 30_000, maxWait: 30_000 });
 }
 
-/** Under the lock: a request of the doctor queue the deciding doctor may see (doctor-queue.ts: theirs, or unassigned and offered to them); else not found. */
+/** Under the lock: a request of the doctor queue the deciding doctor may see (doctor-reach.ts: theirs, or unassigned and offered to them); else not found. */
 async function checkOwnRequest(tx: Tx, p: LockedPrescription, doctorId: string | null | undefined): Promise<void> {
   if (!doctorId || (p.doctorId && p.doctorId !== doctorId)) throw new NotFoundError();
   if (!(await doctorMaySee(tx, p.organisationId, doctorId, p.id))) throw new NotFoundError();
