@@ -139,7 +139,7 @@ export const ANAMNESIS_ANSWERS = { allergies: "no", conditions: ["none"], medica
  * that anamnesis for the same customer (`customerId`, also the external id), sent to pharmacies[0]
  * (the demo pharmacist's). Answers the external id and the prescription request's uid.
  */
-export async function orderWithAnamnesis(request: APIRequestContext, d: DemoFile, lastName: string, customerId: string, fields?: { on_hold: true }) {
+export async function orderWithAnamnesis(request: APIRequestContext, d: DemoFile, lastName: string, customerId: string, fields?: { on_hold?: true; doctor_uid?: string }) {
   const rx = d.catalogue.rx[0]!;
   const treatment = await request.post(`/v2/public-api/treatments/${d.shop.identifier}`, {
     headers: { "X-API-Key": d.keys.public },

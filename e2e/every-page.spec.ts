@@ -85,6 +85,7 @@ async function pagesOf(page: Page, role: Role, seeded: Awaited<ReturnType<typeof
       { path: "/admin/shops" },
       { path: "/admin/users" },
       { path: await firstLink(page, "/admin/users", "/admin/doctors/") },
+      { path: "/admin/doctors" },
       { path: "/admin/questionnaires" },
       { path: await firstLink(page, "/admin/questionnaires", "/admin/questionnaires/") },
       { path: "/admin/telemedicine-providers" },

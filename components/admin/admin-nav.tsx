@@ -3,7 +3,7 @@
 import { useTranslations } from "next-intl";
 import { PortalNav, type NavSection } from "@/components/portal-nav";
 
-type Link = "home" | "orders" | "patients" | "issues" | "prescriptions" | "payouts" | "appointments" | "catalogue" | "pharmacyStock" | "pharmacies" | "shops" | "users" | "telemedicine" | "questionnaires" | "settings" | "apiKeys" | "webhooks" | "email" | "auditLog";
+type Link = "home" | "orders" | "patients" | "issues" | "prescriptions" | "payouts" | "appointments" | "catalogue" | "pharmacyStock" | "pharmacies" | "shops" | "users" | "doctors" | "telemedicine" | "questionnaires" | "settings" | "apiKeys" | "webhooks" | "email" | "auditLog";
 
 /** The admin tool's sections: each a message key and its links (href, message key). */
 const SECTIONS: { title: "operations" | "catalogue" | "organisation" | "settings"; links: [string, Link][] }[] = [
@@ -32,6 +32,7 @@ const SECTIONS: { title: "operations" | "catalogue" | "organisation" | "settings
       ["/admin/pharmacies", "pharmacies"],
       ["/admin/shops", "shops"],
       ["/admin/users", "users"],
+      ["/admin/doctors", "doctors"],
       ["/admin/telemedicine-providers", "telemedicine"],
       ["/admin/questionnaires", "questionnaires"],
     ],

@@ -114,10 +114,12 @@ export async function authorizeCredentials(email: unknown, password: unknown, re
       doctorId: true,
       deactivatedAt: true,
       sessionVersion: true,
+      doctor: { select: { deactivatedAt: true } },
     },
   });
-  // Invited users without a password yet and deactivated users cannot sign in.
-  if (!user || !user.passwordHash || user.deactivatedAt) {
+  // Invited users without a password yet and deactivated users cannot sign in; nor can the user of a
+  // deactivated doctor (docs/spec-gaps.md#issue-35-the-doctors-section).
+  if (!user || !user.passwordHash || user.deactivatedAt || user.doctor?.deactivatedAt) {
     decoyHash ??= hashPassword(randomBytes(16).toString("hex"));
     await verifyPassword(password, await decoyHash);
     await recordFailedSignIn(attempt);
@@ -293,7 +295,7 @@ export async function portalUserOfRequest(request: Request): Promise<PortalSessi
 
 /**
  * The portal user as they are now in the database (role, organisation, pharmacy and group), or null
- * when the user no longer exists, is deactivated, or the session (of `sessionVersion`) has ended by
+ * when the user no longer exists, is deactivated (or is the user of a deactivated doctor), or the session (of `sessionVersion`) has ended by
  * sign-out or a password change: procedures check every call against this rather than the session
  * token (valid 12 hours), so a change to the user applies at once. A driver statement: it runs on
  * every portal call.
@@ -302,7 +304,8 @@ export async function currentStateOfPortalUser(userId: string, sessionVersion: n
   const driver = await databaseDriver();
   const [current] = await driver.query<PortalSessionUser>(
     `SELECT "id", "email", "displayName" AS "name", "role", "organisationId", "pharmacyId", "pharmacyGroupId", "doctorId", "sessionVersion"
-       FROM "User" WHERE "id" = $1 AND "deactivatedAt" IS NULL AND "sessionVersion" = $2`,
+       FROM "User" u WHERE "id" = $1 AND "deactivatedAt" IS NULL AND "sessionVersion" = $2
+        AND (u."doctorId" IS NULL OR NOT EXISTS (SELECT 1 FROM "Doctor" d WHERE d."id" = u."doctorId" AND d."deactivatedAt" IS NOT NULL))`,
     [userId, sessionVersion],
   );
   return current ?? null;

@@ -58,12 +58,31 @@ describe("admin.doctors", () => {
     const calls = (caller: ReturnType<typeof as>) => [
       () => caller.admin.doctors.get({ doctorUid: doctor.id }),
       () => caller.admin.doctors.changePrescriberDetails({ doctorUid: doctor.id, ...details }),
+      // The Doctors section (issue 35).
+      () => caller.admin.doctors.list(),
+      () => caller.admin.doctors.context({ doctorUid: doctor.id }),
+      () =>
+        caller.admin.doctors.changeSettings({
+          doctorUid: doctor.id,
+          name: "Dr. X",
+          email: null,
+          minutesToRespond: 5,
+          canSignQes: true,
+          canSeeAllPrescriptions: false,
+          questionnaireUids: [],
+        }),
+      () => caller.admin.doctors.requeue({ doctorUid: doctor.id, toDoctorUid: null }),
+      () => caller.admin.doctors.setActive({ doctorUid: doctor.id, active: false }),
     ];
     for (const call of calls(as(null))) expect(await trpcCode(call())).toBe("UNAUTHORIZED");
     for (const user of [users.pharmacist, users.doctor]) for (const call of calls(as(user))) expect(await trpcCode(call())).toBe("FORBIDDEN");
     expect(await trpcCode(admin().get({ doctorUid: foreignDoctor.id }))).toBe("NOT_FOUND");
     expect(await trpcCode(admin().changePrescriberDetails({ doctorUid: foreignDoctor.id, ...details }))).toBe("NOT_FOUND");
     expect(await trpcCode(admin().get({ doctorUid: "no-such-doctor" }))).toBe("NOT_FOUND");
+    expect(await trpcCode(admin().context({ doctorUid: foreignDoctor.id }))).toBe("NOT_FOUND");
+    expect(await trpcCode(admin().requeue({ doctorUid: foreignDoctor.id, toDoctorUid: null }))).toBe("NOT_FOUND");
+    expect(await trpcCode(admin().setActive({ doctorUid: foreignDoctor.id, active: false }))).toBe("NOT_FOUND");
+    expect((await admin().list()).items.map((d) => d.uid)).not.toContain(foreignDoctor.id);
     expect(await other.db.doctor.findUniqueOrThrow({ where: { id: foreignDoctor.id } })).toMatchObject({ professionalTitle: null, phone: "+49 40 111111" });
     expect(await t.db.doctor.findUniqueOrThrow({ where: { id: doctor.id } })).toMatchObject({ professionalTitle: null, phone: null });
     expect(await t.db.auditEvent.count({ where: { entityType: "doctor" } })).toBe(0);

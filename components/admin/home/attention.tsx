@@ -26,6 +26,13 @@ export function AdminAttention() {
             link: t("showOrders"),
           },
           {
+            count: s.overdueRequests,
+            detail: t("overdue.detail"),
+            href: "/admin/doctors",
+            label: t("overdue.label"),
+            link: t("overdue.link"),
+          },
+          {
             count: s.withoutPharmacy,
             detail: t("pharmacy.detail"),
             href: ordersWhere({ withoutPharmacy: "1" }),

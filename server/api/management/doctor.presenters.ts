@@ -26,7 +26,18 @@ export const doctorSchema = z.object({
     .object({ type: z.string().nullable(), value: z.string() })
     .nullable()
     .describe("e.g. {type: LANR, value: 123456789}; null when none is set"),
+  // Set by the admin team in the Doctors section (docs/spec-gaps.md#issue-35-the-doctors-section).
+  minutes_to_respond: z.number().int().nullable().describe("How long a request may wait for this doctor before the admin home flags it, in minutes; null: never flagged"),
+  can_sign_prescriptions: z.boolean().describe("The doctor may sign prescriptions with a qualified electronic signature (the same right as can_sign_qes)"),
+  can_see_all_prescriptions: z
+    .boolean()
+    .describe("false: the doctor is offered only unassigned requests of their assigned questionnaires, and those assigned to them"),
+  assigned_questionnaire_uids: z.array(z.string()).describe("The questionnaires assigned to the doctor (used while can_see_all_prescriptions is false)"),
+  active: z.boolean().describe("false: the doctor is deactivated (cannot sign in or decide, gets no new requests; doctor_uid of a new order naming them is refused)"),
 });
+
+/** A doctor as presentDoctor needs it: the row with its assigned questionnaires. */
+export type DoctorWithQuestionnaires = Doctor & { questionnaires: { questionnaireId: string }[] };
 
 export const doctorStatisticsSchema = z.object({
   doctor_uid: z.string(),
@@ -37,7 +48,7 @@ export const doctorStatisticsSchema = z.object({
 });
 
 /** A doctor as the list shows it: {uid, display_name} as everywhere else, and what an integrator matches or needs. */
-export function presentDoctor(doctor: Doctor): z.infer<typeof doctorSchema> {
+export function presentDoctor(doctor: DoctorWithQuestionnaires): z.infer<typeof doctorSchema> {
   return {
     uid: doctor.id,
     display_name: doctor.displayName,
@@ -55,6 +66,11 @@ export function presentDoctor(doctor: Doctor): z.infer<typeof doctorSchema> {
     phone: doctor.phone,
     prescription_email: doctor.prescriptionEmail,
     identification: doctor.identificationValue ? { type: doctor.identificationType, value: doctor.identificationValue } : null,
+    minutes_to_respond: doctor.minutesToRespond,
+    can_sign_prescriptions: doctor.canSignQes,
+    can_see_all_prescriptions: doctor.canSeeAllPrescriptions,
+    assigned_questionnaire_uids: doctor.questionnaires.map((q) => q.questionnaireId),
+    active: doctor.deactivatedAt === null,
   };
 }
 

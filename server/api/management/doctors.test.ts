@@ -41,11 +41,15 @@ describe("GET /v1/management/doctors", () => {
       phone: null,
       prescription_email: null,
       identification: null,
+      minutes_to_respond: null,
+      can_see_all_prescriptions: true,
+      assigned_questionnaire_uids: [],
+      active: true,
     };
     expect(r.json).toEqual({
       data: [
-        { uid: anna.id, display_name: "Dr. Anna Adler", email: "adler@example.com", can_sign_qes: true, created_at: seconds(anna.createdAt), ...none },
-        { uid: zoe.id, display_name: "Dr. Zoe Zander", email: null, can_sign_qes: false, created_at: seconds(zoe.createdAt), ...none },
+        { uid: anna.id, display_name: "Dr. Anna Adler", email: "adler@example.com", can_sign_qes: true, can_sign_prescriptions: true, created_at: seconds(anna.createdAt), ...none },
+        { uid: zoe.id, display_name: "Dr. Zoe Zander", email: null, can_sign_qes: false, can_sign_prescriptions: false, created_at: seconds(zoe.createdAt), ...none },
       ],
       totalRegistries: 2,
       totalPages: 1,
@@ -73,7 +77,43 @@ describe("GET /v1/management/doctors", () => {
         phone: "+49 30 1234567",
         prescription_email: "rezepte@adler.example",
         identification: { type: "LANR", value: "123456789" },
+        minutes_to_respond: null,
+        can_sign_prescriptions: true,
+        can_see_all_prescriptions: true,
+        assigned_questionnaire_uids: [],
+        active: true,
       },
+    ]);
+  });
+
+  it("adds the Doctors section's fields (issue 35): minutes to respond, the rights, assigned questionnaires, active", async () => {
+    const tenant = await createTenant();
+    const [q1, q2] = await Promise.all(
+      ["Hair loss", "Acne"].map((displayName) => tenant.db.questionnaire.create({ data: { organisationId: tenant.organisation.id, displayName, model: {} } })),
+    );
+    const doctor = await tenant.db.doctor.create({
+      data: {
+        organisationId: tenant.organisation.id,
+        displayName: "Dr. Berta Assigned",
+        canSignQes: false,
+        minutesToRespond: 45,
+        canSeeAllPrescriptions: false,
+        deactivatedAt: new Date(),
+        questionnaires: { create: [{ questionnaireId: q1.id }, { questionnaireId: q2.id }] },
+      },
+    });
+    const r = await get(`${M}/doctors`, { key: tenant.keys.management });
+    expect(r.status).toBe(200);
+    expect(r.json.data).toEqual([
+      expect.objectContaining({
+        uid: doctor.id,
+        can_sign_qes: false,
+        minutes_to_respond: 45,
+        can_sign_prescriptions: false,
+        can_see_all_prescriptions: false,
+        assigned_questionnaire_uids: [q1.id, q2.id].sort(),
+        active: false,
+      }),
     ]);
   });
 

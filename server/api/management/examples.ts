@@ -99,7 +99,11 @@ const doctor = {
   prescriptionEmail: "rezepte@praxis-berger.example",
   identificationType: "LANR",
   identificationValue: "123456789",
-} as Doctor;
+  minutesToRespond: 60,
+  canSeeAllPrescriptions: false,
+  deactivatedAt: null,
+  questionnaires: [{ questionnaireId: id(15) }],
+} as Doctor & { questionnaires: { questionnaireId: string }[] };
 const provider = { id: id(14), displayName: "Sample Telemedicine", identifier: "sample-telemedicine" } as TelemedicineProvider;
 
 const fulfillmentBody = {

@@ -83,7 +83,7 @@ export const prescriptionChangeSchema = z.object({
   doctor_assignment_reason: z
     .enum(DOCTOR_ASSIGNMENT_REASONS)
     .nullable()
-    .describe("Why the assigned doctor changed (decision: the doctor who decided was assigned); null when the doctor did not change"),
+    .describe("Why the assigned doctor changed (decision: the doctor who decided was assigned; requeue: the admin team moved the doctor's pending prescriptions to the pool or to a colleague); null when the doctor did not change"),
 });
 
 /** The data of order_created (the order as GET /v1/management/orders/{uid} shows it) and of order_updated (plus change). */

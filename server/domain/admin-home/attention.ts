@@ -2,7 +2,7 @@
  * The admin home's counts: what needs someone's attention in the organisation. Each reads only the
  * rows that need attention (or a tally of them), never every order of the organisation, and each
  * counts exactly what the list it links to shows, so a number and its list never disagree. Each is
- * one prepared statement on the driver: the page asks all five on every visit, and a Prisma model
+ * one prepared statement on the driver: the page asks all six on every visit, and a Prisma model
  * count costs the server about 1 ms of its thread where a driver statement costs a tenth of that.
  */
 import { databaseDriver } from "@/server/db/client";
@@ -10,6 +10,7 @@ import { LOW_STOCK_THRESHOLD } from "@/server/domain/catalogue/stock-threshold";
 import { countOrders } from "@/server/domain/orders/queries";
 import { ORDER_STATUS } from "@/server/domain/orders/statuses";
 import { countOpenIssueThreads } from "@/server/domain/pharmacy-orders/issue-thread-queries";
+import { PRESCRIPTION_STATUS, storedSpellings } from "@/server/domain/prescriptions/statuses";
 
 /** How far back failed webhook deliveries count (as on the pharmacy portal's home). */
 export const FAILED_DELIVERY_DAYS = 7;
@@ -39,6 +40,29 @@ export async function countPharmaciesRunningOut(organisationId: string): Promise
       WHERE ph."organisationId" = $1
         AND EXISTS (SELECT 1 FROM "PharmacySku" s WHERE s."pharmacyId" = ph."id" AND s."deletedAt" IS NULL AND s."stock" <= $2)`,
     [organisationId, LOW_STOCK_THRESHOLD],
+  );
+  return n;
+}
+
+/** The stored spellings of "waiting for doctor" as SQL literals (constants of statuses.ts, no input). */
+const WAITING_FOR_DOCTOR_SQL = storedSpellings([PRESCRIPTION_STATUS.waitingForDoctor]).map((s) => `'${s.replace(/'/g, "''")}'`).join(", ");
+
+/**
+ * Requests waiting for their doctor longer than that doctor's minutes to respond
+ * (docs/spec-gaps.md#issue-35-the-doctors-section): assigned to a doctor who has minutes to respond,
+ * still waiting for a doctor (not on hold: that waits for the patient; not approved: decided), since
+ * they were created, and not of an order on hold. The Doctors list shows the same count per doctor
+ * (listAdminDoctors' "overdue"), where the card links.
+ */
+export async function countOverdueRequests(organisationId: string, now = new Date()): Promise<number> {
+  const [{ n }] = await (await databaseDriver()).query<{ n: number }>(
+    `SELECT count(*)::int AS "n" FROM "Prescription" p
+       JOIN "Doctor" d ON d."id" = p."doctorId"
+       LEFT JOIN "Order" o ON o."id" = p."orderId"
+      WHERE p."organisationId" = $1 AND p."deletedAt" IS NULL AND p."status" IN (${WAITING_FOR_DOCTOR_SQL})
+        AND d."minutesToRespond" IS NOT NULL AND p."createdAt" < $2::timestamptz - make_interval(mins => d."minutesToRespond")
+        AND NOT coalesce(o."onHold", false)`,
+    [organisationId, now],
   );
   return n;
 }

@@ -66,6 +66,10 @@ const doctorSelect = {
   prescriptionEmail: true,
   identificationType: true,
   identificationValue: true,
+  minutesToRespond: true,
+  canSeeAllPrescriptions: true,
+  deactivatedAt: true,
+  questionnaires: { select: { questionnaireId: true }, orderBy: { questionnaireId: "asc" } },
   user: { select: { id: true, email: true, deactivatedAt: true } },
 } as const satisfies Prisma.DoctorSelect & Record<keyof PrescriberDetails, true>;
 

@@ -12,7 +12,12 @@ import {
 export async function listDoctors(organisationId: string, page: Page) {
   const db = await database();
   const [items, total] = await Promise.all([
-    db.doctor.findMany({ where: { organisationId }, orderBy: [{ displayName: "asc" }, { id: "asc" }], ...pageArgs(page) }),
+    db.doctor.findMany({
+      where: { organisationId },
+      orderBy: [{ displayName: "asc" }, { id: "asc" }],
+      include: { questionnaires: { select: { questionnaireId: true }, orderBy: { questionnaireId: "asc" } } },
+      ...pageArgs(page),
+    }),
     db.doctor.count({ where: { organisationId } }),
   ]);
   return { items, total };

@@ -12,8 +12,12 @@ import { outboxInsertSql } from "./outbox";
  * prescription_updated adds what changed, captured here.
  */
 
-/** Why the assigned doctor changed. decision: the doctor who made the decision was assigned (a request taken from the doctors' queue, or a decision naming another doctor). */
-export const DOCTOR_ASSIGNMENT_REASONS = ["decision"] as const;
+/**
+ * Why the assigned doctor changed. decision: the doctor who made the decision was assigned (a request
+ * taken from the doctors' queue, or a decision naming another doctor); requeue: the admin team moved
+ * the doctor's pending requests to the pool or to a colleague (server/domain/doctors/requeue.ts).
+ */
+export const DOCTOR_ASSIGNMENT_REASONS = ["decision", "requeue"] as const;
 export type DoctorAssignmentReason = (typeof DOCTOR_ASSIGNMENT_REASONS)[number];
 
 /**

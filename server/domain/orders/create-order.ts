@@ -343,8 +343,10 @@ export async function resolveReferences(
   );
   let doctorId: string | null = null;
   if (intake.doctorUid) {
-    const doctor = await db.doctor.findFirst({ where: { id: intake.doctorUid, organisationId }, select: { id: true } });
+    const doctor = await db.doctor.findFirst({ where: { id: intake.doctorUid, organisationId }, select: { id: true, deactivatedAt: true } });
     if (!doctor) errors.add(["doctor_uid"], "No doctor with this uid in the organisation.");
+    // A deactivated doctor is given no new requests (docs/spec-gaps.md#issue-35-the-doctors-section).
+    else if (doctor.deactivatedAt) errors.add(["doctor_uid"], "This doctor is deactivated.");
     doctorId = doctor?.id ?? null;
   }
 

@@ -8,6 +8,7 @@ import { atSigningKey, prescriptionStorage, signedKey } from "@/server/storage/p
 import { enqueueTask } from "@/server/domain/tasks/enqueue";
 import { assertCompleteForSigning } from "./completeness";
 import { prescriberSelect, prescriptionDocumentProps, prescriptionDocumentSelect, type SignatureStatement } from "./document";
+import { doctorMaySee } from "./doctor-reach";
 import { lockPrescription, type LockedPrescription } from "./lock";
 import { progressOrderAfterPrescription } from "./order-progress";
 import { renderPrescriptionDocument } from "./render-pdf";
@@ -37,7 +38,8 @@ export type Decision = {
   note?: string | null;
   /**
    * The doctors' workspace: the deciding doctor (doctorId) may decide only on requests of the doctor
-   * queue (source DOCTOR) that are unassigned or assigned to them; any other is not found.
+   * queue (source DOCTOR) they may see (doctor-reach.ts: assigned to them, or unassigned and offered
+   * to them by "sees all" or an assigned questionnaire); any other is not found.
    */
   ownRequestsOnly?: boolean;
   /**
@@ -64,9 +66,11 @@ async function decidingDoctor(tx: Tx, p: LockedPrescription, doctorId: string | 
   if (!id) throw new ConflictError(errorText("prescriptions.noDoctorAssigned"));
   const doctor = await tx.doctor.findFirst({
     where: { id, organisationId: p.organisationId },
-    select: { id: true, displayName: true, canSignQes: true },
+    select: { id: true, displayName: true, canSignQes: true, deactivatedAt: true },
   });
   if (!doctor) throw ValidationError.field("doctor_uid", errorText("fields.unknownDoctor"));
+  // A deactivated doctor decides nothing (docs/spec-gaps.md#issue-35-the-doctors-section).
+  if (doctor.deactivatedAt) throw new ConflictError(errorText("doctors.deactivated", { doctor: doctor.displayName }), { code: "doctor_deactivated" });
   return doctor;
 }
 
@@ -85,11 +89,10 @@ async function decide(
   }, { timeout: 30_000, maxWait: 30_000 });
 }
 
-/** Under the lock: a request of the doctor queue, unassigned or the deciding doctor's own; else not found. */
+/** Under the lock: a request of the doctor queue the deciding doctor may see (doctor-reach.ts: theirs, or unassigned and offered to them); else not found. */
 async function checkOwnRequest(tx: Tx, p: LockedPrescription, doctorId: string | null | undefined): Promise<void> {
   if (!doctorId || (p.doctorId && p.doctorId !== doctorId)) throw new NotFoundError();
-  const row = await tx.prescription.findUnique({ where: { id: p.id }, select: { source: true } });
-  if (row?.source !== "DOCTOR") throw new NotFoundError();
+  if (!(await doctorMaySee(tx, p.organisationId, doctorId, p.id))) throw new NotFoundError();
 }
 
 async function recordHistory(tx: Tx, p: LockedPrescription, toStatus: string, decision: Decision): Promise<void> {

@@ -5,19 +5,10 @@ import { readVerified } from "@/server/storage/prescription-files";
 import { missingPrescriptionElements, type MissingElement } from "./completeness";
 import { prescriberSelect, prescriptionDocumentProps, prescriptionDocumentSelect } from "./document";
 import { renderPrescriptionDocument } from "./render-pdf";
+import { reachableBy } from "./doctor-reach";
 import { AWAITING_DOCTOR_STATUSES, storedSpellings, type PrescriptionStatus } from "./statuses";
 
-/**
- * The doctors' workspace reads. A doctor sees the prescription requests of the doctor queue (source
- * DOCTOR) of their organisation that are unassigned or assigned to them; one assigned to another
- * doctor is not theirs to see (not found), like another organisation's.
- */
-const reachableBy = (organisationId: string, doctorId: string): Prisma.PrescriptionWhereInput => ({
-  organisationId,
-  deletedAt: null,
-  source: "DOCTOR",
-  OR: [{ doctorId: null }, { doctorId }],
-});
+/** The doctors' workspace reads, each limited to what the doctor may see (doctor-reach.ts). */
 
 /**
  * The doctor's queue in these statuses: what they may take, without requests of an order on hold

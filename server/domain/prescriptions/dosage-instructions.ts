@@ -6,6 +6,7 @@ import { ConflictError, FieldErrorCollector, NotFoundError, ValidationError } fr
 import { enqueueTask } from "@/server/domain/tasks/enqueue";
 import { inDocumentOrder, medicineName } from "./document";
 import { DOSAGE_INSTRUCTIONS_MAX } from "./dosage-limits";
+import { doctorMaySee } from "./doctor-reach";
 import { lockPrescription } from "./lock";
 import { prescriptionStatusText } from "./status-text";
 import { AWAITING_DOCTOR_STATUSES, normalisePrescriptionStatus } from "./statuses";
@@ -42,7 +43,7 @@ export async function setDosageInstructions(
       where: { id: p.id },
       select: { source: true, lines: { select: { id: true, dosage: true, sku: { select: { displayName: true, prescriptionName: true, pzn: true } } } } },
     });
-    if (editor.ownRequestsOnly && (!editor.doctorId || (p.doctorId && p.doctorId !== editor.doctorId) || row.source !== "DOCTOR")) {
+    if (editor.ownRequestsOnly && (!editor.doctorId || !(await doctorMaySee(tx, organisationId, editor.doctorId, p.id)))) {
       throw new NotFoundError();
     }
     if (p.orderOnHold) throw new ConflictError(errorText("prescriptions.orderOnHold"), { code: "order_on_hold" });

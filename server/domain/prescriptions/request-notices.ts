@@ -27,6 +27,7 @@ export async function sendDoctorRequestNotices(now = new Date()): Promise<{ sent
   const doctors = await db.doctor.findMany({
     where: {
       notifyNewRequests: true,
+      deactivatedAt: null,
       OR: [{ newRequestsNotifiedAt: null }, { newRequestsNotifiedAt: { lte: due } }],
       user: { is: { role: "DOCTOR", deactivatedAt: null } },
     },

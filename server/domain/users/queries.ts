@@ -25,13 +25,13 @@ export async function listOrganisationUsers(organisationId: string) {
 }
 export type OrganisationUser = Awaited<ReturnType<typeof listOrganisationUsers>>[number];
 
-/** What the invite form offers: the organisation's pharmacies, groups, and doctors without a user. */
+/** What the invite form offers: the organisation's pharmacies, groups, and active doctors without a user. */
 export async function userBindingChoices(organisationId: string) {
   const db = await database();
   const [pharmacies, groups, doctors] = await Promise.all([
     db.pharmacy.findMany({ where: { organisationId }, orderBy: { displayName: "asc" }, select: { id: true, displayName: true } }),
     db.pharmacyGroup.findMany({ where: { organisationId }, orderBy: { displayName: "asc" }, select: { id: true, displayName: true } }),
-    db.doctor.findMany({ where: { organisationId, user: null }, orderBy: { displayName: "asc" }, select: { id: true, displayName: true, email: true } }),
+    db.doctor.findMany({ where: { organisationId, user: null, deactivatedAt: null }, orderBy: { displayName: "asc" }, select: { id: true, displayName: true, email: true } }),
   ]);
   return { pharmacies, groups, doctors };
 }

@@ -1,7 +1,7 @@
 /** Inputs of the admin tool's doctor procedures, shared with the doctor's form (zod and server/wire only). */
 import { z } from "zod";
 import { isCountryCode } from "@/server/domain/countries";
-import { clearableText, emailAddress, uid } from "@/server/wire/schemas";
+import { clearableText, emailAddress, int4, text, uid } from "@/server/wire/schemas";
 import { ownMessage } from "@/server/wire/zod-messages";
 
 export const doctorUidInput = z.object({ doctorUid: uid() });
@@ -51,3 +51,34 @@ export const prescriberDetailsInput = z.object(prescriberDetailsShape).superRefi
 export type PrescriberDetailsInput = z.input<typeof prescriberDetailsInput>;
 
 export const changePrescriberDetailsInput = z.object({ doctorUid: uid(), ...prescriberDetailsShape }).superRefine(checkIdentification);
+
+/** Minutes to respond: empty is none; else a whole number of minutes from 1 to a year's. */
+export const MINUTES_TO_RESPOND_MAX = 525_600;
+
+/**
+ * A doctor's settings in the Doctors section (server/domain/doctors/doctor-settings.ts): the form's
+ * text as typed (minutes to respond a string, empty for none), checkboxes, the questionnaires chosen.
+ */
+export const doctorSettingsInput = z.object({
+  name: text(200),
+  email: optional(254, { test: (v) => emailAddress().safeParse(v).success, message: ownMessage("doctors.email") }),
+  minutesToRespond: clearableText(7)
+    .refine((v) => v === null || (/^[0-9]+$/.test(v) && Number(v) >= 1 && Number(v) <= MINUTES_TO_RESPOND_MAX), ownMessage("doctors.minutesToRespond"))
+    .transform((v) => (v === null ? null : Number(v))),
+  canSignQes: z.boolean(),
+  canSeeAllPrescriptions: z.boolean(),
+  questionnaireUids: z.array(uid()).max(200),
+});
+export type DoctorSettingsInput = z.input<typeof doctorSettingsInput>;
+
+/** The procedure's input: the form's values as parsed (minutes a number or null). */
+export const changeDoctorSettingsInput = z.object({
+  doctorUid: uid(),
+  ...doctorSettingsInput.shape,
+  minutesToRespond: int4({ min: 1, max: MINUTES_TO_RESPOND_MAX }).nullable(),
+});
+
+/** Requeue a doctor's pending prescriptions: to the pool (null) or to a colleague. */
+export const requeueInput = z.object({ doctorUid: uid(), toDoctorUid: uid().nullable() });
+
+export const setDoctorActiveInput = z.object({ doctorUid: uid(), active: z.boolean() });

@@ -12,7 +12,7 @@ export default async function AdminDoctorPage({ params }: { params: Promise<{ ui
   const t = await getTranslations("admin.doctors");
   return (
     <>
-      <PageHeader title={t("detail.pageTitle")} description={t("detail.intro")} />
+      <PageHeader title={t("detail.pageTitle")} description={t("detail.pageIntro")} />
       <DoctorDetail doctorUid={uid} />
     </>
   );
