@@ -1,7 +1,12 @@
 /**
  * Prescriptions (in this process; no server or database): QES validation of signed 1 MB and 10 MB
  * PDFs (bench/qes.ts) and rendering of a prescription PDF with @react-pdf/renderer, one at a time.
+ * Then Sign centre batches of 1, 10 and 100 approved prescriptions signed against the CSC stand-in,
+ * each in a process of its own with its own embedded database (bench/sign-batch.ts): time per
+ * prescription apart from the trust service's own answer time, each phase, peak memory.
  */
+import { spawnSync } from "node:child_process";
+import path from "node:path";
 import { prescriptionDocumentProps } from "../../server/domain/prescriptions/document";
 import { renderPrescriptionDocument } from "../../server/domain/prescriptions/render-pdf";
 import { benchQesValidation } from "../qes";
@@ -74,4 +79,42 @@ export function printPrescriptionTable(rows: PrescriptionBenchRow[]): void {
   console.log("| Operation | runs | p50 ms | p95 ms | target |");
   console.log("| --- | ---: | ---: | ---: | --- |");
   for (const r of rows) console.log(`| ${r.operation} | ${r.runs} | ${r.p50} | ${r.p95} | ${r.target} |`);
+}
+
+export type BatchBenchRow = {
+  n: number;
+  authorize: number;
+  signHash: number;
+  wallMs: number;
+  trustServiceMs: number;
+  perPrescriptionMs: number;
+  phasesMs: Record<string, number>;
+  peakHeapMb: number;
+  maxRssMb: number;
+};
+
+const BATCH_SIZES = [1, 10, 100];
+
+export function benchBatchSigning(sizes = BATCH_SIZES): BatchBenchRow[] {
+  const root = path.resolve(import.meta.dirname, "../..");
+  return sizes.map((n) => {
+    const run = spawnSync(process.execPath, ["--import", "tsx", "bench/sign-batch.ts", String(n)], { cwd: root, encoding: "utf8", env: { ...process.env } });
+    const line = run.stdout.trim().split("\n").at(-1) ?? "";
+    if (run.status !== 0 || !line.startsWith("{")) throw new Error(`bench/sign-batch.ts ${n} failed: ${run.stderr || run.stdout}`);
+    return JSON.parse(line) as BatchBenchRow;
+  });
+}
+
+export function printBatchTable(rows: BatchBenchRow[]): void {
+  if (rows.length === 0) return;
+  console.log("\nSign centre batches (one authorize + one signHash per batch; embedded PGlite, CSC stand-in in process)\n");
+  console.log("| prescriptions | authorize / signHash | wall ms | trust service ms | ms per prescription (apart from it) | claim ms | render ms | sign ms | store ms | peak heap MB | max RSS MB | goal |");
+  console.log("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
+  for (const r of rows) {
+    const p = r.phasesMs;
+    const ms = (phase: string) => Math.round(p[phase] ?? 0);
+    console.log(
+      `| ${r.n} | ${r.authorize} / ${r.signHash} | ${Math.round(r.wallMs)} | ${Math.round(r.trustServiceMs)} | ${r.perPrescriptionMs} | ${ms("claiming")} | ${ms("rendering")} | ${ms("signing")} | ${ms("storing")} | ${r.peakHeapMb} | ${r.maxRssMb} | ${r.n === 100 ? "< 100 ms each" : "—"} |`,
+    );
+  }
 }

@@ -60,7 +60,7 @@ export async function signApprovedPrescriptions(
   doctor: BatchDoctor,
   prescriptionIds: readonly string[],
   authorisation: SigningAuthorisation | undefined,
-  options: { claimId?: string } = {},
+  options: { claimId?: string; onPhase?: (phase: SigningPhase) => void } = {},
 ): Promise<BatchResult> {
   const ids = [...new Set(prescriptionIds)];
   if (ids.length === 0) throw ValidationError.field("prescription_uids", errorText("prescriptions.batch.noneChosen"));
@@ -73,10 +73,15 @@ export async function signApprovedPrescriptions(
   const state = { phase: "claiming" as SigningPhase, total: ids.length, claimed: 0, rendered: 0, stored: 0, until: Date.now() + CLAIM_LEASE_MS };
   sweepProgress();
   progress.set(key, state);
+  const enter = (phase: SigningPhase) => {
+    state.phase = phase;
+    options.onPhase?.(phase);
+  };
   const outcomes = new Map<string, BatchOutcome>();
   const decided = (outcome: BatchOutcome) => outcomes.set(outcome.id, outcome);
   try {
     // 1. Claim.
+    enter("claiming");
     const claimed: string[] = [];
     const until = new Date(Date.now() + CLAIM_LEASE_MS);
     for (const id of ids) {
@@ -87,7 +92,7 @@ export async function signApprovedPrescriptions(
     }
 
     // 2. Render, each naming the signer's identity, at one signing time.
-    state.phase = "rendering";
+    enter("rendering");
     const signedAt = new Date();
     const rendered: { id: string; pdf: Buffer }[] = [];
     for (const id of claimed) {
@@ -103,7 +108,7 @@ export async function signApprovedPrescriptions(
     }
 
     // 3. One authorisation and one signHash for all of them.
-    state.phase = "signing";
+    enter("signing");
     let signed: Buffer[];
     try {
       signed = signer.qes && rendered.length > 0 ? await signer.qes.signAll(rendered.map((r) => r.pdf), { signingTime: signedAt, reason: "Prescription" }) : rendered.map((r) => r.pdf);
@@ -115,13 +120,13 @@ export async function signApprovedPrescriptions(
     }
 
     // 4. Finalise each on its own.
-    state.phase = "storing";
+    enter("storing");
     const decision: Decision = { actor: doctor.actor, doctorId: doctor.id };
     for (const [i, r] of rendered.entries()) {
       decided(await finalise(db, organisationId, decision, { id: r.id, rendered: r.pdf, signed: signed[i], to: signer.to, signedAt, claimId }));
       state.stored += 1;
     }
-    state.phase = "done";
+    enter("done");
     return { claimId, outcomes: ids.map((id) => outcomes.get(id)!) };
   } finally {
     state.phase = "done";
