@@ -13,7 +13,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { startCscStandIn, type CscStandIn } from "../tests/csc-stand-in";
 import { orderWithAnamnesis, signInAs, type DemoFile } from "./demo";
 import { ownServerEnv, signalOwnServer, startOwnServer, type OwnServer } from "./own-server";
-import { screenshot } from "./screenshots";
+import { SCREENSHOTS, screenshot } from "./screenshots";
 
 const root = path.resolve(import.meta.dirname, "..");
 const port = Number(process.env.E2E_PORT ?? 3100) + 97;
@@ -98,6 +98,11 @@ test("a doctor approves five requests and signs all five in one batch in the Sig
     await expect(list.getByRole("list", { name: `Items for ${requests[0].patient}` })).toContainText("2 tablets in the evening for 5 days");
     for (const r of requests) await expect(list.getByRole("link", { name: r.patient })).toBeVisible();
     await screenshot(page, path.join(shots, "sign-centre-list.png"));
+    if (SCREENSHOTS) {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await screenshot(page, path.join(shots, "sign-centre-list-phone.png"));
+      await page.setViewportSize({ width: 1280, height: 720 });
+    }
 
     const signAll = async (otp: string) => {
       await list.getByLabel("Select all signable (5)").check();
@@ -136,7 +141,7 @@ test("a doctor approves five requests and signs all five in one batch in the Sig
 
     // Each request page shows its signature.
     await page.goto(`/admin/doctor/requests/${requests[0].uid}`);
-    await expect(page.getByText(/^Signed /)).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Signed prescription" })).toBeVisible();
     await context.close();
   } finally {
     signalOwnServer(server, "SIGTERM");
