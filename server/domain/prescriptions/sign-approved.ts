@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { errorText, type Message } from "@/i18n/error-text";
 import { database, type Db } from "@/server/db/client";
 import type { Actor } from "@/server/domain/actor";
@@ -105,6 +106,9 @@ export async function signApprovedPrescriptions(
         decided({ id, outcome: "incomplete", reason: reasonOf(error) });
       }
       state.rendered += 1;
+      // Rendering resolves without giving I/O a turn: without one, nothing else is answered meanwhile
+      // (the page's progress polls), and a kept-alive connection the trust service closed looks open.
+      await nextTurn();
     }
 
     // 3. One authorisation and one signHash for all of them.
