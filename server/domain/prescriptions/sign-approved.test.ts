@@ -19,7 +19,7 @@ import { pdfText } from "@/tests/pdf-text";
 import { placeWaitingOrder } from "@/tests/prescription-orders";
 import { useEnv } from "@/tests/wait";
 import { createPortalUser } from "@/tests/webhook-logs";
-import { approvePrescription, signPrescription } from "./decisions";
+import { approvePrescription, declinePrescription, signPrescription } from "./decisions";
 import { signApprovedPrescriptions, signingProgress, type BatchOutcome } from "./sign-approved";
 
 useEnv({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" });
@@ -32,6 +32,9 @@ let roth: { id: string };
 let weberActor: Actor;
 let rothActor: Actor;
 let weberCredential: string;
+let weberUser: PortalSessionUser;
+let rothUser: PortalSessionUser;
+const as = (user: PortalSessionUser) => createCaller({ user, locale: "en" });
 
 const org = () => t.organisation.id;
 const calls = () => [standIn.calls("credentials/authorize").length, standIn.calls("signatures/signHash").length];
@@ -60,15 +63,14 @@ beforeAll(async () => {
   refs = await withShopSkus(t);
   weber = await t.db.doctor.create({ data: { ...PRESCRIBER, organisationId: t.organisation.id, displayName: "Dr. Anna Weber" } });
   roth = await t.db.doctor.create({ data: { ...PRESCRIBER, organisationId: t.organisation.id, displayName: "Dr. Jonas Roth" } });
-  const weberUser: PortalSessionUser = await createPortalUser(t.db, { role: "DOCTOR", organisationId: t.organisation.id, doctorId: weber.id });
-  const rothUser: PortalSessionUser = await createPortalUser(t.db, { role: "DOCTOR", organisationId: t.organisation.id, doctorId: roth.id });
+  weberUser = await createPortalUser(t.db, { role: "DOCTOR", organisationId: t.organisation.id, doctorId: weber.id });
+  rothUser = await createPortalUser(t.db, { role: "DOCTOR", organisationId: t.organisation.id, doctorId: roth.id });
   const admin = await createPortalUser(t.db, { role: "ADMIN", organisationId: t.organisation.id });
   weberActor = { type: "USER", userId: weberUser.id };
   rothActor = { type: "USER", userId: rothUser.id };
   weberCredential = await standIn.addCredential({ userId: "weber", commonName: "Dr. Anna Weber" });
   // A PIN credential: two tabs of one doctor can each authorise (a one-time password exists once at a time).
   const rothCredential = await standIn.addCredential({ userId: "roth", commonName: "Dr. Jonas Roth", factor: "PIN", pin: "4711" });
-  const as = (user: PortalSessionUser) => createCaller({ user, locale: "en" });
   await as(admin).admin.trustService.save({ displayName: "Stand-in QTSP", baseUrl: standIn.baseUrl, clientId: standIn.clientId, clientSecret: standIn.clientSecret });
   await as(weberUser).doctor.signing.link({ credentialId: weberCredential });
   await as(rothUser).doctor.signing.link({ credentialId: rothCredential });
@@ -173,11 +175,74 @@ describe("signApprovedPrescriptions", () => {
     expect(await prescription(ids[1])).toMatchObject({ status: "approved", signingClaimId: "other-tab" });
   });
 
+  it("skips, when it is stored, one that stopped being approved after it was claimed; the others are signed", async () => {
+    const ids = await approved(3, roth, rothActor);
+    const result = await signApprovedPrescriptions(org(), { id: roth.id, actor: rothActor }, ids, { pin: "4711" }, {
+      // Between signing and storing: another tab declines one (a decline does not sign, so a claim does not stop it).
+      onPhase: async (phase) => {
+        if (phase === "storing") await declinePrescription(org(), ids[1], { actor: rothActor, doctorId: roth.id, note: "contraindicated" });
+      },
+    });
+    expect(result.outcomes.map((o) => [o.id, o.outcome])).toEqual([
+      [ids[0], "signed"],
+      [ids[1], "skipped"],
+      [ids[2], "signed"],
+    ]);
+    expect(await prescription(ids[1])).toMatchObject({ status: "declined", signedFileKey: null, signingClaimId: null });
+    expect(await prescriptionStorage().exists(signedKey(ids[1]))).toBe(false);
+    expect(await sendTasks(ids[1])).toBe(0);
+  });
+
   it("skips another doctor's prescriptions and refuses an empty batch", async () => {
     const [theirs] = await approved(1, weber, weberActor);
     const result = await signApprovedPrescriptions(org(), { id: roth.id, actor: rothActor }, [theirs, "no-such-prescription"], { pin: "4711" });
     expect(outcomesOf(result.outcomes)).toEqual(["skipped", "skipped"]);
     expect(await prescription(theirs)).toMatchObject({ status: "approved", signingClaimId: null });
     await expect(signApprovedPrescriptions(org(), { id: roth.id, actor: rothActor }, [], { pin: "4711" })).rejects.toThrow(/Validation failed/);
+  });
+});
+
+describe("the Sign centre's door (doctor.requests.approve, doctor.signCentre)", () => {
+  it("approve leaves a request approved; the list and counter show the doctor's approved ones, an incomplete one with what it lacks; a batch signs the chosen", async () => {
+    const { prescriptionId: first } = await placeWaitingOrder(t, refs);
+    const { prescriptionId: second } = await placeWaitingOrder(t, refs, { readyToSign: false });
+    const centre = as(weberUser).doctor.signCentre;
+    const before = (await centre.count()).count;
+    expect(await as(weberUser).doctor.requests.approve({ prescriptionUid: first })).toEqual({ uid: first, status: "approved", changed: true });
+    await as(weberUser).doctor.requests.approve({ prescriptionUid: second });
+    expect(await prescription(first)).toMatchObject({ status: "approved", doctorId: weber.id, signedFileKey: null });
+    expect((await centre.count()).count).toBe(before + 2);
+    expect((await as(rothUser).doctor.signCentre.list()).items.map((i) => i.uid)).not.toContain(first);
+
+    const list = await centre.list();
+    const shown = new Map(list.items.map((i) => [i.uid, i]));
+    expect(shown.get(first)).toMatchObject({ missing: [], beingSigned: false, patient: { dateOfBirth: expect.any(String) }, items: [{ dosage: "1 tablet daily", quantity: 2 }] });
+    expect(shown.get(second)!.missing.length).toBeGreaterThan(0);
+
+    const batchUid = crypto.randomUUID();
+    const signed = await centre.sign({ prescriptionUids: [first, second], batchUid, otp: standIn.issueOtp(weberCredential) });
+    expect(signed).toEqual({
+      batchUid,
+      outcomes: [
+        { uid: first, outcome: "signed", status: "signed", reason: null },
+        { uid: second, outcome: "incomplete", status: null, reason: expect.stringMatching(/^Cannot sign/) },
+      ],
+    });
+    expect(await centre.progress({ batchUid })).toMatchObject({ phase: "done", total: 2, stored: 1 });
+    expect(await as(rothUser).doctor.signCentre.progress({ batchUid })).toBeNull();
+    expect((await centre.count()).count).toBe(before + 1);
+    // Nothing chosen, or no factor where the credential needs one: a field error, nothing claimed.
+    await expect(centre.sign({ prescriptionUids: [], batchUid: crypto.randomUUID() })).rejects.toThrow(/Choose at least one prescription/);
+    const [third] = await approved(1, weber, weberActor);
+    await expect(centre.sign({ prescriptionUids: [third], batchUid: crypto.randomUUID() })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    expect(await prescription(third)).toMatchObject({ status: "approved", signingClaimId: null });
+  });
+
+  it("dosage instructions cannot change while a live batch claims the prescription", async () => {
+    const [id] = await approved(1, weber, weberActor);
+    const line = await t.db.prescriptionLine.findFirstOrThrow({ where: { prescriptionId: id } });
+    await t.db.prescription.update({ where: { id }, data: { signingClaimId: "other-tab", signingClaimedUntil: new Date(Date.now() + 60_000) } });
+    await expect(as(weberUser).doctor.requests.setDosage({ prescriptionUid: id, lines: [{ lineUid: line.id, dosage: "3 tablets" }] })).rejects.toThrow(/its dosage instructions cannot change meanwhile/);
+    expect((await t.db.prescriptionLine.findUniqueOrThrow({ where: { id: line.id } })).dosage).toBe(line.dosage);
   });
 });

@@ -61,7 +61,8 @@ export async function signApprovedPrescriptions(
   doctor: BatchDoctor,
   prescriptionIds: readonly string[],
   authorisation: SigningAuthorisation | undefined,
-  options: { claimId?: string; onPhase?: (phase: SigningPhase) => void } = {},
+  /** onPhase: told as each step begins, awaited (the bench times the steps; a test acts between them). */
+  options: { claimId?: string; onPhase?: (phase: SigningPhase) => void | Promise<void> } = {},
 ): Promise<BatchResult> {
   const ids = [...new Set(prescriptionIds)];
   if (ids.length === 0) throw ValidationError.field("prescription_uids", errorText("prescriptions.batch.noneChosen"));
@@ -74,15 +75,15 @@ export async function signApprovedPrescriptions(
   const state = { phase: "claiming" as SigningPhase, total: ids.length, claimed: 0, rendered: 0, stored: 0, until: Date.now() + CLAIM_LEASE_MS };
   sweepProgress();
   progress.set(key, state);
-  const enter = (phase: SigningPhase) => {
+  const enter = async (phase: SigningPhase) => {
     state.phase = phase;
-    options.onPhase?.(phase);
+    await options.onPhase?.(phase);
   };
   const outcomes = new Map<string, BatchOutcome>();
   const decided = (outcome: BatchOutcome) => outcomes.set(outcome.id, outcome);
   try {
     // 1. Claim.
-    enter("claiming");
+    await enter("claiming");
     const claimed: string[] = [];
     const until = new Date(Date.now() + CLAIM_LEASE_MS);
     for (const id of ids) {
@@ -93,7 +94,7 @@ export async function signApprovedPrescriptions(
     }
 
     // 2. Render, each naming the signer's identity, at one signing time.
-    enter("rendering");
+    await enter("rendering");
     const signedAt = new Date();
     const rendered: { id: string; pdf: Buffer }[] = [];
     for (const id of claimed) {
@@ -112,7 +113,7 @@ export async function signApprovedPrescriptions(
     }
 
     // 3. One authorisation and one signHash for all of them.
-    enter("signing");
+    await enter("signing");
     let signed: Buffer[];
     try {
       signed = signer.qes && rendered.length > 0 ? await signer.qes.signAll(rendered.map((r) => r.pdf), { signingTime: signedAt, reason: "Prescription" }) : rendered.map((r) => r.pdf);
@@ -124,13 +125,13 @@ export async function signApprovedPrescriptions(
     }
 
     // 4. Finalise each on its own.
-    enter("storing");
+    await enter("storing");
     const decision: Decision = { actor: doctor.actor, doctorId: doctor.id };
     for (const [i, r] of rendered.entries()) {
       decided(await finalise(db, organisationId, decision, { id: r.id, rendered: r.pdf, signed: signed[i], to: signer.to, signedAt, claimId }));
       state.stored += 1;
     }
-    enter("done");
+    await enter("done");
     return { claimId, outcomes: ids.map((id) => outcomes.get(id)!) };
   } finally {
     state.phase = "done";
