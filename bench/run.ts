@@ -294,7 +294,8 @@ printRunHeader(run);
 // Prescriptions needs neither a server nor a database: measured first, on a quiet machine.
 if (scenarios.includes("prescriptions")) noteLoad("—", "prescriptions");
 const prescriptionRows = scenarios.includes("prescriptions") ? await benchPrescriptions() : [];
-const batchRows = scenarios.includes("prescriptions") ? benchBatchSigning() : [];
+// Sign centre batches on embedded PGlite, and on the PostgreSQL server DATABASE_URL names, if it does.
+const batchRows = scenarios.includes("prescriptions") ? benchBatchSigning([undefined, ...(process.env.DATABASE_URL?.startsWith("postgres") ? [process.env.DATABASE_URL] : [])]) : [];
 if (databaseScenarios.some((s) => s !== "assortments")) ensureBuild(values.build);
 const rows: Row[] = [];
 const webhookRows: WebhookRow[] = [];

@@ -1,7 +1,8 @@
 /**
  * One Sign centre batch, measured in a process of its own (its peak memory is the batch's):
  *   node --import tsx bench/sign-batch.ts <n>
- * A fresh embedded database (PGlite, migrated on first use) under a temporary DATA_DIR, the CSC
+ * A fresh database (embedded PGlite under a temporary DATA_DIR; with a postgres:// DATABASE_URL a
+ * new database on that server, dropped after; migrated on first use), the CSC
  * stand-in (tests/csc-stand-in.ts) in this process as the organisation's trust service, one doctor
  * with a linked OTP credential, n approved prescriptions (3 lines each, complete). After a warm-up
  * batch of one, the n are signed with signApprovedPrescriptions (claim, render, one signAll,
@@ -15,7 +16,20 @@ import path from "node:path";
 const n = Number(process.argv[2] ?? 10);
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "rx-bench-batch-"));
 process.env.DATA_DIR = dataDir;
-delete process.env.DATABASE_URL;
+const server = process.env.DATABASE_URL?.startsWith("postgres") ? process.env.DATABASE_URL : null;
+const fresh = `rx_bench_batch_${process.pid}`;
+const onServer = async (sql: string) => {
+  const pg = (await import("pg")).default;
+  const client = new pg.Client({ connectionString: server! });
+  await client.connect();
+  await client.query(sql).finally(() => client.end());
+};
+if (server) {
+  await onServer(`CREATE DATABASE "${fresh}"`);
+  const url = new URL(server);
+  url.pathname = `/${fresh}`;
+  process.env.DATABASE_URL = url.toString();
+} else delete process.env.DATABASE_URL;
 process.env.LOG_LEVEL = "silent";
 process.env.SEED_ON_START = "false";
 process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
@@ -111,6 +125,7 @@ try {
   console.log(
     JSON.stringify({
       n,
+      database: server ? "postgres" : "pglite",
       signed,
       authorize: asked.filter((r) => r.path === "credentials/authorize").length,
       signHash: asked.filter((r) => r.path === "signatures/signHash").length,
@@ -125,6 +140,7 @@ try {
 } finally {
   await closeDatabase();
   await standIn.close();
+  if (server) await onServer(`DROP DATABASE IF EXISTS "${fresh}" WITH (FORCE)`);
   rmSync(dataDir, { recursive: true, force: true });
 }
 process.exit(0);

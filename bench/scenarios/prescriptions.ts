@@ -83,6 +83,7 @@ export function printPrescriptionTable(rows: PrescriptionBenchRow[]): void {
 
 export type BatchBenchRow = {
   n: number;
+  database: string;
   authorize: number;
   signHash: number;
   wallMs: number;
@@ -95,26 +96,30 @@ export type BatchBenchRow = {
 
 const BATCH_SIZES = [1, 10, 100];
 
-export function benchBatchSigning(sizes = BATCH_SIZES): BatchBenchRow[] {
+/** `databaseUrls`: one run of each size per database (undefined: embedded PGlite). */
+export function benchBatchSigning(databaseUrls: (string | undefined)[] = [undefined], sizes = BATCH_SIZES): BatchBenchRow[] {
   const root = path.resolve(import.meta.dirname, "../..");
-  return sizes.map((n) => {
-    const run = spawnSync(process.execPath, ["--import", "tsx", "bench/sign-batch.ts", String(n)], { cwd: root, encoding: "utf8", env: { ...process.env } });
+  return databaseUrls.flatMap((url) => sizes.map((n) => {
+    const env = { ...process.env };
+    if (url) env.DATABASE_URL = url;
+    else delete env.DATABASE_URL;
+    const run = spawnSync(process.execPath, ["--import", "tsx", "bench/sign-batch.ts", String(n)], { cwd: root, encoding: "utf8", env });
     const line = run.stdout.trim().split("\n").at(-1) ?? "";
     if (run.status !== 0 || !line.startsWith("{")) throw new Error(`bench/sign-batch.ts ${n} failed: ${run.stderr || run.stdout}`);
     return JSON.parse(line) as BatchBenchRow;
-  });
+  }));
 }
 
 export function printBatchTable(rows: BatchBenchRow[]): void {
   if (rows.length === 0) return;
-  console.log("\nSign centre batches (one authorize + one signHash per batch; embedded PGlite, CSC stand-in in process)\n");
-  console.log("| prescriptions | authorize / signHash | wall ms | trust service ms | ms per prescription (apart from it) | claim ms | render ms | sign ms | store ms | peak heap MB | max RSS MB | goal |");
-  console.log("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
+  console.log("\nSign centre batches (one authorize + one signHash per batch; CSC stand-in in process)\n");
+  console.log("| database | prescriptions | authorize / signHash | wall ms | trust service ms | ms per prescription (apart from it) | claim ms | render ms | sign ms | store ms | peak heap MB | max RSS MB | goal |");
+  console.log("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
   for (const r of rows) {
     const p = r.phasesMs;
     const ms = (phase: string) => Math.round(p[phase] ?? 0);
     console.log(
-      `| ${r.n} | ${r.authorize} / ${r.signHash} | ${Math.round(r.wallMs)} | ${Math.round(r.trustServiceMs)} | ${r.perPrescriptionMs} | ${ms("claiming")} | ${ms("rendering")} | ${ms("signing")} | ${ms("storing")} | ${r.peakHeapMb} | ${r.maxRssMb} | ${r.n === 100 ? "< 100 ms each" : "—"} |`,
+      `| ${r.database} | ${r.n} | ${r.authorize} / ${r.signHash} | ${Math.round(r.wallMs)} | ${Math.round(r.trustServiceMs)} | ${r.perPrescriptionMs} | ${ms("claiming")} | ${ms("rendering")} | ${ms("signing")} | ${ms("storing")} | ${r.peakHeapMb} | ${r.maxRssMb} | ${r.n === 100 ? "< 100 ms each" : "—"} |`,
     );
   }
 }
