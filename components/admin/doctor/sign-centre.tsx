@@ -115,7 +115,7 @@ export function SignCentre() {
         <ul aria-label={t("chosenLabel")} className="max-h-48 list-disc overflow-y-auto pl-5">
           {selected.map((item) => (
             <li key={item.uid}>
-              {item.patient.name}: {item.items.map((line) => `${line.quantity} × ${line.medicine}, ${line.dosage ?? ""}`).join("; ")}
+              {item.patient.name}: {item.items.map((line) => t("itemWithDosage", { quantity: line.quantity, medicine: line.medicine, dosage: line.dosage ?? "" })).join("; ")}
             </li>
           ))}
         </ul>
