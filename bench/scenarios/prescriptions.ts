@@ -89,6 +89,7 @@ export type BatchBenchRow = {
   wallMs: number;
   trustServiceMs: number;
   perPrescriptionMs: number;
+  cpuPerPrescriptionMs: number;
   phasesMs: Record<string, number>;
   peakHeapMb: number;
   maxRssMb: number;
@@ -113,13 +114,13 @@ export function benchBatchSigning(databaseUrls: (string | undefined)[] = [undefi
 export function printBatchTable(rows: BatchBenchRow[]): void {
   if (rows.length === 0) return;
   console.log("\nSign centre batches (one authorize + one signHash per batch; CSC stand-in in process)\n");
-  console.log("| database | prescriptions | authorize / signHash | wall ms | trust service ms | ms per prescription (apart from it) | claim ms | render ms | sign ms | store ms | peak heap MB | max RSS MB | goal |");
-  console.log("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
+  console.log("| database | prescriptions | authorize / signHash | wall ms | trust service ms | ms per prescription (apart from it) | CPU ms per prescription | claim ms | render ms | sign ms | store ms | peak heap MB | max RSS MB | goal |");
+  console.log("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
   for (const r of rows) {
     const p = r.phasesMs;
     const ms = (phase: string) => Math.round(p[phase] ?? 0);
     console.log(
-      `| ${r.database} | ${r.n} | ${r.authorize} / ${r.signHash} | ${Math.round(r.wallMs)} | ${Math.round(r.trustServiceMs)} | ${r.perPrescriptionMs} | ${ms("claiming")} | ${ms("rendering")} | ${ms("signing")} | ${ms("storing")} | ${r.peakHeapMb} | ${r.maxRssMb} | ${r.n === 100 ? "< 100 ms each" : "—"} |`,
+      `| ${r.database} | ${r.n} | ${r.authorize} / ${r.signHash} | ${Math.round(r.wallMs)} | ${Math.round(r.trustServiceMs)} | ${r.perPrescriptionMs} | ${r.cpuPerPrescriptionMs} | ${ms("claiming")} | ${ms("rendering")} | ${ms("signing")} | ${ms("storing")} | ${r.peakHeapMb} | ${r.maxRssMb} | ${r.n === 100 ? "< 100 ms each" : "—"} |`,
     );
   }
 }
