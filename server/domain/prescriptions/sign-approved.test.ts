@@ -246,3 +246,29 @@ describe("the Sign centre's door (doctor.requests.approve, doctor.signCentre)", 
     expect((await t.db.prescriptionLine.findUniqueOrThrow({ where: { id: line.id } })).dosage).toBe(line.dosage);
   });
 });
+
+describe("a sandbox organisation's batch", () => {
+  it("signs each with the doctor's sandbox certificate, no one-time password asked, and asks no trust service", async () => {
+    const sandbox = await createTenant();
+    await sandbox.db.organisation.update({ where: { id: sandbox.organisation.id }, data: { sandbox: true } });
+    const sandboxRefs = await withShopSkus(sandbox);
+    const doctor = await sandbox.db.doctor.create({ data: { ...PRESCRIBER, organisationId: sandbox.organisation.id, displayName: "Dr. Lena Sand" } });
+    const actor: Actor = { type: "SYSTEM" };
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const { prescriptionId } = await placeWaitingOrder(sandbox, sandboxRefs);
+      await approvePrescription(sandbox.organisation.id, prescriptionId, { actor, doctorId: doctor.id });
+      ids.push(prescriptionId);
+    }
+    const before = calls();
+    const result = await signApprovedPrescriptions(sandbox.organisation.id, { id: doctor.id, actor }, ids, undefined);
+    expect(outcomesOf(result.outcomes)).toEqual(["signed", "signed"]);
+    expect(calls()).toEqual(before);
+    for (const id of ids) {
+      const p = await sandbox.db.prescription.findUniqueOrThrow({ where: { id } });
+      const pdf = await readVerified(p.signedFileKey!, p.signedFileSha256!);
+      expect(pdf.toString("latin1")).toContain("/adbe.pkcs7.detached");
+      expect(pdfText(pdf)).toContain("Qualifiziert elektronisch signiert von Dr. Lena Sand am");
+    }
+  });
+});
