@@ -59,7 +59,7 @@ import { catalogueEndpoints, seedCatalogue } from "./scenarios/catalogue";
 import { ORDERS_CONCURRENCY, ordersEndpoints, seedOrders, type StatusTally } from "./scenarios/orders";
 import { patientsEndpoints, seedPatients } from "./scenarios/patients";
 import { benchPortalPdf, printPortalTable, seedPortal, type PortalRow } from "./scenarios/portal";
-import { benchPrescriptions, printPrescriptionTable } from "./scenarios/prescriptions";
+import { benchBatchSigning, benchPrescriptions, printBatchTable, printPrescriptionTable } from "./scenarios/prescriptions";
 import { runMachines } from "./scenarios/machines";
 import { printScaleTables, runScale, type ScaleResult } from "./scenarios/scale";
 import { printTenfoldTable, runTenfold, type TenfoldResult } from "./scenarios/tenfold";
@@ -294,6 +294,8 @@ printRunHeader(run);
 // Prescriptions needs neither a server nor a database: measured first, on a quiet machine.
 if (scenarios.includes("prescriptions")) noteLoad("—", "prescriptions");
 const prescriptionRows = scenarios.includes("prescriptions") ? await benchPrescriptions() : [];
+// Sign centre batches on embedded PGlite, and on the PostgreSQL server DATABASE_URL names, if it does.
+const batchRows = scenarios.includes("prescriptions") ? benchBatchSigning([undefined, ...(process.env.DATABASE_URL?.startsWith("postgres") ? [process.env.DATABASE_URL] : [])]) : [];
 if (databaseScenarios.some((s) => s !== "assortments")) ensureBuild(values.build);
 const rows: Row[] = [];
 const webhookRows: WebhookRow[] = [];
@@ -339,6 +341,7 @@ if (loadScenarios.length > 0) {
 printWebhookTables(webhookRows, durationMs / 1000);
 printDeadTargetTable(deadRows);
 printPrescriptionTable(prescriptionRows);
+printBatchTable(batchRows);
 printPortalTable(portalRows);
 printAssortmentTable(assortmentRows);
 printScaleTables(scaleResult, durationMs / 1000);

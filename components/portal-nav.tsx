@@ -3,8 +3,11 @@
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 
-/** `also`: further path prefixes under which the link is current (a home link's own sub-pages). */
-export type NavSection = { title: string; links: { href: string; label: string; also?: string[] }[] };
+/**
+ * `also`: further path prefixes under which the link is current (a home link's own sub-pages).
+ * `count`: a number waiting there (shown beside the label when above zero), `countLabel` its words.
+ */
+export type NavSection = { title: string; links: { href: string; label: string; also?: string[]; count?: number; countLabel?: string }[] };
 
 /** A portal's side navigation: its sections of links, the current page marked; `home` is current only on itself. */
 export function PortalNav({ label, home, sections }: { label: string; home: string; sections: NavSection[] }) {
@@ -36,6 +39,11 @@ export function PortalNav({ label, home, sections }: { label: string; home: stri
                     className={`block rounded-md px-3 py-1.5 text-sm ${current ? "bg-brand-50 font-medium text-brand-800" : "text-slate-700 hover:bg-slate-100"}`}
                   >
                     {link.label}
+                    {link.count ? (
+                      <span className="ml-2 rounded-full bg-brand-100 px-2 py-0.5 text-xs font-semibold text-brand-800" aria-label={link.countLabel}>
+                        {link.count}
+                      </span>
+                    ) : null}
                   </Link>
                 </li>
               );

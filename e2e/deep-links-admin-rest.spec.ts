@@ -91,6 +91,7 @@ const ADMIN_PAGES: [string, string, string][] = [
 ];
 const DOCTOR_PAGES: [string, string, string][] = [
   ["/admin/doctor", "Prescription requests", "Rezeptanfragen"],
+  ["/admin/doctor/sign-centre", "Sign centre", "Signaturmappe"],
   ["/admin/doctor/waiting-room", "Waiting room", "Wartezimmer"],
   ["/admin/doctor/statistics", "My statistics", "Meine Statistik"],
   ["/admin/doctor/signature", "My signature", "Meine Signatur"],

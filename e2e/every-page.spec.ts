@@ -59,6 +59,7 @@ async function pagesOf(page: Page, role: Role, seeded: Awaited<ReturnType<typeof
     return [
       { path: "/admin/doctor", main: true },
       { path: `/admin/doctor/requests/${seeded.prescriptionUid}`, main: true },
+      { path: "/admin/doctor/sign-centre", main: true },
       { path: "/admin/doctor/waiting-room" },
       { path: "/admin/doctor/appointments", main: true },
       { path: "/admin/doctor/statistics" },

@@ -53,7 +53,8 @@ type Credential = {
 
 type Sad = { credentialId: string; hashes: Set<string>; remaining: number; expires: number };
 
-export type RecordedCscRequest = { path: string; headers: http.IncomingHttpHeaders; body: unknown };
+/** `ms`: how long the stand-in took to answer it (its own work: signing, checking), for the bench. */
+export type RecordedCscRequest = { path: string; headers: http.IncomingHttpHeaders; body: unknown; ms?: number };
 /** What the next request gets instead of its answer: a status, no answer within the client's timeout, or a closed connection. */
 export type CscMisbehaviour = 500 | 503 | "hang" | "drop" | "garbage";
 
@@ -199,7 +200,9 @@ export async function startCscStandIn(options: { clientId?: string; clientSecret
       } catch {
         body = {};
       }
-      requests.push({ path, headers: req.headers, body });
+      const record: RecordedCscRequest = { path, headers: req.headers, body };
+      requests.push(record);
+      const started = performance.now();
       const misbehaviour = misbehaviours.shift();
       if (misbehaviour === "hang") return; // never answers: the client's timeout decides
       if (misbehaviour === "drop") return void req.socket.destroy();
@@ -210,6 +213,7 @@ export async function startCscStandIn(options: { clientId?: string; clientSecret
       const { status, json } = misbehaviour ? { status: misbehaviour, json: { error: "server_error", error_description: "The service is temporarily unavailable." } } : answer(path, body, req.headers);
       res.writeHead(status, { "content-type": "application/json" });
       res.end(JSON.stringify(json));
+      record.ms = performance.now() - started;
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -1,7 +1,12 @@
 /**
  * Prescriptions (in this process; no server or database): QES validation of signed 1 MB and 10 MB
  * PDFs (bench/qes.ts) and rendering of a prescription PDF with @react-pdf/renderer, one at a time.
+ * Then Sign centre batches of 1, 10 and 100 approved prescriptions signed against the CSC stand-in,
+ * each in a process of its own with its own embedded database (bench/sign-batch.ts): time per
+ * prescription apart from the trust service's own answer time, each phase, peak memory.
  */
+import { spawnSync } from "node:child_process";
+import path from "node:path";
 import { prescriptionDocumentProps } from "../../server/domain/prescriptions/document";
 import { renderPrescriptionDocument } from "../../server/domain/prescriptions/render-pdf";
 import { benchQesValidation } from "../qes";
@@ -74,4 +79,48 @@ export function printPrescriptionTable(rows: PrescriptionBenchRow[]): void {
   console.log("| Operation | runs | p50 ms | p95 ms | target |");
   console.log("| --- | ---: | ---: | ---: | --- |");
   for (const r of rows) console.log(`| ${r.operation} | ${r.runs} | ${r.p50} | ${r.p95} | ${r.target} |`);
+}
+
+export type BatchBenchRow = {
+  n: number;
+  database: string;
+  authorize: number;
+  signHash: number;
+  wallMs: number;
+  trustServiceMs: number;
+  perPrescriptionMs: number;
+  cpuPerPrescriptionMs: number;
+  phasesMs: Record<string, number>;
+  peakHeapMb: number;
+  maxRssMb: number;
+};
+
+const BATCH_SIZES = [1, 10, 100];
+
+/** `databaseUrls`: one run of each size per database (undefined: embedded PGlite). */
+export function benchBatchSigning(databaseUrls: (string | undefined)[] = [undefined], sizes = BATCH_SIZES): BatchBenchRow[] {
+  const root = path.resolve(import.meta.dirname, "../..");
+  return databaseUrls.flatMap((url) => sizes.map((n) => {
+    const env = { ...process.env };
+    if (url) env.DATABASE_URL = url;
+    else delete env.DATABASE_URL;
+    const run = spawnSync(process.execPath, ["--import", "tsx", "bench/sign-batch.ts", String(n)], { cwd: root, encoding: "utf8", env });
+    const line = run.stdout.trim().split("\n").at(-1) ?? "";
+    if (run.status !== 0 || !line.startsWith("{")) throw new Error(`bench/sign-batch.ts ${n} failed: ${run.stderr || run.stdout}`);
+    return JSON.parse(line) as BatchBenchRow;
+  }));
+}
+
+export function printBatchTable(rows: BatchBenchRow[]): void {
+  if (rows.length === 0) return;
+  console.log("\nSign centre batches (one authorize + one signHash per batch; CSC stand-in in process)\n");
+  console.log("| database | prescriptions | authorize / signHash | wall ms | trust service ms | ms per prescription (apart from it) | CPU ms per prescription | claim ms | render ms | sign ms | store ms | peak heap MB | max RSS MB | goal |");
+  console.log("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
+  for (const r of rows) {
+    const p = r.phasesMs;
+    const ms = (phase: string) => Math.round(p[phase] ?? 0);
+    console.log(
+      `| ${r.database} | ${r.n} | ${r.authorize} / ${r.signHash} | ${Math.round(r.wallMs)} | ${Math.round(r.trustServiceMs)} | ${r.perPrescriptionMs} | ${r.cpuPerPrescriptionMs} | ${ms("claiming")} | ${ms("rendering")} | ${ms("signing")} | ${ms("storing")} | ${r.peakHeapMb} | ${r.maxRssMb} | ${r.n === 100 ? "< 100 ms each" : "—"} |`,
+    );
+  }
 }

@@ -20,7 +20,7 @@ import { adminTrustServiceRouter } from "./routers/admin-trust-service";
 import { apiKeysRouter } from "./routers/api-keys";
 import { appointmentsRouter } from "./routers/appointments";
 import { deliveryLogsRouter } from "./routers/delivery-logs";
-import { doctorNoticesRouter, doctorRequestsRouter, doctorSigningRouter, doctorStatisticsRouter, doctorWaitingRoomRouter } from "./routers/doctor";
+import { doctorNoticesRouter, doctorRequestsRouter, doctorSignCentreRouter, doctorSigningRouter, doctorStatisticsRouter, doctorWaitingRoomRouter } from "./routers/doctor";
 import { payoutsRouter } from "./routers/payouts";
 import { pharmaciesRouter } from "./routers/pharmacies";
 import { pharmacyHomeRouter } from "./routers/pharmacy-home";
@@ -81,6 +81,7 @@ const adminRouter = router({
 /** The doctors' workspace (/admin/doctor): doctors, as the Doctor they are bound to (appointments: the admin tool's twin). */
 const doctorRouter = router({
   requests: doctorRequestsRouter,
+  signCentre: doctorSignCentreRouter,
   notices: doctorNoticesRouter,
   signing: doctorSigningRouter,
   statistics: doctorStatisticsRouter,

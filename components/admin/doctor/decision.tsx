@@ -1,10 +1,12 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { useFormat } from "@/components/ui/format";
 import { Button } from "@/components/ui/controls";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import type { FieldValues, Path } from "react-hook-form";
 import { Field, FormError, SubmitOrCancel, useZodForm, submitWith, type AnyForm } from "@/components/ui/form";
 import { Notice } from "@/components/ui/states";
@@ -16,12 +18,13 @@ import { useDay } from "./format";
 import { SignDialog } from "./sign-dialog";
 import { TextAreaControl } from "./text-area-field";
 
-type Mode = "actions" | "sign" | "decline" | "hold";
+type Mode = "actions" | "approve" | "sign" | "decline" | "hold";
 export type Request = ReturnType<typeof presentRequest>;
 
 /**
- * The doctor's decision: sign (after a summary of what is signed, and of what is missing), decline
- * with a reason, or put on hold with a note. Each asks once before it acts.
+ * The doctor's decision: approve (signed later in the Sign centre, with others), sign at once
+ * (approve and sign; after a summary of what is signed, and of what is missing), decline with a
+ * reason, or put on hold with a note. Each asks once before it acts.
  */
 export function Decision({ request, hasAnamnesis }: { request: Request; hasAnamnesis: boolean }) {
   const t = useTranslations("doctor.decision");
@@ -35,8 +38,13 @@ export function Decision({ request, hasAnamnesis }: { request: Request; hasAnamn
   const after = async (message: string) => {
     setMode("actions");
     setDone(message);
-    await queryClient.invalidateQueries({ queryKey: trpc.doctor.requests.pathKey() });
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: trpc.doctor.requests.pathKey() }),
+      queryClient.invalidateQueries({ queryKey: trpc.doctor.signCentre.pathKey() }),
+    ]);
   };
+  const approve = useMutation(trpc.doctor.requests.approve.mutationOptions({ onSuccess: () => after(t("approved")) }));
+  const approved = status === "approved";
   const sign = useMutation(
     trpc.doctor.requests.sign.mutationOptions({ onSuccess: (r) => after(r.status === "NON_QES_SIGNED" ? t("signedNonQes") : t("signed")) }),
   );
@@ -70,6 +78,11 @@ export function Decision({ request, hasAnamnesis }: { request: Request; hasAnamn
       {done ? <Notice>{done}</Notice> : null}
       {mode === "actions" ? (
         <div className="flex flex-wrap items-center gap-3">
+          {approved ? null : (
+            <Button tone="secondary" disabled={approve.isPending} onClick={start("approve")}>
+              {t("approve")}
+            </Button>
+          )}
           <Button disabled={sign.isPending} onClick={start("sign")}>
             {sign.isPending ? t("signing") : t("sign")}
           </Button>
@@ -79,9 +92,29 @@ export function Decision({ request, hasAnamnesis }: { request: Request; hasAnamn
           <Button tone="danger" onClick={start("decline")}>
             {t("decline")}
           </Button>
-          <p className="text-xs text-slate-500">{t("signHint")}</p>
+          <p className="text-xs text-slate-500">{approved ? t("signApprovedHint") : t("signHint")}</p>
         </div>
       ) : null}
+      {approved ? (
+        <p className="text-sm text-slate-700">
+          {t("approvedWaits")}{" "}
+          <Link href="/admin/doctor/sign-centre" className="font-medium text-brand-800 underline">
+            {t("toSignCentre")}
+          </Link>
+        </p>
+      ) : null}
+
+      <ConfirmDialog
+        open={mode === "approve"}
+        title={t("approveTitle", { patient: request.patient.name })}
+        confirmLabel={t("confirmApprove")}
+        pendingLabel={t("approving")}
+        tone="primary"
+        onConfirm={() => approve.mutateAsync({ prescriptionUid: uid })}
+        onClose={() => setMode((m) => (m === "approve" ? "actions" : m))}
+      >
+        <SignSummary request={request} hasAnamnesis={hasAnamnesis} consequence={t("approveConsequence")} />
+      </ConfirmDialog>
 
       <SignDialog
         open={mode === "sign"}
@@ -166,7 +199,7 @@ function TextDecisionForm<V extends FieldValues>({
 }
 
 /** What the doctor signs, and the facts the request lacks, said in words before the signature. */
-function SignSummary({ request, hasAnamnesis }: { request: Request; hasAnamnesis: boolean }) {
+function SignSummary({ request, hasAnamnesis, consequence }: { request: Request; hasAnamnesis: boolean; consequence?: string }) {
   const t = useTranslations("doctor.decision");
   const day = useDay();
   const missing = [
@@ -202,7 +235,7 @@ function SignSummary({ request, hasAnamnesis }: { request: Request; hasAnamnesis
           </ul>
         </div>
       ) : null}
-      <p>{t("signConsequence")}</p>
+      <p>{consequence ?? t("signConsequence")}</p>
     </>
   );
 }

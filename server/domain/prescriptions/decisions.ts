@@ -1,5 +1,5 @@
 import { errorText } from "@/i18n/error-text";
-import { database, type Tx } from "@/server/db/client";
+import { database, type Db, type Tx } from "@/server/db/client";
 import { actorColumns, type Actor } from "@/server/domain/actor";
 import { createHash } from "node:crypto";
 import { ConflictError, NotFoundError, ValidationError } from "@/server/domain/errors";
@@ -7,9 +7,9 @@ import { recordPrescriptionUpdated } from "@/server/domain/events/prescription-e
 import { atSigningKey, prescriptionStorage, signedKey } from "@/server/storage/prescription-files";
 import { enqueueTask } from "@/server/domain/tasks/enqueue";
 import { assertCompleteForSigning } from "./completeness";
-import { prescriberSelect, prescriptionDocumentProps, prescriptionDocumentSelect, type SignatureStatement } from "./document";
+import { prescriberSelect, prescriptionDocumentProps, prescriptionDocumentSelect, type Prescriber, type PrescriptionDocumentRow, type SignatureStatement } from "./document";
 import { doctorMaySee } from "./doctor-reach";
-import { lockPrescription, type LockedPrescription } from "./lock";
+import { claimedByAnother, lockPrescription, type LockedPrescription } from "./lock";
 import { progressOrderAfterPrescription } from "./order-progress";
 import { renderPrescriptionDocument } from "./render-pdf";
 import { copyRenderedToSigned, renderedPdfOf, storeSignedPdf, type SignedCopy } from "./signed-copy";
@@ -51,7 +51,7 @@ export type Decision = {
 
 export type DecisionResult = { id: string; status: PrescriptionStatus; changed: boolean };
 
-type Doctor = { id: string; displayName: string; canSignQes: boolean };
+export type Doctor = { id: string; displayName: string; canSignQes: boolean };
 
 const statusOf = (p: LockedPrescription): PrescriptionStatus | string => normalisePrescriptionStatus(p.status) ?? p.status;
 
@@ -61,7 +61,7 @@ function refuse(decision: "approve" | "signApproved" | "sign" | "decline" | "hol
 }
 
 /** The deciding doctor: the one named (a doctor of the organisation), else the one assigned; none is a conflict. */
-async function decidingDoctor(tx: Tx, p: LockedPrescription, doctorId: string | null | undefined): Promise<Doctor> {
+export async function decidingDoctor(tx: Tx, p: LockedPrescription, doctorId: string | null | undefined): Promise<Doctor> {
   const id = doctorId ?? p.doctorId;
   if (!id) throw new ConflictError(errorText("prescriptions.noDoctorAssigned"));
   const doctor = await tx.doctor.findFirst({
@@ -148,6 +148,8 @@ export function signPrescription(organisationId: string, prescriptionId: string,
 
 async function signLocked(tx: Tx, p: LockedPrescription, decision: Decision): Promise<DecisionResult> {
   const doctor = await decidingDoctor(tx, p, decision.doctorId);
+  // Before anything is rendered or the trust service asked: a live Sign centre batch signs it.
+  assertSignable(p, doctor.id);
   const to = doctor.canSignQes ? PRESCRIPTION_STATUS.signed : await nonQesSignature(tx, p.organisationId, doctor);
   const signedAt = new Date();
   // The doctor's signer is made once the document is known to be complete (renderLocked asks for the
@@ -158,32 +160,84 @@ async function signLocked(tx: Tx, p: LockedPrescription, decision: Decision): Pr
     made.signer = await doctorSigner(tx, p, doctor, decision.authorisation);
     return { kind: "qes", ...made.signer.identity, signedAt };
   };
-  p = { ...p, renderedFileKey: await renderLocked(tx, p.id, { doctorId: doctor.id, statement }) };
-  const copy = made.signer ? await qesSignedCopy(p, made.signer, signedAt) : await copyRenderedToSigned(p);
-  await tx.prescription.update({
-    where: { id: p.id },
-    data: { status: to, doctorId: doctor.id, signedFileKey: copy.key, signedFileSha256: copy.sha256, signedAt },
+  const renderedFileKey = await renderLocked(tx, p.id, { doctorId: doctor.id, statement });
+  p = { ...p, renderedFileKey };
+  const signer = made.signer;
+  return finaliseSignature(tx, p, decision, {
+    to,
+    doctorId: doctor.id,
+    signedAt,
+    renderedFileKey,
+    copy: signer
+      ? () => signedCopyOnce(p.id, async () => signer.sign(await renderedPdfOf(p), { signingTime: signedAt, reason: `Prescription ${p.id}` }))
+      : () => copyRenderedToSigned(p),
   });
-  await recordHistory(tx, p, to, decision);
-  await enqueueTask(tx, "pharmacy_manager.send_prescription", { prescriptionId: p.id, organisationId: p.organisationId });
-  return { id: p.id, status: to, changed: true };
+}
+
+/** A signature made for an approved prescription, to be stored by finaliseSignature. */
+export type MadeSignature = {
+  to: PrescriptionStatus;
+  doctorId: string;
+  /** The signing time the document's statement names. */
+  signedAt: Date;
+  /** The PDF rendered for this signature (atSigningKey). */
+  renderedFileKey: string;
+  /** Stores the signed copy (write-once) and returns it; called only once the rule allows. */
+  copy: () => Promise<SignedCopy>;
+  /** The Sign centre batch signing it (sign-approved.ts); none for a single signature. */
+  claimId?: string;
+};
+
+/**
+ * Whether a signature may be stored now, under the prescription's lock: it is still approved, for
+ * the signing doctor, and no live batch other than `claimId` claims it. Otherwise a conflict.
+ */
+export function assertSignable(p: LockedPrescription, doctorId: string, claimId?: string): void {
+  const status = statusOf(p);
+  if (status !== PRESCRIPTION_STATUS.approved) throw refuse("signApproved", status);
+  if (p.doctorId && p.doctorId !== doctorId) throw new ConflictError(errorText("prescriptions.approvedByAnother"));
+  if (claimedByAnother(p, claimId)) throw new ConflictError(errorText("prescriptions.beingSigned"), { code: "being_signed" });
 }
 
 /**
- * The rendered PDF with the doctor's qualified signature, stored write-once. A signed copy already
- * in storage for a prescription that is still approved was left by an attempt whose transaction
- * rolled back after storing it (only signing writes it before the status changes): it is kept, as
- * a signed copy is never replaced.
+ * The one place a signature is stored, for the single path (signLocked) and the Sign centre's
+ * batch: under the lock, if assertSignable allows, the signed copy, the status, history (with its
+ * prescription_updated event), the claim released, and sending to the pharmacy queued.
  */
-async function qesSignedCopy(p: LockedPrescription, signer: QesSigner, signingTime: Date): Promise<SignedCopy> {
+export async function finaliseSignature(tx: Tx, p: LockedPrescription, decision: Decision, made: MadeSignature): Promise<DecisionResult> {
+  assertSignable(p, made.doctorId, made.claimId);
+  const copy = await made.copy();
+  await tx.prescription.update({
+    where: { id: p.id },
+    data: {
+      status: made.to,
+      doctorId: made.doctorId,
+      renderedFileKey: made.renderedFileKey,
+      signedFileKey: copy.key,
+      signedFileSha256: copy.sha256,
+      signedAt: made.signedAt,
+      signingClaimId: null,
+      signingClaimedUntil: null,
+    },
+  });
+  await recordHistory(tx, p, made.to, decision);
+  await enqueueTask(tx, "pharmacy_manager.send_prescription", { prescriptionId: p.id, organisationId: p.organisationId });
+  return { id: p.id, status: made.to, changed: true };
+}
+
+/**
+ * The signed copy, stored write-once. A signed copy already in storage for a prescription that is
+ * still approved was left by an attempt whose transaction rolled back after storing it (only
+ * signing writes it before the status changes): it is kept, as a signed copy is never replaced.
+ */
+export async function signedCopyOnce(prescriptionId: string, sign: () => Promise<Buffer>): Promise<SignedCopy> {
   const storage = prescriptionStorage();
-  const key = signedKey(p.id);
+  const key = signedKey(prescriptionId);
   if (await storage.exists(key)) {
     const leftover = await storage.get(key);
     return { key, sha256: createHash("sha256").update(leftover).digest("hex") };
   }
-  const rendered = await renderedPdfOf(p);
-  return storeSignedPdf(p.id, await signer.sign(rendered, { signingTime, reason: `Prescription ${p.id}` }));
+  return storeSignedPdf(prescriptionId, await sign());
 }
 
 /** The prescribing doctor's own signer (signer.ts), read inside the transaction. */
@@ -223,24 +277,34 @@ export function approveAndSignPrescription(organisationId: string, prescriptionI
  * draft (atSigningKey), so that a signing that rolls back leaves the draft as it was.
  */
 async function renderLocked(tx: Tx, prescriptionId: string, signing: { doctorId: string; statement: () => Promise<SignatureStatement> }): Promise<string> {
-  const prescription = await tx.prescription.findUniqueOrThrow({ where: { id: prescriptionId }, select: prescriptionDocumentSelect });
-  const prescriber =
-    prescription.doctor?.id === signing.doctorId
-      ? prescription.doctor
-      : await tx.doctor.findUniqueOrThrow({ where: { id: signing.doctorId }, select: prescriberSelect });
-  assertCompleteForSigning(prescription, prescriber);
-  const signature = await signing.statement();
-  const pdf = await renderPrescriptionDocument(prescriptionDocumentProps(prescription, { prescriber, signature }));
+  const document = await documentForSigning(tx, prescriptionId, signing.doctorId);
+  const pdf = await renderForSigning(document, await signing.statement());
   const stored = await prescriptionStorage().put(atSigningKey(prescriptionId), pdf);
   await tx.prescription.update({ where: { id: prescriptionId }, data: { renderedFileKey: stored.key } });
   return stored.key;
+}
+
+export type DocumentForSigning = { prescription: PrescriptionDocumentRow; prescriber: Prescriber };
+
+/** What the signed document shows, naming the signing doctor; refused unless complete (completeness.ts). */
+export async function documentForSigning(db: Db | Tx, prescriptionId: string, doctorId: string): Promise<DocumentForSigning> {
+  const prescription = await db.prescription.findUniqueOrThrow({ where: { id: prescriptionId }, select: prescriptionDocumentSelect });
+  const prescriber =
+    prescription.doctor?.id === doctorId ? prescription.doctor : await db.doctor.findUniqueOrThrow({ where: { id: doctorId }, select: prescriberSelect });
+  assertCompleteForSigning(prescription, prescriber);
+  return { prescription, prescriber };
+}
+
+/** The PDF to sign: the document with its signature statement. */
+export function renderForSigning(document: DocumentForSigning, signature: SignatureStatement): Promise<Buffer> {
+  return renderPrescriptionDocument(prescriptionDocumentProps(document.prescription, { prescriber: document.prescriber, signature }));
 }
 
 /**
  * A prescription carries no telemedicine provider of its own: the organisation is the platform, so
  * any of its providers that allows prescriptions without a QES allows it.
  */
-async function nonQesSignature(tx: Tx, organisationId: string, doctor: Doctor): Promise<PrescriptionStatus> {
+export async function nonQesSignature(tx: Tx, organisationId: string, doctor: Doctor): Promise<PrescriptionStatus> {
   const provider = await tx.telemedicineProvider.findFirst({
     where: { organisationId, allowNonQesSignedPrescriptions: true },
     select: { id: true },

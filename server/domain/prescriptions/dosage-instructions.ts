@@ -7,7 +7,7 @@ import { enqueueTask } from "@/server/domain/tasks/enqueue";
 import { inDocumentOrder, medicineName } from "./document";
 import { DOSAGE_INSTRUCTIONS_MAX } from "./dosage-limits";
 import { doctorMaySee } from "./doctor-reach";
-import { lockPrescription } from "./lock";
+import { claimedByAnother, lockPrescription } from "./lock";
 import { prescriptionStatusText } from "./status-text";
 import { AWAITING_DOCTOR_STATUSES, normalisePrescriptionStatus } from "./statuses";
 
@@ -51,6 +51,8 @@ export async function setDosageInstructions(
     if (!status || !AWAITING_DOCTOR_STATUSES.includes(status)) {
       throw new ConflictError(errorText("prescriptions.dosage.notEditable", { status: prescriptionStatusText(p.status) }));
     }
+    // A batch signing it renders what it reads now: the signed document must say what is stored.
+    if (claimedByAnother(p)) throw new ConflictError(errorText("prescriptions.dosage.beingSigned"), { code: "being_signed" });
 
     const lines = inDocumentOrder(row.lines);
     const byId = new Map(lines.map((line) => [line.id, line]));

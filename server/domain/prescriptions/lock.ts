@@ -10,6 +10,9 @@ export type LockedPrescription = {
   status: string;
   renderedFileKey: string | null;
   signedFileKey: string | null;
+  /** A Sign centre batch's claim on it and the claim's end (sign-approved.ts). */
+  signingClaimId: string | null;
+  signingClaimedUntil: Date | null;
   /** Its order is on hold (on_hold at intake, until released): no doctor decides on it meanwhile. */
   orderOnHold: boolean;
 };
@@ -31,10 +34,15 @@ export async function lockPrescription(tx: Tx, organisationId: string, prescript
     ? await tx.$queryRaw<{ onHold: boolean }[]>`SELECT "onHold" FROM "Order" WHERE "id" = ${found.orderId} FOR UPDATE`
     : [];
   const [row] = await tx.$queryRaw<Omit<LockedPrescription, "orderOnHold">[]>`
-    SELECT "id", "organisationId", "orderId", "patientId", "doctorId", "status", "renderedFileKey", "signedFileKey"
+    SELECT "id", "organisationId", "orderId", "patientId", "doctorId", "status", "renderedFileKey", "signedFileKey", "signingClaimId", "signingClaimedUntil"
     FROM "Prescription"
     WHERE "id" = ${prescriptionId} AND "organisationId" = ${organisationId} AND "deletedAt" IS NULL
     FOR UPDATE`;
   if (!row) throw new NotFoundError();
   return { ...row, orderOnHold: order?.onHold ?? false };
+}
+
+/** Claimed by a batch other than `claimId` whose lease has not run out: nobody else signs it meanwhile. */
+export function claimedByAnother(p: Pick<LockedPrescription, "signingClaimId" | "signingClaimedUntil">, claimId?: string | null, now = new Date()): boolean {
+  return !!p.signingClaimId && p.signingClaimId !== claimId && !!p.signingClaimedUntil && new Date(p.signingClaimedUntil) > now;
 }

@@ -3,6 +3,8 @@ import type { DoctorStatistics } from "@/server/domain/doctors/queries";
 import type { DoctorWaitingRoom } from "@/server/domain/meetings/doctor-waiting-room";
 import { inDocumentOrder, medicineName } from "@/server/domain/prescriptions/document";
 import type { DoctorQueue, DoctorRequest } from "@/server/domain/prescriptions/doctor-queue";
+import type { BatchResult } from "@/server/domain/prescriptions/sign-approved";
+import type { SignCentreItem } from "@/server/domain/prescriptions/sign-centre";
 import { AWAITING_DOCTOR_STATUSES, normalisePrescriptionStatus, presentedStatus } from "@/server/domain/prescriptions/statuses";
 import type { CredentialChoice, SigningStatus } from "@/server/domain/trust-service/doctor-credential";
 import { wordIn } from "@/i18n/error-text";
@@ -149,5 +151,33 @@ export function presentCredentialChoice(c: CredentialChoice, locale: Locale) {
     issuerName: c.issuerName,
     validTo: unixOrNull(c.validTo),
     problems: c.problems.map(wordIn(locale)),
+  };
+}
+
+/** The Sign centre's list: what each prescription's summary shows, what signing would find missing (worded), and whether a batch is signing it. */
+export function presentSignCentre(list: { total: number; items: SignCentreItem[] }, locale: Locale) {
+  const word = wordIn(locale);
+  return {
+    total: list.total,
+    items: list.items.map((p) => ({
+      uid: p.id,
+      createdAt: unix(p.createdAt),
+      order: p.order ? { name: p.order.name, onHold: p.order.onHold } : null,
+      patient: { name: patientName(p.patient), dateOfBirth: dateOfBirth(p.patient) },
+      items: inDocumentOrder(p.lines).map((l) => ({ uid: l.id, medicine: medicineName(l.sku), pzn: l.sku.pzn, quantity: l.quantity, dosage: l.dosage })),
+      missing: p.missing.map((m) => word(m.text)),
+      beingSigned: p.beingSigned,
+    })),
+  };
+}
+
+/** Each prescription's outcome of a batch, in the order chosen; the reason worded in the doctor's language. */
+export function presentBatch(result: BatchResult, locale: Locale) {
+  const word = wordIn(locale);
+  return {
+    batchUid: result.claimId,
+    outcomes: result.outcomes.map((o) =>
+      o.outcome === "signed" ? { uid: o.id, outcome: o.outcome, status: presentedStatus(o.status), reason: null } : { uid: o.id, outcome: o.outcome, status: null, reason: word(o.reason) },
+    ),
   };
 }

@@ -18,6 +18,23 @@ export const signInput = z.object({
 });
 export type SignInput = z.input<typeof signInput>;
 
+/**
+ * A Sign centre batch: the prescriptions chosen, the batch's id (made by the page, to ask its
+ * progress meanwhile) and, outside the sandbox, the one factor that authorises them all.
+ */
+export const signBatchInput = z.object({
+  prescriptionUids: z
+    .array(uid())
+    .refine((uids) => uids.length > 0, ownMessage("prescriptions.batch.noneChosen"))
+    .refine((uids) => uids.length <= 100, ownMessage("prescriptions.batch.tooMany", { max: "100" })),
+  batchUid: z.string().uuid(),
+  otp: clearableText(64),
+  pin: clearableText(64),
+});
+export type SignBatchInput = z.input<typeof signBatchInput>;
+
+export const batchProgressInput = z.object({ batchUid: z.string().uuid() });
+
 /** The doctor's user id at the trust service, to list their credentials there. */
 export const findCredentialsInput = z.object({ userId: clearableText(200) });
 export type FindCredentialsInput = z.input<typeof findCredentialsInput>;

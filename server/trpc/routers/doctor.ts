@@ -11,24 +11,28 @@ import { changeRequestNoticeSetting, requestNoticeSetting } from "@/server/domai
 import { completeConsultation } from "@/server/domain/meetings/complete-consultation";
 import { getDoctorWaitingRoom } from "@/server/domain/meetings/doctor-waiting-room";
 import { takeNextPatient } from "@/server/domain/meetings/take-next-patient";
-import { approveAndSignPrescription, declinePrescription, holdPrescription, type Decision } from "@/server/domain/prescriptions/decisions";
+import { approveAndSignPrescription, approvePrescription, declinePrescription, holdPrescription, type Decision } from "@/server/domain/prescriptions/decisions";
 import { IncompletePrescriptionError } from "@/server/domain/prescriptions/completeness";
 import { getDoctorRequest, getDoctorRequestPdf, listDoctorQueue, missingForSigningBy } from "@/server/domain/prescriptions/doctor-queue";
 import { setDosageInstructions } from "@/server/domain/prescriptions/dosage-instructions";
+import { countAwaitingSignature, listSignCentre } from "@/server/domain/prescriptions/sign-centre";
+import { signApprovedPrescriptions, signingProgress } from "@/server/domain/prescriptions/sign-approved";
 import { presentedStatus } from "@/server/domain/prescriptions/statuses";
 import { doctorSigningStatus, linkDoctorCredential, listCredentialChoices, unlinkDoctorCredential } from "@/server/domain/trust-service/doctor-credential";
 import { doctorProcedure, router } from "@/server/trpc/init";
 import { unix } from "@/server/wire/format";
-import { presentCredentialChoice, presentQueue, presentRequest, presentSigningStatus, presentStatistics, presentWaitingRoom } from "./doctor.presenters";
+import { presentBatch, presentCredentialChoice, presentQueue, presentSignCentre, presentRequest, presentSigningStatus, presentStatistics, presentWaitingRoom } from "./doctor.presenters";
 import {
   completeConsultationInput,
   declineInput,
+  batchProgressInput,
   findCredentialsInput,
   holdInput,
   linkCredentialInput,
   requestInput,
   requestNoticesInput,
   setDosageInput,
+  signBatchInput,
   signInput,
   statisticsInput,
 } from "./doctor.schemas";
@@ -75,6 +79,11 @@ export const doctorRequestsRouter = router({
     return { filename: file.filename, signed: file.signed, contentBase64: file.content.toString("base64") };
   }),
 
+  /** Approve only (the dosage instructions as saved): a decision, signed later in the Sign centre. */
+  approve: doctorProcedure.input(requestInput).mutation(async ({ ctx, input }) =>
+    presentDecision(await approvePrescription(ctx.scope.organisationId, input.prescriptionUid, asDoctor(ctx))),
+  ),
+
   /**
    * Approve (unless approved) and sign with the doctor's own qualified signer (outside the sandbox
    * authorised by the one-time password or PIN given here, used once), or without QES where the
@@ -93,6 +102,29 @@ export const doctorRequestsRouter = router({
   hold: doctorProcedure.input(holdInput).mutation(async ({ ctx, input }) =>
     presentDecision(await holdPrescription(ctx.scope.organisationId, input.prescriptionUid, asDoctor(ctx, input.note))),
   ),
+});
+
+/** The Sign centre: the doctor's approved prescriptions, signed in batches with one authorisation (sign-approved.ts). */
+export const doctorSignCentreRouter = router({
+  list: doctorProcedure.query(async ({ ctx }) => presentSignCentre(await listSignCentre(ctx.scope.organisationId, ctx.scope.doctorId), ctx.locale)),
+
+  count: doctorProcedure.query(async ({ ctx }) => ({ count: await countAwaitingSignature(ctx.scope.organisationId, ctx.scope.doctorId) })),
+
+  sign: doctorProcedure.input(signBatchInput).mutation(async ({ ctx, input }) =>
+    presentBatch(
+      await signApprovedPrescriptions(
+        ctx.scope.organisationId,
+        { id: ctx.scope.doctorId, actor: user(ctx) },
+        input.prescriptionUids,
+        { otp: input.otp, pin: input.pin },
+        { claimId: input.batchUid },
+      ),
+      ctx.locale,
+    ),
+  ),
+
+  /** A running batch's progress (null: not known to this server yet, or long over). */
+  progress: doctorProcedure.input(batchProgressInput).query(({ ctx, input }) => signingProgress(ctx.scope.organisationId, ctx.scope.doctorId, input.batchUid)),
 });
 
 export const doctorWaitingRoomRouter = router({

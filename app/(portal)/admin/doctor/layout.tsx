@@ -8,14 +8,17 @@ import { requirePortalViewer } from "@/server/auth/portal-session";
 /**
  * Every page of the doctors' workspace: the signed-in doctor (or a redirect to sign in, back to the
  * page asked for; other roles go to their own portal's home), the shell with the workspace's
- * navigation, and one tRPC client for the workspace.
+ * navigation, and one tRPC client for the workspace (the navigation's counter uses it too).
  */
 export default async function DoctorLayout({ children }: { children: ReactNode }) {
   const viewer = await requirePortalViewer("DOCTOR");
   const t = await getTranslations("shell");
   return (
-    <PortalShell portal={t("portals.DOCTOR")} userName={viewer.displayName} place={viewer.organisation.displayName} nav={<DoctorNav />}>
-      <TrpcReactProvider>{children}</TrpcReactProvider>
-    </PortalShell>
+    // One client for the pages and the navigation (its Sign centre counter).
+    <TrpcReactProvider>
+      <PortalShell portal={t("portals.DOCTOR")} userName={viewer.displayName} place={viewer.organisation.displayName} nav={<DoctorNav />}>
+        {children}
+      </PortalShell>
+    </TrpcReactProvider>
   );
 }
