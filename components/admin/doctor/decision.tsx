@@ -98,7 +98,7 @@ export function Decision({ request, hasAnamnesis }: { request: Request; hasAnamn
       {approved ? (
         <p className="text-sm text-slate-700">
           {t("approvedWaits")}{" "}
-          <Link href="/admin/doctor/sign-centre" className="font-medium text-brand-800 underline">
+          <Link prefetch={false} href="/admin/doctor/sign-centre" className="font-medium text-brand-800 underline">
             {t("toSignCentre")}
           </Link>
         </p>

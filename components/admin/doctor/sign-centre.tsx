@@ -144,7 +144,7 @@ function SignCentreRow({ item, chosen, onToggle }: { item: Item; chosen: boolean
         />
         <div className="min-w-0 flex-1 space-y-1 text-sm">
           <div className="flex flex-wrap items-baseline gap-x-3">
-            <Link href={`/admin/doctor/requests/${item.uid}`} className="font-medium text-brand-800 hover:underline">
+            <Link prefetch={false} href={`/admin/doctor/requests/${item.uid}`} className="font-medium text-brand-800 hover:underline">
               {item.patient.name}
             </Link>
             <span className="text-slate-600">{t("born", { day: day(item.patient.dateOfBirth, t("notGiven")) })}</span>
