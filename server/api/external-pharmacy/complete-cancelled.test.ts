@@ -4,9 +4,11 @@
  * would go out twice).
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import { createCaller } from "@/server/trpc/router";
 import { createTenant, type Tenant } from "@/tests/fixtures";
 import { patch } from "@/tests/http";
 import { fulfillmentAt, item, orderBody, placeOrder, withShopSkus } from "@/tests/orders";
+import { createPortalUser } from "@/tests/webhook-logs";
 
 let t: Tenant;
 let refs: Awaited<ReturnType<typeof withShopSkus>>;
@@ -45,14 +47,25 @@ describe("complete_order on a cancelled order", () => {
     expect(history.at(-1)).toMatchObject({ fromStatus: "cancelled", toStatus: "completed" });
   });
 
-  it("takes the stock again when a cancellation after completion had returned it", async () => {
-    const { po } = await orderAt(t.pharmacy.id);
+  it("takes the stock again only when a cancellation after completion had returned it (the goods came back)", async () => {
+    // Through the API the goods stay out: the stock is kept, and completing again takes none.
+    const kept = (await orderAt(t.pharmacy.id)).po;
     const start = await stockOf();
-    expect((await complete(po.id)).status).toBe(200);
-    expect((await cancel(po.id)).status).toBe(200);
-    expect(await stockOf()).toBe(start);
-    expect((await complete(po.id)).status).toBe(200);
+    expect((await complete(kept.id)).status).toBe(200);
+    expect((await cancel(kept.id)).status).toBe(200);
     expect(await stockOf()).toBe(start - 1);
+    expect((await complete(kept.id)).status).toBe(200);
+    expect(await stockOf()).toBe(start - 1);
+
+    // The pharmacist says the goods came back: the stock returns, and completing again takes it again.
+    const returned = (await orderAt(t.pharmacy.id)).po;
+    const before = await stockOf();
+    expect((await complete(returned.id)).status).toBe(200);
+    const pharmacist = await createPortalUser(t.db, { role: "PHARMACIST", organisationId: t.organisation.id, pharmacyId: t.pharmacy.id });
+    await createCaller({ user: pharmacist, locale: "en" }).pharmacy.orders.changeStatus({ uid: returned.id, status: "cancelled", expectedStatus: "completed", goodsReturned: true });
+    expect(await stockOf()).toBe(before);
+    expect((await complete(returned.id)).status).toBe(200);
+    expect(await stockOf()).toBe(before - 1);
   });
 
   it("refuses with 400 when its fulfillment was re-routed to another pharmacy, changing nothing", async () => {
