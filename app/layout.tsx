@@ -4,6 +4,7 @@ import { getLocale } from "next-intl/server";
 import { connection } from "next/server";
 import type { ReactNode } from "react";
 import { HydrationMark } from "@/components/ui/hydration-mark";
+import { clientMessages } from "@/i18n/client-messages";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -17,8 +18,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   return (
     <html lang={await getLocale()}>
       <body className="min-h-screen font-sans">
-        {/* Passes the request's language and messages (i18n/request.ts) on to client components. */}
-        <NextIntlClientProvider>
+        {/* Passes the request's language and the messages public pages word in the browser on to client
+            components; each portal's layout adds its own (i18n/client-messages.ts). */}
+        <NextIntlClientProvider messages={await clientMessages("public")}>
           {children}
           <HydrationMark />
         </NextIntlClientProvider>

@@ -20,3 +20,11 @@ test("the production server gzips pages and static files by default, for a clien
   expect(asset.headers()["content-encoding"]).toBe("gzip");
   expect(asset.headers()["cache-control"]).toContain("immutable");
 });
+
+test("a page's HTML carries only the words its client components use: sign-in none of the portals'", async ({ request }) => {
+  const signin = await (await request.get("/signin")).text();
+  // The admin tool's and the pharmacy portal's own namespaces stay on the server (i18n/client-messages.ts).
+  expect(signin).not.toContain('"adminDoors"');
+  expect(signin).not.toContain('"pharmacy":{');
+  expect(Buffer.byteLength(signin)).toBeLessThan(60_000);
+});

@@ -50,7 +50,7 @@ export async function settled(page: Page): Promise<void> {
   await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
 }
 
-/** Records every CSP violation of the context's pages (the event, and Chromium's console message). */
+/** Records every CSP violation of the context's pages (the event, and Chromium's console message), and every word missing from a page's catalogue. */
 export async function recordViolations(context: BrowserContext): Promise<string[]> {
   const violations: string[] = [];
   await context.exposeBinding("__cspViolation", ({ page }, text: string) => violations.push(`${page.url()}: ${text}`));
@@ -63,6 +63,8 @@ export async function recordViolations(context: BrowserContext): Promise<string[
     if (/Content Security Policy|Refused to (load|execute|evaluate|apply|connect|create|frame)/i.test(message.text())) {
       violations.push(`${message.page()?.url()}: console: ${message.text()}`);
     }
+    // next-intl's words a client component asked for that its page's catalogue lacks (i18n/client-messages.ts).
+    if (/MISSING_MESSAGE|INSUFFICIENT_PATH/.test(message.text())) violations.push(`${message.page()?.url()}: missing words: ${message.text()}`);
   });
   return violations;
 }

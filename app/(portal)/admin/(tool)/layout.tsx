@@ -1,8 +1,10 @@
+import { NextIntlClientProvider } from "next-intl";
 import { getTranslations } from "next-intl/server";
 import type { ReactNode } from "react";
 import { AdminNav } from "@/components/admin/admin-nav";
 import { PortalShell } from "@/components/portal-shell";
 import { TrpcReactProvider } from "@/components/trpc/react";
+import { clientMessages } from "@/i18n/client-messages";
 import { requirePortalViewer } from "@/server/auth/portal-session";
 
 /**
@@ -14,8 +16,10 @@ export default async function AdminLayout({ children }: { children: ReactNode })
   const viewer = await requirePortalViewer("ADMIN");
   const t = await getTranslations("shell");
   return (
-    <PortalShell portal={t("portals.ADMIN")} userName={viewer.displayName} place={viewer.organisation.displayName} nav={<AdminNav />}>
-      <TrpcReactProvider>{children}</TrpcReactProvider>
-    </PortalShell>
+    <NextIntlClientProvider messages={await clientMessages("admin")}>
+      <PortalShell portal={t("portals.ADMIN")} userName={viewer.displayName} place={viewer.organisation.displayName} nav={<AdminNav />}>
+        <TrpcReactProvider>{children}</TrpcReactProvider>
+      </PortalShell>
+    </NextIntlClientProvider>
   );
 }

@@ -1,8 +1,10 @@
+import { NextIntlClientProvider } from "next-intl";
 import { getTranslations } from "next-intl/server";
 import type { ReactNode } from "react";
 import { DoctorNav } from "@/components/admin/doctor/doctor-nav";
 import { PortalShell } from "@/components/portal-shell";
 import { TrpcReactProvider } from "@/components/trpc/react";
+import { clientMessages } from "@/i18n/client-messages";
 import { requirePortalViewer } from "@/server/auth/portal-session";
 
 /**
@@ -15,10 +17,12 @@ export default async function DoctorLayout({ children }: { children: ReactNode }
   const t = await getTranslations("shell");
   return (
     // One client for the pages and the navigation (its Sign centre counter).
-    <TrpcReactProvider>
-      <PortalShell portal={t("portals.DOCTOR")} userName={viewer.displayName} place={viewer.organisation.displayName} nav={<DoctorNav />}>
-        {children}
-      </PortalShell>
-    </TrpcReactProvider>
+    <NextIntlClientProvider messages={await clientMessages("doctor")}>
+      <TrpcReactProvider>
+        <PortalShell portal={t("portals.DOCTOR")} userName={viewer.displayName} place={viewer.organisation.displayName} nav={<DoctorNav />}>
+          {children}
+        </PortalShell>
+      </TrpcReactProvider>
+    </NextIntlClientProvider>
   );
 }
