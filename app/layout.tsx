@@ -4,7 +4,7 @@ import { getLocale } from "next-intl/server";
 import { connection } from "next/server";
 import type { ReactNode } from "react";
 import { HydrationMark } from "@/components/ui/hydration-mark";
-import { clientMessages } from "@/i18n/client-messages";
+import { sharedClientMessages } from "@/i18n/client-messages";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -20,7 +20,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
       <body className="min-h-screen font-sans">
         {/* Passes the request's language and the messages public pages word in the browser on to client
             components; each portal's layout adds its own (i18n/client-messages.ts). */}
-        <NextIntlClientProvider messages={await clientMessages("public")}>
+        <NextIntlClientProvider messages={await sharedClientMessages()}>
           {children}
           <HydrationMark />
         </NextIntlClientProvider>

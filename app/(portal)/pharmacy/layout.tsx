@@ -1,10 +1,10 @@
-import { NextIntlClientProvider } from "next-intl";
 import type { ReactNode } from "react";
 import { getTranslations } from "next-intl/server";
 import { PharmacyNav } from "@/components/pharmacy/pharmacy-nav";
+import { PortalMessages } from "@/components/i18n/portal-messages";
 import { PortalShell } from "@/components/portal-shell";
 import { TrpcReactProvider } from "@/components/trpc/react";
-import { clientMessages } from "@/i18n/client-messages";
+import { portalClientMessages } from "@/i18n/client-messages";
 import { requirePortalViewer } from "@/server/auth/portal-session";
 
 /**
@@ -17,10 +17,10 @@ export default async function PharmacyLayout({ children }: { children: ReactNode
   const viewer = await requirePortalViewer("PHARMACIST");
   const place = viewer.pharmacy?.displayName ?? viewer.pharmacyGroup?.displayName ?? t("noPharmacy");
   return (
-    <NextIntlClientProvider messages={await clientMessages("pharmacy")}>
+    <PortalMessages messages={await portalClientMessages("pharmacy")}>
       <PortalShell portal={shell("PHARMACIST")} userName={viewer.displayName} place={place} nav={<PharmacyNav />}>
         <TrpcReactProvider>{children}</TrpcReactProvider>
       </PortalShell>
-    </NextIntlClientProvider>
+    </PortalMessages>
   );
 }

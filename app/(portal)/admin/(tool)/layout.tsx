@@ -1,10 +1,10 @@
-import { NextIntlClientProvider } from "next-intl";
 import { getTranslations } from "next-intl/server";
 import type { ReactNode } from "react";
 import { AdminNav } from "@/components/admin/admin-nav";
+import { PortalMessages } from "@/components/i18n/portal-messages";
 import { PortalShell } from "@/components/portal-shell";
 import { TrpcReactProvider } from "@/components/trpc/react";
-import { clientMessages } from "@/i18n/client-messages";
+import { portalClientMessages } from "@/i18n/client-messages";
 import { requirePortalViewer } from "@/server/auth/portal-session";
 
 /**
@@ -16,10 +16,10 @@ export default async function AdminLayout({ children }: { children: ReactNode })
   const viewer = await requirePortalViewer("ADMIN");
   const t = await getTranslations("shell");
   return (
-    <NextIntlClientProvider messages={await clientMessages("admin")}>
+    <PortalMessages messages={await portalClientMessages("admin")}>
       <PortalShell portal={t("portals.ADMIN")} userName={viewer.displayName} place={viewer.organisation.displayName} nav={<AdminNav />}>
         <TrpcReactProvider>{children}</TrpcReactProvider>
       </PortalShell>
-    </NextIntlClientProvider>
+    </PortalMessages>
   );
 }

@@ -1,10 +1,10 @@
-import { NextIntlClientProvider } from "next-intl";
 import { getTranslations } from "next-intl/server";
 import type { ReactNode } from "react";
 import { DoctorNav } from "@/components/admin/doctor/doctor-nav";
+import { PortalMessages } from "@/components/i18n/portal-messages";
 import { PortalShell } from "@/components/portal-shell";
 import { TrpcReactProvider } from "@/components/trpc/react";
-import { clientMessages } from "@/i18n/client-messages";
+import { portalClientMessages } from "@/i18n/client-messages";
 import { requirePortalViewer } from "@/server/auth/portal-session";
 
 /**
@@ -17,12 +17,12 @@ export default async function DoctorLayout({ children }: { children: ReactNode }
   const t = await getTranslations("shell");
   return (
     // One client for the pages and the navigation (its Sign centre counter).
-    <NextIntlClientProvider messages={await clientMessages("doctor")}>
+    <PortalMessages messages={await portalClientMessages("doctor")}>
       <TrpcReactProvider>
         <PortalShell portal={t("portals.DOCTOR")} userName={viewer.displayName} place={viewer.organisation.displayName} nav={<DoctorNav />}>
           {children}
         </PortalShell>
       </TrpcReactProvider>
-    </NextIntlClientProvider>
+    </PortalMessages>
   );
 }
