@@ -49,8 +49,8 @@ const ENGLISH = [
 
 async function englishOn(page: Page): Promise<string[]> {
   await hydrated(page);
-  // Whatever is still loading has settled (no loading state with its English-free label pending).
-  await page.waitForLoadState("networkidle");
+  // What is still loading has arrived: no loading state ("… werden geladen…", "Laden…") is left.
+  await expect(page.getByText(/geladen…|Laden…/)).toHaveCount(0);
   const text = await page.locator("body").innerText();
   return ENGLISH.filter((word) => new RegExp(`(^|[^\\p{L}])${word.replace(/[.*+?^${}()|[\]\\']/gu, "\\$&")}($|[^\\p{L}])`, "u").test(text)).map(
     (word) => `${word} on ${new URL(page.url()).pathname}: …${text.slice(Math.max(0, text.search(new RegExp(word, "u")) - 60), text.search(new RegExp(word, "u")) + 60)}…`,
@@ -76,8 +76,9 @@ async function backInEnglish(browser: Browser, user: { email: string; password: 
   await context.close();
 }
 
+// Signed in by the English labels (signInAs), then switched to German by the header's language
+// switch, which the account keeps (as a de-DE browser's first visit would choose).
 test.describe("German pages in German words", () => {
-  test.use({ locale: "de-DE" });
   test.afterEach(async ({ browser }) => {
     const d = readDemoFile();
     await backInEnglish(browser, d.users.admin, "/admin");
@@ -116,7 +117,7 @@ test.describe("German pages in German words", () => {
     }
 
     await page.context().clearCookies();
-    await signInAs(page, d.users.pharmacist, "/pharmacy/orders");
+    await signInAs(page, d.users.pharmacist, "/pharmacy/orders", { fresh: true });
     await inGerman(page);
     for (const path of ["/pharmacy/orders", `/pharmacy/orders/${po!.uid}`, "/pharmacy/payouts"]) {
       await page.goto(path);
