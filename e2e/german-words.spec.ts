@@ -52,9 +52,12 @@ async function englishOn(page: Page): Promise<string[]> {
   // What is still loading has arrived: no loading state ("… werden geladen…", "Laden…") is left.
   await expect(page.getByText(/geladen…|Laden…/)).toHaveCount(0);
   const text = await page.locator("body").innerText();
-  return ENGLISH.filter((word) => new RegExp(`(^|[^\\p{L}])${word.replace(/[.*+?^${}()|[\]\\']/gu, "\\$&")}($|[^\\p{L}])`, "u").test(text)).map(
-    (word) => `${word} on ${new URL(page.url()).pathname}: …${text.slice(Math.max(0, text.search(new RegExp(word, "u")) - 60), text.search(new RegExp(word, "u")) + 60)}…`,
-  );
+  const found: string[] = [];
+  for (const word of ENGLISH) {
+    const match = new RegExp(`(^|[^\\p{L}])${word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^\\p{L}])`, "u").exec(text);
+    if (match) found.push(`"${word}" on ${new URL(page.url()).pathname}: …${text.slice(Math.max(0, match.index - 60), match.index + 60).replaceAll("\n", " | ")}…`);
+  }
+  return found;
 }
 
 async function inGerman(page: Page) {
