@@ -1,4 +1,5 @@
 /** The delivery facts both portals show of an order: its postal address and its shipments. */
+import { useFormat } from "@/components/ui/format";
 
 type PostalAddressFields = {
   firstName: string;
@@ -11,7 +12,9 @@ type PostalAddressFields = {
   country: string;
 };
 
+/** The address; `country` is the ISO code, named in the page's language. */
 export function PostalAddress({ address }: { address: PostalAddressFields }) {
+  const format = useFormat();
   return (
     <address className="text-sm wrap-anywhere not-italic leading-6 text-slate-800">
       {address.firstName} {address.lastName}
@@ -26,7 +29,7 @@ export function PostalAddress({ address }: { address: PostalAddressFields }) {
       <br />
       {address.zipCode} {address.city}
       <br />
-      {address.country}
+      {format.country(address.country)}
     </address>
   );
 }

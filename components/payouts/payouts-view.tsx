@@ -11,7 +11,7 @@ import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { Pager } from "@/components/ui/pager";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { useStatusLabel } from "@/components/ui/status";
+import { usePayoutDescription, useStatusLabel } from "@/components/ui/status";
 import { EmptyState } from "@/components/ui/states";
 import { QueryView } from "@/components/ui/query-view";
 import { useListSearch } from "@/components/ui/use-list-search";
@@ -132,6 +132,7 @@ function payoutColumns(
   format: ReturnType<typeof useFormat>,
   statusLabel: ReturnType<typeof useStatusLabel>,
   showPharmacy: boolean,
+  describe: ReturnType<typeof usePayoutDescription>,
 ): Column<PayoutRow>[] {
   const order: Column<PayoutRow> = {
     header: t("order"),
@@ -152,7 +153,9 @@ function payoutColumns(
       cell: (row) => (
         <>
           <div className="text-slate-900">{statusLabel("payoutComponent", row.component_type)}</div>
-          {row.routing_description ? <div className="text-xs text-slate-500">{row.routing_description}</div> : null}
+          {row.routing_description ? (
+            <div className="text-xs text-slate-500">{describe({ componentType: row.component_type, description: row.routing_description })}</div>
+          ) : null}
         </>
       ),
     },
@@ -237,6 +240,7 @@ function PayoutsResult({
   const t = useTranslations("payouts");
   const format = useFormat();
   const statusLabel = useStatusLabel();
+  const describe = usePayoutDescription();
   return (
     <div className="space-y-4">
       <section aria-label={t("totals")}>
@@ -255,7 +259,7 @@ function PayoutsResult({
       </section>
       <DataTable
         label={t("table")}
-        columns={payoutColumns(t, format, statusLabel, showPharmacy)}
+        columns={payoutColumns(t, format, statusLabel, showPharmacy, describe)}
         rows={data.items}
         rowKey={(row, i) => `${row.pharmacy_order_uid}-${row.component_type}-${i}`}
         rowClassName={() => "align-top"}

@@ -165,6 +165,22 @@ export function formatDateTimeIn(locale: string, unixSeconds: number, zone: stri
 /** The runtime's time zone (the browser's: the user's), DEFAULT_TIME_ZONE when it names none. */
 export const runtimeTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || DEFAULT_TIME_ZONE;
 
+const regionNames = new Map<string, Intl.DisplayNames>();
+
+/** A country's name in the language from its ISO 3166-1 code ("DE" → "Deutschland", "Germany"); an unknown code as it is. */
+export function formatCountry(locale: string, code: Maybe<string>, none = NONE): string {
+  if (!code) return none;
+  const tag = formatTag(locale);
+  let names = regionNames.get(tag);
+  if (!names) regionNames.set(tag, (names = new Intl.DisplayNames([tag], { type: "region", fallback: "code" })));
+  try {
+    return names.of(code.trim().toUpperCase()) ?? code;
+  } catch {
+    // Not a region code at all (a name typed in an older row): as written.
+    return code;
+  }
+}
+
 /** The formatters above bound to the page's language (client components). */
 export function useFormat() {
   const locale = useLocale();
@@ -180,6 +196,7 @@ export function useFormat() {
       time: (unixSeconds: number, zone: string) => formatTime(locale, unixSeconds, zone),
       day: (day: string, style?: "long" | "short") => formatDay(locale, day, style),
       calendarDate: (day: Maybe<string>, none?: string) => formatCalendarDate(locale, day, none),
+      country: (code: Maybe<string>, none?: string) => formatCountry(locale, code, none),
     }),
     [locale],
   );

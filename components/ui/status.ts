@@ -7,7 +7,8 @@
 import { useTranslations } from "next-intl";
 import { APPOINTMENT_STATUS } from "@/server/domain/meetings/statuses";
 import { ORDER_STATUS } from "@/server/domain/orders/statuses";
-import { PHARMACY_ORDER_STATUS } from "@/server/domain/pharmacy-orders/statuses";
+import { PAYOUT_DESCRIPTIONS } from "@/server/domain/payouts/descriptions";
+import { PHARMACY_ORDER_CHANGE, PHARMACY_ORDER_STATUS } from "@/server/domain/pharmacy-orders/statuses";
 import { PRESCRIPTION_STATUS } from "@/server/domain/prescriptions/statuses";
 import type { DeliveryLogState } from "@/server/domain/webhooks/delivery-log-states";
 
@@ -204,15 +205,46 @@ export function useStatusLabel(): StatusLabel {
   return statusLabelOf(useTranslations("status"));
 }
 
-/** A pharmacy order history entry in words: a status change by its labels, any other entry (a note) as written. */
-export function useHistoryText(): (entry: { isStatusChange: boolean; fromStatus: string | null; toStatus: string }) => string {
-  const t = useTranslations("status");
-  const label = statusLabelOf(t);
+type HistoryEntry = { isStatusChange: boolean; fromStatus: string | null; toStatus: string };
+
+/** The message key of each stored note label (PHARMACY_ORDER_CHANGE): the label is the kind, worded here. */
+const HISTORY_NOTE_KEYS: Record<string, string> = Object.fromEntries(Object.entries(PHARMACY_ORDER_CHANGE).map(([key, label]) => [label, key]));
+
+/**
+ * A pharmacy order history entry in words: a status change by its labels, a known note label by its
+ * message (status.historyNote.<key>), any other entry (a note written before the labels were fixed) as written.
+ */
+export function historyTextOf(t: { (key: never, values?: never): string }): (entry: HistoryEntry) => string {
+  const label = statusLabelOf(t as never);
+  const tv = t as unknown as (key: string, values?: Record<string, string>) => string;
   return (entry) => {
-    if (!entry.isStatusChange) return entry.toStatus;
+    if (!entry.isStatusChange) {
+      const key = HISTORY_NOTE_KEYS[entry.toStatus];
+      return key ? tv(`historyNote.${key}`) : entry.toStatus;
+    }
     const to = label("pharmacyOrder", entry.toStatus);
-    return entry.fromStatus ? t("historyChange", { from: label("pharmacyOrder", entry.fromStatus), to }) : t("historyCreated", { status: to });
+    return entry.fromStatus ? tv("historyChange", { from: label("pharmacyOrder", entry.fromStatus), to }) : tv("historyCreated", { status: to });
   };
+}
+
+export function useHistoryText(): (entry: HistoryEntry) => string {
+  return historyTextOf(useTranslations("status") as never);
+}
+
+const PAYOUT_DESCRIPTION_KEYS: Record<string, string> = { item_rest: "itemRest", item_markup: "itemMarkup", shipping: "shipping" };
+
+/** A payout's routing description in words: its component's own description by its message, any other (or older) as written. */
+export function payoutDescriptionOf(t: { (key: never): string }): (row: { componentType: string; description: string | null }) => string | null {
+  const tv = t as unknown as (key: string) => string;
+  return ({ componentType, description }) => {
+    const key = PAYOUT_DESCRIPTION_KEYS[componentType];
+    if (key && description === PAYOUT_DESCRIPTIONS[componentType as keyof typeof PAYOUT_DESCRIPTIONS]) return tv(`payoutDescription.${key}`);
+    return description;
+  };
+}
+
+export function usePayoutDescription() {
+  return payoutDescriptionOf(useTranslations("status") as never);
 }
 
 /** Every status message key the tables use, for the messages test. */

@@ -162,3 +162,24 @@ describe("admin.audit.list", () => {
     );
   });
 });
+
+describe("adminAudit: entries as kinds and values (issue 37)", () => {
+  it("gives new events their message key and stored values, and older rows (no values) none: their summary shows", async () => {
+    const { entries } = await list({ entityUid: order.orderId, limit: 200 });
+    const row = await t.db.order.findUniqueOrThrow({ where: { id: order.orderId }, select: { name: true } });
+    const created = entries.find((e) => e.source === "audit_event" && e.kind === "order" && e.action === "created");
+    expect(created?.words).toEqual({ key: "order.created", values: { name: row.name, fulfillments: 1, onHold: "false" } });
+    expect(created?.summary).toBe(`Order ${row.name} created (1 fulfillment)`);
+    const old = (await list({ kinds: ["setting"], limit: 200 })).entries.find((e) => e.summary === "Setting one changed");
+    expect(old?.words).toBeNull();
+  });
+
+  it("gives history entries their statuses and note as values", async () => {
+    const { entries } = await list({ kinds: ["pharmacy_order"], entityUid: order.pharmacyOrders[0].id, limit: 200 });
+    const onHold = entries.find((e) => e.source === "pharmacy_order_history" && e.words?.values.to === "on-hold");
+    expect(onHold?.words).toEqual({
+      key: "pharmacy_order.status_changed",
+      values: { name: order.pharmacyOrders[0].name, from: "waiting for pharmacy", to: "on-hold", note: "Dosage unclear" },
+    });
+  });
+});

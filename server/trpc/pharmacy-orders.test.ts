@@ -133,7 +133,7 @@ describe("pharmacy.orders.get", () => {
       deliveryType: "shipping",
       priority: 0,
       canComplete: true,
-      deliveryAddress: { lastName: "Detailed", country: "Germany" },
+      deliveryAddress: { lastName: "Detailed", country: "DE" },
       items: [{ quantity: 2, sku: { pzn: "11111111", displayName: "Aspirin 500 mg" } }],
       prescriptionFilename: null,
     });

@@ -11,12 +11,25 @@ import { useErrorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { AUDIT_LOG_KINDS, type AuditLogKind } from "@/server/domain/audit/kinds";
 import type { ListAuditLogInput } from "@/server/trpc/routers/admin-audit.schemas";
+import { useHistoryText, useStatusLabel } from "@/components/ui/status";
 import { AuditFilterForm, useAuditFilters, type AuditFilters } from "./audit-filters";
+import { auditActionOf, auditTextOf, type AuditWords } from "./audit-text";
 
 const PAGE_SIZE = 50;
 
 type ActorRef = { type: "USER" | "API_KEY"; uid: string; name: string | null } | { type: "SYSTEM" };
-type Entry = { source: string; uid: string; at: number; kind: string; action: string; summary: string; actor: unknown; entityUid: string | null; orderUid: string | null };
+type Entry = {
+  source: string;
+  uid: string;
+  at: number;
+  kind: string;
+  action: string;
+  summary: string;
+  words: AuditWords;
+  actor: unknown;
+  entityUid: string | null;
+  orderUid: string | null;
+};
 
 /** The admin page an entry's entity lives on, where there is one. */
 function linkOf(entry: Entry): string | null {
@@ -103,6 +116,11 @@ export function AuditLog() {
     if (actor.type === "USER") return actor.name ?? t("removedUser");
     return actor.name ? t("apiKeyNamed", { name: actor.name }) : t("anApiKey");
   };
+  const statusLabel = useStatusLabel();
+  // The entries' message keys are stored, so not typed.
+  const historyText = useHistoryText();
+  const text = auditTextOf(t as never, statusLabel, (label) => historyText({ isStatusChange: false, fromStatus: null, toStatus: label }));
+  const actionLabel = auditActionOf(t as never);
   const kindLabel = (kind: string) => (AUDIT_LOG_KINDS.includes(kind as AuditLogKind) ? t(`kinds.${kind as AuditLogKind}`) : kind);
 
   const columns: Column<Entry>[] = [
@@ -114,10 +132,10 @@ export function AuditLog() {
         const href = linkOf(e);
         return href ? (
           <Link prefetch={false} href={href} className="wrap-break-word hover:text-brand-700 hover:underline">
-            {e.summary}
+            {text(e)}
           </Link>
         ) : (
-          <span className="wrap-break-word">{e.summary}</span>
+          <span className="wrap-break-word">{text(e)}</span>
         );
       },
     },
@@ -129,7 +147,7 @@ export function AuditLog() {
       cell: (e) => (
         <>
           {kindLabel(e.kind)}
-          <span className="block text-xs text-slate-500">{e.action.replaceAll("_", " ")}</span>
+          <span className="block text-xs text-slate-500">{actionLabel(e.action)}</span>
         </>
       ),
     },

@@ -164,7 +164,7 @@ function History({ entries }: { entries: PharmacyOrder["history"] }) {
             {historyText(h)}
             {h.comment ? <span className="text-slate-600"> — {h.comment}</span> : null}
           </span>
-          <span className="text-slate-600">{t("by", { actor: h.actor })}</span>
+          <span className="text-slate-600">{t("by", { name: h.actor.displayName ?? "", type: h.actor.type })}</span>
         </li>
       ))}
     </ol>

@@ -60,7 +60,7 @@ function PharmacyList() {
     },
     {
       header: t("address"),
-      cell: (p) => (p.address ? t("addressLine", { line1: p.address.line1, postalCode: p.address.postal_code, city: p.address.city, country: p.address.country }) : none),
+      cell: (p) => (p.address ? t("addressLine", { line1: p.address.line1, postalCode: p.address.postal_code, city: p.address.city, country: format.country(p.address.country) }) : none),
       className: "text-slate-700",
     },
     { header: t("group"), cell: (p) => p.group?.name ?? none, className: "text-slate-700" },

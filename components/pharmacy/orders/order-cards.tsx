@@ -152,7 +152,7 @@ export function HistoryCard({ order }: { order: Order }) {
               {historyText(h)}
               {h.comment ? <span className="text-slate-600"> — {h.comment}</span> : null}
             </span>
-            <span className="text-slate-500">{t("by", { name: h.actor.displayName, type: h.actor.type })}</span>
+            <span className="text-slate-500">{t("by", { name: h.actor.displayName ?? "", type: h.actor.type })}</span>
           </li>
         ))}
       </ol>

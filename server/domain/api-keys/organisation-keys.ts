@@ -61,6 +61,7 @@ export async function createOrganisationApiKey(
       entityId: key.id,
       action: "created",
       summary: `${familyName[key.family as OrganisationKeyFamily]} API key "${key.displayName}" created (${key.permissions.join(", ")})`,
+      values: { family: key.family, name: key.displayName, permissions: key.permissions.join(", ") },
       details: { family: key.family.toLowerCase(), prefix: key.prefix, permissions: key.permissions },
     });
     return { key, plaintext };
@@ -111,6 +112,7 @@ export async function revokeOrganisationApiKey(organisationId: string, keyId: st
       entityId: key.id,
       action: "revoked",
       summary: `${familyName[key.family as OrganisationKeyFamily]} API key "${key.displayName}" revoked`,
+      values: { family: key.family, name: key.displayName },
       details: { family: key.family.toLowerCase(), prefix: key.prefix },
     });
   });

@@ -14,6 +14,7 @@ import { errorText } from "@/i18n/error-text";
 import { database, Prisma } from "@/server/db/client";
 import type { ActorType } from "@/server/db/generated/enums";
 import { ValidationError } from "@/server/domain/errors";
+import { PHARMACY_ORDER_STATUSES } from "@/server/domain/pharmacy-orders/statuses";
 import { AUDIT_LOG_KINDS, AUDIT_LOG_MAX_LIMIT, type AuditLogKind } from "./kinds";
 
 export type AuditActorFilter = { type: "USER"; id: string } | { type: "API_KEY"; id: string } | { type: "SYSTEM" };
@@ -48,7 +49,14 @@ export type AuditLogEntry = {
   /** The shop order of a pharmacy order or prescription entry (the admin tool's order page). */
   orderId: string | null;
   action: string;
+  /** As stored (English), for older rows and entries with no message. */
   summary: string;
+  /**
+   * The entry as a message and its values, worded at display (admin.audit.entries.<key>): an event's
+   * `<kind>.<action>` with its stored values; a history entry's `pharmacy_order.created`, … with its
+   * name and status values. Null for events recorded without values (their summary is shown).
+   */
+  words: { key: string; values: Record<string, string | number | null> } | null;
   actor: AuditActor;
 };
 
@@ -61,6 +69,7 @@ type Row = {
   orderId: string | null;
   action: string;
   summary: string | null;
+  summaryValues: Record<string, string | number | null> | null;
   name: string | null;
   fromStatus: string | null;
   toStatus: string | null;
@@ -118,7 +127,7 @@ export async function listAuditLog(filter: AuditLogFilter): Promise<{ entries: A
     branches.push(Prisma.sql`(
       SELECT 'audit_event' AS "source", a."id", a."createdAt" AS "at", a."entityType" AS "kind", a."entityId",
              CASE WHEN a."entityType" = 'order' THEN a."entityId" END AS "orderId",
-             a."action", a."summary", NULL::text AS "name", NULL::text AS "fromStatus", NULL::text AS "toStatus", NULL::text AS "note",
+             a."action", a."summary", a."summaryValues", NULL::text AS "name", NULL::text AS "fromStatus", NULL::text AS "toStatus", NULL::text AS "note",
              a."actorType", a."actorUserId", a."actorApiKeyId"
         FROM "AuditEvent" a
        WHERE ${and(where)}
@@ -131,7 +140,7 @@ export async function listAuditLog(filter: AuditLogFilter): Promise<{ entries: A
     branches.push(Prisma.sql`(
       SELECT 'pharmacy_order_history' AS "source", h."id", h."createdAt" AS "at", 'pharmacy_order' AS "kind", h."pharmacyOrderId" AS "entityId",
              p."orderId", CASE WHEN h."fromStatus" IS NULL THEN 'created' ELSE 'status_changed' END AS "action", NULL::text AS "summary",
-             p."name", h."fromStatus", h."toStatus", h."comment" AS "note", h."actorType", h."actorUserId", h."actorApiKeyId"
+             NULL::jsonb AS "summaryValues", p."name", h."fromStatus", h."toStatus", h."comment" AS "note", h."actorType", h."actorUserId", h."actorApiKeyId"
         FROM "PharmacyOrderHistory" h
         JOIN "PharmacyOrder" p ON p."id" = h."pharmacyOrderId"
        WHERE ${and(where)}
@@ -144,7 +153,7 @@ export async function listAuditLog(filter: AuditLogFilter): Promise<{ entries: A
     branches.push(Prisma.sql`(
       SELECT 'prescription_history' AS "source", h."id", h."createdAt" AS "at", 'prescription' AS "kind", h."prescriptionId" AS "entityId",
              r."orderId", CASE WHEN h."fromStatus" IS NULL THEN 'created' ELSE 'status_changed' END AS "action", NULL::text AS "summary",
-             NULL::text AS "name", h."fromStatus", h."toStatus", h."note", h."actorType", h."actorUserId", h."actorApiKeyId"
+             NULL::jsonb AS "summaryValues", NULL::text AS "name", h."fromStatus", h."toStatus", h."note", h."actorType", h."actorUserId", h."actorApiKeyId"
         FROM "PrescriptionHistory" h
         JOIN "Prescription" r ON r."id" = h."prescriptionId"
        WHERE ${and(where)}
@@ -170,6 +179,20 @@ function historySummary(row: Row): string {
   return `${what}: ${change}${row.note ? `: “${row.note}”` : ""}`;
 }
 
+/**
+ * A history entry as a message: its statuses stay values (the page names them); a pharmacy order's
+ * note that is no status (PHARMACY_ORDER_CHANGE's labels) is `pharmacy_order.note`.
+ */
+function historyWords(row: Row): NonNullable<AuditLogEntry["words"]> {
+  const kind = row.source === "pharmacy_order_history" ? "pharmacy_order" : "prescription";
+  const name = row.source === "pharmacy_order_history" ? (row.name ?? "") : (row.entityId?.slice(0, 8) ?? "");
+  const values = { name, from: row.fromStatus, to: row.toStatus, note: row.note };
+  if (row.source === "pharmacy_order_history" && row.fromStatus === null && !(PHARMACY_ORDER_STATUSES as readonly string[]).includes(row.toStatus ?? "")) {
+    return { key: "pharmacy_order.note", values };
+  }
+  return { key: `${kind}.${row.fromStatus === null ? "created" : "status_changed"}`, values };
+}
+
 function toEntry(row: Row, actors: { users: Map<string, string>; keys: Map<string, string> }): AuditLogEntry {
   const actor: AuditActor =
     row.actorType === "USER" && row.actorUserId
@@ -186,6 +209,7 @@ function toEntry(row: Row, actors: { users: Map<string, string>; keys: Map<strin
     orderId: row.orderId,
     action: row.action,
     summary: row.summary ?? historySummary(row),
+    words: row.source === "audit_event" ? (row.summaryValues ? { key: `${row.kind}.${row.action}`, values: row.summaryValues } : null) : historyWords(row),
     actor,
   };
 }

@@ -36,10 +36,18 @@ export type AuditEntry = {
   entityId: string | null;
   /** What happened, in the past tense: "created", "revoked", "released", … */
   action: string;
-  /** One line a person reads in the log, e.g. `API key "ERP" revoked`. Never a secret. */
+  /** One line in English, e.g. `API key "ERP" revoked`: what the text filter searches. Never a secret. */
   summary: string;
+  /**
+   * The summary's values (names, counts): the admin tool words the entry in the reader's language from
+   * the message admin.audit.entries.<entity>.<action> with them (docs/spec-gaps.md#issue-37-every-word-in-the-readers-language).
+   * Without it (or without that message) the log shows the summary as written.
+   */
+  values?: AuditValues;
   details?: Prisma.InputJsonValue;
 };
+
+export type AuditValues = Record<string, string | number | null>;
 
 /**
  * Records a state change of an organisation in the audit log, inside the transaction that makes the
@@ -55,6 +63,7 @@ export async function recordAuditEvent(tx: Tx, organisationId: string, actor: Ac
       entityId: entry.entityId,
       action: entry.action,
       summary: entry.summary,
+      summaryValues: entry.values,
       details: entry.details,
       ...actorColumns(actor),
     },

@@ -65,6 +65,7 @@ export async function createProduct(organisationId: string, fields: ProductField
       entityId: product.id,
       action: "created",
       summary: `Product "${product.displayName}" created`,
+      values: { name: product.displayName },
     });
     return product;
   });
@@ -81,6 +82,7 @@ export async function updateProduct(organisationId: string, productId: string, c
       entityId: product.id,
       action: "updated",
       summary: `Product "${product.displayName}" updated`,
+      values: { name: product.displayName },
       details: { fields: Object.keys(changes).filter((k) => changes[k as keyof ProductFields] !== undefined) },
     });
     return product;
@@ -104,6 +106,7 @@ export async function deleteProduct(organisationId: string, productId: string, a
       entityId: product.id,
       action: "deleted",
       summary: `Product "${product.displayName}" deleted`,
+      values: { name: product.displayName },
     });
   });
 }

@@ -65,6 +65,7 @@ export async function createSku(organisationId: string, productId: string, field
       entityId: sku.id,
       action: "created",
       summary: `SKU "${sku.displayName}" of "${product.displayName}" created`,
+      values: { name: sku.displayName, product: product.displayName },
     });
     return sku;
   });
@@ -87,6 +88,7 @@ export async function updateSku(
       entityId: sku.id,
       action: "updated",
       summary: `SKU "${sku.displayName}" updated`,
+      values: { name: sku.displayName },
       details: { fields: changedFields(changes) },
     });
     return sku;

@@ -122,6 +122,7 @@ export async function addFulfillmentToOrder(
         entityId: order.id,
         action: "fulfillment added",
         summary: `Fulfillment "${fulfillment.externalId}" added to order "${order.name}"${added.routed ? " and routed to a pharmacy" : ""}`,
+        values: { externalId: fulfillment.externalId, order: order.name, routed: String(added.routed) },
         details: { fulfillmentExternalId: fulfillment.externalId, itemCount: fulfillment.items.length },
       });
       return order.id;
@@ -185,6 +186,7 @@ export async function updateOrder(organisationId: string, orderExternalId: strin
       entityId: order.id,
       action: "updated",
       summary: `Order "${order.name}" updated: ${fields.join(", ") || "nothing"}`,
+      values: { name: order.name },
       details: { fields },
     });
     return order.id;
@@ -252,6 +254,7 @@ export async function cancelFulfillment(
       entityId: fulfillment.id,
       action: "cancelled",
       summary: `Fulfillment "${fulfillmentExternalId}" of order "${order.name}" cancelled`,
+      values: { externalId: fulfillmentExternalId, order: order.name },
       details: { orderId: order.id, pharmacyOrderId: fulfillment.pharmacyOrder?.id ?? null, prescriptionsCancelled: waiting.length },
     });
     return order.id;

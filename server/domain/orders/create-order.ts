@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { database, databaseDriver, Prisma, prismaTx, type Db, type RawTx, type Tx } from "@/server/db/client";
 import { isUniqueViolation } from "@/server/db/errors";
 import { actorColumns, type Actor } from "@/server/domain/actor";
-import type { AuditEntity } from "@/server/domain/audit/record";
+import type { AuditEntity, AuditValues } from "@/server/domain/audit/record";
 import { ConflictError, FieldErrorCollector, NON_FIELD_ERRORS } from "@/server/domain/errors";
 import { orderCreatedEventSql } from "@/server/domain/events/order-events";
 import { recordPrescriptionCreated } from "@/server/domain/events/prescription-events";
@@ -561,9 +561,10 @@ function orderWritesSql(o: {
   const summary = `Order ${name} created${onHold ? " on hold" : ""} (${intake.fulfillments.length} fulfillment${intake.fulfillments.length === 1 ? "" : "s"})`;
   return Prisma.sql`
     "audit" AS (
-      INSERT INTO "AuditEvent" ("id", "organisationId", "entityType", "entityId", "action", "summary", "details",
+      INSERT INTO "AuditEvent" ("id", "organisationId", "entityType", "entityId", "action", "summary", "summaryValues", "details",
                                 "actorType", "actorApiKeyId", "actorUserId", "createdAt")
       VALUES (${randomUUID()}, ${o.organisationId}, ${"order" satisfies AuditEntity}, ${orderId}, 'created', ${summary},
+              ${JSON.stringify({ name, fulfillments: intake.fulfillments.length, onHold: String(onHold) } satisfies AuditValues)}::jsonb,
               ${JSON.stringify({ externalId: intake.externalId, status: initialStatus, shopId: o.shop.id })}::jsonb,
               ${by.actorType}::"ActorType", ${by.actorApiKeyId}, ${by.actorUserId}, now())
     ), "order" AS (

@@ -67,6 +67,7 @@ export async function releaseOrderHold(organisationId: string, orderId: string, 
           `Order "${order.name}" released from hold` +
           (routed ? `; ${routed} pharmacy order${routed === 1 ? "" : "s"} opened` : "") +
           (stranded ? `; ${stranded} fulfillment${stranded === 1 ? "" : "s"} found no pharmacy` : ""),
+        values: { name: order.name, opened: routed, stranded },
         details: { pharmacyOrderIds: outcome.pharmacyOrderIds, unroutableFulfillmentIds: outcome.unroutableFulfillmentIds },
       });
       return outcome;

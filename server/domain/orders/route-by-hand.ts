@@ -86,6 +86,7 @@ export async function routeFulfillmentByHand(
         entityId: fulfillment.id,
         action: "routed",
         summary: `Fulfillment "${fulfillment.externalId}" of order "${order.name}" routed by hand to "${pharmacy.displayName}"`,
+        values: { externalId: fulfillment.externalId, order: order.name, pharmacy: pharmacy.displayName },
         details: { orderId: order.id, pharmacyId: pharmacy.id, pharmacyOrderId: opened.pharmacyOrderId, previousPharmacyOrderId: previous?.id ?? null },
       });
       return { pharmacyOrderId: opened.pharmacyOrderId };

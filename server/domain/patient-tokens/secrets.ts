@@ -55,6 +55,7 @@ export async function createPatientTokenSecret(input: NewPatientTokenSecret): Pr
       entityId: created.id,
       action: "created",
       summary: `Patient token secret "${displayName}" created (audience ${audience})`,
+      values: { name: displayName, audience },
     });
     return created;
   });
@@ -78,6 +79,7 @@ export async function revokePatientTokenSecret(organisationId: string, secretId:
         entityId: secretId,
         action: "revoked",
         summary: `Patient token secret "${secret.displayName}" revoked`,
+        values: { name: secret.displayName },
       });
     }
   });

@@ -1,5 +1,6 @@
 import type { Tx } from "@/server/db/client";
 import { enqueueTask } from "@/server/domain/tasks/enqueue";
+import { PAYOUT_DESCRIPTIONS } from "./descriptions";
 
 /**
  * Projects a pharmacy order's payouts, replacing its earlier projection: item_rest (the pharmacy's
@@ -28,13 +29,13 @@ async function projectPayouts(tx: Tx, pharmacyOrderId: string): Promise<void> {
   const paid = order.items.reduce((sum, i) => sum + i.totalPaidAmount, 0);
   const rest = order.items.reduce((sum, i) => sum + Math.min(i.totalPaidAmount, (i.pharmacySku?.price ?? i.totalPaidAmount) * i.amount), 0);
   const rows = [
-    { componentType: "item_rest", amount: rest, currency, routingDescription: "Items at the pharmacy's price" },
-    { componentType: "item_markup", amount: paid - rest, currency, routingDescription: "Amount paid above the pharmacy's price" },
+    { componentType: "item_rest", amount: rest, currency, routingDescription: PAYOUT_DESCRIPTIONS.item_rest },
+    { componentType: "item_markup", amount: paid - rest, currency, routingDescription: PAYOUT_DESCRIPTIONS.item_markup },
     {
       componentType: "shipping",
       amount: order.shippingCostsAmount ?? 0,
       currency: order.shippingCostsCurrency ?? currency,
-      routingDescription: "Shipping costs",
+      routingDescription: PAYOUT_DESCRIPTIONS.shipping,
     },
   ].filter((r) => r.amount > 0);
   await tx.payout.deleteMany({ where: { pharmacyOrderId, status: "PROJECTED" } });

@@ -152,6 +152,7 @@ export async function createPharmacy(organisationId: string, adminUserId: string
         entityId: row.id,
         action: "created",
         summary: `Pharmacy "${row.displayName}" created`,
+        values: { name: row.displayName },
       });
       return shown(row);
     }),

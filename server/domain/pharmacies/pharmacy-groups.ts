@@ -25,6 +25,7 @@ export async function createPharmacyGroup(organisationId: string, adminUserId: s
       entityId: group.id,
       action: "created",
       summary: `Pharmacy group "${group.displayName}" created`,
+      values: { name: group.displayName },
     });
     return group;
   });
@@ -42,6 +43,7 @@ export async function renamePharmacyGroup(organisationId: string, adminUserId: s
         entityId: group.id,
         action: "renamed",
         summary: `Pharmacy group "${before.displayName}" renamed to "${displayName}"`,
+        values: { from: before.displayName, to: displayName },
       });
     }
     return group;

@@ -68,6 +68,7 @@ export async function openClarificationRequest(
       entityId: opened.threadId,
       action: "opened",
       summary: `${side === "ADMIN" ? "Admin team" : "Pharmacy"} asked for clarification on ${name}`,
+      values: { side, name },
       details: { side, pharmacyOrderId: order.id, putOnHold: opened.statusChanged },
     });
     return opened;

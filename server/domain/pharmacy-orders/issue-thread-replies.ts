@@ -41,6 +41,7 @@ export async function replyToIssueThread(
       entityId: thread.id,
       action: "replied",
       summary: `${reply.side === "ADMIN" ? "Admin" : "Pharmacy"} replied in the issue thread of ${thread.pharmacyOrder.name}`,
+      values: { side: reply.side, name: thread.pharmacyOrder.name },
       details: { messageId: message.id, side: reply.side },
     });
     return { messageId: message.id };

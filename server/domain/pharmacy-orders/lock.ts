@@ -4,7 +4,7 @@ import { actorColumns, type Actor } from "@/server/domain/actor";
 import { NotFoundError } from "@/server/domain/errors";
 import { outboxInsertSql, recordEvent } from "@/server/domain/events/outbox";
 import { refreshOrderStatus } from "./order-status";
-import { FINAL_PHARMACY_ORDER_STATUSES, PHARMACY_ORDER_STATUS, type PharmacyOrderStatus } from "./statuses";
+import { FINAL_PHARMACY_ORDER_STATUSES, PHARMACY_ORDER_CHANGE, PHARMACY_ORDER_STATUS, type PharmacyOrderChange, type PharmacyOrderStatus } from "./statuses";
 
 export type LockedPharmacyOrder = { id: string; status: string; organisationId: string; pharmacyId: string; orderId: string };
 
@@ -109,23 +109,8 @@ export function historyInsertSql(
     VALUES (${randomUUID()}, ${pharmacyOrderId}, ${fromStatus}, ${toStatus}, ${actorType}::"ActorType", ${actorApiKeyId}, ${actorUserId}, ${comment}, clock_timestamp())`;
 }
 
-/**
- * Labels of history entries that record a change other than a status change (fromStatus null,
- * toStatus the label, comment the detail), so that who changed a pharmacy order is kept with it.
- */
-export const PHARMACY_ORDER_CHANGE = {
-  orderUpdated: "order updated",
-  shipmentAdded: "shipment added",
-  deliveryTypeChanged: "delivery type changed",
-  prescriptionAttached: "prescription attached",
-  /** A cancellation after completion gave the stock the completion took back (cancel.ts). */
-  stockReturned: "stock returned",
-  /** A cancellation after completion left the stock taken: the goods had left the pharmacy (cancel.ts). */
-  stockKept: "stock kept",
-  /** A cancellation after completion flagged the order's routed payouts for review (cancel.ts). */
-  payoutsFlaggedForReview: "payouts flagged for review",
-} as const;
-export type PharmacyOrderChange = (typeof PHARMACY_ORDER_CHANGE)[keyof typeof PHARMACY_ORDER_CHANGE];
+// The labels are vocabulary (statuses.ts), so that the portals can word them without this module.
+export { PHARMACY_ORDER_CHANGE, type PharmacyOrderChange } from "./statuses";
 
 /**
  * Records a change to pharmacy orders that is not a status change (a shipment, the delivery type,

@@ -57,3 +57,22 @@ export function deliveryTypeOfHints(hints: readonly (string | null | undefined)[
   const pickup = hints.length > 0 && hints.every((hint) => hint?.trim().toLowerCase() === "pickup");
   return pickup ? "pickup" : "shipping";
 }
+
+/**
+ * Labels of history entries that record a change other than a status change (fromStatus null,
+ * toStatus the label, comment the detail), so that who changed a pharmacy order is kept with it.
+ * The label is stored as it is here (a fixed key); the portals word it (status.historyNote.<key>).
+ */
+export const PHARMACY_ORDER_CHANGE = {
+  orderUpdated: "order updated",
+  shipmentAdded: "shipment added",
+  deliveryTypeChanged: "delivery type changed",
+  prescriptionAttached: "prescription attached",
+  /** A cancellation after completion gave the stock the completion took back (cancel.ts). */
+  stockReturned: "stock returned",
+  /** A cancellation after completion left the stock taken: the goods had left the pharmacy (cancel.ts). */
+  stockKept: "stock kept",
+  /** A cancellation after completion flagged the order's routed payouts for review (cancel.ts). */
+  payoutsFlaggedForReview: "payouts flagged for review",
+} as const;
+export type PharmacyOrderChange = (typeof PHARMACY_ORDER_CHANGE)[keyof typeof PHARMACY_ORDER_CHANGE];

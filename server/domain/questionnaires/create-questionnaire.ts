@@ -31,6 +31,7 @@ export async function createQuestionnaire(organisationId: string, userId: string
       entityId: created.id,
       action: "created",
       summary: `Questionnaire "${displayName}" created`,
+      values: { name: displayName },
     });
     return created;
   });

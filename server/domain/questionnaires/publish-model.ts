@@ -41,6 +41,7 @@ export async function publishQuestionnaireModel(
       entityId: questionnaireId,
       action: "published",
       summary: `Questionnaire "${rows[0].displayName}" published${change.theme !== undefined ? " with a new theme" : ""}`,
+      values: { name: rows[0].displayName, theme: String(change.theme !== undefined) },
     });
     return rows.map(({ id, model, theme }) => ({ id, model, theme }));
   });

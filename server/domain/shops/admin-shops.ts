@@ -51,6 +51,7 @@ export async function createShop(organisationId: string, adminUserId: string, fi
         entityId: shop.id,
         action: "created",
         summary: `Shop "${shop.displayName}" (${shop.identifier}) created`,
+        values: { name: shop.displayName, identifier: shop.identifier },
       });
       return shop;
     }),

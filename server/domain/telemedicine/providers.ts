@@ -149,6 +149,7 @@ export async function connectTelemedicineProvider(
         entityId: provider.id,
         action: "connected",
         summary: `Telemedicine provider "${provider.displayName}" (${provider.identifier}) connected; key ${issued.key.prefix}… issued`,
+        values: { name: provider.displayName, identifier: provider.identifier, prefix: issued.key.prefix },
         details: { identifier: provider.identifier, api_key_uid: issued.key.id },
       });
       return { provider: { id: provider.id, displayName: provider.displayName, identifier: provider.identifier }, issued };
@@ -198,6 +199,7 @@ export async function changeTelemedicineProviderIdentity(
         entityId: provider.id,
         action: "changed",
         summary: `Telemedicine provider "${provider.displayName}" changed: ${changes.join(", ")}`,
+        values: { name: provider.displayName },
         details: {
           before: { display_name: before.displayName, identifier: before.identifier },
           after: { display_name: provider.displayName, identifier: provider.identifier },
@@ -264,6 +266,7 @@ export async function disconnectTelemedicineProvider(organisationId: string, use
         entityId: provider.id,
         action: "disconnected",
         summary: `Telemedicine provider "${provider.displayName}" disconnected: key ${revoked.map((p) => `${p}…`).join(", ")} revoked`,
+        values: { name: provider.displayName },
       });
     }
     return { revokedKeys: revoked.length };

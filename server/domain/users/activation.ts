@@ -30,6 +30,7 @@ export async function deactivateUser(organisationId: string, adminUserId: string
       entityId: user.id,
       action: "deactivated",
       summary: `${user.email} deactivated`,
+      values: { email: user.email },
     });
   });
 }
@@ -47,6 +48,7 @@ export async function reactivateUser(organisationId: string, adminUserId: string
       entityId: user.id,
       action: "reactivated",
       summary: `${user.email} reactivated`,
+      values: { email: user.email },
     });
   });
 }

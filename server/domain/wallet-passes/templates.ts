@@ -59,6 +59,7 @@ export async function createWalletPassTemplate(
       entityId: created.id,
       action: "created",
       summary: `Wallet pass template "${displayName}" created for shop ${shop.identifier}${input.requiresSignedPrescription ? " (requires a signed prescription)" : ""}`,
+      values: { name: displayName, shop: shop.identifier, signed: String(Boolean(input.requiresSignedPrescription)) },
     });
     return created;
   });
@@ -110,6 +111,7 @@ export async function deleteWalletPassTemplate(organisationId: string, userId: s
       entityId: templateId,
       action: "deleted",
       summary: `Wallet pass template "${template.displayName}" deleted`,
+      values: { name: template.displayName },
     });
   });
 }

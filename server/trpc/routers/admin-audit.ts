@@ -19,6 +19,7 @@ const presentEntry = (entry: AuditLogEntry) => ({
   orderUid: entry.orderId,
   action: entry.action,
   summary: entry.summary,
+  words: entry.words,
   actor: presentActor(entry.actor),
 });
 

@@ -137,7 +137,8 @@ function presentHistory(order: AdminOrderDetail, pharmacyOrderId: string) {
     toStatus: h.toStatus,
     isStatusChange: (PHARMACY_ORDER_STATUSES as readonly string[]).includes(h.toStatus),
     comment: h.comment,
-    actor: h.actor.type === "SYSTEM" ? "System" : `${h.actor.displayName} (${h.actor.type === "API_KEY" ? "API key" : "portal"})`,
+    /** Who, as the pharmacy portal's history gives it: the page words it ("von … (API-Schlüssel)"). */
+    actor: h.actor.type === "SYSTEM" ? { type: "SYSTEM" as const, displayName: null } : { type: h.actor.type, displayName: h.actor.displayName },
     createdAt: unix(h.createdAt),
   }));
 }

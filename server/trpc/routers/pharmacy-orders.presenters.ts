@@ -1,5 +1,4 @@
 /** The portal's shapes of pharmacy orders: camelCase, uids, dates as Unix seconds (numbers), money in minor units. */
-import { countryName } from "@/server/domain/countries";
 import type { Address } from "@/server/domain/orders/intake";
 import type { PharmacyOrderHistoryEntry, PharmacyOrderPortalDetail, PharmacyOrderQueueRow } from "@/server/domain/pharmacy-orders/queries";
 import { canCompleteFrom, PHARMACY_ORDER_STATUSES, statusChangesFrom } from "@/server/domain/pharmacy-orders/statuses";
@@ -32,7 +31,8 @@ export const presentAddress = (address: Address) => ({
   houseNumber: address.house_number,
   zipCode: address.zip_code,
   city: address.city,
-  country: countryName(address.country),
+  /** The ISO code: the portals name it in the reader's language (formatCountry). */
+  country: address.country,
   additionalAddress: address.additional_address ?? null,
   province: address.province ?? null,
 });
@@ -45,7 +45,7 @@ function presentHistoryEntry(entry: PharmacyOrderHistoryEntry) {
     /** A status (the first entry has no from-status); otherwise toStatus names another change ("shipment added", …). */
     isStatusChange: (PHARMACY_ORDER_STATUSES as readonly string[]).includes(entry.toStatus),
     comment: entry.comment,
-    actor: entry.actor.type === "SYSTEM" ? { type: "SYSTEM" as const, displayName: "System" } : { type: entry.actor.type, displayName: entry.actor.displayName },
+    actor: entry.actor.type === "SYSTEM" ? { type: "SYSTEM" as const, displayName: null } : { type: entry.actor.type, displayName: entry.actor.displayName },
     createdAt: unix(entry.createdAt),
   };
 }

@@ -1,0 +1,36 @@
+/**
+ * An audit-log entry in the reader's language: its message admin.audit.entries.<key> worded with its
+ * values (statuses and history notes named by their labels), its action by admin.audit.actions.<action>;
+ * an entry with no values or no message (rows written before,
+ * docs/spec-gaps.md#issue-37-every-word-in-the-readers-language) as written.
+ */
+import type { StatusLabel } from "@/components/ui/status";
+
+type Translator = { (key: string, values?: Record<string, string | number>): string; has(key: string): boolean };
+export type AuditWords = { key: string; values: Record<string, string | number | null> } | null;
+
+/** Values whose content is a status: named by the status label of the entry's kind. */
+const STATUS_KIND: Record<string, "pharmacyOrder" | "prescription"> = { pharmacy_order: "pharmacyOrder", prescription: "prescription" };
+
+export function auditTextOf(t: Translator, statusLabel: StatusLabel, noteLabel: (label: string) => string) {
+  return (entry: { summary: string; words: AuditWords }): string => {
+    const words = entry.words;
+    if (!words || !t.has(`entries.${words.key}`)) return entry.summary;
+    const statusKind = STATUS_KIND[words.key.split(".")[0] ?? ""];
+    const values: Record<string, string | number> = {};
+    for (const [name, value] of Object.entries(words.values)) {
+      const text = value ?? "";
+      const isStatus = statusKind && (name === "from" || name === "to") && typeof text === "string" && text;
+      values[name] = isStatus ? (words.key === "pharmacy_order.note" ? noteLabel(text) : statusLabel(statusKind, text)) : text;
+    }
+    const text = t(`entries.${words.key}`, values);
+    // A history entry's comment or note is the person's own text: quoted as written.
+    const note = words.values.note;
+    return typeof note === "string" && note ? t("withNote", { text, note }) : text;
+  };
+}
+
+/** What happened, in a word ("created" → "erstellt"); an action with no message readable as it is. */
+export function auditActionOf(t: Translator) {
+  return (action: string): string => (t.has(`actions.${action}`) ? t(`actions.${action}`) : action.replaceAll("_", " "));
+}

@@ -1,0 +1,105 @@
+/**
+ * Issue 37, every word in the reader's language: the texts worded at display from kinds and values
+ * (history notes, payout descriptions, audit entries, country names), in German and English, and
+ * what older rows stored as English sentences show (as written).
+ */
+import { createTranslator } from "next-intl";
+import { describe, expect, it } from "vitest";
+import de from "@/messages/de.json";
+import en from "@/messages/en.json";
+import { auditActionOf, auditTextOf } from "@/components/admin/audit/audit-text";
+import { formatCountry } from "./format";
+import { historyTextOf, payoutDescriptionOf, statusLabelOf } from "./status";
+
+const MESSAGES = { de, en } as const;
+const translators = (locale: "de" | "en") => {
+  const status = createTranslator({ locale, messages: MESSAGES[locale], namespace: "status" });
+  const audit = createTranslator({ locale, messages: MESSAGES[locale], namespace: "admin.audit" });
+  const history = historyTextOf(status as never);
+  return {
+    status,
+    history,
+    payout: payoutDescriptionOf(status as never),
+    audit: auditTextOf(audit as never, statusLabelOf(status as never), (label) => history({ isStatusChange: false, fromStatus: null, toStatus: label })),
+    action: auditActionOf(audit as never),
+    actor: createTranslator({ locale, messages: MESSAGES[locale], namespace: "admin.orders.fulfillment" }),
+    pharmacyActor: createTranslator({ locale, messages: MESSAGES[locale], namespace: "pharmacy.order.history" }),
+  };
+};
+const DE = translators("de");
+const EN = translators("en");
+
+describe("pharmacy order history notes", () => {
+  const note = (toStatus: string) => ({ isStatusChange: false, fromStatus: null, toStatus });
+  it("words the stored labels in the reader's language", () => {
+    expect(DE.history(note("stock returned"))).toBe("Bestand zurückgebucht");
+    expect(DE.history(note("stock kept"))).toBe("Bestand nicht zurückgebucht");
+    expect(DE.history(note("payouts flagged for review"))).toBe("Auszahlungen zur Prüfung markiert");
+    expect(DE.history(note("shipment added"))).toBe("Sendung hinzugefügt");
+    expect(EN.history(note("shipment added"))).toBe("Shipment added");
+  });
+  it("shows a note it does not know as written", () => {
+    expect(DE.history(note("something an old release wrote"))).toBe("something an old release wrote");
+  });
+  it("still words status changes", () => {
+    expect(DE.history({ isStatusChange: true, fromStatus: "in-progress", toStatus: "completed" })).toBe(
+      `${DE.status("pharmacyOrder.inProgress")} → ${DE.status("pharmacyOrder.completed")}`,
+    );
+  });
+});
+
+describe("who changed a pharmacy order", () => {
+  it("is worded the same way on the admin and the pharmacy page", () => {
+    expect(DE.actor("by", { name: "ERP", type: "API_KEY" })).toBe("von ERP (API-Schlüssel)");
+    expect(DE.pharmacyActor("by", { name: "ERP", type: "API_KEY" })).toBe("von ERP (API-Schlüssel)");
+    expect(DE.actor("by", { name: "", type: "SYSTEM" })).toBe("vom System");
+    expect(EN.actor("by", { name: "Ana", type: "USER" })).toBe("by Ana (portal)");
+  });
+});
+
+describe("payout descriptions", () => {
+  it("words each component's own description, and leaves any other as written", () => {
+    expect(DE.payout({ componentType: "item_markup", description: "Amount paid above the pharmacy's price" })).toBe("Bezahlter Betrag über dem Apothekenpreis");
+    expect(DE.payout({ componentType: "item_rest", description: "Items at the pharmacy's price" })).toBe("Artikel zum Apothekenpreis");
+    expect(DE.payout({ componentType: "shipping", description: "Shipping costs" })).toBe("Versandkosten");
+    expect(EN.payout({ componentType: "shipping", description: "Shipping costs" })).toBe("Shipping costs");
+    expect(DE.payout({ componentType: "item_markup", description: "Set by hand" })).toBe("Set by hand");
+    expect(DE.payout({ componentType: "shipping", description: null })).toBeNull();
+  });
+});
+
+describe("audit-log entries", () => {
+  const created = { summary: "Order demo-1001 created (1 fulfillment)", words: { key: "order.created", values: { name: "demo-1001", fulfillments: 1, onHold: "false" } } };
+  it("words an entry from its kind and values", () => {
+    expect(DE.audit(created)).toBe("Bestellung demo-1001 erstellt (1 Fulfillment)");
+    expect(EN.audit(created)).toBe("Order demo-1001 created (1 fulfillment)");
+    expect(DE.audit({ ...created, words: { key: "order.created", values: { name: "x", fulfillments: 2, onHold: "true" } } })).toBe("Bestellung x erstellt (angehalten) (2 Fulfillments)");
+  });
+  it("names the statuses and notes of history entries, quoting the person's note as written", () => {
+    const change = { summary: "", words: { key: "pharmacy_order.status_changed", values: { name: "#1001-1", from: "in-progress", to: "completed", note: "Abgeholt" } } };
+    expect(DE.audit(change)).toBe(`Apothekenbestellung #1001-1: ${DE.status("pharmacyOrder.inProgress")} → ${DE.status("pharmacyOrder.completed")}: „Abgeholt“`);
+    const note = { summary: "", words: { key: "pharmacy_order.note", values: { name: "#1001-1", from: null, to: "stock returned", note: null } } };
+    expect(DE.audit(note)).toBe("Apothekenbestellung #1001-1: Bestand zurückgebucht");
+  });
+  it("shows an older entry (no values) or an entry with no message as written", () => {
+    expect(DE.audit({ summary: "Order demo-1001 created (1 fulfillment)", words: null })).toBe("Order demo-1001 created (1 fulfillment)");
+    expect(DE.audit({ summary: "Something new", words: { key: "order.some_future_action", values: {} } })).toBe("Something new");
+  });
+  it("words the action", () => {
+    expect(DE.action("created")).toBe("erstellt");
+    expect(EN.action("status_changed")).toBe("status changed");
+    expect(DE.action("some_future_action")).toBe("some future action");
+  });
+});
+
+describe("country names", () => {
+  it("names a country code in the reader's language", () => {
+    expect(formatCountry("de", "DE")).toBe("Deutschland");
+    expect(formatCountry("en", "DE")).toBe("Germany");
+    expect(formatCountry("de", "at")).toBe("Österreich");
+  });
+  it("shows what is not a code as written, and a dash for none", () => {
+    expect(formatCountry("de", "Germany")).toBe("Germany");
+    expect(formatCountry("de", null)).toBe("—");
+  });
+});

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "AuditEvent" ADD COLUMN     "summaryValues" JSONB;
+
