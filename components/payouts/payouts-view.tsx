@@ -11,7 +11,7 @@ import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { Pager } from "@/components/ui/pager";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { usePayoutDescription, useStatusLabel } from "@/components/ui/status";
+import { usePayoutDescription, usePayoutReviewReason, useStatusLabel } from "@/components/ui/status";
 import { EmptyState } from "@/components/ui/states";
 import { QueryView } from "@/components/ui/query-view";
 import { useListSearch } from "@/components/ui/use-list-search";
@@ -133,6 +133,7 @@ function payoutColumns(
   statusLabel: ReturnType<typeof useStatusLabel>,
   showPharmacy: boolean,
   describe: ReturnType<typeof usePayoutDescription>,
+  reviewReason: ReturnType<typeof usePayoutReviewReason>,
 ): Column<PayoutRow>[] {
   const order: Column<PayoutRow> = {
     header: t("order"),
@@ -168,7 +169,7 @@ function payoutColumns(
             <div className="mt-1">
               <span className="rounded-full bg-red-50 px-2 py-0.5 text-xs font-medium text-red-800">{t("needsReview")}</span>
               <div className="mt-1 text-xs text-slate-600">
-                {t("flagged", { reason: row.review.reason ?? t("flaggedNoReason"), at: format.dateTime(row.review.flaggedAt) })}
+                {t("flagged", { reason: reviewReason(row.review.reason) ?? t("flaggedNoReason"), at: format.dateTime(row.review.flaggedAt) })}
               </div>
             </div>
           ) : null}
@@ -241,6 +242,7 @@ function PayoutsResult({
   const format = useFormat();
   const statusLabel = useStatusLabel();
   const describe = usePayoutDescription();
+  const reviewReason = usePayoutReviewReason();
   return (
     <div className="space-y-4">
       <section aria-label={t("totals")}>
@@ -259,7 +261,7 @@ function PayoutsResult({
       </section>
       <DataTable
         label={t("table")}
-        columns={payoutColumns(t, format, statusLabel, showPharmacy, describe)}
+        columns={payoutColumns(t, format, statusLabel, showPharmacy, describe, reviewReason)}
         rows={data.items}
         rowKey={(row, i) => `${row.pharmacy_order_uid}-${row.component_type}-${i}`}
         rowClassName={() => "align-top"}

@@ -9,7 +9,7 @@ import de from "@/messages/de.json";
 import en from "@/messages/en.json";
 import { auditActionOf, auditTextOf } from "@/components/admin/audit/audit-text";
 import { formatCountry } from "./format";
-import { historyTextOf, payoutDescriptionOf, statusLabelOf } from "./status";
+import { historyTextOf, payoutDescriptionOf, payoutReviewReasonOf, statusLabelOf } from "./status";
 
 const MESSAGES = { de, en } as const;
 const translators = (locale: "de" | "en") => {
@@ -20,6 +20,7 @@ const translators = (locale: "de" | "en") => {
     status,
     history,
     payout: payoutDescriptionOf(status as never),
+    review: payoutReviewReasonOf(status as never),
     audit: auditTextOf(audit as never, statusLabelOf(status as never), (label) => history({ isStatusChange: false, fromStatus: null, toStatus: label })),
     action: auditActionOf(audit as never),
     actor: createTranslator({ locale, messages: MESSAGES[locale], namespace: "admin.orders.fulfillment" }),
@@ -101,5 +102,14 @@ describe("country names", () => {
   it("shows what is not a code as written, and a dash for none", () => {
     expect(formatCountry("de", "Germany")).toBe("Germany");
     expect(formatCountry("de", null)).toBe("—");
+  });
+});
+
+describe("a payout's review reason", () => {
+  it("is the cancellation's own in the reader's language, any other as written", () => {
+    expect(translators("de").review("Pharmacy order cancelled after completion")).toBe("Apothekenbestellung nach dem Abschluss storniert");
+    expect(translators("en").review("Pharmacy order cancelled after completion")).toBe("Pharmacy order cancelled after completion");
+    expect(translators("de").review("Checked by hand")).toBe("Checked by hand");
+    expect(translators("de").review(null)).toBeNull();
   });
 });

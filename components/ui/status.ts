@@ -7,7 +7,7 @@
 import { useTranslations } from "next-intl";
 import { APPOINTMENT_STATUS } from "@/server/domain/meetings/statuses";
 import { ORDER_STATUS } from "@/server/domain/orders/statuses";
-import { PAYOUT_DESCRIPTIONS } from "@/server/domain/payouts/descriptions";
+import { CANCELLED_AFTER_COMPLETION_REVIEW, PAYOUT_DESCRIPTIONS } from "@/server/domain/payouts/descriptions";
 import { PHARMACY_ORDER_CHANGE, PHARMACY_ORDER_STATUS } from "@/server/domain/pharmacy-orders/statuses";
 import { PRESCRIPTION_STATUS } from "@/server/domain/prescriptions/statuses";
 import type { DeliveryLogState } from "@/server/domain/webhooks/delivery-log-states";
@@ -241,6 +241,16 @@ export function payoutDescriptionOf(t: { (key: never): string }): (row: { compon
     if (key && description === PAYOUT_DESCRIPTIONS[componentType as keyof typeof PAYOUT_DESCRIPTIONS]) return tv(`payoutDescription.${key}`);
     return description;
   };
+}
+
+/** A payout's review reason in words: the cancellation's own by its message, any other as written. */
+export function payoutReviewReasonOf(t: { (key: never): string }): (reason: string | null) => string | null {
+  const tv = t as unknown as (key: string) => string;
+  return (reason) => (reason === CANCELLED_AFTER_COMPLETION_REVIEW ? tv("payoutReview.cancelledAfterCompletion") : reason);
+}
+
+export function usePayoutReviewReason() {
+  return payoutReviewReasonOf(useTranslations("status") as never);
 }
 
 export function usePayoutDescription() {

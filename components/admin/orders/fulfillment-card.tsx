@@ -7,7 +7,7 @@ import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { DataTable } from "@/components/ui/data-table";
 import { useFormat } from "@/components/ui/format";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { useHistoryText, useStatusLabel } from "@/components/ui/status";
+import { useHistoryText, usePayoutReviewReason, useStatusLabel } from "@/components/ui/status";
 import { useTRPC } from "@/components/trpc/react";
 import type { Done, Order } from "./order-detail";
 import { ShipmentList } from "@/components/orders/delivery";
@@ -100,6 +100,7 @@ function PharmacyOrderPanel({ po }: { po: PharmacyOrder }) {
   const routing = useTranslations("admin.routing");
   const format = useFormat();
   const statusLabel = useStatusLabel();
+  const reviewReason = usePayoutReviewReason();
   return (
     <div className="mt-4 space-y-4 rounded-lg border border-slate-200 bg-slate-50 p-4">
       <div className="flex flex-wrap items-center gap-3">
@@ -137,7 +138,7 @@ function PharmacyOrderPanel({ po }: { po: PharmacyOrder }) {
                   <span className="min-w-0">
                     {statusLabel("payoutComponent", p.componentType)} · {statusLabel("payout", p.status)}
                     {p.routedAt ? ` ${format.dateTime(p.routedAt)}` : ""}
-                    {p.review ? <span className="ml-2 rounded-full bg-red-50 px-2 py-0.5 text-xs font-medium text-red-800">{t("needsReview", { review: p.review })}</span> : null}
+                    {p.review ? <span className="ml-2 rounded-full bg-red-50 px-2 py-0.5 text-xs font-medium text-red-800">{t("needsReview", { review: reviewReason(p.review) ?? p.review })}</span> : null}
                   </span>
                   <span className="tabular-nums">{format.money(p.amount, p.currency)}</span>
                 </li>

@@ -8,7 +8,7 @@ import { Card, DetailRow } from "@/components/ui/card";
 import { DataTable } from "@/components/ui/data-table";
 import { useFormat } from "@/components/ui/format";
 import { QueryView } from "@/components/ui/query-view";
-import { useHistoryText, useStatusLabel } from "@/components/ui/status";
+import { useHistoryText, usePayoutReviewReason, useStatusLabel } from "@/components/ui/status";
 import { EmptyState } from "@/components/ui/states";
 import { useDeliveryTypeLabel } from "./delivery-type";
 import type { Order } from "./order-action-kit";
@@ -116,6 +116,7 @@ export function PayoutsCard({ order }: { order: Order }) {
   const t = useTranslations("pharmacy.order.payouts");
   const format = useFormat();
   const statusLabel = useStatusLabel();
+  const reviewReason = usePayoutReviewReason();
   return (
     <Card level={3} title={t("title")}>
       {order.payouts.length === 0 ? (
@@ -127,7 +128,7 @@ export function PayoutsCard({ order }: { order: Order }) {
               <span>
                 {statusLabel("payoutComponent", p.componentType)} · {statusLabel("payout", p.status)}
                 {p.routedAt ? ` ${format.dateTime(p.routedAt)}` : ""}
-                {p.review ? <span className="ml-2 rounded-full bg-red-50 px-2 py-0.5 text-xs font-medium text-red-800">{t("needsReview", { reason: p.review })}</span> : null}
+                {p.review ? <span className="ml-2 rounded-full bg-red-50 px-2 py-0.5 text-xs font-medium text-red-800">{t("needsReview", { reason: reviewReason(p.review) ?? p.review })}</span> : null}
               </span>
               <span className="tabular-nums">{format.money(p.amount, p.currency)}</span>
             </li>

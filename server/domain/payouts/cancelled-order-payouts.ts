@@ -1,7 +1,8 @@
 import type { Tx } from "@/server/db/client";
 
-/** Why a routed payout was flagged (Payout.reviewReason). */
-export const CANCELLED_AFTER_COMPLETION_REVIEW = "Pharmacy order cancelled after completion";
+import { CANCELLED_AFTER_COMPLETION_REVIEW } from "./descriptions";
+
+export { CANCELLED_AFTER_COMPLETION_REVIEW };
 
 /**
  * A cancelled pharmacy order's payouts, in the cancelling transaction: projected rows are removed

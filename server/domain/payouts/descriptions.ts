@@ -8,3 +8,6 @@ export const PAYOUT_DESCRIPTIONS = {
   item_markup: "Amount paid above the pharmacy's price",
   shipping: "Shipping costs",
 } as const;
+
+/** Why a routed payout was flagged (Payout.reviewReason); the portals word it in the reader's language. */
+export const CANCELLED_AFTER_COMPLETION_REVIEW = "Pharmacy order cancelled after completion";
