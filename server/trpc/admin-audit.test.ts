@@ -156,8 +156,8 @@ describe("admin.audit.list", () => {
     const actors = await as(admin).admin.audit.actors();
     expect(actors).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ type: "USER", uid: admin.id, name: admin.name }),
-        expect.objectContaining({ type: "API_KEY", uid: keyUid, name: "Audit ERP", detail: "management key, revoked" }),
+        expect.objectContaining({ type: "USER", uid: admin.id, name: admin.name, role: "ADMIN" }),
+        expect.objectContaining({ type: "API_KEY", uid: keyUid, name: "Audit ERP", family: "MANAGEMENT", revoked: true }),
       ]),
     );
   });

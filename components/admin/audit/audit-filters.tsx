@@ -24,6 +24,11 @@ export function useAuditFilters(): [AuditFilters, (changes: AuditFilters) => voi
  */
 export function AuditFilterForm({ filters, onChange, reversed }: { filters: AuditFilters; onChange: (changes: AuditFilters) => void; reversed: boolean }) {
   const t = useTranslations("admin.audit");
+  const people = useTranslations("admin.people.roles");
+  const families = useTranslations("admin.apiKeys.families");
+  const word = (translate: { has: (key: never) => boolean; (key: never): string }, key: string) => (translate.has(key as never) ? translate(key as never) : key);
+  const detailOf = (a: { role: string | null; family: string | null; revoked: boolean }) =>
+    a.role !== null ? word(people as never, a.role) : t("keyDetail", { family: word(families as never, a.family ?? ""), revoked: String(a.revoked) });
   const trpc = useTRPC();
   const actors = useQuery(trpc.admin.audit.actors.queryOptions());
   const [entityDraft, setEntityDraft] = useState(filters.entity ?? "");
@@ -56,7 +61,7 @@ export function AuditFilterForm({ filters, onChange, reversed }: { filters: Audi
           <option value="SYSTEM">{t("system")}</option>
           {(actors.data ?? []).map((a) => (
             <option key={`${a.type}:${a.uid}`} value={`${a.type}:${a.uid}`}>
-              {t("actorOption", { name: a.type === "API_KEY" ? t("apiKeyNamed", { name: a.name }) : a.name, detail: a.detail })}
+              {t("actorOption", { name: a.type === "API_KEY" ? t("apiKeyNamed", { name: a.name }) : a.name, detail: detailOf(a) })}
             </option>
           ))}
         </SelectField>

@@ -226,7 +226,10 @@ async function actorNames(rows: Row[]) {
   return { users: new Map(users.map((u) => [u.id, u.displayName])), keys: new Map(keys.map((k) => [k.id, k.displayName])) };
 }
 
-export type AuditActorOption = { type: "USER" | "API_KEY"; id: string; name: string; detail: string };
+/** An actor of the filter, with what tells them apart (a user's role; a key's family and whether it is revoked), worded by the page. */
+export type AuditActorOption =
+  | { type: "USER"; id: string; name: string; role: string }
+  | { type: "API_KEY"; id: string; name: string; family: string; revoked: boolean };
 
 /** Who may appear in the organisation's log, for the actor filter: its users and its API keys (revoked ones too). */
 export async function listAuditActors(organisationId: string): Promise<AuditActorOption[]> {
@@ -240,9 +243,7 @@ export async function listAuditActors(organisationId: string): Promise<AuditActo
     }),
   ]);
   return [
-    ...users.map((u): AuditActorOption => ({ type: "USER", id: u.id, name: u.displayName, detail: u.role.toLowerCase() })),
-    ...keys.map(
-      (k): AuditActorOption => ({ type: "API_KEY", id: k.id, name: k.displayName, detail: `${k.family.toLowerCase()} key${k.revokedAt ? ", revoked" : ""}` }),
-    ),
+    ...users.map((u): AuditActorOption => ({ type: "USER", id: u.id, name: u.displayName, role: u.role })),
+    ...keys.map((k): AuditActorOption => ({ type: "API_KEY", id: k.id, name: k.displayName, family: k.family, revoked: k.revokedAt !== null })),
   ];
 }

@@ -40,6 +40,10 @@ export const adminAuditRouter = router({
   }),
 
   actors: adminProcedure.query(async ({ ctx }) =>
-    (await listAuditActors(ctx.scope.organisationId)).map((a) => ({ type: a.type, uid: a.id, name: a.name, detail: a.detail })),
+    (await listAuditActors(ctx.scope.organisationId)).map((a) =>
+      a.type === "USER"
+        ? { type: a.type, uid: a.id, name: a.name, role: a.role, family: null, revoked: false }
+        : { type: a.type, uid: a.id, name: a.name, role: null, family: a.family, revoked: a.revoked },
+    ),
   ),
 });
