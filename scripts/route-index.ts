@@ -98,21 +98,32 @@ function callerFrame(stack: string | undefined): Location | null {
   return null;
 }
 
-/** The `path:` line of the route() call that starts on the frame's line (the frame's line if none). */
-function pathLine(frame: Location, routePath: string): Location {
-  let found: Location | null = null;
+/**
+ * The `path:` line of the route() call for this method and path in the frame's file: the one that
+ * starts on the frame's line, else the only one in the file. The frame's line alone is not enough: a
+ * stack formatted after another module replaced Error.prepareStackTrace (Next.js's server modules,
+ * loaded by other test files of the same worker) names the transformed code's line, not the source's.
+ */
+function pathLine(frame: Location, method: string, routePath: string): Location {
+  const candidates: { call: number; path: Location }[] = [];
   walk(sourceOf(frame.file), (node) => {
-    if (found || !ts.isCallExpression(node) || lineOf(node.expression) !== frame.line) return;
+    if (!ts.isCallExpression(node)) return;
     const callee = ts.isPropertyAccessExpression(node.expression) ? node.expression.name : node.expression;
     const def = node.arguments[0];
     if (!ts.isIdentifier(callee) || callee.text !== "route" || !def || !ts.isObjectLiteralExpression(def)) return;
-    const prop = def.properties.find(
-      (p): p is ts.PropertyAssignment =>
-        ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && p.name.text === "path" && ts.isStringLiteralLike(p.initializer),
-    );
-    if (prop && (prop.initializer as ts.StringLiteral).text === routePath) found = at(prop);
+    const literal = (name: string) =>
+      def.properties.find(
+        (p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && p.name.text === name && ts.isStringLiteralLike(p.initializer),
+      );
+    const pathProp = literal("path");
+    const methodProp = literal("method");
+    if (!pathProp || (pathProp.initializer as ts.StringLiteral).text !== routePath) return;
+    if (methodProp && (methodProp.initializer as ts.StringLiteral).text !== method) return;
+    candidates.push({ call: lineOf(node.expression), path: at(pathProp) });
   });
-  return found ?? frame;
+  const onFrameLine = candidates.find((c) => c.call === frame.line);
+  if (onFrameLine) return onFrameLine.path;
+  return candidates.length === 1 ? candidates[0].path : frame;
 }
 
 function isRestApi(value: unknown): value is RestApi {
@@ -150,7 +161,7 @@ export async function restFamilies(): Promise<RestFamily[]> {
           fullPath: api.family.basePath + r.path.replace(/:(\w+)/g, "{$1}"),
           permission: r.permission ?? null,
           summary: r.summary,
-          at: frame && pathLine(frame, r.path),
+          at: frame && pathLine(frame, r.method, r.path),
         };
       });
       routes.sort((a, b) => byString(a.fullPath, b.fullPath) || byMethod(a.method, b.method));
