@@ -61,6 +61,7 @@ import { patientsEndpoints, seedPatients } from "./scenarios/patients";
 import { benchPortalPdf, printPortalTable, seedPortal, type PortalRow } from "./scenarios/portal";
 import { benchBatchSigning, benchPrescriptions, printBatchTable, printPrescriptionTable } from "./scenarios/prescriptions";
 import { runMachines } from "./scenarios/machines";
+import { runPages } from "./scenarios/pages";
 import { printScaleTables, runScale, type ScaleResult } from "./scenarios/scale";
 import { printTenfoldTable, runTenfold, type TenfoldResult } from "./scenarios/tenfold";
 import {
@@ -87,6 +88,8 @@ const { values } = parseArgs({
 });
 // Runs alone, with its own PostgreSQL, PgBouncer, HAProxy and two instances (bench/scenarios/machines.ts).
 if (values.scenario === "machines") process.exit(await runMachines());
+// Lighthouse on the portals' pages, on the embedded database (bench/scenarios/pages.ts).
+if (values.scenario === "pages") process.exit(await runPages());
 // ── Scenarios ──
 type Scenario = "admin" | "assortments" | "catalogue" | "orders" | "patients" | "webhooks" | "prescriptions" | "portal" | "scale" | "tenfold";
 const SCENARIOS: Scenario[] = ["admin", "assortments", "catalogue", "orders", "patients", "webhooks", "prescriptions", "portal", "scale", "tenfold"];

@@ -24,8 +24,8 @@ export async function seedPortal(db: Db): Promise<PortalContext> {
   return { demo: await seedSandbox(db) };
 }
 
-/** An order of the sandbox pharmacist's pharmacy carrying the signed prescription; its pharmacy order's uid. */
-async function orderWithPrescription(url: string, { demo }: PortalContext): Promise<string> {
+/** An order of the sandbox pharmacist's pharmacy carrying the signed prescription: its uid and its pharmacy order's. */
+export async function orderWithPrescription(url: string, { demo }: PortalContext): Promise<{ orderUid: string; pharmacyOrderUid: string }> {
   const externalId = `bench-portal-${Date.now()}`;
   // Signed for this order: a signed PDF redeems its prescription once (docs/spec-gaps.md#prescription-redemption).
   const signedPdf = await signPdfWithP12(await samplePrescriptionPdf({ patient: externalId }), readFileSync(demo.qes.signer_p12_path), demo.qes.signer_p12_password);
@@ -48,16 +48,17 @@ async function orderWithPrescription(url: string, { demo }: PortalContext): Prom
     }),
   });
   if (created.status !== 201) throw new Error(`bench portal: order intake answered ${created.status}: ${await created.text()}`);
+  const { uid: orderUid } = (await created.json()) as { uid: string };
   const listed = await fetch(`${url}/v1/external_pharmacy_api/pharmacy_orders/?search=${externalId}`, { headers: { "X-API-Key": demo.keys.pharmacy } });
   const [entry] = ((await listed.json()) as { data: { uid: string }[] }).data;
   if (!entry) throw new Error("bench portal: the pharmacy order was not found");
-  return entry.uid;
+  return { orderUid, pharmacyOrderUid: entry.uid };
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 export async function benchPortalPdf(url: string, ctx: PortalContext, database: string, log: (line: string) => void): Promise<PortalRow[]> {
-  const uid = await orderWithPrescription(url, ctx);
+  const { pharmacyOrderUid: uid } = await orderWithPrescription(url, ctx);
   // The launch of playwright.config.ts: Debian's Chromium, headless.
   const browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
