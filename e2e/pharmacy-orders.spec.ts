@@ -204,6 +204,25 @@ test("an order with a signed prescription shows the PDF in the page", async ({ p
   expect(status.y).toBeLessThan(844 * 1.5);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page.screenshot({ path: shotPath("pharmacy-order-detail-prescription-390"), fullPage: true });
+
+  // Opened on a phone, pdf.js is fetched only once the PDF's place comes near the screen.
+  const phone = await page.context().newPage();
+  await phone.setViewportSize({ width: 390, height: 844 });
+  const pdfRequests: string[] = [];
+  phone.on("request", (r) => /pdf\.worker/.test(r.url()) && pdfRequests.push(r.url()));
+  await phone.goto(`/pharmacy/orders/${po.uid}`);
+  await expect(phone.getByRole("button", { name: "Complete order" })).toBeVisible();
+  const waiting = phone.getByText("Loading the viewer…");
+  await expect(waiting).toBeAttached();
+  // Hydrated and the network quiet: a viewer loading on mount would have asked for the worker by now.
+  await expect(phone.locator("html[data-hydrated]")).toHaveCount(1);
+  await phone.waitForLoadState("networkidle");
+  await expect(waiting).toBeAttached();
+  expect(pdfRequests).toEqual([]);
+  await waiting.scrollIntoViewIfNeeded();
+  await expect(phone.getByTestId("prescription-pdf").locator("canvas")).toBeVisible();
+  expect(pdfRequests.length).toBeGreaterThan(0);
+  await phone.close();
 });
 
 test("another pharmacy's order is not found, and a search without matches says so", async ({ page }, testInfo) => {

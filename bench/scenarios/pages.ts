@@ -4,6 +4,10 @@
  *
  *   npm run bench -- --scenario pages        (BENCH_LIGHTHOUSE_RUNS per page and preset, default 3)
  *
+ * BENCH_PAGES_ONLY (a regular expression on the route, e.g. "pharmacy/orders") keeps some pages;
+ * BENCH_LIGHTHOUSE_REPORTS (a directory) keeps each run's Lighthouse report as JSON, to read what
+ * blocked the main thread and which element was the LCP.
+ *
  * A fresh DATA_DIR with the sandbox seed and one order carrying a signed prescription (as the portal
  * scenario makes it); the production entry on BENCH_PORT. Each signed-in page is opened with the
  * session cookie of its user (signed in once through /signin in Playwright), passed to Lighthouse as
@@ -14,7 +18,7 @@
  * JavaScript transferred; and the build's first-load JavaScript per route (raw and gzip, from
  * .next/diagnostics/route-bundle-stats.json).
  */
-import { readFileSync, statSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
@@ -30,6 +34,8 @@ import { ensureBuild, startServer } from "../server";
 import { orderWithPrescription } from "./portal";
 
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+const ONLY = process.env.BENCH_PAGES_ONLY ? new RegExp(process.env.BENCH_PAGES_ONLY) : null;
+const REPORTS = process.env.BENCH_LIGHTHOUSE_REPORTS;
 const PORT = Number(process.env.BENCH_PORT ?? 3200);
 const CHROMIUM = "/usr/bin/chromium";
 const PRESETS = ["mobile", "desktop"] as const;
@@ -136,6 +142,10 @@ async function lighthouseOnce(url: string, preset: Preset, cookie: string | null
     const result = await lighthouse(url, flags, preset === "desktop" ? desktopConfig : undefined);
     if (!result) throw new Error(`bench pages: Lighthouse returned nothing for ${url}`);
     const { lhr } = result;
+    if (REPORTS) {
+      mkdirSync(REPORTS, { recursive: true });
+      writeFileSync(path.join(REPORTS, `${new URL(url).pathname.replace(/\W+/g, "_")}-${preset}-${Date.now()}.json`), JSON.stringify(lhr));
+    }
     if (lhr.runtimeError) throw new Error(`bench pages: ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     // A signed-in page that answered with the sign-in page would measure the wrong page.
     if (new URL(lhr.finalDisplayedUrl).pathname !== new URL(url).pathname) throw new Error(`bench pages: ${url} ended on ${lhr.finalDisplayedUrl}`);
@@ -216,7 +226,7 @@ export async function runPages(): Promise<number> {
       const order = await orderWithPrescription(server.url, { demo });
       const cookies = await sessionCookies(server.url, demo);
       console.log(`[pages] load average (1 / 5 / 15 min) before it ${loadAverage()}`);
-      for (const page of pagesOf(order)) {
+      for (const page of pagesOf(order).filter((p) => !ONLY || ONLY.test(p.route))) {
         for (const preset of PRESETS) {
           rows.push(await measurePage(server.url, page, preset, page.user ? cookies[page.user] : null, (line) => console.log(`[pages] ${line}`)));
         }

@@ -1,16 +1,28 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { useEffect, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from "react";
 import { useFormat } from "@/components/ui/format";
 import { ErrorState, LoadingState } from "@/components/ui/states";
 import type { PdfTexts } from "./prescription-pdf";
 
-// pdf.js runs in the browser only: the viewer's module is loaded once a page shows a PDF.
+// pdf.js runs in the browser only: the viewer's module (about 100 KB of script, and pdf.js's worker) is
+// loaded once the PDF's place comes near the screen. On a phone the actions come first and the PDF
+// below them, so the page is usable before pdf.js is even fetched.
 type PrescriptionPdfComponent = (props: { filename: string; contentBase64: string; texts: PdfTexts }) => ReactNode;
-function usePrescriptionPdfViewer(): { Viewer: PrescriptionPdfComponent | null; failed: boolean } {
+const NEAR_SCREEN = "400px";
+function usePrescriptionPdfViewer(place: RefObject<HTMLElement | null>): { Viewer: PrescriptionPdfComponent | null; failed: boolean } {
   const [state, setState] = useState<{ Viewer: PrescriptionPdfComponent | null; failed: boolean }>({ Viewer: null, failed: false });
+  const [near, setNear] = useState(false);
   useEffect(() => {
+    const element = place.current;
+    if (!element || near) return;
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), { rootMargin: NEAR_SCREEN });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [place, near]);
+  useEffect(() => {
+    if (!near) return;
     let live = true;
     import("./prescription-pdf").then(
       (module) => live && setState({ Viewer: module.default, failed: false }),
@@ -19,7 +31,7 @@ function usePrescriptionPdfViewer(): { Viewer: PrescriptionPdfComponent | null; 
     return () => {
       live = false;
     };
-  }, []);
+  }, [near]);
   return state;
 }
 
@@ -27,7 +39,8 @@ function usePrescriptionPdfViewer(): { Viewer: PrescriptionPdfComponent | null; 
 export function PdfView({ filename, contentBase64 }: { filename: string; contentBase64: string }) {
   const t = useTranslations("orders.pdf");
   const format = useFormat();
-  const viewer = usePrescriptionPdfViewer();
+  const place = useRef<HTMLDivElement>(null);
+  const viewer = usePrescriptionPdfViewer(place);
   const texts: PdfTexts = {
     previousPage: t("previousPage"),
     nextPage: t("nextPage"),
@@ -40,6 +53,12 @@ export function PdfView({ filename, contentBase64 }: { filename: string; content
     failed: t("failed"),
   };
   if (viewer.failed) return <ErrorState message={t("viewerFailed")} />;
-  if (!viewer.Viewer) return <LoadingState label={t("viewerLoading")} />;
+  if (!viewer.Viewer) {
+    return (
+      <div ref={place}>
+        <LoadingState label={t("viewerLoading")} />
+      </div>
+    );
+  }
   return <viewer.Viewer filename={filename} contentBase64={contentBase64} texts={texts} />;
 }

@@ -3,6 +3,7 @@ import { getTranslations } from "next-intl/server";
 import { Fact } from "@/components/portal-shell";
 import { AttentionSummary } from "@/components/pharmacy/home/attention-summary";
 import { PageHeader } from "@/components/page-header";
+import { serverTrpc, WithData } from "@/components/trpc/server";
 import { requirePortalViewer } from "@/server/auth/portal-session";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -19,7 +20,9 @@ export default async function PharmacyHomePage() {
   return (
     <>
       <PageHeader title={placeName} description={t("description", { organisation: viewer.organisation.displayName })} />
-      <AttentionSummary />
+      <WithData queries={[serverTrpc.pharmacy.home.summary.queryOptions()]}>
+        <AttentionSummary />
+      </WithData>
       <dl className="mt-8 grid gap-6 rounded-xl border border-slate-200 bg-white p-6 shadow-sm sm:grid-cols-2 lg:grid-cols-4">
         <Fact label={t("signedInAs")} value={viewer.displayName} />
         <Fact label={t("email")} value={viewer.email} />

@@ -1,5 +1,6 @@
 "use client";
 
+import { LIST_PAGE_SIZE } from "@/components/ui/list-page";
 import Link from "next/link";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
@@ -18,7 +19,7 @@ import { useUrlQuery } from "@/components/ui/use-url-state";
 import type { AppRouter } from "@/server/trpc/router";
 import { ORDER_STATUSES } from "@/server/trpc/routers/admin-orders.schemas";
 
-const PAGE_SIZE = 25;
+const PAGE_SIZE = LIST_PAGE_SIZE;
 type OrderEntry = inferRouterOutputs<AppRouter>["admin"]["orders"]["list"]["items"][number];
 
 /**

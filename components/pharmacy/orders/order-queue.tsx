@@ -7,6 +7,7 @@ import { useState } from "react";
 import type { inferRouterOutputs } from "@trpc/server";
 import { SelectField, TextField } from "@/components/ui/controls";
 import { DataTable, type Column } from "@/components/ui/data-table";
+import { LIST_PAGE_SIZE } from "@/components/ui/list-page";
 import { Pager } from "@/components/ui/pager";
 import { QueryView } from "@/components/ui/query-view";
 import { useListSearch } from "@/components/ui/use-list-search";
@@ -25,7 +26,7 @@ import { useDeliveryTypeLabel } from "./delivery-type";
 type Queue = inferRouterOutputs<AppRouter>["pharmacy"]["orders"]["list"];
 type QueueOrder = Queue["items"][number];
 
-const PAGE_SIZE = 25;
+const PAGE_SIZE = LIST_PAGE_SIZE;
 /** New orders appear without a reload. */
 const QUEUE_REFRESH_MS = 10_000;
 

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
 import { AdminAttention } from "@/components/admin/home/attention";
 import { PageHeader } from "@/components/page-header";
+import { serverTrpc, WithData } from "@/components/trpc/server";
 import { requirePortalViewer } from "@/server/auth/portal-session";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -15,7 +16,9 @@ export default async function AdminHomePage() {
   return (
     <>
       <PageHeader title={viewer.organisation.displayName} description={t("signedInAs", { name: viewer.displayName, email: viewer.email })} />
-      <AdminAttention />
+      <WithData queries={[serverTrpc.admin.home.summary.queryOptions()]}>
+        <AdminAttention />
+      </WithData>
     </>
   );
 }

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/page-header";
+import { serverTrpc, WithData } from "@/components/trpc/server";
 import { DoctorRequestQueue } from "@/components/admin/doctor/request-queue";
 import { RequestNotices } from "@/components/admin/doctor/request-notices";
 
@@ -13,8 +14,10 @@ export default async function DoctorRequestsPage() {
   return (
     <>
       <PageHeader title={t("requests.title")} />
-      <DoctorRequestQueue />
-      <RequestNotices />
+      <WithData queries={[serverTrpc.doctor.requests.queue.queryOptions(), serverTrpc.doctor.notices.get.queryOptions()]}>
+        <DoctorRequestQueue />
+        <RequestNotices />
+      </WithData>
     </>
   );
 }

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/page-header";
+import { serverTrpc, WithData } from "@/components/trpc/server";
 import { OrderDetail } from "@/components/pharmacy/orders/order-detail";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -14,7 +15,9 @@ export default async function PharmacyOrderPage({ params }: { params: Promise<{ 
   return (
     <>
       <PageHeader title={t("order.title")} />
-      <OrderDetail uid={uid} />
+      <WithData queries={[serverTrpc.pharmacy.orders.get.queryOptions({ uid })]}>
+        <OrderDetail uid={uid} />
+      </WithData>
     </>
   );
 }

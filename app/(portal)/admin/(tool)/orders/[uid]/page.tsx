@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/page-header";
+import { serverTrpc, WithData } from "@/components/trpc/server";
 import { AdminOrderDetail } from "@/components/admin/orders/order-detail";
 import { AdminClarificationRequests } from "@/components/admin/orders/clarification-requests";
 
@@ -14,8 +15,10 @@ export default async function AdminOrderPage({ params }: { params: Promise<{ uid
   return (
     <>
       <PageHeader title={t("detail.pageTitle")} />
-      <AdminOrderDetail uid={uid} />
-      <AdminClarificationRequests uid={uid} />
+      <WithData queries={[serverTrpc.admin.orders.get.queryOptions({ uid })]}>
+        <AdminOrderDetail uid={uid} />
+        <AdminClarificationRequests uid={uid} />
+      </WithData>
     </>
   );
 }
