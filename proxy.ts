@@ -10,7 +10,7 @@ import { decodePathSegment } from "@/server/wire/json-input";
  * (pages render per request: app/layout.tsx). API answers get theirs where they are built (the REST
  * kit, tRPC, the route files under app/api and app/wallet).
  *
- * Requests Next.js would answer itself, before our route files run (docs/spec-gaps.md#bad-input):
+ * Requests Next.js would answer itself, before our route files run (docs/decisions/errors-and-validation.md#bad-input):
  *  - a method it does not route (PROPFIND, MKCOL…: an empty 400) on a REST family: answered here
  *    like the kit answers any unrouted method, the HTML 405 with Allow (or the 404 of an unknown path);
  *  - a path that is not percent-encoded UTF-8 (`%FF`, `%C0%AF`: Next.js fails to decode the dynamic

@@ -5,7 +5,7 @@ import { layoutProblems, seriousAccessibilityViolations, WIDTHS } from "./page-c
 import { screenshot } from "./screenshots";
 
 /**
- * A pharmacy that cannot fulfil (docs/spec-gaps.md#issue-24-re-routing): the pharmacist cancels an
+ * A pharmacy that cannot fulfil (docs/decisions/intake.md#re-routing): the pharmacist cancels an
  * automatically routed order in the portal and the admin finds it at another pharmacy, the
  * cancelled one kept as history; an order no other pharmacy can take shows on the admin home
  * "without a pharmacy", and the admin routes it by hand. Each order is the spec's own; its

@@ -1,5 +1,5 @@
 /**
- * Which language a request gets (docs/spec-gaps.md#issue-22-languages), first that applies: the
+ * Which language a request gets (docs/decisions/portals.md#languages), first that applies: the
  * signed-in user's saved choice, the NEXT_LOCALE cookie (a choice made before signing in), the
  * browser's Accept-Language (best match of our languages), English.
  */

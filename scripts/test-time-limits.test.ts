@@ -1,5 +1,5 @@
 /**
- * No test is bounded by wall-clock time (issue 33, docs/spec-gaps.md#issue-33-a-fresh-clone-on-a-busy-machine):
+ * No test is bounded by wall-clock time (issue 33, docs/decisions/operations.md#a-fresh-clone-on-a-busy-machine):
  * Vitest's limits are off and a hung file is ended by the watchdog; no test file sets a limit of
  * its own (a number after a test's or hook's function, or `{ timeout }` options), and no browser
  * spec lowers Playwright's hang guards.

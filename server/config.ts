@@ -123,7 +123,7 @@ const schema = z.object({
    * Apple Wallet passes: the pass type identifier and team identifier of the signer certificate, and
    * the signer certificate, its private key (and passphrase) and Apple's WWDR intermediate, each the
    * PEM text itself or a file path. Without the three PEMs the service signs with its own sandbox
-   * chain under DATA_DIR/wallet (passes that Apple devices will not accept; docs/spec-gaps.md#issue-13-wallet-passes).
+   * chain under DATA_DIR/wallet (passes that Apple devices will not accept; docs/decisions/patients.md#wallet-passes).
    */
   WALLET_PASS_TYPE_IDENTIFIER: z.string().trim().min(1).default("pass.example.rx-sandbox"),
   WALLET_TEAM_IDENTIFIER: z.string().trim().min(1).default("RXSANDBOX1"),
@@ -139,7 +139,7 @@ const schema = z.object({
   /** Extra CA (PEM text or path) trusted for the APNs host's TLS certificate: a relay or a test server. */
   WALLET_APNS_CA: optionalText,
   /**
-   * The SMTP relay e-mail goes out through (docs/spec-gaps.md#issue-24-e-mail): smtp://user:pass@host:587
+   * The SMTP relay e-mail goes out through (docs/decisions/operations.md#e-mail): smtp://user:pass@host:587
    * (STARTTLS when the server offers it) or smtps://…:465 (TLS from the start); credentials
    * URL-encoded. Unset: no mailer, and invitation and reset links are shown to the admin as before.
    * A secret: never logged, and a refusal names the variable, not its value.

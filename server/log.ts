@@ -2,7 +2,7 @@
  * Structured logs, one JSON object per line on stderr. Callers pass ids and classes of things,
  * never API keys, secrets or request bodies. Errors are logged without the values they quote:
  * database and Prisma messages repeat the arguments of the failed statement, which may be a
- * patient's name or e-mail address (docs/spec-gaps.md#bad-input).
+ * patient's name or e-mail address (docs/decisions/errors-and-validation.md#bad-input).
  */
 type Fields = Record<string, unknown>;
 

@@ -33,7 +33,7 @@ export async function createPrescription(
 /**
  * A signed prescription of a shop customer's patient (the customer is created if new), prescribing
  * `lines` (default one of the Rx SKU): what intake path (c) redeems for that customer's orders, up to
- * its quantities (docs/spec-gaps.md#prescription-redemption). Issued outside any order.
+ * its quantities (docs/decisions/prescriptions.md#prescription-redemption). Issued outside any order.
  */
 export async function signedPrescriptionOf(
   t: Tenant,

@@ -27,7 +27,7 @@ export async function seedPortal(db: Db): Promise<PortalContext> {
 /** An order of the sandbox pharmacist's pharmacy carrying the signed prescription: its uid and its pharmacy order's. */
 export async function orderWithPrescription(url: string, { demo }: PortalContext): Promise<{ orderUid: string; pharmacyOrderUid: string }> {
   const externalId = `bench-portal-${Date.now()}`;
-  // Signed for this order: a signed PDF redeems its prescription once (docs/spec-gaps.md#prescription-redemption).
+  // Signed for this order: a signed PDF redeems its prescription once (docs/decisions/prescriptions.md#prescription-redemption).
   const signedPdf = await signPdfWithP12(await samplePrescriptionPdf({ patient: externalId }), readFileSync(demo.qes.signer_p12_path), demo.qes.signer_p12_password);
   const created = await fetch(`${url}/v1/management/orders`, {
     method: "POST",

@@ -1,6 +1,6 @@
 /**
  * How the portals show numbers, money and dates: one format per language (de → de-DE, en → en-GB),
- * and the only place that builds Intl formatters (docs/spec-gaps.md#issue-22-languages). Plain
+ * and the only place that builds Intl formatters (docs/decisions/portals.md#languages). Plain
  * functions taking the locale for server components (`getLocale()`), and `useFormat()` binding the
  * current locale for client components. Dates come as Unix seconds (the portals' wire dates) and
  * show in the runtime's time zone (the browser's, once hydrated), unless a time zone is given.
@@ -52,7 +52,7 @@ export function formatDateTime(locale: string, unixSeconds: Maybe<number>, none 
 /**
  * A native date input's value (YYYY-MM-DD, the browser's day) as Unix seconds at its first or last
  * second, for inclusive filters; undefined when it is not a day. The input itself shows the day in
- * the browser's own format (docs/spec-gaps.md#issue-22-languages).
+ * the browser's own format (docs/decisions/portals.md#languages).
  */
 export function dateInputToUnix(value: string, end: "start" | "end"): number | undefined {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return undefined;

@@ -1,6 +1,6 @@
 /**
  * How every page names and colours a status: one human label and one tone per value of each kind
- * (docs/spec-gaps.md#issue-22-say-what-it-means). The API and the select options' `value`s keep the
+ * (docs/decisions/portals.md#say-what-it-means). The API and the select options' `value`s keep the
  * spec's values; only what a person reads comes from here: the label is the message
  * `status.<kind>.<key>` of the page's language (messages/*.json).
  */

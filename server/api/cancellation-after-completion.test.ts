@@ -1,5 +1,5 @@
 /**
- * Cancellation after completion (docs/spec-gaps.md#cancellation-after-completion), through every
+ * Cancellation after completion (docs/decisions/pharmacy-orders.md#cancellation-after-completion), through every
  * door that can cancel a pharmacy order: External Pharmacy PATCH status, the portal's single and
  * bulk status change, the Management fulfillment cancel and the automatic status check. Stock the
  * completion took stays taken (the goods left the pharmacy), unless the pharmacist says in the

@@ -7,7 +7,7 @@ import { isStorableText } from "@/server/wire/json-input";
  * Patient tokens (G30): short-lived HS256 JWTs that a partner's backend mints for one shop customer
  * with a secret of its organisation (server/domain/patient-tokens/), sent in X-Service-Booking-Token
  * on the patient-data endpoints. The JOSE header's `kid` names the secret. Every refusal names one
- * code of the spec's authentication error table. docs/spec-gaps.md#issue-14-patient-data-and-patient-tokens
+ * code of the spec's authentication error table. docs/decisions/patients.md#patient-data-and-patient-tokens
  */
 
 /** Clock skew allowed between the partner's backend and this service on exp, nbf and iat. */

@@ -3,7 +3,7 @@ import type { ApiKeyFamily } from "@/server/db/generated/enums";
 /**
  * Permission names per key family: the spec's Authentication section, plus patient:write, which the
  * public documentation names for POST /v1/management/patients (gap G19), and patient_data for the
- * patient-data endpoints (G31, docs/spec-gaps.md#issue-14-patient-data-and-patient-tokens).
+ * patient-data endpoints (G31, docs/decisions/patients.md#patient-data-and-patient-tokens).
  */
 export const PERMISSIONS = {
   MANAGEMENT: [

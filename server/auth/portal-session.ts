@@ -118,7 +118,7 @@ export async function authorizeCredentials(email: unknown, password: unknown, re
     },
   });
   // Invited users without a password yet and deactivated users cannot sign in; nor can the user of a
-  // deactivated doctor (docs/spec-gaps.md#issue-35-the-doctors-section).
+  // deactivated doctor (docs/decisions/admin-tool.md#the-doctors-section).
   if (!user || !user.passwordHash || user.deactivatedAt || user.doctor?.deactivatedAt) {
     decoyHash ??= hashPassword(randomBytes(16).toString("hex"));
     await verifyPassword(password, await decoyHash);

@@ -25,7 +25,7 @@ const UNSAFE_URL_CHARACTERS = /[\u0000-\u0020\u007f-\u009f]/;
 export function parseOutgoingTarget(target: string): URL | ErrorText {
   if (target.length > MAX_TARGET_LENGTH) return errorText("fields.maxLength", { maximum: MAX_TARGET_LENGTH });
   // The URL parser silently drops tabs and line breaks and trims controls and spaces: the URL called
-  // would not be the target shown and stored. docs/spec-gaps.md#bad-input.
+  // would not be the target shown and stored. docs/decisions/errors-and-validation.md#bad-input.
   if (UNSAFE_URL_CHARACTERS.test(target)) return errorText("targets.unsafeCharacters");
   if (!URL.canParse(target)) return errorText("targets.invalidUrl");
   const url = new URL(target);

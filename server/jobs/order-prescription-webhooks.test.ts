@@ -1,5 +1,5 @@
 /**
- * The order and prescription events delivered end to end (docs/spec-gaps.md#order-and-prescription-events):
+ * The order and prescription events delivered end to end (docs/decisions/webhooks.md#order-and-prescription-events):
  * Management subscriptions registered through the API, the embedded runner, a real receiver on
  * 127.0.0.1; a doctor approves and signs (the sandbox organisation signs without a trust service),
  * the prescription goes to the pharmacy and the order moves on. Each delivery is signed with its

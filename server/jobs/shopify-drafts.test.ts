@@ -1,6 +1,6 @@
 /**
  * Reservations and checkouts of a shop connected to Shopify as Shopify draft orders
- * (docs/spec-gaps.md#issue-25-shopify), against the stand-in store (tests/shopify-stand-in.ts):
+ * (docs/decisions/intake.md#shopify), against the stand-in store (tests/shopify-stand-in.ts):
  * POST …/reservation makes a draft with reserveInventoryUntil, the prescription checkout updates
  * (or makes) it, the reservation expiry's background task deletes it, and the order Shopify makes of
  * a checkout's draft completes that checkout once (orders/paid webhook) instead of a second intake.

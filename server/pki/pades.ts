@@ -19,7 +19,7 @@ import { parseCertificate } from "./pem";
  *
  * The detached CMS is under /SubFilter adbe.pkcs7.detached, which carries its signing time in the
  * signing-time attribute (order intake judges the certificate's validity at that time,
- * validate-qes-pdf.ts); docs/spec-gaps.md#remote-qualified-signatures says why not ETSI.CAdES.detached.
+ * validate-qes-pdf.ts); docs/decisions/prescriptions.md#remote-qualified-signatures says why not ETSI.CAdES.detached.
  */
 
 export const OID_SHA256 = "2.16.840.1.101.3.4.2.1";

@@ -69,7 +69,7 @@ export const PHARMACY_PAYOUTS: Family = {
 
 /**
  * Patient data: Public API keys (with the permission patient_data) in X-API-Key only, or a patient
- * token in X-Service-Booking-Token (G30, G31; docs/spec-gaps.md#issue-14-patient-data-and-patient-tokens).
+ * token in X-Service-Booking-Token (G30, G31; docs/decisions/patients.md#patient-data-and-patient-tokens).
  */
 export const PATIENT_DATA: Family = {
   name: "patient_data",

@@ -398,7 +398,7 @@ describe("overload", () => {
   });
 });
 
-describe("bad input at the edge (docs/spec-gaps.md#bad-input)", () => {
+describe("bad input at the edge (docs/decisions/errors-and-validation.md#bad-input)", () => {
   const json = { "content-type": "application/json" };
   const unstorable = ["Text may not contain NUL characters or unpaired UTF-16 surrogates."];
 

@@ -284,7 +284,7 @@ export async function seedSandbox(db: Db): Promise<DemoFile> {
   );
   // A sandbox seeded before doctors had prescriber details gets them; an admin's own are kept.
   await db.doctor.updateMany({ where: { id: doctor.id, professionalTitle: null, practiceStreet: null, phone: null }, data: SANDBOX_PRESCRIBER });
-  // The provider demo.json names first: an admin may have changed its identifier since (docs/spec-gaps.md#issue-24-the-admin-teams-doors).
+  // The provider demo.json names first: an admin may have changed its identifier since (docs/decisions/admin-tool.md#the-admin-teams-doors).
   const previousProviderId = previous.telemedicine_provider_uid;
   const telemedicineProvider = await findOrCreate(
     async () =>

@@ -127,7 +127,7 @@ describe("list, statistics and detail", () => {
       rendered: false,
       signedFile: false,
       order: { uid: waiting.orderId },
-      // Its own order's items redeem it (docs/spec-gaps.md#prescription-redemption).
+      // Its own order's items redeem it (docs/decisions/prescriptions.md#prescription-redemption).
       lines: [{ sku: { displayName: "Finasteride 1 mg", pzn: "33333333" }, quantity: 2, anamnesisUid: waiting.anamnesisId, redeemed: 2, remaining: 0 }],
       redeemedBy: [{ uid: waiting.orderId, name: orderName }],
       history: [{ fromStatus: null, toStatus: "waiting for doctor", by: { type: "API_KEY", name: expect.any(String) } }],

@@ -1,5 +1,5 @@
 /**
- * Re-routing and routing by hand (issue 24, docs/spec-gaps.md#issue-24-re-routing): a pharmacy's own
+ * Re-routing and routing by hand (issue 24, docs/decisions/intake.md#re-routing): a pharmacy's own
  * cancellation of an automatically routed, never completed pharmacy order sends the fulfillment to
  * the next pharmacy (External Pharmacy API, pharmacy portal single and bulk changes, the automatic
  * status check), never back to a pharmacy that cancelled it, with the events of a new pharmacy

@@ -5,7 +5,7 @@ import { FieldErrorCollector, type FieldErrors } from "@/server/domain/errors";
  * schema or handler sees it: text PostgreSQL cannot store (NUL) or that is not Unicode (a lone
  * surrogate) in any string or key, and nesting beyond MAX_JSON_DEPTH (JSON.parse copes with any depth,
  * but JSON.stringify, which Prisma and the logs use, overflows the stack at a few thousand levels).
- * docs/spec-gaps.md#bad-input.
+ * docs/decisions/errors-and-validation.md#bad-input.
  */
 export const MAX_JSON_DEPTH = 32;
 
@@ -24,7 +24,7 @@ export function isStorableText(value: string): boolean {
  * A URL path segment as text, or null when it is not percent-encoded UTF-8 (`%FF`, `%C0%AF`,
  * `%ED%A0%80`, `%E2%82`) or decodes to text that cannot be stored (`%00`): no URL of ours has such a
  * segment, so every door answers it as an unknown path (the REST kit's path parameters, and proxy.ts
- * for every path it sees, before Next.js decodes a route's dynamic segment). docs/spec-gaps.md#bad-input.
+ * for every path it sees, before Next.js decodes a route's dynamic segment). docs/decisions/errors-and-validation.md#bad-input.
  */
 export function decodePathSegment(segment: string): string | null {
   try {

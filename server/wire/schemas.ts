@@ -109,7 +109,7 @@ export function paginationQuery(maxLimit: number) {
   };
 }
 
-/** Free-form JSON objects (`additional_details`, `meta_data`): bounded, docs/spec-gaps.md#bad-input. */
+/** Free-form JSON objects (`additional_details`, `meta_data`): bounded, docs/decisions/errors-and-validation.md#bad-input. */
 export const FREE_FORM_MAX_DEPTH = 10;
 export const FREE_FORM_MAX_BYTES = 64 * 1024;
 

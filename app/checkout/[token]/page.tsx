@@ -17,7 +17,7 @@ const dayOf = (locale: string, unixSeconds: number) => formatDate(locale, unixSe
 
 
 /**
- * The built-in connector's hosted checkout (docs/spec-gaps.md#issue-14-checkouts): the patient
+ * The built-in connector's hosted checkout (docs/decisions/intake.md#checkouts): the patient
  * reviews what the shop put in the checkout and confirms it; the order is then made through order
  * intake. The token in the path is the only key: an unknown one is the not-found page, with a 404
  * status: the one-row lookup runs before anything streams, so the route has no loading boundary

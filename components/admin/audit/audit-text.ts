@@ -2,7 +2,7 @@
  * An audit-log entry in the reader's language: its message admin.audit.entries.<key> worded with its
  * values (statuses and history notes named by their labels), its action by admin.audit.actions.<action>;
  * an entry with no values or no message (rows written before,
- * docs/spec-gaps.md#issue-37-every-word-in-the-readers-language) as written.
+ * docs/decisions/portals.md#every-word-in-the-readers-language) as written.
  */
 import type { StatusLabel } from "@/components/ui/status";
 

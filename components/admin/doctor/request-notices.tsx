@@ -9,7 +9,7 @@ import { QueryView } from "@/components/ui/query-view";
 import { ErrorState, Notice } from "@/components/ui/states";
 
 /**
- * The doctor's own choice "e-mail me when new requests wait" (docs/spec-gaps.md#new-request-e-mails-to-doctors):
+ * The doctor's own choice "e-mail me when new requests wait" (docs/decisions/prescriptions.md#new-request-e-mails-to-doctors):
  * saved as soon as the box changes; says where the e-mails go, and when none can go out.
  */
 export function RequestNotices() {

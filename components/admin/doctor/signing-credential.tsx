@@ -21,7 +21,7 @@ type Choice = inferRouterOutputs<AppRouter>["doctor"]["signing"]["findCredential
 const card = "rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6";
 
 /**
- * The doctor's own signing credential (docs/spec-gaps.md#remote-qualified-signatures): in the
+ * The doctor's own signing credential (docs/decisions/prescriptions.md#remote-qualified-signatures): in the
  * sandbox, what the sandbox signs with; elsewhere the credential linked at the organisation's trust
  * service (unlink after a confirmation), and finding one to link — by the doctor's user id at the
  * service, or by its credential ID. The server links only a qualified certificate in the doctor's

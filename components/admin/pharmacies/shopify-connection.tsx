@@ -15,7 +15,7 @@ import { saveShopifyConnectionInput } from "@/server/trpc/routers/admin-shops.sc
 type Connection = { storeUrl: string; accessTokenHint: string; clientSecretHint: string; updatedAt: number };
 
 /**
- * A shop's Shopify connection (docs/spec-gaps.md#issue-25-shopify): the store, the custom app's
+ * A shop's Shopify connection (docs/decisions/intake.md#shopify): the store, the custom app's
  * secrets (shown only as their last four characters; a blank field keeps the stored one), the
  * webhook address to enter in Shopify, "Test connection", the Shopify tasks that keep failing
  * (tracking links not yet on the shop's orders, abandoned draft orders not yet deleted), and the

@@ -137,7 +137,7 @@ function Lines({ prescription }: { prescription: Prescription }) {
           { header: t("anamnesis"), cell: (l) => (l.anamnesisUid ? <span className="font-mono text-xs">{l.anamnesisUid.slice(0, 8)}</span> : t("none")) },
         ]}
       />
-      {/* A prescription is redeemed once, up to its quantity: which orders used it (docs/spec-gaps.md#prescription-redemption). */}
+      {/* A prescription is redeemed once, up to its quantity: which orders used it (docs/decisions/prescriptions.md#prescription-redemption). */}
       <p className="mt-3 text-sm text-slate-700">
         {prescription.redeemedBy.length === 0 ? (
           t("notRedeemed")

@@ -21,7 +21,7 @@ type Settings = inferRouterOutputs<AppRouter>["admin"]["trustService"]["settings
 /**
  * The organisation's qualified trust service (CSC API v2): its name, API base URL, token URL, the
  * client id and secret (shown masked), Test connection, and removal after a confirmation (which
- * unlinks every doctor's credential). docs/spec-gaps.md#remote-qualified-signatures.
+ * unlinks every doctor's credential). docs/decisions/prescriptions.md#remote-qualified-signatures.
  */
 export function TrustService() {
   const t = useTranslations("admin.settings.trustService");

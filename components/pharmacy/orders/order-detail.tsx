@@ -68,7 +68,7 @@ export function OrderDetail({ uid }: { uid: string }) {
           </p>
           <p className="mt-1 text-xs text-slate-500">{t("created", { created: format.dateTime(order.createdAt), changed: format.dateTime(order.updatedAt) })}</p>
         </div>
-        {/* external_status is always the spec's OPEN, which says nothing about this order: not shown (docs/spec-gaps.md#issue-22-say-what-it-means). */}
+        {/* external_status is always the spec's OPEN, which says nothing about this order: not shown (docs/decisions/portals.md#say-what-it-means). */}
         <StatusBadge kind="pharmacyOrder" status={order.status} />
       </div>
 

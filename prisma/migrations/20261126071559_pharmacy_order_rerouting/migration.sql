@@ -18,7 +18,7 @@ CREATE INDEX "PharmacyOrder_fulfillmentId_idx" ON "PharmacyOrder"("fulfillmentId
 ALTER TABLE "PharmacyOrder" ADD CONSTRAINT "PharmacyOrder_activeFulfillmentId_fkey" FOREIGN KEY ("activeFulfillmentId") REFERENCES "Fulfillment"("id") ON DELETE SET NULL ON UPDATE CASCADE;
 
 
--- Hand-written (docs/spec-gaps.md#issue-24-re-routing).
+-- Hand-written (docs/decisions/intake.md#re-routing).
 -- Until now each fulfillment had one pharmacy order: it is the active one.
 UPDATE "PharmacyOrder" SET "activeFulfillmentId" = "fulfillmentId";
 

@@ -1,4 +1,4 @@
--- Hand-written: order_updated (docs/spec-gaps.md#order-and-prescription-events). Every write of an
+-- Hand-written: order_updated (docs/decisions/webhooks.md#order-and-prescription-events). Every write of an
 -- order's status (intake's release of a hold, the doctor's decisions, the pharmacy orders' follow-up,
 -- cancellations) records the event in its own transaction, here in one place that no new writer can
 -- forget. Several changes of one order in one transaction (a released hold passes "started" on its

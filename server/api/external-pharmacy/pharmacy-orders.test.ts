@@ -307,7 +307,7 @@ describe("status changes", () => {
     const r = await complete(po.id);
     expect(r.status).toBe(400);
     expect((await t.db.pharmacyOrder.findUniqueOrThrow({ where: { id: po.id } })).status).toBe("cancelled");
-    // Routed automatically, the fulfillment the pharmacy gave back went on to another pharmacy (docs/spec-gaps.md#issue-24-re-routing).
+    // Routed automatically, the fulfillment the pharmacy gave back went on to another pharmacy (docs/decisions/intake.md#re-routing).
     const order = await t.db.order.findUniqueOrThrow({ where: { id: po.orderId } });
     expect(order.status).toBe("waiting for pharmacy");
     const active = await t.db.pharmacyOrder.findUniqueOrThrow({ where: { activeFulfillmentId: po.fulfillmentId } });

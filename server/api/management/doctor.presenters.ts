@@ -9,7 +9,7 @@ export const doctorSchema = z.object({
   email: z.string().nullable(),
   can_sign_qes: z.boolean(),
   created_at: unixField(),
-  // What the doctor's prescriptions name of them besides the name (set in the admin tool; docs/spec-gaps.md#issue-27-the-prescription-document).
+  // What the doctor's prescriptions name of them besides the name (set in the admin tool; docs/decisions/prescriptions.md#the-prescription-document).
   professional_title: z.string().nullable().describe("e.g. Fachärztin für Allgemeinmedizin"),
   practice_address: z
     .object({
@@ -26,7 +26,7 @@ export const doctorSchema = z.object({
     .object({ type: z.string().nullable(), value: z.string() })
     .nullable()
     .describe("e.g. {type: LANR, value: 123456789}; null when none is set"),
-  // Set by the admin team in the Doctors section (docs/spec-gaps.md#issue-35-the-doctors-section).
+  // Set by the admin team in the Doctors section (docs/decisions/admin-tool.md#the-doctors-section).
   minutes_to_respond: z.number().int().nullable().describe("How long a request may wait for this doctor before the admin home flags it, in minutes; null: never flagged"),
   can_sign_prescriptions: z.boolean().describe("The doctor may sign prescriptions with a qualified electronic signature (the same right as can_sign_qes)"),
   can_see_all_prescriptions: z

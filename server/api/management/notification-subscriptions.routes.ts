@@ -21,7 +21,7 @@ import {
   presentTestDelivery,
 } from "./notification-subscription.presenters";
 
-// Spec: these operations need only a valid Management key (no permission), see docs/spec-gaps.md#webhook-subscriptions (C1).
+// Spec: these operations need only a valid Management key (no permission), see docs/decisions/webhooks.md#webhook-subscriptions (C1).
 const optionalText = () => z.string().nullable().optional();
 
 // Listed for the explorer and generated clients; a value outside it is refused by the domain with its field message.

@@ -16,7 +16,7 @@ const EVENT_TYPES = [
   "pharmacy_sku_stock_updated",
   "appointment_reminder_due",
   "patient_doctor_meeting_updated",
-  // The real product's order and prescription events (docs/spec-gaps.md#order-and-prescription-events).
+  // The real product's order and prescription events (docs/decisions/webhooks.md#order-and-prescription-events).
   "order_created",
   "order_updated",
   "prescription_created",

@@ -23,7 +23,7 @@ let untrusted: Buffer; // by a qualified signer of a CA nobody trusts
 let notQualified: Buffer; // sandbox-like chain, but without QcCompliance
 let unsigned: Buffer;
 let selfSigned: Buffer; // a qualified-looking certificate that signed itself
-/** Another PDF signed by the sandbox signer: a signed PDF redeems its prescription once (docs/spec-gaps.md#prescription-redemption). */
+/** Another PDF signed by the sandbox signer: a signed PDF redeems its prescription once (docs/decisions/prescriptions.md#prescription-redemption). */
 let freshSigned: () => Promise<Buffer>;
 
 beforeAll(async () => {

@@ -149,9 +149,9 @@ describe("order intake", () => {
     expect([po.shippingCostsAmount, po.shippingCostsCurrency]).toEqual([495, "EUR"]);
   });
 
-  // Intake answers from what it wrote instead of reading the order back (docs/spec-gaps.md, Issue 26: intake).
+  // Intake answers from what it wrote instead of reading the order back (docs/decisions/intake.md#intake-at-twice-the-rate).
   it("answers with the order exactly as GET /orders/{uid} shows it afterwards", async () => {
-    // Each prescription redeemed once, by its own patient's order (docs/spec-gaps.md#prescription-redemption).
+    // Each prescription redeemed once, by its own patient's order (docs/decisions/prescriptions.md#prescription-redemption).
     const signed = await signedPrescriptionOf(t, "customer-1");
     const signedAgain = await signedPrescriptionOf(t, "customer-1");
     const bodies = [
@@ -295,7 +295,7 @@ describe("bad input", () => {
     expect(await counts()).toEqual(before);
   });
 
-  it("bounds integers by their column, and free-form additional_details by depth and size (docs/spec-gaps.md#bad-input)", async () => {
+  it("bounds integers by their column, and free-form additional_details by depth and size (docs/decisions/errors-and-validation.md#bad-input)", async () => {
     const before = await counts();
     const good = () => orderBody(t, [item(refs.otcReference)]);
     const nested = (depth: number) => {

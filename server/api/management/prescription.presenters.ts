@@ -42,7 +42,7 @@ export const prescriptionExternalSignSchema = z.object({ uid: z.string(), status
  * The Prescription (Management): the spec's uid, status, doctor, rendered and lines[].anamnesis_uid;
  * the other line fields describe what is prescribed (G1: not shown, our choice); order_uid and
  * signed_at say where it belongs and when it was signed; each line's redeemed_quantity and
- * remaining_quantity what of it is used (docs/spec-gaps.md#prescription-redemption). Status in its one spelling.
+ * remaining_quantity what of it is used (docs/decisions/prescriptions.md#prescription-redemption). Status in its one spelling.
  */
 export function presentPrescription(p: PrescriptionDetail): z.infer<typeof prescriptionSchema> {
   return {

@@ -59,7 +59,7 @@ describe("GET /prescriptions/{uid}", () => {
           quantity: 2,
           dosage: null,
           anamnesis_uid: anamnesisId,
-          // Its own order's item redeems it (docs/spec-gaps.md#prescription-redemption).
+          // Its own order's item redeems it (docs/decisions/prescriptions.md#prescription-redemption).
           redeemed_quantity: 2,
           remaining_quantity: 0,
         },

@@ -1,7 +1,7 @@
 /**
  * Management API: waiting room — register, status and cancel through the real route handlers on a
  * real database; the doctor's moves (take the next patient, complete) are the domain functions a
- * doctor's screen calls. Decisions: docs/spec-gaps.md#issue-13-waiting-room-and-meetings.
+ * doctor's screen calls. Decisions: docs/decisions/telemedicine.md#waiting-room-and-meetings.
  */
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/server/auth/api-keys";

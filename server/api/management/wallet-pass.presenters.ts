@@ -48,7 +48,7 @@ export function presentWalletPassTemplate(t: WalletPassTemplateView): z.infer<ty
 }
 
 /**
- * The wallet pass object (spec fields first; the rest: docs/spec-gaps.md#issue-13-wallet-passes).
+ * The wallet pass object (spec fields first; the rest: docs/decisions/patients.md#wallet-passes).
  * android_download_url is the same signed .pkpass: Android wallet apps open it, and Google Wallet
  * would need a Google issuer account the service does not have.
  */

@@ -5,7 +5,7 @@ import { unixField, unixOrNull } from "@/server/wire/format";
 
 /**
  * The intent's return_code: the spec gives signed_within_12_months; the other two name the
- * Management endpoint's EXPIRED and NOT_FOUND in the same words (docs/spec-gaps.md#issue-14-patient-data-and-patient-tokens).
+ * Management endpoint's EXPIRED and NOT_FOUND in the same words (docs/decisions/patients.md#patient-data-and-patient-tokens).
  */
 const RETURN_CODES = {
   VALID: "signed_within_12_months",

@@ -14,7 +14,7 @@ export const checkoutSchema = z.object({
   anamnesis_uid: z.string().optional().describe("Treatment checkouts: the stored questionnaire response"),
 });
 
-/** A created checkout (docs/spec-gaps.md#issue-14-checkouts): draft_order_id is the id a reservation also had (a Shopify shop's: its Shopify draft's). */
+/** A created checkout (docs/decisions/intake.md#checkouts): draft_order_id is the id a reservation also had (a Shopify shop's: its Shopify draft's). */
 export function presentCheckout(checkout: OpenedCheckoutResult & { anamnesisId?: string }): z.infer<typeof checkoutSchema> {
   return {
     draft_order_id: checkout.publicDraftOrderId,

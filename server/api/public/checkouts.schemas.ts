@@ -5,7 +5,7 @@ import { CHECKOUT_TYPES } from "@/server/domain/checkouts/connector";
 import type { PrescriptionCheckoutInput } from "@/server/domain/checkouts/create-prescription-checkout";
 import type { TreatmentCheckoutInput } from "@/server/domain/checkouts/create-treatment-checkout";
 
-/** The bodies of the two checkouts (G26 field by field; docs/spec-gaps.md#issue-14-checkouts). */
+/** The bodies of the two checkouts (G26 field by field; docs/decisions/intake.md#checkouts). */
 
 /** 1900-01-01: older dates of birth are mistakes. */
 const EARLIEST_BIRTH = -2_208_988_800;

@@ -1,6 +1,6 @@
 /**
  * POST /v2/public-api/prescriptions/{shop_identifier} (G26) and the built-in connector behind it:
- * every G26 field adopted, the decisions of docs/spec-gaps.md#issue-14-checkouts, the QES path with
+ * every G26 field adopted, the decisions of docs/decisions/intake.md#checkouts, the QES path with
  * a real signed PDF, reservations consumed (once, under a race), and completion through order intake
  * (once, under a race) with its pharmacy_order_created event.
  */

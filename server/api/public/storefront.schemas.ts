@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { countryCode, int4, searchTerm, uid } from "@/server/wire/schemas";
 
-/** At most this many items per live-stock check or reservation (docs/spec-gaps.md). */
+/** At most this many items per live-stock check or reservation (docs/decisions/intake.md#storefront-products-stock-reservations-order-status). */
 export const MAX_STOCK_ITEMS = 100;
 /** G26: at most 50 prescription uids per order status request. */
 export const MAX_PRESCRIPTION_UIDS = 50;

@@ -1,5 +1,5 @@
 /**
- * POST /v2/public-api/treatments/{shop_identifier} (docs/spec-gaps.md#issue-14-checkouts): the
+ * POST /v2/public-api/treatments/{shop_identifier} (docs/decisions/intake.md#checkouts): the
  * answers checked against the questionnaire's SurveyJS model, stored as the patient's completed
  * anamnesis with the intent, and the order made on completion waiting for a doctor (intake path (b)).
  */

@@ -30,7 +30,7 @@ const MANAGEMENT_INTAKE_RULES: IntakeRules = {
 
 /**
  * POST /api/shopify/webhooks/{shop uid}: the address a shop's Shopify app sends its order webhooks
- * to (docs/spec-gaps.md#issue-25-shopify). Outside the spec's REST families: Shopify signs with the
+ * to (docs/decisions/intake.md#shopify). Outside the spec's REST families: Shopify signs with the
  * app's client secret, not one of our API keys. Answers 200 once the order is taken (or known, or
  * not one to take, or refused by intake's rules and recorded for the admin), 401 for a wrong signature, 404 for an unknown or unconnected shop, 413 for a
  * body over the page cap, 503 when an order of our own checkout could not be confirmed with Shopify

@@ -29,7 +29,7 @@ const doc = (event: EventType, summary: string, data: z.ZodType): WebhookDoc => 
 
 /**
  * The order and prescription events in the Management API's OpenAPI document (its `webhooks`):
- * Management subscriptions only (docs/spec-gaps.md#order-and-prescription-events).
+ * Management subscriptions only (docs/decisions/webhooks.md#order-and-prescription-events).
  */
 export const managementWebhookDocs: WebhookDoc[] = [
   doc("order_created", "An order was accepted by order intake (Management API, a checkout, a Shopify order): the order as GET /orders/{uid} shows it at send time", orderCreatedDataSchema),

@@ -162,7 +162,7 @@ export function samplePrescription(updated: boolean): PrescriptionDetail {
         anamnesisId: "00000000-0000-4000-8000-00000000a703",
         orderItem: { anamnesisId: "00000000-0000-4000-8000-00000000a703" },
         sku: { displayName: rxSku.displayName, pzn: rxSku.pzn, dosage: null },
-        // Its own order redeems it (docs/spec-gaps.md#prescription-redemption).
+        // Its own order redeems it (docs/decisions/prescriptions.md#prescription-redemption).
         redeemed: 1,
         remaining: 0,
       },

@@ -49,7 +49,7 @@ const WAITING_FOR_DOCTOR_SQL = storedSpellings([PRESCRIPTION_STATUS.waitingForDo
 
 /**
  * Requests waiting for their doctor longer than that doctor's minutes to respond
- * (docs/spec-gaps.md#issue-35-the-doctors-section): assigned to a doctor who has minutes to respond,
+ * (docs/decisions/admin-tool.md#the-doctors-section): assigned to a doctor who has minutes to respond,
  * still waiting for a doctor (not on hold: that waits for the patient; not approved: decided), since
  * they were created, and not of an order on hold. The Doctors list shows the same count per doctor
  * (listAdminDoctors' "overdue"), where the card links.

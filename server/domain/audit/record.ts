@@ -40,7 +40,7 @@ export type AuditEntry = {
   summary: string;
   /**
    * The summary's values (names, counts): the admin tool words the entry in the reader's language from
-   * the message admin.audit.entries.<entity>.<action> with them (docs/spec-gaps.md#issue-37-every-word-in-the-readers-language).
+   * the message admin.audit.entries.<entity>.<action> with them (docs/decisions/portals.md#every-word-in-the-readers-language).
    * Without it (or without that message) the log shows the summary as written.
    */
   values?: AuditValues;

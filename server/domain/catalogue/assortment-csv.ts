@@ -1,5 +1,5 @@
 /**
- * The CSV format of a pharmacy's assortment (docs/spec-gaps.md#issue-24-pharmacy-assortments): what
+ * The CSV format of a pharmacy's assortment (docs/decisions/catalogue.md#pharmacy-assortments): what
  * a file may hold and what each cell means, before anything is compared with the database. One row
  * names a SKU (`sku_uid` or `pzn`) and may give its `external_id`, its price in integer cents
  * (`price_cents`, or an explicitly named decimal-euro column `price_eur`) and its `stock`; an empty

@@ -1,6 +1,6 @@
 /**
  * A pharmacy's assortment: which SKUs of its organisation's catalogue it carries, each a pharmacy
- * SKU with the pharmacy's id for it, its price and its stock (docs/spec-gaps.md#issue-24-pharmacy-assortments).
+ * SKU with the pharmacy's id for it, its price and its stock (docs/decisions/catalogue.md#pharmacy-assortments).
  * An administrator adds SKUs (one or many at once) and removes them; a CSV import adds and updates
  * many (import-assortment.ts). Every change of one pharmacy's assortment holds the lock of
  * lockAssortment, so two adds of the same SKU cannot both find it missing.

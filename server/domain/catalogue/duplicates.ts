@@ -3,7 +3,7 @@ import { database } from "@/server/db/client";
 /**
  * Other live products with the same handle and other live SKUs with the same PZN in one
  * organisation. The spec makes neither unique (only a shop's shop SKUs per SKU and variation id are:
- * docs/spec-gaps.md#issue-22-catalogue-duplicates), so the admin tool warns before and after a save
+ * docs/decisions/catalogue.md#catalogue-duplicates), so the admin tool warns before and after a save
  * and refuses nothing: a handle is compared without case (shops treat "Ibu-400" and "ibu-400" as
  * one), a PZN as written, both trimmed. `except…` leaves out the product or SKU being edited.
  */

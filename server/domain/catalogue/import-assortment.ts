@@ -4,7 +4,7 @@
  * the row's errors) and writes nothing; and the import itself, which plans the same file again
  * inside one transaction under the assortment's lock and writes all of it or, when any row is an
  * error, nothing. The import does not compare with the preview: it applies the file to the
- * assortment as it then is and reports what it did (docs/spec-gaps.md#issue-24-pharmacy-assortments).
+ * assortment as it then is and reports what it did (docs/decisions/catalogue.md#pharmacy-assortments).
  *
  * An administrator's import adds SKUs and updates those the pharmacy carries; a pharmacist's only
  * updates stock, price and external id of SKUs already in the assortment. Rows never remove a SKU,

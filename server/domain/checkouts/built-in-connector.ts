@@ -13,7 +13,7 @@ export const checkoutUrl = (token: string) => `${config().baseUrl.replace(/\/+$/
  * The built-in shop platform: the draft order stored here is the platform's draft, and the
  * patient completes it on this app's hosted page /checkout/{token} (app/checkout/[token]/page.tsx).
  * A draft_order_without_checkout_request gets no token: no checkout request goes to the patient
- * (docs/spec-gaps.md#issue-14-checkouts).
+ * (docs/decisions/intake.md#checkouts).
  */
 export const builtInCheckoutConnector: CheckoutConnector = {
   type: "built_in",

@@ -3,7 +3,7 @@ import type { CheckoutType } from "./connector";
 /**
  * A checkout as the Public API accepted it (G26's fields, in domain terms). Everything but the
  * lines and the prescriptions is kept as sent in DraftOrder.request, for the order made when the
- * checkout is completed and for the hosted page (docs/spec-gaps.md#issue-14-checkouts).
+ * checkout is completed and for the hosted page (docs/decisions/intake.md#checkouts).
  */
 export type CheckoutAddress = {
   firstName: string;

@@ -7,7 +7,7 @@ import type { Tx } from "@/server/db/client";
  * completes it. When the patient completes it, the platform's signal (our hosted page, Shopify's
  * orders/paid webhook) calls completeCheckout (./complete-checkout.ts), which makes the order
  * through order intake. The connectors: built-in-connector.ts, shopify-connector.ts (registry.ts
- * chooses). docs/spec-gaps.md#issue-14-checkouts, docs/spec-gaps.md#issue-25-shopify.
+ * chooses). docs/decisions/intake.md#checkouts, docs/decisions/intake.md#shopify.
  */
 
 /** G26's checkout types. */

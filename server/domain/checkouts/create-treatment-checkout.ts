@@ -12,7 +12,7 @@ export type TreatmentCheckoutInput = CheckoutInput & {
 
 /**
  * POST /v2/public-api/treatments/{shop_identifier}: a checkout for a treatment a doctor must
- * prescribe (docs/spec-gaps.md#issue-14-checkouts). The answers are checked against the
+ * prescribe (docs/decisions/intake.md#checkouts). The answers are checked against the
  * questionnaire's model (404 when it is not the organisation's; 400 on answers.<question> otherwise)
  * and stored, in the checkout's transaction, as a completed questionnaire response (the anamnesis)
  * of the patient with the intent; every line carries it, so the order made on completion waits for

@@ -37,7 +37,7 @@ export type CheckoutKind = {
 const DRAFT_STATUS = { reserved: "reserved", open: "open" } as const;
 
 /**
- * The steps every checkout shares (docs/spec-gaps.md#issue-14-checkouts): the shop (404 when not
+ * The steps every checkout shares (docs/decisions/intake.md#checkouts): the shop (404 when not
  * the organisation's), the lines as SKUs the shop sells, the external order id still free, the
  * kind's inline prescriptions validated, then in
  * one transaction the reservation consumed (locked; it must be the shop's, live and unused), the

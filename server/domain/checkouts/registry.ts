@@ -5,7 +5,7 @@ import { shopifyCheckoutConnector } from "./shopify-connector";
 
 /**
  * The connector of a shop's checkouts: Shopify's when the shop is connected to its Shopify store
- * (docs/spec-gaps.md#issue-25-shopify), else the built-in one (the sandbox default).
+ * (docs/decisions/intake.md#shopify), else the built-in one (the sandbox default).
  */
 export async function checkoutConnectorFor(shopId: string): Promise<CheckoutConnector> {
   return (await isShopifyConnected(shopId)) ? shopifyCheckoutConnector : builtInCheckoutConnector;

@@ -8,7 +8,7 @@ import type { CheckoutRequest } from "./checkout-request";
 import type { CheckoutConnector } from "./connector";
 
 /**
- * Checkouts of a shop connected to Shopify (docs/spec-gaps.md#issue-25-shopify): the checkout is a
+ * Checkouts of a shop connected to Shopify (docs/decisions/intake.md#shopify): the checkout is a
  * Shopify draft order, made (draftOrderCreate) or, for a checkout that consumed a reservation,
  * updated (draftOrderUpdate of the reservation's draft) once our rows are committed: the lines as
  * the shop SKUs' variants at the checkout's prices, the buyer's e-mail, the addresses, the delivery

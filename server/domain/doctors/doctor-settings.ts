@@ -5,7 +5,7 @@ import { NotFoundError, ValidationError } from "@/server/domain/errors";
 import { AWAITING_DOCTOR_STATUSES, PRESCRIPTION_STATUS, storedSpellings } from "@/server/domain/prescriptions/statuses";
 
 /**
- * The Doctors section of the admin tool (docs/spec-gaps.md#issue-35-the-doctors-section): each
+ * The Doctors section of the admin tool (docs/decisions/admin-tool.md#the-doctors-section): each
  * doctor's name, e-mail, minutes to respond, the rights "can sign prescriptions" and "can see all
  * prescriptions", and the questionnaires a doctor who does not see all is offered. Validated by the
  * door's schema (admin-doctors.schemas.ts); every change is audited with the fields that changed.

@@ -6,7 +6,7 @@ import { mailerConfigured } from "@/server/mail/smtp";
 /**
  * A doctor's own setting "e-mail me when new requests wait" (off by default; the e-mails:
  * server/domain/prescriptions/request-notices.ts), where they would go, and whether e-mail goes out
- * at all (SMTP_URL). docs/spec-gaps.md#new-request-e-mails-to-doctors.
+ * at all (SMTP_URL). docs/decisions/prescriptions.md#new-request-e-mails-to-doctors.
  */
 export async function requestNoticeSetting(organisationId: string, doctorId: string) {
   const db = await database();

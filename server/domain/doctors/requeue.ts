@@ -7,7 +7,7 @@ import { lockPrescription } from "@/server/domain/prescriptions/lock";
 import { lockDoctor, REQUEUE_STATUSES } from "./doctor-settings";
 
 /**
- * "Requeue pending prescriptions" (docs/spec-gaps.md#issue-35-the-doctors-section): the doctor's
+ * "Requeue pending prescriptions" (docs/decisions/admin-tool.md#the-doctors-section): the doctor's
  * requests that are not decided yet (waiting for doctor, on hold) go back to the pool (unassigned:
  * every doctor who may see them is offered them) or to a named active colleague. Approved ones are
  * being signed and stay with the doctor, as do signed and declined ones.

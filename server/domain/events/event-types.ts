@@ -1,6 +1,6 @@
 /**
  * Event types: the spec's event table, then the order and prescription events of the real product
- * (docs/spec-gaps.md#order-and-prescription-events). Pharmacy events go to pharmacy and organisation
+ * (docs/decisions/webhooks.md#order-and-prescription-events). Pharmacy events go to pharmacy and organisation
  * subscriptions, every other only to organisation ones. Vocabulary only (imports nothing): the
  * portal's forms use it too.
  */

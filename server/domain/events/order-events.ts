@@ -2,7 +2,7 @@ import type { Prisma } from "@/server/db/client";
 import { outboxInsertSql } from "./outbox";
 
 /**
- * The order events of organisation subscriptions (docs/spec-gaps.md#order-and-prescription-events).
+ * The order events of organisation subscriptions (docs/decisions/webhooks.md#order-and-prescription-events).
  *
  * order_created: written by order intake in the statement that writes the order (every intake path:
  * Management API, Public checkouts, Shopify orders reach createOrder), so the event exists exactly

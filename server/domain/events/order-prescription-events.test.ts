@@ -1,5 +1,5 @@
 /**
- * The order and prescription events (docs/spec-gaps.md#order-and-prescription-events) as the outbox
+ * The order and prescription events (docs/decisions/webhooks.md#order-and-prescription-events) as the outbox
  * records them, on a real database through the real commands: order_created once per intake on
  * each of intake's ways of writing and never for a refused duplicate; order_updated once per
  * transaction that changed the order's status, from the status before it to the last one;

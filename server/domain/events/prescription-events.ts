@@ -4,7 +4,7 @@ import { presentedStatus } from "@/server/domain/prescriptions/statuses";
 import { outboxInsertSql } from "./outbox";
 
 /**
- * The prescription events of organisation subscriptions (docs/spec-gaps.md#order-and-prescription-events):
+ * The prescription events of organisation subscriptions (docs/decisions/webhooks.md#order-and-prescription-events):
  * prescription_created when a prescription is recorded (a doctor's request of order intake, an inline
  * signed PDF), prescription_updated when its status or its doctor changes (each decision, external
  * signing, a cancelled fulfillment). Both are written in the transaction of the change; the payload

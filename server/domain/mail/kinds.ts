@@ -1,6 +1,6 @@
 /**
  * The vocabulary of the e-mail outbox (imports nothing: the admin tool's list and settings read it).
- * docs/spec-gaps.md#issue-24-e-mail.
+ * docs/decisions/operations.md#e-mail.
  */
 export const MAIL_KINDS = [
   "invitation",

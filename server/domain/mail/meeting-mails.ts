@@ -15,7 +15,7 @@ type Recipient = { email: string; name: string | null; locale: string | null };
  * meetingEmailRecipients: none by default) who has an address, one address once. Returns how many. A reschedule is
  * one change (its new meeting, naming the old start), never a cancellation and a confirmation.
  * The patient is written to in German (patients have no saved language); a doctor or an admin
- * in their saved language. docs/spec-gaps.md#issue-24-e-mail.
+ * in their saved language. docs/decisions/operations.md#e-mail.
  */
 export async function queueMeetingMails(tx: Tx, organisationId: string, meetingId: string, change: MeetingChange): Promise<number> {
   if (!mailerConfigured()) return 0;

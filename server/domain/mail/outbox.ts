@@ -7,7 +7,7 @@ import { mailerConfigured } from "@/server/mail/smtp";
 import { renderMail, type MailTemplate } from "./templates";
 
 /**
- * The e-mail outbox (docs/spec-gaps.md#issue-24-e-mail). A message is written in the transaction of
+ * The e-mail outbox (docs/decisions/operations.md#e-mail). A message is written in the transaction of
  * the change that causes it, with its mail.send background task: it exists exactly when the change
  * commits, is sent after the commit (the request that caused it never waits for SMTP), and survives
  * a restart. Without a mailer (SMTP_URL unset) nothing is recorded: the callers show their links

@@ -7,7 +7,7 @@ import { queueMail } from "./outbox";
  * The notice to an order's pharmacy_email that its pharmacy order was created: the pharmacy order's
  * name, its pharmacy, how many items, and a link to it in the pharmacy portal. No patient or
  * prescription data: the portal shows those after signing in, to whom may see them. In German,
- * the pharmacies' language. docs/spec-gaps.md#issue-24-e-mail.
+ * the pharmacies' language. docs/decisions/operations.md#e-mail.
  */
 export async function queuePharmacyOrderNotice(
   tx: Tx,

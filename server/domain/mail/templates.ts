@@ -3,7 +3,7 @@
  * into a subject, a plain-text body and a simple HTML body from the same parts. Everything that is
  * not our own wording (names a tenant, a patient or an admin wrote, links) reaches the HTML only
  * escaped. Times read in German time (Europe/Berlin) with the zone's name.
- * docs/spec-gaps.md#issue-24-e-mail.
+ * docs/decisions/operations.md#e-mail.
  */
 import { createTranslator } from "next-intl";
 import de from "@/messages/de.json";
@@ -41,7 +41,7 @@ export type MailTemplate =
   | { kind: "pharmacy_order_created"; organisation: string; pharmacy: string; orderName: string; itemCount: number; link: string }
   | ({ kind: "meeting_confirmed" | "meeting_cancelled" } & Meeting)
   | ({ kind: "meeting_rescheduled"; previousStartsAt: Date } & Meeting)
-  // Counts only: the e-mail names no patient (docs/spec-gaps.md#new-request-e-mails-to-doctors).
+  // Counts only: the e-mail names no patient (docs/decisions/prescriptions.md#new-request-e-mails-to-doctors).
   | { kind: "doctor_requests_waiting"; name: string; organisation: string; newCount: number; waitingCount: number; link: string };
 
 export type RenderedMail = { subject: string; text: string; html: string };

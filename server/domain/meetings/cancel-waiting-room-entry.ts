@@ -5,7 +5,7 @@ import { lockWaitingRoomEntry } from "./lock";
 import { WAITING_ROOM_STATUS } from "./statuses";
 
 /**
- * Cancels a registration (DELETE /waiting-room/{queue_uid}; docs/spec-gaps.md#issue-13-waiting-room-and-meetings):
+ * Cancels a registration (DELETE /waiting-room/{queue_uid}; docs/decisions/telemedicine.md#waiting-room-and-meetings):
  * a waiting entry leaves the queue; an allocated one (the patient leaves the consultation) ends its
  * meeting (ends_at) with patient_doctor_meeting_updated (change cancelled, status null) and frees
  * the doctor. Cancelling a cancelled entry again changes nothing (`changed: false`, no second

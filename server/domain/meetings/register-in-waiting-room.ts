@@ -16,7 +16,7 @@ export type WaitingRoomRegistration = {
  * answer for an unknown uid). A patient who already waits or is with a doctor gets that
  * entry back (`created: false`) instead of a second place in the queue, so a retried request is
  * safe: the patient's row is locked first, so concurrent registrations of one patient make one entry
- * (docs/spec-gaps.md#issue-13-waiting-room-and-meetings).
+ * (docs/decisions/telemedicine.md#waiting-room-and-meetings).
  */
 export async function registerInWaitingRoom(
   organisationId: string,

@@ -9,7 +9,7 @@ import { APPOINTMENT_MINUTES, APPOINTMENT_STATUS, REMINDER_LIMITS, REMINDER_RECI
 
 /**
  * Scheduled appointments: a minimal model of the product's scheduling (gaps reference, "APIs not in
- * the spec: Scheduling"; docs/spec-gaps.md#issue-13-waiting-room-and-meetings). An appointment is a
+ * the spec: Scheduling"; docs/decisions/telemedicine.md#waiting-room-and-meetings). An appointment is a
  * Meeting of kind SCHEDULED with the appointment statuses; its reminders are AppointmentReminder rows
  * that the reminder job sends as appointment_reminder_due when due.
  */
@@ -24,7 +24,7 @@ export type AppointmentInput = {
 };
 
 /**
- * A person changing appointments in a portal (docs/spec-gaps.md#issue-24-appointments-in-the-portals):
+ * A person changing appointments in a portal (docs/decisions/telemedicine.md#appointments-in-the-portals):
  * the actor the audit log names, and for a doctor their own Doctor, whose appointments alone they
  * may book and change (another doctor's is not found). Without one (the domain's own callers)
  * nothing is audited and any doctor's appointment is in reach.

@@ -9,7 +9,7 @@ import { WAITING_ROOM_STATUS } from "./statuses";
 /**
  * How long a patient who asked for a doctor waits for that doctor alone; after it any doctor may
  * take them, so nobody waits for a doctor who is not there
- * (docs/spec-gaps.md#issue-13-waiting-room-and-meetings).
+ * (docs/decisions/telemedicine.md#waiting-room-and-meetings).
  */
 export const PREFERRED_DOCTOR_GRACE_MINUTES = 10;
 

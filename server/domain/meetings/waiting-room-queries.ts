@@ -4,7 +4,7 @@ import { WAITING_ROOM_STATUS } from "./statuses";
 
 /**
  * Where an entry stands in its organisation's queue, and how long it may still wait
- * (docs/spec-gaps.md#issue-13-waiting-room-and-meetings):
+ * (docs/decisions/telemedicine.md#waiting-room-and-meetings):
  *
  *   position  = 1 + the organisation's waiting entries registered before this one (first come, first served)
  *   estimate  = ceil(position × mean consultation minutes / consulting doctors)

@@ -79,7 +79,7 @@ export type CreatedOrder = {
  * locking them, inside a transaction or not); the writes then run in one transaction whose first
  * conflicting statement is the order row itself, so concurrent duplicates wait on its unique index
  * and all but one end as 409 order_already_exists. A fulfillment no pharmacy can serve is written
- * without a pharmacy order and the order reads "pharmacy not found" (docs/spec-gaps.md#issue-36-intake-when-no-pharmacy-fits).
+ * without a pharmacy order and the order reads "pharmacy not found" (docs/decisions/intake.md#intake-when-no-pharmacy-fits).
  *
  * The common path is written as raw statements (several rows each) rather than Prisma model calls:
  * as model calls intake made about 40 statements, each a cost on the server's one thread (the intake
@@ -345,7 +345,7 @@ export async function resolveReferences(
   if (intake.doctorUid) {
     const doctor = await db.doctor.findFirst({ where: { id: intake.doctorUid, organisationId }, select: { id: true, deactivatedAt: true } });
     if (!doctor) errors.add(["doctor_uid"], "No doctor with this uid in the organisation.");
-    // A deactivated doctor is given no new requests (docs/spec-gaps.md#issue-35-the-doctors-section).
+    // A deactivated doctor is given no new requests (docs/decisions/admin-tool.md#the-doctors-section).
     else if (doctor.deactivatedAt) errors.add(["doctor_uid"], "This doctor is deactivated.");
     doctorId = doctor?.id ?? null;
   }

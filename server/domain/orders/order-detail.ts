@@ -53,7 +53,7 @@ export type AdminOrderDetail = {
     createdAt: Date;
     cancelledAt: Date | null;
     pharmacyOrder: ActivePharmacyOrder | null;
-    /** Those a pharmacy gave back (docs/spec-gaps.md#issue-24-re-routing), oldest first. */
+    /** Those a pharmacy gave back (docs/decisions/intake.md#re-routing), oldest first. */
     pharmacyOrders: GivenBackPharmacyOrder[];
   }[];
   prescriptions: {

@@ -1,5 +1,5 @@
 /**
- * A prescription is redeemed once, for its patient, up to its quantity (docs/spec-gaps.md#prescription-redemption):
+ * A prescription is redeemed once, for its patient, up to its quantity (docs/decisions/prescriptions.md#prescription-redemption):
  * through the real Management routes (order intake, adding and cancelling a fulfillment, the
  * prescription), the pharmacy's own cancellation, and concurrent intakes, on PGlite and PostgreSQL.
  */

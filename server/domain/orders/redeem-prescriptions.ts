@@ -38,7 +38,7 @@ type Claim = {
 
 /**
  * A prescription is redeemed once, for its patient, up to its quantity
- * (docs/spec-gaps.md#prescription-redemption). Runs in the intake's transaction (order intake, and
+ * (docs/decisions/prescriptions.md#prescription-redemption). Runs in the intake's transaction (order intake, and
  * adding a fulfillment), after the order row, so that a retried external_id still ends as 409: its
  * first attempt's items redeemed the prescription already.
  *

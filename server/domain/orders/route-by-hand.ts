@@ -21,7 +21,7 @@ export type HandRoutingState = {
  * Why an admin cannot route this fulfillment to a pharmacy now, or null when they can: it must be
  * open, of an order not on hold, without an active pharmacy order that stands (none, or a cancelled
  * one), with items for a pharmacy and no prescription still waiting for a doctor. The one rule for
- * the command and for the order page's "Route to pharmacy". docs/spec-gaps.md#issue-24-re-routing
+ * the command and for the order page's "Route to pharmacy". docs/decisions/intake.md#re-routing
  */
 export function handRoutingRefusal(state: HandRoutingState): ErrorText | null {
   if (state.order.onHold || state.order.status === ORDER_STATUS.paused) return errorText("routing.orderOnHold");

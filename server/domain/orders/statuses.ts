@@ -1,4 +1,4 @@
-/** Order status values (the product's order lifecycle; docs/spec-gaps.md#orders-fulfilment-and-pharmacy-orders, "Order status values"). */
+/** Order status values (the product's order lifecycle; docs/decisions/intake.md#orders-fulfilment-and-pharmacy-orders, "Order status values"). */
 export const ORDER_STATUS = {
   started: "started",
   paused: "paused",

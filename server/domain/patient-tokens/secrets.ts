@@ -12,7 +12,7 @@ import { sealSecret } from "@/server/domain/webhooks/secret-box";
  * these), used by the partner's backend to sign patient tokens (HS256, the secret's UTF-8 text as
  * the key, the secret's id as the JOSE header's kid). Stored sealed (AES-256-GCM, the webhook secret
  * box); the plaintext is returned once, at creation. Verification: server/auth/patient-tokens.ts.
- * docs/spec-gaps.md#issue-14-patient-data-and-patient-tokens
+ * docs/decisions/patients.md#patient-data-and-patient-tokens
  */
 
 /** The audience a secret's tokens must carry when its creator names none. */

@@ -14,7 +14,7 @@ export type PatientRegistration = {
  * POST /v1/management/patients (G19): the patient of a shop's customer, created or resolved on
  * (shop, shop customer id) through the same step as order intake. On a known customer the given
  * e-mail replaces the shop customer's and the profile's, and the given fields replace their values
- * (docs/spec-gaps.md#issue-13-doctors-and-patients). All or nothing: the fields are checked before anything is
+ * (docs/decisions/telemedicine.md#doctors-and-patients). All or nothing: the fields are checked before anything is
  * written. A shop of another organisation is not found.
  */
 export async function createOrResolvePatient(

@@ -9,7 +9,7 @@ import { patientIntentReturnCodes } from "./submissions";
  * A patient as the admin tool's patient page shows them: what the Management API shows an admin
  * (the profile with its shop links and fields, the intents' return codes, the wallet passes; the
  * orders page by page: listPatientOrders). Another organisation's patient is not found.
- * docs/spec-gaps.md#issue-24-patients-and-wallet-passes-in-the-portals
+ * docs/decisions/patients.md#patients-and-wallet-passes-in-the-portals
  */
 export async function getPatientDetailForAdmin(organisationId: string, patientId: string) {
   const profile = await getPatientProfile(organisationId, patientId);

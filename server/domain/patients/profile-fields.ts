@@ -11,7 +11,7 @@ import { displayNameOf } from "./shop-customers";
  * Profile fields: values of the organisation's PatientFieldDefinition rows per patient
  * (gaps-reference G19, G24). The rules for their values live here, for every door that sets them
  * (POST /v1/management/patients, the patient-data properties endpoint).
- * docs/spec-gaps.md#issue-13-doctors-and-patients
+ * docs/decisions/telemedicine.md#doctors-and-patients
  */
 
 /** The types a value can be checked against; a definition of any other type (a picture, an ID scan) cannot be set by value. */

@@ -6,7 +6,7 @@ import { knownShopCustomerPatient, type ShopCustomerRef } from "./shop-customers
 /**
  * One profile field of a shop customer's patient (GET and POST /api/v0/patient/properties, G24,
  * G25): the field's definition with the patient's value, null while none is set.
- * docs/spec-gaps.md#issue-14-patient-data-and-patient-tokens
+ * docs/decisions/patients.md#patient-data-and-patient-tokens
  */
 export type PatientProperty = {
   key: string;

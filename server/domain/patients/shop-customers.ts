@@ -21,7 +21,7 @@ export const displayNameOf = (names: PatientNames): string =>
  * transaction. One statement for a known customer and one for a new one (patient and customer
  * together); the race costs two more.
  *
- * A known customer keeps its profile, and only its gaps are filled (docs/spec-gaps.md#issue-13-doctors-and-patients):
+ * A known customer keeps its profile, and only its gaps are filled (docs/decisions/telemedicine.md#doctors-and-patients):
  * the e-mail of the shop customer and of the profile when they have none, the names when the
  * profile has none (a profile created by POST /patients without name fields).
  */

@@ -6,7 +6,7 @@ export { CANCELLED_AFTER_COMPLETION_REVIEW };
 
 /**
  * A cancelled pharmacy order's payouts, in the cancelling transaction: projected rows are removed
- * (a preview of money that, without completion, is never paid — docs/spec-gaps.md#cancellation-after-completion);
+ * (a preview of money that, without completion, is never paid — docs/decisions/pharmacy-orders.md#cancellation-after-completion);
  * routed rows stay as they are (the route exists at the provider) and are flagged for review, once.
  * Returns the rows flagged now.
  */

@@ -16,7 +16,7 @@ const LEASE_MS = MOLLIE_CALL_MAX_MS + 30_000;
 export type RouteOutcome = "routed" | "failed" | "skipped" | "not_pending";
 
 /**
- * Which Mollie payment an order was paid with (docs/spec-gaps.md#issue-25-split-payouts): order
+ * Which Mollie payment an order was paid with (docs/decisions/payouts.md#split-payouts): order
  * intake's `additional_details.mollie_payment_id`, else a checkout's transaction id when it is a
  * Mollie payment id (tr_…).
  */

@@ -33,7 +33,7 @@ const payoutRowSelect = {
   routingDescription: true,
   providerRouteId: true,
   routingCreatedAt: true,
-  // Shown by the portal only: the spec's Payout row has no field for it (docs/spec-gaps.md#cancellation-after-completion).
+  // Shown by the portal only: the spec's Payout row has no field for it (docs/decisions/pharmacy-orders.md#cancellation-after-completion).
   reviewFlaggedAt: true,
   reviewReason: true,
   // The route at the payment provider: its state and last error (the admin tool's payouts page).

@@ -14,7 +14,7 @@ import { BlockedTargetError } from "@/server/http/target-guard";
  * (RouteCreateParams, Route), and its ApiError reads Mollie's error body ({status, title, detail,
  * field}). Its transport is not used: it cannot be given our SSRF-guarded client (no fetch or agent
  * option), refuses http: endpoints and trusts only the CA bundle it ships, and retries 5xx answers
- * with sleeps inside the call (docs/spec-gaps.md#issue-25-split-payouts). So the requests go
+ * with sleeps inside the call (docs/decisions/payouts.md#split-payouts). So the requests go
  * through the one guarded client (server/http/guarded-client.ts), and retries are the task
  * runner's, with the same idempotency key every time. The one retry inside a call is Mollie's own
  * request to wait: a 429 is sent again after its Retry-After (as Shopify's client does,

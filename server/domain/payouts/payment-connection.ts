@@ -9,7 +9,7 @@ import { MOLLIE_API_ENDPOINT, MollieCallError, mollieProfile, type MollieConnect
 
 /**
  * The organisation's payment account for split payouts (one provider: Mollie,
- * docs/spec-gaps.md#issue-25-split-payouts): its API endpoint and API key (sealed at rest, shown
+ * docs/decisions/payouts.md#split-payouts): its API endpoint and API key (sealed at rest, shown
  * masked, replaced by entering a new one), and each pharmacy's Mollie organization id, the
  * destination of its routes. Without a connection payouts are routed as before: no provider route.
  */

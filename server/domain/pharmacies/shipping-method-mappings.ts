@@ -6,7 +6,7 @@ import { NotFoundError } from "@/server/domain/errors";
  * pharmacy-specific identifier per shop shipping method in the pharmacy tool settings"). The
  * methods that reach a pharmacy are every shipping method of its organisation's shops, not only
  * those its orders used so far, so a mapping can be set before the first order
- * (docs/spec-gaps.md#pharmacy-portal-shipping-methods). Pharmacy order details and webhooks read
+ * (docs/decisions/pharmacy-portal.md#stock-and-prices-shipping-methods-payouts). Pharmacy order details and webhooks read
  * the mapping at their pharmacy order's pharmacy.
  */
 export type ShippingMethodForPharmacy = {

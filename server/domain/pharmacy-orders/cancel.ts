@@ -11,7 +11,7 @@ export type CancelOptions = { goodsReturned?: boolean };
 /**
  * Cancels a pharmacy order the caller has locked, in the caller's transaction: status cancelled
  * (history, pharmacy_order_updated, the order's status), and what a completion did is undone as
- * far as the service can (docs/spec-gaps.md#cancellation-after-completion):
+ * far as the service can (docs/decisions/pharmacy-orders.md#cancellation-after-completion):
  * - the stock the order's completion took stays taken: the goods left the pharmacy. Only when the
  *   pharmacist says they came back (`goodsReturned`, a choice in the portal's confirmation) does it
  *   go back to its pharmacy SKUs, each with a stock movement (ORDER_CANCELLATION, who) and a

@@ -38,7 +38,7 @@ export function onHoldComment(comment: string | null | undefined): string {
  * thread; re-sending the current status (on-hold included, no comment needed, no second thread)
  * changes nothing but still sends pharmacy_order_updated, as the table's first row says of every
  * PATCH …/status (the payload carries the full current state; no history entry, since nothing
- * changed: docs/spec-gaps.md, issue 23); cancelled undoes a completion and, for an order never
+ * changed: docs/decisions/intake.md#orders-fulfilment-and-pharmacy-orders); cancelled undoes a completion and, for an order never
  * completed, gives its fulfillment back for re-routing (cancelAsPharmacy: only the pharmacy's doors
  * reach a cancellation here, since an admin's clarification and its resolution never cancel).
  * Completed is never set here.

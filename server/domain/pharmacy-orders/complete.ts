@@ -75,7 +75,7 @@ export async function completeLockedPharmacyOrder(
 /**
  * A pharmacy order its pharmacy gave back (cancelled, no longer its fulfillment's active one) that is
  * completed after all: refused with 400 when the fulfillment went to another pharmacy meanwhile (the
- * goods would go out twice: the one deviation from the spec's "any", docs/spec-gaps.md#issue-36-the-spec-s-own-words);
+ * goods would go out twice: the one deviation from the spec's "any", docs/decisions/api.md#the-specs-own-words);
  * otherwise it serves its fulfillment again, which no longer waits for a pharmacy.
  */
 async function reclaimFulfillment(tx: Tx, order: LockedPharmacyOrder): Promise<void> {

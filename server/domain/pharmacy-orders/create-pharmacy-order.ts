@@ -47,7 +47,7 @@ export type NewPharmacyOrder = {
 /**
  * Whom a new pharmacy order of an order is announced to by e-mail: the intake's pharmacy_email
  * ("Address to notify alongside pharmacy_uid") when the pharmacy order is at the order's
- * pharmacy_uid, or at any pharmacy when the order names none. docs/spec-gaps.md#issue-24-e-mail.
+ * pharmacy_uid, or at any pharmacy when the order names none. docs/decisions/operations.md#e-mail.
  */
 export function pharmacyEmailNoticeTo(order: { pharmacyEmail: string | null; pharmacyId: string | null }, pharmacyId: string): string | null {
   if (!order.pharmacyEmail) return null;

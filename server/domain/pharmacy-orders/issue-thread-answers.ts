@@ -3,7 +3,7 @@ import { database, Prisma, type Tx } from "@/server/db/client";
 /**
  * "New answer": an admin's answer in an issue thread of a pharmacy order (a reply or a resolution,
  * which may also release the order back to the queue) waits to be read until a pharmacist opens the
- * order in the portal (docs/spec-gaps.md#issue-22-say-what-it-means). One column on the pharmacy
+ * order in the portal (docs/decisions/portals.md#say-what-it-means). One column on the pharmacy
  * order (unreadAnswerAt), per order and not per user: the pharmacy's team shares its queue. Raw
  * statements, so that updatedAt (the API's updated_at) does not move: an answer is no change of the
  * pharmacy order.

@@ -64,7 +64,7 @@ describe("concurrent commands on pharmacy orders of one order", () => {
         patch(`${EPA}/${po.id}/status`, { key: t.keys.pharmacy, body: { status: "cancelled" } }),
       ]);
       // The cancel first: the PATCH finds the pharmacy order cancelled (400, final). The PATCH first: the
-      // fulfillment was re-routed (docs/spec-gaps.md#issue-24-re-routing), and the cancel cancels it there.
+      // fulfillment was re-routed (docs/decisions/intake.md#re-routing), and the cancel cancels it there.
       expect([[200, 400], [200, 200]], `${cancel.text} / ${change.text}`).toContainEqual([cancel.status, change.status]);
       const stored = await t.db.pharmacyOrder.findUniqueOrThrow({ where: { id: po.id }, select: { status: true, order: { select: { status: true } } } });
       expect(stored).toEqual({ status: "cancelled", order: { status: "cancelled" } });

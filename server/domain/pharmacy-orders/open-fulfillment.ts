@@ -42,7 +42,7 @@ export const hasItemsForPharmacy = (liveItems: readonly ItemState[]): boolean =>
  * order's shipping cost when no live pharmacy order of the order does. Unless an admin chooses, it
  * never goes to a pharmacy that cancelled a pharmacy order of this fulfillment before: automatic
  * selection leaves such pharmacies out, and an integrator's pharmacy that cancelled makes it
- * unroutable (docs/spec-gaps.md#issue-24-re-routing). The one way a fulfillment gets a pharmacy
+ * unroutable (docs/decisions/intake.md#re-routing). The one way a fulfillment gets a pharmacy
  * order after intake: a hold's release, a signed prescription, a re-route, an admin's routing by hand.
  */
 export async function openFulfillmentPharmacyOrder(

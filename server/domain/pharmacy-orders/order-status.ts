@@ -8,7 +8,7 @@ import { ORDER_STATUS } from "@/server/domain/orders/statuses";
  * when every live fulfilment's pharmacy order is completed, cancelled when every fulfilment is
  * cancelled, "pharmacy not found" while an open fulfilment with items for a pharmacy has no active
  * pharmacy order (no pharmacy could take it, or its pharmacy gave it back and none other could:
- * docs/spec-gaps.md#issue-24-re-routing). An order that waits for a doctor or is paused keeps that status.
+ * docs/decisions/intake.md#re-routing). An order that waits for a doctor or is paused keeps that status.
  */
 export async function refreshOrderStatus(tx: Tx, orderId: string): Promise<void> {
   // One statement rather than a nested Prisma read of three (it follows every status change).

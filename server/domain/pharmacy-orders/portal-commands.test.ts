@@ -71,7 +71,7 @@ const updated = (po: { id: string; pharmacyId: string }) => ({
   pharmacyId: po.pharmacyId,
   organisationId: t.organisation.id,
 });
-/** The order's status changed with it (docs/spec-gaps.md#order-and-prescription-events). */
+/** The order's status changed with it (docs/decisions/webhooks.md#order-and-prescription-events). */
 const orderUpdated = (po: { orderId: string }) => ({ type: "order_updated", subjectId: po.orderId, pharmacyId: null, organisationId: t.organisation.id });
 const history = (pharmacyOrderId: string) =>
   t.db.pharmacyOrderHistory.findMany({ where: { pharmacyOrderId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });

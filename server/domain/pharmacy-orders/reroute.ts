@@ -14,7 +14,7 @@ export const REROUTED_COMMENT = "Re-routed automatically: the pharmacy it was se
  * A pharmacy's own cancellation of one of its pharmacy orders, in the caller's transaction under
  * the order's row locks: the cancellation (cancelLockedPharmacyOrder), then, when the pharmacy
  * order was never completed and stands for an open fulfillment, the pharmacy gives the fulfillment
- * back (docs/spec-gaps.md#issue-24-re-routing):
+ * back (docs/decisions/intake.md#re-routing):
  * - the cancelled pharmacy order stays as history and is no longer the fulfillment's active one;
  * - when its pharmacy had been chosen automatically, routing chooses again by the same rule,
  *   leaving out every pharmacy that cancelled this fulfillment, and the new pharmacy order gets

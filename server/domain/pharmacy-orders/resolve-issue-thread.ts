@@ -50,7 +50,7 @@ async function statusBeforeHold(tx: Tx, pharmacyOrderId: string): Promise<Return
 }
 
 /**
- * Resolves an issue thread of the organisation (docs/spec-gaps.md, "Issue 15: orders and issue
+ * Resolves an issue thread of the organisation (docs/decisions/admin-tool.md#orders-and-issue-threads
  * threads"). With `releaseOrder`, the pharmacy order leaves on-hold for the status it had before
  * the hold, through the status rule of every other change (applyStatusChange: history entry with
  * the note as comment, pharmacy_order_updated, the order's status follow-up) — unless another

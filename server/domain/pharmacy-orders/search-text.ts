@@ -6,7 +6,7 @@ import { escapeLike } from "@/server/domain/search";
  * order name, the pharmacy order name, the patient's name, the order uid or the pharmacy order uid,
  * each on its own and as the order shows it now. One trigram-indexed column per pharmacy order
  * holds the five parts (`searchText`): one index lookup per search, where a lookup per source
- * column with joins was ten times slower (docs/spec-gaps.md, Issue 23: search).
+ * column with joins was ten times slower (docs/decisions/api.md#search).
  *
  * The parts are joined by U+001F (unit separator), which neither a part nor a term keeps, so a
  * `LIKE '%term%'` (wildcards escaped) never spans two parts. The text and the term are lower-cased

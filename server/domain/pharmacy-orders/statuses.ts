@@ -51,7 +51,7 @@ export type DeliveryType = (typeof DELIVERY_TYPES)[number];
  * The delivery type a new pharmacy order takes from its items' `fulfillment_method` hints (spec:
  * "Hint that selects the delivery type"): pickup when every item says "pickup" (any case, spaces
  * trimmed); otherwise shipping, as before the hint was read — an unknown or missing hint, and items
- * that disagree, since shipping reaches the patient whatever they meant (docs/spec-gaps.md).
+ * that disagree, since shipping reaches the patient whatever they meant (docs/decisions/api.md#spec-fidelity-rules-1-3-5-6).
  */
 export function deliveryTypeOfHints(hints: readonly (string | null | undefined)[]): DeliveryType {
   const pickup = hints.length > 0 && hints.every((hint) => hint?.trim().toLowerCase() === "pickup");

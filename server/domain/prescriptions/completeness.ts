@@ -4,7 +4,7 @@
  * (street, postal code, city, country) and telephone number; the patient's first and last name and
  * date of birth; at least one item, each with its quantity and dosage instructions. The medicine's
  * name (with its strength, as the SKU is named) always exists; the date of issue is the signing
- * date; the validity follows from it. docs/spec-gaps.md#issue-27-the-prescription-document.
+ * date; the validity follows from it. docs/decisions/prescriptions.md#the-prescription-document.
  */
 import { errorText, type ErrorText } from "@/i18n/error-text";
 import { UnprocessableError } from "@/server/domain/errors";

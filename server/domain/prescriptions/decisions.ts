@@ -69,7 +69,7 @@ export async function decidingDoctor(tx: Tx, p: LockedPrescription, doctorId: st
     select: { id: true, displayName: true, canSignQes: true, deactivatedAt: true },
   });
   if (!doctor) throw ValidationError.field("doctor_uid", errorText("fields.unknownDoctor"));
-  // A deactivated doctor decides nothing (docs/spec-gaps.md#issue-35-the-doctors-section).
+  // A deactivated doctor decides nothing (docs/decisions/admin-tool.md#the-doctors-section).
   if (doctor.deactivatedAt) throw new ConflictError(errorText("doctors.deactivated", { doctor: doctor.displayName }), { code: "doctor_deactivated" });
   return doctor;
 }

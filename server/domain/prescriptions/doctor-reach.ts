@@ -5,7 +5,7 @@ import type { Tx } from "@/server/db/client";
  * Which requests a doctor may see in the doctors' workspace. A doctor sees the prescription requests of the doctor queue (source
  * DOCTOR) of their organisation that are assigned to them, and the unassigned ones they may take: all
  * of them while the doctor sees all prescriptions, else those with an item whose anamnesis answers a
- * questionnaire assigned to them (DoctorQuestionnaire; docs/spec-gaps.md#issue-35-the-doctors-section).
+ * questionnaire assigned to them (DoctorQuestionnaire; docs/decisions/admin-tool.md#the-doctors-section).
  * One assigned to another doctor, or one they may not take, is not theirs to see (not found), like
  * another organisation's. Decisions apply the same rule under the request's lock (doctorMaySee).
  */

@@ -5,7 +5,7 @@
  * with a telephone number), the date of issue (for an electronic prescription: the date of its
  * qualified electronic signature), the patient's name and date of birth, each medicine with its
  * strength, form and quantity, the dosage instructions, the validity and the signature.
- * docs/spec-gaps.md#issue-27-the-prescription-document.
+ * docs/decisions/prescriptions.md#the-prescription-document.
  */
 import type { Prisma } from "@/server/db/generated/client";
 import { DEFAULT_PRESCRIPTION_LANGUAGE, DOCUMENT_WORDS, isPrescriptionLanguage, type PrescriptionLanguage } from "./document-words";

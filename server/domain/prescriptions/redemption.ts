@@ -1,7 +1,7 @@
 import { Prisma, type RawTx } from "@/server/db/client";
 
 /**
- * What a prescription line covers and how much of it is redeemed (docs/spec-gaps.md#prescription-redemption).
+ * What a prescription line covers and how much of it is redeemed (docs/decisions/prescriptions.md#prescription-redemption).
  * Redeemed is computed, never stored: the quantities of the order items that reference the
  * prescription and are not cancelled, per SKU (the order it was issued for included: paths (b) and
  * (d) make its lines from those very items). A cancelled fulfillment cancels its items, and so

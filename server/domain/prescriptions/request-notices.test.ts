@@ -1,5 +1,5 @@
 /**
- * The new-request e-mails to doctors (docs/spec-gaps.md#new-request-e-mails-to-doctors), on a real
+ * The new-request e-mails to doctors (docs/decisions/prescriptions.md#new-request-e-mails-to-doctors), on a real
  * database with requests that real order intake created and a real SMTP server (tests/smtp-server.ts):
  * off by default, one e-mail with counts and the queue link (no patient data) in the doctor's
  * language, at most one per 15 minutes (the run's clock is passed in), the doctor queue's rule for

@@ -14,7 +14,7 @@ const WAITING = [PRESCRIPTION_STATUS.waitingForDoctor];
 class NothingToTell extends Error {}
 
 /**
- * The new-request e-mails (docs/spec-gaps.md#new-request-e-mails-to-doctors): each doctor who turned
+ * The new-request e-mails (docs/decisions/prescriptions.md#new-request-e-mails-to-doctors): each doctor who turned
  * them on, whose user may sign in, and who was not e-mailed in the last 15 minutes gets one e-mail
  * when requests of their queue (unassigned or theirs, waiting for a doctor) arrived since their last
  * one: how many are new and how many wait, and a link to the queue; no patient data. Returns how

@@ -14,7 +14,7 @@ export const STARTER_MODEL = {
 /**
  * Creates a questionnaire of the organisation (the admin tool; the API only publishes models of
  * existing ones). Its intent is not the questionnaire's: each response carries the intent it was
- * submitted for (the treatment checkout's `intent`). docs/spec-gaps.md#issue-15-settings
+ * submitted for (the treatment checkout's `intent`). docs/decisions/admin-tool.md#settings
  */
 export async function createQuestionnaire(organisationId: string, userId: string, input: { displayName: string }): Promise<{ id: string }> {
   const displayName = input.displayName.trim();

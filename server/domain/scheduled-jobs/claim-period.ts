@@ -17,7 +17,7 @@ export function msToNextPeriod(at: Date, periodMs: number): number {
  * Claims the run of job `jobId` for the period `at` falls in, for `holder` (a process: host and pid).
  * True for exactly one caller per period, however many processes ask at once and wherever they run:
  * one statement makes the job's lease row, or moves its period forward, only while the row's period
- * is older than this one (ScheduledJobLease; docs/spec-gaps.md#issue-26-several-machines). A plain
+ * is older than this one (ScheduledJobLease; docs/decisions/operations.md#several-machines). A plain
  * statement with no session state, so it holds through a pooler in any mode. A period is never
  * claimed twice, even by processes whose clocks disagree: the row only moves forward. A process that
  * dies during its run holds nothing: the next period is free for anyone.

@@ -11,7 +11,7 @@ import { shopifyAdminApi, ShopifyApiError, type ShopifyCredentials } from "./adm
  * API access token and its client secret (the webhooks' HMAC key). Both secrets are sealed like
  * webhook secrets (server/domain/webhooks/secret-box.ts) and never shown again: the admin tool shows
  * their last four characters. Saving again with a secret left blank keeps it, with a new one rotates
- * it. docs/spec-gaps.md#issue-25-shopify.
+ * it. docs/decisions/intake.md#shopify.
  */
 export type ShopifyConnectionInput = { storeUrl: string; accessToken?: string; clientSecret?: string };
 

@@ -13,7 +13,7 @@ import { openShopifyConnection } from "./connection";
  * DraftOrderInput, draftOrderDelete). Each carries the custom attribute rx_draft_order_id = our
  * DraftOrder's id: an order Shopify makes of the draft carries it as a note attribute, which is how
  * the order webhook knows the order as our checkout's (order-webhook.ts). Never called inside a
- * database transaction: the callers commit their rows first. docs/spec-gaps.md#issue-25-shopify.
+ * database transaction: the callers commit their rows first. docs/decisions/intake.md#shopify.
  */
 export const DRAFT_MARKER = "rx_draft_order_id";
 

@@ -10,7 +10,7 @@ import { variantGid } from "./variants";
  * catalogue's variation id: a variant GID or its number): per variant, the `available` quantity of
  * its inventory item summed over the store's locations, which Shopify already nets of its orders
  * and draft-order reservations. A variant whose inventory Shopify does not track has no limit
- * (absent from the map). docs/spec-gaps.md#issue-25-shopify.
+ * (absent from the map). docs/decisions/intake.md#shopify.
  */
 const VARIANT_INVENTORY = `query VariantInventory($ids: [ID!]!) {
   nodes(ids: $ids) {

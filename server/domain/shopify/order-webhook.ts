@@ -28,7 +28,7 @@ import { variantIdForms } from "./variants";
  * IntakeRules: the domain does not import the wire): an order they refuse is acknowledged (200, so
  * Shopify does not retry for 48 h and then drop the subscription) and recorded as a
  * ShopifyWebhookRefusal with its reason, which the admin tool shows under the shop.
- * docs/spec-gaps.md#issue-25-shopify, #issue-36.
+ * docs/decisions/intake.md#shopify, #issue-36.
  */
 export type ShopifyWebhookOutcome =
   /** Unknown shop or a shop without a Shopify connection. */

@@ -13,7 +13,7 @@ import { openShopifyConnection } from "./connection";
  * page (task-problems.ts). The task sends the link as a fulfillment with tracking info on the
  * order's open fulfillment orders (fulfillmentCreate). At least once: before creating, it looks for a
  * fulfillment that already carries the link, so a repeated attempt creates none.
- * docs/spec-gaps.md#issue-25-shopify.
+ * docs/decisions/intake.md#shopify.
  */
 export const PUSH_TRACKING_TASK = "shopify.push_tracking";
 

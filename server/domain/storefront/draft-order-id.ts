@@ -4,7 +4,7 @@ import { legacyIdOfDraftGid, shopifyDraftGid } from "@/server/domain/shopify/dra
  * The id the Public API names a draft order by (the answers' draft_order_id, the checkout's
  * reserved_draft_order_id): the legacy id of its Shopify draft when it has one (a shop connected to
  * Shopify), so an integrator finds it in the Shopify admin; else our own numeric legacyId (the
- * built-in connector). docs/spec-gaps.md#issue-25-shopify.
+ * built-in connector). docs/decisions/intake.md#shopify.
  */
 export function publicDraftOrderId(draft: { legacyId: bigint; shopifyDraftOrderGid: string | null }): string {
   return draft.shopifyDraftOrderGid ? legacyIdOfDraftGid(draft.shopifyDraftOrderGid) : draft.legacyId.toString();

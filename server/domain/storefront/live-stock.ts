@@ -15,7 +15,7 @@ export type LiveStockEntry = { skuId: string; quantity: number; available: numbe
  * When the shop is connected to Shopify, a SKU mapped to a Shopify variant is also bounded by
  * Shopify's available inventory of that variant: the answer is the smaller of the two, since the
  * shop must sell it and a pharmacy must have it (routing uses pharmacy stock).
- * docs/spec-gaps.md#issue-25-shopify.
+ * docs/decisions/intake.md#shopify.
  */
 export async function checkLiveStock(organisationId: string, shopIdentifier: string, items: StockRequest[]): Promise<LiveStockEntry[]> {
   const db = await database();

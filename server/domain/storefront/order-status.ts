@@ -2,7 +2,7 @@ import { database } from "@/server/db/client";
 import { PHARMACY_ORDER_STATUS } from "@/server/domain/pharmacy-orders/statuses";
 import { shopOfOrganisation } from "./shops";
 
-/** Shopify's fulfillment status words, from the prescription's pharmacy orders (docs/spec-gaps.md). */
+/** Shopify's fulfillment status words, from the prescription's pharmacy orders (docs/decisions/intake.md#storefront-products-stock-reservations-order-status). */
 export type FulfillmentStatus = "unfulfilled" | "partial" | "fulfilled" | "cancelled";
 
 export type PrescriptionOrderStatus = {

@@ -31,7 +31,7 @@ export const UNKNOWN_SKU = "Unknown SKU: the shop does not offer it.";
  * reserveInventoryUntil = the hold's end), made after the hold committed so that no lock waits for
  * Shopify; every SKU must be mapped to a Shopify variant (else a field error, nothing written). When
  * Shopify fails, the hold is removed again and the reservation refused (502 refused, 503
- * unavailable). docs/spec-gaps.md#issue-25-shopify.
+ * unavailable). docs/decisions/intake.md#shopify.
  */
 export async function reserveStock(
   organisationId: string,

@@ -2,7 +2,7 @@
  * Draft order statuses (DraftOrder.status), of both checkout connectors. A reservation is
  * `reserved` while its lines hold stock (until holdExpiresAt), then `expired` (the expiry job), or
  * `open` once a checkout consumes it (the checkout locks the draft FOR UPDATE and sets `open`):
- * either way it no longer holds stock. docs/spec-gaps.md#issue-14-storefront-products-stock-reservations-order-status
+ * either way it no longer holds stock. docs/decisions/intake.md#storefront-products-stock-reservations-order-status
  */
 export const DRAFT_ORDER_STATUS = {
   reserved: "reserved",

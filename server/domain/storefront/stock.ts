@@ -36,7 +36,7 @@ export async function availableQuantities(
   return new Map(rows.map((r) => [r.skuId, r.available]));
 }
 
-/** The availability buckets of the products list (G26), by available quantity; thresholds in docs/spec-gaps.md. */
+/** The availability buckets of the products list (G26), by available quantity; thresholds in docs/decisions/intake.md#storefront-products-stock-reservations-order-status. */
 export type Availability = "High" | "Medium" | "Low" | "Unavailable";
 export const AVAILABILITY_THRESHOLDS = { high: 50, medium: 10 } as const;
 

@@ -20,7 +20,7 @@ import { NotFoundError, ValidationError } from "@/server/domain/errors";
  * it orders from, its own provider settings to read). Not: product:write, questionnaire:write and
  * doctor_statistics:read (the organisation's own back office), wallet_pass:verify (the pharmacy's),
  * and telemedicine_provider:write — whether a provider may send non-QES prescriptions is the
- * organisation's decision, never the provider's own. docs/spec-gaps.md#issue-15-settings
+ * organisation's decision, never the provider's own. docs/decisions/admin-tool.md#settings
  */
 export const TELEMEDICINE_PROVIDER_KEY_PERMISSIONS = [
   "order:read",
@@ -166,7 +166,7 @@ export async function connectTelemedicineProvider(
  * The identifier stays unique in the organisation: the unique index decides, so of two concurrent
  * changes to one identifier one wins and the other is the field error, nothing written. The uid is
  * the provider's stable handle; the Management API lists the identifier as it is now
- * (docs/spec-gaps.md#issue-24-the-admin-teams-doors). Its active key is renamed with it, so that
+ * (docs/decisions/admin-tool.md#the-admin-teams-doors). Its active key is renamed with it, so that
  * the API keys list names the provider as it is now; revoked keys keep the name they had.
  * Saving the values it has changes and records nothing.
  */

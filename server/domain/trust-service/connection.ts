@@ -9,7 +9,7 @@ import { requestAccessToken, type CscConnection } from "./csc-token";
 import { trustServiceFailure } from "./failures";
 
 /**
- * The organisation's qualified trust service (one per organisation, docs/spec-gaps.md#remote-qualified-signatures):
+ * The organisation's qualified trust service (one per organisation, docs/decisions/prescriptions.md#remote-qualified-signatures):
  * its name, the CSC API's base URL, the OAuth2 token URL when it is not {base}oauth2/token, and the
  * organisation's client id and secret (the secret sealed at rest, shown by a hint, replaced by
  * entering a new one, never logged or audited). Organisation admins set it in Settings; each doctor

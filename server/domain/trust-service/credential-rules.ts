@@ -5,7 +5,7 @@ import type { CscCredentialInfo } from "./csc-credentials";
 
 /**
  * When a credential at the trust service may become a doctor's signing credential
- * (docs/spec-gaps.md#remote-qualified-signatures): its certificate names that doctor, is valid now,
+ * (docs/decisions/prescriptions.md#remote-qualified-signatures): its certificate names that doctor, is valid now,
  * is an EU qualified certificate (QcCompliance) whose key usage allows signing, its key is enabled
  * and signs with an algorithm we assemble (RSA or ECDSA over SHA-256), and it is authorised with
  * factors the doctor types (PIN, one-time password), not by a redirect to the service's own page.

@@ -4,7 +4,7 @@ import { cscPost, cscUrl } from "./csc-transport";
 
 /**
  * The credential methods of the CSC API v2 (field names as the specification's §11.4–11.6 give them;
- * docs/spec-gaps.md#remote-qualified-signatures names the references they were checked against):
+ * docs/decisions/prescriptions.md#remote-qualified-signatures names the references they were checked against):
  *
  *   credentials/list       {userID, credentialInfo, certificates, certInfo, authInfo}
  *                          → {credentialIDs, credentialInfos?}

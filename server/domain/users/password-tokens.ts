@@ -14,7 +14,7 @@ import { queuePasswordLinkMail } from "@/server/domain/mail/password-link-mails"
  * password reset. The token is 32 random bytes (base64url) shown once, in the link; only its SHA-256
  * is stored (a high-entropy token needs no slow hash). A link is valid for TOKEN_LIFETIME_MS and once.
  * With a mailer (SMTP_URL) the link is e-mailed to its user; without one the admin passes it on
- * (docs/spec-gaps.md#issue-24-e-mail).
+ * (docs/decisions/operations.md#e-mail).
  */
 export const TOKEN_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 

@@ -1,6 +1,6 @@
 /**
  * A portal user's language (User.locale): the one they chose with the language switch, remembered
- * across sessions and devices (docs/spec-gaps.md#issue-22-languages). Null until they choose.
+ * across sessions and devices (docs/decisions/portals.md#languages). Null until they choose.
  */
 import { databaseDriver } from "@/server/db/client";
 import { isUserLocale, type UserLocale } from "./locales";

@@ -16,7 +16,7 @@ export type IssuePassInput = { templateId: string; shopIdentifier: string; shopC
  * pass per customer and template, also under concurrent requests: the partial unique index
  * WalletPass_live_template_customer_key with INSERT … ON CONFLICT DO NOTHING, then the winner's row
  * locked and refreshed). Refreshing bumps updatedAt and tells the pass's devices, so phones that
- * hold the pass fetch it again; the barcode stays. docs/spec-gaps.md#issue-13-wallet-passes.
+ * hold the pass fetch it again; the barcode stays. docs/decisions/patients.md#wallet-passes.
  */
 export async function issueWalletPass(organisationId: string, input: IssuePassInput): Promise<{ pass: WalletPassView; created: boolean }> {
   const db = await database();

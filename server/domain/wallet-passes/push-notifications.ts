@@ -2,7 +2,7 @@ import { database } from "@/server/db/client";
 import { FieldErrorCollector } from "@/server/domain/errors";
 import { enqueueTask } from "@/server/domain/tasks/enqueue";
 
-/** Notification statuses (docs/spec-gaps.md#issue-13-wallet-passes): queued → sent | failed. */
+/** Notification statuses (docs/decisions/patients.md#wallet-passes): queued → sent | failed. */
 export const NOTIFICATION_STATUS = { queued: "queued", sent: "sent", failed: "failed" } as const;
 
 /** Entries of one push notification request at most (G38: no public fact). */

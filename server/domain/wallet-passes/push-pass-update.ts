@@ -13,7 +13,7 @@ export async function requestPassUpdatePush(tx: Tx, walletPassId: string): Promi
 
 /**
  * Tells every device registered for the pass to fetch it again (APNs); a device APNs reports gone
- * is unregistered. Nothing to do without a configured APNs host (docs/spec-gaps.md#issue-13-wallet-passes).
+ * is unregistered. Nothing to do without a configured APNs host (docs/decisions/patients.md#wallet-passes).
  * Throws when APNs cannot be reached, so the task is retried.
  */
 export async function pushPassUpdate(walletPassId: string, pusher: PassUpdatePusher | null = passUpdatePusher()): Promise<void> {

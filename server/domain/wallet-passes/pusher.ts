@@ -16,7 +16,7 @@ export function apnsHost(): string | null {
 
 /**
  * The configured pusher (APNs with the pass signer as client certificate), or null when there is no
- * APNs host: then a notification is sent by updating the pass alone (docs/spec-gaps.md#issue-13-wallet-passes).
+ * APNs host: then a notification is sent by updating the pass alone (docs/decisions/patients.md#wallet-passes).
  */
 export function passUpdatePusher(): PassUpdatePusher | null {
   const host = apnsHost();

@@ -1,6 +1,6 @@
 /**
  * Fills the {field} placeholders of a push notification's message from the patient's profile fields
- * (docs/spec-gaps.md#issue-13-wallet-passes): `{key}` is the value of the patient's property whose
+ * (docs/decisions/patients.md#wallet-passes): `{key}` is the value of the patient's property whose
  * field definition has that key; without one, the profile's own first_name, last_name or
  * display_name; an unknown or empty field becomes the empty string, so the patient never reads a
  * raw placeholder. Braces around anything that is not a key (spaces, nothing) stay as written.

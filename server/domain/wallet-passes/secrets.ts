@@ -3,7 +3,7 @@ import { encryptionKey } from "@/server/auth/secrets";
 import { openSecret, sealSecret } from "@/server/domain/webhooks/secret-box";
 
 /**
- * The secrets of a wallet pass (docs/spec-gaps.md#issue-13-wallet-passes):
+ * The secrets of a wallet pass (docs/decisions/patients.md#wallet-passes):
  * - the barcode value: 256 random bits, an identity handle that the verify operation looks up. Stored
  *   sealed (AES-256-GCM, the webhook secret box) to be shown back as barcode_value and put in the
  *   .pkpass, and as its SHA-256 for the lookup; never logged.

@@ -12,7 +12,7 @@ import { placeholderKeys, renderMessage } from "./render-message";
  * devices to fetch it (APNs), and marks it sent. A device APNs reports gone is unregistered. A
  * failure is retried by the task runner; after the task's last attempt the notification is failed
  * with the error. Idempotent: a notification that is no longer queued is left as it is.
- * docs/spec-gaps.md#issue-13-wallet-passes.
+ * docs/decisions/patients.md#wallet-passes.
  */
 export async function sendPushNotification(
   notificationId: string,

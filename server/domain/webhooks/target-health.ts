@@ -10,7 +10,7 @@ import { database, type Prisma } from "@/server/db/client";
  * - `failing` ("keeps failing"): at least FAILING_MIN_FAILURES attempts failed and none succeeded
  *   for FAILING_AFTER_MS: as many failures as one delivery's attempts, over an hour. One failure
  *   ten seconds after registering is not a target that keeps failing
- *   (docs/spec-gaps.md#issue-22-say-what-it-means).
+ *   (docs/decisions/portals.md#say-what-it-means).
  * - `recovering` (recent failures): the latest attempts failed, not (yet) as many or as long.
  * - `healthy`: the latest attempt succeeded.
  * - `unknown`: no attempt yet.

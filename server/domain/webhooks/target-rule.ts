@@ -5,7 +5,7 @@ import { checkOutgoingTarget } from "@/server/http/target-guard";
 /**
  * What a webhook target must be: a guarded outgoing target (target-guard.ts) over https, since
  * deliveries carry patients' names, dates of birth and prescription PDFs. Plain http is for
- * development only, where WEBHOOK_ALLOW_PRIVATE_TARGETS is on. docs/spec-gaps.md (webhook subscriptions: http or https).
+ * development only, where WEBHOOK_ALLOW_PRIVATE_TARGETS is on. docs/decisions/webhooks.md#webhook-subscriptions (http or https).
  */
 export async function webhookTargetProblem(target: string): Promise<ErrorText | null> {
   const problem = await checkOutgoingTarget(target);

@@ -1,5 +1,5 @@
 /**
- * The admin tool's doctors (the Doctors section, docs/spec-gaps.md#issue-35-the-doctors-section): the
+ * The admin tool's doctors (the Doctors section, docs/decisions/admin-tool.md#the-doctors-section): the
  * list with each doctor's pending requests, a doctor's settings, rights, assigned questionnaires and
  * prescriber details (what each prescription names of them), requeueing their pending requests,
  * deactivating them. Always the admin's organisation; another organisation's doctor is not found.

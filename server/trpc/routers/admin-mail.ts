@@ -1,7 +1,7 @@
 /**
  * The admin tool's e-mail: the organisation's outbox (each message's state, attempts and failure
  * reason; a failed one sent again) and the setting "meeting e-mails". Always the admin's
- * organisation; another organisation's message is not found. docs/spec-gaps.md#issue-24-e-mail.
+ * organisation; another organisation's message is not found. docs/decisions/operations.md#e-mail.
  */
 import { changeMeetingEmailRecipients, meetingEmailSetting } from "@/server/domain/mail/meeting-email-setting";
 import { listOutbox, type OutboxItem } from "@/server/domain/mail/queries";

@@ -12,7 +12,7 @@ type OrderRow = OrderWithGraph;
 /**
  * When the order last changed as a person sees it: the latest of the order's own update and its
  * pharmacy orders' (the order's status stays "waiting for pharmacy" while the pharmacy moves its
- * pharmacy order on). docs/spec-gaps.md#issue-22-say-what-it-means
+ * pharmacy order on). docs/decisions/portals.md#say-what-it-means
  */
 function lastChangeAt(order: { updatedAt: Date; fulfillments: { pharmacyOrder: { updatedAt: Date } | null }[] }): number {
   let latest = order.updatedAt.getTime();

@@ -4,7 +4,7 @@ import { emailAddress, uid } from "@/server/wire/schemas";
 
 export const PATIENT_ORDERS_PAGE_LIMIT = 100;
 
-/** The whole address, as the Management API's e-mail search takes it (docs/spec-gaps.md#issue-24-patients-and-wallet-passes-in-the-portals). */
+/** The whole address, as the Management API's e-mail search takes it (docs/decisions/patients.md#patients-and-wallet-passes-in-the-portals). */
 export const searchPatientsInput = z.object({ email: emailAddress() });
 
 export const patientInput = z.object({ uid: uid() });

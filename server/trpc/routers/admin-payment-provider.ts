@@ -1,5 +1,5 @@
 /**
- * The admin tool's payment provider for split payouts (docs/spec-gaps.md#issue-25-split-payouts):
+ * The admin tool's payment provider for split payouts (docs/decisions/payouts.md#split-payouts):
  * the organisation's Mollie connection (endpoint, API key shown masked, Test connection), each
  * pharmacy's Mollie organization id, and the Retry of a payout whose route failed. Always the
  * admin's organisation; another organisation's pharmacy or payout is not found.

@@ -3,7 +3,7 @@ import type { PrescriptionListEntry, PrescriptionOverview } from "@/server/domai
 import { normalisePrescriptionStatus } from "@/server/domain/prescriptions/statuses";
 import { isoDateOrNull, unix, unixOrNull } from "@/server/wire/format";
 
-/** One spelling out, whatever spelling a row holds (docs/spec-gaps.md, "Status spellings"). */
+/** One spelling out, whatever spelling a row holds (docs/decisions/prescriptions.md#prescriptions, "Status spellings"). */
 const statusOf = (stored: string) => normalisePrescriptionStatus(stored) ?? stored;
 
 export const presentPrescriptionListEntry = (p: PrescriptionListEntry) => ({

@@ -1,5 +1,5 @@
 /**
- * The admin tool's qualified trust service (docs/spec-gaps.md#remote-qualified-signatures): the
+ * The admin tool's qualified trust service (docs/decisions/prescriptions.md#remote-qualified-signatures): the
  * organisation's connection to a CSC API v2 service (client secret shown by its hint only), Test
  * connection, and removal. Always the admin's organisation. Each doctor links their own credential
  * in the doctors' workspace (doctor.signing).

@@ -91,6 +91,6 @@ export const setDosageInput = z.object({
 });
 export type SetDosageInput = z.input<typeof setDosageInput>;
 
-/** The doctor's own choice: e-mail me when new requests wait (docs/spec-gaps.md#new-request-e-mails-to-doctors). */
+/** The doctor's own choice: e-mail me when new requests wait (docs/decisions/prescriptions.md#new-request-e-mails-to-doctors). */
 export const requestNoticesInput = z.object({ enabled: z.boolean() });
 export type RequestNoticesInput = z.input<typeof requestNoticesInput>;

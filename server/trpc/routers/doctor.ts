@@ -152,7 +152,7 @@ export const doctorStatisticsRouter = router({
   ),
 });
 
-/** The doctor's own signing credential at the organisation's trust service (docs/spec-gaps.md#remote-qualified-signatures). */
+/** The doctor's own signing credential at the organisation's trust service (docs/decisions/prescriptions.md#remote-qualified-signatures). */
 export const doctorSigningRouter = router({
   status: doctorProcedure.query(async ({ ctx }) => presentSigningStatus(await doctorSigningStatus(ctx.scope.organisationId, ctx.scope.doctorId))),
 

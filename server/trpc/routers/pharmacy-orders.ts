@@ -3,7 +3,7 @@
  * pharmacies or the one picked) with its per-status counts (the tally), one order with its history
  * and prescription PDF, and the commands on it — the same domain functions as the External Pharmacy
  * API. Every command carries what the page showed (expected status, priority, delivery type) and is
- * refused with CONFLICT when the order changed meanwhile (docs/spec-gaps.md#pharmacy-portal).
+ * refused with CONFLICT when the order changed meanwhile (docs/decisions/pharmacy-portal.md#pharmacy-portal).
  */
 import { wordIn } from "@/i18n/error-text";
 import { wordFields } from "@/server/domain/errors";
