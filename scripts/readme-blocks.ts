@@ -24,6 +24,9 @@ export const EXAMPLE_DOCS = [
   "docs/api/public.md",
   "docs/api/patient-data.md",
   "docs/api/webhooks.md",
+  // Steps of a change, not examples: their blocks are marked not run, and only checked for pasting.
+  "docs/testing.md",
+  "docs/recipes.md",
 ] as const;
 
 export type DocBlock = ReadmeBlock & { file: string };
