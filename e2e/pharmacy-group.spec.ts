@@ -8,10 +8,10 @@ import { expect, test, type APIRequestContext } from "@playwright/test";
 import { screenshot, SCREENSHOTS_TO_DOCS } from "./screenshots";
 import { otcItem, placeOrder, readDemoFile, signInAs, type DemoFile } from "./demo";
 
-/** Screenshots for review; the README's copies in docs/screenshots are refreshed only with SCREENSHOTS_TO_DOCS=1 (`npm run screenshots`, e2e/screenshots.ts). */
+/** Screenshots for review; the docs' copies in docs/screenshots are refreshed only with SCREENSHOTS_TO_DOCS=1 (`npm run screenshots`, e2e/screenshots.ts). */
 const shotPath = (name: string) => `${SCREENSHOTS_TO_DOCS ? "docs/screenshots" : "test-results/screenshots"}/${name}.png`;
 
-/** The parts of demo.json this spec uses besides DemoFile's (README, "The sandbox: .data/demo.json"). */
+/** The parts of demo.json this spec uses besides DemoFile's (docs/api/README.md, "The sandbox: .data/demo.json"). */
 type Sandbox = DemoFile & { keys: { pharmacy_group: string } };
 
 const demo = () => readDemoFile() as Sandbox;

@@ -1,6 +1,7 @@
 /**
  * Issue 23: every README example runs as written, in order, against a started service. The shell
- * blocks (```sh, ```bash) of README.md run one after another in one bash session (variables set by
+ * blocks (```sh, ```bash) of README.md and of the docs the walkthroughs moved to (issue 38:
+ * scripts/readme-blocks.ts, EXAMPLE_DOCS, in that order) run one after another in one bash session (variables set by
  * one block are there for the next, as for a reader pasting them into one terminal), against this
  * run's server: the working directory has `.data/demo.json` (the server's own), and
  * `localhost:3000` — the README's address — reads as this server's. A block preceded by
@@ -12,18 +13,18 @@
  * on, as in the terminal a reader pastes into (scripts/readme-blocks.test.ts checks each block for it).
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { e2eDatabaseUrl } from "../scripts/e2e/database-url";
-import { readmeShellBlocks } from "../scripts/readme-blocks";
+import { exampleShellBlocks } from "../scripts/readme-blocks";
 import { e2eDataDir } from "./demo";
 
 test("the README's shell examples run as written, in order", async ({ baseURL }) => {
   test.setTimeout(600_000);
   const root = path.resolve(import.meta.dirname, "..");
-  const blocks = readmeShellBlocks(readFileSync(path.join(root, "README.md"), "utf8"));
+  const blocks = exampleShellBlocks(root);
   expect(blocks.filter((b) => !b.skipped).length).toBeGreaterThan(3);
   const host = new URL(baseURL!).host;
   // The server's DATA_DIR (e2eDataDir: one per database pass): its sandbox file and the sandbox signer's files.
@@ -45,11 +46,11 @@ test("the README's shell examples run as written, in order", async ({ baseURL })
       const code = b.code.replaceAll("localhost:3000", host);
       // Before the first start, as on a fresh clone: the embedded database of a DATA_DIR of its own.
       const run = b.beforeStart && !onPostgres ? `(\nexport DATA_DIR="$(mktemp -d)"\n${code}\n)` : code;
-      script += `echo "::block README.md:${b.line}"\n${run}\necho\n`;
+      script += `echo "::block ${b.file}:${b.line}"\n${run}\necho\n`;
     }
     // Read from standard input, line by line as a terminal gives it (history expansion works on lines read).
     const run = spawnSync("bash", ["--norc", "--noprofile", "-s"], { input: script, cwd, env: { ...process.env, ...databaseUrl, DATA_DIR: dataDir }, encoding: "utf8", timeout: 540_000 });
-    const lastBlock = [...(run.stdout ?? "").matchAll(/::block (README\.md:\d+)/g)].at(-1)?.[1];
+    const lastBlock = [...(run.stdout ?? "").matchAll(/::block (\S+\.md:\d+)/g)].at(-1)?.[1];
     expect(run.status, `failed in the block at ${lastBlock}:\n${(run.stdout ?? "").slice(-1500)}\n${(run.stderr ?? "").slice(-1500)}`).toBe(0);
     expect(run.stderr, "a line was taken by history expansion").not.toContain("event not found");
   } finally {

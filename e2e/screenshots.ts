@@ -5,7 +5,7 @@ import type { Page } from "@playwright/test";
 /**
  * Screenshots are made by their own command, `npm run screenshots` (SCREENSHOTS=1), never on an
  * ordinary test run: they cost time and check nothing. With SCREENSHOTS_TO_DOCS=1 as well, the
- * ones the README shows replace those committed under docs/screenshots; the others go under
+ * ones the docs show (docs/portals.md) replace those committed under docs/screenshots; the others go under
  * test-results for review.
  */
 export const SCREENSHOTS = process.env.SCREENSHOTS === "1";

@@ -1,16 +1,15 @@
 /**
- * Every shell block of the README pastes into an interactive bash (issue 33): there, history
+ * Every shell block of the README and of the docs whose examples run (EXAMPLE_DOCS) pastes into an interactive bash (issue 33): there, history
  * expansion is on, and a `!` inside double quotes ("… !t.requires_prescription …") is taken as an
  * event ("event not found") and the line is dropped. Each block is read by bash with history
  * expansion on and execution off (`set -n`), as an interactive shell would read it.
  */
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { readmeShellBlocks } from "./readme-blocks";
+import { EXAMPLE_DOCS, exampleShellBlocks } from "./readme-blocks";
 
-const readme = readFileSync(path.resolve(import.meta.dirname, "..", "README.md"), "utf8");
+const blocks = exampleShellBlocks(path.resolve(import.meta.dirname, ".."));
 
 /** What bash says reading `code` as an interactive shell would (history expansion on), running nothing. */
 function readAsInteractive(code: string): string {
@@ -18,9 +17,15 @@ function readAsInteractive(code: string): string {
   return run.stderr;
 }
 
-describe("the README's shell blocks in an interactive bash", () => {
-  it("finds the blocks, skipped ones too", () => {
-    expect(readmeShellBlocks(readme).length).toBeGreaterThan(10);
+describe("the README's and docs' shell blocks in an interactive bash", () => {
+  it("finds the blocks, skipped ones too, and the README's test command", () => {
+    expect(blocks.length).toBeGreaterThan(10);
+    // The walkthroughs moved out of the README still carry their examples.
+    for (const file of ["README.md", "docs/api/orders.md", "docs/api/prescriptions.md", "docs/api/webhooks.md"]) {
+      expect(EXAMPLE_DOCS, file).toContain(file);
+      expect(blocks.filter((b) => b.file === file).length, file).toBeGreaterThan(0);
+    }
+    expect(blocks.some((b) => b.file === "README.md" && b.code.trim() === "npm test")).toBe(true);
   });
 
   it("sees what a paste would break (the check itself)", () => {
@@ -28,8 +33,8 @@ describe("the README's shell blocks in an interactive bash", () => {
     expect(readAsInteractive(`node -p '[1].find(t => !t)' && [ ! -f x ] || echo "a != b"`)).toBe("");
   });
 
-  for (const block of readmeShellBlocks(readme)) {
-    it(`README.md:${block.line} has nothing history expansion takes`, () => {
+  for (const block of blocks) {
+    it(`${block.file}:${block.line} has nothing history expansion takes`, () => {
       expect(readAsInteractive(block.code)).toBe("");
     });
   }
