@@ -12,7 +12,7 @@ const nextConfig: NextConfig = {
   // Pages and static files are compressed unless HTTP_COMPRESSION=false (a proxy in front that
   // compresses): a phone on a slow link gets a third of the bytes. REST and tRPC answers skip Next.js
   // by default (serve/rest-direct.ts), uncompressed: gzip costs a quarter to a third of a list
-  // page's server CPU (orders benchmark, README); HTTP_COMPRESSION=true sends them through here too.
+  // page's server CPU (orders benchmark, docs/benchmarks.md); HTTP_COMPRESSION=true sends them through here too.
   compress: config().HTTP_COMPRESSION !== "none",
   // Loaded by Node at run time instead of being bundled: PGlite ships WebAssembly and data files it
   // finds next to its own module, and the database drivers use Node built-ins and optional natives.

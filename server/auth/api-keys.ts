@@ -128,7 +128,7 @@ const KEY_WITH_PHARMACY = `
  * recorded at most once a minute; and with it the candidate pharmacy the request would act for
  * (the key's own, else `requestedPharmacyId`), which the caller passes to pharmacyInReach. One
  * prepared statement through the driver rather than Prisma queries: it runs on every request (the
- * calibration row of the orders benchmark, README "Benchmarks").
+ * calibration row of the orders benchmark, docs/benchmarks.md).
  */
 export async function authenticateRequestKey(
   family: ApiKeyFamily,

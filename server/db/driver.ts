@@ -53,7 +53,7 @@ type DriverBase = {
    * One parameterised statement straight to the database, for the statements of every request (API
    * keys, pharmacy order lists): the cheapest way to the database for this process, cheaper than
    * Prisma's $queryRaw and much cheaper than a model query, which the client engine compiles and
-   * interprets every time (measured in the orders benchmark; figures in the README).
+   * interprets every time (measured in the orders benchmark; figures in docs/benchmarks.md).
    *
    * - Outside any transaction only: on PGlite (one connection) a call made inside a Prisma
    *   transaction would wait for that transaction forever.

@@ -4,7 +4,7 @@ import type { Db } from "@/server/db/client";
 import { PATIENT_DATA } from "@/server/rest/families";
 import { createPatientTokenSecret, revokePatientTokenSecret } from "@/server/domain/patient-tokens/secrets";
 
-/** demo.json's patient_token_secret: what a partner's backend needs to mint patient tokens (README, "Sandbox data"). */
+/** demo.json's patient_token_secret: what a partner's backend needs to mint patient tokens (docs/api/README.md, "The sandbox"). */
 export type DemoPatientTokenSecret = {
   /** The JOSE header's kid. */
   kid: string;

@@ -18,7 +18,7 @@ import { seedWalletPassTemplates, type DemoWalletPassTemplate } from "./seed-wal
  * The sandbox: one demo organisation with a shop, a pharmacy group of two pharmacies and one
  * pharmacy outside it, portal users, API keys and a small catalogue. Idempotent: a second run
  * finds everything by its natural keys and keeps the keys and passwords of .data/demo.json that
- * still work. The file is a contract other tools rely on (README, "Sandbox data").
+ * still work. The file is a contract other tools rely on (docs/api/README.md, "The sandbox").
  */
 
 const DEMO_SHOP_IDENTIFIER = "demo-shop.example";
