@@ -21,7 +21,9 @@ export function auditTextOf(t: Translator, statusLabel: StatusLabel, noteLabel: 
     for (const [name, value] of Object.entries(words.values)) {
       const text = value ?? "";
       const isStatus = statusKind && (name === "from" || name === "to") && typeof text === "string" && text;
-      values[name] = isStatus ? (words.key === "pharmacy_order.note" ? noteLabel(text) : statusLabel(statusKind, text)) : text;
+      // A pharmacy order's status named by another kind's entry (an issue thread's order went back to it).
+      if (name === "orderStatus" && typeof text === "string" && text) values[name] = statusLabel("pharmacyOrder", text);
+      else values[name] = isStatus ? (words.key === "pharmacy_order.note" ? noteLabel(text) : statusLabel(statusKind, text)) : text;
     }
     const text = t(`entries.${words.key}`, values);
     // A history entry's comment or note is the person's own text: quoted as written.
