@@ -12,7 +12,10 @@ export type AuditWords = { key: string; values: Record<string, string | number |
 /** Values whose content is a status: named by the status label of the entry's kind. */
 const STATUS_KIND: Record<string, "pharmacyOrder" | "prescription"> = { pharmacy_order: "pharmacyOrder", prescription: "prescription" };
 
-export function auditTextOf(t: Translator, statusLabel: StatusLabel, noteLabel: (label: string) => string) {
+/** A note the system wrote, in words (components/ui/status.ts systemNoteOf); a person's own note as written. */
+type SystemNote = (kind: "prescription" | "pharmacyOrder", note: string) => string;
+
+export function auditTextOf(t: Translator, statusLabel: StatusLabel, noteLabel: (label: string) => string, systemNote?: SystemNote) {
   return (entry: { summary: string; words: AuditWords }): string => {
     const words = entry.words;
     if (!words || !t.has(`entries.${words.key}`)) return entry.summary;
@@ -26,9 +29,11 @@ export function auditTextOf(t: Translator, statusLabel: StatusLabel, noteLabel: 
       else values[name] = isStatus ? (words.key === "pharmacy_order.note" ? noteLabel(text) : statusLabel(statusKind, text)) : text;
     }
     const text = t(`entries.${words.key}`, values);
-    // A history entry's comment or note is the person's own text: quoted as written.
+    // A history entry's comment or note is the person's own text, quoted as written; one the system wrote is worded.
     const note = words.values.note;
-    return typeof note === "string" && note ? t("withNote", { text, note }) : text;
+    if (typeof note !== "string" || !note) return text;
+    const worded = statusKind && systemNote ? systemNote(statusKind, note) : note;
+    return worded !== note ? t("withSystemNote", { text, note: worded }) : t("withNote", { text, note });
   };
 }
 

@@ -76,3 +76,12 @@ export const PHARMACY_ORDER_CHANGE = {
   payoutsFlaggedForReview: "payouts flagged for review",
 } as const;
 export type PharmacyOrderChange = (typeof PHARMACY_ORDER_CHANGE)[keyof typeof PHARMACY_ORDER_CHANGE];
+
+/** The comment of an order's priority change on its pharmacy orders' "order updated" entries: fixed English, worded by the portals (pharmacyOrderSystemNote). */
+export const priorityChangeComment = (from: number, to: number) => `priority ${from} → ${to}`;
+
+/** A pharmacy order history comment the system wrote, as a message key and values; a person's own comment is null. */
+export function pharmacyOrderSystemNote(comment: string): { key: string; values: Record<string, string> } | null {
+  const priority = /^priority (-?\d+) → (-?\d+)$/.exec(comment);
+  return priority ? { key: "priorityChanged", values: { from: priority[1], to: priority[2] } } : null;
+}
