@@ -163,3 +163,18 @@ describe("representative entries", () => {
     expect(DE(released)).not.toContain("in-progress");
   });
 });
+
+describe("notes the system writes into histories", () => {
+  it("are the fixed words the portals recognise, never a sentence of their own", () => {
+    // A history note or comment written as a literal would reach German readers in English; the
+    // system's own are PRESCRIPTION_SYSTEM_NOTE, PHARMACY_ORDER_CHANGE and priorityChangeComment.
+    const literal = /\b(note|comment): ["`']/;
+    const found = sourceFiles(path.join(ROOT, "domain")).flatMap((file) =>
+      fs
+        .readFileSync(file, "utf8")
+        .split("\n")
+        .flatMap((line, i) => (literal.test(line) ? [`${path.relative(ROOT, file)}:${i + 1}: ${line.trim()}`] : [])),
+    );
+    expect(found).toEqual([]);
+  });
+});
