@@ -9,7 +9,7 @@ import de from "@/messages/de.json";
 import en from "@/messages/en.json";
 import { auditActionOf, auditTextOf } from "@/components/admin/audit/audit-text";
 import { formatCountry } from "./format";
-import { pharmacyOrderSystemNote, priorityChangeComment } from "@/server/domain/pharmacy-orders/statuses";
+import { CANCELLATION_COMMENT, pharmacyOrderSystemNote, priorityChangeComment } from "@/server/domain/pharmacy-orders/statuses";
 import { PRESCRIPTION_SYSTEM_NOTE, prescriptionSystemNote } from "@/server/domain/prescriptions/statuses";
 import { historyTextOf, payoutDescriptionOf, payoutReviewReasonOf, statusLabelOf, systemNoteOf } from "./status";
 
@@ -127,6 +127,22 @@ describe("notes the system writes into histories", () => {
     expect(DE.systemNote("prescription", PRESCRIPTION_SYSTEM_NOTE.fulfillmentCancelled)).toBe("Fulfillment storniert");
     expect(EN.systemNote("prescription", PRESCRIPTION_SYSTEM_NOTE.fulfillmentCancelled)).toBe("Fulfillment cancelled");
     expect(DE.systemNote("prescription", PRESCRIPTION_SYSTEM_NOTE.inlineSigned("Dr. Eva Muster"))).toBe("Mitgeliefertes PDF mit qualifizierter Signatur von Dr. Eva Muster");
+  });
+  it("words the comments of a cancellation after completion", () => {
+    const returned = CANCELLATION_COMMENT.goodsReturned([CANCELLATION_COMMENT.stockMove("Ibu 400", 2, 7), CANCELLATION_COMMENT.stockMove("Vit D", 1, 1)].join("; "));
+    expect(EN.systemNote("pharmacyOrder", returned)).toBe(returned);
+    expect(DE.systemNote("pharmacyOrder", returned)).toBe("Nach dem Abschluss storniert; die Ware kam zurück. Ibu 400: +2 (Bestand jetzt 7); Vit D: +1 (Bestand jetzt 1)");
+    expect(EN.systemNote("pharmacyOrder", CANCELLATION_COMMENT.goodsKept)).toBe(CANCELLATION_COMMENT.goodsKept);
+    expect(DE.systemNote("pharmacyOrder", CANCELLATION_COMMENT.goodsKept)).toBe(
+      "Nach dem Abschluss storniert; die Ware hatte die Apotheke verlassen, daher wurde kein Bestand zurückgebucht.",
+    );
+    for (const count of [1, 2]) {
+      const flagged = CANCELLATION_COMMENT.payoutsFlagged(count, count === 1 ? "shipping" : "item_rest, shipping");
+      expect(EN.systemNote("pharmacyOrder", flagged)).toBe(flagged);
+    }
+    expect(DE.systemNote("pharmacyOrder", CANCELLATION_COMMENT.payoutsFlagged(2, "item_rest, shipping"))).toBe(
+      "Nach dem Abschluss storniert: 2 zugewiesene Auszahlungen müssen geprüft werden (item_rest, shipping).",
+    );
   });
   it("words a pharmacy order's priority change", () => {
     expect(DE.systemNote("pharmacyOrder", priorityChangeComment(0, 10))).toBe("Priorität 0 → 10");
