@@ -26,6 +26,8 @@ export function auditTextOf(t: Translator, statusLabel: StatusLabel, noteLabel: 
       const isStatus = statusKind && (name === "from" || name === "to") && typeof text === "string" && text;
       // A pharmacy order's status named by another kind's entry (an issue thread's order went back to it).
       if (name === "orderStatus" && typeof text === "string" && text) values[name] = statusLabel("pharmacyOrder", text);
+      // The changed fields, as the summary lists them in English: each named by admin.audit.fieldWords.
+      else if (name === "fields" && typeof text === "string") values[name] = text.split(", ").map((w) => (t.has(`fieldWords.${w}`) ? t(`fieldWords.${w}`) : w)).join(", ");
       else values[name] = isStatus ? (words.key === "pharmacy_order.note" ? noteLabel(text) : statusLabel(statusKind, text)) : text;
     }
     const text = t(`entries.${words.key}`, values);

@@ -139,6 +139,7 @@ describe("representative entries", () => {
     entry('Pharmacy "Adler": hidden SKU type none → digital', "pharmacy.hidden_sku_type_changed", { name: "Adler", from: "NONE", to: "DIGITAL" }),
     entry("Issue thread of #1001-1 resolved; the order stays on hold", "issue_thread.resolved", { name: "#1001-1", outcome: "held", orderStatus: null }),
     entry("Prescription PDF rendering requested", "prescription.render_requested", {}),
+    entry('Doctor "Dr. A": e-mail, minutes to respond changed', "doctor.settings_changed", { name: "Dr. A", fields: "e-mail, minutes to respond" }),
   ];
 
   it("reads in English as the summary recorded with it", () => {
@@ -154,6 +155,7 @@ describe("representative entries", () => {
     expect(german[6]).toBe("ana@example.com als Apotheker/in eingeladen (Einladung per E-Mail gesendet)");
     expect(german[12]).toBe("Wallet-Pass-Vorlage „Member“: Name „Member“ → „Gold“, verlangt jetzt ein signiertes Rezept");
     expect(german[16]).toBe("Apotheke „Adler“: ausgeblendeter SKU-Typ keiner → digital");
+    expect(german[19]).toBe("Ärztin/Arzt „Dr. A“: E-Mail, Antwortfrist in Minuten geändert");
     for (const text of german) expect(text).not.toMatch(/"/);
   });
 
@@ -161,6 +163,24 @@ describe("representative entries", () => {
     const released = entry("", "issue_thread.resolved", { name: "#1001-1", outcome: "released", orderStatus: "in-progress" });
     expect(DE(released)).toMatch(/^Klärungsfall zu #1001-1 gelöst; die Bestellung ist wieder \S/);
     expect(DE(released)).not.toContain("in-progress");
+  });
+});
+
+describe("the changed fields an entry lists", () => {
+  it("each have their word in both catalogues", () => {
+    const read = (file: string) => fs.readFileSync(path.join(ROOT, file), "utf8");
+    const words = [
+      ...["domain/doctors/doctor-settings.ts", "domain/doctors/prescriber-details.ts"].flatMap((file) => {
+        const block = /const FIELD_WORDS[^{]*\{([^}]*)\}/.exec(read(file))?.[1] ?? "";
+        return [...block.matchAll(/: "([^"]+)"/g)].map((m) => m[1]);
+      }),
+      ...[...read("domain/pharmacies/admin-pharmacies.ts").matchAll(/changed\.push\("([^"]+)"\)/g)].map((m) => m[1]),
+      "Mollie organization id",
+    ];
+    expect(words.length).toBeGreaterThan(15);
+    const fieldWords = (messages: unknown) => (messages as { admin: { audit: { fieldWords: Record<string, string> } } }).admin.audit.fieldWords;
+    expect(words.filter((w) => !fieldWords(en)[w] || !fieldWords(de)[w])).toEqual([]);
+    expect(words.filter((w) => fieldWords(en)[w] !== w)).toEqual([]);
   });
 });
 
