@@ -9,7 +9,9 @@ import de from "@/messages/de.json";
 import en from "@/messages/en.json";
 import { auditActionOf, auditTextOf } from "@/components/admin/audit/audit-text";
 import { formatCountry } from "./format";
-import { historyTextOf, payoutDescriptionOf, payoutReviewReasonOf, statusLabelOf } from "./status";
+import { CANCELLATION_COMMENT, pharmacyOrderSystemNote, priorityChangeComment } from "@/server/domain/pharmacy-orders/statuses";
+import { PRESCRIPTION_SYSTEM_NOTE, prescriptionSystemNote } from "@/server/domain/prescriptions/statuses";
+import { historyTextOf, payoutDescriptionOf, payoutReviewReasonOf, statusLabelOf, systemNoteOf } from "./status";
 
 const MESSAGES = { de, en } as const;
 const translators = (locale: "de" | "en") => {
@@ -21,7 +23,13 @@ const translators = (locale: "de" | "en") => {
     history,
     payout: payoutDescriptionOf(status as never),
     review: payoutReviewReasonOf(status as never),
-    audit: auditTextOf(audit as never, statusLabelOf(status as never), (label) => history({ isStatusChange: false, fromStatus: null, toStatus: label })),
+    systemNote: systemNoteOf(status as never),
+    audit: auditTextOf(
+      audit as never,
+      statusLabelOf(status as never),
+      (label) => history({ isStatusChange: false, fromStatus: null, toStatus: label }),
+      systemNoteOf(status as never),
+    ),
     action: auditActionOf(audit as never),
     actor: createTranslator({ locale, messages: MESSAGES[locale], namespace: "admin.orders.fulfillment" }),
     pharmacyActor: createTranslator({ locale, messages: MESSAGES[locale], namespace: "pharmacy.order.history" }),
@@ -111,5 +119,47 @@ describe("a payout's review reason", () => {
     expect(translators("en").review("Pharmacy order cancelled after completion")).toBe("Pharmacy order cancelled after completion");
     expect(translators("de").review("Checked by hand")).toBe("Checked by hand");
     expect(translators("de").review(null)).toBeNull();
+  });
+});
+
+describe("notes the system writes into histories", () => {
+  it("words a prescription's system notes in the reader's language", () => {
+    expect(DE.systemNote("prescription", PRESCRIPTION_SYSTEM_NOTE.fulfillmentCancelled)).toBe("Fulfillment storniert");
+    expect(EN.systemNote("prescription", PRESCRIPTION_SYSTEM_NOTE.fulfillmentCancelled)).toBe("Fulfillment cancelled");
+    expect(DE.systemNote("prescription", PRESCRIPTION_SYSTEM_NOTE.inlineSigned("Dr. Eva Muster"))).toBe("Mitgeliefertes PDF mit qualifizierter Signatur von Dr. Eva Muster");
+  });
+  it("words the comments of a cancellation after completion", () => {
+    const returned = CANCELLATION_COMMENT.goodsReturned([CANCELLATION_COMMENT.stockMove("Ibu 400", 2, 7), CANCELLATION_COMMENT.stockMove("Vit D", 1, 1)].join("; "));
+    expect(EN.systemNote("pharmacyOrder", returned)).toBe(returned);
+    expect(DE.systemNote("pharmacyOrder", returned)).toBe("Nach dem Abschluss storniert; die Ware kam zurück. Ibu 400: +2 (Bestand jetzt 7); Vit D: +1 (Bestand jetzt 1)");
+    expect(EN.systemNote("pharmacyOrder", CANCELLATION_COMMENT.goodsKept)).toBe(CANCELLATION_COMMENT.goodsKept);
+    expect(DE.systemNote("pharmacyOrder", CANCELLATION_COMMENT.goodsKept)).toBe(
+      "Nach dem Abschluss storniert; die Ware hatte die Apotheke verlassen, daher wurde kein Bestand zurückgebucht.",
+    );
+    for (const count of [1, 2]) {
+      const flagged = CANCELLATION_COMMENT.payoutsFlagged(count, count === 1 ? "shipping" : "item_rest, shipping");
+      expect(EN.systemNote("pharmacyOrder", flagged)).toBe(flagged);
+    }
+    expect(DE.systemNote("pharmacyOrder", CANCELLATION_COMMENT.payoutsFlagged(2, "item_rest, shipping"))).toBe(
+      "Nach dem Abschluss storniert: 2 zugewiesene Auszahlungen müssen geprüft werden (item_rest, shipping).",
+    );
+  });
+  it("words a pharmacy order's priority change", () => {
+    expect(DE.systemNote("pharmacyOrder", priorityChangeComment(0, 10))).toBe("Priorität 0 → 10");
+    expect(EN.systemNote("pharmacyOrder", priorityChangeComment(2, 9))).toBe("Priority 2 → 9");
+  });
+  it("recognises exactly what the server writes, and leaves a person's own note as written", () => {
+    expect(prescriptionSystemNote(PRESCRIPTION_SYSTEM_NOTE.inlineSigned("A"))).toEqual({ key: "inlineSigned", values: { signer: "A" } });
+    expect(pharmacyOrderSystemNote(priorityChangeComment(-1, 3))).toEqual({ key: "priorityChanged", values: { from: "-1", to: "3" } });
+    expect(DE.systemNote("prescription", "Bitte Dosierung prüfen")).toBe("Bitte Dosierung prüfen");
+    expect(DE.systemNote("pharmacyOrder", "priority please")).toBe("priority please");
+    // The pharmacy order's comment is not a prescription's note.
+    expect(DE.systemNote("pharmacyOrder", PRESCRIPTION_SYSTEM_NOTE.fulfillmentCancelled)).toBe("fulfillment cancelled");
+  });
+  it("is worded in the audit log too, unquoted; a person's note stays quoted", () => {
+    const cancelled = { summary: "", words: { key: "prescription.status_changed", values: { name: "abcd1234", from: "waiting for doctor", to: "cancelled", note: "fulfillment cancelled" } } };
+    expect(DE.audit(cancelled)).toBe(`Rezept abcd1234: ${DE.status("prescription.waitingForDoctor")} → ${DE.status("prescription.cancelled")}: Fulfillment storniert`);
+    const priority = { summary: "", words: { key: "pharmacy_order.note", values: { name: "#1001-1", from: null, to: "order updated", note: "priority 0 → 10" } } };
+    expect(DE.audit(priority)).toBe("Apothekenbestellung #1001-1: Bestellung geändert: Priorität 0 → 10");
   });
 });

@@ -8,8 +8,8 @@ import { useTranslations } from "next-intl";
 import { APPOINTMENT_STATUS } from "@/server/domain/meetings/statuses";
 import { ORDER_STATUS } from "@/server/domain/orders/statuses";
 import { CANCELLED_AFTER_COMPLETION_REVIEW, PAYOUT_DESCRIPTIONS } from "@/server/domain/payouts/descriptions";
-import { PHARMACY_ORDER_CHANGE, PHARMACY_ORDER_STATUS } from "@/server/domain/pharmacy-orders/statuses";
-import { PRESCRIPTION_STATUS } from "@/server/domain/prescriptions/statuses";
+import { PHARMACY_ORDER_CHANGE, PHARMACY_ORDER_STATUS, pharmacyOrderSystemNote, wordStockMoves } from "@/server/domain/pharmacy-orders/statuses";
+import { PRESCRIPTION_STATUS, prescriptionSystemNote } from "@/server/domain/prescriptions/statuses";
 import type { DeliveryLogState } from "@/server/domain/webhooks/delivery-log-states";
 
 export type Tone = "neutral" | "info" | "review" | "attention" | "working" | "ready" | "done" | "danger";
@@ -229,6 +229,24 @@ export function historyTextOf(t: { (key: never, values?: never): string }): (ent
 
 export function useHistoryText(): (entry: HistoryEntry) => string {
   return historyTextOf(useTranslations("status") as never);
+}
+
+/**
+ * A history note or comment in words: one the system wrote (a prescription's or a pharmacy order's,
+ * server/domain/*\/statuses.ts) by its message status.systemNote.<kind>.<key>; a person's own as written.
+ */
+export function systemNoteOf(t: { (key: never, values?: never): string }) {
+  const tv = t as unknown as (key: string, values?: Record<string, string | number>) => string;
+  return (kind: "prescription" | "pharmacyOrder", note: string): string => {
+    const known = kind === "prescription" ? prescriptionSystemNote(note) : pharmacyOrderSystemNote(note);
+    if (!known) return note;
+    const values = known.key === "goodsReturned" ? { detail: wordStockMoves(String(known.values.detail), (stock) => tv("systemNote.pharmacyOrder.stockNow", { stock })) } : known.values;
+    return tv(`systemNote.${kind}.${known.key}`, values);
+  };
+}
+
+export function useSystemNote() {
+  return systemNoteOf(useTranslations("status") as never);
 }
 
 const PAYOUT_DESCRIPTION_KEYS: Record<string, string> = { item_rest: "itemRest", item_markup: "itemMarkup", shipping: "shipping" };

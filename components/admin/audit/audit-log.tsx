@@ -11,7 +11,7 @@ import { useErrorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
 import { AUDIT_LOG_KINDS, type AuditLogKind } from "@/server/domain/audit/kinds";
 import type { ListAuditLogInput } from "@/server/trpc/routers/admin-audit.schemas";
-import { useHistoryText, useStatusLabel } from "@/components/ui/status";
+import { useHistoryText, useStatusLabel, useSystemNote } from "@/components/ui/status";
 import { AuditFilterForm, useAuditFilters, type AuditFilters } from "./audit-filters";
 import { auditActionOf, auditTextOf, type AuditWords } from "./audit-text";
 
@@ -119,7 +119,8 @@ export function AuditLog() {
   const statusLabel = useStatusLabel();
   // The entries' message keys are stored, so not typed.
   const historyText = useHistoryText();
-  const text = auditTextOf(t as never, statusLabel, (label) => historyText({ isStatusChange: false, fromStatus: null, toStatus: label }));
+  const systemNote = useSystemNote();
+  const text = auditTextOf(t as never, statusLabel, (label) => historyText({ isStatusChange: false, fromStatus: null, toStatus: label }), systemNote);
   const actionLabel = auditActionOf(t as never);
   const kindLabel = (kind: string) => (AUDIT_LOG_KINDS.includes(kind as AuditLogKind) ? t(`kinds.${kind as AuditLogKind}`) : kind);
 

@@ -12,7 +12,7 @@ import { Card } from "@/components/ui/card";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { useErrorMessage } from "@/components/trpc/errors";
 import { useTRPC } from "@/components/trpc/react";
-import { useStatusLabel } from "@/components/ui/status";
+import { useStatusLabel, useSystemNote } from "@/components/ui/status";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { Decision } from "./decision";
 import { DosageEditor } from "./dosage-editor";
@@ -43,6 +43,7 @@ export function DoctorRequestDetail({ uid }: { uid: string }) {
   const day = useDay();
   const format = useFormat();
   const statusLabel = useStatusLabel();
+  const systemNote = useSystemNote();
   const trpc = useTRPC();
   const request = useQuery(trpc.doctor.requests.get.queryOptions({ prescriptionUid: uid }));
   if (request.isPending) return <LoadingState label={t("loading")} />;
@@ -120,7 +121,7 @@ export function DoctorRequestDetail({ uid }: { uid: string }) {
             <li key={index} className="flex flex-wrap gap-x-3">
               <span className="whitespace-nowrap text-slate-500">{format.dateTime(h.at)}</span>
               <span className="text-slate-900">{statusLabel("prescription", h.to)}</span>
-              {h.note ? <span className="text-slate-600">{t("quoted", { note: h.note })}</span> : null}
+              {h.note ? <span className="text-slate-600">{t("quoted", { note: systemNote("prescription", h.note) })}</span> : null}
             </li>
           ))}
         </ol>

@@ -7,7 +7,7 @@ import { ConfirmButton } from "@/components/ui/confirm-dialog";
 import { DataTable } from "@/components/ui/data-table";
 import { useFormat } from "@/components/ui/format";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { useHistoryText, usePayoutReviewReason, useStatusLabel } from "@/components/ui/status";
+import { useHistoryText, usePayoutReviewReason, useStatusLabel, useSystemNote } from "@/components/ui/status";
 import { useTRPC } from "@/components/trpc/react";
 import type { Done, Order } from "./order-detail";
 import { ShipmentList } from "@/components/orders/delivery";
@@ -156,6 +156,7 @@ function History({ entries }: { entries: PharmacyOrder["history"] }) {
   const t = useTranslations("admin.orders.fulfillment");
   const format = useFormat();
   const historyText = useHistoryText();
+  const systemNote = useSystemNote();
   return (
     <ol className="mt-1 space-y-1 text-sm">
       {entries.map((h) => (
@@ -163,7 +164,7 @@ function History({ entries }: { entries: PharmacyOrder["history"] }) {
           <span className="shrink-0 text-slate-600 sm:w-40">{format.dateTime(h.createdAt)}</span>
           <span className="min-w-0 break-words text-slate-900">
             {historyText(h)}
-            {h.comment ? <span className="text-slate-600"> — {h.comment}</span> : null}
+            {h.comment ? <span className="text-slate-600"> — {systemNote("pharmacyOrder", h.comment)}</span> : null}
           </span>
           <span className="text-slate-600">{t("by", { name: h.actor.displayName ?? "", type: h.actor.type })}</span>
         </li>

@@ -13,7 +13,7 @@ import { DataTable } from "@/components/ui/data-table";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import type { AppRouter } from "@/server/trpc/router";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { useStatusLabel } from "@/components/ui/status";
+import { useStatusLabel, useSystemNote } from "@/components/ui/status";
 import { useSourceLabel } from "./format";
 import { PrescriptionActions, PrescriptionPdf, SIGNED } from "./prescription-actions";
 
@@ -163,6 +163,7 @@ function History({ prescription }: { prescription: Prescription }) {
   const t = useTranslations("admin.prescriptions.detail");
   const format = useFormat();
   const statusLabel = useStatusLabel();
+  const systemNote = useSystemNote();
   const who = (by: Prescription["history"][number]["by"]) =>
     by.type === "SYSTEM" ? t("system") : t(by.type === "USER" ? "byUser" : "byApiKey", { name: by.name ?? t("unknown") });
   return (
@@ -182,7 +183,7 @@ function History({ prescription }: { prescription: Prescription }) {
                 : t("createdAs", { status: statusLabel("prescription", h.toStatus) }),
           },
           { header: t("who"), cell: (h) => who(h.by), className: "text-slate-700" },
-          { header: t("note"), cell: (h) => h.note ?? "—", className: "text-slate-700" },
+          { header: t("note"), cell: (h) => (h.note ? systemNote("prescription", h.note) : "—"), className: "text-slate-700" },
         ]}
       />
     </Card>

@@ -8,7 +8,7 @@ import { Card, DetailRow } from "@/components/ui/card";
 import { DataTable } from "@/components/ui/data-table";
 import { useFormat } from "@/components/ui/format";
 import { QueryView } from "@/components/ui/query-view";
-import { useHistoryText, usePayoutReviewReason, useStatusLabel } from "@/components/ui/status";
+import { useHistoryText, usePayoutReviewReason, useStatusLabel, useSystemNote } from "@/components/ui/status";
 import { EmptyState } from "@/components/ui/states";
 import { useDeliveryTypeLabel } from "./delivery-type";
 import type { Order } from "./order-action-kit";
@@ -143,6 +143,7 @@ export function HistoryCard({ order }: { order: Order }) {
   const t = useTranslations("pharmacy.order.history");
   const format = useFormat();
   const historyText = useHistoryText();
+  const systemNote = useSystemNote();
   return (
     <Card level={3} title={t("title")}>
       <ol className="space-y-2 text-sm">
@@ -151,7 +152,7 @@ export function HistoryCard({ order }: { order: Order }) {
             <span className="w-40 shrink-0 text-slate-500">{format.dateTime(h.createdAt)}</span>
             <span className="text-slate-900">
               {historyText(h)}
-              {h.comment ? <span className="text-slate-600"> — {h.comment}</span> : null}
+              {h.comment ? <span className="text-slate-600"> — {systemNote("pharmacyOrder", h.comment)}</span> : null}
             </span>
             <span className="text-slate-500">{t("by", { name: h.actor.displayName ?? "", type: h.actor.type })}</span>
           </li>

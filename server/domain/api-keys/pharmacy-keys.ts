@@ -161,6 +161,7 @@ async function auditPharmacyKey(tx: Tx, organisationId: string, actor: Actor, ke
     entity: "api_key",
     entityId: key.id,
     action,
+    values: { family: "PHARMACY", name: key.displayName, scopeType: key.scope.type, scope: key.scope.displayName, permissions: key.permissions.join(", ") },
     summary:
       action === "created"
         ? `External Pharmacy API key "${key.displayName}" for ${scope} created (${key.permissions.join(", ")})`

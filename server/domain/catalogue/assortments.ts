@@ -141,6 +141,7 @@ export async function addToAssortment(organisationId: string, pharmacyId: string
         entity: "pharmacy_sku",
         entityId: ids[i],
         action: "added",
+        values: { name: skus.get(entry.skuId)!.displayName, pharmacy: pharmacy.displayName, stock: String(entry.stock), price: euros(entry.price) },
         summary: `"${skus.get(entry.skuId)!.displayName}" added to the assortment of ${pharmacy.displayName}: stock ${entry.stock}, price ${euros(entry.price)} EUR`,
       });
     }
@@ -168,6 +169,7 @@ export async function removeFromAssortment(organisationId: string, pharmacyId: s
       entity: "pharmacy_sku",
       entityId: pharmacySkuId,
       action: "removed",
+      values: { name: row.sku.displayName, pharmacy: pharmacy.displayName, stock: String(row.stock) },
       summary: `"${row.sku.displayName}" removed from the assortment of ${pharmacy.displayName} (stock ${row.stock})`,
     });
   });

@@ -182,6 +182,7 @@ export async function applyAssortmentImport(
           entity: "pharmacy",
           entityId: pharmacy.id,
           action: "assortment_imported",
+          values: { name: pharmacy.displayName, added: String(create), updated: String(update), unchanged: String(unchanged) },
           summary: `Assortment of ${pharmacy.displayName} imported from CSV: ${create} added, ${update} updated, ${unchanged} unchanged`,
           details: { created: create, updated: update, unchanged },
         });

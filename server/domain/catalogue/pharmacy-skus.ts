@@ -161,6 +161,13 @@ export async function updatePharmacySkuAsAdmin(
         entity: "pharmacy_sku",
         entityId: row.id,
         action: "updated",
+        values: {
+          name: row.sku.displayName,
+          pharmacy: pharmacy.displayName,
+          stock: stockBefore !== null && stockBefore !== row.stock ? `${stockBefore} → ${row.stock}` : "none",
+          price: priceBefore !== null && priceBefore !== row.price ? `${euros(priceBefore)} → ${euros(row.price)}` : "none",
+          externalId: String(changes.externalId !== undefined),
+        },
         summary: `"${row.sku.displayName}" at ${pharmacy.displayName}: ${parts.join(", ")}`,
       });
     }

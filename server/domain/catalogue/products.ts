@@ -137,6 +137,7 @@ export async function createShopProduct(
         entity: "product",
         entityId: product.id,
         action: "listed_in_shop",
+        values: { name: product.displayName, shop: shop.displayName, externalId: input.externalId },
         summary: `Product "${product.displayName}" listed in shop "${shop.displayName}" as "${input.externalId}"`,
       });
       return shopProduct;

@@ -143,7 +143,8 @@ async function translateDuplicate<T>(work: () => Promise<T>): Promise<T> {
 /** What a person reads of a shop SKU in the audit log: its variation id or shop SKU, and its shop. */
 async function describe(tx: Tx, shopSku: { shopId: string; shopVariationId: string | null; shopSku: string | null; id: string }) {
   const shop = await tx.shop.findUniqueOrThrow({ where: { id: shopSku.shopId }, select: { displayName: true } });
-  return `Shop SKU "${shopSku.shopVariationId ?? shopSku.shopSku ?? shopSku.id}" of shop "${shop.displayName}"`;
+  const values = { name: shopSku.shopVariationId ?? shopSku.shopSku ?? shopSku.id, shop: shop.displayName };
+  return { text: `Shop SKU "${values.name}" of shop "${values.shop}"`, values };
 }
 
 export async function createShopSku(
@@ -158,11 +159,13 @@ export async function createShopSku(
       await checkReferences(tx, organisationId, { shopId: input.shopId, shopProductId: input.shopProductId, skuId });
       await checkUnique(tx, input.shopId, { skuId, shopVariationId: input.shopVariationId ?? null });
       const created = await tx.shopSku.create({ data: input });
+      const described = await describe(tx, created);
       await recordAuditEvent(tx, organisationId, actor, {
         entity: "shop_sku",
         entityId: created.id,
         action: "created",
-        summary: `${await describe(tx, created)} created`,
+        summary: `${described.text} created`,
+        values: described.values,
       });
       return created;
     }),
@@ -187,11 +190,13 @@ export async function updateShopSku(organisationId: string, shopSkuId: string, c
       }
       await checkUnique(tx, current.shopId, { skuId: next.skuId, shopVariationId: next.shopVariationId }, current.id);
       const updated = await tx.shopSku.update({ where: { id: current.id }, data: changes });
+      const described = await describe(tx, updated);
       await recordAuditEvent(tx, organisationId, actor, {
         entity: "shop_sku",
         entityId: updated.id,
         action: "updated",
-        summary: `${await describe(tx, updated)} updated`,
+        summary: `${described.text} updated`,
+        values: described.values,
         details: { fields: Object.keys(changes).filter((k) => changes[k as keyof ShopSkuFields] !== undefined) },
       });
       return updated;
@@ -208,11 +213,13 @@ export async function deleteShopSku(organisationId: string, shopSkuId: string, a
     });
     if (count === 0) throw new NotFoundError();
     const deleted = await tx.shopSku.findUniqueOrThrow({ where: { id: shopSkuId } });
+    const described = await describe(tx, deleted);
     await recordAuditEvent(tx, organisationId, actor, {
       entity: "shop_sku",
       entityId: shopSkuId,
       action: "deleted",
-      summary: `${await describe(tx, deleted)} deleted`,
+      summary: `${described.text} deleted`,
+      values: described.values,
     });
   });
 }

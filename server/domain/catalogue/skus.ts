@@ -112,6 +112,7 @@ export async function deleteSku(organisationId: string, skuId: string, actor: Ac
       entity: "sku",
       entityId: skuId,
       action: "deleted",
+      values: { name: sku.displayName, shopSkus: shopSkus.count, pharmacySkus: pharmacySkus.count },
       summary: `SKU "${sku.displayName}" deleted with ${shopSkus.count} shop SKU(s) and ${pharmacySkus.count} pharmacy SKU(s)`,
     });
   });

@@ -122,6 +122,7 @@ export async function changeDoctorSettings(organisationId: string, adminUserId: 
       entity: "doctor",
       entityId: doctorId,
       action: "settings_changed",
+      values: { name: before.displayName, fields: changed.map((field) => FIELD_WORDS[field]).join(", ") },
       summary: `Doctor "${before.displayName}": ${changed.map((field) => FIELD_WORDS[field]).join(", ")} changed`,
       details: {
         changed: Object.fromEntries(changedScalars.map((field) => [field, { from: before[field] ?? null, to: settings[field] ?? null }])),
@@ -150,6 +151,7 @@ export async function setDoctorActive(organisationId: string, adminUserId: strin
       entity: "doctor",
       entityId: doctorId,
       action: active ? "reactivated" : "deactivated",
+      values: { name: doctor.displayName },
       summary: `Doctor "${doctor.displayName}" ${active ? "reactivated" : "deactivated"}`,
     });
     return true;

@@ -103,6 +103,7 @@ export async function changePrescriberDetails(organisationId: string, adminUserI
       entity: "doctor",
       entityId: doctorId,
       action: "prescriber_details_changed",
+      values: { name: before.displayName, fields: changed.map((field) => FIELD_WORDS[field]).join(", ") },
       summary: `Doctor "${before.displayName}": ${changed.map((field) => FIELD_WORDS[field]).join(", ")} changed`,
       details: { changed: Object.fromEntries(changed.map((field) => [field, { from: before[field] ?? null, to: details[field] }])) },
     });

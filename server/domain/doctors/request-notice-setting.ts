@@ -34,6 +34,7 @@ export async function changeRequestNoticeSetting(organisationId: string, doctorI
       entity: "doctor",
       entityId: doctorId,
       action: "request_notices_changed",
+      values: { name: current.displayName, enabled: String(enabled) },
       summary: `New-request e-mails of "${current.displayName}" turned ${enabled ? "on" : "off"}`,
       details: { from: current.notifyNewRequests, to: enabled },
     });

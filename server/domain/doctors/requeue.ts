@@ -64,6 +64,7 @@ export async function requeuePendingPrescriptions(
           entity: "doctor",
           entityId: fromDoctorId,
           action: "requeued",
+          values: { count: moved.length, name: from.displayName, to: to?.displayName ?? null, hasTo: String(Boolean(to)) },
           summary: `${moved.length} pending prescription(s) of "${from.displayName}" requeued ${to ? `to "${to.displayName}"` : "to the pool"}`,
           details: { to_doctor_uid: toDoctorId, prescription_uids: moved },
         });

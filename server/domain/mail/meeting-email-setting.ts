@@ -33,6 +33,7 @@ export async function changeMeetingEmailRecipients(organisationId: string, userI
       entity: "setting",
       entityId: organisationId,
       action: "meeting_emails_changed",
+      values: { from: words(before), to: words(recipients) },
       summary: `Meeting e-mails: ${words(before)} → ${words(recipients)}`,
       details: { from: before, to: recipients },
     });

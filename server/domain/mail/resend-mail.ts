@@ -28,6 +28,7 @@ export async function resendMail(organisationId: string, userId: string, mailId:
       entity: "mail_message",
       entityId: mailId,
       action: "resent",
+      values: { kind: mail.kind.replaceAll("_", " "), recipient: mail.recipient },
       summary: `E-mail (${mail.kind.replaceAll("_", " ")}) to ${mail.recipient} sent again`,
     });
     return { queued: true };

@@ -59,6 +59,7 @@ export async function cancelAppointment(
           entity: "appointment",
           entityId: meeting.id,
           action: "cancelled",
+          values: { at: auditTime(meeting.startsAt) },
           summary: `Appointment on ${auditTime(meeting.startsAt)} cancelled`,
           details: { reason: why },
         });

@@ -82,6 +82,7 @@ export async function rescheduleAppointment(
           entity: "appointment",
           entityId: rebooked.meetingId,
           action: "rescheduled",
+          values: { from: auditTime(old.startsAt), to: auditTime(input.startsAt), minutes: durationMinutes },
           summary: `Appointment on ${auditTime(old.startsAt)} moved to ${auditTime(input.startsAt)} (${durationMinutes} min)`,
           details: { rebooked_from_uid: old.id, reason: why, doctor_uid: doctorId },
         });

@@ -143,6 +143,7 @@ export async function scheduleAppointment(organisationId: string, input: Appoint
           entity: "appointment",
           entityId: appointment.meetingId,
           action: "scheduled",
+          values: { at: auditTime(input.startsAt), minutes: input.durationMinutes },
           summary: `Appointment on ${auditTime(input.startsAt)} (${input.durationMinutes} min) scheduled`,
           details: { doctor_uid: input.doctorId, patient_profile_uid: input.patientId, reminders: appointment.reminders.length },
         });

@@ -11,7 +11,7 @@ import { lockPharmacyOrder, recordOrderChangeOnPharmacyOrders } from "@/server/d
 import { FINAL_PHARMACY_ORDER_STATUSES, PHARMACY_ORDER_STATUS } from "@/server/domain/pharmacy-orders/statuses";
 import { refreshProjectedPayouts } from "@/server/domain/payouts/route-payouts";
 import { progressOrderAfterPrescription } from "@/server/domain/prescriptions/order-progress";
-import { AWAITING_DOCTOR_STATUSES, PRESCRIPTION_STATUS, storedSpellings } from "@/server/domain/prescriptions/statuses";
+import { AWAITING_DOCTOR_STATUSES, PRESCRIPTION_STATUS, PRESCRIPTION_SYSTEM_NOTE, storedSpellings } from "@/server/domain/prescriptions/statuses";
 import { addFulfillment, resolveReferences } from "./create-order";
 import { validateInlinePrescriptions } from "./inline-prescriptions";
 import { redeemPrescriptions } from "./redeem-prescriptions";
@@ -243,9 +243,9 @@ export async function cancelFulfillment(
     for (const p of waiting) {
       await tx.prescription.update({ where: { id: p.id }, data: { status: PRESCRIPTION_STATUS.cancelled } });
       await tx.prescriptionHistory.create({
-        data: { prescriptionId: p.id, fromStatus: p.status, toStatus: PRESCRIPTION_STATUS.cancelled, note: "fulfillment cancelled", ...actorColumns(actor) },
+        data: { prescriptionId: p.id, fromStatus: p.status, toStatus: PRESCRIPTION_STATUS.cancelled, note: PRESCRIPTION_SYSTEM_NOTE.fulfillmentCancelled, ...actorColumns(actor) },
       });
-      await recordPrescriptionUpdated(tx, { ...p, organisationId }, PRESCRIPTION_STATUS.cancelled, { reason: "fulfillment cancelled" });
+      await recordPrescriptionUpdated(tx, { ...p, organisationId }, PRESCRIPTION_STATUS.cancelled, { reason: PRESCRIPTION_SYSTEM_NOTE.fulfillmentCancelled });
     }
     await progressOrderAfterPrescription(tx, order.id);
     await refreshOrderStatus(tx, order.id);

@@ -4,7 +4,7 @@ import { actorColumns, type Actor } from "@/server/domain/actor";
 import { FieldErrorCollector, UnprocessableError, type FieldErrors } from "@/server/domain/errors";
 import { trustAnchorsFor } from "@/server/domain/prescriptions/trust-anchors";
 import { validateQesPdf, type QesSigner } from "@/server/pki/validate-qes-pdf";
-import { PRESCRIPTION_STATUS } from "@/server/domain/prescriptions/statuses";
+import { PRESCRIPTION_STATUS, PRESCRIPTION_SYSTEM_NOTE } from "@/server/domain/prescriptions/statuses";
 import { storeSignedPdf } from "@/server/domain/prescriptions/signed-copy";
 import { doctorOfSigner, signerNameOf } from "@/server/domain/prescriptions/signer-doctor";
 import type { FulfillmentIntake } from "./intake";
@@ -132,7 +132,7 @@ export async function recordInlinePrescription(
         create: {
           fromStatus: null,
           toStatus: PRESCRIPTION_STATUS.externallySigned,
-          note: `inline PDF with a qualified signature by ${signerName}`,
+          note: PRESCRIPTION_SYSTEM_NOTE.inlineSigned(signerName),
           ...actorColumns(input.actor),
         },
       },

@@ -57,6 +57,7 @@ export async function createOrganisation(input: NewOrganisation): Promise<Create
         entity: "user",
         entityId: admin.id,
         action: "invited",
+        values: { via: "organisation", email: admin.email, organisation: organisation.displayName },
         summary: `${admin.email} invited as admin when the organisation "${organisation.displayName}" was created`,
         details: { role: "ADMIN" },
       });
@@ -123,6 +124,7 @@ export async function issueAdminLink(adminEmail: string): Promise<{ purpose: "IN
       entity: "user",
       entityId: admin.id,
       action: purpose === "INVITATION" ? "invited" : "password_reset_issued",
+      values: { via: "operator", email: admin.email },
       summary: `${purpose === "INVITATION" ? "Invitation" : "Password reset link"} issued for ${admin.email} by the operator`,
     });
     return { purpose, ...issued };

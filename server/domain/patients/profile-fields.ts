@@ -214,6 +214,7 @@ export async function addProfileFieldDefinition(organisationId: string, userId: 
         entity: "setting",
         entityId: created.id,
         action: "profile_field_added",
+        values: { name: definition.displayName, key, type: definition.type },
         summary: `Profile field "${definition.displayName}" (${key}, ${definition.type}) added`,
       });
       return created;
@@ -247,6 +248,7 @@ export async function changeProfileFieldDefinition(organisationId: string, userI
       entity: "setting",
       entityId: fieldId,
       action: "profile_field_changed",
+      values: { key: current.key, changes: changes.map((k) => `${k === "displayName" ? "name" : k} "${current[k]}" → "${definition[k]}"`).join(", ") },
       summary: `Profile field ${current.key} changed: ${changes.map((k) => `${k === "displayName" ? "name" : k} "${current[k]}" → "${definition[k]}"`).join(", ")}`,
     });
   });
@@ -265,6 +267,7 @@ export async function removeProfileFieldDefinition(organisationId: string, userI
       entity: "setting",
       entityId: fieldId,
       action: "profile_field_removed",
+      values: { name: definition.displayName, key: definition.key, count },
       summary: `Profile field "${definition.displayName}" (${definition.key}) removed with ${count} patient value${count === 1 ? "" : "s"}`,
     });
     return { removedValues: count };

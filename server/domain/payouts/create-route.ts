@@ -126,6 +126,7 @@ export async function retryPayoutRoute(organisationId: string, actor: Actor, pay
       entity: "payout",
       entityId: payoutId,
       action: "retried",
+      values: { component: payout.componentType, pharmacyOrder: payout.pharmacyOrderId },
       summary: `Payout route retried (${payout.componentType} of pharmacy order ${payout.pharmacyOrderId})`,
     });
   });

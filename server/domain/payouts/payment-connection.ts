@@ -71,6 +71,7 @@ export async function savePaymentConnection(
       entity: "setting",
       entityId: null,
       action: stored ? "changed" : "created",
+      values: { setting: "payment_provider", replaced: String(apiKey !== null), hint: apiKey === null ? null : row.apiKeyHint },
       summary: `Payment provider connection ${stored ? "changed" : "set"}${apiKey === null ? "" : `: API key ${row.apiKeyHint}`}`,
       details: { setting: "payment_provider", apiEndpoint, keyReplaced: apiKey !== null },
     });
@@ -88,6 +89,7 @@ export async function removePaymentConnection(organisationId: string, actor: Act
       entity: "setting",
       entityId: null,
       action: "removed",
+      values: { setting: "payment_provider" },
       summary: "Payment provider connection removed",
       details: { setting: "payment_provider" },
     });
@@ -125,6 +127,7 @@ export async function setPharmacyMollieOrganization(organisationId: string, acto
       entity: "pharmacy",
       entityId: pharmacyId,
       action: "changed",
+      values: { name: pharmacy.displayName, fields: "Mollie organization id" },
       summary: `Pharmacy "${pharmacy.displayName}" changed: Mollie organization id`,
       details: { changed: ["mollie organization id"], mollieOrganizationId },
     });

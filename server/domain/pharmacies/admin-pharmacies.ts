@@ -210,6 +210,7 @@ export async function changePharmacy(organisationId: string, adminUserId: string
           entity: "pharmacy",
           entityId: row.id,
           action: "changed",
+          values: { name: row.displayName, fields: changed.join(", ") },
           summary: `Pharmacy "${row.displayName}" changed: ${changed.join(", ")}`,
           details: { changed },
         });

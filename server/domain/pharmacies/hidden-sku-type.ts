@@ -35,6 +35,7 @@ export async function changePharmacyHiddenSkuType(organisationId: string, userId
       entity: "pharmacy",
       entityId: pharmacyId,
       action: "hidden_sku_type_changed",
+      values: { name: pharmacy.displayName, from: pharmacy.hiddenSkuType, to: hiddenSkuType },
       summary: `Pharmacy "${pharmacy.displayName}": hidden SKU type ${label(pharmacy.hiddenSkuType)} → ${label(hiddenSkuType)}`,
       details: { from: pharmacy.hiddenSkuType, to: hiddenSkuType },
     });

@@ -4,6 +4,7 @@ import type { Actor } from "@/server/domain/actor";
 import { settlePayoutsOfCancelledOrder } from "@/server/domain/payouts/cancelled-order-payouts";
 import { historyInsertSql, PHARMACY_ORDER_CHANGE, recordCancelledStatus, type LockedPharmacyOrder } from "./lock";
 import { moveOrderStock, stockHeldByOrder } from "./order-stock";
+import { CANCELLATION_COMMENT } from "./statuses";
 
 /** What only the person cancelling knows: whether a completed order's goods came back to the pharmacy (default: no). */
 export type CancelOptions = { goodsReturned?: boolean };
@@ -40,11 +41,11 @@ export async function cancelLockedPharmacyOrder(
       select: { id: true, sku: { select: { displayName: true } } },
     });
     const names = new Map(skus.map((s) => [s.id, s.sku.displayName]));
-    const detail = moves.map((m) => `${names.get(m.pharmacySkuId) ?? m.pharmacySkuId}: +${m.delta} (stock now ${m.stockAfter})`).join("; ");
-    await recordHistoryNote(tx, order, PHARMACY_ORDER_CHANGE.stockReturned, actor, `Cancelled after completion; the goods came back. ${detail}`);
+    const detail = moves.map((m) => CANCELLATION_COMMENT.stockMove(names.get(m.pharmacySkuId) ?? m.pharmacySkuId, m.delta, m.stockAfter)).join("; ");
+    await recordHistoryNote(tx, order, PHARMACY_ORDER_CHANGE.stockReturned, actor, CANCELLATION_COMMENT.goodsReturned(detail));
     await routeWaitingWhenStockArrives(tx, order.organisationId);
   } else if (held.size > 0) {
-    await recordHistoryNote(tx, order, PHARMACY_ORDER_CHANGE.stockKept, actor, "Cancelled after completion; the goods had left the pharmacy, so no stock was returned.");
+    await recordHistoryNote(tx, order, PHARMACY_ORDER_CHANGE.stockKept, actor, CANCELLATION_COMMENT.goodsKept);
   }
 
   const flagged = await settlePayoutsOfCancelledOrder(tx, order.id, new Date());
@@ -55,7 +56,7 @@ export async function cancelLockedPharmacyOrder(
       order,
       PHARMACY_ORDER_CHANGE.payoutsFlaggedForReview,
       actor,
-      `Cancelled after completion: ${flagged.length} routed payout${flagged.length === 1 ? "" : "s"} (${rows}) need review.`,
+      CANCELLATION_COMMENT.payoutsFlagged(flagged.length, rows),
     );
   }
 }

@@ -12,7 +12,7 @@ import {
   type PharmacyOrderScope,
 } from "./lock";
 import { assertOrderAsExpected, type ExpectedOrderState } from "./expected-state";
-import { DELIVERY_TYPES, isLivePharmacyOrderStatus, type DeliveryType } from "./statuses";
+import { DELIVERY_TYPES, isLivePharmacyOrderStatus, priorityChangeComment, type DeliveryType } from "./statuses";
 
 const notInQueue = (status: string) => new BadRequestError(errorText("pharmacyOrders.notInQueue", { status }));
 
@@ -53,7 +53,7 @@ export async function changePharmacyOrderPriority(
     if (!isLivePharmacyOrderStatus(po.status)) throw notInQueue(po.status);
     if (order.priority === priority) return false;
     await tx.order.update({ where: { id: po.orderId }, data: { priority } });
-    await recordOrderChangeOnPharmacyOrders(tx, po.orderId, actor, `priority ${order.priority} → ${priority}`);
+    await recordOrderChangeOnPharmacyOrders(tx, po.orderId, actor, priorityChangeComment(order.priority, priority));
     return true;
   });
 }

@@ -109,6 +109,7 @@ export async function resolveIssueThread(
       entity: "issue_thread",
       entityId: threadId,
       action: "resolved",
+      values: { name: thread.pharmacyOrder.name, outcome: releasedTo ? "released" : resolution.releaseOrder ? "stayed" : "held", orderStatus: releasedTo },
       summary:
         `Issue thread of ${thread.pharmacyOrder.name} resolved` +
         (releasedTo ? `; the order went back to ${releasedTo}` : resolution.releaseOrder ? "; the order stayed as it was" : "; the order stays on hold"),

@@ -76,3 +76,31 @@ export const PHARMACY_ORDER_CHANGE = {
   payoutsFlaggedForReview: "payouts flagged for review",
 } as const;
 export type PharmacyOrderChange = (typeof PHARMACY_ORDER_CHANGE)[keyof typeof PHARMACY_ORDER_CHANGE];
+
+/** The comment of an order's priority change on its pharmacy orders' "order updated" entries: fixed English, worded by the portals (pharmacyOrderSystemNote). */
+export const priorityChangeComment = (from: number, to: number) => `priority ${from} → ${to}`;
+
+/** The comments of a cancellation after completion (cancel.ts): fixed English, worded by the portals (pharmacyOrderSystemNote). */
+export const CANCELLATION_COMMENT = {
+  goodsReturned: (detail: string) => `Cancelled after completion; the goods came back. ${detail}`,
+  /** One stock movement of goodsReturned's detail (joined by "; "). */
+  stockMove: (name: string, delta: number, stockAfter: number) => `${name}: +${delta} (stock now ${stockAfter})`,
+  goodsKept: "Cancelled after completion; the goods had left the pharmacy, so no stock was returned.",
+  payoutsFlagged: (count: number, components: string) => `Cancelled after completion: ${count} routed payout${count === 1 ? "" : "s"} (${components}) need review.`,
+} as const;
+
+/** A pharmacy order history comment the system wrote, as a message key and values; a person's own comment is null. */
+export function pharmacyOrderSystemNote(comment: string): { key: string; values: Record<string, string | number> } | null {
+  const priority = /^priority (-?\d+) → (-?\d+)$/.exec(comment);
+  if (priority) return { key: "priorityChanged", values: { from: priority[1], to: priority[2] } };
+  if (comment === CANCELLATION_COMMENT.goodsKept) return { key: "goodsKept", values: {} };
+  const returned = /^Cancelled after completion; the goods came back\. (.*)$/s.exec(comment);
+  if (returned) return { key: "goodsReturned", values: { detail: returned[1] } };
+  const flagged = /^Cancelled after completion: (\d+) routed payouts? \((.*)\) need review\.$/s.exec(comment);
+  return flagged ? { key: "payoutsFlagged", values: { count: Number(flagged[1]), components: flagged[2] } } : null;
+}
+
+/** goodsReturned's detail with its English words ("stock now") put by `stockNow` (the page's language). */
+export function wordStockMoves(detail: string, stockNow: (stock: string) => string): string {
+  return detail.replace(/\(stock now (-?\d+)\)/g, (_, stock: string) => `(${stockNow(stock)})`);
+}

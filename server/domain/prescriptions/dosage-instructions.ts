@@ -76,6 +76,7 @@ export async function setDosageInstructions(
         entity: "prescription",
         entityId: p.id,
         action: "dosage_instructions_changed",
+        values: { changes: changes.map((c) => `item ${c.position} (${medicineName(c.line.sku)}) "${c.to}"`).join("; ") },
         summary: `Dosage instructions changed: ${changes.map((c) => `item ${c.position} (${medicineName(c.line.sku)}) "${c.to}"`).join("; ")}`,
         details: { lines: changes.map((c) => ({ line_uid: c.line.id, from: c.from, to: c.to })) },
       });

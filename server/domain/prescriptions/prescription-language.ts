@@ -27,6 +27,7 @@ export async function changePrescriptionLanguage(organisationId: string, userId:
       entity: "setting",
       entityId: organisationId,
       action: "prescription_language_changed",
+      values: { from: before, to: language },
       summary: `Prescription language: ${before} → ${language}`,
       details: { from: before, to: language },
     });

@@ -30,6 +30,7 @@ export async function requestPrescriptionRender(prescriptionId: string, organisa
         entity: "prescription",
         entityId: prescription.id,
         action: "render_requested",
+        values: {},
         summary: "Prescription PDF rendering requested",
       });
     }

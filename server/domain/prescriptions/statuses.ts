@@ -68,3 +68,21 @@ export function isSignedStatus(stored: string): boolean {
   const status = normalisePrescriptionStatus(stored);
   return status !== null && SIGNED_PRESCRIPTION_STATUSES.includes(status);
 }
+
+/**
+ * The notes the system itself writes into a prescription's history: fixed English (the text filter and
+ * older rows read so), recognised here so that the portals word them in the reader's language
+ * (components/ui/status.ts systemNoteOf); any other note is a person's own text.
+ */
+export const PRESCRIPTION_SYSTEM_NOTE = {
+  fulfillmentCancelled: "fulfillment cancelled",
+  inlineSigned: (signer: string) => `inline PDF with a qualified signature by ${signer}`,
+} as const;
+
+export type SystemNote = { key: string; values: Record<string, string> };
+
+export function prescriptionSystemNote(note: string): SystemNote | null {
+  if (note === PRESCRIPTION_SYSTEM_NOTE.fulfillmentCancelled) return { key: "fulfillmentCancelled", values: {} };
+  const inline = /^inline PDF with a qualified signature by (.+)$/s.exec(note);
+  return inline ? { key: "inlineSigned", values: { signer: inline[1] } } : null;
+}

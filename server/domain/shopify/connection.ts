@@ -54,6 +54,11 @@ export async function saveShopifyConnection(organisationId: string, adminUserId:
       entity: "shop",
       entityId: shopId,
       action: existing ? "shopify_connection_changed" : "shopify_connected",
+      values: {
+        identifier: shop.identifier,
+        storeUrl,
+        rotated: rotated.length === 2 ? "both" : input.accessToken ? "accessToken" : input.clientSecret ? "clientSecret" : "none",
+      },
       summary: existing
         ? `Shopify connection of shop ${shop.identifier} changed (${storeUrl}${rotated.length ? `; new ${rotated.join(" and ")}` : ""})`
         : `Shop ${shop.identifier} connected to Shopify (${storeUrl})`,

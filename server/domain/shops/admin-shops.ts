@@ -69,6 +69,7 @@ export async function renameShop(organisationId: string, adminUserId: string, sh
         entity: "shop",
         entityId: shop.id,
         action: "renamed",
+        values: { identifier: shop.identifier, from: before.displayName, to: displayName },
         summary: `Shop ${shop.identifier} renamed from "${before.displayName}" to "${displayName}"`,
       });
     }
@@ -95,6 +96,7 @@ export async function createShippingMethod(organisationId: string, adminUserId: 
         entity: "shop",
         entityId: shop.id,
         action: "shipping_method_created",
+        values: { name: method.displayName, externalId: method.externalId, identifier: shop.identifier },
         summary: `Shipping method "${method.displayName}" (${method.externalId}) added to shop ${shop.identifier}`,
         details: { shippingMethodId: method.id },
       });
@@ -117,6 +119,7 @@ export async function renameShippingMethod(organisationId: string, adminUserId: 
         entity: "shop",
         entityId: before.shop.id,
         action: "shipping_method_renamed",
+        values: { externalId: before.externalId, identifier: before.shop.identifier, from: before.displayName, to: displayName },
         summary: `Shipping method ${before.externalId} of shop ${before.shop.identifier} renamed from "${before.displayName}" to "${displayName}"`,
         details: { shippingMethodId: method.id },
       });

@@ -89,6 +89,7 @@ export async function changeTelemedicineProviderSettings(
       entity: "telemedicine_provider",
       entityId: providerId,
       action: "settings_changed",
+      values: { name: provider.displayName, allowed: String(settings.allowNonQesSignedPrescriptions) },
       summary: `Telemedicine provider "${provider.displayName}": non-QES signed prescriptions ${settings.allowNonQesSignedPrescriptions ? "allowed" : "not allowed"}`,
       details: { allow_non_qes_signed_prescriptions: settings.allowNonQesSignedPrescriptions },
     });
@@ -241,6 +242,7 @@ export async function rotateTelemedicineProviderKey(organisationId: string, user
       entity: "telemedicine_provider",
       entityId: provider.id,
       action: "key_rotated",
+      values: { name: provider.displayName, revoked: revoked.length > 0 ? revoked.map((p) => `${p}…`).join(", ") : "none", issued: issued.key.prefix },
       summary:
         revoked.length > 0
           ? `Telemedicine provider "${provider.displayName}": key ${revoked.map((p) => `${p}…`).join(", ")} revoked, key ${issued.key.prefix}… issued`

@@ -96,6 +96,7 @@ export async function saveTrustServiceConnection(organisationId: string, actor: 
       entity: "setting",
       entityId: null,
       action: stored ? "changed" : "created",
+      values: { setting: "trust_service", name: displayName, replaced: String(clientSecret !== null), hint: clientSecret === null ? null : row.clientSecretHint },
       summary: `Trust service "${displayName}" ${stored ? "changed" : "connected"}${clientSecret === null ? "" : `: client secret ${row.clientSecretHint}`}`,
       details: { setting: "trust_service", baseUrl, tokenUrl, clientId, secretReplaced: clientSecret !== null },
     });
@@ -114,6 +115,7 @@ export async function removeTrustServiceConnection(organisationId: string, actor
       entity: "setting",
       entityId: null,
       action: "removed",
+      values: { setting: "trust_service", unlinked: unlinked.count },
       summary: `Trust service removed${unlinked.count > 0 ? `; ${unlinked.count} doctor credential(s) unlinked` : ""}`,
       details: { setting: "trust_service", unlinkedCredentials: unlinked.count },
     });

@@ -159,6 +159,7 @@ export async function linkDoctorCredential(
       entity: "signing_credential",
       entityId: known.id,
       action: before ? "replaced" : "linked",
+      values: { name: known.displayName, serial: facts.serialNumber, issuer: facts.issuerName },
       summary: `Signing credential of "${known.displayName}" ${before ? "replaced" : "linked"}: certificate ${facts.serialNumber} of ${facts.issuerName}`,
       details: { doctor: known.displayName, subject: facts.subject, issuer: facts.issuer, serialNumber: facts.serialNumber, validTo: facts.validTo.toISOString() },
     });
@@ -177,6 +178,7 @@ export async function unlinkDoctorCredential(organisationId: string, doctor: { i
       entity: "signing_credential",
       entityId: doctor.id,
       action: "unlinked",
+      values: { name: row.doctor.displayName, serial: row.serialNumber },
       summary: `Signing credential of "${row.doctor.displayName}" unlinked: certificate ${row.serialNumber}`,
       details: { doctor: row.doctor.displayName, serialNumber: row.serialNumber },
     });

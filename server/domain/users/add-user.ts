@@ -86,6 +86,7 @@ export async function addUser(organisationId: string, adminUserId: string, input
         entity: "user",
         entityId: user.id,
         action: invitation ? "invited" : "created",
+        values: { via: "admin", email: user.email, role: input.binding.role, mailed: String(Boolean(invitation?.mailId)) },
         summary: invitation
           ? `${user.email} invited as ${role}${invitation.mailId ? " (invitation e-mailed)" : ""}`
           : `${user.email} created as ${role} with an initial password`,

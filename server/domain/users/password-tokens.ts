@@ -63,6 +63,7 @@ export async function issuePasswordReset(
       entity: "user",
       entityId: user.id,
       action: "password_reset_issued",
+      values: { via: "admin", email: user.email, mailed: String(Boolean(issued.mailId)) },
       summary: `Password reset link ${issued.mailId ? "e-mailed to" : "issued for"} ${user.email}`,
     });
     return { link: issued.mailId ? null : issued.link, expiresAt: issued.expiresAt, mailedTo: issued.mailId ? user.email : null };
@@ -122,6 +123,7 @@ export async function setPasswordWithToken(token: string, purpose: UserTokenPurp
       entity: "user",
       entityId: row.user.id,
       action: "password_set",
+      values: { email: row.user.email, purpose },
       summary: `${row.user.email} set a password (${purpose === "INVITATION" ? "invitation accepted" : "password reset"})`,
     });
     return { email: row.user.email };

@@ -34,6 +34,7 @@ export async function revokeWalletPass(organisationId: string, passId: string, a
       entity: "wallet_pass",
       entityId: passId,
       action: "revoked",
+      values: { template: pass.template, customer: pass.shopCustomerId, shop: pass.shopIdentifier },
       // The shop's customer id is an identity handle, not a name: the log stays free of patient data.
       summary: `Wallet pass "${pass.template}" of customer ${pass.shopCustomerId} (${pass.shopIdentifier}) revoked`,
       details: { patient_uid: pass.patientId, shop_identifier: pass.shopIdentifier, shop_customer_id: pass.shopCustomerId },

@@ -89,6 +89,12 @@ export async function changeWalletPassTemplate(organisationId: string, userId: s
       entity: "wallet_pass_template",
       entityId: templateId,
       action: "changed",
+      values: {
+        name: current.displayName,
+        renamed: String(current.displayName !== displayName),
+        newName: displayName,
+        signed: current.requiresSignedPrescription === input.requiresSignedPrescription ? "same" : input.requiresSignedPrescription ? "now" : "noLonger",
+      },
       summary: `Wallet pass template "${current.displayName}": ${changes.join(", ")}`,
     });
   });

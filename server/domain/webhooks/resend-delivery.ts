@@ -92,6 +92,7 @@ export async function resendWebhookDelivery(
       entity: "webhook_delivery",
       entityId: delivery.id,
       action: "resend_requested",
+      values: { eventType: delivery.eventType, target: delivery.target, attempts: RESEND_ROUND_ATTEMPTS },
       summary: `Re-send of the ${delivery.eventType} delivery to ${delivery.target} requested (${RESEND_ROUND_ATTEMPTS} more attempts)`,
       details: { eventType: delivery.eventType, target: delivery.target, maxAttempts },
     });

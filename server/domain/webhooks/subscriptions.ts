@@ -137,6 +137,7 @@ async function auditSubscription(tx: Tx, s: Subscription, actor: Actor, action: 
     entity: "webhook_subscription",
     entityId: s.id,
     action,
+    values: { scope: s.scope, type: s.notificationType, target: s.target },
     summary: `${scope} ${s.notificationType} to ${s.target} ${action}${detail}`,
     details: { scope: s.scope.toLowerCase(), notificationType: s.notificationType, target: s.target, pharmacyId: s.pharmacyId },
   });
