@@ -11,7 +11,7 @@ import type { PdfTexts } from "./prescription-pdf";
 // below them, so the page is usable before pdf.js is even fetched.
 type PrescriptionPdfComponent = (props: { filename: string; contentBase64: string; texts: PdfTexts }) => ReactNode;
 const NEAR_SCREEN = "400px";
-function usePrescriptionPdfViewer(place: RefObject<HTMLElement | null>): { Viewer: PrescriptionPdfComponent | null; failed: boolean } {
+function usePrescriptionPdfViewer(place: RefObject<HTMLElement | null>): { Viewer: PrescriptionPdfComponent | null; failed: boolean; near: boolean } {
   const [state, setState] = useState<{ Viewer: PrescriptionPdfComponent | null; failed: boolean }>({ Viewer: null, failed: false });
   const [near, setNear] = useState(false);
   useEffect(() => {
@@ -32,7 +32,7 @@ function usePrescriptionPdfViewer(place: RefObject<HTMLElement | null>): { Viewe
       live = false;
     };
   }, [near]);
-  return state;
+  return { ...state, near };
 }
 
 /** A prescription PDF in the page (both portals): the react-pdf viewer, loaded on first use. */
@@ -53,12 +53,14 @@ export function PdfView({ filename, contentBase64 }: { filename: string; content
     failed: t("failed"),
   };
   if (viewer.failed) return <ErrorState message={t("viewerFailed")} />;
-  if (!viewer.Viewer) {
+  // Until it nears the screen nothing is loading (no busy region): the same box, quietly waiting.
+  if (!viewer.Viewer && !viewer.near) {
     return (
-      <div ref={place}>
-        <LoadingState label={t("viewerLoading")} />
+      <div ref={place} className="rounded-lg border border-slate-200 bg-white px-4 py-6 text-sm text-slate-500">
+        {t("viewerLoading")}
       </div>
     );
   }
+  if (!viewer.Viewer) return <LoadingState label={t("viewerLoading")} />;
   return <viewer.Viewer filename={filename} contentBase64={contentBase64} texts={texts} />;
 }
