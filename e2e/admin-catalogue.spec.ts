@@ -10,7 +10,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { screenshot, SCREENSHOTS_TO_DOCS } from "./screenshots";
 import { samplePrescriptionPdf } from "@/server/pki/sample-pdf";
 import { signPdfWithP12 } from "@/server/pki/sign-pdf";
-import { readDemoFile, signInAs, type DemoFile } from "./demo";
+import { prescriptionCanvas, readDemoFile, signInAs, type DemoFile } from "./demo";
 
 /** The parts of demo.json this spec uses besides DemoFile's. */
 type Sandbox = DemoFile & {
@@ -174,7 +174,7 @@ test("an admin opens a prescription and sees its PDF", async ({ page }) => {
   // The order appears twice: as the prescription's order and among the orders that redeem it.
   await expect(page.getByRole("link", { name: externalId }).first()).toHaveAttribute("href", /^\/admin\/orders\/[\w-]+$/);
   await expect(page.getByRole("heading", { name: "Signed PDF" })).toBeVisible();
-  await expect(page.getByTestId("prescription-pdf").locator("canvas")).toBeVisible();
+  await expect(await prescriptionCanvas(page)).toBeVisible();
   await expect(page.getByText("Page 1 of 1")).toBeVisible();
   await shot(page, "admin-prescription-detail");
 });

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { screenshot, SCREENSHOTS_TO_DOCS } from "./screenshots";
-import { orderWithAnamnesis, readDemoFile, signInAs } from "./demo";
+import { orderWithAnamnesis, prescriptionCanvas, readDemoFile, signInAs } from "./demo";
 
 /**
  * The doctors' workspace as the sandbox doctor uses it: a request from an order with an anamnesis
@@ -71,7 +71,7 @@ test("a doctor signs a request from an anamnesis order and the pharmacy order ap
   await expect(answerTo("I confirm that my answers are complete and true.")).toHaveText("Yes");
   await expect(answerTo("Which allergies?")).toHaveCount(0);
   await expect(answers.locator("input, textarea")).toHaveCount(0);
-  await expect(page.getByTestId("prescription-pdf").locator("canvas")).toBeVisible();
+  await expect(await prescriptionCanvas(page)).toBeVisible();
   await shot(page, "admin-doctor-request");
 
   // Signing shows what is signed first (nothing is missing here), and signs on confirmation.
@@ -96,7 +96,7 @@ test("a doctor signs a request from an anamnesis order and the pharmacy order ap
   await poLink.click();
   await expect(page).toHaveURL(new RegExp(`/pharmacy/orders/${po.uid}$`));
   // The signed prescription is in the pharmacy's page.
-  await expect(page.getByTestId("prescription-pdf").locator("canvas")).toBeVisible();
+  await expect(await prescriptionCanvas(page)).toBeVisible();
 });
 
 test("a doctor declines a request with a reason; the reason is required", async ({ page }) => {

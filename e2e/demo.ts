@@ -181,3 +181,12 @@ export async function pharmacistBackInEnglish(browser: Browser): Promise<void> {
   }
   await context.close();
 }
+
+/**
+ * The prescription PDF's canvas, once its place is scrolled into view: pdf.js loads only when the PDF
+ * nears the screen (components/orders/pdf-view.tsx), and below the fold it would wait for ever.
+ */
+export async function prescriptionCanvas(page: Page) {
+  await page.getByTestId("prescription-pdf").or(page.getByTestId("prescription-pdf-place")).first().scrollIntoViewIfNeeded();
+  return page.getByTestId("prescription-pdf").locator("canvas");
+}

@@ -15,7 +15,7 @@ import path from "node:path";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { startCscStandIn, type CscStandIn } from "../tests/csc-stand-in";
 import { pdfsig } from "../tests/pdfsig";
-import { orderWithAnamnesis, signInAs, type DemoFile } from "./demo";
+import { orderWithAnamnesis, prescriptionCanvas, signInAs, type DemoFile } from "./demo";
 import { ownServerEnv, signalOwnServer, startOwnServer, type OwnServer } from "./own-server";
 import { SCREENSHOTS, screenshot } from "./screenshots";
 
@@ -141,7 +141,7 @@ test("a doctor links their credential at the trust service and signs with its on
     await pharmacyPage.getByLabel("Search").fill(lastName);
     await pharmacyPage.getByRole("link", { name: po.name }).click();
     await expect(pharmacyPage).toHaveURL(new RegExp(`/pharmacy/orders/${po.uid}$`));
-    await expect(pharmacyPage.getByTestId("prescription-pdf").locator("canvas")).toBeVisible();
+    await expect(await prescriptionCanvas(pharmacyPage)).toBeVisible();
     await pharmacyContext.close();
   } finally {
     signalOwnServer(server, "SIGTERM");

@@ -7,7 +7,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
-import { orderWithAnamnesis, readDemoFile, signInAs } from "./demo";
+import { orderWithAnamnesis, prescriptionCanvas, readDemoFile, signInAs } from "./demo";
 import { recordViolations } from "./page-checks";
 
 const demo = () => readDemoFile();
@@ -137,7 +137,7 @@ test("the PDF viewer, the survey preview and the API explorers work under their 
   await signInAs(page, d.users.doctor, "/admin/doctor");
   await visit(page, `/admin/doctor/requests/${prescriptionUid}`);
   await expect(page.getByTestId("anamnesis-answers")).toContainText("Do you have any known allergies?");
-  const canvas = page.getByTestId("prescription-pdf").locator("canvas");
+  const canvas = await prescriptionCanvas(page);
   await expect(canvas).toBeVisible();
   // Drawn, not blank: some pixel of the page is not white.
   await expect

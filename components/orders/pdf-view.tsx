@@ -56,7 +56,7 @@ export function PdfView({ filename, contentBase64 }: { filename: string; content
   // Until it nears the screen nothing is loading (no busy region): the same box, quietly waiting.
   if (!viewer.Viewer && !viewer.near) {
     return (
-      <div ref={place} className="rounded-lg border border-slate-200 bg-white px-4 py-6 text-sm text-slate-500">
+      <div ref={place} data-testid="prescription-pdf-place" className="rounded-lg border border-slate-200 bg-white px-4 py-6 text-sm text-slate-500">
         {t("viewerLoading")}
       </div>
     );
