@@ -187,6 +187,12 @@ export async function pharmacistBackInEnglish(browser: Browser): Promise<void> {
  * nears the screen (components/orders/pdf-view.tsx), and below the fold it would wait for ever.
  */
 export async function prescriptionCanvas(page: Page) {
-  await page.getByTestId("prescription-pdf").or(page.getByTestId("prescription-pdf-place")).first().scrollIntoViewIfNeeded();
+  const place = page.getByTestId("prescription-pdf-place");
+  await expect(page.getByTestId("prescription-pdf").or(place).first()).toBeAttached();
+  // The place turns into the loading viewer as it nears the screen (it may do so mid-scroll).
+  await expect(async () => {
+    if ((await place.count()) > 0) await place.scrollIntoViewIfNeeded({ timeout: 2_000 });
+    await expect(place).toHaveCount(0, { timeout: 2_000 });
+  }).toPass();
   return page.getByTestId("prescription-pdf").locator("canvas");
 }
